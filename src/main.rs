@@ -1,0 +1,3 @@
+fn main() {
+    yew::Renderer::<kube_bootstrap_lab::ui::App>::new().render();
+}

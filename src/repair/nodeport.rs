@@ -1,0 +1,121 @@
+//! The NodePort repair loop (`portallocator/controller/repair.go`).
+
+use std::collections::BTreeMap;
+
+use super::check_leaked;
+use crate::api::{Behavior, Protocol, RangeAllocation, Service};
+use crate::event::Recorder;
+use crate::portallocator::{Error, PortAllocator, PortRange};
+
+pub const COMPONENT: &str = "portallocator-repair-controller";
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodePortRepair {
+    behavior: Behavior,
+    /// `--service-node-port-range`.
+    range: PortRange,
+    leaks: BTreeMap<i32, i32>,
+}
+
+/// `collectServiceNodePorts`: every non-zero nodePort, where the same port repeated with the same
+/// protocol is kept twice (the second copy is then a duplicate) and with another protocol is kept
+/// once; then `healthCheckNodePort`, unless it equals a nodePort seen only with other protocols
+/// than TCP. The Service type is not looked at.
+pub fn collect_service_node_ports(svc: &Service) -> Vec<i32> {
+    let mut ports = Vec::new();
+    let mut seen: BTreeMap<i32, Vec<Protocol>> = BTreeMap::new();
+    for p in svc.ports.iter().filter(|p| p.node_port != 0) {
+        let protocols = seen.entry(p.node_port).or_default();
+        if protocols.is_empty() || protocols.contains(&p.protocol) {
+            ports.push(p.node_port);
+        }
+        if !protocols.contains(&p.protocol) {
+            protocols.push(p.protocol);
+        }
+    }
+    let health = svc.health_check_node_port;
+    if health != 0 && seen.get(&health).is_none_or(|protocols| protocols.contains(&Protocol::TCP)) {
+        ports.push(health);
+    }
+    ports
+}
+
+impl NodePortRepair {
+    pub fn new(range: PortRange, behavior: Behavior) -> Self {
+        NodePortRepair { behavior, range, leaks: BTreeMap::new() }
+    }
+
+    /// Leak counters (runs left before the port is freed).
+    pub fn leaks(&self) -> &BTreeMap<i32, i32> {
+        &self.leaks
+    }
+
+    /// One `runOnce` over the stored object (empty range = never initialised) and every Service
+    /// in namespace/name order. Returns the object to write back, carrying the configured range.
+    pub fn run_once(
+        &mut self,
+        snapshot: &RangeAllocation,
+        services: &[Service],
+        rec: &mut Recorder,
+    ) -> Result<RangeAllocation, String> {
+        let mut snapshot = snapshot.clone();
+        if snapshot.range.is_empty() {
+            snapshot.range = self.range.to_string();
+        }
+        let mut stored = PortAllocator::from_snapshot(&snapshot, self.behavior)
+            .map_err(|e| format!("unable to rebuild allocator from snapshot: {e}"))?;
+        let mut rebuilt = PortAllocator::new(self.range, self.behavior);
+        let range = self.range;
+
+        for svc in services {
+            let object = svc.key();
+            let who = format!("{}/{}", svc.name, svc.namespace);
+            for port in collect_service_node_ports(svc) {
+                match rebuilt.allocate(port) {
+                    Ok(()) => {
+                        if stored.has(port) {
+                            stored.release(port);
+                        } else {
+                            rec.warning(COMPONENT, "PortNotAllocated", &object,
+                                format!("Port {port} is not allocated; repairing"));
+                            rec.log(COMPONENT, format!(
+                                "the node port {port} for service {who} is not allocated; repairing"));
+                        }
+                        self.leaks.remove(&port);
+                    }
+                    Err(Error::Allocated) => {
+                        rec.warning(COMPONENT, "PortAlreadyAllocated", &object, format!(
+                            "Port {port} was assigned to multiple services; please recreate service"));
+                        rec.log(COMPONENT, format!(
+                            "the node port {port} for service {who} was assigned to multiple services; please recreate"));
+                    }
+                    Err(Error::NotInRange { .. }) => {
+                        rec.warning(COMPONENT, "PortOutOfRange", &object, format!(
+                            "Port {port} is not within the port range {range}; please recreate service"));
+                        rec.log(COMPONENT, format!(
+                            "the port {port} for service {who} is not within the port range {range}; please recreate"));
+                    }
+                    Err(Error::Full) => {
+                        // Unreachable in practice: Allocate never answers Full.
+                        rec.warning(COMPONENT, "PortRangeFull", &object, format!(
+                            "Port range {range} is full; you must widen the port range in order to create new services"));
+                        return Err(format!(
+                            "the port range {range} is full; you must widen the port range in order to create new services"));
+                    }
+                    Err(e) => {
+                        rec.warning(COMPONENT, "UnknownError", &object,
+                            format!("Unable to allocate port {port} due to an unknown error"));
+                        return Err(format!(
+                            "unable to allocate port {port} for service {who} due to an unknown error, exiting: {e}"));
+                    }
+                }
+            }
+        }
+
+        let leftovers: Vec<i32> = stored.iter().collect();
+        check_leaked(&mut self.leaks, leftovers, "node port",
+            |port| rebuilt.allocate(*port).map_err(|e| e.to_string()),
+            |line| rec.log(COMPONENT, line));
+        Ok(rebuilt.snapshot())
+    }
+}

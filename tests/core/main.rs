@@ -1,0 +1,27 @@
+//! Core tests. They run natively (`cargo test`) and, compiled to wasm, in headless Chromium
+//! (`wasm-bindgen-test`): the same assertions must hold in both builds.
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod allocator;
+mod ipallocator;
+mod model;
+mod options;
+mod portallocator;
+#[cfg(not(target_arch = "wasm32"))]
+mod props;
+mod repair_clusterip;
+mod repair_nodeport;
+
+use std::net::IpAddr;
+
+use ipnet::IpNet;
+
+pub fn net(s: &str) -> IpNet {
+    s.parse().unwrap()
+}
+
+pub fn ip(s: &str) -> IpAddr {
+    s.parse().unwrap()
+}

@@ -1,0 +1,88 @@
+//! Property tests (native only: proptest needs std's process and time facilities).
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+
+use kube_bootstrap_lab::allocator::{AllocationBitmap, Strategy as Scan};
+use kube_bootstrap_lab::options::parse_service_cluster_ip_range;
+use kube_bootstrap_lab::portallocator::PortRange;
+
+use crate::model::{check_against_model, expected_bytes};
+
+#[derive(Clone, Debug)]
+enum Op {
+    Allocate(usize),
+    Release(usize),
+}
+
+fn ops(max: usize) -> impl proptest::strategy::Strategy<Value = Vec<Op>> {
+    prop::collection::vec(
+        prop_oneof![(0..max + 8).prop_map(Op::Allocate), (0..max + 8).prop_map(Op::Release)],
+        0..200,
+    )
+}
+
+proptest! {
+    #[test]
+    fn used_free_has_for_each_stay_consistent((max, ops) in (1usize..400).prop_flat_map(|m| (Just(m), ops(m)))) {
+        let mut b = AllocationBitmap::new(max, "p", Scan::RandomScan);
+        let mut model = BTreeSet::new();
+        for op in ops {
+            match op {
+                Op::Allocate(o) => match b.allocate(o) {
+                    Ok(fresh) => prop_assert_eq!(fresh, model.insert(o)),
+                    Err(e) => {
+                        prop_assert!(o >= max);
+                        prop_assert_eq!(e, format!("offset {o} out of range [0,{max}]"));
+                    }
+                },
+                Op::Release(o) => { b.release(o); model.remove(&o); }
+            }
+            prop_assert_eq!(b.free(), (max - model.len()) as i64);
+            prop_assert_eq!(b.iter().collect::<Vec<_>>(), model.iter().copied().collect::<Vec<_>>());
+        }
+        for o in 0..max + 8 {
+            prop_assert_eq!(b.has(o), model.contains(&o));
+        }
+        let (spec, data) = b.snapshot();
+        prop_assert_eq!(&data, &expected_bytes(&model));
+        let mut c = AllocationBitmap::new(max, "p", Scan::RandomScan);
+        c.restore(&spec, &data).unwrap();
+        prop_assert_eq!(c, b);
+    }
+
+    #[test]
+    fn random_sequences_with_allocate_next_match_the_model(seed in any::<u64>()) {
+        check_against_model(seed, 300);
+    }
+
+    #[test]
+    fn restore_accepts_any_bytes_and_counts_them(data in prop::collection::vec(any::<u8>(), 0..40), max in 0usize..200) {
+        let mut b = AllocationBitmap::new(max, "p", Scan::RandomScan);
+        b.restore("p", &data).unwrap();
+        let ones: u32 = data.iter().map(|x| x.count_ones()).sum();
+        prop_assert_eq!(b.free(), max as i64 - ones as i64);
+        // Re-encoding drops only leading zero bytes.
+        let trimmed: Vec<u8> = data.iter().copied().skip_while(|&x| x == 0).collect();
+        prop_assert_eq!(b.snapshot().1, trimmed);
+    }
+
+    #[test]
+    fn port_range_parser_never_panics(s in ".{0,20}") {
+        let _ = PortRange::parse(&s);
+    }
+
+    #[test]
+    fn port_range_parser_round_trips(base in 0i32..65536, len in 0i32..65536) {
+        let high = (base + len).min(65535);
+        let parsed = PortRange::parse(&format!("{base}-{high}")).unwrap();
+        prop_assert_eq!(parsed, PortRange { base, size: high - base + 1 });
+        prop_assert_eq!(PortRange::parse(&parsed.to_string()).unwrap(), parsed);
+    }
+
+    #[test]
+    fn service_range_parser_never_panics(s in "[0-9a-f:./,]{0,40}") {
+        let _ = parse_service_cluster_ip_range(&s);
+    }
+}
