@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs what `make serve` (setup.sh web) or `make test` (setup.sh test) needs and is missing.
+# Idempotent: on a machine that has everything it checks versions and installs nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-test}
+export DEBIAN_FRONTEND=noninteractive PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_updated=
+apt_install() {
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing Debian packages: ${missing[*]}"
+  [ -n "$apt_updated" ] || { sudo_if_needed apt-get update -qq; apt_updated=1; }
+  sudo_if_needed apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# The wasm target.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "installing the Rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# Node.js and npm (for wasm-opt from npm's binaryen and for Playwright).
+command -v npm >/dev/null || apt_install nodejs npm
+
+# trunk: 0.21.14 is the newest that builds with this rustc (0.22 needs rustc >= 1.96.1).
+TRUNK_VERSION=0.21.14
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (about 6 minutes on 2 cores)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked
+fi
+
+# wasm-bindgen-cli must be exactly Cargo.lock's wasm-bindgen. Not --locked: its own lockfile pins
+# a webpki-roots release the registry no longer serves.
+WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WB_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WB_VERSION (about 2 minutes)"
+  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+fi
+
+# npm packages (binaryen's wasm-opt, playwright-core), exactly as package-lock.json says.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages (binaryen, playwright-core)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if [ "$what" = test ]; then
+  # Chromium and its driver for the browser tests; never a browser download by a test tool.
+  apt_install chromium chromium-driver
+fi
+
+# Crates for offline Trunk builds.
+cargo fetch --quiet
