@@ -167,3 +167,98 @@ impl Service {
         }
     }
 }
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum PodPhase {
+    Pending,
+    #[default]
+    Running,
+    Succeeded,
+    Failed,
+    Unknown,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// A Pod, reduced to what the endpoints controller reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pod {
+    #[serde(default = "default_namespace")]
+    pub namespace: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub pod_ip: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pod_ips: Vec<String>,
+    /// The Ready condition.
+    #[serde(default = "default_true")]
+    pub ready: bool,
+    #[serde(default)]
+    pub phase: PodPhase,
+    /// `metadata.deletionTimestamp` is set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub terminating: bool,
+    /// Container ports by name, for named `target_port`s (`spec.containers[*].ports`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub container_ports: BTreeMap<String, i32>,
+}
+
+impl Pod {
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// `status.podIPs`, which the kubelet fills from `podIP` when only that is set.
+    pub fn ips(&self) -> Vec<&str> {
+        if self.pod_ips.is_empty() && !self.pod_ip.is_empty() {
+            vec![self.pod_ip.as_str()]
+        } else {
+            self.pod_ips.iter().map(String::as_str).collect()
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndpointPort {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    pub port: i32,
+    #[serde(default)]
+    pub protocol: Protocol,
+}
+
+/// One subset; addresses are IP strings (the contract's form). Address identity is the IP.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndpointSubset {
+    #[serde(default)]
+    pub addresses: Vec<String>,
+    #[serde(default)]
+    pub not_ready_addresses: Vec<String>,
+    #[serde(default)]
+    pub ports: Vec<EndpointPort>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Endpoints {
+    #[serde(default = "default_namespace")]
+    pub namespace: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(default)]
+    pub subsets: Vec<EndpointSubset>,
+}
+
+impl Endpoints {
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+}

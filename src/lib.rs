@@ -6,10 +6,12 @@
 
 pub mod allocator;
 pub mod api;
+pub mod endpoints;
 pub mod event;
 pub mod ipallocator;
 pub mod options;
 pub mod portallocator;
+pub mod reconcilers;
 pub mod repair;
 pub mod rng;
 #[doc(hidden)]

@@ -1,0 +1,1 @@
+//! The endpoints controller and RepackSubsets (being written).
