@@ -6,16 +6,24 @@
 
 pub mod allocator;
 pub mod api;
+pub mod controlplane;
+pub mod duration;
 pub mod endpoints;
+pub mod etcd;
 pub mod event;
+pub mod expect;
 pub mod ipallocator;
 pub mod options;
 pub mod portallocator;
 pub mod reconcilers;
+pub mod registry;
 pub mod repair;
 pub mod rng;
+pub mod scenario;
+pub mod state;
 #[doc(hidden)]
 pub mod workloads;
+pub mod world;
 
 #[cfg(feature = "web")]
 pub mod ui;

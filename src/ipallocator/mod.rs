@@ -232,6 +232,12 @@ impl Range {
         RangeAllocation { range, data }
     }
 
+    /// The bitmap's own `Restore`, which checks the range string only: what the storage layer
+    /// calls when the stored object moved on (`the provided range does not match the current range`).
+    pub fn restore_raw(&mut self, range_spec: &str, data: &[u8]) -> Result<(), String> {
+        self.alloc.restore(range_spec, data)
+    }
+
     /// Restores `data` taken over `cidr`, which must be this range's network and mask.
     pub fn restore(&mut self, cidr: &IpNet, data: &[u8]) -> Result<(), Error> {
         if cidr.network() != self.cidr.network() || cidr.prefix_len() != self.cidr.prefix_len() {

@@ -215,6 +215,11 @@ impl PortAllocator {
         RangeAllocation { range, data }
     }
 
+    /// The bitmap's own `Restore` (range string compare), as the storage layer calls it.
+    pub fn restore_raw(&mut self, range_spec: &str, data: &[u8]) -> Result<(), String> {
+        self.alloc.restore(range_spec, data)
+    }
+
     /// Restores `data` taken over `range`, which must print as this allocator's range.
     pub fn restore(&mut self, range: &PortRange, data: &[u8]) -> Result<(), Error> {
         if range.to_string() != self.range.to_string() {

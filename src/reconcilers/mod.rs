@@ -4,9 +4,18 @@
 //! A reconciler talks to storage only through [`ReconcilerApi`], which the world implements for
 //! one apiserver at one instant (with its reachability), and tests implement in memory.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::api::{EndpointPort, Endpoints};
+use crate::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
+
+pub mod lease;
+pub mod mastercount;
+pub mod none;
+
+pub use lease::LeaseReconciler;
+pub use mastercount::MasterCountReconciler;
+pub use none::NoneReconciler;
 
 /// A storage or API error as the reconcilers see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,4 +63,160 @@ pub enum ReconcilerType {
     Lease,
     MasterCount,
     None,
+}
+
+impl ReconcilerType {
+    /// The flag value (`--endpoint-reconciler-type`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReconcilerType::Lease => "lease",
+            ReconcilerType::MasterCount => "master-count",
+            ReconcilerType::None => "none",
+        }
+    }
+}
+
+/// Why a Reconcile/Remove call failed.
+///
+/// Upstream returns a plain Go `error`; callers only ever log its text, except the bootstrap
+/// controller at start, which stays silent when `RemoveEndpoints` fails with a storage NotFound
+/// (the normal lease case: no lease of ours is left from a previous run). So the API error is
+/// kept as is, and `Display` gives exactly the text upstream would log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReconcileError {
+    /// An error from storage or the API, passed through.
+    Api(ApiError),
+    /// The lease reconciler saw zero leases and would not erase every endpoint
+    /// ([`NO_LEASES_V1_29`] or [`NO_LEASES_V1_20`]).
+    Refused(String),
+}
+
+impl ReconcileError {
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, ReconcileError::Api(ApiError::NotFound(_)))
+    }
+}
+
+impl From<ApiError> for ReconcileError {
+    fn from(e: ApiError) -> Self {
+        ReconcileError::Api(e)
+    }
+}
+
+impl fmt::Display for ReconcileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReconcileError::Api(e) => e.fmt(f),
+            ReconcileError::Refused(t) => f.write_str(t),
+        }
+    }
+}
+
+/// The zero-leases refusal since 1.27 (PR #116685).
+pub const NO_LEASES_V1_29: &str =
+    "no API server IP addresses were listed in storage, refusing to erase all endpoints for the kubernetes Service";
+/// The zero-leases refusal up to 1.26.
+pub const NO_LEASES_V1_20: &str =
+    "no master IPs were listed in storage, refusing to erase all endpoints for the kubernetes service";
+
+/// The label that keeps the EndpointSliceMirroring controller away from `default/kubernetes`.
+pub const SKIP_MIRROR_LABEL: &str = "endpointslice.kubernetes.io/skip-mirror";
+
+/// The reconciler one apiserver runs, chosen by `--endpoint-reconciler-type`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndpointReconciler {
+    Lease(LeaseReconciler),
+    MasterCount(MasterCountReconciler),
+    None,
+}
+
+impl EndpointReconciler {
+    /// `master_count` (`--apiserver-count`) is used only by master-count; `behavior` only by lease.
+    pub fn new(kind: ReconcilerType, master_count: u32, behavior: Behavior) -> Self {
+        match kind {
+            ReconcilerType::Lease => EndpointReconciler::Lease(LeaseReconciler::new(behavior)),
+            ReconcilerType::MasterCount => EndpointReconciler::MasterCount(MasterCountReconciler::new(master_count)),
+            ReconcilerType::None => EndpointReconciler::None,
+        }
+    }
+
+    pub fn kind(&self) -> ReconcilerType {
+        match self {
+            EndpointReconciler::Lease(_) => ReconcilerType::Lease,
+            EndpointReconciler::MasterCount(_) => ReconcilerType::MasterCount,
+            EndpointReconciler::None => ReconcilerType::None,
+        }
+    }
+
+    /// `ReconcileEndpoints`: run every endpoint interval by the kubernetes-service loop.
+    pub fn reconcile_endpoints(
+        &mut self,
+        api: &mut dyn ReconcilerApi,
+        service_name: &str,
+        ip: &str,
+        ports: &[EndpointPort],
+        reconcile_ports: bool,
+    ) -> Result<(), ReconcileError> {
+        match self {
+            EndpointReconciler::Lease(r) => r.reconcile_endpoints(api, service_name, ip, ports, reconcile_ports),
+            EndpointReconciler::MasterCount(r) => r.reconcile_endpoints(api, service_name, ip, ports, reconcile_ports),
+            EndpointReconciler::None => {
+                NoneReconciler.reconcile_endpoints(api, service_name, ip, ports, reconcile_ports)
+            }
+        }
+    }
+
+    /// `RemoveEndpoints`: at start (stale entry of a crashed run) and in the pre-shutdown hook.
+    pub fn remove_endpoints(
+        &mut self,
+        api: &mut dyn ReconcilerApi,
+        service_name: &str,
+        ip: &str,
+        ports: &[EndpointPort],
+    ) -> Result<(), ReconcileError> {
+        match self {
+            EndpointReconciler::Lease(r) => r.remove_endpoints(api, service_name, ip, ports),
+            EndpointReconciler::MasterCount(r) => r.remove_endpoints(api, service_name, ip, ports),
+            EndpointReconciler::None => NoneReconciler.remove_endpoints(api, service_name, ip, ports),
+        }
+    }
+
+    /// `StopReconciling`: later `reconcile_endpoints` calls do nothing.
+    pub fn stop_reconciling(&mut self) {
+        match self {
+            EndpointReconciler::Lease(r) => r.stop_reconciling(),
+            EndpointReconciler::MasterCount(r) => r.stop_reconciling(),
+            EndpointReconciler::None => NoneReconciler.stop_reconciling(),
+        }
+    }
+
+    /// Whether `stop_reconciling` was called (always false for `none`, which keeps no state).
+    pub fn stopped(&self) -> bool {
+        match self {
+            EndpointReconciler::Lease(r) => r.stop_reconciling_called,
+            EndpointReconciler::MasterCount(r) => r.stop_called,
+            EndpointReconciler::None => false,
+        }
+    }
+}
+
+/// `setSkipMirrorTrue`: sets the skip-mirror label; true when that changed the object.
+fn set_skip_mirror_true(e: &mut Endpoints) -> bool {
+    let changed = e.labels.get(SKIP_MIRROR_LABEL).map(String::as_str) != Some("true");
+    if changed {
+        e.labels.insert(SKIP_MIRROR_LABEL.to_string(), "true".to_string());
+    }
+    changed
+}
+
+/// A new, empty `default/<name>` Endpoints.
+fn new_endpoints(name: &str) -> Endpoints {
+    Endpoints { namespace: "default".to_string(), name: name.to_string(), labels: BTreeMap::new(), subsets: Vec::new() }
+}
+
+/// The port check shared by both reconcilers: when `reconcile_ports` is false ports always count as
+/// correct (the bootstrap controller passes false since 1.17, so a hand-edited port list stays).
+/// Otherwise an order-sensitive, element-wise comparison.
+fn ports_correct(sub: &EndpointSubset, ports: &[EndpointPort], reconcile_ports: bool) -> bool {
+    !reconcile_ports || sub.ports == ports
 }

@@ -5,12 +5,14 @@
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod allocator;
+mod endpoints;
 mod ipallocator;
 mod model;
 mod options;
 mod portallocator;
 #[cfg(not(target_arch = "wasm32"))]
 mod props;
+mod reconcilers;
 mod repair_clusterip;
 mod repair_nodeport;
 

@@ -1,0 +1,186 @@
+//! A simulated etcd: one keyspace with a global revision, TTL leases and compare-and-swap.
+//!
+//! Keys follow kube-apiserver's layout without the `/registry` prefix, e.g.
+//! `/services/specs/default/kubernetes`, `/masterleases/192.168.10.11`, `/ranges/serviceips`.
+//! Reachability is the world's business: etcd itself always runs and its leases always expire
+//! on time, even while nobody can reach it.
+
+use std::collections::BTreeMap;
+
+use crate::api::{Endpoints, Pod, RangeAllocation, Service};
+
+pub const SERVICES: &str = "/services/specs/";
+pub const ENDPOINTS: &str = "/services/endpoints/";
+pub const PODS: &str = "/pods/";
+pub const NAMESPACES: &str = "/namespaces/";
+pub const MASTER_LEASES: &str = "/masterleases/";
+pub const RANGE_SERVICE_IPS: &str = "/ranges/serviceips";
+pub const RANGE_SECONDARY_SERVICE_IPS: &str = "/ranges/secondaryserviceips";
+pub const RANGE_NODE_PORTS: &str = "/ranges/servicenodeports";
+
+pub fn service_key(namespace: &str, name: &str) -> String {
+    format!("{SERVICES}{namespace}/{name}")
+}
+
+pub fn endpoints_key(namespace: &str, name: &str) -> String {
+    format!("{ENDPOINTS}{namespace}/{name}")
+}
+
+pub fn pod_key(namespace: &str, name: &str) -> String {
+    format!("{PODS}{namespace}/{name}")
+}
+
+pub fn namespace_key(name: &str) -> String {
+    format!("{NAMESPACES}{name}")
+}
+
+pub fn lease_key(ip: &str) -> String {
+    format!("{MASTER_LEASES}{ip}")
+}
+
+/// What a key holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Service(Service),
+    Endpoints(Endpoints),
+    Pod(Pod),
+    Namespace,
+    /// A master lease: an Endpoints object with one address upstream; `generation` is bumped on
+    /// every refresh so that the write (and the TTL) always goes through.
+    Lease { ip: String, generation: u64 },
+    Range(RangeAllocation),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub value: Value,
+    /// The revision of the last write (`resourceVersion`).
+    pub mod_revision: u64,
+    /// Virtual time at which the key's lease runs out.
+    pub expires_at: Option<u64>,
+}
+
+impl Entry {
+    fn live(&self, now: u64) -> bool {
+        self.expires_at.is_none_or(|t| t > now)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Etcd {
+    revision: u64,
+    kv: BTreeMap<String, Entry>,
+}
+
+impl Etcd {
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The live entry at `key`: an expired key is never returned, even before it is purged.
+    pub fn get(&self, key: &str, now: u64) -> Option<&Entry> {
+        self.kv.get(key).filter(|e| e.live(now))
+    }
+
+    /// Live entries under `prefix`, in key order.
+    pub fn list<'a>(&'a self, prefix: &'a str, now: u64) -> impl Iterator<Item = (&'a String, &'a Entry)> + 'a {
+        self.kv
+            .range(prefix.to_string()..)
+            .take_while(move |(k, _)| k.starts_with(prefix))
+            .filter(move |(_, e)| e.live(now))
+    }
+
+    /// Writes `value`; with `ttl_ms` the key expires at `now + ttl_ms`. Returns the new revision.
+    pub fn put(&mut self, key: &str, value: Value, ttl_ms: Option<u64>, now: u64) -> u64 {
+        self.revision += 1;
+        let entry = Entry { value, mod_revision: self.revision, expires_at: ttl_ms.map(|t| now + t) };
+        self.kv.insert(key.to_string(), entry);
+        self.revision
+    }
+
+    /// Writes only if the key's revision is still `expected` (0 = must not exist).
+    pub fn compare_and_put(&mut self, key: &str, expected: u64, value: Value, now: u64) -> Result<u64, u64> {
+        let current = self.get(key, now).map_or(0, |e| e.mod_revision);
+        if current != expected {
+            return Err(current);
+        }
+        Ok(self.put(key, value, None, now))
+    }
+
+    /// Deletes a live key; false when there was none.
+    pub fn delete(&mut self, key: &str, now: u64) -> bool {
+        if self.get(key, now).is_none() {
+            return false;
+        }
+        self.kv.remove(key);
+        self.revision += 1;
+        true
+    }
+
+    /// Purges `key` if its lease ran out by `now` and it was not rewritten since revision
+    /// `written_at`; true when it did expire.
+    pub fn expire(&mut self, key: &str, written_at: u64, now: u64) -> bool {
+        let due = self.kv.get(key).is_some_and(|e| e.mod_revision == written_at && !e.live(now));
+        if due {
+            self.kv.remove(key);
+            self.revision += 1;
+        }
+        due
+    }
+
+    /// Typed reads of live objects.
+    pub fn service(&self, namespace: &str, name: &str, now: u64) -> Option<&Service> {
+        match self.get(&service_key(namespace, name), now).map(|e| &e.value) {
+            Some(Value::Service(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn services(&self, now: u64) -> Vec<&Service> {
+        self.list(SERVICES, now)
+            .filter_map(|(_, e)| match &e.value {
+                Value::Service(s) => Some(s),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn endpoints(&self, now: u64) -> Vec<&Endpoints> {
+        self.list(ENDPOINTS, now)
+            .filter_map(|(_, e)| match &e.value {
+                Value::Endpoints(ep) => Some(ep),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn pods(&self, now: u64) -> Vec<&Pod> {
+        self.list(PODS, now)
+            .filter_map(|(_, e)| match &e.value {
+                Value::Pod(p) => Some(p),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn namespaces(&self, now: u64) -> Vec<String> {
+        self.list(NAMESPACES, now).map(|(k, _)| k[NAMESPACES.len()..].to_string()).collect()
+    }
+
+    pub fn range(&self, key: &str, now: u64) -> Option<(&RangeAllocation, u64)> {
+        match self.get(key, now) {
+            Some(Entry { value: Value::Range(r), mod_revision, .. }) => Some((r, *mod_revision)),
+            _ => None,
+        }
+    }
+
+    /// Live master leases: (key, ip, expires_at).
+    pub fn leases(&self, now: u64) -> Vec<(String, String, Option<u64>)> {
+        self.list(MASTER_LEASES, now)
+            .filter_map(|(k, e)| match &e.value {
+                Value::Lease { ip, .. } => Some((k.clone(), ip.clone(), e.expires_at)),
+                _ => None,
+            })
+            .collect()
+    }
+}
