@@ -6,6 +6,10 @@
 
 pub mod allocator;
 pub mod api;
+/// The scenario files shipped in `scenarios/`.
+pub mod builtin {
+    include!(concat!(env!("OUT_DIR"), "/scenarios.rs"));
+}
 pub mod controlplane;
 pub mod duration;
 pub mod endpoints;

@@ -327,12 +327,8 @@ fn port_number(path: &str, p: i64) -> Result<i32, String> {
 
 /// Parses and validates a scenario file.
 pub fn parse(text: &str) -> Result<Scenario, String> {
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let file: File = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let msg = e.inner().to_string();
-        if path == "." { msg } else { format!("{path}: {msg}") }
-    })?;
+    let value: Json = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let file: File = de("", value).map_err(|e| e.trim_start_matches('.').trim_start_matches(": ").to_string())?;
     let behavior = file.behavior;
     let cluster = cluster_config(&file.cluster)?;
     let initial = initial(&file.initial, &cluster)?;
@@ -565,11 +561,7 @@ fn step(
     rest.remove("at");
     let kind = match (rest.contains_key("do"), rest.remove("expect")) {
         (true, None) => {
-            let action: Action = serde_path_to_error::deserialize(Json::Object(rest)).map_err(|e| {
-                let inner = e.path().to_string();
-                let msg = e.inner().to_string().replace("unknown variant", "unknown action");
-                if inner == "." { format!("{path}: {msg}") } else { format!("{path}.{inner}: {msg}") }
-            })?;
+            let action = action(path, rest)?;
             check_action(path, &action, cluster, names, addresses)?;
             StepKind::Do(action)
         }
@@ -589,6 +581,65 @@ fn step(
         (false, None) => return Err(format!("{path}: a step needs `do` or `expect`")),
     };
     Ok(Step { at_ms, at, kind })
+}
+
+/// Deserialises `value` as `T`, naming the failing field below `path`.
+fn de<T: serde::de::DeserializeOwned>(path: &str, value: Json) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let inner = e.path().to_string();
+        let mut msg = e.inner().to_string();
+        let mut at = if inner == "." { path.to_string() } else { format!("{path}.{inner}") };
+        // serde names a missing field in the message, not the path.
+        if let Some(name) = msg.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
+            at = format!("{at}.{name}");
+            msg = "missing field".to_string();
+        }
+        format!("{at}: {msg}")
+    })
+}
+
+/// Takes the string tag `tag` out of `obj`.
+fn take_tag(path: &str, obj: &mut serde_json::Map<String, Json>, tag: &str) -> Result<String, String> {
+    match obj.remove(tag) {
+        Some(Json::String(s)) => Ok(s),
+        Some(_) => Err(format!("{path}.{tag}: must be a string")),
+        None => Err(format!("{path}.{tag}: missing field")),
+    }
+}
+
+/// An action, parsed by hand so that errors keep their field path (serde's internally tagged
+/// enums lose it).
+fn action(path: &str, mut obj: serde_json::Map<String, Json>) -> Result<Action, String> {
+    let kind = take_tag(path, &mut obj, "do")?;
+    let v = Json::Object(obj);
+    Ok(match kind.as_str() {
+        "start_apiserver" => Action::StartApiserver(de(path, v)?),
+        "stop_apiserver" => Action::StopApiserver(de(path, v)?),
+        "crash_apiserver" => Action::CrashApiserver(de(path, v)?),
+        "add_apiserver" => Action::AddApiserver(de(path, v)?),
+        "isolate_apiserver" => Action::IsolateApiserver(de(path, v)?),
+        "etcd_outage" => Action::EtcdOutage(de(path, v)?),
+        "create_service" => Action::CreateService(de(path, v)?),
+        "delete_service" => Action::DeleteService(de(path, v)?),
+        "create_pod" => Action::CreatePod(de(path, v)?),
+        "delete_pod" => Action::DeletePod(de(path, v)?),
+        "set_pod_ready" => Action::SetPodReady(de(path, v)?),
+        "corrupt" => {
+            let Json::Object(mut obj) = v else { unreachable!() };
+            let what = take_tag(path, &mut obj, "what")?;
+            let known = ["leak_cluster_ip", "leak_node_port", "unallocate_cluster_ip", "unallocate_node_port", "force_cluster_ip", "force_node_port"];
+            if !known.contains(&what.as_str()) {
+                return Err(format!("{path}.what: unknown corruption {what:?} (one of {})", known.join(", ")));
+            }
+            obj.insert("what".into(), Json::String(what));
+            Action::Corrupt(de(path, Json::Object(obj))?)
+        }
+        other => {
+            return Err(format!(
+                "{path}.do: unknown action {other:?} (one of start_apiserver, stop_apiserver, crash_apiserver, add_apiserver, isolate_apiserver, etcd_outage, create_service, delete_service, create_pod, delete_pod, set_pod_ready, corrupt)"
+            ))
+        }
+    })
 }
 
 fn check_action(

@@ -86,3 +86,48 @@ proptest! {
         let _ = parse_service_cluster_ip_range(&s);
     }
 }
+
+mod parsers {
+    use proptest::prelude::*;
+
+    use kube_bootstrap_lab::duration::parse_ms;
+    use kube_bootstrap_lab::scenario;
+
+    const BASE: &str = r#"{"name": "p", "seed": 3, "cluster": {"service_cluster_ip_range": "10.96.0.0/16",
+      "service_node_port_range": "30000-30100", "apiservers": [{"name": "a", "advertise_address": "192.168.1.1"}]},
+      "initial": {"services": [{"name": "web", "cluster_ip": "10.96.0.5", "ports": [{"port": 80}]}]},
+      "steps": [{"at": "10s", "do": "create_service", "service": {"name": "x", "type": "NodePort", "ports": [{"port": 80, "node_port": 30005}]}},
+                {"at": "20s", "do": "corrupt", "what": "leak_cluster_ip", "ip": "10.96.0.9"},
+                {"at": "30s", "expect": {"services": [{"name": "x"}]}}], "until": "40s"}"#;
+
+    proptest! {
+        #[test]
+        fn duration_parser_never_panics(s in ".{0,16}") {
+            let _ = parse_ms(&s);
+        }
+
+        #[test]
+        fn durations_round_trip(h in 0u64..50, m in 0u64..60, s in 0u64..60, ms in 0u64..1000) {
+            let text = format!("{h}h{m}m{s}s{ms}ms");
+            prop_assert_eq!(parse_ms(&text), Ok(((h * 60 + m) * 60 + s) * 1000 + ms));
+            let total = ((h * 60 + m) * 60 + s) * 1000 + ms;
+            prop_assert_eq!(parse_ms(&kube_bootstrap_lab::duration::format_ms(total)), Ok(total));
+        }
+
+        /// Any byte-level mutation of a valid scenario parses or fails cleanly, and whatever parses
+        /// also runs without panicking.
+        #[test]
+        fn scenario_parser_and_engine_never_panic(pos in 0usize..BASE.len(), len in 0usize..6, junk in "[ -~]{0,6}") {
+            let mut text = BASE.to_string();
+            let start = (0..=pos).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let end = (start + len).min(text.len());
+            let end = (end..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+            text.replace_range(start..end, &junk);
+            if let Ok(s) = scenario::parse(&text) {
+                if s.until_ms <= 3_600_000 {
+                    let _ = kube_bootstrap_lab::world::run(&s);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! The `bootstrap-sim` CLI as outside checks use it: exit codes, one-line errors naming the
+//! field path, nothing on stdout for invalid input, byte-identical output across runs.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bootstrap-sim")).args(args).output().expect("bootstrap-sim runs")
+}
+
+fn write(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bootstrap-sim-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const ONE: &str = r#"{"name": "t", "cluster": {"service_cluster_ip_range": "10.96.0.0/12",
+  "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"}]}"#;
+
+/// A one-apiserver scenario with extra top-level members (`, "steps": [...]`).
+fn scenario(extra: &str) -> String {
+    format!("{ONE}{extra}}}")
+}
+
+fn invalid(file_text: &str) -> String {
+    let path = write("bad.json", file_text);
+    for cmd in [&["check"][..], &["run"][..]] {
+        let mut args = cmd.to_vec();
+        args.push(path.to_str().unwrap());
+        let out = sim(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?} on {file_text}");
+        assert!(out.stdout.is_empty(), "nothing on stdout for invalid input");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(err.starts_with("error: "));
+    }
+    let out = sim(&["check", path.to_str().unwrap()]);
+    String::from_utf8(out.stderr).unwrap().trim_end().to_string()
+}
+
+#[test]
+fn invalid_input_exits_2_with_the_field_path() {
+    let cases = [
+        (r#"{"cluster": {"service_cluster_ip_range": "10.96.0.0/33", "apiservers": [{"name": "a", "advertise_address": "10.0.0.1"}]}}"#,
+            r#"error: cluster.service_cluster_ip_range: invalid CIDR "10.96.0.0/33""#),
+        (r#"{"cluster": {"service_node_port_range": "30000-70000", "apiservers": [{"name": "a", "advertise_address": "10.0.0.1"}]}}"#,
+            "error: cluster.service_node_port_range: the port range cannot be greater than 65535: 30000-70000"),
+        (r#"{"cluster": {"lease_ttl": "15 seconds", "apiservers": [{"name": "a", "advertise_address": "10.0.0.1"}]}}"#,
+            "error: cluster.lease_ttl: "),
+        (r#"{"cluster": {"apiservers": [{"name": "a", "advertise_address": "10.0.0.1"}, {"name": "a", "advertise_address": "10.0.0.2"}]}}"#,
+            r#"error: cluster.apiservers[1].name: duplicate apiserver name "a""#),
+        (r#"{"cluster": {"apiservers": [{"name": "a", "advertise_address": "fd00::1"}]}}"#,
+            "error: cluster.apiservers[0].advertise_address: service IP family"),
+        (r#"{"cluster": {"apiservers": [{"name": "a", "advertise_address": "10.0.0.1", "colour": "red"}]}}"#,
+            "error: cluster.apiservers[0].colour: unknown field `colour`"),
+        (r#"{"cluster": {"apiservers": []}}"#, "error: cluster.apiservers: at least one apiserver is required"),
+        (r#"{"cluster": {"service_cluster_ip_range": "10.0.0.0/16,10.1.0.0/16", "apiservers": [{"name": "a", "advertise_address": "10.0.0.1"}]}}"#,
+            "error: cluster.service_cluster_ip_range: --service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family"),
+        (r#"{"cluster": {"endpoint_reconciler_type": "leases", "apiservers": [{"name": "a", "advertise_address": "10.0.0.1"}]}}"#,
+            "error: cluster.endpoint_reconciler_type: unknown endpoint reconciler type"),
+        (r#"{"cluster": {"apiserver_count": 0, "apiservers": [{"name": "a", "advertise_address": "10.0.0.1"}]}}"#,
+            "error: cluster.apiserver_count: --apiserver-count should be a positive number, but value '0' provided"),
+        (&scenario(r#", "steps": [{"at": "1s", "do": "crash_apiserver", "apiserver": "apiserver-z"}]"#),
+            r#"error: steps[0].apiserver: unknown apiserver "apiserver-z""#),
+        (&scenario(r#", "steps": [{"at": "1s", "do": "explode"}]"#), r#"error: steps[0].do: unknown action "explode""#),
+        (&scenario(r#", "steps": [{"at": "1s", "do": "create_service", "service": {"name": "x", "portz": []}}]"#),
+            "error: steps[0].service.portz: unknown field `portz`"),
+        (&scenario(r#", "steps": [{"at": "soon", "do": "etcd_outage", "for": "10s"}]"#), "error: steps[0].at: "),
+        (&scenario(r#", "steps": [{"at": "1s", "do": "etcd_outage", "for": "-10s"}]"#), "error: steps[0].for: "),
+        (&scenario(r#", "steps": [{"at": "1s", "do": "corrupt", "what": "leak_cluster_ip", "ip": "10.96.0.300"}]"#),
+            r#"error: steps[0].ip: invalid IP address "10.96.0.300""#),
+        (&scenario(r#", "steps": [{"at": "1s", "expect": {"servicez": []}}]"#), "error: steps[0].expect.servicez: unknown field"),
+        (&scenario(r#", "initial": {"cluster_ip_allocation": {"range": "10.96.0.0/12", "allocated": ["fd00::1"]}}"#),
+            "error: initial.cluster_ip_allocation.allocated[0]: fd00::1 is not of the family of 10.96.0.0/12"),
+        (&scenario(r#", "until": "forever""#), "error: until: "),
+        ("{\"cluster\": ", "error: invalid JSON: "),
+    ];
+    for (text, want) in cases {
+        let got = invalid(text);
+        assert!(got.starts_with(want), "\n got: {got}\nwant: {want}…");
+    }
+}
+
+#[test]
+fn unreadable_file_and_bad_usage_exit_2() {
+    let out = sim(&["run", "/nonexistent/scenario.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(sim(&["frobnicate"]).status.code(), Some(2));
+    let path = write("ok.json", &scenario(""));
+    assert_eq!(sim(&["state", path.to_str().unwrap(), "--at", "soon"]).status.code(), Some(2));
+}
+
+#[test]
+fn run_passes_fails_and_is_byte_identical() {
+    let pass = write("pass.json", &scenario(r#", "steps": [{"at": "30s", "expect": {"services": [{"namespace": "default", "name": "kubernetes", "cluster_ip": "10.96.0.1"}]}}]"#));
+    let a = sim(&["run", pass.to_str().unwrap()]);
+    let b = sim(&["run", pass.to_str().unwrap()]);
+    assert_eq!(a.status.code(), Some(0), "{}", String::from_utf8_lossy(&a.stdout));
+    assert_eq!(a.stdout, b.stdout, "same file and seed, same bytes");
+    let report: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert_eq!(report["scenario"], "t");
+    assert_eq!(report["seed"], 1);
+    assert_eq!(report["expectations"][0]["passed"], true);
+    assert_eq!(report["final"]["time_ms"], 30000);
+
+    let fail = write("fail.json", &scenario(r#", "steps": [{"at": "30s", "expect": {"services": [{"namespace": "default", "name": "kubernetes", "cluster_ip": "10.96.0.2"}]}}]"#));
+    let out = sim(&["run", fail.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["expectations"][0]["passed"], false);
+    assert_eq!(
+        report["expectations"][0]["mismatches"][0],
+        r#"services[default/kubernetes].cluster_ip: expected "10.96.0.2", got "10.96.0.1""#
+    );
+}
+
+#[test]
+fn state_at_and_check() {
+    let path = write("state.json", &scenario(""));
+    let out = sim(&["state", path.to_str().unwrap(), "--at", "25s"]);
+    assert_eq!(out.status.code(), Some(0));
+    let state: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(state["time_ms"], 25000);
+    assert_eq!(state["leases"][0]["key"], "/masterleases/192.168.10.11");
+    assert_eq!(state["leases"][0]["ttl_left_ms"], 10000, "renewed at 20s with a 15s TTL");
+    assert_eq!(state["endpoints"][0]["subsets"][0]["addresses"][0], "192.168.10.11");
+    let check = sim(&["check", path.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(0));
+    assert!(check.stdout.is_empty());
+}
