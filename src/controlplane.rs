@@ -178,10 +178,6 @@ impl Apiserver {
         }
     }
 
-    fn services(st: &Storage) -> Vec<Service> {
-        st.etcd.services(st.now).into_iter().cloned().collect()
-    }
-
     fn repair_cluster_ips(&mut self, st: &mut Storage) -> Result<(), String> {
         st.check().map_err(|e| format!("unable to refresh the service IP block: {e}"))?;
         let read: Vec<_> = self
@@ -191,7 +187,7 @@ impl Apiserver {
             .map(|v| st.etcd.range(v.key, st.now).map_or((Default::default(), None), |(r, rev)| (r.clone(), Some(rev))))
             .collect();
         let snapshots: Vec<_> = read.iter().map(|(r, _)| r.clone()).collect();
-        let services = Self::services(st);
+        let services = st.etcd.services(st.now);
         let written = self.ip_repair.run_once(&snapshots, &services, st.rec)?;
         for ((view, snapshot), (_, read_rev)) in self.allocators.ips.iter_mut().zip(written).zip(read) {
             st.etcd.put(view.key, Value::Range(snapshot.clone()), None, st.now);
@@ -207,7 +203,7 @@ impl Apiserver {
         st.check().map_err(|e| format!("unable to refresh the port allocations: {e}"))?;
         let view = &mut self.allocators.ports;
         let (snapshot, read_rev) = st.etcd.range(view.key, st.now).map_or((Default::default(), None), |(r, rev)| (r.clone(), Some(rev)));
-        let services = Self::services(st);
+        let services = st.etcd.services(st.now);
         let written = self.port_repair.run_once(&snapshot, &services, st.rec)?;
         st.etcd.put(view.key, Value::Range(written.clone()), None, st.now);
         if view.alloc.restore_raw(&written.range, &written.data).is_ok() {

@@ -25,6 +25,7 @@ pub mod repair;
 pub mod rng;
 pub mod scenario;
 pub mod state;
+pub mod timeline;
 #[doc(hidden)]
 pub mod workloads;
 pub mod world;

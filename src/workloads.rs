@@ -79,3 +79,31 @@ pub fn repair_run(snapshot: &RangeAllocation, services: &[Service]) -> (u64, usi
     let range = Range::from_snapshot(&written[0], Behavior::V1_29).expect("written snapshot");
     (range.used() as u64, rec.events.len())
 }
+
+/// A cluster of `apiservers` lease-reconciled apiservers on a /12 with `services` ClusterIP
+/// Services (IPs already allocated), as scenario JSON, for the control-plane benchmarks.
+pub fn control_plane_scenario(apiservers: usize, services: usize) -> crate::scenario::Scenario {
+    let net = cidr("10.96.0.0/12");
+    let mut stored = Range::new(net, Behavior::V1_29);
+    let kubernetes = stored.ip_at(0);
+    stored.allocate(kubernetes).expect("fresh");
+    let svcs: Vec<serde_json::Value> = (0..services)
+        .map(|i| {
+            let ip = stored.ip_at(1000 + i);
+            stored.allocate(ip).expect("fresh");
+            serde_json::json!({"namespace": "default", "name": format!("svc-{i:05}"), "cluster_ip": ip.to_string(),
+                "ports": [{"port": 80}]})
+        })
+        .collect();
+    let allocated: Vec<String> = stored.iter().map(|ip| ip.to_string()).collect();
+    let servers: Vec<serde_json::Value> = (0..apiservers)
+        .map(|i| serde_json::json!({"name": format!("apiserver-{i}"), "advertise_address": format!("192.168.10.{}", 11 + i)}))
+        .collect();
+    let file = serde_json::json!({
+        "name": "bench", "seed": 1,
+        "cluster": {"service_cluster_ip_range": "10.96.0.0/12", "apiservers": servers},
+        "initial": {"namespaces": ["default"], "services": svcs,
+            "cluster_ip_allocation": {"range": "10.96.0.0/12", "allocated": allocated}},
+    });
+    crate::scenario::parse(&file.to_string()).expect("bench scenario is valid")
+}

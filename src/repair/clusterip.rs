@@ -1,5 +1,6 @@
 //! The ClusterIP repair loop (`ipallocator/controller/repair.go`, bitmap mode, per family).
 
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 
@@ -35,10 +36,10 @@ impl ClusterIpRepair {
     /// One `runOnce`. `snapshots` holds the stored object of each configured network, in the same
     /// order (an object with an empty range was never initialised); `services` is the full list in
     /// namespace/name order. Returns the objects to write back, each carrying the configured range.
-    pub fn run_once(
+    pub fn run_once<S: Borrow<Service>>(
         &mut self,
         snapshots: &[RangeAllocation],
-        services: &[Service],
+        services: &[S],
         rec: &mut Recorder,
     ) -> Result<Vec<RangeAllocation>, String> {
         assert_eq!(snapshots.len(), self.networks.len(), "one snapshot per configured network");
@@ -56,12 +57,13 @@ impl ClusterIpRepair {
         let mut rebuilt: Vec<Range> =
             self.networks.iter().map(|n| Range::new(*n, self.behavior)).collect();
 
-        for svc in services.iter().filter(|s| s.is_ip_set()) {
-            let object = svc.key();
+        for svc in services.iter().map(Borrow::borrow).filter(|s: &&Service| s.is_ip_set()) {
+            // Built only when something is reported: a run over many services stays cheap.
+            let object = || svc.key();
             for raw in svc.cluster_ips() {
                 let Some(ip) = parse_ip(raw) else {
                     // Upstream prints the parsed value, which is nil.
-                    rec.warning(COMPONENT, "ClusterIPNotValid", &object,
+                    rec.warning(COMPONENT, "ClusterIPNotValid", &object(),
                         "Cluster IP <nil> is not a valid IP; please recreate service".to_string());
                     rec.log(COMPONENT, format!(
                         "the cluster IP <nil> for service {}/{} is not a valid IP; please recreate",
@@ -70,7 +72,7 @@ impl ClusterIpRepair {
                 };
                 let family = IpFamily::of(&ip);
                 let Some(i) = rebuilt.iter().position(|r| r.family() == family) else {
-                    rec.warning(COMPONENT, "ClusterIPNotValid", &object, format!(
+                    rec.warning(COMPONENT, "ClusterIPNotValid", &object(), format!(
                         "Cluster IP {ip}({family}) is of ip family that is no longer configured on cluster; please recreate service"));
                     rec.log(COMPONENT, format!(
                         "the cluster IP {ip}({family}) for service {}/{} is of ip family that is no longer configured on cluster; please recreate",
@@ -78,47 +80,47 @@ impl ClusterIpRepair {
                     continue;
                 };
                 // The log lines name the service as name/namespace, as upstream's do.
-                let who = format!("{}/{}", svc.name, svc.namespace);
+                let who = || format!("{}/{}", svc.name, svc.namespace);
                 match rebuilt[i].allocate(ip) {
                     Ok(()) => {
                         if stored[i].has(ip) {
                             // Taken out of the old set, so what remains there are leaks.
                             stored[i].release(ip);
                         } else {
-                            rec.warning(COMPONENT, "ClusterIPNotAllocated", &object,
+                            rec.warning(COMPONENT, "ClusterIPNotAllocated", &object(),
                                 format!("Cluster IP [{family}]:{ip} is not allocated; repairing"));
                             rec.log(COMPONENT, format!(
-                                "the cluster IP [{family}]:{ip} for service {who} is not allocated; repairing"));
+                                "the cluster IP [{family}]:{ip} for service {} is not allocated; repairing", who()));
                         }
                         if let Some(leaks) = self.leaks.get_mut(&family) {
                             leaks.remove(&ip);
                         }
                     }
                     Err(Error::Allocated) => {
-                        rec.warning(COMPONENT, "ClusterIPAlreadyAllocated", &object, format!(
+                        rec.warning(COMPONENT, "ClusterIPAlreadyAllocated", &object(), format!(
                             "Cluster IP [{family}]:{ip} was assigned to multiple services; please recreate service"));
                         rec.log(COMPONENT, format!(
-                            "the cluster IP [{family}]:{ip} for service {who} was assigned to multiple services; please recreate"));
+                            "the cluster IP [{family}]:{ip} for service {} was assigned to multiple services; please recreate", who()));
                     }
                     Err(Error::NotInRange { .. }) => {
                         let cidr = self.networks[i];
-                        rec.warning(COMPONENT, "ClusterIPOutOfRange", &object, format!(
+                        rec.warning(COMPONENT, "ClusterIPOutOfRange", &object(), format!(
                             "Cluster IP [{family}]:{ip} is not within the service CIDR {cidr}; please recreate service"));
                         rec.log(COMPONENT, format!(
-                            "the cluster IP [{family}]:{ip} for service {who} is not within the service CIDR {cidr}; please recreate"));
+                            "the cluster IP [{family}]:{ip} for service {} is not within the service CIDR {cidr}; please recreate", who()));
                     }
                     Err(Error::Full) => {
                         // Unreachable in practice: Allocate never answers Full.
                         let cidr = rebuilt[i].cidr();
                         let text = format!("Service CIDR {cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [{family}]:{ip}");
-                        rec.warning(COMPONENT, "ServiceCIDRFull", &object, text);
+                        rec.warning(COMPONENT, "ServiceCIDRFull", &object(), text);
                         return Err(format!("the service CIDR {cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [{family}]:{ip}"));
                     }
                     Err(e) => {
-                        rec.warning(COMPONENT, "UnknownError", &object, format!(
+                        rec.warning(COMPONENT, "UnknownError", &object(), format!(
                             "Unable to allocate cluster IP [{family}]:{ip} due to an unknown error"));
                         return Err(format!(
-                            "unable to allocate cluster IP [{family}]:{ip} for service {who} due to an unknown error, exiting: {e}"));
+                            "unable to allocate cluster IP [{family}]:{ip} for service {} due to an unknown error, exiting: {e}", who()));
                     }
                 }
             }

@@ -1,5 +1,6 @@
 //! The NodePort repair loop (`portallocator/controller/repair.go`).
 
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
 use super::check_leaked;
@@ -52,10 +53,10 @@ impl NodePortRepair {
 
     /// One `runOnce` over the stored object (empty range = never initialised) and every Service
     /// in namespace/name order. Returns the object to write back, carrying the configured range.
-    pub fn run_once(
+    pub fn run_once<S: Borrow<Service>>(
         &mut self,
         snapshot: &RangeAllocation,
-        services: &[Service],
+        services: &[S],
         rec: &mut Recorder,
     ) -> Result<RangeAllocation, String> {
         let mut snapshot = snapshot.clone();
@@ -67,46 +68,47 @@ impl NodePortRepair {
         let mut rebuilt = PortAllocator::new(self.range, self.behavior);
         let range = self.range;
 
-        for svc in services {
-            let object = svc.key();
-            let who = format!("{}/{}", svc.name, svc.namespace);
+        for svc in services.iter().map(Borrow::borrow) {
+            // Built only when something is reported: a run over many services stays cheap.
+            let object = || svc.key();
+            let who = || format!("{}/{}", svc.name, svc.namespace);
             for port in collect_service_node_ports(svc) {
                 match rebuilt.allocate(port) {
                     Ok(()) => {
                         if stored.has(port) {
                             stored.release(port);
                         } else {
-                            rec.warning(COMPONENT, "PortNotAllocated", &object,
+                            rec.warning(COMPONENT, "PortNotAllocated", &object(),
                                 format!("Port {port} is not allocated; repairing"));
                             rec.log(COMPONENT, format!(
-                                "the node port {port} for service {who} is not allocated; repairing"));
+                                "the node port {port} for service {} is not allocated; repairing", who()));
                         }
                         self.leaks.remove(&port);
                     }
                     Err(Error::Allocated) => {
-                        rec.warning(COMPONENT, "PortAlreadyAllocated", &object, format!(
+                        rec.warning(COMPONENT, "PortAlreadyAllocated", &object(), format!(
                             "Port {port} was assigned to multiple services; please recreate service"));
                         rec.log(COMPONENT, format!(
-                            "the node port {port} for service {who} was assigned to multiple services; please recreate"));
+                            "the node port {port} for service {} was assigned to multiple services; please recreate", who()));
                     }
                     Err(Error::NotInRange { .. }) => {
-                        rec.warning(COMPONENT, "PortOutOfRange", &object, format!(
+                        rec.warning(COMPONENT, "PortOutOfRange", &object(), format!(
                             "Port {port} is not within the port range {range}; please recreate service"));
                         rec.log(COMPONENT, format!(
-                            "the port {port} for service {who} is not within the port range {range}; please recreate"));
+                            "the port {port} for service {} is not within the port range {range}; please recreate", who()));
                     }
                     Err(Error::Full) => {
                         // Unreachable in practice: Allocate never answers Full.
-                        rec.warning(COMPONENT, "PortRangeFull", &object, format!(
+                        rec.warning(COMPONENT, "PortRangeFull", &object(), format!(
                             "Port range {range} is full; you must widen the port range in order to create new services"));
                         return Err(format!(
                             "the port range {range} is full; you must widen the port range in order to create new services"));
                     }
                     Err(e) => {
-                        rec.warning(COMPONENT, "UnknownError", &object,
+                        rec.warning(COMPONENT, "UnknownError", &object(),
                             format!("Unable to allocate port {port} due to an unknown error"));
                         return Err(format!(
-                            "unable to allocate port {port} for service {who} due to an unknown error, exiting: {e}"));
+                            "unable to allocate port {port} for service {} due to an unknown error, exiting: {e}", who()));
                     }
                 }
             }

@@ -275,7 +275,7 @@ fn an_unreadable_stored_range_aborts_the_run() {
     let mut rec = Recorder::default();
     let bad = RangeAllocation { range: "garbage".into(), data: vec![] };
     assert_eq!(
-        repair.run_once(&[bad], &[], &mut rec).unwrap_err(),
+        repair.run_once(&[bad], &[] as &[Service], &mut rec).unwrap_err(),
         "unable to rebuild allocator from snapshots for family:IPv4 with error:invalid CIDR address: garbage"
     );
 }

@@ -158,7 +158,7 @@ fn an_uninitialised_object_and_an_unreadable_one() {
     let mut rec = Recorder::default();
     let bad = RangeAllocation { range: "30000-80000".into(), data: vec![] };
     assert_eq!(
-        repair.run_once(&bad, &[], &mut rec).unwrap_err(),
+        repair.run_once(&bad, &[] as &[Service], &mut rec).unwrap_err(),
         "unable to rebuild allocator from snapshot: the port range cannot be greater than 65535: 30000-80000"
     );
 }
