@@ -16,6 +16,7 @@ mod props;
 mod reconcilers;
 mod repair_clusterip;
 mod repair_nodeport;
+mod world;
 
 use std::net::IpAddr;
 
