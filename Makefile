@@ -28,7 +28,7 @@ serve: setup-web
 build: setup-web
 	trunk build --release
 
-test: setup-test test-wasm test-e2e test-native
+test: setup-test test-wasm test-e2e test-scenarios test-native
 
 # The core compiled to wasm must pass the very same tests, then the components.
 test-wasm:
@@ -39,12 +39,20 @@ test-e2e:
 	trunk build --release
 	node tests/e2e/shell.mjs
 
+# Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
+test-scenarios:
+	cargo build --release --no-default-features --bin bootstrap-sim
+	@for f in scenarios/*.json; do \
+	  if target/release/bootstrap-sim run "$$f" > /dev/null; then echo "ok   $$f"; \
+	  else echo "FAIL $$f"; target/release/bootstrap-sim run "$$f" | grep -B2 -A3 '"passed": false' || true; exit 1; fi; \
+	done
+
 # Last, so that the closing lines are a run with real tests. --no-default-features proves the
 # core builds and passes without any web crate.
 test-native:
 	cargo build --no-default-features --benches
 	cargo test --no-default-features --doc
-	cargo test --no-default-features --lib --test core
+	cargo test --no-default-features --lib --test cli --test core --test scenarios --test swarm
 
 bench: setup-test
 	cargo bench --no-default-features

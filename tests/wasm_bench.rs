@@ -38,6 +38,19 @@ fn workloads_in_the_browser() {
         let (snapshot, services) = workloads::repair_setup(n);
         bench(&format!("repair run: {n} services on a /12"), 7, || workloads::repair_run(&snapshot, &services));
     }
+    let day = workloads::control_plane_scenario(5, 1000);
+    bench("world: 24 h virtual, 5 apiservers, 1,000 services", 3, || {
+        let mut w = kube_bootstrap_lab::world::World::new(&day);
+        w.run_until(24 * 3_600_000);
+        w.events().len()
+    });
+    let mut tl = kube_bootstrap_lab::timeline::Timeline::new(&day);
+    tl.run_until(2 * 3_600_000);
+    bench("seek back to t = 1 h 0 m 30 s: checkpoint + replay (incl. clone)", 7, || {
+        let mut back = tl.clone();
+        back.seek(3_630_000);
+        back.world().now()
+    });
     // The same work as natively: the fills hand out every address.
     assert_eq!(workloads::fill("10.0.0.0/16", 1), 65_534);
 }
