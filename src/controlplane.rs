@@ -134,7 +134,7 @@ impl Apiserver {
                 Behavior::V1_29 => format!("Error removing old endpoints from kubernetes service: {e}"),
             }),
         }
-        self.ensure_namespaces(st);
+        self.ensure_namespaces(st, behavior);
         match behavior {
             Behavior::V1_20 => {
                 // Start() runs each RunOnce synchronously and dies if one fails; then the loops
@@ -212,16 +212,17 @@ impl Apiserver {
         Ok(())
     }
 
-    /// The system namespaces loop: create whichever is missing.
-    pub fn ensure_namespaces(&mut self, st: &mut Storage) {
-        for ns in SYSTEM_NAMESPACES {
-            if let Err(e) = st.check() {
-                st.rec.log(COMPONENT, format!("unable to create required kubernetes system Namespace {ns}: {e}"));
-                continue;
-            }
-            let key = etcd::namespace_key(ns);
-            if st.etcd.get(&key, st.now).is_none() {
-                st.etcd.put(&key, Value::Namespace, None, st.now);
+    /// The system namespaces loop: create whichever is missing. 1.27+ checks an informer cache
+    /// first, so nothing is asked of etcd while they all exist; 1.20 GETs each one through the
+    /// API (failing while etcd is unreachable) and leaves `default` to the kubernetes-service loop.
+    pub fn ensure_namespaces(&mut self, st: &mut Storage, behavior: Behavior) {
+        let (names, text): (&[&str], &str) = match behavior {
+            Behavior::V1_29 => (&SYSTEM_NAMESPACES, "Namespace"),
+            Behavior::V1_20 => (&["kube-system", "kube-public", "kube-node-lease"], "namespace"),
+        };
+        for ns in names {
+            if let Err(e) = ensure_namespace(st, ns, behavior) {
+                st.rec.log(COMPONENT, format!("unable to create required kubernetes system {text} {ns}: {e}"));
             }
         }
     }
@@ -253,9 +254,12 @@ impl Apiserver {
 
     /// `UpdateKubernetesService(false)`: create the Service if missing (never correct it), then
     /// reconcile the Endpoints. Returns whether the Service was created.
-    pub fn sync_kubernetes_service(&mut self, st: &mut Storage, cfg: &ClusterConfig, rng: &mut SimRng) -> bool {
+    pub fn sync_kubernetes_service(&mut self, st: &mut Storage, cfg: &ClusterConfig, behavior: Behavior, rng: &mut SimRng) -> bool {
         let result = (|| -> Result<bool, String> {
             st.check().map_err(|e| e.to_string())?;
+            if behavior == Behavior::V1_20 {
+                ensure_namespace(st, "default", behavior)?;
+            }
             let mut created = false;
             if st.etcd.service("default", KUBERNETES, st.now).is_none() {
                 self.allocators.create_service(st, rng, Self::kubernetes_service(cfg))?;
@@ -290,4 +294,17 @@ impl Apiserver {
             }
         }
     }
+}
+
+/// `createNamespaceIfNeeded`; under 1.29 an existing namespace is known without asking etcd.
+fn ensure_namespace(st: &mut Storage, ns: &str, behavior: Behavior) -> Result<(), String> {
+    let key = etcd::namespace_key(ns);
+    if behavior == Behavior::V1_29 && st.etcd.get(&key, st.now).is_some() {
+        return Ok(());
+    }
+    st.check().map_err(|e| e.to_string())?;
+    if st.etcd.get(&key, st.now).is_none() {
+        st.etcd.put(&key, Value::Namespace, None, st.now);
+    }
+    Ok(())
 }

@@ -124,8 +124,8 @@ impl Snapshottable for PortAllocator {
     }
 }
 
-/// An apiserver's in-memory allocator with the resourceVersion it last wrote or read: the
-/// storage wrapper acts on memory first and reloads from etcd only when the object moved on.
+/// An apiserver's in-memory allocator with the resourceVersion it last wrote or read: it is
+/// reloaded from etcd only when the stored object moved on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View<A> {
     pub alloc: A,
@@ -136,14 +136,16 @@ pub struct View<A> {
 
 /// Why a guaranteed update gave up.
 enum Update {
-    /// The operation itself refused once memory was reloaded (`errorUnableToAllocate`).
+    /// The operation itself refused (`errorUnableToAllocate`).
     Unable,
     Failed(String),
 }
 
 impl<A: Snapshottable> View<A> {
-    /// `tryUpdate`: read the object, reload memory if it moved on (and redo `op`), write back.
-    fn try_update(&mut self, st: &mut Storage, mut op: impl FnMut(&mut A) -> bool) -> Result<(), Update> {
+    /// `tryUpdate`: read the object, reload memory if it moved on since we last saw it, apply
+    /// `op` to memory and write the result back. (Since 1.19 memory is never trusted first: a
+    /// stale view refused addresses another apiserver had freed, kubernetes#85894.)
+    fn try_update(&mut self, st: &mut Storage, op: impl FnOnce(&mut A) -> bool) -> Result<(), Update> {
         if !st.reachable {
             return Err(Update::Failed(UNREACHABLE.to_string()));
         }
@@ -152,9 +154,10 @@ impl<A: Snapshottable> View<A> {
         };
         if self.last != Some(rev) {
             self.alloc.restore_raw(&existing.range, &existing.data).map_err(Update::Failed)?;
-            if !op(&mut self.alloc) {
-                return Err(Update::Unable);
-            }
+            self.last = Some(rev);
+        }
+        if !op(&mut self.alloc) {
+            return Err(Update::Unable);
         }
         let new_rev = st.etcd.put(self.key, Value::Range(self.alloc.snapshot()), None, st.now);
         self.last = Some(new_rev);
@@ -167,19 +170,27 @@ pub type PortView = View<PortAllocator>;
 
 impl IpView {
     pub fn allocate(&mut self, st: &mut Storage, ip: IpAddr) -> Result<(), ipallocator::Error> {
-        self.alloc.allocate(ip)?;
-        match self.try_update(st, |r| r.allocate(ip).is_ok()) {
+        if self.alloc.offset_of(ip).is_none() {
+            return Err(ipallocator::Error::NotInRange { ip, valid_range: self.alloc.cidr().to_string() });
+        }
+        let mut result = Ok(());
+        match self.try_update(st, |r| {
+            result = r.allocate(ip);
+            result.is_ok()
+        }) {
             Ok(()) => Ok(()),
-            Err(Update::Unable) => Err(ipallocator::Error::Allocated),
+            Err(Update::Unable) => result,
             Err(Update::Failed(e)) => Err(ipallocator::Error::Other(e)),
         }
     }
 
     pub fn allocate_next(&mut self, st: &mut Storage, rng: &mut SimRng) -> Result<IpAddr, ipallocator::Error> {
-        let mut ip = self.alloc.allocate_next(rng)?;
-        match self.try_update(st, |r| r.allocate_next(rng).map(|got| ip = got).is_ok()) {
-            Ok(()) => Ok(ip),
-            Err(Update::Unable) => Err(ipallocator::Error::Full),
+        let mut result = Err(ipallocator::Error::Full);
+        match self.try_update(st, |r| {
+            result = r.allocate_next(rng);
+            result.is_ok()
+        }) {
+            Ok(()) | Err(Update::Unable) => result,
             Err(Update::Failed(e)) => Err(ipallocator::Error::Other(e)),
         }
     }
@@ -188,7 +199,6 @@ impl IpView {
         if self.alloc.offset_of(ip).is_none() {
             return Ok(());
         }
-        self.alloc.release(ip);
         match self.try_update(st, |r| {
             r.release(ip);
             true
@@ -201,26 +211,34 @@ impl IpView {
 
 impl PortView {
     pub fn allocate(&mut self, st: &mut Storage, port: i32) -> Result<(), portallocator::Error> {
-        self.alloc.allocate(port)?;
-        match self.try_update(st, |a| a.allocate(port).is_ok()) {
+        if self.alloc.offset_of(port).is_none() {
+            return Err(portallocator::Error::NotInRange { valid_ports: self.alloc.range().to_string() });
+        }
+        let mut result = Ok(());
+        match self.try_update(st, |a| {
+            result = a.allocate(port);
+            result.is_ok()
+        }) {
             Ok(()) => Ok(()),
-            Err(Update::Unable) => Err(portallocator::Error::Allocated),
+            Err(Update::Unable) => result,
             Err(Update::Failed(e)) => Err(portallocator::Error::Other(e)),
         }
     }
 
     pub fn allocate_next(&mut self, st: &mut Storage, rng: &mut SimRng) -> Result<i32, portallocator::Error> {
-        let mut port = self.alloc.allocate_next(rng)?;
-        match self.try_update(st, |a| a.allocate_next(rng).map(|got| port = got).is_ok()) {
-            Ok(()) => Ok(port),
-            Err(Update::Unable) => Err(portallocator::Error::Full),
+        let mut result = Err(portallocator::Error::Full);
+        match self.try_update(st, |a| {
+            result = a.allocate_next(rng);
+            result.is_ok()
+        }) {
+            Ok(()) | Err(Update::Unable) => result,
             Err(Update::Failed(e)) => Err(portallocator::Error::Other(e)),
         }
     }
 
     pub fn release(&mut self, st: &mut Storage, port: i32) -> Result<(), String> {
-        if let Some(warning) = self.alloc.release(port) {
-            st.rec.log(COMPONENT, warning);
+        if self.alloc.offset_of(port).is_none() {
+            st.rec.log(COMPONENT, format!("port is not in the range when release it. port: {port}"));
             return Ok(());
         }
         match self.try_update(st, |a| {

@@ -10,8 +10,9 @@ pub const CHECKPOINT_EVERY_MS: u64 = 60_000;
 
 #[derive(Clone, Debug)]
 pub struct Timeline {
-    /// Checkpoints at 0, 1 min, 2 min, … up to the furthest time reached.
-    checkpoints: Vec<World>,
+    /// Checkpoints at 0, 1 min, 2 min, … up to the furthest time reached, without their logs
+    /// (which only grow): with the length of each log then.
+    checkpoints: Vec<(World, usize, usize)>,
     /// User actions in the order applied, with the instant they were applied at.
     actions: Vec<(u64, Action)>,
     /// The present.
@@ -21,7 +22,7 @@ pub struct Timeline {
 impl Timeline {
     pub fn new(scenario: &Scenario) -> Self {
         let world = World::new(scenario);
-        Timeline { checkpoints: vec![world.clone()], actions: Vec::new(), world }
+        Timeline { checkpoints: vec![world.checkpoint()], actions: Vec::new(), world }
     }
 
     pub fn world(&self) -> &World {
@@ -43,7 +44,7 @@ impl Timeline {
         while next <= t {
             if self.world.now() < next {
                 self.world.run_until(next);
-                self.checkpoints.push(self.world.clone());
+                self.checkpoints.push(self.world.checkpoint());
             }
             next += CHECKPOINT_EVERY_MS;
         }
@@ -64,7 +65,9 @@ impl Timeline {
             return;
         }
         let i = ((t / CHECKPOINT_EVERY_MS) as usize).min(self.checkpoints.len() - 1);
-        let mut w = self.checkpoints[i].clone();
+        let (cp, events, marks) = &self.checkpoints[i];
+        let mut w = cp.clone();
+        w.restore_logs(&self.world.events()[..*events], &self.world.marks()[..*marks]);
         let from = w.now();
         for (at, action) in self.actions.iter().filter(|(at, _)| *at >= from && *at <= t) {
             w.run_until(*at);

@@ -65,6 +65,31 @@ impl Task {
     }
 }
 
+/// Moments a timeline marks and a UI animates; not Kubernetes events (which stay truthful), but
+/// the simulation's own record of what happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    Start,
+    Crash,
+    Stop,
+    LeaseWrite,
+    LeaseExpiry,
+    RepairRun,
+    EndpointsRewrite,
+    Outage,
+    Isolation,
+    Action,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Mark {
+    pub time_ms: u64,
+    pub kind: MarkKind,
+    /// The apiserver concerned, or the lease's IP for an expiry; empty when nobody in particular.
+    pub subject: String,
+}
+
 /// What the last processed task was, for a UI stepping from event to event.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stepped {
@@ -85,6 +110,7 @@ pub struct World {
     queue: BTreeMap<Key, (String, Task)>,
     outage_until: Option<u64>,
     events: Vec<Event>,
+    marks: Vec<Mark>,
     /// Results of `expect` steps: (step index, mismatches).
     expectations: Vec<(usize, Vec<String>)>,
 }
@@ -104,6 +130,7 @@ impl World {
             queue: BTreeMap::new(),
             outage_until: None,
             events: Vec::new(),
+            marks: Vec::new(),
             expectations: Vec::new(),
         };
         w.preset(scenario);
@@ -220,6 +247,40 @@ impl World {
         &self.events
     }
 
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
+
+    fn mark(&mut self, kind: MarkKind, subject: &str) {
+        self.marks.push(Mark { time_ms: self.now, kind, subject: subject.to_string() });
+    }
+
+    /// A copy without the event log and marks (which only grow): what a checkpoint keeps.
+    pub fn checkpoint(&self) -> (World, usize, usize) {
+        let cp = World {
+            now: self.now,
+            seq: self.seq,
+            rng: self.rng.clone(),
+            behavior: self.behavior,
+            cfg: self.cfg.clone(),
+            steps: self.steps.clone(),
+            etcd: self.etcd.clone(),
+            apiservers: self.apiservers.clone(),
+            queue: self.queue.clone(),
+            outage_until: self.outage_until,
+            events: Vec::new(),
+            marks: Vec::new(),
+            expectations: self.expectations.clone(),
+        };
+        (cp, self.events.len(), self.marks.len())
+    }
+
+    /// Restores a checkpoint's logs from a longer history of the same timeline.
+    pub fn restore_logs(&mut self, events: &[Event], marks: &[Mark]) {
+        self.events = events.to_vec();
+        self.marks = marks.to_vec();
+    }
+
     pub fn etcd_available(&self) -> bool {
         self.outage_until.is_none()
     }
@@ -256,13 +317,25 @@ impl World {
         let (key, (name, task)) = self.queue.pop_first()?;
         self.now = key.time;
         let what = format!("{task:?}");
+        let before = self.kubernetes_endpoints_revision();
         self.run_task(&name, task);
+        if self.kubernetes_endpoints_revision() != before {
+            self.mark(MarkKind::EndpointsRewrite, &name);
+        }
         Some(Stepped { time_ms: self.now, what })
     }
 
     /// Applies a user action now, as a step would.
     pub fn act(&mut self, action: &Action) {
+        let before = self.kubernetes_endpoints_revision();
         self.apply(action);
+        if self.kubernetes_endpoints_revision() != before {
+            self.mark(MarkKind::EndpointsRewrite, "");
+        }
+    }
+
+    fn kubernetes_endpoints_revision(&self) -> Option<u64> {
+        self.etcd.get(&etcd::endpoints_key("default", crate::controlplane::KUBERNETES), self.now).map(|e| e.mod_revision)
     }
 
     fn storage_for<'a>(
@@ -286,6 +359,9 @@ impl World {
             (out, std::mem::take(&mut st.lease_writes))
         };
         self.events.extend(rec.events);
+        if !leases.is_empty() {
+            self.mark(MarkKind::LeaseWrite, name);
+        }
         for (key, rev) in leases {
             let at = self.now + self.cfg.lease_ttl_ms;
             self.push(at, "", Task::LeaseExpiry { key, rev });
@@ -316,6 +392,7 @@ impl World {
             }
             Task::LeaseExpiry { key, rev } => {
                 if self.etcd.expire(&key, rev, self.now) {
+                    self.mark(MarkKind::LeaseExpiry, key.trim_start_matches(etcd::MASTER_LEASES));
                     self.events.push(Event {
                         time_ms: self.now,
                         apiserver: String::new(),
@@ -332,13 +409,14 @@ impl World {
             Task::Repair(epoch) if self.alive(name, epoch) => {
                 let done_before = self.apiservers[name].hooks_done;
                 self.with_apiserver(name, |a, st, _, _, _| a.run_repairs(st));
+                self.mark(MarkKind::RepairRun, name);
                 if !done_before && self.apiservers[name].hooks_done {
                     self.sync_endpoints_controller();
                 }
                 self.push(self.now + self.cfg.repair_interval_ms, name, Task::Repair(epoch));
             }
             Task::Namespaces(epoch) if self.alive(name, epoch) => {
-                self.with_apiserver(name, |a, st, _, _, _| a.ensure_namespaces(st));
+                self.with_apiserver(name, |a, st, _, behavior, _| a.ensure_namespaces(st, behavior));
                 self.push(self.now + SYSTEM_NAMESPACES_INTERVAL_MS, name, Task::Namespaces(epoch));
             }
             Task::Readyz(epoch) if self.alive(name, epoch) => {
@@ -350,7 +428,7 @@ impl World {
                 }
             }
             Task::Sync(epoch) if self.alive(name, epoch) => {
-                let created = self.with_apiserver(name, |a, st, cfg, _, rng| a.sync_kubernetes_service(st, cfg, rng));
+                let created = self.with_apiserver(name, |a, st, cfg, behavior, rng| a.sync_kubernetes_service(st, cfg, behavior, rng));
                 if created {
                     self.sync_endpoints_controller();
                 }
@@ -386,7 +464,9 @@ impl World {
     }
 
     fn start_instant(&mut self, name: &str, epoch: u64) {
+        self.mark(MarkKind::Start, name);
         let started = self.with_apiserver(name, |a, st, cfg, behavior, _| a.start(st, cfg, behavior));
+        self.mark(MarkKind::RepairRun, name);
         match started {
             Started::Fatal => {
                 self.die(name, Status::Crashed);
@@ -402,6 +482,7 @@ impl World {
 
     /// The process is gone: a new life starts with fresh memory.
     fn die(&mut self, name: &str, status: Status) {
+        self.mark(if status == Status::Crashed { MarkKind::Crash } else { MarkKind::Stop }, name);
         let a = self.apiservers.get_mut(name).expect("known apiserver");
         let spec = a.spec.clone();
         let isolated_until = a.isolated_until;
@@ -519,12 +600,14 @@ impl World {
             }
             Action::IsolateApiserver(iso) => {
                 let until = self.now + parse_ms(&iso.for_).unwrap_or(0);
+                self.mark(MarkKind::Isolation, &iso.apiserver);
                 let a = self.apiservers.get_mut(&iso.apiserver).expect("validated");
                 a.isolated_until = Some(a.isolated_until.map_or(until, |t| t.max(until)));
                 self.push(until, "", Task::EndIsolation(iso.apiserver.clone()));
             }
             Action::EtcdOutage(o) => {
                 let until = self.now + parse_ms(&o.for_).unwrap_or(0);
+                self.mark(MarkKind::Outage, "");
                 self.outage_until = Some(self.outage_until.map_or(until, |t| t.max(until)));
                 self.push(until, "", Task::EndOutage);
             }
