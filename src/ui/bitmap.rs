@@ -1,0 +1,1 @@
+//! The ClusterIP / NodePort bitmap on a canvas (being written).
