@@ -1,8 +1,8 @@
-pub mod bitmap;
-
 //! The browser shell: what the core computes for a `--service-cluster-ip-range` and a
 //! `--service-node-port-range`. The full explainer grows from here; like it, this module only
 //! calls the core and renders the answers.
+
+pub mod bitmap;
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
