@@ -163,11 +163,22 @@ impl BitmapView {
             Some(c) if c == Cell::Duplicate as u8 => format!("assigned to several services: {owners}"),
             Some(c) if c == Cell::Unallocated as u8 => format!("used by {owners} but not allocated: repair will set it"),
             Some(c) if c == Cell::Leaked as u8 => match self.leak_countdown.get(&offset) {
-                Some(n) => format!("allocated to no service: a suspected leak, freed after {} more repair run(s)", n + 1),
+                Some(n) => format!("allocated to no service: a suspected leak, freed by the {} repair run from now", ordinal(*n as usize + 1)),
                 None => "allocated to no service: the next repair run will flag it".to_string(),
             },
             _ => "outside the range".to_string(),
         };
         format!("{} · {band} · {state}", self.label(offset))
     }
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

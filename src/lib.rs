@@ -16,6 +16,7 @@ pub mod endpoints;
 pub mod etcd;
 pub mod event;
 pub mod expect;
+pub mod explain;
 pub mod inspect;
 pub mod ipallocator;
 pub mod options;

@@ -328,6 +328,7 @@ impl World {
     /// Applies a user action now, as a step would.
     pub fn act(&mut self, action: &Action) {
         let before = self.kubernetes_endpoints_revision();
+        self.mark(MarkKind::Action, action.apiserver().unwrap_or_default());
         self.apply(action);
         if self.kubernetes_endpoints_revision() != before {
             self.mark(MarkKind::EndpointsRewrite, "");
