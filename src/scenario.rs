@@ -399,28 +399,12 @@ fn cluster_config(c: &ClusterFile) -> Result<ClusterConfig, String> {
     if c.apiservers.is_empty() {
         return Err("cluster.apiservers: at least one apiserver is required".to_string());
     }
-    let primary_family = family_of(&service_ip_ranges.primary);
     let mut apiservers = Vec::new();
     let mut seen_names = BTreeSet::new();
     let mut seen_ips = BTreeSet::new();
     for (i, a) in c.apiservers.iter().enumerate() {
         let path = format!("cluster.apiservers[{i}]");
-        if a.name.trim().is_empty() {
-            return Err(format!("{path}.name: must not be empty"));
-        }
-        if !seen_names.insert(a.name.clone()) {
-            return Err(format!("{path}.name: duplicate apiserver name {:?}", a.name));
-        }
-        let ip = ip_of(&format!("{path}.advertise_address"), &a.advertise_address)?;
-        if !seen_ips.insert(ip) {
-            return Err(format!("{path}.advertise_address: {ip} is already the address of another apiserver"));
-        }
-        if reconciler != ReconcilerType::None && IpFamily::of(&ip) != primary_family {
-            return Err(format!(
-                "{path}.advertise_address: service IP family \"{}\" must match public address family \"{ip}\"",
-                service_ip_ranges.primary
-            ));
-        }
+        let ip = check_new_apiserver(&path, &a.name, &a.advertise_address, reconciler, &service_ip_ranges, &mut seen_names, &mut seen_ips)?;
         let start_at = match &a.start_at {
             None => Some(0),
             Some(None) => None,
@@ -507,6 +491,36 @@ fn initial(f: &InitialFile, cluster: &ClusterConfig) -> Result<Initial, String> 
         secondary_cluster_ip_allocation: ips("secondary_cluster_ip_allocation", &f.secondary_cluster_ip_allocation)?,
         node_port_allocation,
     })
+}
+
+/// A new apiserver's name and address: non-empty and unique, and (unless the reconciler is
+/// `none`) of the service range's family, as kube-apiserver requires.
+fn check_new_apiserver(
+    path: &str,
+    name: &str,
+    address: &str,
+    reconciler: ReconcilerType,
+    ranges: &ServiceIpRanges,
+    names: &mut BTreeSet<String>,
+    addresses: &mut BTreeSet<IpAddr>,
+) -> Result<IpAddr, String> {
+    if name.trim().is_empty() {
+        return Err(format!("{path}.name: must not be empty"));
+    }
+    if !names.insert(name.to_string()) {
+        return Err(format!("{path}.name: duplicate apiserver name {name:?}"));
+    }
+    let ip = ip_of(&format!("{path}.advertise_address"), address)?;
+    if !addresses.insert(ip) {
+        return Err(format!("{path}.advertise_address: {ip} is already the address of another apiserver"));
+    }
+    if reconciler != ReconcilerType::None && IpFamily::of(&ip) != family_of(&ranges.primary) {
+        return Err(format!(
+            "{path}.advertise_address: service IP family \"{}\" must match public address family \"{ip}\"",
+            ranges.primary
+        ));
+    }
+    Ok(ip)
 }
 
 /// Shape checks only; what the cluster would refuse is decided when the action runs.
@@ -657,22 +671,8 @@ fn check_action(
     }
     match action {
         Action::AddApiserver(a) => {
-            if a.name.trim().is_empty() {
-                return Err(format!("{path}.name: must not be empty"));
-            }
-            if !names.insert(a.name.clone()) {
-                return Err(format!("{path}.name: duplicate apiserver name {:?}", a.name));
-            }
-            let ip = ip_of(&format!("{path}.advertise_address"), &a.advertise_address)?;
-            if !addresses.insert(ip) {
-                return Err(format!("{path}.advertise_address: {ip} is already the address of another apiserver"));
-            }
-            if cluster.reconciler != ReconcilerType::None && family_of(&cluster.service_ip_ranges.primary) != IpFamily::of(&ip) {
-                return Err(format!(
-                    "{path}.advertise_address: service IP family \"{}\" must match public address family \"{ip}\"",
-                    cluster.service_ip_ranges.primary
-                ));
-            }
+            let ranges = &cluster.service_ip_ranges;
+            check_new_apiserver(path, &a.name, &a.advertise_address, cluster.reconciler, ranges, names, addresses)?;
             if let Some(d) = &a.startup_delay {
                 duration(&format!("{path}.startup_delay"), d)?;
             }
