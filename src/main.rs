@@ -1,3 +1,8 @@
 fn main() {
-    yew::Renderer::<kube_bootstrap_lab::ui::App>::new().render();
+    // `?scenario=<name>` opens one of `scenarios/`; anything else opens the default one.
+    let scenario = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|q| q.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("scenario=").map(str::to_string)));
+    let props = kube_bootstrap_lab::ui::AppProps { scenario: scenario.map(Into::into) };
+    yew::Renderer::<kube_bootstrap_lab::ui::App>::with_props(props).render();
 }

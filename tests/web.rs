@@ -1,11 +1,11 @@
-//! Component tests: mount the app in headless Chromium, act on it, read the DOM.
+//! Component tests: mount the app in headless Chromium, click, type, read the DOM.
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{HtmlElement, HtmlInputElement};
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
-use kube_bootstrap_lab::ui::{facts, App};
+use kube_bootstrap_lab::ui::{cluster_scenario, App, AppProps, Settings};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -13,61 +13,181 @@ fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
-fn text(id: &str) -> String {
-    document().get_element_by_id(id).unwrap().text_content().unwrap()
+fn by_id(id: &str) -> Element {
+    document().get_element_by_id(id).unwrap_or_else(|| panic!("#{id} is not in the page"))
 }
 
-async fn mount() -> web_sys::Element {
+fn text(id: &str) -> String {
+    by_id(id).text_content().unwrap_or_default()
+}
+
+async fn settle() {
+    gloo_timers::future::TimeoutFuture::new(30).await;
+}
+
+async fn click(el: Element) {
+    el.dyn_into::<HtmlElement>().unwrap().click();
+    settle().await;
+}
+
+async fn click_id(id: &str) {
+    click(by_id(id)).await;
+}
+
+/// A button inside `scope` (an element id) whose text contains `label`.
+fn button_in(scope: &str, label: &str) -> Element {
+    let list = by_id(scope).query_selector_all("button").unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .find(|b| b.text_content().unwrap_or_default().contains(label))
+        .unwrap_or_else(|| panic!("no button {label:?} in #{scope}"))
+}
+
+async fn set_input(id: &str, value: &str, event: &str) {
+    let el = by_id(id);
+    if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
+        i.set_value(value);
+    } else {
+        el.dyn_ref::<HtmlSelectElement>().unwrap().set_value(value);
+    }
+    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, web_sys::EventInit::new().bubbles(true)).unwrap()).unwrap();
+    settle().await;
+}
+
+async fn mount(scenario: Option<&str>) -> Element {
     let root = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&root).unwrap();
-    yew::Renderer::<App>::with_root(root.clone()).render();
+    let props = AppProps { scenario: scenario.map(|s| s.to_string().into()) };
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
     settle().await;
     root
 }
 
-async fn settle() {
-    gloo_timers::future::TimeoutFuture::new(20).await;
+async fn seek(ms: u64) {
+    set_input("scrubber", &ms.to_string(), "input").await;
 }
 
-async fn submit(cidr: &str) {
-    let input: HtmlInputElement = document().get_element_by_id("service-cidr").unwrap().dyn_into().unwrap();
-    input.set_value(cidr);
-    input.dispatch_event(&web_sys::InputEvent::new("input").unwrap()).unwrap();
-    settle().await;
-    document().get_element_by_id("apply").unwrap().dyn_into::<HtmlElement>().unwrap().click();
-    settle().await;
+fn endpoints() -> String {
+    text("kubernetes-endpoints")
 }
 
 #[wasm_bindgen_test]
-async fn shows_the_default_range_and_rejects_a_bad_cidr_without_changing_anything() {
-    let root = mount().await;
-    assert_eq!(text("kubernetes-ip"), "10.0.0.1");
-    assert_eq!(text("node-port-range"), "30000-32767");
-    assert!(root.text_content().unwrap().contains("254 usable addresses"));
-
-    submit("10.96.0.0/12").await;
+async fn opens_the_default_scenario_and_shows_the_kubernetes_service() {
+    let root = mount(None).await;
     assert_eq!(text("kubernetes-ip"), "10.96.0.1");
-    assert!(root.text_content().unwrap().contains("1048574 usable addresses"));
-    assert!(root.text_content().unwrap().contains("static band: 10.96.0.1 – 10.96.1.0 (256 addresses)"));
-    assert_eq!(text("flag-error"), "");
-
-    submit("10.96.0.0/33").await;
-    assert_eq!(text("flag-error"), "--service-cluster-ip-range: invalid CIDR \"10.96.0.0/33\"");
-    assert_eq!(text("kubernetes-ip"), "10.96.0.1", "a rejected flag changes nothing");
-
-    submit("10.0.0.0/30").await;
-    assert!(text("flag-error").ends_with("the service cluster IP range must be at least 8 IP addresses"));
+    assert_eq!(text("clock"), "t = 0s");
+    assert!(endpoints().contains("192.168.10.11") && endpoints().contains("192.168.10.12"));
+    assert!(!endpoints().contains("192.168.10.13"), "apiserver-c starts at 5 s");
+    // Step to the next events until c has started.
+    for _ in 0..20 {
+        click_id("step").await;
+        if endpoints().contains("192.168.10.13") {
+            break;
+        }
+    }
+    assert!(endpoints().contains("192.168.10.13"));
+    assert_eq!(text("clock"), "t = 5s");
     root.remove();
 }
 
 #[wasm_bindgen_test]
-fn facts_for_dual_stack() {
-    let f = facts("fd00:10:96::/112,10.96.0.0/16", "30000-30099").unwrap();
-    assert_eq!(f.kubernetes_ip, "fd00:10:96::1");
-    assert_eq!(f.ranges.len(), 2);
-    assert_eq!(f.ranges[1].size, 65534);
-    assert_eq!(f.node_port_size, 100);
-    assert_eq!(f.node_port_band, "30000 – 30015 (16 ports)");
-    assert_eq!(facts("10.0.0.0/24", "1-2-3").unwrap_err(),
-        "--service-node-port-range: strconv.Atoi: parsing \"2-3\": invalid syntax");
+async fn a_crashed_apiserver_leaves_the_endpoints_after_its_ttl() {
+    let root = mount(None).await;
+    seek(20_000).await;
+    click(button_in("apiserver-apiserver-b", "Crash")).await;
+    assert!(by_id("apiserver-apiserver-b").text_content().unwrap().contains("crashed"));
+    assert!(endpoints().contains("192.168.10.12"), "still listed: its lease is alive");
+    seek(34_000).await;
+    assert!(endpoints().contains("192.168.10.12"), "lease written at 20 s lives until 35 s");
+    seek(36_000).await;
+    assert!(!endpoints().contains("192.168.10.12"), "gone at the first sync after the expiry: {}", endpoints());
+    assert!(text("h-etcd").contains("revision"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn deleting_the_kubernetes_service_brings_it_back_with_the_first_ip() {
+    let root = mount(None).await;
+    seek(12_000).await;
+    click_id("delete-kubernetes").await;
+    assert!(document().get_element_by_id("kubernetes-missing").is_some());
+    assert!(document().get_element_by_id("kubernetes-ip").is_none());
+    seek(21_000).await;
+    assert_eq!(text("kubernetes-ip"), "10.96.0.1");
+    assert!(text("events").contains("Resetting endpoints"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn an_invalid_cidr_is_refused_and_nothing_changes() {
+    let root = mount(None).await;
+    click_id("configure").await;
+    set_input("cfg-cidr", "10.96.0.0/33", "change").await;
+    click_id("cfg-apply").await;
+    assert_eq!(text("config-error"), "cluster.service_cluster_ip_range: invalid CIDR \"10.96.0.0/33\"");
+    assert_eq!(text("kubernetes-ip"), "10.96.0.1", "the running cluster is unchanged");
+    set_input("cfg-cidr", "172.20.0.0/20", "change").await;
+    set_input("cfg-count", "2", "change").await;
+    click_id("cfg-apply").await;
+    assert!(document().get_element_by_id("config-error").is_none());
+    assert_eq!(text("kubernetes-ip"), "172.20.0.1");
+    assert!(document().get_element_by_id("apiserver-apiserver-c").is_none(), "two apiservers");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn creating_services_shows_kubernetes_errors() {
+    let root = mount(None).await;
+    set_input("svc-name", "web", "input").await;
+    set_input("svc-ip", "10.200.0.5", "input").await;
+    click_id("svc-create").await;
+    assert!(text("action-error").contains("the provided IP (10.200.0.5) is not in the valid range. The range of valid IPs is 10.96.0.0/12"));
+    set_input("svc-ip", "", "input").await;
+    set_input("svc-type", "NodePort", "change").await;
+    set_input("svc-node-port", "30080", "input").await;
+    click_id("svc-create").await;
+    assert!(document().get_element_by_id("action-error").is_none());
+    assert!(by_id("svc-default-web").text_content().unwrap().contains("30080"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn keyboard_shortcuts_are_scoped_to_the_app() {
+    let root = mount(None).await;
+    let lab = root.query_selector(".lab").unwrap().unwrap();
+    let key = |k: &str| {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(k);
+        init.set_bubbles(true);
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
+    };
+    let before = text("speed-label");
+    lab.dispatch_event(&key("]")).unwrap();
+    settle().await;
+    assert_ne!(text("speed-label"), before);
+    lab.dispatch_event(&key("ArrowRight")).unwrap();
+    settle().await;
+    assert_ne!(text("clock"), "t = 0s", "→ steps to the next event");
+    lab.dispatch_event(&key(" ")).unwrap();
+    settle().await;
+    assert_eq!(by_id("play").get_attribute("aria-pressed").as_deref(), Some("true"));
+    lab.dispatch_event(&key(" ")).unwrap();
+    settle().await;
+    assert_eq!(by_id("play").get_attribute("aria-pressed").as_deref(), Some("false"));
+    // Outside the app the same keys do nothing.
+    document().body().unwrap().dispatch_event(&key(" ")).unwrap();
+    settle().await;
+    assert_eq!(by_id("play").get_attribute("aria-pressed").as_deref(), Some("false"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+fn settings_are_validated_by_the_core() {
+    let ok = cluster_scenario(&Settings::default()).unwrap();
+    assert_eq!(ok.cluster.apiservers.len(), 3);
+    let bad = Settings { node_ports: "30000-70000".into(), ..Settings::default() };
+    assert_eq!(cluster_scenario(&bad).unwrap_err(), "cluster.service_node_port_range: the port range cannot be greater than 65535: 30000-70000");
+    let bad = Settings { apiservers: "0".into(), ..Settings::default() };
+    assert!(cluster_scenario(&bad).unwrap_err().starts_with("apiservers:"));
 }

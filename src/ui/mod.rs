@@ -1,144 +1,394 @@
-//! The browser shell: what the core computes for a `--service-cluster-ip-range` and a
-//! `--service-node-port-range`. The full explainer grows from here; like it, this module only
-//! calls the core and renders the answers.
+//! The explainer UI (Yew function components). It holds a [`Timeline`] of the core, reads its
+//! state and sends it actions; every rule stays in the core.
 
 pub mod bitmap;
+mod config;
+mod controls;
+mod panels;
 
-use web_sys::HtmlInputElement;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::api::Behavior;
-use crate::ipallocator::Range;
-use crate::options::{
-    parse_service_cluster_ip_range, parse_service_node_port_range, DEFAULT_SERVICE_IP_CIDR,
-    DEFAULT_SERVICE_NODE_PORT_RANGE,
-};
-use crate::portallocator::PortAllocator;
+use crate::builtin::SCENARIOS;
+use crate::inspect::{cluster_ip_bitmap, node_port_bitmap, BitmapView};
+use crate::scenario::{self, Action, Scenario};
+use crate::state::State;
+use crate::timeline::Timeline;
+use crate::world::{Mark, MarkKind};
 
-/// What the page shows for one valid pair of flags.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Facts {
-    pub ranges: Vec<RangeFacts>,
-    pub kubernetes_ip: String,
-    pub node_ports: String,
-    pub node_port_size: usize,
-    pub node_port_band: String,
+pub use config::{cluster_scenario, ConfigForm, Settings};
+
+/// The scenario the page opens with.
+pub const DEFAULT_SCENARIO: &str = "crash-one-of-three";
+/// Speeds offered, as powers of ten of "virtual seconds per real second": 1/10× … 100×.
+pub const SPEED_MIN_EXP: f64 = -1.0;
+pub const SPEED_MAX_EXP: f64 = 2.0;
+
+/// The model behind the page: a timeline plus how it is being played.
+pub struct Lab {
+    pub scenario: Scenario,
+    pub timeline: Timeline,
+    pub playing: bool,
+    /// log10 of the speed (virtual ms per real ms).
+    pub speed_exp: f64,
+    /// The furthest virtual time reached on this timeline, for the scrubber.
+    pub horizon: u64,
+    /// Set when an action forked the timeline in the past.
+    pub forked: bool,
+    last_frame: Option<f64>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct RangeFacts {
-    pub cidr: String,
-    pub size: usize,
-    pub band: String,
+impl Lab {
+    pub fn new(scenario: Scenario) -> Self {
+        let mut timeline = Timeline::new(&scenario);
+        timeline.run_until(0);
+        Lab { scenario, timeline, playing: false, speed_exp: 0.7, horizon: 0, forked: false, last_frame: None }
+    }
+
+    pub fn now(&self) -> u64 {
+        self.timeline.world().now()
+    }
+
+    pub fn speed(&self) -> f64 {
+        10f64.powf(self.speed_exp)
+    }
+
+    /// Moves time forward by `ms` of virtual time.
+    pub fn advance(&mut self, ms: u64) {
+        let t = self.now() + ms;
+        self.timeline.run_until(t);
+        self.horizon = self.horizon.max(t);
+    }
+
+    /// Jumps to the next event of the simulation.
+    pub fn step(&mut self) {
+        if let Some(t) = self.timeline.step() {
+            self.horizon = self.horizon.max(t);
+        }
+    }
+
+    /// Jumps back to the previous marked moment.
+    pub fn step_back(&mut self) {
+        let now = self.now();
+        let prev = self.timeline.world().marks().iter().rev().map(|m| m.time_ms).find(|&t| t < now).unwrap_or(0);
+        self.timeline.seek(prev);
+    }
+
+    pub fn seek(&mut self, t: u64) {
+        self.timeline.seek(t);
+        self.horizon = self.horizon.max(t);
+    }
+
+    pub fn act(&mut self, action: Action) {
+        if self.now() < self.horizon {
+            self.forked = true;
+            self.horizon = self.now();
+        }
+        self.timeline.act(action);
+    }
 }
 
-/// Validates both flags with kube-apiserver's rules; the error names the flag.
-pub fn facts(cidr_flag: &str, port_flag: &str) -> Result<Facts, String> {
-    let ranges = parse_service_cluster_ip_range(cidr_flag.trim())
-        .map_err(|e| format!("--service-cluster-ip-range: {e}"))?;
-    let ports = parse_service_node_port_range(port_flag)
-        .map_err(|e| format!("--service-node-port-range: {e}"))?;
-    let range_facts = ranges
-        .networks()
-        .into_iter()
-        .map(|n| {
-            let r = Range::new(n, Behavior::V1_29);
-            let band = match r.static_band() {
-                0 => "none (range of 16 addresses or fewer)".to_string(),
-                b => format!("{} – {} ({b} addresses)", r.ip_at(0), r.ip_at(b - 1)),
-            };
-            RangeFacts { cidr: r.cidr().to_string(), size: r.size(), band }
-        })
-        .collect();
-    let alloc = PortAllocator::new(ports, Behavior::V1_29);
-    let node_port_band = match alloc.static_band() {
-        0 => "none (16 ports or fewer)".to_string(),
-        b => format!("{} – {} ({b} ports)", alloc.port_at(0), alloc.port_at(b - 1)),
-    };
-    Ok(Facts {
-        ranges: range_facts,
-        kubernetes_ip: ranges.kubernetes_service_ip().to_string(),
-        node_ports: ports.to_string(),
-        node_port_size: alloc.size(),
-        node_port_band,
-    })
+/// Everything a panel needs to render one frame.
+#[derive(Clone)]
+pub struct Frame {
+    pub state: Rc<State>,
+    pub events: Rc<Vec<crate::event::Event>>,
+    pub marks: Rc<Vec<Mark>>,
+    pub horizon: u64,
+    pub lease_ttl_ms: u64,
+    pub interval_ms: u64,
+    pub reconciler: &'static str,
+    pub behavior: &'static str,
 }
 
-fn input_value(e: &InputEvent) -> String {
-    e.target_unchecked_into::<HtmlInputElement>().value()
+/// The logs only grow while playing: copy them for the panels only when they changed.
+#[derive(Default)]
+struct LogCache {
+    key: (usize, usize, u64),
+    events: Rc<Vec<crate::event::Event>>,
+    marks: Rc<Vec<Mark>>,
+}
+
+impl PartialEq for Frame {
+    /// The logs are shared and only replaced when they change: compare them by identity.
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.events, &other.events)
+            && Rc::ptr_eq(&self.marks, &other.marks)
+            && self.state == other.state
+            && (self.horizon, self.lease_ttl_ms, self.interval_ms) == (other.horizon, other.lease_ttl_ms, other.interval_ms)
+            && (self.reconciler, self.behavior) == (other.reconciler, other.behavior)
+    }
+}
+
+fn frame_of(lab: &Lab, cache: &mut LogCache) -> Frame {
+    let w = lab.timeline.world();
+    let cfg = w.config();
+    let key = (w.events().len(), w.marks().len(), w.marks().last().map_or(0, |m| m.time_ms));
+    if cache.key != key || cache.events.len() != key.0 {
+        *cache = LogCache { key, events: Rc::new(w.events().to_vec()), marks: Rc::new(w.marks().to_vec()) };
+    }
+    Frame {
+        state: Rc::new(State::of(w)),
+        events: cache.events.clone(),
+        marks: cache.marks.clone(),
+        horizon: lab.horizon.max(w.now()),
+        lease_ttl_ms: cfg.lease_ttl_ms,
+        interval_ms: cfg.endpoint_interval_ms,
+        reconciler: match cfg.reconciler {
+            crate::reconcilers::ReconcilerType::Lease => "lease",
+            crate::reconcilers::ReconcilerType::MasterCount => "master-count",
+            crate::reconcilers::ReconcilerType::None => "none",
+        },
+        behavior: match w.behavior() {
+            crate::api::Behavior::V1_20 => "1.20",
+            crate::api::Behavior::V1_29 => "1.29",
+        },
+    }
+}
+
+/// The bitmaps change only when etcd does, or when repair counters move.
+fn bitmaps(lab: &Lab) -> (Vec<Rc<BitmapView>>, Rc<BitmapView>) {
+    let w = lab.timeline.world();
+    let ips = (0..w.config().service_ip_ranges.networks().len()).filter_map(|i| cluster_ip_bitmap(w, i)).map(Rc::new).collect();
+    (ips, Rc::new(node_port_bitmap(w)))
+}
+
+pub fn builtin_scenario(name: &str) -> Option<Scenario> {
+    SCENARIOS.iter().find(|(n, _)| *n == name).and_then(|(_, text)| scenario::parse(text).ok())
+}
+
+fn performance_now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+fn document_hidden() -> bool {
+    web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden())
+}
+
+/// Frame durations (ms) of the play loop, for the end-to-end test's figures.
+fn record_frame_time(ms: f64) {
+    if let Some(w) = web_sys::window() {
+        let key = wasm_bindgen::JsValue::from_str("__labFrameTimes");
+        let arr = js_sys::Reflect::get(&w, &key).ok().filter(|v| v.is_object()).unwrap_or_else(|| {
+            let a = js_sys::Array::new();
+            let _ = js_sys::Reflect::set(&w, &key, &a);
+            a.into()
+        });
+        if let Ok(arr) = arr.dyn_into::<js_sys::Array>() {
+            if arr.length() < 10_000 {
+                arr.push(&wasm_bindgen::JsValue::from_f64(ms));
+            }
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct AppProps {
+    /// The scenario to open (a name of `scenarios/`); the default one when absent or unknown.
+    #[prop_or_default]
+    pub scenario: Option<AttrValue>,
 }
 
 #[function_component(App)]
-pub fn app() -> Html {
-    let cidr_draft = use_state(|| DEFAULT_SERVICE_IP_CIDR.to_string());
-    let port_draft = use_state(|| DEFAULT_SERVICE_NODE_PORT_RANGE.to_string());
-    let shown = use_state(|| facts(DEFAULT_SERVICE_IP_CIDR, DEFAULT_SERVICE_NODE_PORT_RANGE).expect("defaults are valid"));
-    let error = use_state(|| None::<String>);
-
-    let on_submit = {
-        let (cidr_draft, port_draft, shown, error) =
-            (cidr_draft.clone(), port_draft.clone(), shown.clone(), error.clone());
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            // A rejected flag leaves what is shown untouched.
-            match facts(&cidr_draft, &port_draft) {
-                Ok(f) => {
-                    shown.set(f);
-                    error.set(None);
+pub fn app(props: &AppProps) -> Html {
+    let lab = use_mut_ref(|| {
+        let name = props.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
+        Lab::new(builtin_scenario(name).or_else(|| builtin_scenario(DEFAULT_SCENARIO)).expect("the default scenario parses"))
+    });
+    let redraw = use_force_update();
+    let notice = use_state(|| None::<String>);
+    // Bumped when the tab becomes visible again, so that the play loop restarts.
+    let visible_epoch = use_mut_ref(|| 0u32);
+    // The play loop: one requestAnimationFrame chain while playing and the tab is visible.
+    let playing = lab.borrow().playing;
+    {
+        let lab = lab.clone();
+        let redraw = redraw.clone();
+        let epoch = *visible_epoch.borrow();
+        use_effect_with((playing, epoch), move |&(playing, _)| {
+            let handle: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
+            let request = Rc::new(std::cell::Cell::new(None::<i32>));
+            if playing {
+                let (h, req) = (handle.clone(), request.clone());
+                *handle.borrow_mut() = Some(Closure::new(move |ts: f64| {
+                    req.set(None);
+                    if document_hidden() {
+                        lab.borrow_mut().last_frame = None;
+                        return;
+                    }
+                    let start = performance_now();
+                    {
+                        let mut l = lab.borrow_mut();
+                        let dt = l.last_frame.map_or(0.0, |last| (ts - last).clamp(0.0, 100.0));
+                        l.last_frame = Some(ts);
+                        let ms = (dt * l.speed()).round() as u64;
+                        if ms > 0 {
+                            l.advance(ms);
+                        }
+                    }
+                    redraw.force_update();
+                    record_frame_time(performance_now() - start);
+                    if let (Some(w), Some(cb)) = (web_sys::window(), h.borrow().as_ref()) {
+                        req.set(w.request_animation_frame(cb.as_ref().unchecked_ref()).ok());
+                    }
+                }));
+                if let (Some(w), Some(cb)) = (web_sys::window(), handle.borrow().as_ref()) {
+                    request.set(w.request_animation_frame(cb.as_ref().unchecked_ref()).ok());
                 }
-                Err(msg) => error.set(Some(msg)),
             }
+            move || {
+                // Cancel the queued frame, then drop the closure (which also breaks its self-reference).
+                if let (Some(w), Some(id)) = (web_sys::window(), request.get()) {
+                    let _ = w.cancel_animation_frame(id);
+                }
+                handle.borrow_mut().take();
+            }
+        });
+    }
+    // Resume after the tab becomes visible again.
+    {
+        let redraw = redraw.clone();
+        let visible_epoch = visible_epoch.clone();
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn FnMut()>::new(move || {
+                if !document_hidden() {
+                    *visible_epoch.borrow_mut() += 1;
+                    redraw.force_update();
+                }
+            });
+            let doc = web_sys::window().and_then(|w| w.document());
+            if let Some(d) = &doc {
+                let _ = d.add_event_listener_with_callback("visibilitychange", listener.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(d) = doc {
+                    let _ = d.remove_event_listener_with_callback("visibilitychange", listener.as_ref().unchecked_ref());
+                }
+            }
+        });
+    }
+
+    let log_cache = use_mut_ref(LogCache::default);
+    let frame = frame_of(&lab.borrow(), &mut log_cache.borrow_mut());
+    let revision = (frame.state.etcd.revision, frame.marks.len(), lab.borrow().now() == 0);
+    let maps = {
+        let lab = lab.clone();
+        use_memo(revision, move |_| bitmaps(&lab.borrow()))
+    };
+    let repair_runs = frame.marks.iter().filter(|m| m.kind == MarkKind::RepairRun).count() as u64;
+
+    let on_action = {
+        let (lab, redraw, notice) = (lab.clone(), redraw.clone(), notice.clone());
+        Callback::from(move |action: Action| {
+            let failure = {
+                let mut l = lab.borrow_mut();
+                let before = l.timeline.world().events().len();
+                l.act(action);
+                let failure = l.timeline.world().events()[before..]
+                    .iter()
+                    .rev()
+                    .find(|e| e.reason == "action_failed")
+                    .map(|e| e.message.clone());
+                failure
+            };
+            notice.set(failure);
+            redraw.force_update();
         })
     };
-    let on_cidr = {
-        let cidr_draft = cidr_draft.clone();
-        Callback::from(move |e: InputEvent| cidr_draft.set(input_value(&e)))
+    let on_control = {
+        let (lab, redraw) = (lab.clone(), redraw.clone());
+        Callback::from(move |c: controls::Control| {
+            {
+                let mut l = lab.borrow_mut();
+                match c {
+                    controls::Control::TogglePlay => {
+                        l.playing = !l.playing;
+                        l.last_frame = None;
+                    }
+                    controls::Control::Step => {
+                        l.playing = false;
+                        l.step();
+                    }
+                    controls::Control::Back => {
+                        l.playing = false;
+                        l.step_back();
+                    }
+                    controls::Control::Seek(t) => l.seek(t),
+                    controls::Control::Speed(e) => l.speed_exp = e.clamp(SPEED_MIN_EXP, SPEED_MAX_EXP),
+                    controls::Control::Faster => l.speed_exp = (l.speed_exp + 0.25).min(SPEED_MAX_EXP),
+                    controls::Control::Slower => l.speed_exp = (l.speed_exp - 0.25).max(SPEED_MIN_EXP),
+                }
+            }
+            redraw.force_update();
+        })
     };
-    let on_ports = {
-        let port_draft = port_draft.clone();
-        Callback::from(move |e: InputEvent| port_draft.set(input_value(&e)))
+    let on_load = {
+        let (lab, redraw, notice) = (lab.clone(), redraw.clone(), notice.clone());
+        Callback::from(move |s: Scenario| {
+            *lab.borrow_mut() = Lab::new(s);
+            notice.set(None);
+            redraw.force_update();
+        })
+    };
+    let onkeydown = {
+        let on_control = on_control.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let typing = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "CANVAS"));
+            let control = match e.key().as_str() {
+                " " if !typing => controls::Control::TogglePlay,
+                "ArrowRight" if !typing => controls::Control::Step,
+                "ArrowLeft" if !typing => controls::Control::Back,
+                "]" if !typing => controls::Control::Faster,
+                "[" if !typing => controls::Control::Slower,
+                _ => return,
+            };
+            e.prevent_default();
+            on_control.emit(control);
+        })
     };
 
+    let l = lab.borrow();
+    let (ip_maps, port_map) = &*maps;
     html! {
-        <main class="shell">
-            <header>
-                <h1>{ "kube-bootstrap-lab" }</h1>
-                <p class="lede">
-                    { "kube-apiserver creates the " }<code>{ "default/kubernetes" }</code>
-                    { " Service itself and gives it the first address of " }
-                    <code>{ "--service-cluster-ip-range" }</code>{ ". Try a range." }
-                </p>
+        <div class="lab" tabindex="-1" {onkeydown}>
+            <header class="topbar">
+                <div class="brand">
+                    <h1>{ "kube-bootstrap-lab" }</h1>
+                    <p class="lede">{ "How kube-apiserver keeps its own " }<code>{ "default/kubernetes" }</code>
+                        { " Service alive. Break things and watch." }</p>
+                </div>
+                <ConfigForm current={l.scenario.name.clone()} on_load={on_load} />
             </header>
-            <form class="flags" onsubmit={on_submit}>
-                <label for="service-cidr">{ "--service-cluster-ip-range" }</label>
-                <input id="service-cidr" value={(*cidr_draft).clone()} oninput={on_cidr}
-                    spellcheck="false" autocomplete="off" aria-describedby="flag-error" />
-                <label for="node-ports">{ "--service-node-port-range" }</label>
-                <input id="node-ports" value={(*port_draft).clone()} oninput={on_ports}
-                    spellcheck="false" autocomplete="off" aria-describedby="flag-error" />
-                <button id="apply" type="submit">{ "Apply" }</button>
-                <p id="flag-error" class="error" role="alert">{ (*error).clone().unwrap_or_default() }</p>
-            </form>
-            <section class="facts" aria-live="polite">
-                <div class="fact hero">
-                    <span class="label">{ "kubernetes Service ClusterIP" }</span>
-                    <span id="kubernetes-ip" class="value">{ &shown.kubernetes_ip }</span>
-                </div>
-                { for shown.ranges.iter().enumerate().map(|(i, r)| html! {
-                    <div class="fact" key={r.cidr.clone()}>
-                        <span class="label">{ if i == 0 { "Primary range" } else { "Secondary range" } }</span>
-                        <span class="value range">{ &r.cidr }</span>
-                        <span class="detail">{ format!("{} usable addresses", r.size) }</span>
-                        <span class="detail band">{ format!("static band: {}", r.band) }</span>
-                    </div>
-                }) }
-                <div class="fact">
-                    <span class="label">{ "NodePort range" }</span>
-                    <span id="node-port-range" class="value">{ &shown.node_ports }</span>
-                    <span class="detail">{ format!("{} ports", shown.node_port_size) }</span>
-                    <span class="detail band">{ format!("static band: {}", shown.node_port_band) }</span>
-                </div>
-            </section>
-        </main>
+            <controls::TimeControls
+                now={l.now()} horizon={frame.horizon} playing={l.playing} speed_exp={l.speed_exp}
+                forked={l.forked} marks={frame.marks.clone()} on_control={on_control} />
+            if let Some(msg) = &*notice {
+                <p class="notice" role="alert" id="action-error">{ msg.clone() }</p>
+            }
+            <main class="grid">
+                <panels::Apiservers frame={frame.clone()} on_action={on_action.clone()} />
+                <panels::KubernetesService frame={frame.clone()} on_action={on_action.clone()} />
+                <panels::Etcd frame={frame.clone()} on_action={on_action.clone()} />
+                <panels::EventFeed frame={frame.clone()} />
+                <section class="panel bitmaps" aria-label="Allocation bitmaps">
+                    <h2>{ "Allocation bitmaps in etcd" }</h2>
+                    { for ip_maps.iter().enumerate().map(|(i, v)| html! {
+                        <bitmap::Bitmap id={if i == 0 { "cluster-ip" } else { "cluster-ip-secondary" }}
+                            title={format!("ClusterIP {}", v.range)} view={v.clone()} sweep={repair_runs} />
+                    }) }
+                    <bitmap::Bitmap id="node-port" title={format!("NodePort {}", port_map.range)} view={port_map.clone()} sweep={repair_runs} />
+                    <panels::Corrupt on_action={on_action.clone()} />
+                </section>
+                <panels::Services frame={frame.clone()} on_action={on_action.clone()} />
+                <panels::Pods frame={frame.clone()} on_action={on_action.clone()} />
+            </main>
+        </div>
     }
 }
