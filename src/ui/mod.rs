@@ -279,11 +279,17 @@ pub fn app(props: &AppProps) -> Html {
         let lab = lab.clone();
         use_memo(revision, move |_| bitmaps(&lab.borrow()))
     };
+    // What only changes with etcd or the logs: the panels that show it skip the other frames.
+    let slow = {
+        let frame = frame.clone();
+        use_memo((revision, frame.events.len()), move |_| frame)
+    };
     let repair_runs = frame.marks.iter().filter(|m| m.kind == MarkKind::RepairRun).count() as u64;
 
+    // Stable across renders, so that panels whose data did not change are not re-rendered.
     let on_action = {
         let (lab, redraw, notice) = (lab.clone(), redraw.clone(), notice.clone());
-        Callback::from(move |action: Action| {
+        use_callback((), move |action: Action, _| {
             let failure = {
                 let mut l = lab.borrow_mut();
                 let before = l.timeline.world().events().len();
@@ -376,7 +382,7 @@ pub fn app(props: &AppProps) -> Html {
                 <panels::Apiservers frame={frame.clone()} on_action={on_action.clone()} />
                 <panels::KubernetesService frame={frame.clone()} on_action={on_action.clone()} />
                 <panels::Etcd frame={frame.clone()} on_action={on_action.clone()} />
-                <panels::EventFeed frame={frame.clone()} />
+                <panels::EventFeed frame={(*slow).clone()} />
                 <section class="panel bitmaps" aria-label="Allocation bitmaps">
                     <h2>{ "Allocation bitmaps in etcd" }</h2>
                     { for ip_maps.iter().enumerate().map(|(i, v)| html! {
@@ -386,8 +392,8 @@ pub fn app(props: &AppProps) -> Html {
                     <bitmap::Bitmap id="node-port" title={format!("NodePort {}", port_map.range)} view={port_map.clone()} sweep={repair_runs} />
                     <panels::Corrupt on_action={on_action.clone()} />
                 </section>
-                <panels::Services frame={frame.clone()} on_action={on_action.clone()} />
-                <panels::Pods frame={frame.clone()} on_action={on_action.clone()} />
+                <panels::Services frame={(*slow).clone()} on_action={on_action.clone()} />
+                <panels::Pods frame={(*slow).clone()} on_action={on_action.clone()} />
             </main>
         </div>
     }
