@@ -51,7 +51,9 @@ async fn set_input(id: &str, value: &str, event: &str) {
     } else {
         el.dyn_ref::<HtmlSelectElement>().unwrap().set_value(value);
     }
-    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, web_sys::EventInit::new().bubbles(true)).unwrap()).unwrap();
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
     settle().await;
 }
 

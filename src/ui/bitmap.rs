@@ -208,7 +208,7 @@ pub fn group(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -665,6 +665,9 @@ impl Reducible for Nav {
     }
 }
 
+/// A requestAnimationFrame callback that re-queues itself; dropped (breaking the cycle) on cleanup.
+type FrameCallback = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
+
 /// `(x, y)` of a pointer event relative to the element of `node`, and the element's CSS size.
 /// (Yew delegates events, so `current_target` is not the canvas.)
 fn pointer_in(e: &MouseEvent, node: &NodeRef) -> Option<(f64, f64, f64, f64)> {
@@ -800,7 +803,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
         use_effect_with(props.sweep, move |&sweep| {
             let grew = sweep > *last_sweep.borrow();
             *last_sweep.borrow_mut() = sweep;
-            let handle: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
+            let handle: FrameCallback = Rc::new(RefCell::new(None));
             let request = Rc::new(std::cell::Cell::new(None::<i32>));
             // The band drawn last, (y, height) in canvas pixels, to restore from the ImageData.
             let band = Rc::new(std::cell::Cell::new(None::<(f64, f64)>));
@@ -822,7 +825,8 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                 }
             };
             let canvas = canvas_ref.cast::<HtmlCanvasElement>();
-            if let (true, false, Some(canvas)) = (grew, prefers_reduced_motion(), canvas) {
+            let started = canvas.clone().filter(|_| grew && !prefers_reduced_motion());
+            if let Some(canvas) = canvas.filter(|_| started.is_some()) {
                 let _ = canvas.set_attribute("data-sweeping", "true");
                 let (h, req, band, restore) = (handle.clone(), request.clone(), band.clone(), restore.clone());
                 let start = std::cell::Cell::new(None::<f64>);
@@ -874,6 +878,9 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                     let _ = w.cancel_animation_frame(id);
                 }
                 restore();
+                if let Some(canvas) = started {
+                    let _ = canvas.set_attribute("data-sweeping", "false");
+                }
                 handle.borrow_mut().take();
             }
         });
@@ -989,7 +996,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
             None => (classes!(), None, String::new()),
         };
         html! {
-            <div class={classes!("bitmap-tip", class)} role="tooltip" aria-hidden="true" hidden={tip_cell.is_none()} {style}>{ text }</div>
+            <div class={classes!("bitmap-tip", class)} aria-hidden="true" hidden={tip_cell.is_none()} {style}>{ text }</div>
         }
     };
 

@@ -255,7 +255,7 @@ pub fn services(p: &PanelProps) -> Html {
             <form class="create" id="create-service" onsubmit={on_create}>
                 <input id="svc-name" placeholder="name" required=true aria-label="Service name" />
                 <select id="svc-type" aria-label="type">
-                    <option>{ "ClusterIP" }</option><option>{ "NodePort" }</option><option>{ "LoadBalancer" }</option>
+                    <option selected=true>{ "ClusterIP" }</option><option>{ "NodePort" }</option><option>{ "LoadBalancer" }</option>
                 </select>
                 <input id="svc-ip" placeholder="clusterIP (auto)" aria-label="ClusterIP (empty: allocate)" />
                 <input id="svc-node-port" placeholder="nodePort (auto)" inputmode="numeric" aria-label="nodePort (empty: allocate)" />
@@ -358,7 +358,7 @@ pub fn corrupt(p: &CorruptProps) -> Html {
         <form class="create corrupt" id="corrupt" onsubmit={on_submit}>
             <span class="label">{ "Corrupt storage" }</span>
             <select id="corrupt-what" aria-label="corruption">
-                <option value="leak_cluster_ip">{ "leak a ClusterIP" }</option>
+                <option value="leak_cluster_ip" selected=true>{ "leak a ClusterIP" }</option>
                 <option value="unallocate_cluster_ip">{ "clear a ClusterIP bit" }</option>
                 <option value="leak_node_port">{ "leak a NodePort" }</option>
                 <option value="unallocate_node_port">{ "clear a NodePort bit" }</option>
