@@ -56,6 +56,10 @@ pub struct Apiserver {
     pub ip_repair_ok: bool,
     pub port_repair_ok: bool,
     pub allocators: Allocators,
+    /// 1.27+: the system namespaces are known to exist (the informer synced); gates readiness.
+    pub namespaces_ok: bool,
+    /// 1.27+: the start-up RemoveEndpoints waits for the Service informer, i.e. for etcd.
+    pub pending_remove: bool,
 }
 
 /// What the world must do after a start instant.
@@ -97,6 +101,8 @@ impl Apiserver {
             ip_repair_ok: false,
             port_repair_ok: false,
             allocators: Allocators { ips, ports },
+            namespaces_ok: behavior == Behavior::V1_20,
+            pending_remove: false,
             spec,
         }
     }
@@ -109,9 +115,9 @@ impl Apiserver {
         matches!(self.status, Status::Running | Status::Stopping)
     }
 
-    /// `/readyz`: post-start hooks done and etcd reachable.
+    /// `/readyz`: post-start hooks done, informers synced and etcd reachable.
     pub fn ready(&self, reachable: bool) -> bool {
-        self.status == Status::Running && self.hooks_done && reachable
+        self.status == Status::Running && self.hooks_done && self.namespaces_ok && reachable
     }
 
     fn endpoint_ports(cfg: &ClusterConfig) -> Vec<EndpointPort> {
@@ -124,15 +130,11 @@ impl Apiserver {
         for warning in cfg.startup_warnings() {
             st.rec.log(COMPONENT, warning);
         }
-        let ip = self.ip();
-        match self.reconciler.remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg)) {
-            Ok(()) => st.rec.log(COMPONENT,
-                "Found stale data, removed previous endpoints on kubernetes service, apiserver didn't exit successfully previously".into()),
-            Err(e) if e.is_not_found() => {}
-            Err(e) => st.rec.log(COMPONENT, match behavior {
-                Behavior::V1_20 => format!("Unable to remove old endpoints from kubernetes service: {e}"),
-                Behavior::V1_29 => format!("Error removing old endpoints from kubernetes service: {e}"),
-            }),
+        if behavior == Behavior::V1_29 && !st.reachable {
+            // The kubernetes-service controller first waits for its Service informer.
+            self.pending_remove = true;
+        } else {
+            self.remove_stale_endpoint(st, cfg, behavior);
         }
         self.ensure_namespaces(st, behavior);
         match behavior {
@@ -159,6 +161,21 @@ impl Apiserver {
                     Started::WaitingForRepair
                 }
             }
+        }
+    }
+
+    /// RemoveEndpoints of our own address at start, in case an earlier life did not exit cleanly.
+    pub fn remove_stale_endpoint(&mut self, st: &mut Storage, cfg: &ClusterConfig, behavior: Behavior) {
+        self.pending_remove = false;
+        let ip = self.ip();
+        match self.reconciler.remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg)) {
+            Ok(()) => st.rec.log(COMPONENT,
+                "Found stale data, removed previous endpoints on kubernetes service, apiserver didn't exit successfully previously".into()),
+            Err(e) if e.is_not_found() => {}
+            Err(e) => st.rec.log(COMPONENT, match behavior {
+                Behavior::V1_20 => format!("Unable to remove old endpoints from kubernetes service: {e}"),
+                Behavior::V1_29 => format!("Error removing old endpoints from kubernetes service: {e}"),
+            }),
         }
     }
 
@@ -220,11 +237,15 @@ impl Apiserver {
             Behavior::V1_29 => (&SYSTEM_NAMESPACES, "Namespace"),
             Behavior::V1_20 => (&["kube-system", "kube-public", "kube-node-lease"], "namespace"),
         };
+        let mut ok = true;
         for ns in names {
             if let Err(e) = ensure_namespace(st, ns, behavior) {
+                ok = false;
                 st.rec.log(COMPONENT, format!("unable to create required kubernetes system {text} {ns}: {e}"));
             }
         }
+        // 1.20 does not gate readiness on them; 1.27+ waits for its informer to have seen them.
+        self.namespaces_ok |= ok;
     }
 
     /// The `kubernetes` Service as this apiserver would create it.

@@ -418,9 +418,12 @@ impl World {
             }
             Task::Namespaces(epoch) if self.alive(name, epoch) => {
                 self.with_apiserver(name, |a, st, _, behavior, _| a.ensure_namespaces(st, behavior));
-                self.push(self.now + SYSTEM_NAMESPACES_INTERVAL_MS, name, Task::Namespaces(epoch));
+                self.schedule_namespaces(name, epoch);
             }
             Task::Readyz(epoch) if self.alive(name, epoch) => {
+                if self.apiservers[name].pending_remove && self.reachable(name) {
+                    self.with_apiserver(name, |a, st, cfg, behavior, _| a.remove_stale_endpoint(st, cfg, behavior));
+                }
                 if self.ready(name) {
                     self.apiservers.get_mut(name).expect("alive").syncing = true;
                     self.push(self.now, name, Task::Sync(epoch));
@@ -477,8 +480,16 @@ impl World {
             Started::Ready => self.sync_endpoints_controller(),
         }
         self.push(self.now + self.cfg.repair_interval_ms, name, Task::Repair(epoch));
-        self.push(self.now + SYSTEM_NAMESPACES_INTERVAL_MS, name, Task::Namespaces(epoch));
+        self.schedule_namespaces(name, epoch);
         self.push(self.now, name, Task::Readyz(epoch));
+    }
+
+    /// Every minute; while a 1.27+ informer has not seen the namespaces yet, it retries (its
+    /// first sync follows the informer's as soon as etcd answers).
+    fn schedule_namespaces(&mut self, name: &str, epoch: u64) {
+        let waiting = !self.apiservers[name].namespaces_ok;
+        let delay = if waiting { 1_000 } else { SYSTEM_NAMESPACES_INTERVAL_MS };
+        self.push(self.now + delay, name, Task::Namespaces(epoch));
     }
 
     /// The process is gone: a new life starts with fresh memory.

@@ -1,0 +1,1508 @@
+//! A seeded swarm test in the spirit of TigerBeetle's VOPR.
+//!
+//! For every seed, a generator driven by `SimRng::new(seed)` writes a random cluster as scenario
+//! JSON (so `scenario::parse` and the file format are exercised too), builds a `World` from it
+//! and then drives one hour of virtual time: the world is stepped task by task with
+//! `World::step`, and at random instants a random action (crashes, stops, restarts, new members,
+//! isolation, short etcd outages, Services, Pods and storage corruptions) is applied with
+//! `World::act` after `World::run_until`. After **every** task and every action the observer
+//! below checks the invariants (a)–(f) against etcd, the apiservers and the event log.
+//!
+//! Running it:
+//! - `cargo test --no-default-features --test swarm` runs 300 seeds (`SWARM_SEEDS=n` for more,
+//!   `SWARM_SEED_BASE=b` to start elsewhere), on as many threads as there are cores;
+//! - `SWARM_SEED=1234 cargo test --no-default-features --test swarm -- --nocapture` replays one
+//!   seed and prints its cluster and every action with its outcome (`SWARM_TRACE=1` adds every
+//!   task and event);
+//! - `SWARM_STRICT=1` also fails on the known engine bugs listed in `KNOWN_ENGINE_BUGS`, which
+//!   are otherwise counted and reported but do not fail the run.
+//!
+//! Every failure message carries the seed, the virtual time, the invariant, the cluster, the last
+//! actions and the one-line command that reproduces it.
+//!
+//! The invariants (each is documented, with its scope, where it is checked):
+//! - (a) lease mode, steady for TTL + interval with a ready apiserver and the kubernetes Service
+//!   present: Endpoints addresses = live leases = ready apiservers; every lease expires within
+//!   one TTL; only the lease reconciler writes leases;
+//! - (b) the kubernetes Service exists with ClusterIP network+1 (and its type / NodePort) within
+//!   one interval of a deletion while an apiserver is ready, unless etcd holds that IP or port
+//!   for something else, in which case `unable to sync kubernetes service` must be logged;
+//! - (c) lease mode: the Endpoints never lose their last address while a lease exists, and only
+//!   in the 1.29 last-apiserver shutdown; RemoveEndpoints at start / graceful stop deletes the
+//!   apiserver's own lease (and its address) at once when etcd is reachable;
+//! - (d) a successful repair run writes exactly the Services' items plus leaks in grace and
+//!   records exactly the events they imply; after a clean run and no corruption since, no item is
+//!   held twice and every Service's items are stored;
+//! - (e) a leaked IP or port is kept by the first two repair runs of an apiserver that see it and
+//!   freed by the third;
+//! - (f) "already allocated" / "range is full" refusals are justified by what etcd holds;
+//! - and no panic. The findings are summarised at the end of this file.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::{IpAddr, Ipv4Addr};
+use std::panic::{self, AssertUnwindSafe};
+use std::rc::Rc;
+use std::time::Instant;
+
+use ipnet::IpNet;
+use serde_json::{json, Value as Json};
+
+use kube_bootstrap_lab::api::{Behavior, Endpoints, Service, ServiceType};
+use kube_bootstrap_lab::controlplane::{Apiserver, Status, KUBERNETES, READYZ_POLL_MS};
+use kube_bootstrap_lab::etcd;
+use kube_bootstrap_lab::event::Event;
+use kube_bootstrap_lab::ipallocator::Range;
+use kube_bootstrap_lab::portallocator::{PortAllocator, PortRange};
+use kube_bootstrap_lab::reconcilers::ReconcilerType;
+use kube_bootstrap_lab::repair::nodeport::collect_service_node_ports;
+use kube_bootstrap_lab::repair::NUM_REPAIRS_BEFORE_LEAK_CLEANUP;
+use kube_bootstrap_lab::rng::SimRng;
+use kube_bootstrap_lab::scenario::{self, Action, Scenario};
+use kube_bootstrap_lab::state::State;
+use kube_bootstrap_lab::world::{MarkKind, Stepped, World};
+
+/// One hour of virtual time per seed.
+const HORIZON_MS: u64 = 3_600_000;
+const DEFAULT_SEEDS: u64 = 300;
+
+/// Engine bugs found by this swarm and still present (see the end of this file). Violations that
+/// match one of these classifiers are counted as "known" and do not fail the test unless
+/// `SWARM_STRICT=1`; each classifier is as narrow as the bug it describes.
+const KNOWN_ENGINE_BUGS: &[&str] = &[B2_NAMESPACES_BEFORE_INFORMER_SYNC];
+
+/// B2 (behaviour 1.29): an apiserver that starts while etcd is unreachable runs its system
+/// namespaces loop at the start instant (which fails) and then only every minute from there, so
+/// on a fresh cluster it becomes ready — the repair hook passed — but cannot create the
+/// `kubernetes` Service (`namespaces "default" not found`) for up to a minute. Upstream (1.27+,
+/// `controller/systemnamespaces`) first waits for the namespace informer to sync — which also
+/// gates `/readyz` through the `informer-sync` check — and then syncs at once
+/// (`wait.UntilWithContext` runs immediately), so `default` exists by the time the
+/// kubernetes-service loop's first readyz poll succeeds, or at the latest for its next sync.
+/// Classified narrowly: 1.29, `default` missing, and the last sync failure says so.
+const B2_NAMESPACES_BEFORE_INFORMER_SYNC: &str =
+    "B2 1.29 system namespaces loop does not wait for the informer sync (default namespace missing after an outage at start)";
+
+fn known(bug: &'static str, invariant: &'static str, now: u64, message: String) -> Result<(), Violation> {
+    Err(Violation { invariant, time_ms: now, message, bug: Some(bug) })
+}
+
+// =============================================================================================
+// Generator
+// =============================================================================================
+
+/// The seeded source of every random choice of one swarm run.
+struct Gen {
+    rng: SimRng,
+}
+
+impl Gen {
+    fn below(&mut self, n: usize) -> usize {
+        self.rng.intn(n)
+    }
+
+    /// Uniform in `[lo, hi)`.
+    fn between(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.below((hi - lo) as usize) as u64
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+
+    /// Picks a key with probability proportional to its weight.
+    fn weighted<K: Copy>(&mut self, table: &[(K, usize)]) -> K {
+        let total: usize = table.iter().map(|(_, w)| w).sum();
+        let mut x = self.below(total);
+        for (k, w) in table {
+            if x < *w {
+                return *k;
+            }
+            x -= w;
+        }
+        unreachable!("weights add up")
+    }
+}
+
+fn ms(v: u64) -> String {
+    format!("{v}ms")
+}
+
+/// The random cluster of a seed, as scenario JSON text with no steps.
+fn gen_cluster(g: &mut Gen) -> String {
+    let behavior = if g.chance(50) { "1.29" } else { "1.20" };
+    let reconciler = g.weighted(&[("lease", 60), ("master-count", 20), ("none", 20)]);
+    let range = *g.pick(&["10.96.0.0/16", "10.0.0.0/24", "172.20.0.0/20", "10.10.0.0/27", "10.0.0.0/28"]);
+    let node_ports = *g.pick(&["", "30000-32767", "30000-30031", "31000-31009"]);
+    let n = 1 + g.below(5);
+    // Distinct advertise addresses in 192.168.10.0/24.
+    let mut hosts = BTreeSet::new();
+    while hosts.len() < n {
+        hosts.insert(1 + g.below(254));
+    }
+    let hosts: Vec<usize> = hosts.into_iter().collect();
+    let mut apiservers = Vec::new();
+    for (i, host) in hosts.iter().enumerate() {
+        let mut a = json!({
+            "name": format!("apiserver-{}", (b'a' + i as u8) as char),
+            "advertise_address": format!("192.168.10.{host}"),
+        });
+        match g.below(10) {
+            0 => a["start_at"] = json!(ms(g.between(1, 30) * 1000)),
+            1 => a["start_at"] = Json::Null, // left for a start_apiserver action
+            2 => a["startup_delay"] = json!(ms(g.between(1, 20) * 500)),
+            _ => {}
+        }
+        apiservers.push(a);
+    }
+    // The endpoint interval always stays below the lease TTL, as with the defaults (10s / 15s):
+    // otherwise every lease would lapse between two refreshes.
+    let (interval, ttl) = *g.pick(&[("10s", "15s"), ("10s", "15s"), ("5s", "15s"), ("5s", "7s"), ("2s", "3s")]);
+    let repair = *g.pick(&["3m", "3m", "1m", "30s"]);
+    let mut cluster = json!({
+        "service_cluster_ip_range": range,
+        "endpoint_reconciler_type": reconciler,
+        "endpoint_reconciler_interval": interval,
+        "lease_ttl": ttl,
+        "repair_interval": repair,
+        "apiservers": apiservers,
+    });
+    if !node_ports.is_empty() {
+        cluster["service_node_port_range"] = json!(node_ports);
+    }
+    if reconciler == "master-count" {
+        // Sometimes right, sometimes wrong, as in real clusters.
+        cluster["apiserver_count"] = json!(if g.chance(50) { n } else { 1 + g.below(5) });
+    }
+    if g.chance(15) {
+        let range = PortRange::parse(if node_ports.is_empty() { "30000-32767" } else { node_ports }).unwrap();
+        cluster["kubernetes_service_node_port"] = json!(range.base + g.below(range.size as usize) as i32);
+    }
+    json!({
+        "name": "swarm",
+        "seed": g.rng.next_u64() >> 11,
+        "behavior": behavior,
+        "cluster": cluster,
+        "steps": [],
+    })
+    .to_string()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Crash,
+    Stop,
+    Start,
+    Add,
+    Isolate,
+    Outage,
+    CreateService,
+    DeleteService,
+    DeleteKubernetes,
+    CreatePod,
+    DeletePod,
+    SetPodReady,
+    LeakIp,
+    LeakPort,
+    UnallocateIp,
+    UnallocatePort,
+    ForceIp,
+    ForcePort,
+}
+
+const KINDS: &[(Kind, usize)] = &[
+    (Kind::Crash, 8),
+    (Kind::Stop, 6),
+    (Kind::Start, 10),
+    (Kind::Add, 2),
+    (Kind::Isolate, 5),
+    (Kind::Outage, 4),
+    (Kind::CreateService, 16),
+    (Kind::DeleteService, 7),
+    (Kind::DeleteKubernetes, 3),
+    (Kind::CreatePod, 6),
+    (Kind::DeletePod, 3),
+    (Kind::SetPodReady, 4),
+    (Kind::LeakIp, 3),
+    (Kind::LeakPort, 3),
+    (Kind::UnallocateIp, 2),
+    (Kind::UnallocatePort, 2),
+    (Kind::ForceIp, 2),
+    (Kind::ForcePort, 2),
+];
+
+/// Names and addresses handed out so far.
+#[derive(Default)]
+struct Names {
+    services: usize,
+    pods: usize,
+    apiservers: usize,
+}
+
+fn ip_in(net: &IpNet, offset: usize) -> IpAddr {
+    Range::new(*net, Behavior::V1_29).ip_at(offset)
+}
+
+/// A random usable address of the service range, or (sometimes) one outside it.
+fn random_cluster_ip(g: &mut Gen, world: &World) -> String {
+    let net = world.config().service_ip_ranges.primary;
+    let size = Range::new(net, Behavior::V1_29).size();
+    match g.below(10) {
+        0 => net.network().to_string(),       // the network address: not usable
+        1 => "192.0.2.77".to_string(),         // outside the range
+        2 => ip_in(&net, 0).to_string(),       // the kubernetes Service IP
+        _ => ip_in(&net, g.below(size)).to_string(),
+    }
+}
+
+fn random_node_port(g: &mut Gen, world: &World) -> i32 {
+    let r = world.config().node_ports;
+    if g.chance(8) {
+        return r.base - 1; // out of range
+    }
+    r.base + g.below(r.size as usize) as i32
+}
+
+fn user_services(world: &World) -> Vec<Service> {
+    world
+        .etcd()
+        .services(world.now())
+        .into_iter()
+        .filter(|s| !(s.namespace == "default" && s.name == KUBERNETES))
+        .cloned()
+        .collect()
+}
+
+fn all_node_ports(world: &World) -> Vec<i32> {
+    world.etcd().services(world.now()).iter().flat_map(|s| collect_service_node_ports(s)).collect()
+}
+
+fn service_ips(world: &World) -> Vec<String> {
+    world.etcd().services(world.now()).iter().filter(|s| s.is_ip_set()).map(|s| s.cluster_ip.clone()).collect()
+}
+
+/// One random action as scenario JSON (`{"do": ...}`), its targets picked from the world.
+fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
+    let now = world.now();
+    let apiservers: Vec<&Apiserver> = world.apiservers().collect();
+    let down: Vec<&str> = apiservers
+        .iter()
+        .filter(|a| matches!(a.status, Status::Stopped | Status::Crashed))
+        .map(|a| a.spec.name.as_str())
+        .collect();
+    let up: Vec<&str> = apiservers.iter().filter(|a| a.is_up()).map(|a| a.spec.name.as_str()).collect();
+    let any: Vec<&str> = apiservers.iter().map(|a| a.spec.name.as_str()).collect();
+    // Mostly sensible targets, sometimes any (the refusal path is exercised too).
+    let target = |g: &mut Gen, preferred: &[&str]| -> String {
+        if !preferred.is_empty() && g.chance(85) { g.pick(preferred).to_string() } else { g.pick(&any).to_string() }
+    };
+    let users = user_services(world);
+    let pods: Vec<(String, String)> =
+        world.etcd().pods(now).iter().map(|p| (p.namespace.clone(), p.name.clone())).collect();
+    let kind = g.weighted(KINDS);
+    match kind {
+        Kind::Crash => json!({"do": "crash_apiserver", "apiserver": target(g, &up)}),
+        Kind::Stop => json!({"do": "stop_apiserver", "apiserver": target(g, &up)}),
+        Kind::Start => json!({"do": "start_apiserver", "apiserver": target(g, &down)}),
+        Kind::Add => {
+            let used: BTreeSet<IpAddr> = apiservers.iter().map(|a| a.spec.advertise_address).collect();
+            let ip = loop {
+                let ip = IpAddr::V4(Ipv4Addr::new(192, 168, 10, 1 + g.below(254) as u8));
+                if !used.contains(&ip) {
+                    break ip;
+                }
+            };
+            names.apiservers += 1;
+            let mut a = json!({"do": "add_apiserver", "name": format!("apiserver-x{}", names.apiservers),
+                "advertise_address": ip.to_string()});
+            if g.chance(30) {
+                a["startup_delay"] = json!(ms(g.between(1, 10) * 1000));
+            }
+            a
+        }
+        Kind::Isolate => {
+            // Mostly short; sometimes longer than the 1.29 repair hook's minute.
+            let for_ = if g.chance(10) { g.between(60, 120) * 1000 } else { g.between(1, 45) * 1000 + g.between(0, 1000) };
+            json!({"do": "isolate_apiserver", "apiserver": target(g, &up), "for": ms(for_)})
+        }
+        Kind::Outage => json!({"do": "etcd_outage", "for": ms(g.between(500, 40_000))}),
+        Kind::CreateService => {
+            names.services += 1;
+            let ty = g.weighted(&[("ClusterIP", 55), ("NodePort", 35), ("LoadBalancer", 10)]);
+            let ns = g.weighted(&[("default", 80), ("kube-system", 15), ("nowhere", 5)]);
+            let mut svc = json!({"namespace": ns, "name": format!("svc-{}", names.services), "type": ty});
+            let mut ports = vec![json!({"name": "http", "port": 80, "target_port": 8080})];
+            if g.chance(30) {
+                let protocol = if g.chance(30) { "UDP" } else { "TCP" };
+                ports.push(json!({"name": "metrics", "protocol": protocol, "port": 9090}));
+            }
+            // Only the first port may ask for a NodePort: it is allocated first, so a refusal
+            // can be checked against what storage held before the request.
+            if ty != "ClusterIP" && g.chance(35) {
+                let taken = all_node_ports(world);
+                let port = if !taken.is_empty() && g.chance(30) { *g.pick(&taken) } else { random_node_port(g, world) };
+                ports[0]["node_port"] = json!(port);
+            }
+            svc["ports"] = Json::Array(ports);
+            if g.chance(30) {
+                let taken = service_ips(world);
+                let ip = if ty == "ClusterIP" && g.chance(15) {
+                    "None".to_string()
+                } else if !taken.is_empty() && g.chance(30) {
+                    g.pick(&taken).clone()
+                } else {
+                    random_cluster_ip(g, world)
+                };
+                svc["cluster_ip"] = json!(ip);
+            }
+            if g.chance(60) {
+                svc["selector"] = json!({"app": *g.pick(&["web", "db"])});
+            }
+            json!({"do": "create_service", "service": svc})
+        }
+        Kind::DeleteService if !users.is_empty() => {
+            let s = g.pick(&users);
+            json!({"do": "delete_service", "namespace": s.namespace, "name": s.name})
+        }
+        Kind::DeleteService | Kind::DeleteKubernetes => {
+            json!({"do": "delete_service", "namespace": "default", "name": KUBERNETES})
+        }
+        Kind::CreatePod => {
+            names.pods += 1;
+            let n = names.pods;
+            json!({"do": "create_pod", "pod": {"namespace": "default", "name": format!("pod-{n}"),
+                "labels": {"app": *g.pick(&["web", "db"])}, "pod_ip": format!("10.244.{}.{}", n / 250, 1 + n % 250),
+                "ready": g.chance(70)}})
+        }
+        Kind::DeletePod | Kind::SetPodReady if pods.is_empty() => json!({"do": "delete_pod", "name": "pod-none"}),
+        Kind::DeletePod => {
+            let (ns, name) = g.pick(&pods).clone();
+            json!({"do": "delete_pod", "namespace": ns, "name": name})
+        }
+        Kind::SetPodReady => {
+            let (ns, name) = g.pick(&pods).clone();
+            json!({"do": "set_pod_ready", "namespace": ns, "name": name, "ready": g.chance(50)})
+        }
+        Kind::LeakIp => json!({"do": "corrupt", "what": "leak_cluster_ip", "ip": leakable_ip(g, world)}),
+        Kind::LeakPort => json!({"do": "corrupt", "what": "leak_node_port", "port": random_node_port(g, world)}),
+        Kind::UnallocateIp => {
+            let taken = service_ips(world);
+            let ip = if !taken.is_empty() && g.chance(80) { g.pick(&taken).clone() } else { leakable_ip(g, world) };
+            json!({"do": "corrupt", "what": "unallocate_cluster_ip", "ip": ip})
+        }
+        Kind::UnallocatePort => {
+            let taken = all_node_ports(world);
+            let port = if !taken.is_empty() && g.chance(80) { *g.pick(&taken) } else { random_node_port(g, world) };
+            json!({"do": "corrupt", "what": "unallocate_node_port", "port": port})
+        }
+        Kind::ForceIp | Kind::ForcePort if users.is_empty() => {
+            json!({"do": "corrupt", "what": "leak_cluster_ip", "ip": leakable_ip(g, world)})
+        }
+        Kind::ForceIp => {
+            let s = g.pick(&users).clone();
+            let taken = service_ips(world);
+            let ip = if !taken.is_empty() && g.chance(40) { g.pick(&taken).clone() } else { random_cluster_ip(g, world) };
+            json!({"do": "corrupt", "what": "force_cluster_ip", "namespace": s.namespace, "name": s.name, "ip": ip})
+        }
+        Kind::ForcePort => {
+            let s = g.pick(&users).clone();
+            let taken = all_node_ports(world);
+            let port = if !taken.is_empty() && g.chance(40) { *g.pick(&taken) } else { random_node_port(g, world) };
+            json!({"do": "corrupt", "what": "force_node_port", "namespace": s.namespace, "name": s.name, "port": port})
+        }
+    }
+}
+
+/// A usable address of the range (leak corruptions need one that parses and is in range to
+/// succeed; sometimes the kubernetes Service IP itself).
+fn leakable_ip(g: &mut Gen, world: &World) -> String {
+    let net = world.config().service_ip_ranges.primary;
+    let size = Range::new(net, Behavior::V1_29).size();
+    if g.chance(15) { ip_in(&net, 0).to_string() } else { ip_in(&net, g.below(size)).to_string() }
+}
+
+/// The instants of the fault schedule: sorted, sometimes in bursts (same millisecond or close).
+fn gen_times(g: &mut Gen) -> Vec<u64> {
+    let count = 20 + g.below(60);
+    let mut times = Vec::with_capacity(count);
+    let mut t = 0;
+    while times.len() < count {
+        t = match g.below(10) {
+            0 => t,                              // same instant as the previous action
+            1 => t + g.between(1, 2_000),        // a burst
+            _ => g.between(1_000, HORIZON_MS),   // anywhere in the hour
+        };
+        if t < HORIZON_MS {
+            times.push(t);
+        }
+    }
+    times.sort_unstable();
+    times
+}
+
+// =============================================================================================
+// Observer: the invariants
+// =============================================================================================
+
+/// A violated invariant.
+#[derive(Clone, Debug)]
+struct Violation {
+    invariant: &'static str,
+    time_ms: u64,
+    message: String,
+    /// The known engine bug this is an instance of (see `KNOWN_ENGINE_BUGS`).
+    bug: Option<&'static str>,
+}
+
+fn fail(invariant: &'static str, now: u64, message: String) -> Result<(), Violation> {
+    Err(Violation { invariant, time_ms: now, message, bug: None })
+}
+
+/// What just happened: one task of the world, or one of our actions.
+enum Ctx<'a> {
+    Step(&'a Stepped),
+    Act(&'a Action),
+}
+
+fn describe(ctx: &Ctx) -> String {
+    match ctx {
+        Ctx::Step(s) => format!("task {}", s.what),
+        Ctx::Act(a) => format!("action {}", serde_json::to_string(a).unwrap()),
+    }
+}
+
+/// The allocation objects as etcd holds them, decoded, with the revision they were read at.
+/// Shared (`Rc`) so that the state before a task and after it cost nothing when unchanged.
+#[derive(Clone)]
+struct Stored {
+    ip_rev: Option<u64>,
+    ips: Rc<Range>,
+    port_rev: Option<u64>,
+    ports: Rc<PortAllocator>,
+}
+
+impl Stored {
+    fn read(world: &World, cache: Option<&Stored>) -> Stored {
+        let now = world.now();
+        let cfg = world.config();
+        let behavior = world.behavior();
+        let ip_obj = world.etcd().range(etcd::RANGE_SERVICE_IPS, now);
+        let port_obj = world.etcd().range(etcd::RANGE_NODE_PORTS, now);
+        let ip_rev = ip_obj.map(|(_, rev)| rev);
+        let port_rev = port_obj.map(|(_, rev)| rev);
+        let ips = match (cache, ip_obj) {
+            (Some(c), _) if c.ip_rev == ip_rev => c.ips.clone(),
+            (_, Some((snap, _))) => Rc::new(Range::from_snapshot(snap, behavior).expect("stored service IP range decodes")),
+            (_, None) => Rc::new(Range::new(cfg.service_ip_ranges.primary, behavior)),
+        };
+        let ports = match (cache, port_obj) {
+            (Some(c), _) if c.port_rev == port_rev => c.ports.clone(),
+            (_, Some((snap, _))) => Rc::new(PortAllocator::from_snapshot(snap, behavior).expect("stored node port range decodes")),
+            (_, None) => Rc::new(PortAllocator::new(cfg.node_ports, behavior)),
+        };
+        Stored { ip_rev, ips, port_rev, ports }
+    }
+}
+
+/// Who holds what according to the Service objects: usable ClusterIPs and in-range NodePorts,
+/// each with every holder (a port listed twice by one Service counts twice, as repair does).
+#[derive(Default)]
+struct Owners {
+    /// Identifies the set of Service objects it was computed from (their mod revisions).
+    fingerprint: Vec<u64>,
+    ips: BTreeMap<IpAddr, Vec<String>>,
+    ports: BTreeMap<i32, Vec<String>>,
+    /// Services with a ClusterIP / NodePort outside the configured range.
+    ips_out_of_range: Vec<String>,
+    ports_out_of_range: Vec<String>,
+}
+
+impl Owners {
+    fn fingerprint(world: &World) -> Vec<u64> {
+        world.etcd().list(etcd::SERVICES, world.now()).map(|(_, e)| e.mod_revision).collect()
+    }
+
+    fn of(world: &World, fingerprint: Vec<u64>, range: &Range, ports: &PortAllocator) -> Owners {
+        let mut o = Owners { fingerprint, ..Owners::default() };
+        for svc in world.etcd().services(world.now()) {
+            if svc.is_ip_set() {
+                for raw in svc.cluster_ips() {
+                    if let Ok(ip) = raw.parse::<IpAddr>() {
+                        if range.offset_of(ip).is_some() {
+                            o.ips.entry(ip).or_default().push(svc.key());
+                        } else {
+                            o.ips_out_of_range.push(svc.key());
+                        }
+                    }
+                }
+            }
+            for port in collect_service_node_ports(svc) {
+                if ports.offset_of(port).is_some() {
+                    o.ports.entry(port).or_default().push(svc.key());
+                } else {
+                    o.ports_out_of_range.push(svc.key());
+                }
+            }
+        }
+        o
+    }
+
+    fn duplicates(&self) -> Vec<String> {
+        let ips = self.ips.iter().filter(|(_, v)| v.len() > 1).map(|(ip, v)| format!("IP {ip} held by {v:?}"));
+        let ports = self.ports.iter().filter(|(_, v)| v.len() > 1).map(|(p, v)| format!("port {p} held by {v:?}"));
+        ips.chain(ports).collect()
+    }
+}
+
+/// Per apiserver life: how many successful repair runs saw each item leaked (stored, no Service).
+#[derive(Clone, Default)]
+struct Sightings {
+    epoch: u64,
+    ips: BTreeMap<IpAddr, i32>,
+    ports: BTreeMap<i32, i32>,
+}
+
+/// What changes the conditions (a) waits for: apiserver lives, statuses, readiness and
+/// reachability, etcd availability and whether the `kubernetes` Service exists.
+#[derive(Clone, PartialEq, Eq, Default)]
+struct Signature {
+    apiservers: Vec<(u64, Status, bool, bool)>,
+    etcd_available: bool,
+    kubernetes_service: bool,
+}
+
+#[derive(Default, Clone, Debug)]
+struct Coverage {
+    /// Observations at which (a) compared Endpoints, leases and ready apiservers.
+    a_checked: u64,
+    /// Observations at which (b) required the kubernetes Service (and of those, how many found
+    /// its IP or port legitimately held, expecting `unable to sync kubernetes service`).
+    b_checked: u64,
+    b_blocked: u64,
+    b_recreated: u64,
+    /// 1.29 last-apiserver shutdowns that emptied the Endpoints (the (c) exception).
+    c_emptied_at_shutdown: u64,
+    /// Observations under (d)'s "clean" condition, and successful repair runs checked exactly.
+    d_checked: u64,
+    d_repairs: u64,
+    /// Leak candidates followed by (e): kept within their grace, freed on the third sighting.
+    e_leaks_kept: u64,
+    e_leaks_freed: u64,
+    /// Refusals (already allocated / full) checked against storage by (f).
+    f_refusals_checked: u64,
+}
+
+impl Coverage {
+    fn add(&mut self, o: &Coverage) {
+        self.a_checked += o.a_checked;
+        self.b_checked += o.b_checked;
+        self.b_blocked += o.b_blocked;
+        self.b_recreated += o.b_recreated;
+        self.c_emptied_at_shutdown += o.c_emptied_at_shutdown;
+        self.d_checked += o.d_checked;
+        self.d_repairs += o.d_repairs;
+        self.e_leaks_kept += o.e_leaks_kept;
+        self.e_leaks_freed += o.e_leaks_freed;
+        self.f_refusals_checked += o.f_refusals_checked;
+    }
+}
+
+struct Observer {
+    behavior: Behavior,
+    reconciler: ReconcilerType,
+    interval: u64,
+    ttl: u64,
+    kube_ip: IpAddr,
+    kube_node_port: i32,
+    /// The configured ranges, to tell usable IPs / in-range ports.
+    ip_range: Range,
+    port_range: PortAllocator,
+
+    events_seen: usize,
+    marks_seen: usize,
+    /// The action just applied was refused (`action_failed`).
+    act_failed: bool,
+    /// Storage and Service owners as they were before the current task or action.
+    stored: Stored,
+    owners: Rc<Owners>,
+
+    // (a)
+    signature: Signature,
+    last_disturbance: u64,
+    // (b)
+    ready_since: BTreeMap<String, u64>,
+    kube_missing_since: Option<u64>,
+    kube_blocked_at: Option<u64>,
+    b2_blocked_at: Option<u64>,
+    last_unable_to_sync: Option<u64>,
+    last_unable_to_sync_message: String,
+    // (c)
+    endpoints_empty: bool,
+    leases_before: BTreeSet<String>,
+    // (d)
+    clean: bool,
+    // (e)
+    sightings: BTreeMap<String, Sightings>,
+
+    coverage: Coverage,
+    /// Violations classified as known engine bugs: they are counted and the run goes on.
+    known_hits: BTreeMap<&'static str, u64>,
+}
+
+fn kubernetes_endpoints(world: &World) -> Option<&Endpoints> {
+    match world.etcd().get(&etcd::endpoints_key("default", KUBERNETES), world.now()).map(|e| &e.value) {
+        Some(etcd::Value::Endpoints(ep)) => Some(ep),
+        _ => None,
+    }
+}
+
+fn addresses(ep: &Endpoints) -> BTreeSet<String> {
+    ep.subsets.iter().flat_map(|s| s.addresses.iter().chain(&s.not_ready_addresses)).cloned().collect()
+}
+
+impl Observer {
+    fn new(world: &World) -> Observer {
+        let cfg = world.config();
+        Observer {
+            behavior: world.behavior(),
+            reconciler: cfg.reconciler,
+            interval: cfg.endpoint_interval_ms,
+            ttl: cfg.lease_ttl_ms,
+            kube_ip: cfg.service_ip_ranges.kubernetes_service_ip(),
+            kube_node_port: cfg.kubernetes_service_node_port,
+            ip_range: Range::new(cfg.service_ip_ranges.primary, world.behavior()),
+            port_range: PortAllocator::new(cfg.node_ports, world.behavior()),
+            events_seen: 0,
+            marks_seen: 0,
+            act_failed: false,
+            stored: Stored::read(world, None),
+            owners: Rc::new(Owners { fingerprint: vec![u64::MAX], ..Owners::default() }),
+            signature: Signature::default(),
+            last_disturbance: 0,
+            ready_since: BTreeMap::new(),
+            kube_missing_since: Some(0),
+            kube_blocked_at: None,
+            b2_blocked_at: None,
+            last_unable_to_sync: None,
+            last_unable_to_sync_message: String::new(),
+            endpoints_empty: false,
+            leases_before: BTreeSet::new(),
+            clean: false,
+            sightings: BTreeMap::new(),
+            coverage: Coverage::default(),
+            known_hits: BTreeMap::new(),
+        }
+    }
+
+    /// Checks every invariant after one task or action; `self` holds the state from before it.
+    fn observe(&mut self, world: &World, ctx: &Ctx) -> Result<(), Violation> {
+        let now = world.now();
+        let events = &world.events()[self.events_seen..];
+        self.events_seen = world.events().len();
+        // The simulation's own record names the apiserver of every repair run.
+        let repair_runners: Vec<&str> = world.marks()[self.marks_seen..]
+            .iter()
+            .filter(|m| m.kind == MarkKind::RepairRun)
+            .map(|m| m.subject.as_str())
+            .collect();
+        let starts: Vec<&str> =
+            world.marks()[self.marks_seen..].iter().filter(|m| m.kind == MarkKind::Start).map(|m| m.subject.as_str()).collect();
+        self.marks_seen = world.marks().len();
+        let stored = Stored::read(world, Some(&self.stored));
+        let fingerprint = Owners::fingerprint(world);
+        let owners = if fingerprint == self.owners.fingerprint {
+            self.owners.clone()
+        } else {
+            Rc::new(Owners::of(world, fingerprint, &self.ip_range, &self.port_range))
+        };
+        let kube_svc = world.etcd().service("default", KUBERNETES, now);
+        self.act_failed = events.iter().any(|e| e.reason == "action_failed");
+        if let Some(e) = events.iter().rev().find(|e| e.message.starts_with("unable to sync kubernetes service")) {
+            self.last_unable_to_sync = Some(now);
+            self.last_unable_to_sync_message = e.message.clone();
+        }
+
+        // Every check runs, so that a known engine bug does not hide the others.
+        let results = [
+            self.check_refusals(ctx, events, now),
+            self.check_repair(world, ctx, events, &stored, &repair_runners),
+            self.check_allocations(now, &stored, &owners),
+            self.check_kubernetes_service(world, &stored, kube_svc),
+            self.check_endpoints(world, ctx, &starts, kube_svc.is_some()),
+        ];
+        self.stored = stored;
+        self.owners = owners;
+        for v in results.into_iter().filter_map(Result::err) {
+            match v.bug {
+                Some(bug) => *self.known_hits.entry(bug).or_default() += 1,
+                None => return Err(v),
+            }
+        }
+        Ok(())
+    }
+
+    // ---- (f) refusals are justified by storage -----------------------------------------------
+
+    /// (f) An allocation refused as "already allocated" (or "full") must be refused because of
+    /// what etcd holds. Upstream's storage-backed allocator (`allocator/storage/storage.go`,
+    /// `tryUpdate`) reloads the bitmap from etcd whenever the stored object moved on since it
+    /// last read it, before testing the bit, so no apiserver refuses an IP or port that etcd has
+    /// free (kubernetes#85894 was exactly that bug).
+    fn check_refusals(&mut self, ctx: &Ctx, events: &[Event], now: u64) -> Result<(), Violation> {
+        match ctx {
+            Ctx::Act(Action::CreateService(c)) => {
+                let Some(failure) = events.iter().find(|e| e.reason == "action_failed") else { return Ok(()) };
+                let (msg, server) = (&failure.message, failure.apiserver.as_str());
+                let svc = &c.service;
+                if msg.contains("provided IP is already allocated") {
+                    self.coverage.f_refusals_checked += 1;
+                    let ip: IpAddr = svc.cluster_ip.parse().expect("a refused IP was given");
+                    if !self.stored.ips.has(ip) {
+                        return fail("(f) refusal", now, format!(
+                            "{server} refused to create {} with cluster_ip {ip} ({msg:?}) but etcd does not hold {ip}",
+                            svc.key()));
+                    }
+                }
+                if msg.contains("provided port is already allocated") {
+                    self.coverage.f_refusals_checked += 1;
+                    let port = svc.ports[0].node_port;
+                    if !self.stored.ports.has(port) {
+                        return fail("(f) refusal", now, format!(
+                            "{server} refused to create {} with node_port {port} ({msg:?}) but etcd does not hold {port}",
+                            svc.key()));
+                    }
+                }
+                if msg.contains("failed to allocate a serviceIP: range is full") {
+                    self.coverage.f_refusals_checked += 1;
+                    if self.stored.ips.free() > 0 {
+                        return fail("(f) refusal", now, format!(
+                            "{server} failed to create {} with {msg:?} but etcd has {} free service IPs",
+                            svc.key(), self.stored.ips.free()));
+                    }
+                }
+                if msg.contains("failed to allocate a nodePort: range is full") {
+                    self.coverage.f_refusals_checked += 1;
+                    // Earlier ports of the same Service may have taken the last free ones.
+                    if self.stored.ports.free() >= svc.ports.len() as i64 {
+                        return fail("(f) refusal", now, format!(
+                            "{server} failed to create {} with {msg:?} but etcd has {} free node ports",
+                            svc.key(), self.stored.ports.free()));
+                    }
+                }
+            }
+            Ctx::Step(_) => {
+                for e in events.iter().filter(|e| e.message.starts_with("unable to sync kubernetes service")) {
+                    if e.message.contains("provided IP is already allocated") {
+                        self.coverage.f_refusals_checked += 1;
+                        if !self.stored.ips.has(self.kube_ip) {
+                            return fail("(f) refusal", now, format!(
+                                "{} could not recreate the kubernetes Service ({:?}) although etcd does not hold {}",
+                                e.apiserver, e.message, self.kube_ip));
+                        }
+                    }
+                    if e.message.contains("provided port is already allocated") {
+                        self.coverage.f_refusals_checked += 1;
+                        if !self.stored.ports.has(self.kube_node_port) {
+                            return fail("(f) refusal", now, format!(
+                                "{} could not recreate the kubernetes Service ({:?}) although etcd does not hold port {}",
+                                e.apiserver, e.message, self.kube_node_port));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    // ---- (d) and (e): what a repair run writes -----------------------------------------------
+
+    /// After a successful repair run (a `Repair` or `Start` task that rewrote the allocation
+    /// objects), etcd must hold exactly the usable IPs / in-range ports of the Services the run
+    /// listed plus the leak candidates still within their grace (d). A leak candidate — an item
+    /// stored for no Service — is kept by the first and second run of an apiserver that sees it
+    /// and freed by its third (e, `numRepairsBeforeLeakCleanup = 3`). Counts are per apiserver
+    /// process (a crash or restart starts from zero); a run that sees a Service holding the item
+    /// forgets it; a failed run (etcd unreachable) sees nothing. After the third sighting the
+    /// count stays at zero upstream, so every later sighting frees the item at once.
+    fn check_repair(&mut self, world: &World, ctx: &Ctx, events: &[Event], stored: &Stored, runners: &[&str]) -> Result<(), Violation> {
+        let now = world.now();
+        // A new life of an apiserver (start, crash, stop) has fresh repair controllers.
+        for a in world.apiservers() {
+            match self.sightings.get_mut(&a.spec.name) {
+                Some(s) if s.epoch == a.epoch => {}
+                Some(s) => *s = Sightings { epoch: a.epoch, ..Sightings::default() },
+                None => {
+                    self.sightings.insert(a.spec.name.clone(), Sightings { epoch: a.epoch, ..Sightings::default() });
+                }
+            }
+        }
+        if let Ctx::Act(Action::Corrupt(_)) = ctx {
+            self.clean = false;
+        }
+        let Ctx::Step(stepped) = ctx else { return Ok(()) };
+        let is_start = stepped.what.starts_with("Start(");
+        if !(is_start || stepped.what.starts_with("Repair(")) {
+            return Ok(());
+        }
+        let ip_written = stored.ip_rev != self.stored.ip_rev;
+        let port_written = stored.port_rev != self.stored.port_rev;
+        if !ip_written && !port_written {
+            return Ok(()); // the run failed, or the apiserver died at start
+        }
+        if ip_written != port_written {
+            return fail("(d) repair", now, format!(
+                "{} wrote only one allocation object (service IPs: {ip_written}, node ports: {port_written})", stepped.what));
+        }
+        let [runner] = runners else {
+            return fail("(e) leak", now, format!("{} rewrote the allocations but marks name runners {runners:?}", stepped.what));
+        };
+        self.coverage.d_repairs += 1;
+        // 1.20's Start() runs RunOnce synchronously, then starts the loop, whose first run is
+        // immediate: two runs at the start instant.
+        let runs = if is_start && self.behavior == Behavior::V1_20 { 2 } else { 1 };
+        let owners = self.owners.clone();
+        let s = self.sightings.get_mut(*runner).expect("every apiserver has an entry");
+
+        let mut expect_ips: BTreeSet<IpAddr> = owners.ips.keys().copied().collect();
+        for ip in owners.ips.keys() {
+            s.ips.remove(ip);
+        }
+        for ip in self.stored.ips.iter().filter(|ip| !owners.ips.contains_key(ip)) {
+            let n = s.ips.entry(ip).or_insert(0);
+            *n += runs;
+            let n = *n;
+            match (n >= NUM_REPAIRS_BEFORE_LEAK_CLEANUP, stored.ips.has(ip)) {
+                (true, true) => return fail("(e) leak", now, format!(
+                    "cluster IP {ip} is stored for no Service; this was repair run #{n} of {runner} to see it, so it must be freed, but etcd still holds it")),
+                (false, false) => return fail("(e) leak", now, format!(
+                    "cluster IP {ip} is stored for no Service; {runner} freed it on its repair run #{n} that saw it, before the third")),
+                (true, false) => self.coverage.e_leaks_freed += 1,
+                (false, true) => {
+                    self.coverage.e_leaks_kept += 1;
+                    expect_ips.insert(ip);
+                }
+            }
+        }
+        let mut expect_ports: BTreeSet<i32> = owners.ports.keys().copied().collect();
+        for p in owners.ports.keys() {
+            s.ports.remove(p);
+        }
+        for p in self.stored.ports.iter().filter(|p| !owners.ports.contains_key(p)) {
+            let n = s.ports.entry(p).or_insert(0);
+            *n += runs;
+            let n = *n;
+            match (n >= NUM_REPAIRS_BEFORE_LEAK_CLEANUP, stored.ports.has(p)) {
+                (true, true) => return fail("(e) leak", now, format!(
+                    "node port {p} is stored for no Service; this was repair run #{n} of {runner} to see it, so it must be freed, but etcd still holds it")),
+                (false, false) => return fail("(e) leak", now, format!(
+                    "node port {p} is stored for no Service; {runner} freed it on its repair run #{n} that saw it, before the third")),
+                (true, false) => self.coverage.e_leaks_freed += 1,
+                (false, true) => {
+                    self.coverage.e_leaks_kept += 1;
+                    expect_ports.insert(p);
+                }
+            }
+        }
+
+        // (d) The run's events: exactly what the listed Services imply, in Kubernetes' terms.
+        // The first holder of an item (in list order: namespace, then name) keeps it; it gets
+        // `...NotAllocated` when storage lacked the item, later holders `...AlreadyAllocated`;
+        // items outside the range get `...OutOfRange`. (1.20's two runs at start repeat only the
+        // duplicate and out-of-range reports; sets make that invisible.)
+        let mut want: BTreeSet<(&str, String)> = BTreeSet::new();
+        for (ip, holders) in &owners.ips {
+            if !self.stored.ips.has(*ip) {
+                want.insert(("ClusterIPNotAllocated", holders[0].clone()));
+            }
+            want.extend(holders[1..].iter().map(|h| ("ClusterIPAlreadyAllocated", h.clone())));
+        }
+        want.extend(owners.ips_out_of_range.iter().map(|h| ("ClusterIPOutOfRange", h.clone())));
+        for (p, holders) in &owners.ports {
+            if !self.stored.ports.has(*p) {
+                want.insert(("PortNotAllocated", holders[0].clone()));
+            }
+            want.extend(holders[1..].iter().map(|h| ("PortAlreadyAllocated", h.clone())));
+        }
+        want.extend(owners.ports_out_of_range.iter().map(|h| ("PortOutOfRange", h.clone())));
+        let got: BTreeSet<(&str, String)> = events
+            .iter()
+            .filter(|e| e.type_ == "Warning" && e.component.ends_with("allocator-repair-controller"))
+            .map(|e| (e.reason.as_str(), e.object.clone()))
+            .collect();
+        if got != want {
+            return fail("(d) repair events", now, format!(
+                "{} of {runner} recorded {got:?}; the Services and storage it read imply {want:?}", stepped.what));
+        }
+
+        // (d) The run's result, exactly.
+        let got_ips: BTreeSet<IpAddr> = stored.ips.iter().collect();
+        if got_ips != expect_ips {
+            return fail("(d) repair", now, format!(
+                "after {} of {runner} etcd holds service IPs {got_ips:?}; the Services and leaks in grace give {expect_ips:?}",
+                stepped.what));
+        }
+        let got_ports: BTreeSet<i32> = stored.ports.iter().collect();
+        if got_ports != expect_ports {
+            return fail("(d) repair", now, format!(
+                "after {} of {runner} etcd holds node ports {got_ports:?}; the Services and leaks in grace give {expect_ports:?}",
+                stepped.what));
+        }
+        // From here until the next corruption, storage must stay consistent with the Services —
+        // unless this run found Services sharing an item: repair only reports those ("please
+        // recreate service"), and they stay until one of the Services goes.
+        self.clean = owners.duplicates().is_empty();
+        Ok(())
+    }
+
+    /// (d) After a full successful repair run with no corruption since, no IP or port is held
+    /// by two Services and every Service's usable IP and in-range port is set in etcd. (API
+    /// writes keep this: a create allocates before it stores the Service, a delete releases only
+    /// what the Service held, and nothing can be allocated twice while storage covers every
+    /// Service.)
+    fn check_allocations(&mut self, now: u64, stored: &Stored, owners: &Owners) -> Result<(), Violation> {
+        if !self.clean {
+            return Ok(());
+        }
+        self.coverage.d_checked += 1;
+        if let Some(d) = owners.duplicates().first() {
+            return fail("(d) allocations", now, format!("after a clean repair and no corruption since, {d}"));
+        }
+        if let Some((ip, who)) = owners.ips.iter().find(|(ip, _)| !stored.ips.has(**ip)) {
+            return fail("(d) allocations", now, format!(
+                "after a clean repair and no corruption since, {who:?} holds cluster IP {ip} but etcd does not"));
+        }
+        if let Some((p, who)) = owners.ports.iter().find(|(p, _)| !stored.ports.has(**p)) {
+            return fail("(d) allocations", now, format!(
+                "after a clean repair and no corruption since, {who:?} holds node port {p} but etcd does not"));
+        }
+        Ok(())
+    }
+
+    // ---- (b) the kubernetes Service ----------------------------------------------------------
+
+    /// (b) While some apiserver is ready and has been for one endpoint interval (plus one readyz
+    /// poll, 100 ms, for a fresh apiserver's first sync), the `kubernetes` Service exists with
+    /// ClusterIP = network + 1: it may be missing for at most one interval after a deletion.
+    /// Exception, as upstream: while etcd holds that IP (or the configured kubernetes NodePort)
+    /// for something else — a user Service created or forced onto it, or a leaked bit —
+    /// creation fails and every attempt logs `unable to sync kubernetes service`; the interval
+    /// then counts from the moment the item was last seen held.
+    fn check_kubernetes_service(&mut self, world: &World, stored: &Stored, svc: Option<&Service>) -> Result<(), Violation> {
+        let now = world.now();
+        for a in world.apiservers() {
+            let name = &a.spec.name;
+            if world.ready(name) {
+                if !self.ready_since.contains_key(name) {
+                    self.ready_since.insert(name.clone(), now);
+                }
+            } else {
+                self.ready_since.remove(name);
+            }
+        }
+        if let Some(svc) = svc {
+            if self.kube_missing_since.take().is_some() && now > 0 {
+                self.coverage.b_recreated += 1;
+            }
+            self.kube_blocked_at = None;
+            self.b2_blocked_at = None;
+            let want_type = if self.kube_node_port > 0 { ServiceType::NodePort } else { ServiceType::ClusterIP };
+            let ip = self.kube_ip.to_string();
+            if svc.cluster_ip != ip || svc.cluster_ips != [ip.clone()] || svc.type_ != want_type {
+                return fail("(b) kubernetes Service", now, format!(
+                    "default/kubernetes has cluster_ip {:?} / cluster_ips {:?} / type {:?}; expected {ip} and {want_type:?}",
+                    svc.cluster_ip, svc.cluster_ips, svc.type_));
+            }
+            if self.kube_node_port > 0 && svc.ports.first().map(|p| p.node_port) != Some(self.kube_node_port) {
+                return fail("(b) kubernetes Service", now, format!(
+                    "default/kubernetes has ports {:?}; expected node port {}", svc.ports, self.kube_node_port));
+            }
+            return Ok(());
+        }
+        let missing_since = *self.kube_missing_since.get_or_insert(now);
+        let blocked = stored.ips.has(self.kube_ip) || (self.kube_node_port > 0 && stored.ports.has(self.kube_node_port));
+        if blocked {
+            self.kube_blocked_at = Some(now);
+        }
+        // B2 (known engine bug): under 1.29 the `default` namespace should exist by the time an
+        // apiserver is ready; while it is missing, creation fails with `namespaces "default" not found`.
+        let namespace_missing = self.behavior == Behavior::V1_29
+            && !world.etcd().namespaces(now).iter().any(|n| n == "default")
+            && self.last_unable_to_sync_message.ends_with("namespaces \"default\" not found");
+        if namespace_missing {
+            self.b2_blocked_at = Some(now);
+        }
+        for (name, &since) in &self.ready_since {
+            let from = since.max(missing_since);
+            if now <= from + self.interval + READYZ_POLL_MS {
+                continue;
+            }
+            self.coverage.b_checked += 1;
+            if blocked {
+                self.coverage.b_blocked += 1;
+                if !self.last_unable_to_sync.is_some_and(|t| t >= from) {
+                    return fail("(b) kubernetes Service", now, format!(
+                        "default/kubernetes is missing since {missing_since}ms and etcd holds {} (or its node port), but no `unable to sync kubernetes service` was logged since {name} became ready at {since}ms",
+                        self.kube_ip));
+                }
+                continue;
+            }
+            let from = from.max(self.kube_blocked_at.unwrap_or(0));
+            if now <= from + self.interval + READYZ_POLL_MS {
+                continue;
+            }
+            if namespace_missing {
+                return known(B2_NAMESPACES_BEFORE_INFORMER_SYNC, "(b) kubernetes Service", now, format!(
+                    "default/kubernetes is missing since {missing_since}ms while {name} has been ready since {since}ms, because namespace default does not exist ({:?})",
+                    self.last_unable_to_sync_message));
+            }
+            // Once B2's missing namespace appears, creation follows within one interval.
+            if now > from.max(self.b2_blocked_at.unwrap_or(0)) + self.interval + READYZ_POLL_MS {
+                return fail("(b) kubernetes Service", now, format!(
+                    "default/kubernetes is missing since {missing_since}ms (its ClusterIP free in etcd since {}ms at the latest) while {name} has been ready since {since}ms",
+                    self.kube_blocked_at.unwrap_or(missing_since)));
+            }
+        }
+        Ok(())
+    }
+
+    // ---- (a) and (c) the kubernetes Endpoints ------------------------------------------------
+
+    fn check_endpoints(&mut self, world: &World, ctx: &Ctx, starts: &[&str], kube_svc: bool) -> Result<(), Violation> {
+        let now = world.now();
+        let signature = Signature {
+            apiservers: world
+                .apiservers()
+                .map(|a| (a.epoch, a.status, world.ready(&a.spec.name), world.reachable(&a.spec.name)))
+                .collect(),
+            etcd_available: world.etcd_available(),
+            kubernetes_service: kube_svc,
+        };
+        if self.signature != signature {
+            self.last_disturbance = now;
+            self.signature = signature;
+        }
+        let leases = world.etcd().leases(now);
+        if self.reconciler != ReconcilerType::Lease {
+            // Only the lease reconciler writes /masterleases/.
+            if !leases.is_empty() {
+                return fail("(a) leases", now, format!("{leases:?} exist under the {:?} reconciler", self.reconciler));
+            }
+            // (a) and (c) are about the lease reconciler: master-count keeps up to
+            // --apiserver-count addresses, drops a dead apiserver only when that count
+            // overflows (and then whichever sorts after the reconciling one, live or not) and
+            // lets the last apiserver remove itself with no refusal rule; `none` never writes the
+            // Endpoints at all. Neither has leases to compare with.
+            return Ok(());
+        }
+        // Every live lease was written at most one TTL ago.
+        if let Some((key, _, exp)) = leases.iter().find(|(_, _, exp)| !exp.is_some_and(|t| t > now && t <= now + self.ttl)) {
+            return fail("(a) leases", now, format!("lease {key} expires at {exp:?}, not within the TTL {}ms", self.ttl));
+        }
+        let leases: BTreeSet<String> = leases.into_iter().map(|(_, ip, _)| ip).collect();
+        let ep = kubernetes_endpoints(world);
+
+        let leases_before = std::mem::replace(&mut self.leases_before, leases.clone());
+        let leases_before = &leases_before;
+        // (c) RemoveEndpoints at a graceful stop (pre-shutdown hook) and at a start instant
+        // deletes the apiserver's own lease at once when etcd is reachable; at a stop it also
+        // takes its address out of the Endpoints at once — except for the last one under 1.20,
+        // whose reconcile refuses to erase every endpoint.
+        let removing: Option<(&str, bool)> = match ctx {
+            Ctx::Act(Action::StopApiserver(r)) if !self.act_failed => Some((r.apiserver.as_str(), true)),
+            Ctx::Step(_) => starts.first().map(|n| (*n, false)),
+            _ => None,
+        };
+        if let Some((name, stop)) = removing {
+            let a = world.apiservers().find(|a| a.spec.name == name).expect("known apiserver");
+            let removed = if stop { a.status == Status::Stopped } else { a.status == Status::Running };
+            if removed && world.reachable(name) {
+                let ip = a.ip();
+                if leases.contains(&ip) {
+                    return fail("(c) endpoints", now, format!("{name}'s lease is still there after RemoveEndpoints ({})", describe(ctx)));
+                }
+                // RemoveLease's NotFound (our lease had expired already) returns before the
+                // reconcile, so the address can only be expected gone if the lease was there.
+                let had_lease = leases_before.contains(&ip);
+                let last_1_20 = self.behavior == Behavior::V1_20 && leases.is_empty();
+                if stop && had_lease && !last_1_20 && ep.is_some_and(|e| addresses(e).contains(&ip)) {
+                    return fail("(c) endpoints", now, format!(
+                        "{name} stopped gracefully with etcd reachable but default/kubernetes still lists {ip}"));
+                }
+            }
+        }
+
+        // (c) The Endpoints are never emptied (no address left) while a lease exists. The only
+        // way to empty them is the 1.27+ pre-shutdown hook of the last apiserver (PR #116685:
+        // zero leases and StopReconciling called); 1.20 refuses even then.
+        let empty = ep.is_some_and(|e| e.subsets.iter().all(|s| s.addresses.is_empty() && s.not_ready_addresses.is_empty()));
+        if empty && !leases.is_empty() {
+            return fail("(c) endpoints", now, format!("default/kubernetes has no addresses while leases {leases:?} exist"));
+        }
+        if empty && !self.endpoints_empty {
+            let shutdown = matches!(ctx, Ctx::Act(Action::StopApiserver(_))) && self.behavior == Behavior::V1_29;
+            if !shutdown {
+                self.endpoints_empty = empty;
+                return fail("(c) endpoints", now, format!(
+                    "default/kubernetes lost its last address outside the 1.29 last-apiserver shutdown ({})", describe(ctx)));
+            }
+            self.coverage.c_emptied_at_shutdown += 1;
+        }
+        self.endpoints_empty = empty;
+
+        // (a) Once conditions have been steady for TTL + interval — no apiserver started,
+        // stopped, crashed, changed readiness or reachability, no etcd outage began or ended, and
+        // the kubernetes Service neither vanished nor came back — and some apiserver is ready:
+        // every dead apiserver's lease has expired (its last refresh was at the latest at the
+        // disturbance), every ready apiserver has refreshed its own lease and reconciled since,
+        // so the Endpoints addresses are exactly the live leases, which are exactly the ready
+        // apiservers. The kubernetes Service must exist throughout: UpdateKubernetesService
+        // returns before ReconcileEndpoints when it cannot create the Service, so no lease is
+        // refreshed then (upstream too). Strictly later than TTL + interval, because tasks due
+        // exactly then may still be pending when we look.
+        if !kube_svc || now <= self.last_disturbance + self.ttl + self.interval {
+            return Ok(());
+        }
+        let ready: BTreeSet<String> = world.apiservers().filter(|a| world.ready(&a.spec.name)).map(|a| a.ip()).collect();
+        if ready.is_empty() {
+            return Ok(());
+        }
+        self.coverage.a_checked += 1;
+        let got = ep.map(addresses);
+        if got.as_ref() != Some(&leases) || leases != ready {
+            return fail("(a) endpoints", now, format!(
+                "steady since {}ms: default/kubernetes addresses {got:?}, live leases {leases:?}, ready apiservers {ready:?}",
+                self.last_disturbance));
+        }
+        Ok(())
+    }
+}
+
+// =============================================================================================
+// Driver
+// =============================================================================================
+
+#[derive(Default, Clone, Debug)]
+struct Stats {
+    steps: u64,
+    actions: u64,
+    failed_actions: u64,
+    coverage: Coverage,
+    /// Hits of known engine bugs (violations recorded without stopping the run).
+    known: BTreeMap<&'static str, u64>,
+    /// How often each notable event or log line happened (`SWARM_TALLY=1` prints it).
+    tally: BTreeMap<&'static str, u64>,
+}
+
+/// Notable events and log lines, to see which paths the swarm reaches.
+const TALLY: &[&str] = &[
+    "ClusterIPNotAllocated", "ClusterIPAlreadyAllocated", "ClusterIPOutOfRange", "PortNotAllocated",
+    "PortAlreadyAllocated", "PortOutOfRange", "may have leaked: flagging", "appears to have leaked",
+    "unable to sync kubernetes service", "refusing to erase", "Found stale data", "RemoveEndpoints() timed out",
+    "PostStartHook", "Unable to perform initial", "Resetting endpoints", "lease expired", "range is full",
+    "already allocated", "not in the valid range", "not within the service CIDR", "no apiserver can serve",
+];
+
+fn tally(events: &[Event]) -> BTreeMap<&'static str, u64> {
+    let mut t = BTreeMap::new();
+    for e in events {
+        for k in TALLY {
+            if e.reason == *k || e.message.contains(k) {
+                *t.entry(*k).or_default() += 1;
+            }
+        }
+    }
+    t
+}
+
+struct Outcome {
+    seed: u64,
+    stats: Stats,
+    violation: Option<String>,
+    /// `(invariant, classified as a known engine bug)`.
+    class: Option<(&'static str, Option<&'static str>)>,
+    world: Option<World>,
+}
+
+struct Options {
+    check: bool,
+    verbose: bool,
+    trace: bool,
+}
+
+fn repro(seed: u64) -> String {
+    format!("SWARM_SEED={seed} cargo test --no-default-features --test swarm -- --nocapture")
+}
+
+fn run_seed(seed: u64, opts: &Options) -> Outcome {
+    let mut g = Gen { rng: SimRng::new(seed) };
+    let text = gen_cluster(&mut g);
+    let scenario: Scenario = scenario::parse(&text).unwrap_or_else(|e| panic!("seed {seed}: generated scenario does not parse: {e}\n{text}"));
+    let summary = summarize(&scenario);
+    if opts.verbose {
+        println!("seed {seed}: {summary}\n{text}");
+    }
+    let mut world = World::new(&scenario);
+    let mut obs = Observer::new(&world);
+    let mut stats = Stats::default();
+    let mut names = Names::default();
+    let mut recent: Vec<String> = Vec::new();
+    let times = gen_times(&mut g);
+
+    let mut violation: Option<Violation> = None;
+    // Where a panic came from: the engine, or this harness (generator / observer).
+    let phase = std::cell::Cell::new("the engine");
+    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+        let step_until = |world: &mut World, obs: &mut Observer, stats: &mut Stats, t: u64| -> Result<(), Violation> {
+            while world.next_time().is_some_and(|n| n <= t) {
+                let before = world.events().len();
+                let stepped = world.step().expect("a task is due");
+                stats.steps += 1;
+                if opts.trace {
+                    println!("  {:>8}ms task {}", stepped.time_ms, stepped.what);
+                    for e in &world.events()[before..] {
+                        println!("             {} {} {} {} {}", e.apiserver, e.component, e.reason, e.object, e.message);
+                    }
+                }
+                if opts.check {
+                    phase.set("the swarm observer");
+                    obs.observe(world, &Ctx::Step(&stepped))?;
+                    phase.set("the engine");
+                }
+            }
+            world.run_until(t);
+            Ok(())
+        };
+        for &t in &times {
+            step_until(&mut world, &mut obs, &mut stats, t)?;
+            phase.set("the swarm generator");
+            let raw = gen_action(&mut g, &world, &mut names);
+            phase.set("the engine");
+            let action: Action = serde_json::from_value(raw.clone())
+                .unwrap_or_else(|e| panic!("seed {seed}: generated action does not deserialize: {e}: {raw}"));
+            let before = world.events().len();
+            world.act(&action);
+            stats.actions += 1;
+            let failed = world.events()[before..].iter().find(|e| e.reason == "action_failed").map(|e| e.message.clone());
+            if failed.is_some() {
+                stats.failed_actions += 1;
+            }
+            let line = format!("{t}ms {raw}{}", failed.map(|m| format!(" -> failed: {m}")).unwrap_or_default());
+            if opts.verbose {
+                println!("  {line}");
+            }
+            recent.push(line);
+            if recent.len() > 12 {
+                recent.remove(0);
+            }
+            if opts.check {
+                phase.set("the swarm observer");
+                obs.observe(&world, &Ctx::Act(&action))?;
+                phase.set("the engine");
+            }
+        }
+        step_until(&mut world, &mut obs, &mut stats, HORIZON_MS)
+    }));
+    match result {
+        Ok(Ok(())) => {}
+        Ok(Err(v)) => violation = Some(v),
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            violation = Some(Violation { invariant: "no panic", time_ms: world.now(), message: format!("{} panicked: {msg}", phase.get()), bug: None });
+        }
+    }
+    stats.coverage = obs.coverage.clone();
+    stats.known = obs.known_hits.clone();
+    stats.tally = tally(world.events());
+    let class = violation.as_ref().map(|v| (v.invariant, v.bug));
+    let violation = violation.map(|v| {
+        format!(
+            "seed {seed} at t={}ms: invariant {} violated: {}\n    cluster: {summary}\n    last actions:\n      {}\n    reproduce: {}",
+            v.time_ms,
+            v.invariant,
+            v.message,
+            recent.join("\n      "),
+            repro(seed)
+        )
+    });
+    Outcome { seed, stats, violation, class, world: Some(world) }
+}
+
+fn summarize(s: &Scenario) -> String {
+    let c = &s.cluster;
+    format!(
+        "behavior {:?}, {} reconciler (count {}), range {}, node ports {}, kube node port {}, interval {}ms, ttl {}ms, repair {}ms, apiservers {}",
+        s.behavior,
+        c.reconciler.as_str(),
+        c.apiserver_count,
+        c.service_ip_ranges.primary,
+        c.node_ports,
+        c.kubernetes_service_node_port,
+        c.endpoint_interval_ms,
+        c.lease_ttl_ms,
+        c.repair_interval_ms,
+        c.apiservers
+            .iter()
+            .map(|a| format!("{}={}{}", a.name, a.advertise_address, a.start_at.map_or(" (unstarted)".into(), |t| if t > 0 { format!(" @{t}ms") } else { String::new() })))
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().map(|v| v.trim().parse().unwrap_or_else(|_| panic!("{name} must be a number, got {v:?}")))
+}
+
+fn env_flag(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+#[test]
+fn swarm() {
+    let single = env_u64("SWARM_SEED");
+    let seeds: Vec<u64> = match single {
+        Some(s) => vec![s],
+        None => {
+            let n = env_u64("SWARM_SEEDS").unwrap_or(DEFAULT_SEEDS);
+            let base = env_u64("SWARM_SEED_BASE").unwrap_or(0);
+            (base..base + n).collect()
+        }
+    };
+    let strict = env_flag("SWARM_STRICT");
+    let opts = Options { check: !env_flag("SWARM_NOCHECK"), verbose: single.is_some(), trace: env_flag("SWARM_TRACE") };
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(seeds.len()).max(1);
+    let started = Instant::now();
+    // Silence the default hook's backtrace noise for engine panics; they are reported per seed.
+    let hook = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    let mut outcomes: Vec<Outcome> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|k| {
+                let seeds = &seeds;
+                let opts = &opts;
+                scope.spawn(move || {
+                    seeds
+                        .iter()
+                        .skip(k)
+                        .step_by(threads)
+                        .map(|&seed| {
+                            let mut o = run_seed(seed, opts);
+                            o.world = None;
+                            o
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("swarm thread")).collect()
+    });
+    panic::set_hook(hook);
+    outcomes.sort_by_key(|o| o.seed);
+
+    let mut total = Stats::default();
+    let mut by_invariant: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    let mut by_bug: BTreeMap<&'static str, Vec<u64>> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for o in &outcomes {
+        total.steps += o.stats.steps;
+        total.actions += o.stats.actions;
+        total.failed_actions += o.stats.failed_actions;
+        total.coverage.add(&o.stats.coverage);
+        for (k, n) in &o.stats.tally {
+            *total.tally.entry(k).or_default() += n;
+        }
+        for bug in o.stats.known.keys() {
+            by_bug.entry(bug).or_default().push(o.seed);
+            if strict {
+                failures.push(format!(
+                    "seed {}: known engine bug {bug} ({} hits); reproduce: {}",
+                    o.seed, o.stats.known[bug], repro(o.seed)
+                ));
+            }
+        }
+        if let (Some(v), Some((inv, _))) = (&o.violation, o.class) {
+            by_invariant.entry(inv.to_string()).or_default().push(o.seed);
+            failures.push(v.clone());
+        }
+    }
+    println!(
+        "swarm: {} seeds ({}..), {} steps, {} actions ({} refused), {} threads, {:.1?}",
+        outcomes.len(),
+        seeds.first().copied().unwrap_or(0),
+        total.steps,
+        total.actions,
+        total.failed_actions,
+        threads,
+        started.elapsed()
+    );
+    println!("swarm coverage: {:?}", total.coverage);
+    if env_flag("SWARM_TALLY") {
+        println!("swarm tally: {:?}", total.tally);
+    }
+    debug_assert!(by_bug.keys().all(|b| KNOWN_ENGINE_BUGS.contains(b)), "every known bug is listed");
+    for (inv, seeds) in &by_invariant {
+        println!("swarm: {} seeds violate {inv}: {:?}", seeds.len(), &seeds[..seeds.len().min(20)]);
+    }
+    for (bug, seeds) in &by_bug {
+        println!(
+            "swarm: {} seeds hit known engine bug {bug:?}{}: {:?}",
+            seeds.len(),
+            if strict { "" } else { " (not failing; SWARM_STRICT=1 fails on it)" },
+            &seeds[..seeds.len().min(20)]
+        );
+    }
+    if !failures.is_empty() {
+        let shown: Vec<&String> = failures.iter().take(5).collect();
+        panic!(
+            "{} of {} swarm seeds failed; first failures:\n\n{}",
+            failures.len(),
+            outcomes.len(),
+            shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n\n")
+        );
+    }
+}
+
+/// The same seed gives the same world, byte for byte: final state and event log.
+#[test]
+fn swarm_is_deterministic() {
+    let opts = Options { check: false, verbose: false, trace: false };
+    for seed in [0, 1, 7, 42, 1234, 99_999] {
+        let a = run_seed(seed, &opts);
+        let b = run_seed(seed, &opts);
+        assert!(a.violation.is_none() && b.violation.is_none(), "seed {seed}: {:?}", a.violation.or(b.violation));
+        let (wa, wb) = (a.world.unwrap(), b.world.unwrap());
+        assert_eq!(a.stats.steps, b.stats.steps, "seed {seed}: step counts differ; reproduce: {}", repro(seed));
+        let state = |w: &World| serde_json::to_string(&State::of(w)).unwrap();
+        let events = |w: &World| serde_json::to_string(w.events()).unwrap();
+        assert!(state(&wa) == state(&wb), "seed {seed}: final states differ; reproduce: {}", repro(seed));
+        assert!(events(&wa) == events(&wb), "seed {seed}: event logs differ; reproduce: {}", repro(seed));
+        assert!(wa.events().len() > 10, "seed {seed}: suspiciously few events");
+    }
+}
+
+// =============================================================================================
+// Findings
+// =============================================================================================
+//
+// Engine bugs found by this swarm (the minimal scenario files are in the hand-back report):
+//
+// B1 (fixed meanwhile by a9e7cc0, "Storage allocators reload then always apply"): the storage
+//    allocator tested the apiserver's in-memory bitmap before reading etcd, so an apiserver whose
+//    memory was stale refused an item another apiserver had released ("provided IP is already
+//    allocated"); e.g. the kubernetes Service deleted through apiserver-b could not be recreated
+//    by apiserver-a until its next repair run. Caught by (f) and (b) in 114 of the first 300 seeds.
+//
+// B2 (open, `KNOWN_ENGINE_BUGS`): see `B2_NAMESPACES_BEFORE_INFORMER_SYNC`.
+//
+// Scoped invariants: (a) and (c) only under the lease reconciler (see `check_endpoints`); (b)
+// allows a held IP/port (a user Service on network+1, a leaked bit); (d)'s consistency only from
+// a repair run that found no duplicates (repair merely reports those); (e) counts per apiserver
+// process and only successful runs.
