@@ -162,6 +162,17 @@ pub fn kubernetes_service(p: &PanelProps) -> Html {
     let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == "kubernetes");
     let ep = st.endpoints.iter().find(|e| e.namespace == "default" && e.name == "kubernetes");
     let last_reset = p.frame.events.iter().rev().find(|e| e.message.starts_with("Resetting endpoints for master service"));
+    let current: Vec<String> = ep.iter().flat_map(|e| e.subsets.iter()).flat_map(|s| s.addresses.iter().cloned()).collect();
+    // (addresses shown last time, addresses that left at the last change)
+    let memory = use_mut_ref(|| (current.clone(), Vec::<String>::new()));
+    let leaving = {
+        let mut m = memory.borrow_mut();
+        if m.0 != current {
+            let gone = m.0.iter().filter(|a| !current.contains(a)).cloned().collect();
+            *m = (current.clone(), gone);
+        }
+        m.1.clone()
+    };
     let delete = Action::DeleteService(ObjectRef { namespace: "default".into(), name: "kubernetes".into(), via: None });
     html! {
         <section class="panel kubernetes" aria-labelledby="h-kubernetes">
@@ -181,13 +192,14 @@ pub fn kubernetes_service(p: &PanelProps) -> Html {
             </div>
             <h3>{ "Endpoints" }</h3>
             <ul class="addresses" id="kubernetes-endpoints" aria-live="polite">
-                { match ep {
-                    Some(ep) if ep.subsets.iter().all(|s| s.addresses.is_empty()) => html! { <li class="empty">{ "no addresses" }</li> },
-                    Some(ep) => ep.subsets.iter().flat_map(|s| s.addresses.iter()).map(|a| html! {
-                        <li key={a.clone()} class="address"><code>{ a }</code></li>
-                    }).collect::<Html>(),
-                    None => html! { <li class="empty">{ "no Endpoints object" }</li> },
-                } }
+                if current.is_empty() {
+                    <li class="empty">{ if ep.is_some() { "no addresses" } else { "no Endpoints object" } }</li>
+                }
+                { for current.iter().map(|a| html! { <li key={a.clone()} class="address"><code>{ a }</code></li> }) }
+                // Addresses the last rewrite removed fade out instead of vanishing.
+                { for leaving.iter().map(|a| html! {
+                    <li key={format!("leaving-{a}")} class="address leaving" aria-hidden="true"><code>{ a }</code></li>
+                }) }
             </ul>
             if let Some(e) = last_reset {
                 <p class="written-by">{ format!("last rewrite: t = {} by {}", format_ms(e.time_ms), e.apiserver) }
