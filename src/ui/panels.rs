@@ -163,15 +163,25 @@ pub fn kubernetes_service(p: &PanelProps) -> Html {
     let ep = st.endpoints.iter().find(|e| e.namespace == "default" && e.name == "kubernetes");
     let last_reset = p.frame.events.iter().rev().find(|e| e.message.starts_with("Resetting endpoints for master service"));
     let current: Vec<String> = ep.iter().flat_map(|e| e.subsets.iter()).flat_map(|s| s.addresses.iter().cloned()).collect();
-    // (addresses shown last time, addresses that left at the last change)
-    let memory = use_mut_ref(|| (current.clone(), Vec::<String>::new()));
-    let leaving = {
+    // (addresses shown last time, those the last change removed, those it added)
+    let memory = use_mut_ref(|| (current.clone(), Vec::<String>::new(), Vec::<String>::new()));
+    let (leaving, added) = {
         let mut m = memory.borrow_mut();
         if m.0 != current {
             let gone = m.0.iter().filter(|a| !current.contains(a)).cloned().collect();
-            *m = (current.clone(), gone);
+            let new = current.iter().filter(|a| !m.0.contains(a)).cloned().collect();
+            *m = (current.clone(), gone, new);
         }
-        m.1.clone()
+        (m.1.clone(), m.2.clone())
+    };
+    // Why an address left, from the state of the apiserver that owned it.
+    let why_left = |ip: &str| -> &'static str {
+        match st.apiservers.iter().find(|a| a.advertise_address == ip).map(|a| a.status.as_str()) {
+            Some("stopped") | Some("stopping") => "stopped gracefully: it deleted its lease",
+            Some("crashed") => "crashed: its lease expired",
+            Some("isolated") => "cut off from etcd: its lease expired",
+            _ => "its lease is gone",
+        }
     };
     let delete = Action::DeleteService(ObjectRef { namespace: "default".into(), name: "kubernetes".into(), via: None });
     html! {
@@ -202,8 +212,11 @@ pub fn kubernetes_service(p: &PanelProps) -> Html {
                 }) }
             </ul>
             if let Some(e) = last_reset {
-                <p class="written-by">{ format!("last rewrite: t = {} by {}", format_ms(e.time_ms), e.apiserver) }
-                    <br /><span class="why">{ e.message.trim_start_matches("Resetting endpoints for master service \"kubernetes\" to ") }</span></p>
+                <p class="written-by" id="written-by">{ format!("last rewrite: t = {} by {}", format_ms(e.time_ms), e.apiserver) }
+                    <br /><span class="why">{ e.message.trim_start_matches("Resetting endpoints for master service \"kubernetes\" to ") }</span>
+                    { for leaving.iter().map(|ip| html! { <><br /><span class="change removed">{ format!("− {ip}: {}", why_left(ip)) }</span></> }) }
+                    { for added.iter().map(|ip| html! { <><br /><span class="change added">{ format!("+ {ip}: its lease is live") }</span></> }) }
+                </p>
             }
             <button id="delete-kubernetes" class="danger" disabled={svc.is_none()} onclick={act(&p.on_action, delete)}>{ "✖ Delete the kubernetes Service" }</button>
         </section>

@@ -58,6 +58,7 @@ async function story(page, tag) {
   check((await endpoints(page)).includes('192.168.10.12'), `${tag}: a crashed apiserver stays in the Endpoints while its lease lives`);
   await seek(page, 36000);
   check(!(await endpoints(page)).includes('192.168.10.12'), `${tag}: and leaves them after the TTL`);
+  check((await text(page, '#written-by')).includes('− 192.168.10.12: crashed: its lease expired'), `${tag}: the rewrite says who left and why`);
 
   // Delete the kubernetes Service: it comes back with the first IP at the next sync.
   await page.click('#delete-kubernetes');
