@@ -48,7 +48,7 @@ pub fn parse_ms(s: &str) -> Result<u64, String> {
         total_ns = total_ns.checked_add(ns).ok_or_else(bad)?;
         rest = tail;
     }
-    if total_ns % 1_000_000 != 0 {
+    if !total_ns.is_multiple_of(1_000_000) {
         return Err(format!("duration {s:?} is not a whole number of milliseconds"));
     }
     u64::try_from(total_ns / 1_000_000).map_err(|_| bad())
@@ -67,7 +67,7 @@ pub fn format_ms(ms: u64) -> String {
     let secs = if rem % 1000 == 0 {
         format!("{}s", rem / 1000)
     } else {
-        format!("{}", format!("{}.{:03}", rem / 1000, rem % 1000).trim_end_matches('0')) + "s"
+        format!("{}.{:03}", rem / 1000, rem % 1000).trim_end_matches('0').to_string() + "s"
     };
     match (h, m) {
         (0, 0) => secs,
