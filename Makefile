@@ -50,6 +50,7 @@ test-scenarios:
 # Last, so that the closing lines are a run with real tests. --no-default-features proves the
 # core builds and passes without any web crate.
 test-native:
+	cargo test --lib
 	cargo build --no-default-features --benches
 	cargo test --no-default-features --doc
 	cargo test --no-default-features --lib --test cli --test core --test scenarios --test swarm
