@@ -26,6 +26,7 @@ pub mod registry;
 pub mod repair;
 pub mod rng;
 pub mod scenario;
+pub mod share;
 pub mod state;
 pub mod timeline;
 #[doc(hidden)]

@@ -326,7 +326,21 @@ impl World {
     }
 
     /// Applies a user action now, as a step would.
+    /// Actions from a UI or a link are not validated beforehand as scenario steps are: refuse
+    /// what names an unknown apiserver or carries an unparsable IP, and leave the world as it is.
     pub fn act(&mut self, action: &Action) {
+        if let Some(name) = action.apiserver() {
+            if !self.apiservers.contains_key(name) {
+                self.action_failed("", name, format!("unknown apiserver {name:?}"));
+                return;
+            }
+        }
+        if let Action::Corrupt(Corruption::LeakClusterIp { ip } | Corruption::UnallocateClusterIp { ip } | Corruption::ForceClusterIp { ip, .. }) = action {
+            if parse_ip(ip).is_none() {
+                self.action_failed("", ip, format!("invalid IP address {ip:?}"));
+                return;
+            }
+        }
         let before = self.kubernetes_endpoints_revision();
         self.mark(MarkKind::Action, action.apiserver().unwrap_or_default());
         self.apply(action);

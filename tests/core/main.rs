@@ -17,6 +17,7 @@ mod props;
 mod reconcilers;
 mod repair_clusterip;
 mod repair_nodeport;
+mod share;
 mod world;
 
 use std::net::IpAddr;
