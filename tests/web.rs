@@ -73,9 +73,13 @@ async fn set_input(id: &str, value: &str, event: &str) {
 }
 
 async fn mount(scenario: Option<&str>) -> Element {
+    mount_with(scenario, None).await
+}
+
+async fn mount_with(scenario: Option<&str>, link: Option<&str>) -> Element {
     let root = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&root).unwrap();
-    let props = AppProps { scenario: scenario.map(|s| s.to_string().into()) };
+    let props = AppProps { scenario: scenario.map(|s| s.to_string().into()), link: link.map(|s| s.to_string().into()) };
     yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
     settle().await;
     root
@@ -216,4 +220,41 @@ fn settings_are_validated_by_the_core() {
     assert_eq!(cluster_scenario(&bad).unwrap_err(), "cluster.service_node_port_range: the port range cannot be greater than 65535: 30000-70000");
     let bad = Settings { apiservers: "0".into(), ..Settings::default() };
     assert!(cluster_scenario(&bad).unwrap_err().starts_with("apiservers:"));
+}
+
+#[wasm_bindgen_test]
+async fn a_link_reopens_the_same_moment() {
+    let root = mount(None).await;
+    seek(20_000).await;
+    click(button_in("apiserver-apiserver-b", "Crash")).await;
+    seek(40_000).await;
+    until("t = 40 s", || text("clock") == "t = 40s").await;
+    click_id("share").await;
+    until("the link shows", || exists("share-link")).await;
+    let url = by_id("share-link").dyn_into::<HtmlInputElement>().unwrap().value();
+    let fragment = url.split_once('#').map(|(_, f)| f.to_string()).expect("a fragment");
+    assert!(fragment.starts_with("scenario=crash-one-of-three&t=40s&actions=%5B%5B20000%2C"), "{fragment}");
+    let before = endpoints();
+    root.remove();
+
+    let root = mount_with(None, Some(&format!("#{fragment}"))).await;
+    until("the moment is restored", || exists("clock") && text("clock") == "t = 40s").await;
+    assert!(by_id("apiserver-apiserver-b").text_content().unwrap().contains("crashed"));
+    assert_eq!(endpoints(), before);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_link_or_scenario_name_says_so_and_opens_the_default() {
+    let root = mount_with(None, Some("#scenario=nope&t=10s")).await;
+    until("the notice shows", || exists("action-error")).await;
+    assert_eq!(text("action-error"), "This link could not be opened (link: scenario: unknown scenario \"nope\"); showing the default scenario.");
+    assert_eq!(text("clock"), "t = 0s");
+    assert_eq!(text("kubernetes-ip"), "10.96.0.1");
+    root.remove();
+    let root = mount_with(Some("<b>bold</b>"), None).await;
+    until("the notice shows", || exists("action-error")).await;
+    assert_eq!(text("action-error"), "There is no scenario \"<b>bold</b>\"; showing the default one.", "shown as text, never as HTML");
+    assert!(by_id("action-error").query_selector("b").unwrap().is_none());
+    root.remove();
 }

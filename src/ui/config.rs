@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use crate::builtin::SCENARIOS;
 use crate::scenario::{self, Scenario, Title};
+use crate::share::Source;
 
 /// The settings of the configuration form, as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +35,11 @@ impl Default for Settings {
 
 /// A sandbox scenario from the form: `n` apiservers `apiserver-a`… at 192.168.10.11…
 pub fn cluster_scenario(s: &Settings) -> Result<Scenario, String> {
+    cluster_file(s).and_then(|text| scenario::parse(&text))
+}
+
+/// The sandbox scenario file the form describes (validated by `scenario::parse`).
+pub fn cluster_file(s: &Settings) -> Result<String, String> {
     let n: usize = s.apiservers.trim().parse().ok().filter(|n| (1..=9).contains(n))
         .ok_or_else(|| format!("apiservers: {:?} is not a number from 1 to 9", s.apiservers))?;
     let seed: u64 = s.seed.trim().parse().map_err(|_| format!("seed: {:?} is not a non-negative integer", s.seed))?;
@@ -53,7 +59,7 @@ pub fn cluster_scenario(s: &Settings) -> Result<Scenario, String> {
             "apiservers": apiservers,
         },
     });
-    scenario::parse(&file.to_string())
+    Ok(file.to_string())
 }
 
 /// (name, title) of every shipped scenario, parsed once.
@@ -79,7 +85,8 @@ pub fn title_of(s: &Scenario) -> String {
 pub struct ConfigFormProps {
     /// The loaded scenario's name.
     pub current: String,
-    pub on_load: Callback<Scenario>,
+    /// A scenario to run, and where it comes from (for links).
+    pub on_load: Callback<(Scenario, Source)>,
 }
 
 #[function_component(ConfigForm)]
@@ -95,7 +102,7 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
             match SCENARIOS.iter().find(|(n, _)| *n == name).map(|(_, t)| scenario::parse(t)) {
                 Some(Ok(s)) => {
                     error.set(None);
-                    on_load.emit(s);
+                    on_load.emit((s, Source::Builtin(name)));
                 }
                 Some(Err(e)) => error.set(Some(format!("{name}: {e}"))),
                 None => {}
@@ -120,10 +127,10 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
         let (settings, error, on_load) = (settings.clone(), error.clone(), p.on_load.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match cluster_scenario(&settings) {
-                Ok(s) => {
+            match cluster_file(&settings).and_then(|text| scenario::parse(&text).map(|s| (s, text))) {
+                Ok((s, text)) => {
                     error.set(None);
-                    on_load.emit(s);
+                    on_load.emit((s, Source::Inline(text)));
                 }
                 Err(msg) => error.set(Some(msg)),
             }

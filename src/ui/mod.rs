@@ -16,6 +16,7 @@ use yew::prelude::*;
 use crate::builtin::SCENARIOS;
 use crate::inspect::{cluster_ip_bitmap, node_port_bitmap, BitmapView};
 use crate::scenario::{self, Action, Scenario};
+use crate::share::{Moment, Source};
 use crate::state::State;
 use crate::timeline::Timeline;
 use crate::world::{Mark, MarkKind};
@@ -31,6 +32,8 @@ pub const SPEED_MAX_EXP: f64 = 2.0;
 /// The model behind the page: a timeline plus how it is being played.
 pub struct Lab {
     pub scenario: Scenario,
+    /// Where the scenario came from, for links to a moment.
+    pub source: Source,
     pub timeline: Timeline,
     pub playing: bool,
     /// log10 of the speed (virtual ms per real ms).
@@ -43,10 +46,38 @@ pub struct Lab {
 }
 
 impl Lab {
-    pub fn new(scenario: Scenario) -> Self {
+    pub fn new(scenario: Scenario, source: Source) -> Self {
         let mut timeline = Timeline::new(&scenario);
         timeline.run_until(0);
-        Lab { scenario, timeline, playing: false, speed_exp: 0.7, horizon: 0, forked: false, last_frame: None }
+        Self::with_timeline(scenario, source, timeline)
+    }
+
+    fn with_timeline(scenario: Scenario, source: Source, timeline: Timeline) -> Self {
+        let horizon = timeline.world().now();
+        Lab { scenario, source, timeline, playing: false, speed_exp: 0.7, horizon, forked: false, last_frame: None }
+    }
+
+    /// The page's opening state: a link's moment, else the named scenario, else the default one.
+    /// A link that cannot be opened says why.
+    pub fn open(scenario: Option<&str>, link: Option<&str>) -> (Self, Option<String>) {
+        let default = || {
+            let name = scenario.filter(|n| builtin_scenario(n).is_some()).unwrap_or(DEFAULT_SCENARIO);
+            Lab::new(builtin_scenario(name).expect("the default scenario parses"), Source::Builtin(name.to_string()))
+        };
+        let unknown = scenario.filter(|n| builtin_scenario(n).is_none()).map(|n| format!("There is no scenario {n:?}; showing the default one."));
+        match link.map(str::trim).filter(|l| !l.trim_start_matches('#').is_empty()) {
+            None => (default(), unknown),
+            Some(link) => match Moment::decode(link).and_then(|m| m.restore(SCENARIOS).map(|r| (m, r))) {
+                Ok((m, (s, tl))) => (Lab::with_timeline(s, m.source, tl), None),
+                Err(e) => (default(), Some(format!("This link could not be opened ({e}); showing the default scenario."))),
+            },
+        }
+    }
+
+    /// A link to the present moment (the fragment, without `#`).
+    pub fn link(&self) -> String {
+        let actions = self.timeline.actions().iter().filter(|(at, _)| *at <= self.now()).cloned().collect();
+        Moment { source: self.source.clone(), seed: None, time_ms: self.now(), actions }.encode()
     }
 
     pub fn now(&self) -> u64 {
@@ -191,16 +222,26 @@ pub struct AppProps {
     /// The scenario to open (a name of `scenarios/`); the default one when absent or unknown.
     #[prop_or_default]
     pub scenario: Option<AttrValue>,
+    /// A link fragment (`#scenario=…&t=…&actions=…`) to open at that moment.
+    #[prop_or_default]
+    pub link: Option<AttrValue>,
 }
 
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
-    let lab = use_mut_ref(|| {
-        let name = props.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
-        Lab::new(builtin_scenario(name).or_else(|| builtin_scenario(DEFAULT_SCENARIO)).expect("the default scenario parses"))
-    });
+    // Opened once: the lab, and what to say if the URL asked for something that does not exist.
+    let opening_notice = use_mut_ref(|| None::<String>);
+    let lab = {
+        let (n, scenario, link) = (opening_notice.clone(), props.scenario.clone(), props.link.clone());
+        use_mut_ref(move || {
+            let (lab, msg) = Lab::open(scenario.as_deref(), link.as_deref());
+            *n.borrow_mut() = msg;
+            lab
+        })
+    };
     let redraw = use_force_update();
-    let notice = use_state(|| None::<String>);
+    let notice = use_state(|| opening_notice.borrow().clone());
+    let share = use_state(|| None::<String>);
     // Bumped when the tab becomes visible again, so that the play loop restarts.
     let visible_epoch = use_mut_ref(|| 0u32);
     // The play loop: one requestAnimationFrame chain while playing and the tab is visible.
@@ -334,10 +375,25 @@ pub fn app(props: &AppProps) -> Html {
     };
     let on_load = {
         let (lab, redraw, notice) = (lab.clone(), redraw.clone(), notice.clone());
-        Callback::from(move |s: Scenario| {
-            *lab.borrow_mut() = Lab::new(s);
+        Callback::from(move |(s, source): (Scenario, Source)| {
+            *lab.borrow_mut() = Lab::new(s, source);
             notice.set(None);
             redraw.force_update();
+        })
+    };
+    // Puts a link to this moment in the address bar (no reload) and shows it for copying.
+    let on_share = {
+        let (lab, share) = (lab.clone(), share.clone());
+        Callback::from(move |_: MouseEvent| {
+            let fragment = lab.borrow().link();
+            let mut url = String::new();
+            if let Some(w) = web_sys::window() {
+                if let Ok(h) = w.history() {
+                    let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
+                }
+                url = w.location().href().unwrap_or_default();
+            }
+            share.set(Some(url));
         })
     };
     let onkeydown = {
@@ -378,6 +434,12 @@ pub fn app(props: &AppProps) -> Html {
             if let Some(msg) = &*notice {
                 <p class="notice" role="alert" id="action-error">{ msg.clone() }</p>
             }
+            <div class="share">
+                <button id="share" onclick={on_share} title="A link that reopens exactly this moment">{ "Link to this moment" }</button>
+                if let Some(url) = &*share {
+                    <input id="share-link" readonly=true value={url.clone()} aria-label="Link to this moment" />
+                }
+            </div>
             <main class="grid">
                 <panels::Apiservers frame={frame.clone()} on_action={on_action.clone()} />
                 <panels::KubernetesService frame={frame.clone()} on_action={on_action.clone()} />

@@ -76,6 +76,16 @@ async function story(page, tag) {
   const desc = await hoverCell(page, 'node-port', 80);
   check(desc.startsWith('30080') && desc.includes('default/web'), `${tag}: NodePort cell 30080 is allocated to default/web (${desc})`);
 
+  // A link to this moment reopens it in a fresh page.
+  await page.click('#share');
+  const link = await page.inputValue('#share-link');
+  const clock = await text(page, '#clock');
+  const other = await page.context().newPage();
+  await other.goto(link);
+  await other.waitForSelector('#kubernetes-ip');
+  check(await text(other, '#clock') === clock && (await other.$('#svc-default-web')) !== null, `${tag}: the link reopens ${clock} with the Service`);
+  await other.close();
+
   // An invalid CIDR is refused and changes nothing.
   await page.click('#configure');
   await page.fill('#cfg-cidr', '10.96.0.0/33');
