@@ -307,22 +307,28 @@ impl World {
     /// Processes every task due at or before `t`, then sets the clock to `t`.
     pub fn run_until(&mut self, t: u64) {
         while self.next_time().is_some_and(|next| next <= t) {
-            self.step();
+            self.process_next(|_| ());
         }
         self.now = self.now.max(t);
     }
 
     /// Processes the next task; `None` when nothing is queued.
     pub fn step(&mut self) -> Option<Stepped> {
+        let what = self.process_next(|task| format!("{task:?}"))?;
+        Some(Stepped { time_ms: self.now, what })
+    }
+
+    /// Pops and runs the next task; `describe` sees it first (the hot path passes a no-op).
+    fn process_next<T>(&mut self, describe: impl FnOnce(&Task) -> T) -> Option<T> {
         let (key, (name, task)) = self.queue.pop_first()?;
         self.now = key.time;
-        let what = format!("{task:?}");
+        let described = describe(&task);
         let before = self.kubernetes_endpoints_revision();
         self.run_task(&name, task);
         if self.kubernetes_endpoints_revision() != before {
             self.mark(MarkKind::EndpointsRewrite, &name);
         }
-        Some(Stepped { time_ms: self.now, what })
+        Some(described)
     }
 
     /// Applies a user action now, as a step would.
