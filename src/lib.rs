@@ -12,6 +12,7 @@ pub mod builtin {
 }
 pub mod controlplane;
 pub mod duration;
+pub mod embed;
 pub mod endpoints;
 pub mod etcd;
 pub mod event;

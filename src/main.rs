@@ -1,10 +1,27 @@
+use kube_bootstrap_lab::embed::{parse_query, Theme};
+
 fn main() {
-    // `?scenario=<name>` opens one of `scenarios/`; a `#scenario=…&t=…&actions=…` link opens
-    // that moment; anything else opens the default scenario (saying why).
-    let scenario = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .and_then(|q| q.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("scenario=").map(str::to_string)));
-    let link = web_sys::window().and_then(|w| w.location().hash().ok()).filter(|h| h.len() > 1);
-    let props = kube_bootstrap_lab::ui::AppProps { scenario: scenario.map(Into::into), link: link.map(Into::into) };
+    // `?scenario=<name>&theme=auto|light|dark&controls=full|minimal&autoplay`; a
+    // `#scenario=…&t=…&actions=…` link opens that moment. Anything unknown or malformed is
+    // ignored, and the page says so.
+    let window = web_sys::window().expect("a browser window");
+    let query = window.location().search().unwrap_or_default();
+    let (options, problems) = parse_query(&query);
+    let theme = match options.theme {
+        Theme::Auto => None,
+        Theme::Light => Some("light"),
+        Theme::Dark => Some("dark"),
+    };
+    if let (Some(theme), Some(root)) = (theme, window.document().and_then(|d| d.document_element())) {
+        let _ = root.set_attribute("data-theme", theme);
+    }
+    let link = window.location().hash().ok().filter(|h| h.len() > 1);
+    let props = kube_bootstrap_lab::ui::AppProps {
+        scenario: options.scenario.map(Into::into),
+        link: link.map(Into::into),
+        autoplay: options.autoplay,
+        minimal: options.minimal,
+        problems: problems.into_iter().map(Into::into).collect(),
+    };
     yew::Renderer::<kube_bootstrap_lab::ui::App>::with_props(props).render();
 }

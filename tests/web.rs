@@ -79,7 +79,13 @@ async fn mount(scenario: Option<&str>) -> Element {
 async fn mount_with(scenario: Option<&str>, link: Option<&str>) -> Element {
     let root = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&root).unwrap();
-    let props = AppProps { scenario: scenario.map(|s| s.to_string().into()), link: link.map(|s| s.to_string().into()) };
+    let props = AppProps {
+        scenario: scenario.map(|s| s.to_string().into()),
+        link: link.map(|s| s.to_string().into()),
+        autoplay: false,
+        minimal: false,
+        problems: vec![],
+    };
     yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
     settle().await;
     root
@@ -258,3 +264,29 @@ async fn a_bad_link_or_scenario_name_says_so_and_opens_the_default() {
     assert!(by_id("action-error").query_selector("b").unwrap().is_none());
     root.remove();
 }
+
+#[wasm_bindgen_test]
+async fn page_options_minimal_autoplay_and_reported_problems() {
+    let root = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&root).unwrap();
+    let props = AppProps {
+        scenario: None,
+        link: None,
+        autoplay: true,
+        minimal: true,
+        problems: vec!["unknown URL parameter \"colour\"".into()],
+    };
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    until("the app is mounted", || exists("play")).await;
+    until("time moves", || text("clock") != "t = 0s").await;
+    let playing = by_id("play").get_attribute("aria-pressed");
+    click_id("play").await;
+    let minimal = root.query_selector(".lab.minimal").unwrap().is_some();
+    let notice = text("action-error");
+    root.remove();
+    // Asserted after unmounting, so that a failure cannot leave a playing app behind.
+    assert_eq!(playing.as_deref(), Some("true"), "autoplay");
+    assert!(minimal, "controls=minimal marks the app; static/style.css hides the editing controls");
+    assert_eq!(notice, "unknown URL parameter \"colour\"");
+}
+

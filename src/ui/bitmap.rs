@@ -387,7 +387,16 @@ fn media(query: &str) -> bool {
 
 /// Whether the page is in its dark theme (`prefers-color-scheme: dark`), read now.
 pub fn prefers_dark() -> bool {
-    media("(prefers-color-scheme: dark)")
+    // A page-level `?theme=` (html[data-theme]) wins over the system preference.
+    let forced = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("data-theme"));
+    match forced.as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => media("(prefers-color-scheme: dark)"),
+    }
 }
 
 /// Whether the user asked for reduced motion.

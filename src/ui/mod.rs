@@ -225,6 +225,15 @@ pub struct AppProps {
     /// A link fragment (`#scenario=…&t=…&actions=…`) to open at that moment.
     #[prop_or_default]
     pub link: Option<AttrValue>,
+    /// Start playing at once.
+    #[prop_or_default]
+    pub autoplay: bool,
+    /// The story without the editing controls (`?controls=minimal`).
+    #[prop_or_default]
+    pub minimal: bool,
+    /// What was wrong with the page's URL parameters, to show.
+    #[prop_or_default]
+    pub problems: Vec<AttrValue>,
 }
 
 #[function_component(App)]
@@ -233,9 +242,12 @@ pub fn app(props: &AppProps) -> Html {
     let opening_notice = use_mut_ref(|| None::<String>);
     let lab = {
         let (n, scenario, link) = (opening_notice.clone(), props.scenario.clone(), props.link.clone());
+        let (autoplay, problems) = (props.autoplay, props.problems.clone());
         use_mut_ref(move || {
-            let (lab, msg) = Lab::open(scenario.as_deref(), link.as_deref());
-            *n.borrow_mut() = msg;
+            let (mut lab, msg) = Lab::open(scenario.as_deref(), link.as_deref());
+            lab.playing = autoplay;
+            let all: Vec<String> = problems.iter().map(|p| p.to_string()).chain(msg).collect();
+            *n.borrow_mut() = (!all.is_empty()).then(|| all.join(" "));
             lab
         })
     };
@@ -419,7 +431,7 @@ pub fn app(props: &AppProps) -> Html {
     let l = lab.borrow();
     let (ip_maps, port_map) = &*maps;
     html! {
-        <div class="lab" tabindex="-1" {onkeydown}>
+        <div class={classes!("lab", props.minimal.then_some("minimal"))} tabindex="-1" {onkeydown}>
             <header class="topbar">
                 <div class="brand">
                     <h1>{ "kube-bootstrap-lab" }</h1>

@@ -156,6 +156,20 @@ try {
       await context.close();
     }
   }
+  // URL parameters: a forced theme beats the system one, minimal controls hide editing,
+  // and an unknown parameter is reported.
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}?theme=dark&controls=minimal&colour=red`);
+    await page.waitForSelector('#kubernetes-ip');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    check(bg === 'rgb(14, 18, 25)', `?theme=dark in a light system gives the dark page (${bg})`);
+    check(!(await page.isVisible('#configure')) && !(await page.isVisible('#create-service')), '?controls=minimal hides the editing controls');
+    check((await text(page, '#action-error')) === 'unknown URL parameter "colour"', 'an unknown URL parameter is reported');
+    await page.screenshot({ path: `${ARTIFACTS}/minimal-forced-dark.png` });
+    await context.close();
+  }
   const f = await frameTimes(browser, server.url);
   console.log(`     playing at 20× on a /16 for 5 s: ${f.frames} frames, p95 frame work ${f.p95Work.toFixed(2)} ms, p95 frame interval ${f.p95Gap.toFixed(1)} ms, reached ${f.clock}`);
   check(f.frames > 0, 'the play loop draws frames while playing');
