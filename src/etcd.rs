@@ -136,31 +136,21 @@ impl Etcd {
         }
     }
 
+    /// The live objects under `prefix` that `pick` recognises, in key order.
+    fn values<'a, T>(&'a self, prefix: &'a str, now: u64, pick: fn(&Value) -> Option<&T>) -> Vec<&'a T> {
+        self.list(prefix, now).filter_map(|(_, e)| pick(&e.value)).collect()
+    }
+
     pub fn services(&self, now: u64) -> Vec<&Service> {
-        self.list(SERVICES, now)
-            .filter_map(|(_, e)| match &e.value {
-                Value::Service(s) => Some(s),
-                _ => None,
-            })
-            .collect()
+        self.values(SERVICES, now, |v| if let Value::Service(s) = v { Some(s) } else { None })
     }
 
     pub fn endpoints(&self, now: u64) -> Vec<&Endpoints> {
-        self.list(ENDPOINTS, now)
-            .filter_map(|(_, e)| match &e.value {
-                Value::Endpoints(ep) => Some(ep),
-                _ => None,
-            })
-            .collect()
+        self.values(ENDPOINTS, now, |v| if let Value::Endpoints(ep) = v { Some(ep) } else { None })
     }
 
     pub fn pods(&self, now: u64) -> Vec<&Pod> {
-        self.list(PODS, now)
-            .filter_map(|(_, e)| match &e.value {
-                Value::Pod(p) => Some(p),
-                _ => None,
-            })
-            .collect()
+        self.values(PODS, now, |v| if let Value::Pod(p) = v { Some(p) } else { None })
     }
 
     pub fn namespaces(&self, now: u64) -> Vec<String> {

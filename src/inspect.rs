@@ -5,9 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::api::{parse_ip, IpFamily, Service};
 use crate::controlplane::{Status, KUBERNETES};
-use crate::etcd;
-use crate::ipallocator::{family_of, Range};
-use crate::portallocator::PortAllocator;
+use crate::ipallocator::Range;
 use crate::repair::nodeport::collect_service_node_ports;
 use crate::world::World;
 
@@ -87,11 +85,8 @@ fn services(w: &World) -> Vec<&Service> {
 
 /// The ClusterIP bitmap of family `index` (0 = primary), from what etcd stores.
 pub fn cluster_ip_bitmap(w: &World, index: usize) -> Option<BitmapView> {
-    let net = *w.config().service_ip_ranges.networks().get(index)?;
-    let key = [etcd::RANGE_SERVICE_IPS, etcd::RANGE_SECONDARY_SERVICE_IPS][index];
-    let stored = w.etcd().range(key, w.now()).and_then(|(s, _)| Range::from_snapshot(s, w.behavior()).ok());
-    let range = stored.unwrap_or_else(|| Range::new(net, w.behavior()));
-    let family = family_of(&net);
+    let range = w.stored_cluster_ips(index)?;
+    let family = range.family();
     let mut owned = Vec::new();
     for svc in services(w).into_iter().filter(|s| s.is_ip_set()) {
         for raw in svc.cluster_ips() {
@@ -114,8 +109,7 @@ pub fn cluster_ip_bitmap(w: &World, index: usize) -> Option<BitmapView> {
 
 /// The NodePort bitmap, from what etcd stores.
 pub fn node_port_bitmap(w: &World) -> BitmapView {
-    let stored = w.etcd().range(etcd::RANGE_NODE_PORTS, w.now()).and_then(|(s, _)| PortAllocator::from_snapshot(s, w.behavior()).ok());
-    let alloc = stored.unwrap_or_else(|| PortAllocator::new(w.config().node_ports, w.behavior()));
+    let alloc = w.stored_node_ports();
     let mut owned = Vec::new();
     for svc in services(w) {
         let mut ports = collect_service_node_ports(svc);

@@ -6,9 +6,6 @@ use serde::Serialize;
 
 use crate::api::{Endpoints, Pod, Service};
 use crate::controlplane::Status;
-use crate::etcd;
-use crate::ipallocator::Range;
-use crate::portallocator::PortAllocator;
 use crate::world::World;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -83,7 +80,6 @@ impl State {
     pub fn of(w: &World) -> State {
         let now = w.now();
         let etcd = w.etcd();
-        let behavior = w.behavior();
         let cfg = w.config();
         let apiservers = w
             .apiservers()
@@ -111,32 +107,17 @@ impl State {
             .into_iter()
             .map(|(key, ip, expires)| LeaseState { key, ip, ttl_left_ms: expires.map_or(0, |t| t.saturating_sub(now)) })
             .collect();
-        let keys = [etcd::RANGE_SERVICE_IPS, etcd::RANGE_SECONDARY_SERVICE_IPS];
-        let cluster_ip = cfg
-            .service_ip_ranges
-            .networks()
-            .into_iter()
-            .zip(keys)
-            .map(|(net, key)| {
-                // What etcd holds; the configured range until the first repair writes it.
-                let stored = etcd.range(key, now).map(|(r, _)| r.clone());
-                let range = stored
-                    .as_ref()
-                    .and_then(|s| Range::from_snapshot(s, behavior).ok())
-                    .unwrap_or_else(|| Range::new(net, behavior));
-                AllocationState {
-                    range: range.cidr().to_string(),
-                    size: range.size(),
-                    static_band: range.static_band(),
-                    used: range.used(),
-                    allocated: range.iter().map(|ip| ip.to_string()).collect(),
-                }
+        let cluster_ip = (0..cfg.service_ip_ranges.networks().len())
+            .filter_map(|i| w.stored_cluster_ips(i))
+            .map(|range| AllocationState {
+                range: range.cidr().to_string(),
+                size: range.size(),
+                static_band: range.static_band(),
+                used: range.used(),
+                allocated: range.iter().map(|ip| ip.to_string()).collect(),
             })
             .collect();
-        let ports = etcd
-            .range(etcd::RANGE_NODE_PORTS, now)
-            .and_then(|(s, _)| PortAllocator::from_snapshot(s, behavior).ok())
-            .unwrap_or_else(|| PortAllocator::new(cfg.node_ports, behavior));
+        let ports = w.stored_node_ports();
         let node_port = AllocationState {
             range: ports.range().to_string(),
             size: ports.size(),

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
 
-use crate::api::{parse_ip, Behavior, IpFamily, Pod, RangeAllocation, Service};
+use crate::api::{parse_ip, Behavior, IpFamily, Pod, Service};
 use crate::controlplane::{
     Apiserver, Started, Status, READYZ_POLL_MS, REPAIR_HOOK, REPAIR_HOOK_TIMEOUT_MS, SYSTEM_NAMESPACES_INTERVAL_MS,
 };
@@ -818,9 +818,21 @@ impl World {
         }
     }
 
-    /// The stored allocation objects, for the state view.
-    pub fn stored_range(&self, key: &str) -> Option<&RangeAllocation> {
-        self.etcd.range(key, self.now).map(|(r, _)| r)
+    /// The ClusterIP range of family `index` (0 = primary) as etcd stores it; the configured
+    /// range, empty, until the first repair run writes it.
+    pub fn stored_cluster_ips(&self, index: usize) -> Option<Range> {
+        let net = *self.cfg.service_ip_ranges.networks().get(index)?;
+        let key = [etcd::RANGE_SERVICE_IPS, etcd::RANGE_SECONDARY_SERVICE_IPS][index];
+        let stored = self.etcd.range(key, self.now).and_then(|(s, _)| Range::from_snapshot(s, self.behavior).ok());
+        Some(stored.unwrap_or_else(|| Range::new(net, self.behavior)))
+    }
+
+    /// The NodePort range as etcd stores it (the configured one, empty, until written).
+    pub fn stored_node_ports(&self) -> PortAllocator {
+        self.etcd
+            .range(etcd::RANGE_NODE_PORTS, self.now)
+            .and_then(|(s, _)| PortAllocator::from_snapshot(s, self.behavior).ok())
+            .unwrap_or_else(|| PortAllocator::new(self.cfg.node_ports, self.behavior))
     }
 }
 
