@@ -15,8 +15,14 @@ fn main() {
     let mut out = String::from("/// (file stem, file text) of every scenario under `scenarios/`, sorted by name.\npub const SCENARIOS: &[(&str, &str)] = &[\n");
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
-        let stem = path.file_stem().and_then(|s| s.to_str()).expect("UTF-8 file name");
-        out.push_str(&format!("    ({stem:?}, include_str!({:?})),\n", path.display().to_string()));
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("UTF-8 file name");
+        out.push_str(&format!(
+            "    ({stem:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
     }
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("scenarios.rs");

@@ -37,7 +37,10 @@ impl AllocationBitmap {
     pub fn new(max: usize, range_spec: impl Into<String>, strategy: Strategy) -> Self {
         if let Strategy::RandomScanWithOffset(offset) = strategy {
             // Upstream's precondition (its callers guarantee it since the /28 fix).
-            debug_assert!(offset == 0 || offset < max, "band offset {offset} must be below max {max}");
+            debug_assert!(
+                offset == 0 || offset < max,
+                "band offset {offset} must be below max {max}"
+            );
         }
         AllocationBitmap {
             strategy,
@@ -98,7 +101,8 @@ impl AllocationBitmap {
             Strategy::RandomScanWithOffset(offset) => (offset, self.max - offset),
         };
         // Upper band `[lower, max)` first, then the static band `[0, lower)`.
-        self.scan_band(lower, upper, rng).or_else(|| self.scan_band(0, lower, rng))
+        self.scan_band(lower, upper, rng)
+            .or_else(|| self.scan_band(0, lower, rng))
     }
 
     /// Scans `len` offsets starting at `base`, from a random start, wrapping inside the band.
@@ -108,7 +112,8 @@ impl AllocationBitmap {
         }
         let start = rng.intn(len);
         // Two contiguous runs: [start, len) then [0, start), searched a word at a time.
-        self.first_clear(base + start, base + len).or_else(|| self.first_clear(base, base + start))
+        self.first_clear(base + start, base + len)
+            .or_else(|| self.first_clear(base, base + start))
     }
 
     /// The lowest clear offset in `[from, to)`.
@@ -136,7 +141,9 @@ impl AllocationBitmap {
 
     /// Bit test; offsets beyond the set read as clear.
     pub fn has(&self, offset: usize) -> bool {
-        self.words.get(offset / 64).is_some_and(|w| w >> (offset % 64) & 1 == 1)
+        self.words
+            .get(offset / 64)
+            .is_some_and(|w| w >> (offset % 64) & 1 == 1)
     }
 
     /// `max - count`; negative only after restoring bits beyond `max`.

@@ -7,7 +7,9 @@ use std::net::IpAddr;
 use serde::{Deserialize, Serialize};
 
 /// Which Kubernetes release's rules run (`behavior` in a scenario).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub enum Behavior {
     /// The release the seed articles read: plain random scan, no static bands.
     #[serde(rename = "1.20")]
@@ -65,7 +67,9 @@ pub struct RangeAllocation {
     pub data: Vec<u8>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub enum ServiceType {
     #[default]
     ClusterIP,
@@ -74,7 +78,9 @@ pub enum ServiceType {
     ExternalName,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub enum Protocol {
     #[default]
     TCP,
@@ -168,7 +174,9 @@ impl Service {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub enum PodPhase {
     Pending,
     #[default]

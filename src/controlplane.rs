@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::api::{Behavior, EndpointPort, IntOrString, Protocol, Service, ServicePort, ServiceType};
+use crate::api::{
+    Behavior, EndpointPort, IntOrString, Protocol, Service, ServicePort, ServiceType,
+};
 use crate::etcd::{self, Value};
 use crate::ipallocator::{family_of, Range};
 use crate::portallocator::PortAllocator;
@@ -21,7 +23,8 @@ use crate::scenario::{ApiserverSpec, ClusterConfig};
 pub const KUBERNETES: &str = "kubernetes";
 
 /// The system namespaces the apiserver keeps (`systemnamespaces` controller, every minute).
-pub const SYSTEM_NAMESPACES: [&str; 4] = ["kube-system", "kube-public", "default", "kube-node-lease"];
+pub const SYSTEM_NAMESPACES: [&str; 4] =
+    ["kube-system", "kube-public", "default", "kube-node-lease"];
 pub const SYSTEM_NAMESPACES_INTERVAL_MS: u64 = 60_000;
 /// The kubernetes-service loop polls `/readyz` this often until it answers 200.
 pub const READYZ_POLL_MS: u64 = 100;
@@ -75,13 +78,21 @@ pub enum Started {
 impl Apiserver {
     /// A process with fresh memory: allocators, repair controllers and reconciler all new.
     pub fn new(spec: ApiserverSpec, cfg: &ClusterConfig, behavior: Behavior) -> Self {
-        let keys = [(etcd::RANGE_SERVICE_IPS), (etcd::RANGE_SECONDARY_SERVICE_IPS)];
+        let keys = [
+            (etcd::RANGE_SERVICE_IPS),
+            (etcd::RANGE_SECONDARY_SERVICE_IPS),
+        ];
         let ips = cfg
             .service_ip_ranges
             .networks()
             .into_iter()
             .zip(keys)
-            .map(|(net, key)| IpView { alloc: Range::new(net, behavior), key, resource: "serviceipallocations", last: None })
+            .map(|(net, key)| IpView {
+                alloc: Range::new(net, behavior),
+                key,
+                resource: "serviceipallocations",
+                last: None,
+            })
             .collect();
         let ports = PortView {
             alloc: PortAllocator::new(cfg.node_ports, behavior),
@@ -121,7 +132,11 @@ impl Apiserver {
     }
 
     fn endpoint_ports(cfg: &ClusterConfig) -> Vec<EndpointPort> {
-        vec![EndpointPort { name: "https".into(), port: cfg.secure_port, protocol: Protocol::TCP }]
+        vec![EndpointPort {
+            name: "https".into(),
+            port: cfg.secure_port,
+            protocol: Protocol::TCP,
+        }]
     }
 
     /// The start instant: remove a stale endpoint of ours, run the first repair passes.
@@ -142,11 +157,17 @@ impl Apiserver {
                 // Start() runs each RunOnce synchronously and dies if one fails; then the loops
                 // start, and their first run is immediate.
                 if let Err(e) = self.repair_cluster_ips(st) {
-                    st.rec.log(COMPONENT, format!("Unable to perform initial IP allocation check: {e}"));
+                    st.rec.log(
+                        COMPONENT,
+                        format!("Unable to perform initial IP allocation check: {e}"),
+                    );
                     return Started::Fatal;
                 }
                 if let Err(e) = self.repair_node_ports(st) {
-                    st.rec.log(COMPONENT, format!("Unable to perform initial service nodePort check: {e}"));
+                    st.rec.log(
+                        COMPONENT,
+                        format!("Unable to perform initial service nodePort check: {e}"),
+                    );
                     return Started::Fatal;
                 }
                 self.run_repairs(st);
@@ -165,7 +186,12 @@ impl Apiserver {
     }
 
     /// RemoveEndpoints of our own address at start, in case an earlier life did not exit cleanly.
-    pub fn remove_stale_endpoint(&mut self, st: &mut Storage, cfg: &ClusterConfig, behavior: Behavior) {
+    pub fn remove_stale_endpoint(
+        &mut self,
+        st: &mut Storage,
+        cfg: &ClusterConfig,
+        behavior: Behavior,
+    ) {
         self.pending_remove = false;
         let ip = self.ip();
         match self.reconciler.remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg)) {
@@ -196,20 +222,34 @@ impl Apiserver {
     }
 
     fn repair_cluster_ips(&mut self, st: &mut Storage) -> Result<(), String> {
-        st.check().map_err(|e| format!("unable to refresh the service IP block: {e}"))?;
+        st.check()
+            .map_err(|e| format!("unable to refresh the service IP block: {e}"))?;
         let read: Vec<_> = self
             .allocators
             .ips
             .iter()
-            .map(|v| st.etcd.range(v.key, st.now).map_or((Default::default(), None), |(r, rev)| (r.clone(), Some(rev))))
+            .map(|v| {
+                st.etcd
+                    .range(v.key, st.now)
+                    .map_or((Default::default(), None), |(r, rev)| {
+                        (r.clone(), Some(rev))
+                    })
+            })
             .collect();
         let snapshots: Vec<_> = read.iter().map(|(r, _)| r.clone()).collect();
         let services = st.etcd.services(st.now);
         let written = self.ip_repair.run_once(&snapshots, &services, st.rec)?;
-        for ((view, snapshot), (_, read_rev)) in self.allocators.ips.iter_mut().zip(written).zip(read) {
-            st.etcd.put(view.key, Value::Range(snapshot.clone()), None, st.now);
+        for ((view, snapshot), (_, read_rev)) in
+            self.allocators.ips.iter_mut().zip(written).zip(read)
+        {
+            st.etcd
+                .put(view.key, Value::Range(snapshot.clone()), None, st.now);
             // CreateOrUpdate restores memory and remembers the version it read, not the new one.
-            if view.alloc.restore_raw(&snapshot.range, &snapshot.data).is_ok() {
+            if view
+                .alloc
+                .restore_raw(&snapshot.range, &snapshot.data)
+                .is_ok()
+            {
                 view.last = read_rev;
             }
         }
@@ -217,13 +257,24 @@ impl Apiserver {
     }
 
     fn repair_node_ports(&mut self, st: &mut Storage) -> Result<(), String> {
-        st.check().map_err(|e| format!("unable to refresh the port allocations: {e}"))?;
+        st.check()
+            .map_err(|e| format!("unable to refresh the port allocations: {e}"))?;
         let view = &mut self.allocators.ports;
-        let (snapshot, read_rev) = st.etcd.range(view.key, st.now).map_or((Default::default(), None), |(r, rev)| (r.clone(), Some(rev)));
+        let (snapshot, read_rev) = st
+            .etcd
+            .range(view.key, st.now)
+            .map_or((Default::default(), None), |(r, rev)| {
+                (r.clone(), Some(rev))
+            });
         let services = st.etcd.services(st.now);
         let written = self.port_repair.run_once(&snapshot, &services, st.rec)?;
-        st.etcd.put(view.key, Value::Range(written.clone()), None, st.now);
-        if view.alloc.restore_raw(&written.range, &written.data).is_ok() {
+        st.etcd
+            .put(view.key, Value::Range(written.clone()), None, st.now);
+        if view
+            .alloc
+            .restore_raw(&written.range, &written.data)
+            .is_ok()
+        {
             view.last = read_rev;
         }
         Ok(())
@@ -235,13 +286,19 @@ impl Apiserver {
     pub fn ensure_namespaces(&mut self, st: &mut Storage, behavior: Behavior) {
         let (names, text): (&[&str], &str) = match behavior {
             Behavior::V1_29 => (&SYSTEM_NAMESPACES, "Namespace"),
-            Behavior::V1_20 => (&["kube-system", "kube-public", "kube-node-lease"], "namespace"),
+            Behavior::V1_20 => (
+                &["kube-system", "kube-public", "kube-node-lease"],
+                "namespace",
+            ),
         };
         let mut ok = true;
         for ns in names {
             if let Err(e) = ensure_namespace(st, ns, behavior) {
                 ok = false;
-                st.rec.log(COMPONENT, format!("unable to create required kubernetes system {text} {ns}: {e}"));
+                st.rec.log(
+                    COMPONENT,
+                    format!("unable to create required kubernetes system {text} {ns}: {e}"),
+                );
             }
         }
         // 1.20 does not gate readiness on them; 1.27+ waits for its informer to have seen them.
@@ -254,7 +311,11 @@ impl Apiserver {
         Service {
             namespace: "default".into(),
             name: KUBERNETES.into(),
-            type_: if node_port > 0 { ServiceType::NodePort } else { ServiceType::ClusterIP },
+            type_: if node_port > 0 {
+                ServiceType::NodePort
+            } else {
+                ServiceType::ClusterIP
+            },
             cluster_ip: cfg.service_ip_ranges.kubernetes_service_ip().to_string(),
             labels: BTreeMap::from([
                 ("component".to_string(), "apiserver".to_string()),
@@ -275,7 +336,13 @@ impl Apiserver {
 
     /// `UpdateKubernetesService(false)`: create the Service if missing (never correct it), then
     /// reconcile the Endpoints. Returns whether the Service was created.
-    pub fn sync_kubernetes_service(&mut self, st: &mut Storage, cfg: &ClusterConfig, behavior: Behavior, rng: &mut SimRng) -> bool {
+    pub fn sync_kubernetes_service(
+        &mut self,
+        st: &mut Storage,
+        cfg: &ClusterConfig,
+        behavior: Behavior,
+        rng: &mut SimRng,
+    ) -> bool {
         let result = (|| -> Result<bool, String> {
             st.check().map_err(|e| e.to_string())?;
             if behavior == Behavior::V1_20 {
@@ -283,7 +350,8 @@ impl Apiserver {
             }
             let mut created = false;
             if st.etcd.service("default", KUBERNETES, st.now).is_none() {
-                self.allocators.create_service(st, rng, Self::kubernetes_service(cfg))?;
+                self.allocators
+                    .create_service(st, rng, Self::kubernetes_service(cfg))?;
                 created = true;
             }
             let ip = self.ip();
@@ -293,7 +361,8 @@ impl Apiserver {
             Ok(created)
         })();
         result.unwrap_or_else(|e| {
-            st.rec.log(COMPONENT, format!("unable to sync kubernetes service: {e}"));
+            st.rec
+                .log(COMPONENT, format!("unable to sync kubernetes service: {e}"));
             false
         })
     }
@@ -303,14 +372,23 @@ impl Apiserver {
     pub fn stop(&mut self, st: &mut Storage, cfg: &ClusterConfig) -> bool {
         self.status = Status::Stopping;
         self.syncing = false;
-        st.rec.log(COMPONENT, "Shutting down kubernetes service endpoint reconciler".into());
+        st.rec.log(
+            COMPONENT,
+            "Shutting down kubernetes service endpoint reconciler".into(),
+        );
         self.reconciler.stop_reconciling();
         let ip = self.ip();
-        match self.reconciler.remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg)) {
+        match self
+            .reconciler
+            .remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg))
+        {
             Ok(()) => true,
             Err(ReconcileError::Api(ApiError::Unavailable(_))) => false,
             Err(e) => {
-                st.rec.log(COMPONENT, format!("Unable to remove endpoints from kubernetes service: {e}"));
+                st.rec.log(
+                    COMPONENT,
+                    format!("Unable to remove endpoints from kubernetes service: {e}"),
+                );
                 true
             }
         }

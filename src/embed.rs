@@ -28,7 +28,11 @@ pub struct PageOptions {
 pub fn parse_query(query: &str) -> (PageOptions, Vec<String>) {
     let mut o = PageOptions::default();
     let mut problems = Vec::new();
-    for part in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+    for part in query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
         let (key, raw) = part.split_once('=').unwrap_or((part, ""));
         let value = match percent_decode(&raw.replace('+', " ")) {
             Ok(v) => v,
@@ -37,7 +41,11 @@ pub fn parse_query(query: &str) -> (PageOptions, Vec<String>) {
                 continue;
             }
         };
-        let mut bad = |allowed: &str| problems.push(format!("URL parameter {key}: {value:?} is not one of {allowed}"));
+        let mut bad = |allowed: &str| {
+            problems.push(format!(
+                "URL parameter {key}: {value:?} is not one of {allowed}"
+            ))
+        };
         match key {
             "scenario" => o.scenario = Some(value),
             "theme" => match value.as_str() {

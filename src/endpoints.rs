@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 
 use crate::api::{
-    parse_ip, EndpointPort, EndpointSubset, Endpoints, IntOrString, IpFamily, Pod, PodPhase, Service, ServicePort,
-    ServiceType,
+    parse_ip, EndpointPort, EndpointSubset, Endpoints, IntOrString, IpFamily, Pod, PodPhase,
+    Service, ServicePort, ServiceType,
 };
 
 /// `v1.IsHeadlessService`: set on the Endpoints of a Service without a ClusterIP.
@@ -27,8 +27,11 @@ pub fn repack_subsets(subsets: &[EndpointSubset]) -> Vec<EndpointSubset> {
     // without ports keep their addresses.
     let mut port_to_addrs: BTreeMap<Option<&EndpointPort>, BTreeMap<&str, bool>> = BTreeMap::new();
     for subset in subsets {
-        let ports: Vec<Option<&EndpointPort>> =
-            if subset.ports.is_empty() { vec![None] } else { subset.ports.iter().map(Some).collect() };
+        let ports: Vec<Option<&EndpointPort>> = if subset.ports.is_empty() {
+            vec![None]
+        } else {
+            subset.ports.iter().map(Some).collect()
+        };
         for port in ports {
             let ready = subset.addresses.iter().map(|ip| (ip, true));
             let not_ready = subset.not_ready_addresses.iter().map(|ip| (ip, false));
@@ -55,12 +58,26 @@ pub fn repack_subsets(subsets: &[EndpointSubset]) -> Vec<EndpointSubset> {
         .map(|(addrs, ports)| {
             // Ports arrive in `EndpointPort` order (name, port, protocol) from the BTreeMap above;
             // BTreeMap<&str, _> iterates in IP string byte order, as `LessEndpointAddress` sorts.
-            let pick = |want: bool| addrs.iter().filter(|(_, &r)| r == want).map(|(ip, _)| ip.to_string()).collect();
-            EndpointSubset { addresses: pick(true), not_ready_addresses: pick(false), ports }
+            let pick = |want: bool| {
+                addrs
+                    .iter()
+                    .filter(|(_, &r)| r == want)
+                    .map(|(ip, _)| ip.to_string())
+                    .collect()
+            };
+            EndpointSubset {
+                addresses: pick(true),
+                not_ready_addresses: pick(false),
+                ports,
+            }
         })
         .collect();
     out.sort_by(|a, b| {
-        (&a.ports, &a.addresses, &a.not_ready_addresses).cmp(&(&b.ports, &b.addresses, &b.not_ready_addresses))
+        (&a.ports, &a.addresses, &a.not_ready_addresses).cmp(&(
+            &b.ports,
+            &b.addresses,
+            &b.not_ready_addresses,
+        ))
     });
     out
 }
@@ -100,7 +117,9 @@ fn pod_to_endpoint_address_for_service(svc: &Service, pod: &Pod) -> Option<Strin
         None => ips.first().map_or(IpFamily::IPv4, |ip| family_of(ip)),
     };
     // Upstream would also take an unparsable IP as IPv4; pod IPs are validated, so we skip them.
-    ips.into_iter().find(|ip| parse_ip(ip).is_some_and(|ip| IpFamily::of(&ip) == family)).map(str::to_string)
+    ips.into_iter()
+        .find(|ip| parse_ip(ip).is_some_and(|ip| IpFamily::of(&ip) == family))
+        .map(str::to_string)
 }
 
 /// `podutil.FindPort`: the container port a Service port sends traffic to on this pod.
@@ -118,10 +137,23 @@ fn find_port(pod: &Pod, svc_port: &ServicePort) -> Option<i32> {
 }
 
 /// `addEndpointSubset`: one single-address subset, ready or not.
-fn add_endpoint_subset(subsets: &mut Vec<EndpointSubset>, ip: &str, port: Option<EndpointPort>, ready: bool) {
+fn add_endpoint_subset(
+    subsets: &mut Vec<EndpointSubset>,
+    ip: &str,
+    port: Option<EndpointPort>,
+    ready: bool,
+) {
     let addr = vec![ip.to_string()];
-    let (addresses, not_ready_addresses) = if ready { (addr, vec![]) } else { (vec![], addr) };
-    subsets.push(EndpointSubset { addresses, not_ready_addresses, ports: port.into_iter().collect() });
+    let (addresses, not_ready_addresses) = if ready {
+        (addr, vec![])
+    } else {
+        (vec![], addr)
+    };
+    subsets.push(EndpointSubset {
+        addresses,
+        not_ready_addresses,
+        ports: port.into_iter().collect(),
+    });
 }
 
 /// `syncService`'s computed Endpoints for `svc`, or `None` when the controller leaves it alone:
@@ -134,12 +166,16 @@ pub fn endpoints_for_service(svc: &Service, pods: &[Pod]) -> Option<Endpoints> {
     let headless = svc.cluster_ip == "None";
 
     let mut subsets = Vec::new();
-    let selected = pods.iter().filter(|p| p.namespace == svc.namespace && selector_matches(selector, p));
+    let selected = pods
+        .iter()
+        .filter(|p| p.namespace == svc.namespace && selector_matches(selector, p));
     for pod in selected {
         if !should_pod_be_in_endpoints(pod, svc.publish_not_ready_addresses) {
             continue;
         }
-        let Some(ip) = pod_to_endpoint_address_for_service(svc, pod) else { continue };
+        let Some(ip) = pod_to_endpoint_address_for_service(svc, pod) else {
+            continue;
+        };
         let ready = svc.publish_not_ready_addresses || pod.ready;
         if svc.ports.is_empty() {
             // Only headless Services may have no ports; their pods are still published (for DNS).
@@ -150,8 +186,14 @@ pub fn endpoints_for_service(svc: &Service, pods: &[Pod]) -> Option<Endpoints> {
         }
         for svc_port in &svc.ports {
             // A pod without the named port is left out for that port only.
-            let Some(port) = find_port(pod, svc_port) else { continue };
-            let port = EndpointPort { name: svc_port.name.clone(), port, protocol: svc_port.protocol };
+            let Some(port) = find_port(pod, svc_port) else {
+                continue;
+            };
+            let port = EndpointPort {
+                name: svc_port.name.clone(),
+                port,
+                protocol: svc_port.protocol,
+            };
             add_endpoint_subset(&mut subsets, &ip, Some(port), ready);
         }
     }

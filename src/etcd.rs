@@ -47,7 +47,10 @@ pub enum Value {
     Namespace,
     /// A master lease: an Endpoints object with one address upstream; `generation` is bumped on
     /// every refresh so that the write (and the TTL) always goes through.
-    Lease { ip: String, generation: u64 },
+    Lease {
+        ip: String,
+        generation: u64,
+    },
     Range(RangeAllocation),
 }
 
@@ -83,7 +86,11 @@ impl Etcd {
     }
 
     /// Live entries under `prefix`, in key order.
-    pub fn list<'a>(&'a self, prefix: &'a str, now: u64) -> impl Iterator<Item = (&'a String, &'a Entry)> + 'a {
+    pub fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        now: u64,
+    ) -> impl Iterator<Item = (&'a String, &'a Entry)> + 'a {
         self.kv
             .range(prefix.to_string()..)
             .take_while(move |(k, _)| k.starts_with(prefix))
@@ -93,13 +100,23 @@ impl Etcd {
     /// Writes `value`; with `ttl_ms` the key expires at `now + ttl_ms`. Returns the new revision.
     pub fn put(&mut self, key: &str, value: Value, ttl_ms: Option<u64>, now: u64) -> u64 {
         self.revision += 1;
-        let entry = Entry { value, mod_revision: self.revision, expires_at: ttl_ms.map(|t| now + t) };
+        let entry = Entry {
+            value,
+            mod_revision: self.revision,
+            expires_at: ttl_ms.map(|t| now + t),
+        };
         self.kv.insert(key.to_string(), entry);
         self.revision
     }
 
     /// Writes only if the key's revision is still `expected` (0 = must not exist).
-    pub fn compare_and_put(&mut self, key: &str, expected: u64, value: Value, now: u64) -> Result<u64, u64> {
+    pub fn compare_and_put(
+        &mut self,
+        key: &str,
+        expected: u64,
+        value: Value,
+        now: u64,
+    ) -> Result<u64, u64> {
         let current = self.get(key, now).map_or(0, |e| e.mod_revision);
         if current != expected {
             return Err(current);
@@ -120,7 +137,10 @@ impl Etcd {
     /// Purges `key` if its lease ran out by `now` and it was not rewritten since revision
     /// `written_at`; true when it did expire.
     pub fn expire(&mut self, key: &str, written_at: u64, now: u64) -> bool {
-        let due = self.kv.get(key).is_some_and(|e| e.mod_revision == written_at && !e.live(now));
+        let due = self
+            .kv
+            .get(key)
+            .is_some_and(|e| e.mod_revision == written_at && !e.live(now));
         if due {
             self.kv.remove(key);
             self.revision += 1;
@@ -130,36 +150,70 @@ impl Etcd {
 
     /// Typed reads of live objects.
     pub fn service(&self, namespace: &str, name: &str, now: u64) -> Option<&Service> {
-        match self.get(&service_key(namespace, name), now).map(|e| &e.value) {
+        match self
+            .get(&service_key(namespace, name), now)
+            .map(|e| &e.value)
+        {
             Some(Value::Service(s)) => Some(s),
             _ => None,
         }
     }
 
     /// The live objects under `prefix` that `pick` recognises, in key order.
-    fn values<'a, T>(&'a self, prefix: &'a str, now: u64, pick: fn(&Value) -> Option<&T>) -> Vec<&'a T> {
-        self.list(prefix, now).filter_map(|(_, e)| pick(&e.value)).collect()
+    fn values<'a, T>(
+        &'a self,
+        prefix: &'a str,
+        now: u64,
+        pick: fn(&Value) -> Option<&T>,
+    ) -> Vec<&'a T> {
+        self.list(prefix, now)
+            .filter_map(|(_, e)| pick(&e.value))
+            .collect()
     }
 
     pub fn services(&self, now: u64) -> Vec<&Service> {
-        self.values(SERVICES, now, |v| if let Value::Service(s) = v { Some(s) } else { None })
+        self.values(SERVICES, now, |v| {
+            if let Value::Service(s) = v {
+                Some(s)
+            } else {
+                None
+            }
+        })
     }
 
     pub fn endpoints(&self, now: u64) -> Vec<&Endpoints> {
-        self.values(ENDPOINTS, now, |v| if let Value::Endpoints(ep) = v { Some(ep) } else { None })
+        self.values(ENDPOINTS, now, |v| {
+            if let Value::Endpoints(ep) = v {
+                Some(ep)
+            } else {
+                None
+            }
+        })
     }
 
     pub fn pods(&self, now: u64) -> Vec<&Pod> {
-        self.values(PODS, now, |v| if let Value::Pod(p) = v { Some(p) } else { None })
+        self.values(PODS, now, |v| {
+            if let Value::Pod(p) = v {
+                Some(p)
+            } else {
+                None
+            }
+        })
     }
 
     pub fn namespaces(&self, now: u64) -> Vec<String> {
-        self.list(NAMESPACES, now).map(|(k, _)| k[NAMESPACES.len()..].to_string()).collect()
+        self.list(NAMESPACES, now)
+            .map(|(k, _)| k[NAMESPACES.len()..].to_string())
+            .collect()
     }
 
     pub fn range(&self, key: &str, now: u64) -> Option<(&RangeAllocation, u64)> {
         match self.get(key, now) {
-            Some(Entry { value: Value::Range(r), mod_revision, .. }) => Some((r, *mod_revision)),
+            Some(Entry {
+                value: Value::Range(r),
+                mod_revision,
+                ..
+            }) => Some((r, *mod_revision)),
             _ => None,
         }
     }

@@ -26,7 +26,11 @@ pub struct Recorder {
 
 impl Recorder {
     pub fn new(time_ms: u64, apiserver: impl Into<String>) -> Self {
-        Recorder { time_ms, apiserver: apiserver.into(), events: Vec::new() }
+        Recorder {
+            time_ms,
+            apiserver: apiserver.into(),
+            events: Vec::new(),
+        }
     }
 
     fn push(&mut self, component: &str, type_: &str, reason: &str, object: &str, message: String) {

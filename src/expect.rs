@@ -9,9 +9,11 @@ use crate::event::Event;
 fn identity(list: &str, item: &Json) -> Option<String> {
     let field = |k: &str| item.get(k).and_then(Json::as_str);
     match list {
-        "services" | "endpoints" | "pods" => {
-            Some(format!("{}/{}", field("namespace").unwrap_or("default"), field("name")?))
-        }
+        "services" | "endpoints" | "pods" => Some(format!(
+            "{}/{}",
+            field("namespace").unwrap_or("default"),
+            field("name")?
+        )),
         "apiservers" => field("name").map(str::to_string),
         _ => None,
     }
@@ -26,7 +28,11 @@ fn matches(path: &str, want: &Json, got: &Json, out: &mut Vec<String>) {
     match (want, got) {
         (Json::Object(w), Json::Object(g)) => {
             for (k, wv) in w {
-                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
                 match g.get(k) {
                     Some(gv) => matches(&p, wv, gv, out),
                     None if wv.is_null() => {}
@@ -36,7 +42,11 @@ fn matches(path: &str, want: &Json, got: &Json, out: &mut Vec<String>) {
         }
         (Json::Array(w), Json::Array(g)) if w.iter().all(|v| !v.is_object() && !v.is_array()) => {
             if w != g {
-                out.push(format!("{path}: expected {}, got {}", show(want), show(got)));
+                out.push(format!(
+                    "{path}: expected {}, got {}",
+                    show(want),
+                    show(got)
+                ));
             }
         }
         (Json::Array(w), Json::Array(g)) if identity_list(path) => {
@@ -45,7 +55,10 @@ fn matches(path: &str, want: &Json, got: &Json, out: &mut Vec<String>) {
                     out.push(format!("{path}: an entry needs a name: {}", show(wv)));
                     continue;
                 };
-                match g.iter().find(|gv| identity(path, gv).as_deref() == Some(id.as_str())) {
+                match g
+                    .iter()
+                    .find(|gv| identity(path, gv).as_deref() == Some(id.as_str()))
+                {
                     Some(gv) => matches(&format!("{path}[{id}]"), wv, gv, out),
                     None => out.push(format!("{path}[{id}]: expected to exist, but it does not")),
                 }
@@ -53,7 +66,12 @@ fn matches(path: &str, want: &Json, got: &Json, out: &mut Vec<String>) {
         }
         (Json::Array(w), Json::Array(g)) => {
             if w.len() != g.len() {
-                out.push(format!("{path}: expected {} entries, got {}: {}", w.len(), g.len(), show(got)));
+                out.push(format!(
+                    "{path}: expected {} entries, got {}: {}",
+                    w.len(),
+                    g.len(),
+                    show(got)
+                ));
                 return;
             }
             for (i, (wv, gv)) in w.iter().zip(g).enumerate() {
@@ -63,7 +81,11 @@ fn matches(path: &str, want: &Json, got: &Json, out: &mut Vec<String>) {
         (Json::Number(a), Json::Number(b)) if a.as_f64() == b.as_f64() => {}
         _ => {
             if want != got {
-                out.push(format!("{path}: expected {}, got {}", show(want), show(got)));
+                out.push(format!(
+                    "{path}: expected {}, got {}",
+                    show(want),
+                    show(got)
+                ));
             }
         }
     }
@@ -75,11 +97,15 @@ fn identity_list(path: &str) -> bool {
 
 /// An event matches an entry when every given field is equal (`message_contains`: a substring).
 fn event_matches(entry: &Json, e: &Json) -> bool {
-    let Json::Object(fields) = entry else { return false };
+    let Json::Object(fields) = entry else {
+        return false;
+    };
     fields.iter().all(|(k, v)| match k.as_str() {
         "message_contains" => {
             let needle = v.as_str().unwrap_or_default();
-            e.get("message").and_then(Json::as_str).is_some_and(|m| m.contains(needle))
+            e.get("message")
+                .and_then(Json::as_str)
+                .is_some_and(|m| m.contains(needle))
         }
         _ => e.get(k) == Some(v),
     })
@@ -91,7 +117,10 @@ pub fn check(expect: &Json, state: &Json, events: &[Event]) -> Vec<String> {
     let Json::Object(expect) = expect else {
         return vec!["expect: must be an object".into()];
     };
-    let events: Vec<Json> = events.iter().map(|e| serde_json::to_value(e).expect("event serialises")).collect();
+    let events: Vec<Json> = events
+        .iter()
+        .map(|e| serde_json::to_value(e).expect("event serialises"))
+        .collect();
     for (key, want) in expect {
         match key.as_str() {
             "events_include" | "events_exclude" => {
@@ -99,7 +128,11 @@ pub fn check(expect: &Json, state: &Json, events: &[Event]) -> Vec<String> {
                 for (i, entry) in want.as_array().into_iter().flatten().enumerate() {
                     let found = events.iter().any(|e| event_matches(entry, e));
                     if found != include {
-                        let verb = if include { "no event matches" } else { "an event matches" };
+                        let verb = if include {
+                            "no event matches"
+                        } else {
+                            "an event matches"
+                        };
                         out.push(format!("{key}[{i}]: {verb} {}", show(entry)));
                     }
                 }
@@ -107,11 +140,18 @@ pub fn check(expect: &Json, state: &Json, events: &[Event]) -> Vec<String> {
             "absent" => {
                 for (list, names) in want.as_object().into_iter().flatten() {
                     for entry in names.as_array().into_iter().flatten() {
-                        let Some(id) = identity(list, entry) else { continue };
-                        let exists = state
-                            .get(list)
-                            .and_then(Json::as_array)
-                            .is_some_and(|items| items.iter().any(|it| identity(list, it).as_deref() == Some(id.as_str())));
+                        let Some(id) = identity(list, entry) else {
+                            continue;
+                        };
+                        let exists =
+                            state
+                                .get(list)
+                                .and_then(Json::as_array)
+                                .is_some_and(|items| {
+                                    items.iter().any(|it| {
+                                        identity(list, it).as_deref() == Some(id.as_str())
+                                    })
+                                });
                         if exists {
                             out.push(format!("absent.{list}[{id}]: it exists"));
                         }

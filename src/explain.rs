@@ -6,7 +6,11 @@ use crate::event::Event;
 /// A one-sentence explanation of `e`, when there is something to add to its own text.
 pub fn explain(e: &Event) -> Option<String> {
     let m = e.message.as_str();
-    let who = if e.apiserver.is_empty() { "The cluster".to_string() } else { e.apiserver.clone() };
+    let who = if e.apiserver.is_empty() {
+        "The cluster".to_string()
+    } else {
+        e.apiserver.clone()
+    };
     let obj = e.object.as_str();
     let text = match e.reason.as_str() {
         "ClusterIPNotAllocated" => format!("{who}'s repair loop found {obj}'s ClusterIP missing from the bitmap in etcd and set it again."),

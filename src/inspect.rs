@@ -74,8 +74,19 @@ impl BitmapView {
                 _ => Cell::Allocated,
             } as u8;
         }
-        let leak_countdown = countdowns.into_iter().filter(|(o, _)| cells.get(*o) == Some(&(Cell::Leaked as u8))).collect();
-        BitmapView { range, size, static_band, cells, owners, leak_countdown, out_of_range }
+        let leak_countdown = countdowns
+            .into_iter()
+            .filter(|(o, _)| cells.get(*o) == Some(&(Cell::Leaked as u8)))
+            .collect();
+        BitmapView {
+            range,
+            size,
+            static_band,
+            cells,
+            owners,
+            leak_countdown,
+            out_of_range,
+        }
     }
 }
 
@@ -99,12 +110,27 @@ pub fn cluster_ip_bitmap(w: &World, index: usize) -> Option<BitmapView> {
     for a in w.apiservers().filter(|a| a.status == Status::Running) {
         for (ip, n) in a.ip_repair.leaks(family).into_iter().flatten() {
             if let Some(o) = range.offset_of(*ip) {
-                countdowns.entry(o).and_modify(|c: &mut i32| *c = (*c).min(*n)).or_insert(*n);
+                countdowns
+                    .entry(o)
+                    .and_modify(|c: &mut i32| *c = (*c).min(*n))
+                    .or_insert(*n);
             }
         }
     }
-    let kubernetes = w.etcd().service("default", KUBERNETES, w.now()).and_then(|s| parse_ip(&s.cluster_ip)).and_then(|ip| range.offset_of(ip));
-    Some(BitmapView::build(range.cidr().to_string(), range.size(), range.static_band(), range.offsets(), owned, countdowns, kubernetes))
+    let kubernetes = w
+        .etcd()
+        .service("default", KUBERNETES, w.now())
+        .and_then(|s| parse_ip(&s.cluster_ip))
+        .and_then(|ip| range.offset_of(ip));
+    Some(BitmapView::build(
+        range.cidr().to_string(),
+        range.size(),
+        range.static_band(),
+        range.offsets(),
+        owned,
+        countdowns,
+        kubernetes,
+    ))
 }
 
 /// The NodePort bitmap, from what etcd stores.
@@ -122,7 +148,10 @@ pub fn node_port_bitmap(w: &World) -> BitmapView {
     for a in w.apiservers().filter(|a| a.status == Status::Running) {
         for (port, n) in a.port_repair.leaks() {
             if let Some(o) = alloc.offset_of(*port) {
-                countdowns.entry(o).and_modify(|c: &mut i32| *c = (*c).min(*n)).or_insert(*n);
+                countdowns
+                    .entry(o)
+                    .and_modify(|c: &mut i32| *c = (*c).min(*n))
+                    .or_insert(*n);
             }
         }
     }
@@ -132,14 +161,24 @@ pub fn node_port_bitmap(w: &World) -> BitmapView {
         .and_then(|s| s.ports.first())
         .filter(|p| p.node_port != 0)
         .and_then(|p| alloc.offset_of(p.node_port));
-    BitmapView::build(alloc.range().to_string(), alloc.size(), alloc.static_band(), alloc.offsets(), owned, countdowns, kubernetes)
+    BitmapView::build(
+        alloc.range().to_string(),
+        alloc.size(),
+        alloc.static_band(),
+        alloc.offsets(),
+        owned,
+        countdowns,
+        kubernetes,
+    )
 }
 
 impl BitmapView {
     /// The address or port at `offset`.
     pub fn label(&self, offset: usize) -> String {
         match crate::ipallocator::parse_cidr(&self.range) {
-            Ok(net) => Range::new(net, crate::api::Behavior::V1_20).ip_at(offset).to_string(),
+            Ok(net) => Range::new(net, crate::api::Behavior::V1_20)
+                .ip_at(offset)
+                .to_string(),
             Err(_) => crate::portallocator::PortRange::parse(&self.range)
                 .map(|r| (r.base + offset as i32).to_string())
                 .unwrap_or_default(),
@@ -148,8 +187,16 @@ impl BitmapView {
 
     /// The tooltip of a cell: address or port, band, state and owners.
     pub fn describe(&self, offset: usize) -> String {
-        let band = if offset < self.static_band { "static band" } else { "dynamic band" };
-        let owners = self.owners.get(&offset).map(|o| o.join(", ")).unwrap_or_default();
+        let band = if offset < self.static_band {
+            "static band"
+        } else {
+            "dynamic band"
+        };
+        let owners = self
+            .owners
+            .get(&offset)
+            .map(|o| o.join(", "))
+            .unwrap_or_default();
         let state = match self.cells.get(offset).copied() {
             Some(c) if c == Cell::Free as u8 => "free".to_string(),
             Some(c) if c == Cell::Allocated as u8 => format!("allocated to {owners}"),

@@ -20,6 +20,7 @@ pub mod expect;
 pub mod explain;
 pub mod inspect;
 pub mod ipallocator;
+pub mod lang;
 pub mod options;
 pub mod portallocator;
 pub mod reconcilers;

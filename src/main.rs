@@ -12,7 +12,8 @@ fn main() {
         Theme::Light => Some("light"),
         Theme::Dark => Some("dark"),
     };
-    if let (Some(theme), Some(root)) = (theme, window.document().and_then(|d| d.document_element())) {
+    if let (Some(theme), Some(root)) = (theme, window.document().and_then(|d| d.document_element()))
+    {
         let _ = root.set_attribute("data-theme", theme);
     }
     let link = window.location().hash().ok().filter(|h| h.len() > 1);

@@ -33,7 +33,9 @@ pub struct ServiceIpRanges {
 impl ServiceIpRanges {
     /// The configured networks, primary first.
     pub fn networks(&self) -> Vec<IpNet> {
-        std::iter::once(self.primary).chain(self.secondary).collect()
+        std::iter::once(self.primary)
+            .chain(self.secondary)
+            .collect()
     }
 
     /// The `kubernetes` Service ClusterIP: the first address after the network address.
@@ -66,17 +68,24 @@ fn check_max_cidr_range(cidr: &IpNet, flag: &str) -> Result<(), String> {
 /// value is the default range. An entry that does not parse is reported as `invalid CIDR "<s>"`,
 /// the other errors with kube-apiserver's texts.
 pub fn parse_service_cluster_ip_range(value: &str) -> Result<ServiceIpRanges, String> {
-    let value = if value.is_empty() { DEFAULT_SERVICE_IP_CIDR } else { value };
+    let value = if value.is_empty() {
+        DEFAULT_SERVICE_IP_CIDR
+    } else {
+        value
+    };
     let entries: Vec<&str> = value.split(',').collect();
     let parse = |s: &str| parse_cidr(s).map_err(|_| format!("invalid CIDR {s:?}"));
 
     let primary = parse(entries[0])?;
-    check_service_ip_range(&primary)
-        .map_err(|e| format!("error determining service IP ranges for primary service cidr: {e}"))?;
+    check_service_ip_range(&primary).map_err(|e| {
+        format!("error determining service IP ranges for primary service cidr: {e}")
+    })?;
     let secondary = entries.get(1).map(|s| parse(s)).transpose()?;
 
     if entries.len() > 2 {
-        return Err("--service-cluster-ip-range must not contain more than two entries".to_string());
+        return Err(
+            "--service-cluster-ip-range must not contain more than two entries".to_string(),
+        );
     }
     check_max_cidr_range(&primary, "--service-cluster-ip-range")?;
     if let Some(secondary) = &secondary {
@@ -90,7 +99,11 @@ pub fn parse_service_cluster_ip_range(value: &str) -> Result<ServiceIpRanges, St
 
 /// Parses `--service-node-port-range` (`a-b`, `a` or `a+n`); empty means the default.
 pub fn parse_service_node_port_range(value: &str) -> Result<PortRange, String> {
-    let value = if value.trim().is_empty() { DEFAULT_SERVICE_NODE_PORT_RANGE } else { value };
+    let value = if value.trim().is_empty() {
+        DEFAULT_SERVICE_NODE_PORT_RANGE
+    } else {
+        value
+    };
     PortRange::parse(value)
 }
 
@@ -102,7 +115,9 @@ pub fn validate_kubernetes_service_node_port(port: i64, range: &PortRange) -> Re
         ));
     }
     if port > 0 && !range.contains(port as i32) {
-        return Err(format!("kubernetes service node port range {range} doesn't contain {port}"));
+        return Err(format!(
+            "kubernetes service node port range {range} doesn't contain {port}"
+        ));
     }
     Ok(())
 }
@@ -110,7 +125,9 @@ pub fn validate_kubernetes_service_node_port(port: i64, range: &PortRange) -> Re
 /// `--apiserver-count` must be positive.
 pub fn validate_apiserver_count(count: i64) -> Result<(), String> {
     if count <= 0 {
-        return Err(format!("--apiserver-count should be a positive number, but value '{count}' provided"));
+        return Err(format!(
+            "--apiserver-count should be a positive number, but value '{count}' provided"
+        ));
     }
     Ok(())
 }

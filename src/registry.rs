@@ -43,9 +43,15 @@ impl Storage<'_> {
 impl ReconcilerApi for Storage<'_> {
     fn get_endpoints(&mut self, name: &str) -> Result<Endpoints, ApiError> {
         self.check()?;
-        match self.etcd.get(&etcd::endpoints_key("default", name), self.now).map(|e| &e.value) {
+        match self
+            .etcd
+            .get(&etcd::endpoints_key("default", name), self.now)
+            .map(|e| &e.value)
+        {
             Some(Value::Endpoints(ep)) => Ok(ep.clone()),
-            _ => Err(ApiError::NotFound(format!("endpoints \"{name}\" not found"))),
+            _ => Err(ApiError::NotFound(format!(
+                "endpoints \"{name}\" not found"
+            ))),
         }
     }
 
@@ -55,22 +61,33 @@ impl ReconcilerApi for Storage<'_> {
         self.etcd
             .compare_and_put(&key, 0, Value::Endpoints(endpoints.clone()), self.now)
             .map(|_| ())
-            .map_err(|_| ApiError::AlreadyExists(format!("endpoints \"{}\" already exists", endpoints.name)))
+            .map_err(|_| {
+                ApiError::AlreadyExists(format!("endpoints \"{}\" already exists", endpoints.name))
+            })
     }
 
     fn update_endpoints(&mut self, endpoints: &Endpoints) -> Result<(), ApiError> {
         self.check()?;
         let key = etcd::endpoints_key(&endpoints.namespace, &endpoints.name);
         if self.etcd.get(&key, self.now).is_none() {
-            return Err(ApiError::NotFound(format!("endpoints \"{}\" not found", endpoints.name)));
+            return Err(ApiError::NotFound(format!(
+                "endpoints \"{}\" not found",
+                endpoints.name
+            )));
         }
-        self.etcd.put(&key, Value::Endpoints(endpoints.clone()), None, self.now);
+        self.etcd
+            .put(&key, Value::Endpoints(endpoints.clone()), None, self.now);
         Ok(())
     }
 
     fn list_leases(&mut self) -> Result<Vec<String>, ApiError> {
         self.check()?;
-        Ok(self.etcd.leases(self.now).into_iter().map(|(_, ip, _)| ip).collect())
+        Ok(self
+            .etcd
+            .leases(self.now)
+            .into_iter()
+            .map(|(_, ip, _)| ip)
+            .collect())
     }
 
     fn update_lease(&mut self, ip: &str) -> Result<(), ApiError> {
@@ -80,7 +97,15 @@ impl ReconcilerApi for Storage<'_> {
             Some(Value::Lease { generation, .. }) => generation + 1,
             _ => 1,
         };
-        let rev = self.etcd.put(&key, Value::Lease { ip: ip.to_string(), generation }, Some(self.lease_ttl_ms), self.now);
+        let rev = self.etcd.put(
+            &key,
+            Value::Lease {
+                ip: ip.to_string(),
+                generation,
+            },
+            Some(self.lease_ttl_ms),
+            self.now,
+        );
         self.lease_writes.push((key, rev));
         Ok(())
     }
@@ -145,21 +170,33 @@ impl<A: Snapshottable> View<A> {
     /// `tryUpdate`: read the object, reload memory if it moved on since we last saw it, apply
     /// `op` to memory and write the result back. (Since 1.19 memory is never trusted first: a
     /// stale view refused addresses another apiserver had freed, kubernetes#85894.)
-    fn try_update(&mut self, st: &mut Storage, op: impl FnOnce(&mut A) -> bool) -> Result<(), Update> {
+    fn try_update(
+        &mut self,
+        st: &mut Storage,
+        op: impl FnOnce(&mut A) -> bool,
+    ) -> Result<(), Update> {
         if !st.reachable {
             return Err(Update::Failed(UNREACHABLE.to_string()));
         }
-        let Some((existing, rev)) = st.etcd.range(self.key, st.now).map(|(r, v)| (r.clone(), v)) else {
-            return Err(Update::Failed(format!("cannot allocate resources of type {} at this time", self.resource)));
+        let Some((existing, rev)) = st.etcd.range(self.key, st.now).map(|(r, v)| (r.clone(), v))
+        else {
+            return Err(Update::Failed(format!(
+                "cannot allocate resources of type {} at this time",
+                self.resource
+            )));
         };
         if self.last != Some(rev) {
-            self.alloc.restore_raw(&existing.range, &existing.data).map_err(Update::Failed)?;
+            self.alloc
+                .restore_raw(&existing.range, &existing.data)
+                .map_err(Update::Failed)?;
             self.last = Some(rev);
         }
         if !op(&mut self.alloc) {
             return Err(Update::Unable);
         }
-        let new_rev = st.etcd.put(self.key, Value::Range(self.alloc.snapshot()), None, st.now);
+        let new_rev = st
+            .etcd
+            .put(self.key, Value::Range(self.alloc.snapshot()), None, st.now);
         self.last = Some(new_rev);
         Ok(())
     }
@@ -171,7 +208,10 @@ pub type PortView = View<PortAllocator>;
 impl IpView {
     pub fn allocate(&mut self, st: &mut Storage, ip: IpAddr) -> Result<(), ipallocator::Error> {
         if self.alloc.offset_of(ip).is_none() {
-            return Err(ipallocator::Error::NotInRange { ip, valid_range: self.alloc.cidr().to_string() });
+            return Err(ipallocator::Error::NotInRange {
+                ip,
+                valid_range: self.alloc.cidr().to_string(),
+            });
         }
         let mut result = Ok(());
         match self.try_update(st, |r| {
@@ -184,7 +224,11 @@ impl IpView {
         }
     }
 
-    pub fn allocate_next(&mut self, st: &mut Storage, rng: &mut SimRng) -> Result<IpAddr, ipallocator::Error> {
+    pub fn allocate_next(
+        &mut self,
+        st: &mut Storage,
+        rng: &mut SimRng,
+    ) -> Result<IpAddr, ipallocator::Error> {
         let mut result = Err(ipallocator::Error::Full);
         match self.try_update(st, |r| {
             result = r.allocate_next(rng);
@@ -212,7 +256,9 @@ impl IpView {
 impl PortView {
     pub fn allocate(&mut self, st: &mut Storage, port: i32) -> Result<(), portallocator::Error> {
         if self.alloc.offset_of(port).is_none() {
-            return Err(portallocator::Error::NotInRange { valid_ports: self.alloc.range().to_string() });
+            return Err(portallocator::Error::NotInRange {
+                valid_ports: self.alloc.range().to_string(),
+            });
         }
         let mut result = Ok(());
         match self.try_update(st, |a| {
@@ -225,7 +271,11 @@ impl PortView {
         }
     }
 
-    pub fn allocate_next(&mut self, st: &mut Storage, rng: &mut SimRng) -> Result<i32, portallocator::Error> {
+    pub fn allocate_next(
+        &mut self,
+        st: &mut Storage,
+        rng: &mut SimRng,
+    ) -> Result<i32, portallocator::Error> {
         let mut result = Err(portallocator::Error::Full);
         match self.try_update(st, |a| {
             result = a.allocate_next(rng);
@@ -238,7 +288,10 @@ impl PortView {
 
     pub fn release(&mut self, st: &mut Storage, port: i32) -> Result<(), String> {
         if self.alloc.offset_of(port).is_none() {
-            st.rec.log(COMPONENT, format!("port is not in the range when release it. port: {port}"));
+            st.rec.log(
+                COMPONENT,
+                format!("port is not in the range when release it. port: {port}"),
+            );
             return Ok(());
         }
         match self.try_update(st, |a| {
@@ -266,15 +319,26 @@ impl Allocators {
 
     /// Service creation (`REST.Create` with its allocators): checks, then ClusterIP(s) and
     /// NodePorts, rolled back on any failure. Errors carry the API server's texts.
-    pub fn create_service(&mut self, st: &mut Storage, rng: &mut SimRng, mut svc: Service) -> Result<Service, String> {
+    pub fn create_service(
+        &mut self,
+        st: &mut Storage,
+        rng: &mut SimRng,
+        mut svc: Service,
+    ) -> Result<Service, String> {
         st.check().map_err(|e| e.to_string())?;
-        if st.etcd.get(&etcd::namespace_key(&svc.namespace), st.now).is_none() {
+        if st
+            .etcd
+            .get(&etcd::namespace_key(&svc.namespace), st.now)
+            .is_none()
+        {
             return Err(format!("namespaces \"{}\" not found", svc.namespace));
         }
         if st.etcd.service(&svc.namespace, &svc.name, st.now).is_some() {
             return Err(format!("services \"{}\" already exists", svc.name));
         }
-        let invalid = |name: &str, field: &str, detail: String| format!("Service \"{name}\" is invalid: {field}: {detail}");
+        let invalid = |name: &str, field: &str, detail: String| {
+            format!("Service \"{name}\" is invalid: {field}: {detail}")
+        };
         let mut taken_ips: Vec<IpAddr> = Vec::new();
         let mut taken_ports: Vec<i32> = Vec::new();
         let result = (|| -> Result<(), String> {
@@ -285,10 +349,14 @@ impl Allocators {
             }
             let requested: Vec<String> = svc.cluster_ips().iter().map(|s| s.to_string()).collect();
             if requested.first().map(String::as_str) != Some("None") {
-                let families = self.families_for(&svc, &requested).map_err(|e| invalid(&svc.name, "spec.ipFamilyPolicy", e))?;
+                let families = self
+                    .families_for(&svc, &requested)
+                    .map_err(|e| invalid(&svc.name, "spec.ipFamilyPolicy", e))?;
                 let mut ips = Vec::new();
                 for (i, family) in families.iter().enumerate() {
-                    let view = self.family(*family).expect("families_for only returns configured families");
+                    let view = self
+                        .family(*family)
+                        .expect("families_for only returns configured families");
                     let ip = match requested.get(i) {
                         Some(raw) => {
                             let ip = parse_ip(raw).ok_or_else(|| invalid(&svc.name, "spec.clusterIPs[0]",
@@ -299,7 +367,9 @@ impl Allocators {
                             })?;
                             ip
                         }
-                        None => view.allocate_next(st, rng).map_err(|e| format!("Internal error occurred: failed to allocate a serviceIP: {e}"))?,
+                        None => view.allocate_next(st, rng).map_err(|e| {
+                            format!("Internal error occurred: failed to allocate a serviceIP: {e}")
+                        })?,
                     };
                     taken_ips.push(ip);
                     ips.push(ip.to_string());
@@ -314,13 +384,19 @@ impl Allocators {
                     let port = if given != 0 {
                         if !taken_ports.contains(&given) {
                             self.ports.allocate(st, given).map_err(|e| {
-                                invalid(&svc.name, &format!("spec.ports[{i}].nodePort"), format!("Invalid value: {given}: {e}"))
+                                invalid(
+                                    &svc.name,
+                                    &format!("spec.ports[{i}].nodePort"),
+                                    format!("Invalid value: {given}: {e}"),
+                                )
                             })?;
                             taken_ports.push(given);
                         }
                         given
                     } else {
-                        let p = self.ports.allocate_next(st, rng).map_err(|e| format!("Internal error occurred: failed to allocate a nodePort: {e}"))?;
+                        let p = self.ports.allocate_next(st, rng).map_err(|e| {
+                            format!("Internal error occurred: failed to allocate a nodePort: {e}")
+                        })?;
                         taken_ports.push(p);
                         p
                     };
@@ -330,7 +406,11 @@ impl Allocators {
             let health = svc.health_check_node_port;
             if health != 0 && !taken_ports.contains(&health) {
                 self.ports.allocate(st, health).map_err(|e| {
-                    invalid(&svc.name, "spec.healthCheckNodePort", format!("Invalid value: {health}: {e}"))
+                    invalid(
+                        &svc.name,
+                        "spec.healthCheckNodePort",
+                        format!("Invalid value: {health}: {e}"),
+                    )
                 })?;
                 taken_ports.push(health);
             }
@@ -345,7 +425,12 @@ impl Allocators {
             }
             return Err(e);
         }
-        st.etcd.put(&etcd::service_key(&svc.namespace, &svc.name), Value::Service(svc.clone()), None, st.now);
+        st.etcd.put(
+            &etcd::service_key(&svc.namespace, &svc.name),
+            Value::Service(svc.clone()),
+            None,
+            st.now,
+        );
         Ok(svc)
     }
 
@@ -355,7 +440,11 @@ impl Allocators {
         let mut wanted: Vec<IpFamily> = if !svc.ip_families.is_empty() {
             svc.ip_families.clone()
         } else if !requested.is_empty() {
-            requested.iter().filter_map(|r| parse_ip(r)).map(|ip| IpFamily::of(&ip)).collect()
+            requested
+                .iter()
+                .filter_map(|r| parse_ip(r))
+                .map(|ip| IpFamily::of(&ip))
+                .collect()
         } else {
             vec![configured[0]]
         };
@@ -380,14 +469,21 @@ impl Allocators {
         wanted.truncate(configured.len());
         for f in &wanted {
             if !configured.contains(f) {
-                return Err(format!("Invalid value: \"{f}\": not configured on this cluster"));
+                return Err(format!(
+                    "Invalid value: \"{f}\": not configured on this cluster"
+                ));
             }
         }
         Ok(wanted)
     }
 
     /// Service deletion: the object goes, then its IPs and NodePorts are released.
-    pub fn delete_service(&mut self, st: &mut Storage, namespace: &str, name: &str) -> Result<Service, String> {
+    pub fn delete_service(
+        &mut self,
+        st: &mut Storage,
+        namespace: &str,
+        name: &str,
+    ) -> Result<Service, String> {
         st.check().map_err(|e| e.to_string())?;
         let Some(svc) = st.etcd.service(namespace, name, st.now).cloned() else {
             return Err(format!("services \"{name}\" not found"));
@@ -398,7 +494,10 @@ impl Allocators {
                 if let Some(ip) = parse_ip(raw) {
                     if let Some(view) = self.family(IpFamily::of(&ip)) {
                         if let Err(e) = view.release(st, ip) {
-                            st.rec.log(COMPONENT, format!("Error releasing service {name} IP {ip}: {e}"));
+                            st.rec.log(
+                                COMPONENT,
+                                format!("Error releasing service {name} IP {ip}: {e}"),
+                            );
                         }
                     }
                 }
@@ -406,7 +505,10 @@ impl Allocators {
         }
         for port in collect_service_node_ports(&svc) {
             if let Err(e) = self.ports.release(st, port) {
-                st.rec.log(COMPONENT, format!("Error releasing service {name} node port {port}: {e}"));
+                st.rec.log(
+                    COMPONENT,
+                    format!("Error releasing service {name} node port {port}: {e}"),
+                );
             }
         }
         Ok(svc)

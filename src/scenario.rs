@@ -28,7 +28,9 @@ pub enum Title {
 }
 
 /// Distinguishes a missing field (`None`) from an explicit `null` (`Some(None)`).
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)
 }
 
@@ -248,19 +250,37 @@ pub struct SetPodReady {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "what", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Corruption {
-    LeakClusterIp { ip: String },
-    LeakNodePort { port: i32 },
-    UnallocateClusterIp { ip: String },
-    UnallocateNodePort { port: i32 },
-    ForceClusterIp { namespace: String, name: String, ip: String },
-    ForceNodePort { namespace: String, name: String, port: i32 },
+    LeakClusterIp {
+        ip: String,
+    },
+    LeakNodePort {
+        port: i32,
+    },
+    UnallocateClusterIp {
+        ip: String,
+    },
+    UnallocateNodePort {
+        port: i32,
+    },
+    ForceClusterIp {
+        namespace: String,
+        name: String,
+        ip: String,
+    },
+    ForceNodePort {
+        namespace: String,
+        name: String,
+        port: i32,
+    },
 }
 
 impl Action {
     /// The apiserver the action names, if any (checked against the cluster before running).
     pub fn apiserver(&self) -> Option<&str> {
         match self {
-            Action::StartApiserver(r) | Action::StopApiserver(r) | Action::CrashApiserver(r) => Some(&r.apiserver),
+            Action::StartApiserver(r) | Action::StopApiserver(r) | Action::CrashApiserver(r) => {
+                Some(&r.apiserver)
+            }
             Action::IsolateApiserver(i) => Some(&i.apiserver),
             Action::CreateService(c) => c.via.as_deref(),
             Action::CreatePod(c) => c.via.as_deref(),
@@ -301,8 +321,18 @@ pub struct Scenario {
 
 /// Keys an `expect` may hold: the state's own plus three checks.
 const EXPECT_KEYS: &[&str] = &[
-    "time_ms", "etcd", "apiservers", "leases", "namespaces", "services", "endpoints", "pods",
-    "allocations", "events_include", "events_exclude", "absent",
+    "time_ms",
+    "etcd",
+    "apiservers",
+    "leases",
+    "namespaces",
+    "services",
+    "endpoints",
+    "pods",
+    "allocations",
+    "events_include",
+    "events_exclude",
+    "absent",
 ];
 
 fn field<T>(path: &str, r: Result<T, String>) -> Result<T, String> {
@@ -328,16 +358,30 @@ fn port_number(path: &str, p: i64) -> Result<i32, String> {
 /// Parses and validates a scenario file.
 pub fn parse(text: &str) -> Result<Scenario, String> {
     let value: Json = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
-    let file: File = de("", value).map_err(|e| e.trim_start_matches('.').trim_start_matches(": ").to_string())?;
+    let file: File = de("", value).map_err(|e| {
+        e.trim_start_matches('.')
+            .trim_start_matches(": ")
+            .to_string()
+    })?;
     let behavior = file.behavior;
     let cluster = cluster_config(&file.cluster)?;
     let initial = initial(&file.initial, &cluster)?;
 
     let mut names: BTreeSet<String> = cluster.apiservers.iter().map(|a| a.name.clone()).collect();
-    let mut addresses: BTreeSet<IpAddr> = cluster.apiservers.iter().map(|a| a.advertise_address).collect();
+    let mut addresses: BTreeSet<IpAddr> = cluster
+        .apiservers
+        .iter()
+        .map(|a| a.advertise_address)
+        .collect();
     let mut steps = Vec::with_capacity(file.steps.len());
     for (i, raw) in file.steps.iter().enumerate() {
-        let step = step(&format!("steps[{i}]"), raw, &cluster, &mut names, &mut addresses)?;
+        let step = step(
+            &format!("steps[{i}]"),
+            raw,
+            &cluster,
+            &mut names,
+            &mut addresses,
+        )?;
         steps.push(step);
     }
     let until_ms = match &file.until {
@@ -359,7 +403,10 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
 
 fn cluster_config(c: &ClusterFile) -> Result<ClusterConfig, String> {
     let flag = c.service_cluster_ip_range.as_deref().unwrap_or("");
-    let service_ip_ranges = field("cluster.service_cluster_ip_range", parse_service_cluster_ip_range(flag))?;
+    let service_ip_ranges = field(
+        "cluster.service_cluster_ip_range",
+        parse_service_cluster_ip_range(flag),
+    )?;
     let node_ports = field(
         "cluster.service_node_port_range",
         parse_service_node_port_range(c.service_node_port_range.as_deref().unwrap_or("")),
@@ -375,12 +422,22 @@ fn cluster_config(c: &ClusterFile) -> Result<ClusterConfig, String> {
         }
     };
     let apiserver_count = c.apiserver_count.unwrap_or(1);
-    field("cluster.apiserver_count", validate_apiserver_count(apiserver_count))?;
-    let apiserver_count = u32::try_from(apiserver_count).map_err(|_| "cluster.apiserver_count: too large".to_string())?;
+    field(
+        "cluster.apiserver_count",
+        validate_apiserver_count(apiserver_count),
+    )?;
+    let apiserver_count = u32::try_from(apiserver_count)
+        .map_err(|_| "cluster.apiserver_count: too large".to_string())?;
     let node_port = c.kubernetes_service_node_port.unwrap_or(0);
-    field("cluster.kubernetes_service_node_port", validate_kubernetes_service_node_port(node_port, &node_ports))?;
+    field(
+        "cluster.kubernetes_service_node_port",
+        validate_kubernetes_service_node_port(node_port, &node_ports),
+    )?;
     let secure_port = port_number("cluster.secure_port", c.secure_port.unwrap_or(6443))?;
-    let kubernetes_service_port = port_number("cluster.kubernetes_service_port", c.kubernetes_service_port.unwrap_or(443))?;
+    let kubernetes_service_port = port_number(
+        "cluster.kubernetes_service_port",
+        c.kubernetes_service_port.unwrap_or(443),
+    )?;
     let positive = |path: &str, v: &Option<String>, default: u64| -> Result<u64, String> {
         let ms = v.as_deref().map_or(Ok(default), |s| duration(path, s))?;
         if ms == 0 {
@@ -388,13 +445,21 @@ fn cluster_config(c: &ClusterFile) -> Result<ClusterConfig, String> {
         }
         Ok(ms)
     };
-    let endpoint_interval_ms = positive("cluster.endpoint_reconciler_interval", &c.endpoint_reconciler_interval, 10_000)?;
+    let endpoint_interval_ms = positive(
+        "cluster.endpoint_reconciler_interval",
+        &c.endpoint_reconciler_interval,
+        10_000,
+    )?;
     let lease_ttl_ms = positive("cluster.lease_ttl", &c.lease_ttl, 15_000)?;
     if lease_ttl_ms % 1000 != 0 {
         // Upstream writes the TTL in whole seconds.
         return Err("cluster.lease_ttl: must be a whole number of seconds".to_string());
     }
-    let repair_interval_ms = positive("cluster.repair_interval", &c.repair_interval, crate::repair::DEFAULT_REPAIR_INTERVAL_MS)?;
+    let repair_interval_ms = positive(
+        "cluster.repair_interval",
+        &c.repair_interval,
+        crate::repair::DEFAULT_REPAIR_INTERVAL_MS,
+    )?;
 
     if c.apiservers.is_empty() {
         return Err("cluster.apiservers: at least one apiserver is required".to_string());
@@ -404,14 +469,30 @@ fn cluster_config(c: &ClusterFile) -> Result<ClusterConfig, String> {
     let mut seen_ips = BTreeSet::new();
     for (i, a) in c.apiservers.iter().enumerate() {
         let path = format!("cluster.apiservers[{i}]");
-        let ip = check_new_apiserver(&path, &a.name, &a.advertise_address, reconciler, &service_ip_ranges, &mut seen_names, &mut seen_ips)?;
+        let ip = check_new_apiserver(
+            &path,
+            &a.name,
+            &a.advertise_address,
+            reconciler,
+            &service_ip_ranges,
+            &mut seen_names,
+            &mut seen_ips,
+        )?;
         let start_at = match &a.start_at {
             None => Some(0),
             Some(None) => None,
             Some(Some(s)) => Some(duration(&format!("{path}.start_at"), s)?),
         };
-        let startup_delay = a.startup_delay.as_deref().map_or(Ok(0), |s| duration(&format!("{path}.startup_delay"), s))?;
-        apiservers.push(ApiserverSpec { name: a.name.clone(), advertise_address: ip, start_at, startup_delay });
+        let startup_delay = a
+            .startup_delay
+            .as_deref()
+            .map_or(Ok(0), |s| duration(&format!("{path}.startup_delay"), s))?;
+        apiservers.push(ApiserverSpec {
+            name: a.name.clone(),
+            advertise_address: ip,
+            start_at,
+            startup_delay,
+        });
     }
     Ok(ClusterConfig {
         default_range_used: flag.is_empty(),
@@ -441,7 +522,10 @@ fn initial(f: &InitialFile, cluster: &ClusterConfig) -> Result<Initial, String> 
     };
     unique("services", f.services.iter().map(Service::key).collect())?;
     unique("pods", f.pods.iter().map(Pod::key).collect())?;
-    unique("endpoints", f.endpoints.iter().map(Endpoints::key).collect())?;
+    unique(
+        "endpoints",
+        f.endpoints.iter().map(Endpoints::key).collect(),
+    )?;
     unique("namespaces", f.namespaces.clone())?;
     for (i, s) in f.services.iter().enumerate() {
         check_service(&format!("initial.services[{i}]"), s, true)?;
@@ -452,34 +536,60 @@ fn initial(f: &InitialFile, cluster: &ClusterConfig) -> Result<Initial, String> 
     let mut leases = Vec::new();
     for (i, l) in f.leases.iter().enumerate() {
         let ip = ip_of(&format!("initial.leases[{i}].ip"), &l.ip)?;
-        leases.push((ip.to_string(), duration(&format!("initial.leases[{i}].ttl_left"), &l.ttl_left)?));
+        leases.push((
+            ip.to_string(),
+            duration(&format!("initial.leases[{i}].ttl_left"), &l.ttl_left)?,
+        ));
     }
-    let ips = |path: &str, a: &Option<AllocationFile<String>>| -> Result<Option<PresetAllocation<IpAddr>>, String> {
+    let ips = |path: &str,
+               a: &Option<AllocationFile<String>>|
+     -> Result<Option<PresetAllocation<IpAddr>>, String> {
         let Some(a) = a else { return Ok(None) };
-        let cidr = field(&format!("initial.{path}.range"), crate::ipallocator::parse_cidr(&a.range))?;
+        let cidr = field(
+            &format!("initial.{path}.range"),
+            crate::ipallocator::parse_cidr(&a.range),
+        )?;
         let mut allocated = Vec::new();
         for (i, s) in a.allocated.iter().enumerate() {
             let ip = ip_of(&format!("initial.{path}.allocated[{i}]"), s)?;
             if family_of(&cidr) != IpFamily::of(&ip) {
-                return Err(format!("initial.{path}.allocated[{i}]: {ip} is not of the family of {cidr}"));
+                return Err(format!(
+                    "initial.{path}.allocated[{i}]: {ip} is not of the family of {cidr}"
+                ));
             }
             allocated.push(ip);
         }
-        Ok(Some(PresetAllocation { range: cidr.to_string(), allocated }))
+        Ok(Some(PresetAllocation {
+            range: cidr.to_string(),
+            allocated,
+        }))
     };
     let node_port_allocation = match &f.node_port_allocation {
         None => None,
         Some(a) => {
-            let range = field("initial.node_port_allocation.range", PortRange::parse(&a.range))?;
+            let range = field(
+                "initial.node_port_allocation.range",
+                PortRange::parse(&a.range),
+            )?;
             let mut allocated = Vec::new();
             for (i, &p) in a.allocated.iter().enumerate() {
-                allocated.push(port_number(&format!("initial.node_port_allocation.allocated[{i}]"), p)?);
+                allocated.push(port_number(
+                    &format!("initial.node_port_allocation.allocated[{i}]"),
+                    p,
+                )?);
             }
-            Some(PresetAllocation { range: range.to_string(), allocated })
+            Some(PresetAllocation {
+                range: range.to_string(),
+                allocated,
+            })
         }
     };
-    if f.secondary_cluster_ip_allocation.is_some() && cluster.service_ip_ranges.secondary.is_none() {
-        return Err("initial.secondary_cluster_ip_allocation: the cluster has a single service range".to_string());
+    if f.secondary_cluster_ip_allocation.is_some() && cluster.service_ip_ranges.secondary.is_none()
+    {
+        return Err(
+            "initial.secondary_cluster_ip_allocation: the cluster has a single service range"
+                .to_string(),
+        );
     }
     Ok(Initial {
         services: f.services.clone(),
@@ -488,7 +598,10 @@ fn initial(f: &InitialFile, cluster: &ClusterConfig) -> Result<Initial, String> 
         namespaces: f.namespaces.clone(),
         leases,
         cluster_ip_allocation: ips("cluster_ip_allocation", &f.cluster_ip_allocation)?,
-        secondary_cluster_ip_allocation: ips("secondary_cluster_ip_allocation", &f.secondary_cluster_ip_allocation)?,
+        secondary_cluster_ip_allocation: ips(
+            "secondary_cluster_ip_allocation",
+            &f.secondary_cluster_ip_allocation,
+        )?,
         node_port_allocation,
     })
 }
@@ -512,7 +625,9 @@ fn check_new_apiserver(
     }
     let ip = ip_of(&format!("{path}.advertise_address"), address)?;
     if !addresses.insert(ip) {
-        return Err(format!("{path}.advertise_address: {ip} is already the address of another apiserver"));
+        return Err(format!(
+            "{path}.advertise_address: {ip} is already the address of another apiserver"
+        ));
     }
     if reconciler != ReconcilerType::None && IpFamily::of(&ip) != family_of(&ranges.primary) {
         return Err(format!(
@@ -567,7 +682,11 @@ fn step(
     };
     let at = match map.get("at") {
         Some(Json::String(s)) => s.clone(),
-        Some(_) => return Err(format!("{path}.at: must be a duration string such as \"90s\"")),
+        Some(_) => {
+            return Err(format!(
+                "{path}.at: must be a duration string such as \"90s\""
+            ))
+        }
         None => return Err(format!("{path}.at: missing field")),
     };
     let at_ms = duration(&format!("{path}.at"), &at)?;
@@ -591,7 +710,11 @@ fn step(
             }
             StepKind::Expect(expect)
         }
-        (true, Some(_)) => return Err(format!("{path}: a step has either `do` or `expect`, not both")),
+        (true, Some(_)) => {
+            return Err(format!(
+                "{path}: a step has either `do` or `expect`, not both"
+            ))
+        }
         (false, None) => return Err(format!("{path}: a step needs `do` or `expect`")),
     };
     Ok(Step { at_ms, at, kind })
@@ -602,9 +725,16 @@ fn de<T: serde::de::DeserializeOwned>(path: &str, value: Json) -> Result<T, Stri
     serde_path_to_error::deserialize(value).map_err(|e| {
         let inner = e.path().to_string();
         let mut msg = e.inner().to_string();
-        let mut at = if inner == "." { path.to_string() } else { format!("{path}.{inner}") };
+        let mut at = if inner == "." {
+            path.to_string()
+        } else {
+            format!("{path}.{inner}")
+        };
         // serde names a missing field in the message, not the path.
-        if let Some(name) = msg.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
+        if let Some(name) = msg
+            .strip_prefix("missing field `")
+            .and_then(|m| m.split('`').next())
+        {
             at = format!("{at}.{name}");
             msg = "missing field".to_string();
         }
@@ -613,7 +743,11 @@ fn de<T: serde::de::DeserializeOwned>(path: &str, value: Json) -> Result<T, Stri
 }
 
 /// Takes the string tag `tag` out of `obj`.
-fn take_tag(path: &str, obj: &mut serde_json::Map<String, Json>, tag: &str) -> Result<String, String> {
+fn take_tag(
+    path: &str,
+    obj: &mut serde_json::Map<String, Json>,
+    tag: &str,
+) -> Result<String, String> {
     match obj.remove(tag) {
         Some(Json::String(s)) => Ok(s),
         Some(_) => Err(format!("{path}.{tag}: must be a string")),
@@ -665,14 +799,32 @@ fn check_action(
 ) -> Result<(), String> {
     if let Some(name) = action.apiserver() {
         if !names.contains(name) {
-            let field = if matches!(action, Action::StartApiserver(_) | Action::StopApiserver(_) | Action::CrashApiserver(_) | Action::IsolateApiserver(_)) { "apiserver" } else { "via" };
+            let field = if matches!(
+                action,
+                Action::StartApiserver(_)
+                    | Action::StopApiserver(_)
+                    | Action::CrashApiserver(_)
+                    | Action::IsolateApiserver(_)
+            ) {
+                "apiserver"
+            } else {
+                "via"
+            };
             return Err(format!("{path}.{field}: unknown apiserver {name:?}"));
         }
     }
     match action {
         Action::AddApiserver(a) => {
             let ranges = &cluster.service_ip_ranges;
-            check_new_apiserver(path, &a.name, &a.advertise_address, cluster.reconciler, ranges, names, addresses)?;
+            check_new_apiserver(
+                path,
+                &a.name,
+                &a.advertise_address,
+                cluster.reconciler,
+                ranges,
+                names,
+                addresses,
+            )?;
             if let Some(d) = &a.startup_delay {
                 duration(&format!("{path}.startup_delay"), d)?;
             }
@@ -692,7 +844,9 @@ fn check_action(
             Corruption::ForceClusterIp { ip, .. } => {
                 ip_of(&format!("{path}.ip"), ip)?;
             }
-            Corruption::LeakNodePort { port } | Corruption::UnallocateNodePort { port } | Corruption::ForceNodePort { port, .. } => {
+            Corruption::LeakNodePort { port }
+            | Corruption::UnallocateNodePort { port }
+            | Corruption::ForceNodePort { port, .. } => {
                 port_number(&format!("{path}.port"), *port as i64)?;
             }
         },

@@ -47,8 +47,13 @@ pub fn percent_decode(s: &str) -> Result<String, String> {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3).ok_or("a % is not followed by two hex digits")?;
-            out.push(u8::from_str_radix(hex, 16).map_err(|_| format!("%{hex} is not a percent escape"))?);
+            let hex = s
+                .get(i + 1..i + 3)
+                .ok_or("a % is not followed by two hex digits")?;
+            out.push(
+                u8::from_str_radix(hex, 16)
+                    .map_err(|_| format!("%{hex} is not a percent escape"))?,
+            );
             i += 3;
         } else {
             out.push(bytes[i]);
@@ -73,9 +78,17 @@ impl Moment {
             let list: Vec<Json> = self
                 .actions
                 .iter()
-                .map(|(at, a)| Json::Array(vec![Json::from(*at), serde_json::to_value(a).expect("actions serialise")]))
+                .map(|(at, a)| {
+                    Json::Array(vec![
+                        Json::from(*at),
+                        serde_json::to_value(a).expect("actions serialise"),
+                    ])
+                })
                 .collect();
-            parts.push(format!("actions={}", percent_encode(&Json::Array(list).to_string())));
+            parts.push(format!(
+                "actions={}",
+                percent_encode(&Json::Array(list).to_string())
+            ));
         }
         parts.join("&")
     }
@@ -84,13 +97,23 @@ impl Moment {
     pub fn decode(fragment: &str) -> Result<Moment, String> {
         let mut source = None;
         let (mut seed, mut time_ms, mut actions) = (None, 0, Vec::new());
-        for part in fragment.trim_start_matches('#').split('&').filter(|p| !p.is_empty()) {
-            let (key, raw) = part.split_once('=').ok_or_else(|| format!("link: {part:?} is not key=value"))?;
+        for part in fragment
+            .trim_start_matches('#')
+            .split('&')
+            .filter(|p| !p.is_empty())
+        {
+            let (key, raw) = part
+                .split_once('=')
+                .ok_or_else(|| format!("link: {part:?} is not key=value"))?;
             let value = percent_decode(raw).map_err(|e| format!("link: {key}: {e}"))?;
             match key {
                 "scenario" => source = Some(Source::Builtin(value)),
                 "file" => source = Some(Source::Inline(value)),
-                "seed" => seed = Some(value.parse().map_err(|_| format!("link: seed: {value:?} is not a non-negative integer"))?),
+                "seed" => {
+                    seed = Some(value.parse().map_err(|_| {
+                        format!("link: seed: {value:?} is not a non-negative integer")
+                    })?)
+                }
                 "t" => time_ms = parse_ms(&value).map_err(|e| format!("link: t: {e}"))?,
                 "actions" => actions = decode_actions(&value)?,
                 other => return Err(format!("link: unknown part {other:?}")),
@@ -100,7 +123,12 @@ impl Moment {
         if actions.iter().any(|(at, _)| *at > time_ms) {
             return Err("link: actions: an action comes after t".to_string());
         }
-        Ok(Moment { source, seed, time_ms, actions })
+        Ok(Moment {
+            source,
+            seed,
+            time_ms,
+            actions,
+        })
     }
 
     /// The scenario, its timeline replayed to this moment.
@@ -114,7 +142,9 @@ impl Moment {
                     .ok_or_else(|| format!("link: scenario: unknown scenario {name:?}"))?;
                 scenario::parse(text).map_err(|e| format!("link: scenario: {e}"))?
             }
-            Source::Inline(text) => scenario::parse(text).map_err(|e| format!("link: file: {e}"))?,
+            Source::Inline(text) => {
+                scenario::parse(text).map_err(|e| format!("link: file: {e}"))?
+            }
         };
         if let Some(seed) = self.seed {
             s.seed = seed;
@@ -130,7 +160,8 @@ impl Moment {
 }
 
 fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, String> {
-    let list: Vec<(u64, Json)> = serde_json::from_str(text).map_err(|e| format!("link: actions: {e}"))?;
+    let list: Vec<(u64, Json)> =
+        serde_json::from_str(text).map_err(|e| format!("link: actions: {e}"))?;
     let mut out = Vec::with_capacity(list.len());
     let mut last = 0;
     for (i, (at, raw)) in list.into_iter().enumerate() {
@@ -138,7 +169,8 @@ fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, String> {
             return Err(format!("link: actions[{i}]: out of order"));
         }
         last = at;
-        let action: Action = serde_json::from_value(raw).map_err(|e| format!("link: actions[{i}]: {e}"))?;
+        let action: Action =
+            serde_json::from_value(raw).map_err(|e| format!("link: actions[{i}]: {e}"))?;
         out.push((at, action));
     }
     Ok(out)

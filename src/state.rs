@@ -97,7 +97,12 @@ impl State {
                     ready: w.ready(&a.spec.name),
                     repair: RepairState {
                         cluster_ip_leaks: ip_leaks,
-                        node_port_leaks: a.port_repair.leaks().iter().map(|(p, n)| (p.to_string(), *n)).collect(),
+                        node_port_leaks: a
+                            .port_repair
+                            .leaks()
+                            .iter()
+                            .map(|(p, n)| (p.to_string(), *n))
+                            .collect(),
                     },
                 }
             })
@@ -105,7 +110,11 @@ impl State {
         let leases = etcd
             .leases(now)
             .into_iter()
-            .map(|(key, ip, expires)| LeaseState { key, ip, ttl_left_ms: expires.map_or(0, |t| t.saturating_sub(now)) })
+            .map(|(key, ip, expires)| LeaseState {
+                key,
+                ip,
+                ttl_left_ms: expires.map_or(0, |t| t.saturating_sub(now)),
+            })
             .collect();
         let cluster_ip = (0..cfg.service_ip_ranges.networks().len())
             .filter_map(|i| w.stored_cluster_ips(i))
@@ -127,14 +136,20 @@ impl State {
         };
         State {
             time_ms: now,
-            etcd: EtcdState { available: w.etcd_available(), revision: etcd.revision() },
+            etcd: EtcdState {
+                available: w.etcd_available(),
+                revision: etcd.revision(),
+            },
             apiservers,
             leases,
             namespaces: etcd.namespaces(now),
             services: etcd.services(now).into_iter().cloned().collect(),
             endpoints: etcd.endpoints(now).into_iter().cloned().collect(),
             pods: etcd.pods(now).into_iter().cloned().collect(),
-            allocations: Allocations { cluster_ip, node_port },
+            allocations: Allocations {
+                cluster_ip,
+                node_port,
+            },
         }
     }
 }

@@ -22,7 +22,11 @@ pub struct Timeline {
 impl Timeline {
     pub fn new(scenario: &Scenario) -> Self {
         let world = World::new(scenario);
-        Timeline { checkpoints: vec![world.checkpoint()], actions: Vec::new(), world }
+        Timeline {
+            checkpoints: vec![world.checkpoint()],
+            actions: Vec::new(),
+            world,
+        }
     }
 
     pub fn world(&self) -> &World {
@@ -67,9 +71,16 @@ impl Timeline {
         let i = ((t / CHECKPOINT_EVERY_MS) as usize).min(self.checkpoints.len() - 1);
         let (cp, events, marks) = &self.checkpoints[i];
         let mut w = cp.clone();
-        w.restore_logs(&self.world.events()[..*events], &self.world.marks()[..*marks]);
+        w.restore_logs(
+            &self.world.events()[..*events],
+            &self.world.marks()[..*marks],
+        );
         let from = w.now();
-        for (at, action) in self.actions.iter().filter(|(at, _)| *at >= from && *at <= t) {
+        for (at, action) in self
+            .actions
+            .iter()
+            .filter(|(at, _)| *at >= from && *at <= t)
+        {
             w.run_until(*at);
             w.act(action);
         }
@@ -82,7 +93,8 @@ impl Timeline {
     pub fn act(&mut self, action: Action) {
         let now = self.world.now();
         self.actions.retain(|(at, _)| *at <= now);
-        self.checkpoints.truncate((now / CHECKPOINT_EVERY_MS) as usize + 1);
+        self.checkpoints
+            .truncate((now / CHECKPOINT_EVERY_MS) as usize + 1);
         self.world.act(&action);
         self.actions.push((now, action));
     }

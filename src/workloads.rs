@@ -75,7 +75,9 @@ pub fn repair_setup(n: usize) -> (RangeAllocation, Vec<Service>) {
 pub fn repair_run(snapshot: &RangeAllocation, services: &[Service]) -> (u64, usize) {
     let mut repair = ClusterIpRepair::new(vec![cidr("10.96.0.0/12")], Behavior::V1_29);
     let mut rec = Recorder::new(0, "bench");
-    let written = repair.run_once(std::slice::from_ref(snapshot), services, &mut rec).expect("repair run");
+    let written = repair
+        .run_once(std::slice::from_ref(snapshot), services, &mut rec)
+        .expect("repair run");
     let range = Range::from_snapshot(&written[0], Behavior::V1_29).expect("written snapshot");
     (range.used() as u64, rec.events.len())
 }

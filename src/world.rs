@@ -10,7 +10,8 @@ use std::net::IpAddr;
 
 use crate::api::{parse_ip, Behavior, IpFamily, Pod, Service};
 use crate::controlplane::{
-    Apiserver, Started, Status, READYZ_POLL_MS, REPAIR_HOOK, REPAIR_HOOK_TIMEOUT_MS, SYSTEM_NAMESPACES_INTERVAL_MS,
+    Apiserver, Started, Status, READYZ_POLL_MS, REPAIR_HOOK, REPAIR_HOOK_TIMEOUT_MS,
+    SYSTEM_NAMESPACES_INTERVAL_MS,
 };
 use crate::duration::parse_ms;
 use crate::endpoints::endpoints_for_service;
@@ -136,7 +137,10 @@ impl World {
         w.preset(scenario);
         for spec in scenario.cluster.apiservers.clone() {
             let start_at = spec.start_at;
-            w.apiservers.insert(spec.name.clone(), Apiserver::new(spec.clone(), &w.cfg, w.behavior));
+            w.apiservers.insert(
+                spec.name.clone(),
+                Apiserver::new(spec.clone(), &w.cfg, w.behavior),
+            );
             if let Some(t) = start_at {
                 w.schedule_start(&spec.name, t);
             }
@@ -153,7 +157,8 @@ impl World {
         let init = &s.initial;
         let now = 0;
         for ns in &init.namespaces {
-            self.etcd.put(&etcd::namespace_key(ns), Value::Namespace, None, now);
+            self.etcd
+                .put(&etcd::namespace_key(ns), Value::Namespace, None, now);
         }
         for svc in &init.services {
             let mut svc = svc.clone();
@@ -163,17 +168,40 @@ impl World {
             if svc.cluster_ip.is_empty() {
                 svc.cluster_ip = svc.cluster_ips.first().cloned().unwrap_or_default();
             }
-            self.etcd.put(&etcd::service_key(&svc.namespace, &svc.name), Value::Service(svc), None, now);
+            self.etcd.put(
+                &etcd::service_key(&svc.namespace, &svc.name),
+                Value::Service(svc),
+                None,
+                now,
+            );
         }
         for pod in &init.pods {
-            self.etcd.put(&etcd::pod_key(&pod.namespace, &pod.name), Value::Pod(pod.clone()), None, now);
+            self.etcd.put(
+                &etcd::pod_key(&pod.namespace, &pod.name),
+                Value::Pod(pod.clone()),
+                None,
+                now,
+            );
         }
         for ep in &init.endpoints {
-            self.etcd.put(&etcd::endpoints_key(&ep.namespace, &ep.name), Value::Endpoints(ep.clone()), None, now);
+            self.etcd.put(
+                &etcd::endpoints_key(&ep.namespace, &ep.name),
+                Value::Endpoints(ep.clone()),
+                None,
+                now,
+            );
         }
         for (ip, ttl) in &init.leases {
             let key = etcd::lease_key(ip);
-            let rev = self.etcd.put(&key, Value::Lease { ip: ip.clone(), generation: 1 }, Some(*ttl), now);
+            let rev = self.etcd.put(
+                &key,
+                Value::Lease {
+                    ip: ip.clone(),
+                    generation: 1,
+                },
+                Some(*ttl),
+                now,
+            );
             self.push(*ttl, "", Task::LeaseExpiry { key, rev });
         }
         let ip_preset = |p: &crate::scenario::PresetAllocation<IpAddr>| {
@@ -186,10 +214,20 @@ impl World {
             r.snapshot()
         };
         if let Some(p) = &init.cluster_ip_allocation {
-            self.etcd.put(etcd::RANGE_SERVICE_IPS, Value::Range(ip_preset(p)), None, now);
+            self.etcd.put(
+                etcd::RANGE_SERVICE_IPS,
+                Value::Range(ip_preset(p)),
+                None,
+                now,
+            );
         }
         if let Some(p) = &init.secondary_cluster_ip_allocation {
-            self.etcd.put(etcd::RANGE_SECONDARY_SERVICE_IPS, Value::Range(ip_preset(p)), None, now);
+            self.etcd.put(
+                etcd::RANGE_SECONDARY_SERVICE_IPS,
+                Value::Range(ip_preset(p)),
+                None,
+                now,
+            );
         }
         if let Some(p) = &init.node_port_allocation {
             let range = crate::portallocator::PortRange::parse(&p.range).expect("validated");
@@ -197,7 +235,12 @@ impl World {
             for port in &p.allocated {
                 let _ = a.allocate(*port);
             }
-            self.etcd.put(etcd::RANGE_NODE_PORTS, Value::Range(a.snapshot()), None, now);
+            self.etcd.put(
+                etcd::RANGE_NODE_PORTS,
+                Value::Range(a.snapshot()),
+                None,
+                now,
+            );
         }
     }
 
@@ -205,10 +248,19 @@ impl World {
         self.seq += 1;
         let class = match task {
             Task::Step(_) => 0,
-            Task::EndOutage | Task::EndIsolation(_) | Task::LeaseExpiry { .. } | Task::EndpointsController => 1,
+            Task::EndOutage
+            | Task::EndIsolation(_)
+            | Task::LeaseExpiry { .. }
+            | Task::EndpointsController => 1,
             _ => 2,
         };
-        let key = Key { time, class, apiserver: apiserver.to_string(), order: task.order(), seq: self.seq };
+        let key = Key {
+            time,
+            class,
+            apiserver: apiserver.to_string(),
+            order: task.order(),
+            seq: self.seq,
+        };
         self.queue.insert(key, (apiserver.to_string(), task));
     }
 
@@ -252,7 +304,11 @@ impl World {
     }
 
     fn mark(&mut self, kind: MarkKind, subject: &str) {
-        self.marks.push(Mark { time_ms: self.now, kind, subject: subject.to_string() });
+        self.marks.push(Mark {
+            time_ms: self.now,
+            kind,
+            subject: subject.to_string(),
+        });
     }
 
     /// A copy without the event log and marks (which only grow): what a checkpoint keeps.
@@ -286,11 +342,17 @@ impl World {
     }
 
     pub fn reachable(&self, name: &str) -> bool {
-        self.etcd_available() && self.apiservers.get(name).is_some_and(|a| a.isolated_until.is_none())
+        self.etcd_available()
+            && self
+                .apiservers
+                .get(name)
+                .is_some_and(|a| a.isolated_until.is_none())
     }
 
     pub fn ready(&self, name: &str) -> bool {
-        self.apiservers.get(name).is_some_and(|a| a.ready(self.reachable(name)))
+        self.apiservers
+            .get(name)
+            .is_some_and(|a| a.ready(self.reachable(name)))
     }
 
     /// The next task's time, if any.
@@ -315,7 +377,10 @@ impl World {
     /// Processes the next task; `None` when nothing is queued.
     pub fn step(&mut self) -> Option<Stepped> {
         let what = self.process_next(|task| format!("{task:?}"))?;
-        Some(Stepped { time_ms: self.now, what })
+        Some(Stepped {
+            time_ms: self.now,
+            what,
+        })
     }
 
     /// Pops and runs the next task; `describe` sees it first (the hot path passes a no-op).
@@ -341,7 +406,12 @@ impl World {
                 return;
             }
         }
-        if let Action::Corrupt(Corruption::LeakClusterIp { ip } | Corruption::UnallocateClusterIp { ip } | Corruption::ForceClusterIp { ip, .. }) = action {
+        if let Action::Corrupt(
+            Corruption::LeakClusterIp { ip }
+            | Corruption::UnallocateClusterIp { ip }
+            | Corruption::ForceClusterIp { ip, .. },
+        ) = action
+        {
             if parse_ip(ip).is_none() {
                 self.action_failed("", ip, format!("invalid IP address {ip:?}"));
                 return;
@@ -356,7 +426,12 @@ impl World {
     }
 
     fn kubernetes_endpoints_revision(&self) -> Option<u64> {
-        self.etcd.get(&etcd::endpoints_key("default", crate::controlplane::KUBERNETES), self.now).map(|e| e.mod_revision)
+        self.etcd
+            .get(
+                &etcd::endpoints_key("default", crate::controlplane::KUBERNETES),
+                self.now,
+            )
+            .map(|e| e.mod_revision)
     }
 
     fn storage_for<'a>(
@@ -366,16 +441,33 @@ impl World {
         ttl: u64,
         rec: &'a mut Recorder,
     ) -> Storage<'a> {
-        Storage { etcd, now, reachable, lease_ttl_ms: ttl, rec, lease_writes: Vec::new() }
+        Storage {
+            etcd,
+            now,
+            reachable,
+            lease_ttl_ms: ttl,
+            rec,
+            lease_writes: Vec::new(),
+        }
     }
 
     /// Runs `f` on apiserver `name` with its storage; collects its events and lease expiries.
-    fn with_apiserver<T>(&mut self, name: &str, f: impl FnOnce(&mut Apiserver, &mut Storage, &ClusterConfig, Behavior, &mut SimRng) -> T) -> T {
+    fn with_apiserver<T>(
+        &mut self,
+        name: &str,
+        f: impl FnOnce(&mut Apiserver, &mut Storage, &ClusterConfig, Behavior, &mut SimRng) -> T,
+    ) -> T {
         let reachable = self.reachable(name);
         let mut rec = Recorder::new(self.now, name);
         let (out, leases) = {
             let a = self.apiservers.get_mut(name).expect("known apiserver");
-            let mut st = Self::storage_for(&mut self.etcd, self.now, reachable, self.cfg.lease_ttl_ms, &mut rec);
+            let mut st = Self::storage_for(
+                &mut self.etcd,
+                self.now,
+                reachable,
+                self.cfg.lease_ttl_ms,
+                &mut rec,
+            );
             let out = f(a, &mut st, &self.cfg, self.behavior, &mut self.rng);
             (out, std::mem::take(&mut st.lease_writes))
         };
@@ -413,7 +505,10 @@ impl World {
             }
             Task::LeaseExpiry { key, rev } => {
                 if self.etcd.expire(&key, rev, self.now) {
-                    self.mark(MarkKind::LeaseExpiry, key.trim_start_matches(etcd::MASTER_LEASES));
+                    self.mark(
+                        MarkKind::LeaseExpiry,
+                        key.trim_start_matches(etcd::MASTER_LEASES),
+                    );
                     self.events.push(Event {
                         time_ms: self.now,
                         apiserver: String::new(),
@@ -434,15 +529,23 @@ impl World {
                 if !done_before && self.apiservers[name].hooks_done {
                     self.sync_endpoints_controller();
                 }
-                self.push(self.now + self.cfg.repair_interval_ms, name, Task::Repair(epoch));
+                self.push(
+                    self.now + self.cfg.repair_interval_ms,
+                    name,
+                    Task::Repair(epoch),
+                );
             }
             Task::Namespaces(epoch) if self.alive(name, epoch) => {
-                self.with_apiserver(name, |a, st, _, behavior, _| a.ensure_namespaces(st, behavior));
+                self.with_apiserver(name, |a, st, _, behavior, _| {
+                    a.ensure_namespaces(st, behavior)
+                });
                 self.schedule_namespaces(name, epoch);
             }
             Task::Readyz(epoch) if self.alive(name, epoch) => {
                 if self.apiservers[name].pending_remove && self.reachable(name) {
-                    self.with_apiserver(name, |a, st, cfg, behavior, _| a.remove_stale_endpoint(st, cfg, behavior));
+                    self.with_apiserver(name, |a, st, cfg, behavior, _| {
+                        a.remove_stale_endpoint(st, cfg, behavior)
+                    });
                 }
                 if self.ready(name) {
                     self.apiservers.get_mut(name).expect("alive").syncing = true;
@@ -452,11 +555,17 @@ impl World {
                 }
             }
             Task::Sync(epoch) if self.alive(name, epoch) => {
-                let created = self.with_apiserver(name, |a, st, cfg, behavior, rng| a.sync_kubernetes_service(st, cfg, behavior, rng));
+                let created = self.with_apiserver(name, |a, st, cfg, behavior, rng| {
+                    a.sync_kubernetes_service(st, cfg, behavior, rng)
+                });
                 if created {
                     self.sync_endpoints_controller();
                 }
-                self.push(self.now + self.cfg.endpoint_interval_ms, name, Task::Sync(epoch));
+                self.push(
+                    self.now + self.cfg.endpoint_interval_ms,
+                    name,
+                    Task::Sync(epoch),
+                );
             }
             Task::HookTimeout(epoch) if self.alive(name, epoch) => {
                 if !self.apiservers[name].hooks_done {
@@ -489,17 +598,26 @@ impl World {
 
     fn start_instant(&mut self, name: &str, epoch: u64) {
         self.mark(MarkKind::Start, name);
-        let started = self.with_apiserver(name, |a, st, cfg, behavior, _| a.start(st, cfg, behavior));
+        let started =
+            self.with_apiserver(name, |a, st, cfg, behavior, _| a.start(st, cfg, behavior));
         self.mark(MarkKind::RepairRun, name);
         match started {
             Started::Fatal => {
                 self.die(name, Status::Crashed);
                 return;
             }
-            Started::WaitingForRepair => self.push(self.now + REPAIR_HOOK_TIMEOUT_MS, name, Task::HookTimeout(epoch)),
+            Started::WaitingForRepair => self.push(
+                self.now + REPAIR_HOOK_TIMEOUT_MS,
+                name,
+                Task::HookTimeout(epoch),
+            ),
             Started::Ready => self.sync_endpoints_controller(),
         }
-        self.push(self.now + self.cfg.repair_interval_ms, name, Task::Repair(epoch));
+        self.push(
+            self.now + self.cfg.repair_interval_ms,
+            name,
+            Task::Repair(epoch),
+        );
         self.schedule_namespaces(name, epoch);
         self.push(self.now, name, Task::Readyz(epoch));
     }
@@ -508,13 +626,24 @@ impl World {
     /// first sync follows the informer's as soon as etcd answers).
     fn schedule_namespaces(&mut self, name: &str, epoch: u64) {
         let waiting = !self.apiservers[name].namespaces_ok;
-        let delay = if waiting { 1_000 } else { SYSTEM_NAMESPACES_INTERVAL_MS };
+        let delay = if waiting {
+            1_000
+        } else {
+            SYSTEM_NAMESPACES_INTERVAL_MS
+        };
         self.push(self.now + delay, name, Task::Namespaces(epoch));
     }
 
     /// The process is gone: a new life starts with fresh memory.
     fn die(&mut self, name: &str, status: Status) {
-        self.mark(if status == Status::Crashed { MarkKind::Crash } else { MarkKind::Stop }, name);
+        self.mark(
+            if status == Status::Crashed {
+                MarkKind::Crash
+            } else {
+                MarkKind::Stop
+            },
+            name,
+        );
         let a = self.apiservers.get_mut(name).expect("known apiserver");
         let spec = a.spec.clone();
         let isolated_until = a.isolated_until;
@@ -530,7 +659,8 @@ impl World {
         match &step.kind {
             StepKind::Do(action) => self.apply(action),
             StepKind::Expect(expect) => {
-                let state = serde_json::to_value(crate::state::State::of(self)).expect("state serialises");
+                let state =
+                    serde_json::to_value(crate::state::State::of(self)).expect("state serialises");
                 let mismatches = crate::expect::check(expect, &state, &self.events);
                 self.expectations.push((i, mismatches));
             }
@@ -558,7 +688,10 @@ impl World {
                 let why = if !a.is_up() {
                     format!("apiserver {name} is not running")
                 } else if !self.reachable(name) {
-                    format!("apiserver {name} cannot reach etcd: {}", crate::registry::UNREACHABLE)
+                    format!(
+                        "apiserver {name} cannot reach etcd: {}",
+                        crate::registry::UNREACHABLE
+                    )
                 } else {
                     format!("apiserver {name} is not ready")
                 };
@@ -569,7 +702,12 @@ impl World {
                 .keys()
                 .find(|n| self.ready(n))
                 .cloned()
-                .ok_or_else(|| (String::new(), "no apiserver can serve the request".to_string())),
+                .ok_or_else(|| {
+                    (
+                        String::new(),
+                        "no apiserver can serve the request".to_string(),
+                    )
+                }),
         }
     }
 
@@ -577,8 +715,15 @@ impl World {
         match action {
             Action::StartApiserver(r) => {
                 let a = &self.apiservers[&r.apiserver];
-                if matches!(a.status, Status::Running | Status::Starting | Status::Stopping) {
-                    let msg = format!("apiserver {} is already {}", r.apiserver, status_word(a.status));
+                if matches!(
+                    a.status,
+                    Status::Running | Status::Starting | Status::Stopping
+                ) {
+                    let msg = format!(
+                        "apiserver {} is already {}",
+                        r.apiserver,
+                        status_word(a.status)
+                    );
                     self.action_failed(&r.apiserver, &r.apiserver, msg);
                 } else {
                     let fresh = Apiserver::new(a.spec.clone(), &self.cfg, self.behavior);
@@ -604,7 +749,11 @@ impl World {
                     let a = self.apiservers.get_mut(&r.apiserver).expect("known");
                     a.epoch += 1;
                     let epoch = a.epoch;
-                    self.push(self.now + 2 * self.cfg.endpoint_interval_ms, &r.apiserver, Task::StopTimeout(epoch));
+                    self.push(
+                        self.now + 2 * self.cfg.endpoint_interval_ms,
+                        &r.apiserver,
+                        Task::StopTimeout(epoch),
+                    );
                 }
             }
             Action::CrashApiserver(r) => {
@@ -618,16 +767,41 @@ impl World {
             }
             Action::AddApiserver(add) => {
                 let Some(ip) = parse_ip(&add.advertise_address) else {
-                    self.action_failed("", &add.name, format!("invalid IP address {:?}", add.advertise_address));
+                    self.action_failed(
+                        "",
+                        &add.name,
+                        format!("invalid IP address {:?}", add.advertise_address),
+                    );
                     return;
                 };
-                if self.apiservers.contains_key(&add.name) || self.apiservers.values().any(|a| a.spec.advertise_address == ip) {
-                    self.action_failed("", &add.name, format!("apiserver {} or address {ip} already exists", add.name));
+                if self.apiservers.contains_key(&add.name)
+                    || self
+                        .apiservers
+                        .values()
+                        .any(|a| a.spec.advertise_address == ip)
+                {
+                    self.action_failed(
+                        "",
+                        &add.name,
+                        format!("apiserver {} or address {ip} already exists", add.name),
+                    );
                     return;
                 }
-                let startup_delay = add.startup_delay.as_deref().and_then(|d| parse_ms(d).ok()).unwrap_or(0);
-                let spec = ApiserverSpec { name: add.name.clone(), advertise_address: ip, start_at: Some(self.now), startup_delay };
-                self.apiservers.insert(add.name.clone(), Apiserver::new(spec, &self.cfg, self.behavior));
+                let startup_delay = add
+                    .startup_delay
+                    .as_deref()
+                    .and_then(|d| parse_ms(d).ok())
+                    .unwrap_or(0);
+                let spec = ApiserverSpec {
+                    name: add.name.clone(),
+                    advertise_address: ip,
+                    start_at: Some(self.now),
+                    startup_delay,
+                };
+                self.apiservers.insert(
+                    add.name.clone(),
+                    Apiserver::new(spec, &self.cfg, self.behavior),
+                );
                 self.schedule_start(&add.name, self.now);
             }
             Action::IsolateApiserver(iso) => {
@@ -649,7 +823,9 @@ impl World {
                     Err((server, why)) => self.action_failed(&server, &object, why),
                     Ok(server) => {
                         let svc = c.service.clone();
-                        let res = self.with_apiserver(&server, |a, st, _, _, rng| a.allocators.create_service(st, rng, svc));
+                        let res = self.with_apiserver(&server, |a, st, _, _, rng| {
+                            a.allocators.create_service(st, rng, svc)
+                        });
                         match res {
                             Ok(_) => self.sync_endpoints_controller(),
                             Err(e) => self.action_failed(&server, &object, e),
@@ -662,7 +838,9 @@ impl World {
                 match self.server_for(o.via.as_deref()) {
                     Err((server, why)) => self.action_failed(&server, &object, why),
                     Ok(server) => {
-                        let res = self.with_apiserver(&server, |a, st, _, _, _| a.allocators.delete_service(st, &o.namespace, &o.name));
+                        let res = self.with_apiserver(&server, |a, st, _, _, _| {
+                            a.allocators.delete_service(st, &o.namespace, &o.name)
+                        });
                         match res {
                             Ok(_) => self.sync_endpoints_controller(),
                             Err(e) => self.action_failed(&server, &object, e),
@@ -672,16 +850,24 @@ impl World {
             }
             Action::CreatePod(c) => {
                 let pod = c.pod.clone();
-                self.pod_write(c.via.as_deref(), &pod.namespace.clone(), &pod.name.clone(), move |etcd, now| {
-                    if etcd.get(&etcd::namespace_key(&pod.namespace), now).is_none() {
-                        return Err(format!("namespaces \"{}\" not found", pod.namespace));
-                    }
-                    let key = etcd::pod_key(&pod.namespace, &pod.name);
-                    let name = pod.name.clone();
-                    etcd.compare_and_put(&key, 0, Value::Pod(pod), now)
-                        .map(|_| ())
-                        .map_err(|_| format!("pods \"{name}\" already exists"))
-                });
+                self.pod_write(
+                    c.via.as_deref(),
+                    &pod.namespace.clone(),
+                    &pod.name.clone(),
+                    move |etcd, now| {
+                        if etcd
+                            .get(&etcd::namespace_key(&pod.namespace), now)
+                            .is_none()
+                        {
+                            return Err(format!("namespaces \"{}\" not found", pod.namespace));
+                        }
+                        let key = etcd::pod_key(&pod.namespace, &pod.name);
+                        let name = pod.name.clone();
+                        etcd.compare_and_put(&key, 0, Value::Pod(pod), now)
+                            .map(|_| ())
+                            .map_err(|_| format!("pods \"{name}\" already exists"))
+                    },
+                );
             }
             Action::DeletePod(o) => {
                 let (ns, name) = (o.namespace.clone(), o.name.clone());
@@ -713,7 +899,13 @@ impl World {
         }
     }
 
-    fn pod_write(&mut self, via: Option<&str>, ns: &str, name: &str, write: impl FnOnce(&mut Etcd, u64) -> Result<(), String>) {
+    fn pod_write(
+        &mut self,
+        via: Option<&str>,
+        ns: &str,
+        name: &str,
+        write: impl FnOnce(&mut Etcd, u64) -> Result<(), String>,
+    ) {
         let object = format!("{ns}/{name}");
         match self.server_for(via) {
             Err((server, why)) => self.action_failed(&server, &object, why),
@@ -727,10 +919,24 @@ impl World {
     /// Storage writes behind the allocators' back.
     fn corrupt(&mut self, c: &Corruption) {
         let now = self.now;
-        let edit_ip = |etcd: &mut Etcd, cfg: &ClusterConfig, behavior: Behavior, ip: IpAddr, set: bool| -> Result<(), String> {
-            let secondary = cfg.service_ip_ranges.secondary.is_some_and(|n| crate::ipallocator::family_of(&n) == IpFamily::of(&ip));
-            let key = if secondary { etcd::RANGE_SECONDARY_SERVICE_IPS } else { etcd::RANGE_SERVICE_IPS };
-            let (snap, _) = etcd.range(key, now).ok_or_else(|| format!("{key} is not initialised yet"))?;
+        let edit_ip = |etcd: &mut Etcd,
+                       cfg: &ClusterConfig,
+                       behavior: Behavior,
+                       ip: IpAddr,
+                       set: bool|
+         -> Result<(), String> {
+            let secondary = cfg
+                .service_ip_ranges
+                .secondary
+                .is_some_and(|n| crate::ipallocator::family_of(&n) == IpFamily::of(&ip));
+            let key = if secondary {
+                etcd::RANGE_SECONDARY_SERVICE_IPS
+            } else {
+                etcd::RANGE_SERVICE_IPS
+            };
+            let (snap, _) = etcd
+                .range(key, now)
+                .ok_or_else(|| format!("{key} is not initialised yet"))?;
             let mut r = Range::from_snapshot(snap, behavior).map_err(|e| e.to_string())?;
             if set {
                 r.allocate(ip).map_err(|e| e.to_string())?;
@@ -742,37 +948,70 @@ impl World {
             etcd.put(key, Value::Range(r.snapshot()), None, now);
             Ok(())
         };
-        let edit_port = |etcd: &mut Etcd, behavior: Behavior, port: i32, set: bool| -> Result<(), String> {
-            let (snap, _) = etcd.range(etcd::RANGE_NODE_PORTS, now).ok_or("/ranges/servicenodeports is not initialised yet")?;
-            let mut a = PortAllocator::from_snapshot(snap, behavior).map_err(|e| e.to_string())?;
-            if set {
-                a.allocate(port).map_err(|e| e.to_string())?;
-            } else if a.has(port) {
-                a.release(port);
-            } else {
-                return Err(format!("{port} is not allocated"));
-            }
-            etcd.put(etcd::RANGE_NODE_PORTS, Value::Range(a.snapshot()), None, now);
-            Ok(())
-        };
+        let edit_port =
+            |etcd: &mut Etcd, behavior: Behavior, port: i32, set: bool| -> Result<(), String> {
+                let (snap, _) = etcd
+                    .range(etcd::RANGE_NODE_PORTS, now)
+                    .ok_or("/ranges/servicenodeports is not initialised yet")?;
+                let mut a =
+                    PortAllocator::from_snapshot(snap, behavior).map_err(|e| e.to_string())?;
+                if set {
+                    a.allocate(port).map_err(|e| e.to_string())?;
+                } else if a.has(port) {
+                    a.release(port);
+                } else {
+                    return Err(format!("{port} is not allocated"));
+                }
+                etcd.put(
+                    etcd::RANGE_NODE_PORTS,
+                    Value::Range(a.snapshot()),
+                    None,
+                    now,
+                );
+                Ok(())
+            };
         let ip = |s: &str| parse_ip(s).expect("validated");
         let (object, result) = match c {
-            Corruption::LeakClusterIp { ip: s } => (s.clone(), edit_ip(&mut self.etcd, &self.cfg, self.behavior, ip(s), true)),
-            Corruption::UnallocateClusterIp { ip: s } => (s.clone(), edit_ip(&mut self.etcd, &self.cfg, self.behavior, ip(s), false)),
-            Corruption::LeakNodePort { port } => (port.to_string(), edit_port(&mut self.etcd, self.behavior, *port, true)),
-            Corruption::UnallocateNodePort { port } => (port.to_string(), edit_port(&mut self.etcd, self.behavior, *port, false)),
-            Corruption::ForceClusterIp { namespace, name, ip } => (
+            Corruption::LeakClusterIp { ip: s } => (
+                s.clone(),
+                edit_ip(&mut self.etcd, &self.cfg, self.behavior, ip(s), true),
+            ),
+            Corruption::UnallocateClusterIp { ip: s } => (
+                s.clone(),
+                edit_ip(&mut self.etcd, &self.cfg, self.behavior, ip(s), false),
+            ),
+            Corruption::LeakNodePort { port } => (
+                port.to_string(),
+                edit_port(&mut self.etcd, self.behavior, *port, true),
+            ),
+            Corruption::UnallocateNodePort { port } => (
+                port.to_string(),
+                edit_port(&mut self.etcd, self.behavior, *port, false),
+            ),
+            Corruption::ForceClusterIp {
+                namespace,
+                name,
+                ip,
+            } => (
                 format!("{namespace}/{name}"),
                 self.edit_service(namespace, name, |svc| {
                     svc.cluster_ip = ip.clone();
                     svc.cluster_ips = vec![ip.clone()];
                 }),
             ),
-            Corruption::ForceNodePort { namespace, name, port } => (
+            Corruption::ForceNodePort {
+                namespace,
+                name,
+                port,
+            } => (
                 format!("{namespace}/{name}"),
                 self.edit_service(namespace, name, |svc| match svc.ports.first_mut() {
                     Some(p) => p.node_port = *port,
-                    None => svc.ports.push(crate::api::ServicePort { port: 80, node_port: *port, ..Default::default() }),
+                    None => svc.ports.push(crate::api::ServicePort {
+                        port: 80,
+                        node_port: *port,
+                        ..Default::default()
+                    }),
                 }),
             ),
         };
@@ -782,10 +1021,24 @@ impl World {
         }
     }
 
-    fn edit_service(&mut self, ns: &str, name: &str, edit: impl FnOnce(&mut Service)) -> Result<(), String> {
-        let mut svc = self.etcd.service(ns, name, self.now).cloned().ok_or_else(|| format!("services \"{name}\" not found"))?;
+    fn edit_service(
+        &mut self,
+        ns: &str,
+        name: &str,
+        edit: impl FnOnce(&mut Service),
+    ) -> Result<(), String> {
+        let mut svc = self
+            .etcd
+            .service(ns, name, self.now)
+            .cloned()
+            .ok_or_else(|| format!("services \"{name}\" not found"))?;
         edit(&mut svc);
-        self.etcd.put(&etcd::service_key(ns, name), Value::Service(svc), None, self.now);
+        self.etcd.put(
+            &etcd::service_key(ns, name),
+            Value::Service(svc),
+            None,
+            self.now,
+        );
         Ok(())
     }
 
@@ -800,13 +1053,22 @@ impl World {
         let services: Vec<Service> = self.etcd.services(now).into_iter().cloned().collect();
         let pods: Vec<Pod> = self.etcd.pods(now).into_iter().cloned().collect();
         let existing: BTreeSet<String> = services.iter().map(Service::key).collect();
-        for ep in self.etcd.endpoints(now).into_iter().cloned().collect::<Vec<_>>() {
+        for ep in self
+            .etcd
+            .endpoints(now)
+            .into_iter()
+            .cloned()
+            .collect::<Vec<_>>()
+        {
             if !existing.contains(&ep.key()) {
-                self.etcd.delete(&etcd::endpoints_key(&ep.namespace, &ep.name), now);
+                self.etcd
+                    .delete(&etcd::endpoints_key(&ep.namespace, &ep.name), now);
             }
         }
         for svc in &services {
-            let Some(want) = endpoints_for_service(svc, &pods) else { continue };
+            let Some(want) = endpoints_for_service(svc, &pods) else {
+                continue;
+            };
             let key = etcd::endpoints_key(&svc.namespace, &svc.name);
             let current = match self.etcd.get(&key, now).map(|e| &e.value) {
                 Some(Value::Endpoints(ep)) => Some(ep),
@@ -823,7 +1085,10 @@ impl World {
     pub fn stored_cluster_ips(&self, index: usize) -> Option<Range> {
         let net = *self.cfg.service_ip_ranges.networks().get(index)?;
         let key = [etcd::RANGE_SERVICE_IPS, etcd::RANGE_SECONDARY_SERVICE_IPS][index];
-        let stored = self.etcd.range(key, self.now).and_then(|(s, _)| Range::from_snapshot(s, self.behavior).ok());
+        let stored = self
+            .etcd
+            .range(key, self.now)
+            .and_then(|(s, _)| Range::from_snapshot(s, self.behavior).ok());
         Some(stored.unwrap_or_else(|| Range::new(net, self.behavior)))
     }
 
@@ -878,7 +1143,11 @@ pub fn run(scenario: &Scenario) -> Report {
     let expectations = w
         .expectations()
         .iter()
-        .map(|(i, m)| ExpectationReport { at: scenario.steps[*i].at.clone(), passed: m.is_empty(), mismatches: m.clone() })
+        .map(|(i, m)| ExpectationReport {
+            at: scenario.steps[*i].at.clone(),
+            passed: m.is_empty(),
+            mismatches: m.clone(),
+        })
         .collect();
     Report {
         scenario: scenario.name.clone(),

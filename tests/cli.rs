@@ -6,7 +6,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bootstrap-sim")).args(args).output().expect("bootstrap-sim runs")
+    Command::new(env!("CARGO_BIN_EXE_bootstrap-sim"))
+        .args(args)
+        .output()
+        .expect("bootstrap-sim runs")
 }
 
 fn write(name: &str, text: &str) -> PathBuf {
@@ -38,7 +41,10 @@ fn invalid(file_text: &str) -> String {
         assert!(err.starts_with("error: "));
     }
     let out = sim(&["check", path.to_str().unwrap()]);
-    String::from_utf8(out.stderr).unwrap().trim_end().to_string()
+    String::from_utf8(out.stderr)
+        .unwrap()
+        .trim_end()
+        .to_string()
 }
 
 #[test]
@@ -91,15 +97,30 @@ fn unreadable_file_and_bad_usage_exit_2() {
     assert!(out.stdout.is_empty());
     assert_eq!(sim(&["frobnicate"]).status.code(), Some(2));
     let path = write("ok.json", &scenario(""));
-    assert_eq!(sim(&["state", path.to_str().unwrap(), "--at", "soon"]).status.code(), Some(2));
+    assert_eq!(
+        sim(&["state", path.to_str().unwrap(), "--at", "soon"])
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 #[test]
 fn run_passes_fails_and_is_byte_identical() {
-    let pass = write("pass.json", &scenario(r#", "steps": [{"at": "30s", "expect": {"services": [{"namespace": "default", "name": "kubernetes", "cluster_ip": "10.96.0.1"}]}}]"#));
+    let pass = write(
+        "pass.json",
+        &scenario(
+            r#", "steps": [{"at": "30s", "expect": {"services": [{"namespace": "default", "name": "kubernetes", "cluster_ip": "10.96.0.1"}]}}]"#,
+        ),
+    );
     let a = sim(&["run", pass.to_str().unwrap()]);
     let b = sim(&["run", pass.to_str().unwrap()]);
-    assert_eq!(a.status.code(), Some(0), "{}", String::from_utf8_lossy(&a.stdout));
+    assert_eq!(
+        a.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&a.stdout)
+    );
     assert_eq!(a.stdout, b.stdout, "same file and seed, same bytes");
     let report: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
     assert_eq!(report["scenario"], "t");
@@ -107,7 +128,12 @@ fn run_passes_fails_and_is_byte_identical() {
     assert_eq!(report["expectations"][0]["passed"], true);
     assert_eq!(report["final"]["time_ms"], 30000);
 
-    let fail = write("fail.json", &scenario(r#", "steps": [{"at": "30s", "expect": {"services": [{"namespace": "default", "name": "kubernetes", "cluster_ip": "10.96.0.2"}]}}]"#));
+    let fail = write(
+        "fail.json",
+        &scenario(
+            r#", "steps": [{"at": "30s", "expect": {"services": [{"namespace": "default", "name": "kubernetes", "cluster_ip": "10.96.0.2"}]}}]"#,
+        ),
+    );
     let out = sim(&["run", fail.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -126,8 +152,14 @@ fn state_at_and_check() {
     let state: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(state["time_ms"], 25000);
     assert_eq!(state["leases"][0]["key"], "/masterleases/192.168.10.11");
-    assert_eq!(state["leases"][0]["ttl_left_ms"], 10000, "renewed at 20s with a 15s TTL");
-    assert_eq!(state["endpoints"][0]["subsets"][0]["addresses"][0], "192.168.10.11");
+    assert_eq!(
+        state["leases"][0]["ttl_left_ms"], 10000,
+        "renewed at 20s with a 15s TTL"
+    );
+    assert_eq!(
+        state["endpoints"][0]["subsets"][0]["addresses"][0],
+        "192.168.10.11"
+    );
     let check = sim(&["check", path.to_str().unwrap()]);
     assert_eq!(check.status.code(), Some(0));
     assert!(check.stdout.is_empty());

@@ -16,12 +16,18 @@ fn scenario_files() -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|ext| ext == "json"))
         .collect();
     files.sort();
-    assert!(!files.is_empty(), "no scenario files under {}", dir.display());
+    assert!(
+        !files.is_empty(),
+        "no scenario files under {}",
+        dir.display()
+    );
     files
 }
 
 fn file_name(path: &Path) -> String {
-    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Parses one file; an invalid file is reported as a failure of that file.
@@ -42,9 +48,15 @@ fn every_scenario_passes_its_expectations() {
                 continue;
             }
         };
-        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if scenario.name != stem {
-            failures.push(format!("{name}: `name` is {:?}, expected the file stem {stem:?}", scenario.name));
+            failures.push(format!(
+                "{name}: `name` is {:?}, expected the file stem {stem:?}",
+                scenario.name
+            ));
         }
         let report = world::run(&scenario);
         for (i, exp) in report.expectations.iter().enumerate() {
@@ -58,7 +70,12 @@ fn every_scenario_passes_its_expectations() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} scenario failure(s):\n  {}", failures.len(), failures.join("\n  "));
+    assert!(
+        failures.is_empty(),
+        "{} scenario failure(s):\n  {}",
+        failures.len(),
+        failures.join("\n  ")
+    );
 }
 
 #[test]
@@ -73,7 +90,11 @@ fn every_scenario_is_deterministic() {
         let first = serde_json::to_string(&world::run(&scenario)).expect("report serialises");
         let second = serde_json::to_string(&world::run(&scenario)).expect("report serialises");
         if first != second {
-            let at = first.bytes().zip(second.bytes()).position(|(a, b)| a != b).unwrap_or(first.len().min(second.len()));
+            let at = first
+                .bytes()
+                .zip(second.bytes())
+                .position(|(a, b)| a != b)
+                .unwrap_or(first.len().min(second.len()));
             let from = at.saturating_sub(80);
             failures.push(format!(
                 "{name}: two runs differ at byte {at}:\n      first:  …{}\n      second: …{}",
@@ -82,5 +103,10 @@ fn every_scenario_is_deterministic() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{} nondeterministic scenario(s):\n  {}", failures.len(), failures.join("\n  "));
+    assert!(
+        failures.is_empty(),
+        "{} nondeterministic scenario(s):\n  {}",
+        failures.len(),
+        failures.join("\n  ")
+    );
 }

@@ -83,8 +83,18 @@ const KNOWN_ENGINE_BUGS: &[&str] = &[B2_NAMESPACES_BEFORE_INFORMER_SYNC];
 const B2_NAMESPACES_BEFORE_INFORMER_SYNC: &str =
     "B2 1.29 system namespaces loop does not wait for the informer sync (default namespace missing after an outage at start)";
 
-fn known(bug: &'static str, invariant: &'static str, now: u64, message: String) -> Result<(), Violation> {
-    Err(Violation { invariant, time_ms: now, message, bug: Some(bug) })
+fn known(
+    bug: &'static str,
+    invariant: &'static str,
+    now: u64,
+    message: String,
+) -> Result<(), Violation> {
+    Err(Violation {
+        invariant,
+        time_ms: now,
+        message,
+        bug: Some(bug),
+    })
 }
 
 // =============================================================================================
@@ -136,7 +146,13 @@ fn ms(v: u64) -> String {
 fn gen_cluster(g: &mut Gen) -> String {
     let behavior = if g.chance(50) { "1.29" } else { "1.20" };
     let reconciler = g.weighted(&[("lease", 60), ("master-count", 20), ("none", 20)]);
-    let range = *g.pick(&["10.96.0.0/16", "10.0.0.0/24", "172.20.0.0/20", "10.10.0.0/27", "10.0.0.0/28"]);
+    let range = *g.pick(&[
+        "10.96.0.0/16",
+        "10.0.0.0/24",
+        "172.20.0.0/20",
+        "10.10.0.0/27",
+        "10.0.0.0/28",
+    ]);
     let node_ports = *g.pick(&["", "30000-32767", "30000-30031", "31000-31009"]);
     let n = 1 + g.below(5);
     // Distinct advertise addresses in 192.168.10.0/24.
@@ -161,7 +177,13 @@ fn gen_cluster(g: &mut Gen) -> String {
     }
     // The endpoint interval always stays below the lease TTL, as with the defaults (10s / 15s):
     // otherwise every lease would lapse between two refreshes.
-    let (interval, ttl) = *g.pick(&[("10s", "15s"), ("10s", "15s"), ("5s", "15s"), ("5s", "7s"), ("2s", "3s")]);
+    let (interval, ttl) = *g.pick(&[
+        ("10s", "15s"),
+        ("10s", "15s"),
+        ("5s", "15s"),
+        ("5s", "7s"),
+        ("2s", "3s"),
+    ]);
     let repair = *g.pick(&["3m", "3m", "1m", "30s"]);
     let mut cluster = json!({
         "service_cluster_ip_range": range,
@@ -179,8 +201,14 @@ fn gen_cluster(g: &mut Gen) -> String {
         cluster["apiserver_count"] = json!(if g.chance(50) { n } else { 1 + g.below(5) });
     }
     if g.chance(15) {
-        let range = PortRange::parse(if node_ports.is_empty() { "30000-32767" } else { node_ports }).unwrap();
-        cluster["kubernetes_service_node_port"] = json!(range.base + g.below(range.size as usize) as i32);
+        let range = PortRange::parse(if node_ports.is_empty() {
+            "30000-32767"
+        } else {
+            node_ports
+        })
+        .unwrap();
+        cluster["kubernetes_service_node_port"] =
+            json!(range.base + g.below(range.size as usize) as i32);
     }
     json!({
         "name": "swarm",
@@ -252,9 +280,9 @@ fn random_cluster_ip(g: &mut Gen, world: &World) -> String {
     let net = world.config().service_ip_ranges.primary;
     let size = Range::new(net, Behavior::V1_29).size();
     match g.below(10) {
-        0 => net.network().to_string(),       // the network address: not usable
-        1 => "192.0.2.77".to_string(),         // outside the range
-        2 => ip_in(&net, 0).to_string(),       // the kubernetes Service IP
+        0 => net.network().to_string(),  // the network address: not usable
+        1 => "192.0.2.77".to_string(),   // outside the range
+        2 => ip_in(&net, 0).to_string(), // the kubernetes Service IP
         _ => ip_in(&net, g.below(size)).to_string(),
     }
 }
@@ -278,11 +306,22 @@ fn user_services(world: &World) -> Vec<Service> {
 }
 
 fn all_node_ports(world: &World) -> Vec<i32> {
-    world.etcd().services(world.now()).iter().flat_map(|s| collect_service_node_ports(s)).collect()
+    world
+        .etcd()
+        .services(world.now())
+        .iter()
+        .flat_map(|s| collect_service_node_ports(s))
+        .collect()
 }
 
 fn service_ips(world: &World) -> Vec<String> {
-    world.etcd().services(world.now()).iter().filter(|s| s.is_ip_set()).map(|s| s.cluster_ip.clone()).collect()
+    world
+        .etcd()
+        .services(world.now())
+        .iter()
+        .filter(|s| s.is_ip_set())
+        .map(|s| s.cluster_ip.clone())
+        .collect()
 }
 
 /// One random action as scenario JSON (`{"do": ...}`), its targets picked from the world.
@@ -294,22 +333,37 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
         .filter(|a| matches!(a.status, Status::Stopped | Status::Crashed))
         .map(|a| a.spec.name.as_str())
         .collect();
-    let up: Vec<&str> = apiservers.iter().filter(|a| a.is_up()).map(|a| a.spec.name.as_str()).collect();
+    let up: Vec<&str> = apiservers
+        .iter()
+        .filter(|a| a.is_up())
+        .map(|a| a.spec.name.as_str())
+        .collect();
     let any: Vec<&str> = apiservers.iter().map(|a| a.spec.name.as_str()).collect();
     // Mostly sensible targets, sometimes any (the refusal path is exercised too).
     let target = |g: &mut Gen, preferred: &[&str]| -> String {
-        if !preferred.is_empty() && g.chance(85) { g.pick(preferred).to_string() } else { g.pick(&any).to_string() }
+        if !preferred.is_empty() && g.chance(85) {
+            g.pick(preferred).to_string()
+        } else {
+            g.pick(&any).to_string()
+        }
     };
     let users = user_services(world);
-    let pods: Vec<(String, String)> =
-        world.etcd().pods(now).iter().map(|p| (p.namespace.clone(), p.name.clone())).collect();
+    let pods: Vec<(String, String)> = world
+        .etcd()
+        .pods(now)
+        .iter()
+        .map(|p| (p.namespace.clone(), p.name.clone()))
+        .collect();
     let kind = g.weighted(KINDS);
     match kind {
         Kind::Crash => json!({"do": "crash_apiserver", "apiserver": target(g, &up)}),
         Kind::Stop => json!({"do": "stop_apiserver", "apiserver": target(g, &up)}),
         Kind::Start => json!({"do": "start_apiserver", "apiserver": target(g, &down)}),
         Kind::Add => {
-            let used: BTreeSet<IpAddr> = apiservers.iter().map(|a| a.spec.advertise_address).collect();
+            let used: BTreeSet<IpAddr> = apiservers
+                .iter()
+                .map(|a| a.spec.advertise_address)
+                .collect();
             let ip = loop {
                 let ip = IpAddr::V4(Ipv4Addr::new(192, 168, 10, 1 + g.below(254) as u8));
                 if !used.contains(&ip) {
@@ -326,7 +380,11 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
         }
         Kind::Isolate => {
             // Mostly short; sometimes longer than the 1.29 repair hook's minute.
-            let for_ = if g.chance(10) { g.between(60, 120) * 1000 } else { g.between(1, 45) * 1000 + g.between(0, 1000) };
+            let for_ = if g.chance(10) {
+                g.between(60, 120) * 1000
+            } else {
+                g.between(1, 45) * 1000 + g.between(0, 1000)
+            };
             json!({"do": "isolate_apiserver", "apiserver": target(g, &up), "for": ms(for_)})
         }
         Kind::Outage => json!({"do": "etcd_outage", "for": ms(g.between(500, 40_000))}),
@@ -334,7 +392,8 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
             names.services += 1;
             let ty = g.weighted(&[("ClusterIP", 55), ("NodePort", 35), ("LoadBalancer", 10)]);
             let ns = g.weighted(&[("default", 80), ("kube-system", 15), ("nowhere", 5)]);
-            let mut svc = json!({"namespace": ns, "name": format!("svc-{}", names.services), "type": ty});
+            let mut svc =
+                json!({"namespace": ns, "name": format!("svc-{}", names.services), "type": ty});
             let mut ports = vec![json!({"name": "http", "port": 80, "target_port": 8080})];
             if g.chance(30) {
                 let protocol = if g.chance(30) { "UDP" } else { "TCP" };
@@ -344,7 +403,11 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
             // can be checked against what storage held before the request.
             if ty != "ClusterIP" && g.chance(35) {
                 let taken = all_node_ports(world);
-                let port = if !taken.is_empty() && g.chance(30) { *g.pick(&taken) } else { random_node_port(g, world) };
+                let port = if !taken.is_empty() && g.chance(30) {
+                    *g.pick(&taken)
+                } else {
+                    random_node_port(g, world)
+                };
                 ports[0]["node_port"] = json!(port);
             }
             svc["ports"] = Json::Array(ports);
@@ -378,7 +441,9 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
                 "labels": {"app": *g.pick(&["web", "db"])}, "pod_ip": format!("10.244.{}.{}", n / 250, 1 + n % 250),
                 "ready": g.chance(70)}})
         }
-        Kind::DeletePod | Kind::SetPodReady if pods.is_empty() => json!({"do": "delete_pod", "name": "pod-none"}),
+        Kind::DeletePod | Kind::SetPodReady if pods.is_empty() => {
+            json!({"do": "delete_pod", "name": "pod-none"})
+        }
         Kind::DeletePod => {
             let (ns, name) = g.pick(&pods).clone();
             json!({"do": "delete_pod", "namespace": ns, "name": name})
@@ -387,16 +452,28 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
             let (ns, name) = g.pick(&pods).clone();
             json!({"do": "set_pod_ready", "namespace": ns, "name": name, "ready": g.chance(50)})
         }
-        Kind::LeakIp => json!({"do": "corrupt", "what": "leak_cluster_ip", "ip": leakable_ip(g, world)}),
-        Kind::LeakPort => json!({"do": "corrupt", "what": "leak_node_port", "port": random_node_port(g, world)}),
+        Kind::LeakIp => {
+            json!({"do": "corrupt", "what": "leak_cluster_ip", "ip": leakable_ip(g, world)})
+        }
+        Kind::LeakPort => {
+            json!({"do": "corrupt", "what": "leak_node_port", "port": random_node_port(g, world)})
+        }
         Kind::UnallocateIp => {
             let taken = service_ips(world);
-            let ip = if !taken.is_empty() && g.chance(80) { g.pick(&taken).clone() } else { leakable_ip(g, world) };
+            let ip = if !taken.is_empty() && g.chance(80) {
+                g.pick(&taken).clone()
+            } else {
+                leakable_ip(g, world)
+            };
             json!({"do": "corrupt", "what": "unallocate_cluster_ip", "ip": ip})
         }
         Kind::UnallocatePort => {
             let taken = all_node_ports(world);
-            let port = if !taken.is_empty() && g.chance(80) { *g.pick(&taken) } else { random_node_port(g, world) };
+            let port = if !taken.is_empty() && g.chance(80) {
+                *g.pick(&taken)
+            } else {
+                random_node_port(g, world)
+            };
             json!({"do": "corrupt", "what": "unallocate_node_port", "port": port})
         }
         Kind::ForceIp | Kind::ForcePort if users.is_empty() => {
@@ -405,13 +482,21 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
         Kind::ForceIp => {
             let s = g.pick(&users).clone();
             let taken = service_ips(world);
-            let ip = if !taken.is_empty() && g.chance(40) { g.pick(&taken).clone() } else { random_cluster_ip(g, world) };
+            let ip = if !taken.is_empty() && g.chance(40) {
+                g.pick(&taken).clone()
+            } else {
+                random_cluster_ip(g, world)
+            };
             json!({"do": "corrupt", "what": "force_cluster_ip", "namespace": s.namespace, "name": s.name, "ip": ip})
         }
         Kind::ForcePort => {
             let s = g.pick(&users).clone();
             let taken = all_node_ports(world);
-            let port = if !taken.is_empty() && g.chance(40) { *g.pick(&taken) } else { random_node_port(g, world) };
+            let port = if !taken.is_empty() && g.chance(40) {
+                *g.pick(&taken)
+            } else {
+                random_node_port(g, world)
+            };
             json!({"do": "corrupt", "what": "force_node_port", "namespace": s.namespace, "name": s.name, "port": port})
         }
     }
@@ -422,7 +507,11 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
 fn leakable_ip(g: &mut Gen, world: &World) -> String {
     let net = world.config().service_ip_ranges.primary;
     let size = Range::new(net, Behavior::V1_29).size();
-    if g.chance(15) { ip_in(&net, 0).to_string() } else { ip_in(&net, g.below(size)).to_string() }
+    if g.chance(15) {
+        ip_in(&net, 0).to_string()
+    } else {
+        ip_in(&net, g.below(size)).to_string()
+    }
 }
 
 /// The instants of the fault schedule: sorted, sometimes in bursts (same millisecond or close).
@@ -432,9 +521,9 @@ fn gen_times(g: &mut Gen) -> Vec<u64> {
     let mut t = 0;
     while times.len() < count {
         t = match g.below(10) {
-            0 => t,                              // same instant as the previous action
-            1 => t + g.between(1, 2_000),        // a burst
-            _ => g.between(1_000, HORIZON_MS),   // anywhere in the hour
+            0 => t,                            // same instant as the previous action
+            1 => t + g.between(1, 2_000),      // a burst
+            _ => g.between(1_000, HORIZON_MS), // anywhere in the hour
         };
         if t < HORIZON_MS {
             times.push(t);
@@ -459,7 +548,12 @@ struct Violation {
 }
 
 fn fail(invariant: &'static str, now: u64, message: String) -> Result<(), Violation> {
-    Err(Violation { invariant, time_ms: now, message, bug: None })
+    Err(Violation {
+        invariant,
+        time_ms: now,
+        message,
+        bug: None,
+    })
 }
 
 /// What just happened: one task of the world, or one of our actions.
@@ -496,15 +590,25 @@ impl Stored {
         let port_rev = port_obj.map(|(_, rev)| rev);
         let ips = match (cache, ip_obj) {
             (Some(c), _) if c.ip_rev == ip_rev => c.ips.clone(),
-            (_, Some((snap, _))) => Rc::new(Range::from_snapshot(snap, behavior).expect("stored service IP range decodes")),
+            (_, Some((snap, _))) => Rc::new(
+                Range::from_snapshot(snap, behavior).expect("stored service IP range decodes"),
+            ),
             (_, None) => Rc::new(Range::new(cfg.service_ip_ranges.primary, behavior)),
         };
         let ports = match (cache, port_obj) {
             (Some(c), _) if c.port_rev == port_rev => c.ports.clone(),
-            (_, Some((snap, _))) => Rc::new(PortAllocator::from_snapshot(snap, behavior).expect("stored node port range decodes")),
+            (_, Some((snap, _))) => Rc::new(
+                PortAllocator::from_snapshot(snap, behavior)
+                    .expect("stored node port range decodes"),
+            ),
             (_, None) => Rc::new(PortAllocator::new(cfg.node_ports, behavior)),
         };
-        Stored { ip_rev, ips, port_rev, ports }
+        Stored {
+            ip_rev,
+            ips,
+            port_rev,
+            ports,
+        }
     }
 }
 
@@ -523,11 +627,18 @@ struct Owners {
 
 impl Owners {
     fn fingerprint(world: &World) -> Vec<u64> {
-        world.etcd().list(etcd::SERVICES, world.now()).map(|(_, e)| e.mod_revision).collect()
+        world
+            .etcd()
+            .list(etcd::SERVICES, world.now())
+            .map(|(_, e)| e.mod_revision)
+            .collect()
     }
 
     fn of(world: &World, fingerprint: Vec<u64>, range: &Range, ports: &PortAllocator) -> Owners {
-        let mut o = Owners { fingerprint, ..Owners::default() };
+        let mut o = Owners {
+            fingerprint,
+            ..Owners::default()
+        };
         for svc in world.etcd().services(world.now()) {
             if svc.is_ip_set() {
                 for raw in svc.cluster_ips() {
@@ -552,8 +663,16 @@ impl Owners {
     }
 
     fn duplicates(&self) -> Vec<String> {
-        let ips = self.ips.iter().filter(|(_, v)| v.len() > 1).map(|(ip, v)| format!("IP {ip} held by {v:?}"));
-        let ports = self.ports.iter().filter(|(_, v)| v.len() > 1).map(|(p, v)| format!("port {p} held by {v:?}"));
+        let ips = self
+            .ips
+            .iter()
+            .filter(|(_, v)| v.len() > 1)
+            .map(|(ip, v)| format!("IP {ip} held by {v:?}"));
+        let ports = self
+            .ports
+            .iter()
+            .filter(|(_, v)| v.len() > 1)
+            .map(|(p, v)| format!("port {p} held by {v:?}"));
         ips.chain(ports).collect()
     }
 }
@@ -654,14 +773,22 @@ struct Observer {
 }
 
 fn kubernetes_endpoints(world: &World) -> Option<&Endpoints> {
-    match world.etcd().get(&etcd::endpoints_key("default", KUBERNETES), world.now()).map(|e| &e.value) {
+    match world
+        .etcd()
+        .get(&etcd::endpoints_key("default", KUBERNETES), world.now())
+        .map(|e| &e.value)
+    {
         Some(etcd::Value::Endpoints(ep)) => Some(ep),
         _ => None,
     }
 }
 
 fn addresses(ep: &Endpoints) -> BTreeSet<String> {
-    ep.subsets.iter().flat_map(|s| s.addresses.iter().chain(&s.not_ready_addresses)).cloned().collect()
+    ep.subsets
+        .iter()
+        .flat_map(|s| s.addresses.iter().chain(&s.not_ready_addresses))
+        .cloned()
+        .collect()
 }
 
 impl Observer {
@@ -680,7 +807,10 @@ impl Observer {
             marks_seen: 0,
             act_failed: false,
             stored: Stored::read(world, None),
-            owners: Rc::new(Owners { fingerprint: vec![u64::MAX], ..Owners::default() }),
+            owners: Rc::new(Owners {
+                fingerprint: vec![u64::MAX],
+                ..Owners::default()
+            }),
             signature: Signature::default(),
             last_disturbance: 0,
             ready_since: BTreeMap::new(),
@@ -709,19 +839,31 @@ impl Observer {
             .filter(|m| m.kind == MarkKind::RepairRun)
             .map(|m| m.subject.as_str())
             .collect();
-        let starts: Vec<&str> =
-            world.marks()[self.marks_seen..].iter().filter(|m| m.kind == MarkKind::Start).map(|m| m.subject.as_str()).collect();
+        let starts: Vec<&str> = world.marks()[self.marks_seen..]
+            .iter()
+            .filter(|m| m.kind == MarkKind::Start)
+            .map(|m| m.subject.as_str())
+            .collect();
         self.marks_seen = world.marks().len();
         let stored = Stored::read(world, Some(&self.stored));
         let fingerprint = Owners::fingerprint(world);
         let owners = if fingerprint == self.owners.fingerprint {
             self.owners.clone()
         } else {
-            Rc::new(Owners::of(world, fingerprint, &self.ip_range, &self.port_range))
+            Rc::new(Owners::of(
+                world,
+                fingerprint,
+                &self.ip_range,
+                &self.port_range,
+            ))
         };
         let kube_svc = world.etcd().service("default", KUBERNETES, now);
         self.act_failed = events.iter().any(|e| e.reason == "action_failed");
-        if let Some(e) = events.iter().rev().find(|e| e.message.starts_with("unable to sync kubernetes service")) {
+        if let Some(e) = events
+            .iter()
+            .rev()
+            .find(|e| e.message.starts_with("unable to sync kubernetes service"))
+        {
             self.last_unable_to_sync = Some(now);
             self.last_unable_to_sync_message = e.message.clone();
         }
@@ -755,7 +897,9 @@ impl Observer {
     fn check_refusals(&mut self, ctx: &Ctx, events: &[Event], now: u64) -> Result<(), Violation> {
         match ctx {
             Ctx::Act(Action::CreateService(c)) => {
-                let Some(failure) = events.iter().find(|e| e.reason == "action_failed") else { return Ok(()) };
+                let Some(failure) = events.iter().find(|e| e.reason == "action_failed") else {
+                    return Ok(());
+                };
                 let (msg, server) = (&failure.message, failure.apiserver.as_str());
                 let svc = &c.service;
                 if msg.contains("provided IP is already allocated") {
@@ -795,7 +939,10 @@ impl Observer {
                 }
             }
             Ctx::Step(_) => {
-                for e in events.iter().filter(|e| e.message.starts_with("unable to sync kubernetes service")) {
+                for e in events
+                    .iter()
+                    .filter(|e| e.message.starts_with("unable to sync kubernetes service"))
+                {
                     if e.message.contains("provided IP is already allocated") {
                         self.coverage.f_refusals_checked += 1;
                         if !self.stored.ips.has(self.kube_ip) {
@@ -829,22 +976,42 @@ impl Observer {
     /// process (a crash or restart starts from zero); a run that sees a Service holding the item
     /// forgets it; a failed run (etcd unreachable) sees nothing. After the third sighting the
     /// count stays at zero upstream, so every later sighting frees the item at once.
-    fn check_repair(&mut self, world: &World, ctx: &Ctx, events: &[Event], stored: &Stored, runners: &[&str]) -> Result<(), Violation> {
+    fn check_repair(
+        &mut self,
+        world: &World,
+        ctx: &Ctx,
+        events: &[Event],
+        stored: &Stored,
+        runners: &[&str],
+    ) -> Result<(), Violation> {
         let now = world.now();
         // A new life of an apiserver (start, crash, stop) has fresh repair controllers.
         for a in world.apiservers() {
             match self.sightings.get_mut(&a.spec.name) {
                 Some(s) if s.epoch == a.epoch => {}
-                Some(s) => *s = Sightings { epoch: a.epoch, ..Sightings::default() },
+                Some(s) => {
+                    *s = Sightings {
+                        epoch: a.epoch,
+                        ..Sightings::default()
+                    }
+                }
                 None => {
-                    self.sightings.insert(a.spec.name.clone(), Sightings { epoch: a.epoch, ..Sightings::default() });
+                    self.sightings.insert(
+                        a.spec.name.clone(),
+                        Sightings {
+                            epoch: a.epoch,
+                            ..Sightings::default()
+                        },
+                    );
                 }
             }
         }
         if let Ctx::Act(Action::Corrupt(_)) = ctx {
             self.clean = false;
         }
-        let Ctx::Step(stepped) = ctx else { return Ok(()) };
+        let Ctx::Step(stepped) = ctx else {
+            return Ok(());
+        };
         let is_start = stepped.what.starts_with("Start(");
         if !(is_start || stepped.what.starts_with("Repair(")) {
             return Ok(());
@@ -859,20 +1026,39 @@ impl Observer {
                 "{} wrote only one allocation object (service IPs: {ip_written}, node ports: {port_written})", stepped.what));
         }
         let [runner] = runners else {
-            return fail("(e) leak", now, format!("{} rewrote the allocations but marks name runners {runners:?}", stepped.what));
+            return fail(
+                "(e) leak",
+                now,
+                format!(
+                    "{} rewrote the allocations but marks name runners {runners:?}",
+                    stepped.what
+                ),
+            );
         };
         self.coverage.d_repairs += 1;
         // 1.20's Start() runs RunOnce synchronously, then starts the loop, whose first run is
         // immediate: two runs at the start instant.
-        let runs = if is_start && self.behavior == Behavior::V1_20 { 2 } else { 1 };
+        let runs = if is_start && self.behavior == Behavior::V1_20 {
+            2
+        } else {
+            1
+        };
         let owners = self.owners.clone();
-        let s = self.sightings.get_mut(*runner).expect("every apiserver has an entry");
+        let s = self
+            .sightings
+            .get_mut(*runner)
+            .expect("every apiserver has an entry");
 
         let mut expect_ips: BTreeSet<IpAddr> = owners.ips.keys().copied().collect();
         for ip in owners.ips.keys() {
             s.ips.remove(ip);
         }
-        for ip in self.stored.ips.iter().filter(|ip| !owners.ips.contains_key(ip)) {
+        for ip in self
+            .stored
+            .ips
+            .iter()
+            .filter(|ip| !owners.ips.contains_key(ip))
+        {
             let n = s.ips.entry(ip).or_insert(0);
             *n += runs;
             let n = *n;
@@ -892,7 +1078,12 @@ impl Observer {
         for p in owners.ports.keys() {
             s.ports.remove(p);
         }
-        for p in self.stored.ports.iter().filter(|p| !owners.ports.contains_key(p)) {
+        for p in self
+            .stored
+            .ports
+            .iter()
+            .filter(|p| !owners.ports.contains_key(p))
+        {
             let n = s.ports.entry(p).or_insert(0);
             *n += runs;
             let n = *n;
@@ -919,19 +1110,39 @@ impl Observer {
             if !self.stored.ips.has(*ip) {
                 want.insert(("ClusterIPNotAllocated", holders[0].clone()));
             }
-            want.extend(holders[1..].iter().map(|h| ("ClusterIPAlreadyAllocated", h.clone())));
+            want.extend(
+                holders[1..]
+                    .iter()
+                    .map(|h| ("ClusterIPAlreadyAllocated", h.clone())),
+            );
         }
-        want.extend(owners.ips_out_of_range.iter().map(|h| ("ClusterIPOutOfRange", h.clone())));
+        want.extend(
+            owners
+                .ips_out_of_range
+                .iter()
+                .map(|h| ("ClusterIPOutOfRange", h.clone())),
+        );
         for (p, holders) in &owners.ports {
             if !self.stored.ports.has(*p) {
                 want.insert(("PortNotAllocated", holders[0].clone()));
             }
-            want.extend(holders[1..].iter().map(|h| ("PortAlreadyAllocated", h.clone())));
+            want.extend(
+                holders[1..]
+                    .iter()
+                    .map(|h| ("PortAlreadyAllocated", h.clone())),
+            );
         }
-        want.extend(owners.ports_out_of_range.iter().map(|h| ("PortOutOfRange", h.clone())));
+        want.extend(
+            owners
+                .ports_out_of_range
+                .iter()
+                .map(|h| ("PortOutOfRange", h.clone())),
+        );
         let got: BTreeSet<(&str, String)> = events
             .iter()
-            .filter(|e| e.type_ == "Warning" && e.component.ends_with("allocator-repair-controller"))
+            .filter(|e| {
+                e.type_ == "Warning" && e.component.ends_with("allocator-repair-controller")
+            })
             .map(|e| (e.reason.as_str(), e.object.clone()))
             .collect();
         if got != want {
@@ -964,13 +1175,22 @@ impl Observer {
     /// writes keep this: a create allocates before it stores the Service, a delete releases only
     /// what the Service held, and nothing can be allocated twice while storage covers every
     /// Service.)
-    fn check_allocations(&mut self, now: u64, stored: &Stored, owners: &Owners) -> Result<(), Violation> {
+    fn check_allocations(
+        &mut self,
+        now: u64,
+        stored: &Stored,
+        owners: &Owners,
+    ) -> Result<(), Violation> {
         if !self.clean {
             return Ok(());
         }
         self.coverage.d_checked += 1;
         if let Some(d) = owners.duplicates().first() {
-            return fail("(d) allocations", now, format!("after a clean repair and no corruption since, {d}"));
+            return fail(
+                "(d) allocations",
+                now,
+                format!("after a clean repair and no corruption since, {d}"),
+            );
         }
         if let Some((ip, who)) = owners.ips.iter().find(|(ip, _)| !stored.ips.has(**ip)) {
             return fail("(d) allocations", now, format!(
@@ -992,7 +1212,12 @@ impl Observer {
     /// for something else — a user Service created or forced onto it, or a leaked bit —
     /// creation fails and every attempt logs `unable to sync kubernetes service`; the interval
     /// then counts from the moment the item was last seen held.
-    fn check_kubernetes_service(&mut self, world: &World, stored: &Stored, svc: Option<&Service>) -> Result<(), Violation> {
+    fn check_kubernetes_service(
+        &mut self,
+        world: &World,
+        stored: &Stored,
+        svc: Option<&Service>,
+    ) -> Result<(), Violation> {
         let now = world.now();
         for a in world.apiservers() {
             let name = &a.spec.name;
@@ -1010,21 +1235,34 @@ impl Observer {
             }
             self.kube_blocked_at = None;
             self.b2_blocked_at = None;
-            let want_type = if self.kube_node_port > 0 { ServiceType::NodePort } else { ServiceType::ClusterIP };
+            let want_type = if self.kube_node_port > 0 {
+                ServiceType::NodePort
+            } else {
+                ServiceType::ClusterIP
+            };
             let ip = self.kube_ip.to_string();
             if svc.cluster_ip != ip || svc.cluster_ips != [ip.clone()] || svc.type_ != want_type {
                 return fail("(b) kubernetes Service", now, format!(
                     "default/kubernetes has cluster_ip {:?} / cluster_ips {:?} / type {:?}; expected {ip} and {want_type:?}",
                     svc.cluster_ip, svc.cluster_ips, svc.type_));
             }
-            if self.kube_node_port > 0 && svc.ports.first().map(|p| p.node_port) != Some(self.kube_node_port) {
-                return fail("(b) kubernetes Service", now, format!(
-                    "default/kubernetes has ports {:?}; expected node port {}", svc.ports, self.kube_node_port));
+            if self.kube_node_port > 0
+                && svc.ports.first().map(|p| p.node_port) != Some(self.kube_node_port)
+            {
+                return fail(
+                    "(b) kubernetes Service",
+                    now,
+                    format!(
+                        "default/kubernetes has ports {:?}; expected node port {}",
+                        svc.ports, self.kube_node_port
+                    ),
+                );
             }
             return Ok(());
         }
         let missing_since = *self.kube_missing_since.get_or_insert(now);
-        let blocked = stored.ips.has(self.kube_ip) || (self.kube_node_port > 0 && stored.ports.has(self.kube_node_port));
+        let blocked = stored.ips.has(self.kube_ip)
+            || (self.kube_node_port > 0 && stored.ports.has(self.kube_node_port));
         if blocked {
             self.kube_blocked_at = Some(now);
         }
@@ -1032,7 +1270,9 @@ impl Observer {
         // apiserver is ready; while it is missing, creation fails with `namespaces "default" not found`.
         let namespace_missing = self.behavior == Behavior::V1_29
             && !world.etcd().namespaces(now).iter().any(|n| n == "default")
-            && self.last_unable_to_sync_message.ends_with("namespaces \"default\" not found");
+            && self
+                .last_unable_to_sync_message
+                .ends_with("namespaces \"default\" not found");
         if namespace_missing {
             self.b2_blocked_at = Some(now);
         }
@@ -1072,12 +1312,25 @@ impl Observer {
 
     // ---- (a) and (c) the kubernetes Endpoints ------------------------------------------------
 
-    fn check_endpoints(&mut self, world: &World, ctx: &Ctx, starts: &[&str], kube_svc: bool) -> Result<(), Violation> {
+    fn check_endpoints(
+        &mut self,
+        world: &World,
+        ctx: &Ctx,
+        starts: &[&str],
+        kube_svc: bool,
+    ) -> Result<(), Violation> {
         let now = world.now();
         let signature = Signature {
             apiservers: world
                 .apiservers()
-                .map(|a| (a.epoch, a.status, world.ready(&a.spec.name), world.reachable(&a.spec.name)))
+                .map(|a| {
+                    (
+                        a.epoch,
+                        a.status,
+                        world.ready(&a.spec.name),
+                        world.reachable(&a.spec.name),
+                    )
+                })
                 .collect(),
             etcd_available: world.etcd_available(),
             kubernetes_service: kube_svc,
@@ -1090,7 +1343,14 @@ impl Observer {
         if self.reconciler != ReconcilerType::Lease {
             // Only the lease reconciler writes /masterleases/.
             if !leases.is_empty() {
-                return fail("(a) leases", now, format!("{leases:?} exist under the {:?} reconciler", self.reconciler));
+                return fail(
+                    "(a) leases",
+                    now,
+                    format!(
+                        "{leases:?} exist under the {:?} reconciler",
+                        self.reconciler
+                    ),
+                );
             }
             // (a) and (c) are about the lease reconciler: master-count keeps up to
             // --apiserver-count addresses, drops a dead apiserver only when that count
@@ -1100,8 +1360,18 @@ impl Observer {
             return Ok(());
         }
         // Every live lease was written at most one TTL ago.
-        if let Some((key, _, exp)) = leases.iter().find(|(_, _, exp)| !exp.is_some_and(|t| t > now && t <= now + self.ttl)) {
-            return fail("(a) leases", now, format!("lease {key} expires at {exp:?}, not within the TTL {}ms", self.ttl));
+        if let Some((key, _, exp)) = leases
+            .iter()
+            .find(|(_, _, exp)| !exp.is_some_and(|t| t > now && t <= now + self.ttl))
+        {
+            return fail(
+                "(a) leases",
+                now,
+                format!(
+                    "lease {key} expires at {exp:?}, not within the TTL {}ms",
+                    self.ttl
+                ),
+            );
         }
         let leases: BTreeSet<String> = leases.into_iter().map(|(_, ip, _)| ip).collect();
         let ep = kubernetes_endpoints(world);
@@ -1113,23 +1383,40 @@ impl Observer {
         // takes its address out of the Endpoints at once — except for the last one under 1.20,
         // whose reconcile refuses to erase every endpoint.
         let removing: Option<(&str, bool)> = match ctx {
-            Ctx::Act(Action::StopApiserver(r)) if !self.act_failed => Some((r.apiserver.as_str(), true)),
+            Ctx::Act(Action::StopApiserver(r)) if !self.act_failed => {
+                Some((r.apiserver.as_str(), true))
+            }
             Ctx::Step(_) => starts.first().map(|n| (*n, false)),
             _ => None,
         };
         if let Some((name, stop)) = removing {
-            let a = world.apiservers().find(|a| a.spec.name == name).expect("known apiserver");
-            let removed = if stop { a.status == Status::Stopped } else { a.status == Status::Running };
+            let a = world
+                .apiservers()
+                .find(|a| a.spec.name == name)
+                .expect("known apiserver");
+            let removed = if stop {
+                a.status == Status::Stopped
+            } else {
+                a.status == Status::Running
+            };
             if removed && world.reachable(name) {
                 let ip = a.ip();
                 if leases.contains(&ip) {
-                    return fail("(c) endpoints", now, format!("{name}'s lease is still there after RemoveEndpoints ({})", describe(ctx)));
+                    return fail(
+                        "(c) endpoints",
+                        now,
+                        format!(
+                            "{name}'s lease is still there after RemoveEndpoints ({})",
+                            describe(ctx)
+                        ),
+                    );
                 }
                 // RemoveLease's NotFound (our lease had expired already) returns before the
                 // reconcile, so the address can only be expected gone if the lease was there.
                 let had_lease = leases_before.contains(&ip);
                 let last_1_20 = self.behavior == Behavior::V1_20 && leases.is_empty();
-                if stop && had_lease && !last_1_20 && ep.is_some_and(|e| addresses(e).contains(&ip)) {
+                if stop && had_lease && !last_1_20 && ep.is_some_and(|e| addresses(e).contains(&ip))
+                {
                     return fail("(c) endpoints", now, format!(
                         "{name} stopped gracefully with etcd reachable but default/kubernetes still lists {ip}"));
                 }
@@ -1139,12 +1426,21 @@ impl Observer {
         // (c) The Endpoints are never emptied (no address left) while a lease exists. The only
         // way to empty them is the 1.27+ pre-shutdown hook of the last apiserver (PR #116685:
         // zero leases and StopReconciling called); 1.20 refuses even then.
-        let empty = ep.is_some_and(|e| e.subsets.iter().all(|s| s.addresses.is_empty() && s.not_ready_addresses.is_empty()));
+        let empty = ep.is_some_and(|e| {
+            e.subsets
+                .iter()
+                .all(|s| s.addresses.is_empty() && s.not_ready_addresses.is_empty())
+        });
         if empty && !leases.is_empty() {
-            return fail("(c) endpoints", now, format!("default/kubernetes has no addresses while leases {leases:?} exist"));
+            return fail(
+                "(c) endpoints",
+                now,
+                format!("default/kubernetes has no addresses while leases {leases:?} exist"),
+            );
         }
         if empty && !self.endpoints_empty {
-            let shutdown = matches!(ctx, Ctx::Act(Action::StopApiserver(_))) && self.behavior == Behavior::V1_29;
+            let shutdown = matches!(ctx, Ctx::Act(Action::StopApiserver(_)))
+                && self.behavior == Behavior::V1_29;
             if !shutdown {
                 self.endpoints_empty = empty;
                 return fail("(c) endpoints", now, format!(
@@ -1167,7 +1463,11 @@ impl Observer {
         if !kube_svc || now <= self.last_disturbance + self.ttl + self.interval {
             return Ok(());
         }
-        let ready: BTreeSet<String> = world.apiservers().filter(|a| world.ready(&a.spec.name)).map(|a| a.ip()).collect();
+        let ready: BTreeSet<String> = world
+            .apiservers()
+            .filter(|a| world.ready(&a.spec.name))
+            .map(|a| a.ip())
+            .collect();
         if ready.is_empty() {
             return Ok(());
         }
@@ -1200,11 +1500,27 @@ struct Stats {
 
 /// Notable events and log lines, to see which paths the swarm reaches.
 const TALLY: &[&str] = &[
-    "ClusterIPNotAllocated", "ClusterIPAlreadyAllocated", "ClusterIPOutOfRange", "PortNotAllocated",
-    "PortAlreadyAllocated", "PortOutOfRange", "may have leaked: flagging", "appears to have leaked",
-    "unable to sync kubernetes service", "refusing to erase", "Found stale data", "RemoveEndpoints() timed out",
-    "PostStartHook", "Unable to perform initial", "Resetting endpoints", "lease expired", "range is full",
-    "already allocated", "not in the valid range", "not within the service CIDR", "no apiserver can serve",
+    "ClusterIPNotAllocated",
+    "ClusterIPAlreadyAllocated",
+    "ClusterIPOutOfRange",
+    "PortNotAllocated",
+    "PortAlreadyAllocated",
+    "PortOutOfRange",
+    "may have leaked: flagging",
+    "appears to have leaked",
+    "unable to sync kubernetes service",
+    "refusing to erase",
+    "Found stale data",
+    "RemoveEndpoints() timed out",
+    "PostStartHook",
+    "Unable to perform initial",
+    "Resetting endpoints",
+    "lease expired",
+    "range is full",
+    "already allocated",
+    "not in the valid range",
+    "not within the service CIDR",
+    "no apiserver can serve",
 ];
 
 fn tally(events: &[Event]) -> BTreeMap<&'static str, u64> {
@@ -1239,9 +1555,12 @@ fn repro(seed: u64) -> String {
 }
 
 fn run_seed(seed: u64, opts: &Options) -> Outcome {
-    let mut g = Gen { rng: SimRng::new(seed) };
+    let mut g = Gen {
+        rng: SimRng::new(seed),
+    };
     let text = gen_cluster(&mut g);
-    let scenario: Scenario = scenario::parse(&text).unwrap_or_else(|e| panic!("seed {seed}: generated scenario does not parse: {e}\n{text}"));
+    let scenario: Scenario = scenario::parse(&text)
+        .unwrap_or_else(|e| panic!("seed {seed}: generated scenario does not parse: {e}\n{text}"));
     let summary = summarize(&scenario);
     if opts.verbose {
         println!("seed {seed}: {summary}\n{text}");
@@ -1257,7 +1576,11 @@ fn run_seed(seed: u64, opts: &Options) -> Outcome {
     // Where a panic came from: the engine, or this harness (generator / observer).
     let phase = std::cell::Cell::new("the engine");
     let result = panic::catch_unwind(AssertUnwindSafe(|| {
-        let step_until = |world: &mut World, obs: &mut Observer, stats: &mut Stats, t: u64| -> Result<(), Violation> {
+        let step_until = |world: &mut World,
+                          obs: &mut Observer,
+                          stats: &mut Stats,
+                          t: u64|
+         -> Result<(), Violation> {
             while world.next_time().is_some_and(|n| n <= t) {
                 let before = world.events().len();
                 let stepped = world.step().expect("a task is due");
@@ -1265,7 +1588,10 @@ fn run_seed(seed: u64, opts: &Options) -> Outcome {
                 if opts.trace {
                     println!("  {:>8}ms task {}", stepped.time_ms, stepped.what);
                     for e in &world.events()[before..] {
-                        println!("             {} {} {} {} {}", e.apiserver, e.component, e.reason, e.object, e.message);
+                        println!(
+                            "             {} {} {} {} {}",
+                            e.apiserver, e.component, e.reason, e.object, e.message
+                        );
                     }
                 }
                 if opts.check {
@@ -1282,16 +1608,25 @@ fn run_seed(seed: u64, opts: &Options) -> Outcome {
             phase.set("the swarm generator");
             let raw = gen_action(&mut g, &world, &mut names);
             phase.set("the engine");
-            let action: Action = serde_json::from_value(raw.clone())
-                .unwrap_or_else(|e| panic!("seed {seed}: generated action does not deserialize: {e}: {raw}"));
+            let action: Action = serde_json::from_value(raw.clone()).unwrap_or_else(|e| {
+                panic!("seed {seed}: generated action does not deserialize: {e}: {raw}")
+            });
             let before = world.events().len();
             world.act(&action);
             stats.actions += 1;
-            let failed = world.events()[before..].iter().find(|e| e.reason == "action_failed").map(|e| e.message.clone());
+            let failed = world.events()[before..]
+                .iter()
+                .find(|e| e.reason == "action_failed")
+                .map(|e| e.message.clone());
             if failed.is_some() {
                 stats.failed_actions += 1;
             }
-            let line = format!("{t}ms {raw}{}", failed.map(|m| format!(" -> failed: {m}")).unwrap_or_default());
+            let line = format!(
+                "{t}ms {raw}{}",
+                failed
+                    .map(|m| format!(" -> failed: {m}"))
+                    .unwrap_or_default()
+            );
             if opts.verbose {
                 println!("  {line}");
             }
@@ -1316,7 +1651,12 @@ fn run_seed(seed: u64, opts: &Options) -> Outcome {
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
-            violation = Some(Violation { invariant: "no panic", time_ms: world.now(), message: format!("{} panicked: {msg}", phase.get()), bug: None });
+            violation = Some(Violation {
+                invariant: "no panic",
+                time_ms: world.now(),
+                message: format!("{} panicked: {msg}", phase.get()),
+                bug: None,
+            });
         }
     }
     stats.coverage = obs.coverage.clone();
@@ -1333,7 +1673,13 @@ fn run_seed(seed: u64, opts: &Options) -> Outcome {
             repro(seed)
         )
     });
-    Outcome { seed, stats, violation, class, world: Some(world) }
+    Outcome {
+        seed,
+        stats,
+        violation,
+        class,
+        world: Some(world),
+    }
 }
 
 fn summarize(s: &Scenario) -> String {
@@ -1358,7 +1704,11 @@ fn summarize(s: &Scenario) -> String {
 }
 
 fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().map(|v| v.trim().parse().unwrap_or_else(|_| panic!("{name} must be a number, got {v:?}")))
+    std::env::var(name).ok().map(|v| {
+        v.trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} must be a number, got {v:?}"))
+    })
 }
 
 fn env_flag(name: &str) -> bool {
@@ -1377,8 +1727,15 @@ fn swarm() {
         }
     };
     let strict = env_flag("SWARM_STRICT");
-    let opts = Options { check: !env_flag("SWARM_NOCHECK"), verbose: single.is_some(), trace: env_flag("SWARM_TRACE") };
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(seeds.len()).max(1);
+    let opts = Options {
+        check: !env_flag("SWARM_NOCHECK"),
+        verbose: single.is_some(),
+        trace: env_flag("SWARM_TRACE"),
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(seeds.len())
+        .max(1);
     let started = Instant::now();
     // Silence the default hook's backtrace noise for engine panics; they are reported per seed.
     let hook = panic::take_hook();
@@ -1402,7 +1759,10 @@ fn swarm() {
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("swarm thread")).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("swarm thread"))
+            .collect()
     });
     panic::set_hook(hook);
     outcomes.sort_by_key(|o| o.seed);
@@ -1424,12 +1784,17 @@ fn swarm() {
             if strict {
                 failures.push(format!(
                     "seed {}: known engine bug {bug} ({} hits); reproduce: {}",
-                    o.seed, o.stats.known[bug], repro(o.seed)
+                    o.seed,
+                    o.stats.known[bug],
+                    repro(o.seed)
                 ));
             }
         }
         if let (Some(v), Some((inv, _))) = (&o.violation, o.class) {
-            by_invariant.entry(inv.to_string()).or_default().push(o.seed);
+            by_invariant
+                .entry(inv.to_string())
+                .or_default()
+                .push(o.seed);
             failures.push(v.clone());
         }
     }
@@ -1447,15 +1812,26 @@ fn swarm() {
     if env_flag("SWARM_TALLY") {
         println!("swarm tally: {:?}", total.tally);
     }
-    debug_assert!(by_bug.keys().all(|b| KNOWN_ENGINE_BUGS.contains(b)), "every known bug is listed");
+    debug_assert!(
+        by_bug.keys().all(|b| KNOWN_ENGINE_BUGS.contains(b)),
+        "every known bug is listed"
+    );
     for (inv, seeds) in &by_invariant {
-        println!("swarm: {} seeds violate {inv}: {:?}", seeds.len(), &seeds[..seeds.len().min(20)]);
+        println!(
+            "swarm: {} seeds violate {inv}: {:?}",
+            seeds.len(),
+            &seeds[..seeds.len().min(20)]
+        );
     }
     for (bug, seeds) in &by_bug {
         println!(
             "swarm: {} seeds hit known engine bug {bug:?}{}: {:?}",
             seeds.len(),
-            if strict { "" } else { " (not failing; SWARM_STRICT=1 fails on it)" },
+            if strict {
+                ""
+            } else {
+                " (not failing; SWARM_STRICT=1 fails on it)"
+            },
             &seeds[..seeds.len().min(20)]
         );
     }
@@ -1465,7 +1841,11 @@ fn swarm() {
             "{} of {} swarm seeds failed; first failures:\n\n{}",
             failures.len(),
             outcomes.len(),
-            shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n\n")
+            shown
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n")
         );
     }
 }
@@ -1473,18 +1853,42 @@ fn swarm() {
 /// The same seed gives the same world, byte for byte: final state and event log.
 #[test]
 fn swarm_is_deterministic() {
-    let opts = Options { check: false, verbose: false, trace: false };
+    let opts = Options {
+        check: false,
+        verbose: false,
+        trace: false,
+    };
     for seed in [0, 1, 7, 42, 1234, 99_999] {
         let a = run_seed(seed, &opts);
         let b = run_seed(seed, &opts);
-        assert!(a.violation.is_none() && b.violation.is_none(), "seed {seed}: {:?}", a.violation.or(b.violation));
+        assert!(
+            a.violation.is_none() && b.violation.is_none(),
+            "seed {seed}: {:?}",
+            a.violation.or(b.violation)
+        );
         let (wa, wb) = (a.world.unwrap(), b.world.unwrap());
-        assert_eq!(a.stats.steps, b.stats.steps, "seed {seed}: step counts differ; reproduce: {}", repro(seed));
+        assert_eq!(
+            a.stats.steps,
+            b.stats.steps,
+            "seed {seed}: step counts differ; reproduce: {}",
+            repro(seed)
+        );
         let state = |w: &World| serde_json::to_string(&State::of(w)).unwrap();
         let events = |w: &World| serde_json::to_string(w.events()).unwrap();
-        assert!(state(&wa) == state(&wb), "seed {seed}: final states differ; reproduce: {}", repro(seed));
-        assert!(events(&wa) == events(&wb), "seed {seed}: event logs differ; reproduce: {}", repro(seed));
-        assert!(wa.events().len() > 10, "seed {seed}: suspiciously few events");
+        assert!(
+            state(&wa) == state(&wb),
+            "seed {seed}: final states differ; reproduce: {}",
+            repro(seed)
+        );
+        assert!(
+            events(&wa) == events(&wb),
+            "seed {seed}: event logs differ; reproduce: {}",
+            repro(seed)
+        );
+        assert!(
+            wa.events().len() > 10,
+            "seed {seed}: suspiciously few events"
+        );
     }
 }
 

@@ -14,7 +14,9 @@ fn document() -> web_sys::Document {
 }
 
 fn by_id(id: &str) -> Element {
-    document().get_element_by_id(id).unwrap_or_else(|| panic!("#{id} is not in the page"))
+    document()
+        .get_element_by_id(id)
+        .unwrap_or_else(|| panic!("#{id} is not in the page"))
 }
 
 fn text(id: &str) -> String {
@@ -68,7 +70,8 @@ async fn set_input(id: &str, value: &str, event: &str) {
     }
     let init = web_sys::EventInit::new();
     init.set_bubbles(true);
-    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
+    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap())
+        .unwrap();
     settle().await;
 }
 
@@ -97,8 +100,14 @@ async fn seek(ms: u64) {
 
 /// The addresses listed in the kubernetes Endpoints (not those fading out).
 fn endpoints() -> String {
-    let list = by_id("kubernetes-endpoints").query_selector_all(".address:not(.leaving)").unwrap();
-    (0..list.length()).filter_map(|i| list.item(i)).map(|n| n.text_content().unwrap_or_default()).collect::<Vec<_>>().join(" ")
+    let list = by_id("kubernetes-endpoints")
+        .query_selector_all(".address:not(.leaving)")
+        .unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(|n| n.text_content().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[wasm_bindgen_test]
@@ -108,7 +117,10 @@ async fn opens_the_default_scenario_and_shows_the_kubernetes_service() {
     assert_eq!(text("kubernetes-ip"), "10.96.0.1");
     assert_eq!(text("clock"), "t = 0s");
     assert!(endpoints().contains("192.168.10.11") && endpoints().contains("192.168.10.12"));
-    assert!(!endpoints().contains("192.168.10.13"), "apiserver-c starts at 5 s");
+    assert!(
+        !endpoints().contains("192.168.10.13"),
+        "apiserver-c starts at 5 s"
+    );
     // Step to the next events until c has started.
     for _ in 0..20 {
         click_id("step").await;
@@ -126,14 +138,27 @@ async fn a_crashed_apiserver_leaves_the_endpoints_after_its_ttl() {
     let root = mount(None).await;
     seek(20_000).await;
     click(button_in("apiserver-apiserver-b", "Crash")).await;
-    assert!(by_id("apiserver-apiserver-b").text_content().unwrap().contains("crashed"));
-    assert!(endpoints().contains("192.168.10.12"), "still listed: its lease is alive");
+    assert!(by_id("apiserver-apiserver-b")
+        .text_content()
+        .unwrap()
+        .contains("crashed"));
+    assert!(
+        endpoints().contains("192.168.10.12"),
+        "still listed: its lease is alive"
+    );
     seek(34_000).await;
     until("t = 34 s", || text("clock") == "t = 34s").await;
-    assert!(endpoints().contains("192.168.10.12"), "lease written at 20 s lives until 35 s");
+    assert!(
+        endpoints().contains("192.168.10.12"),
+        "lease written at 20 s lives until 35 s"
+    );
     seek(36_000).await;
     until("t = 36 s", || text("clock") == "t = 36s").await;
-    assert!(!endpoints().contains("192.168.10.12"), "gone at the first sync after the expiry: {}", endpoints());
+    assert!(
+        !endpoints().contains("192.168.10.12"),
+        "gone at the first sync after the expiry: {}",
+        endpoints()
+    );
     assert!(text("h-etcd").contains("revision"));
     root.remove();
 }
@@ -159,14 +184,29 @@ async fn an_invalid_cidr_is_refused_and_nothing_changes() {
     set_input("cfg-cidr", "10.96.0.0/33", "change").await;
     click_id("cfg-apply").await;
     until("the error shows", || exists("config-error")).await;
-    assert_eq!(text("config-error"), "cluster.service_cluster_ip_range: invalid CIDR \"10.96.0.0/33\"");
-    assert_eq!(text("kubernetes-ip"), "10.96.0.1", "the running cluster is unchanged");
+    assert_eq!(
+        text("config-error"),
+        "cluster.service_cluster_ip_range: invalid CIDR \"10.96.0.0/33\""
+    );
+    assert_eq!(
+        text("kubernetes-ip"),
+        "10.96.0.1",
+        "the running cluster is unchanged"
+    );
     set_input("cfg-cidr", "172.20.0.0/20", "change").await;
     set_input("cfg-count", "2", "change").await;
     click_id("cfg-apply").await;
-    until("the new cluster runs", || exists("kubernetes-ip") && text("kubernetes-ip") == "172.20.0.1").await;
+    until("the new cluster runs", || {
+        exists("kubernetes-ip") && text("kubernetes-ip") == "172.20.0.1"
+    })
+    .await;
     assert!(!exists("config-error"));
-    assert!(document().get_element_by_id("apiserver-apiserver-c").is_none(), "two apiservers");
+    assert!(
+        document()
+            .get_element_by_id("apiserver-apiserver-c")
+            .is_none(),
+        "two apiservers"
+    );
     root.remove();
 }
 
@@ -184,7 +224,10 @@ async fn creating_services_shows_kubernetes_errors() {
     click_id("svc-create").await;
     until("the Service is listed", || exists("svc-default-web")).await;
     assert!(!exists("action-error"), "{}", text("action-error"));
-    assert!(by_id("svc-default-web").text_content().unwrap().contains("30080"));
+    assert!(by_id("svc-default-web")
+        .text_content()
+        .unwrap()
+        .contains("30080"));
     root.remove();
 }
 
@@ -207,14 +250,27 @@ async fn keyboard_shortcuts_are_scoped_to_the_app() {
     assert_ne!(text("clock"), "t = 0s", "→ steps to the next event");
     lab.dispatch_event(&key(" ")).unwrap();
     settle().await;
-    assert_eq!(by_id("play").get_attribute("aria-pressed").as_deref(), Some("true"));
+    assert_eq!(
+        by_id("play").get_attribute("aria-pressed").as_deref(),
+        Some("true")
+    );
     lab.dispatch_event(&key(" ")).unwrap();
     settle().await;
-    assert_eq!(by_id("play").get_attribute("aria-pressed").as_deref(), Some("false"));
+    assert_eq!(
+        by_id("play").get_attribute("aria-pressed").as_deref(),
+        Some("false")
+    );
     // Outside the app the same keys do nothing.
-    document().body().unwrap().dispatch_event(&key(" ")).unwrap();
+    document()
+        .body()
+        .unwrap()
+        .dispatch_event(&key(" "))
+        .unwrap();
     settle().await;
-    assert_eq!(by_id("play").get_attribute("aria-pressed").as_deref(), Some("false"));
+    assert_eq!(
+        by_id("play").get_attribute("aria-pressed").as_deref(),
+        Some("false")
+    );
     root.remove();
 }
 
@@ -222,10 +278,21 @@ async fn keyboard_shortcuts_are_scoped_to_the_app() {
 fn settings_are_validated_by_the_core() {
     let ok = cluster_scenario(&Settings::default()).unwrap();
     assert_eq!(ok.cluster.apiservers.len(), 3);
-    let bad = Settings { node_ports: "30000-70000".into(), ..Settings::default() };
-    assert_eq!(cluster_scenario(&bad).unwrap_err(), "cluster.service_node_port_range: the port range cannot be greater than 65535: 30000-70000");
-    let bad = Settings { apiservers: "0".into(), ..Settings::default() };
-    assert!(cluster_scenario(&bad).unwrap_err().starts_with("apiservers:"));
+    let bad = Settings {
+        node_ports: "30000-70000".into(),
+        ..Settings::default()
+    };
+    assert_eq!(
+        cluster_scenario(&bad).unwrap_err(),
+        "cluster.service_node_port_range: the port range cannot be greater than 65535: 30000-70000"
+    );
+    let bad = Settings {
+        apiservers: "0".into(),
+        ..Settings::default()
+    };
+    assert!(cluster_scenario(&bad)
+        .unwrap_err()
+        .starts_with("apiservers:"));
 }
 
 #[wasm_bindgen_test]
@@ -237,15 +304,30 @@ async fn a_link_reopens_the_same_moment() {
     until("t = 40 s", || text("clock") == "t = 40s").await;
     click_id("share").await;
     until("the link shows", || exists("share-link")).await;
-    let url = by_id("share-link").dyn_into::<HtmlInputElement>().unwrap().value();
-    let fragment = url.split_once('#').map(|(_, f)| f.to_string()).expect("a fragment");
-    assert!(fragment.starts_with("scenario=crash-one-of-three&t=40s&actions=%5B%5B20000%2C"), "{fragment}");
+    let url = by_id("share-link")
+        .dyn_into::<HtmlInputElement>()
+        .unwrap()
+        .value();
+    let fragment = url
+        .split_once('#')
+        .map(|(_, f)| f.to_string())
+        .expect("a fragment");
+    assert!(
+        fragment.starts_with("scenario=crash-one-of-three&t=40s&actions=%5B%5B20000%2C"),
+        "{fragment}"
+    );
     let before = endpoints();
     root.remove();
 
     let root = mount_with(None, Some(&format!("#{fragment}"))).await;
-    until("the moment is restored", || exists("clock") && text("clock") == "t = 40s").await;
-    assert!(by_id("apiserver-apiserver-b").text_content().unwrap().contains("crashed"));
+    until("the moment is restored", || {
+        exists("clock") && text("clock") == "t = 40s"
+    })
+    .await;
+    assert!(by_id("apiserver-apiserver-b")
+        .text_content()
+        .unwrap()
+        .contains("crashed"));
     assert_eq!(endpoints(), before);
     root.remove();
 }
@@ -260,7 +342,11 @@ async fn a_bad_link_or_scenario_name_says_so_and_opens_the_default() {
     root.remove();
     let root = mount_with(Some("<b>bold</b>"), None).await;
     until("the notice shows", || exists("action-error")).await;
-    assert_eq!(text("action-error"), "There is no scenario \"<b>bold</b>\"; showing the default one.", "shown as text, never as HTML");
+    assert_eq!(
+        text("action-error"),
+        "There is no scenario \"<b>bold</b>\"; showing the default one.",
+        "shown as text, never as HTML"
+    );
     assert!(by_id("action-error").query_selector("b").unwrap().is_none());
     root.remove();
 }
@@ -286,7 +372,9 @@ async fn page_options_minimal_autoplay_and_reported_problems() {
     root.remove();
     // Asserted after unmounting, so that a failure cannot leave a playing app behind.
     assert_eq!(playing.as_deref(), Some("true"), "autoplay");
-    assert!(minimal, "controls=minimal marks the app; static/style.css hides the editing controls");
+    assert!(
+        minimal,
+        "controls=minimal marks the app; static/style.css hides the editing controls"
+    );
     assert_eq!(notice, "unknown URL parameter \"colour\"");
 }
-

@@ -7,12 +7,16 @@ use std::rc::Rc;
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, KeyboardEventInit};
+use web_sys::{
+    CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, KeyboardEvent,
+    KeyboardEventInit,
+};
 use yew::AppHandle;
 
 use kube_bootstrap_lab::inspect::{BitmapView, Cell};
 use kube_bootstrap_lab::ui::bitmap::{
-    background_colour, cell_at, cell_colour, centre_colour, key_target, layout, overview_layout, prefers_dark, Bitmap, BitmapProps, Overview, WINDOW,
+    background_colour, cell_at, cell_colour, centre_colour, key_target, layout, overview_layout,
+    prefers_dark, Bitmap, BitmapProps, Overview, WINDOW,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -22,7 +26,9 @@ fn document() -> web_sys::Document {
 }
 
 fn by_id(id: &str) -> Element {
-    document().get_element_by_id(id).unwrap_or_else(|| panic!("#{id} is not in the page"))
+    document()
+        .get_element_by_id(id)
+        .unwrap_or_else(|| panic!("#{id} is not in the page"))
 }
 
 fn text(id: &str) -> String {
@@ -62,7 +68,12 @@ fn view(range: &str, size: usize, static_band: usize, cells: &[(usize, Cell, &st
 }
 
 fn props(id: &str, v: &Rc<BitmapView>, sweep: u64) -> BitmapProps {
-    BitmapProps { id: id.to_string().into(), title: format!("ClusterIP {}", v.range).into(), view: v.clone(), sweep }
+    BitmapProps {
+        id: id.to_string().into(),
+        title: format!("ClusterIP {}", v.range).into(),
+        view: v.clone(),
+        sweep,
+    }
 }
 
 async fn mount(id: &str, v: &Rc<BitmapView>) -> AppHandle<Bitmap> {
@@ -76,19 +87,34 @@ async fn mount(id: &str, v: &Rc<BitmapView>) -> AppHandle<Bitmap> {
 
 /// The RGB of canvas pixel (x, y).
 fn pixel(c: &HtmlCanvasElement, x: usize, y: usize) -> [u8; 3] {
-    let ctx = c.get_context("2d").unwrap().unwrap().dyn_into::<CanvasRenderingContext2d>().unwrap();
-    let d = ctx.get_image_data(x as f64, y as f64, 1.0, 1.0).unwrap().data();
+    let ctx = c
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into::<CanvasRenderingContext2d>()
+        .unwrap();
+    let d = ctx
+        .get_image_data(x as f64, y as f64, 1.0, 1.0)
+        .unwrap()
+        .data();
     [d[0], d[1], d[2]]
 }
 
 /// The centre pixel of cell `i` of the window shown.
 fn cell_pixel(c: &HtmlCanvasElement, i: usize) -> [u8; 3] {
     let (cols, px) = (attr_usize(c, "data-cols"), attr_usize(c, "data-cell-px"));
-    pixel(c, (i % cols) * px + px / 2 - usize::from(px >= 4), (i / cols) * px + px / 2 - usize::from(px >= 4))
+    pixel(
+        c,
+        (i % cols) * px + px / 2 - usize::from(px >= 4),
+        (i / cols) * px + px / 2 - usize::from(px >= 4),
+    )
 }
 
 fn attr_usize(el: &Element, name: &str) -> usize {
-    el.get_attribute(name).unwrap_or_else(|| panic!("no {name}")).parse().unwrap()
+    el.get_attribute(name)
+        .unwrap_or_else(|| panic!("no {name}"))
+        .parse()
+        .unwrap()
 }
 
 const BLUE: [u8; 3] = [0x00, 0x72, 0xb2];
@@ -107,21 +133,32 @@ fn pointer_event(kind: &str, x: f64, y: f64) -> web_sys::Event {
     ] {
         js_sys::Reflect::set(&init, &JsValue::from_str(k), &v).unwrap();
     }
-    let ctor: js_sys::Function = js_sys::Reflect::get(&web_sys::window().unwrap(), &JsValue::from_str("PointerEvent")).unwrap().unchecked_into();
-    js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&JsValue::from_str(kind), &init)).unwrap().unchecked_into()
+    let ctor: js_sys::Function = js_sys::Reflect::get(
+        &web_sys::window().unwrap(),
+        &JsValue::from_str("PointerEvent"),
+    )
+    .unwrap()
+    .unchecked_into();
+    js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&JsValue::from_str(kind), &init))
+        .unwrap()
+        .unchecked_into()
 }
 
 /// The client coordinates of the centre of grid square (col, row) of an element `cols` × `rows`.
 fn centre_of(el: &Element, cols: usize, rows: usize, col: usize, row: usize) -> (f64, f64) {
     let r = el.get_bounding_client_rect();
-    (r.left() + (col as f64 + 0.5) * r.width() / cols as f64, r.top() + (row as f64 + 0.5) * r.height() / rows as f64)
+    (
+        r.left() + (col as f64 + 0.5) * r.width() / cols as f64,
+        r.top() + (row as f64 + 0.5) * r.height() / rows as f64,
+    )
 }
 
 async fn point_at(id: &str, i: usize) {
     let c = canvas(&format!("{id}-canvas"));
     let (cols, rows) = (attr_usize(&c, "data-cols"), attr_usize(&c, "data-rows"));
     let (x, y) = centre_of(&c, cols, rows, i % cols, i / cols);
-    c.dispatch_event(&pointer_event("pointermove", x, y)).unwrap();
+    c.dispatch_event(&pointer_event("pointermove", x, y))
+        .unwrap();
     settle().await;
 }
 
@@ -130,16 +167,34 @@ async fn key(el: &Element, k: &str) {
     init.set_key(k);
     init.set_bubbles(true);
     init.set_cancelable(true);
-    el.dispatch_event(&KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
+    el.dispatch_event(&KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap())
+        .unwrap();
     settle().await;
 }
 
 fn slash24() -> BitmapView {
-    view("10.0.0.0/24", 254, 16, &[(0, Cell::Kubernetes, "default/kubernetes"), (20, Cell::Allocated, "default/web"), (40, Cell::Leaked, "")])
+    view(
+        "10.0.0.0/24",
+        254,
+        16,
+        &[
+            (0, Cell::Kubernetes, "default/kubernetes"),
+            (20, Cell::Allocated, "default/web"),
+            (40, Cell::Leaked, ""),
+        ],
+    )
 }
 
 fn slash16() -> BitmapView {
-    view("10.96.0.0/16", 65_534, 256, &[(0, Cell::Kubernetes, "default/kubernetes"), (40_000, Cell::Allocated, "default/web")])
+    view(
+        "10.96.0.0/16",
+        65_534,
+        256,
+        &[
+            (0, Cell::Kubernetes, "default/kubernetes"),
+            (40_000, Cell::Allocated, "default/web"),
+        ],
+    )
 }
 
 #[wasm_bindgen_test]
@@ -149,9 +204,22 @@ fn layouts_for_the_usual_ranges() {
     assert_eq!(layout(65_534), (256, 256, 2));
     assert_eq!(layout(1_048_574), (256, 256, 2));
     assert_eq!(cell_at(10.0, 10.0, 384.0, 384.0, 16, 16, 254), Some(0));
-    assert_eq!(cell_at(383.0, 383.0, 384.0, 384.0, 16, 16, 254), None, "past the last cell");
+    assert_eq!(
+        cell_at(383.0, 383.0, 384.0, 384.0, 16, 16, 254),
+        None,
+        "past the last cell"
+    );
     assert_eq!(key_target("ArrowDown", 1, 254, 16, 64), Some(17));
-    assert_eq!(overview_layout(1_048_574), Some(Overview { windows: 16, tile_cols: 4, tile_rows: 4, tile_px: 64, scale: 4 }));
+    assert_eq!(
+        overview_layout(1_048_574),
+        Some(Overview {
+            windows: 16,
+            tile_cols: 4,
+            tile_rows: 4,
+            tile_px: 64,
+            scale: 4
+        })
+    );
     assert_eq!(overview_layout(65_534), None);
 }
 
@@ -163,16 +231,30 @@ async fn a_slash24_gets_big_cells_with_colours_and_shapes() {
     assert_eq!((c.width(), c.height()), (16 * 24, 16 * 24));
     let dark = prefers_dark();
     assert_eq!(cell_pixel(&c, 20), BLUE, "allocated");
-    assert_eq!(cell_pixel(&c, 30), cell_colour(Cell::Free as u8, false, dark), "free, dynamic band");
-    assert_eq!(cell_pixel(&c, 5), cell_colour(Cell::Free as u8, true, dark), "free, static band");
-    assert_ne!(cell_colour(Cell::Free as u8, true, dark), cell_colour(Cell::Free as u8, false, dark));
+    assert_eq!(
+        cell_pixel(&c, 30),
+        cell_colour(Cell::Free as u8, false, dark),
+        "free, dynamic band"
+    );
+    assert_eq!(
+        cell_pixel(&c, 5),
+        cell_colour(Cell::Free as u8, true, dark),
+        "free, static band"
+    );
+    assert_ne!(
+        cell_colour(Cell::Free as u8, true, dark),
+        cell_colour(Cell::Free as u8, false, dark)
+    );
     // The kubernetes cell has a light dot in its middle and vermillion around it.
     assert_eq!(cell_pixel(&c, 0), [255, 255, 255]);
     assert_eq!(pixel(&c, 1, 1), [0xd5, 0x5e, 0x00]);
     // A leaked cell is hatched: orange and a darker stripe inside the same cell.
     let (x0, y0) = ((40 % 16) * 24, (40 / 16) * 24);
     let inside: Vec<[u8; 3]> = (0..23).map(|d| pixel(&c, x0 + d, y0 + 3)).collect();
-    assert!(inside.contains(&ORANGE) && inside.iter().any(|p| *p != ORANGE), "{inside:?}");
+    assert!(
+        inside.contains(&ORANGE) && inside.iter().any(|p| *p != ORANGE),
+        "{inside:?}"
+    );
     // The gap between cells is the background.
     assert_eq!(pixel(&c, 24 * 5 + 23, 24 * 5 + 10), background_colour(dark));
     // Legend counts come from the cells; the range and static band are written out.
@@ -181,7 +263,12 @@ async fn a_slash24_gets_big_cells_with_colours_and_shapes() {
     assert_eq!(text("b24-count-free"), "251");
     assert_eq!(text("b24-count-static"), "16");
     let meta = text("b24-meta");
-    assert!(meta.contains("10.0.0.0/24") && meta.contains("254 addresses") && meta.contains("10.0.0.1 – 10.0.0.16"), "{meta}");
+    assert!(
+        meta.contains("10.0.0.0/24")
+            && meta.contains("254 addresses")
+            && meta.contains("10.0.0.1 – 10.0.0.16"),
+        "{meta}"
+    );
     assert!(document().get_element_by_id("b24-overview").is_none());
     app.destroy();
 }
@@ -192,7 +279,10 @@ async fn a_slash16_shows_every_cell_in_one_canvas() {
     let app = mount("b16", &v).await;
     let c = canvas("b16-canvas");
     assert_eq!((c.width(), c.height()), (512, 512));
-    assert_eq!((attr_usize(&c, "data-cols"), attr_usize(&c, "data-rows")), (256, 256));
+    assert_eq!(
+        (attr_usize(&c, "data-cols"), attr_usize(&c, "data-rows")),
+        (256, 256)
+    );
     assert_eq!(cell_pixel(&c, 40_000), BLUE);
     let free = |i: usize| centre_colour(Cell::Free as u8, i, 256, 2, false, prefers_dark());
     assert_eq!(cell_pixel(&c, 40_001), free(40_001));
@@ -201,9 +291,19 @@ async fn a_slash16_shows_every_cell_in_one_canvas() {
     assert_ne!(free(0), free(4096));
     assert_eq!(cell_pixel(&c, 4096), free(4096));
     assert_eq!(cell_pixel(&c, 4096 + 16), free(0));
-    assert_eq!(free(0), cell_colour(Cell::Free as u8, false, prefers_dark()));
-    assert_eq!(cell_pixel(&c, 65_534), background_colour(prefers_dark()), "past the range");
-    assert_eq!(by_id("b16-canvas").get_attribute("data-draws").as_deref(), Some("1"));
+    assert_eq!(
+        free(0),
+        cell_colour(Cell::Free as u8, false, prefers_dark())
+    );
+    assert_eq!(
+        cell_pixel(&c, 65_534),
+        background_colour(prefers_dark()),
+        "past the range"
+    );
+    assert_eq!(
+        by_id("b16-canvas").get_attribute("data-draws").as_deref(),
+        Some("1")
+    );
     app.destroy();
 }
 
@@ -241,14 +341,25 @@ async fn pointer_move_describes_the_cell() {
     point_at("hov", 20).await;
     assert_eq!(text("hov-desc"), v.describe(20));
     assert!(text("hov-desc").contains("default/web"));
-    assert_eq!(by_id("hov-desc").get_attribute("aria-live").as_deref(), Some("polite"));
-    let tip = document().query_selector("#hov-bitmap .bitmap-tip:not([hidden])").unwrap().expect("a tooltip");
+    assert_eq!(
+        by_id("hov-desc").get_attribute("aria-live").as_deref(),
+        Some("polite")
+    );
+    let tip = document()
+        .query_selector("#hov-bitmap .bitmap-tip:not([hidden])")
+        .unwrap()
+        .expect("a tooltip");
     assert_eq!(tip.text_content().unwrap(), v.describe(20));
     point_at("hov", 40).await;
     assert_eq!(text("hov-desc"), v.describe(40));
-    by_id("hov-canvas").dispatch_event(&pointer_event("pointerleave", 0.0, 0.0)).unwrap();
+    by_id("hov-canvas")
+        .dispatch_event(&pointer_event("pointerleave", 0.0, 0.0))
+        .unwrap();
     settle().await;
-    assert!(document().query_selector("#hov-bitmap .bitmap-tip:not([hidden])").unwrap().is_none());
+    assert!(document()
+        .query_selector("#hov-bitmap .bitmap-tip:not([hidden])")
+        .unwrap()
+        .is_none());
     app.destroy();
 }
 
@@ -258,11 +369,21 @@ async fn keys_move_a_focus_cursor() {
     let app = mount("kb", &v).await;
     let c = by_id("kb-canvas");
     assert_eq!(c.get_attribute("tabindex").as_deref(), Some("0"));
-    assert!(document().query_selector("#kb-bitmap .bitmap-cursor:not([hidden])").unwrap().is_none());
-    c.clone().dyn_into::<HtmlElement>().unwrap().focus().unwrap();
+    assert!(document()
+        .query_selector("#kb-bitmap .bitmap-cursor:not([hidden])")
+        .unwrap()
+        .is_none());
+    c.clone()
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .focus()
+        .unwrap();
     settle().await;
     assert_eq!(text("kb-desc"), v.describe(0));
-    assert!(by_id("kb-canvas") == c, "focusing keeps the same canvas element");
+    assert!(
+        by_id("kb-canvas") == c,
+        "focusing keeps the same canvas element"
+    );
     key(&c, "ArrowRight").await;
     assert_eq!(text("kb-desc"), v.describe(1));
     key(&c, "ArrowDown").await;
@@ -272,7 +393,10 @@ async fn keys_move_a_focus_cursor() {
     key(&c, "ArrowRight").await;
     key(&c, "ArrowRight").await;
     assert_eq!(text("kb-desc"), v.describe(36));
-    assert!(document().query_selector("#kb-bitmap .bitmap-cursor:not([hidden])").unwrap().is_some());
+    assert!(document()
+        .query_selector("#kb-bitmap .bitmap-cursor:not([hidden])")
+        .unwrap()
+        .is_some());
     key(&c, "End").await;
     assert_eq!(text("kb-desc"), v.describe(253));
     key(&c, "ArrowDown").await;
@@ -291,7 +415,11 @@ async fn a_slash12_gets_an_overview_and_windows() {
         "10.96.0.0/12",
         size,
         256,
-        &[(0, Cell::Kubernetes, "default/kubernetes"), (WINDOW + 300, Cell::Allocated, "default/web"), (5 * WINDOW + 7, Cell::Leaked, "")],
+        &[
+            (0, Cell::Kubernetes, "default/kubernetes"),
+            (WINDOW + 300, Cell::Allocated, "default/web"),
+            (5 * WINDOW + 7, Cell::Leaked, ""),
+        ],
     ));
     let mut app = mount("big", &v).await;
     let main = canvas("big-canvas");
@@ -300,37 +428,65 @@ async fn a_slash12_gets_an_overview_and_windows() {
     assert_eq!((ov.width(), ov.height()), (256, 256));
     assert_eq!(main.get_attribute("data-first").as_deref(), Some("0"));
     let label = text("big-window");
-    assert!(label.contains("10.96.0.1") && label.contains("10.97.0.0") && label.contains("1,048,574"), "{label}");
+    assert!(
+        label.contains("10.96.0.1") && label.contains("10.97.0.0") && label.contains("1,048,574"),
+        "{label}"
+    );
     // The overview pixel of window 5's leaked cell is orange; one of window 1 blue.
     let layout = overview_layout(size).unwrap();
     let (x, y) = layout.pixel_of(5 * WINDOW + 7);
     assert_eq!(pixel(&ov, x, y), ORANGE);
-    assert_eq!(pixel(&ov, x + 1, y + 1), ORANGE, "notable pixels are enlarged");
-    assert_eq!(pixel(&ov, x + 2, y + 2), cell_colour(Cell::Free as u8, false, prefers_dark()));
+    assert_eq!(
+        pixel(&ov, x + 1, y + 1),
+        ORANGE,
+        "notable pixels are enlarged"
+    );
+    assert_eq!(
+        pixel(&ov, x + 2, y + 2),
+        cell_colour(Cell::Free as u8, false, prefers_dark())
+    );
     let (x, y) = layout.pixel_of(WINDOW + 300);
     assert_eq!(pixel(&ov, x, y), BLUE);
     // Tap window 1 on the overview: the main canvas shows it in full detail.
     let (x, y) = centre_of(&by_id("big-overview"), 4, 4, 1, 0);
-    by_id("big-overview").dispatch_event(&pointer_event("pointerdown", x, y)).unwrap();
+    by_id("big-overview")
+        .dispatch_event(&pointer_event("pointerdown", x, y))
+        .unwrap();
     settle().await;
     assert_eq!(main.get_attribute("data-first").as_deref(), Some("65536"));
-    assert!(text("big-window").contains(&v.label(WINDOW)), "{}", text("big-window"));
+    assert!(
+        text("big-window").contains(&v.label(WINDOW)),
+        "{}",
+        text("big-window")
+    );
     assert_eq!(cell_pixel(&main, 300), BLUE);
     point_at("big", 300).await;
     assert_eq!(text("big-desc"), v.describe(WINDOW + 300));
     // The buttons and the overview's keys move the window.
     by_id("big-next").dyn_into::<HtmlElement>().unwrap().click();
     settle().await;
-    assert_eq!(main.get_attribute("data-first").as_deref(), Some(&*(2 * WINDOW).to_string()));
+    assert_eq!(
+        main.get_attribute("data-first").as_deref(),
+        Some(&*(2 * WINDOW).to_string())
+    );
     key(&by_id("big-overview"), "ArrowDown").await;
-    assert_eq!(main.get_attribute("data-first").as_deref(), Some(&*(6 * WINDOW).to_string()));
+    assert_eq!(
+        main.get_attribute("data-first").as_deref(),
+        Some(&*(6 * WINDOW).to_string())
+    );
     key(&by_id("big-overview"), "End").await;
-    assert_eq!(main.get_attribute("data-first").as_deref(), Some(&*(15 * WINDOW).to_string()));
+    assert_eq!(
+        main.get_attribute("data-first").as_deref(),
+        Some(&*(15 * WINDOW).to_string())
+    );
     assert_eq!(main.get_attribute("data-count").as_deref(), Some("65534"));
     assert!(by_id("big-next").has_attribute("disabled"));
     // Page Up on the main canvas goes back one window, keeping the cursor's place.
     key(&by_id("big-canvas"), "PageUp").await;
-    assert_eq!(main.get_attribute("data-first").as_deref(), Some(&*(14 * WINDOW).to_string()));
+    assert_eq!(
+        main.get_attribute("data-first").as_deref(),
+        Some(&*(14 * WINDOW).to_string())
+    );
     // An update repaints the overview.
     let mut next = (*v).clone();
     next.cells[15 * WINDOW + 1] = Cell::Duplicate as u8;
@@ -343,8 +499,14 @@ async fn a_slash12_gets_an_overview_and_windows() {
 
 #[wasm_bindgen_test]
 async fn node_ports_and_out_of_range_services() {
-    let mut v = view("30000-32767", 2_768, 86, &[(80, Cell::Allocated, "default/web")]);
-    v.out_of_range.push(("default/web".into(), "10.97.0.5".into()));
+    let mut v = view(
+        "30000-32767",
+        2_768,
+        86,
+        &[(80, Cell::Allocated, "default/web")],
+    );
+    v.out_of_range
+        .push(("default/web".into(), "10.97.0.5".into()));
     let v = Rc::new(v);
     let app = mount("np", &v).await;
     let c = canvas("np-canvas");
@@ -353,34 +515,68 @@ async fn node_ports_and_out_of_range_services() {
     assert!(text("np-desc").starts_with("30080"), "{}", text("np-desc"));
     assert_eq!(text("np-desc"), v.describe(80));
     let oor = text("np-oor");
-    assert!(oor.contains("Flagged out of range:") && oor.contains("default/web") && oor.contains("10.97.0.5"), "{oor}");
+    assert!(
+        oor.contains("Flagged out of range:")
+            && oor.contains("default/web")
+            && oor.contains("10.97.0.5"),
+        "{oor}"
+    );
     assert!(text("np-meta").contains("2,768 ports"));
     app.destroy();
 }
 
 fn all_pixels(c: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx = c.get_context("2d").unwrap().unwrap().dyn_into::<CanvasRenderingContext2d>().unwrap();
-    ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).unwrap().data().0
+    let ctx = c
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into::<CanvasRenderingContext2d>()
+        .unwrap();
+    ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64)
+        .unwrap()
+        .data()
+        .0
 }
 
 #[wasm_bindgen_test]
 async fn a_repair_run_sweeps_then_puts_every_pixel_back() {
-    let big = Rc::new(view("10.96.0.0/12", 1_048_574, 256, &[(0, Cell::Kubernetes, "default/kubernetes")]));
-    for (id, v) in [("sw24", Rc::new(slash24())), ("sw16", Rc::new(slash16())), ("sw12", big)] {
+    let big = Rc::new(view(
+        "10.96.0.0/12",
+        1_048_574,
+        256,
+        &[(0, Cell::Kubernetes, "default/kubernetes")],
+    ));
+    for (id, v) in [
+        ("sw24", Rc::new(slash24())),
+        ("sw16", Rc::new(slash16())),
+        ("sw12", big),
+    ] {
         let mut app = mount(id, &v).await;
         let c = canvas(&format!("{id}-canvas"));
         let before = all_pixels(&c);
         app.update(props(id, &v, 1));
         sleep(250).await;
-        let reduced = web_sys::window().unwrap().match_media("(prefers-reduced-motion: reduce)").unwrap().unwrap().matches();
+        let reduced = web_sys::window()
+            .unwrap()
+            .match_media("(prefers-reduced-motion: reduce)")
+            .unwrap()
+            .unwrap()
+            .matches();
         if !reduced {
             assert_eq!(c.get_attribute("data-sweeping").as_deref(), Some("true"));
             assert_ne!(before, all_pixels(&c), "the band is visible");
         }
         sleep(800).await;
         assert_ne!(c.get_attribute("data-sweeping").as_deref(), Some("true"));
-        assert!(before == all_pixels(&c), "{id}: every pixel is back after the sweep");
-        assert_eq!(c.get_attribute("data-draws").as_deref(), Some("1"), "sweep frames are not redraws");
+        assert!(
+            before == all_pixels(&c),
+            "{id}: every pixel is back after the sweep"
+        );
+        assert_eq!(
+            c.get_attribute("data-draws").as_deref(),
+            Some("1"),
+            "sweep frames are not redraws"
+        );
         // A lower count (seeking back) does not sweep.
         app.update(props(id, &v, 0));
         sleep(100).await;
@@ -390,6 +586,8 @@ async fn a_repair_run_sweeps_then_puts_every_pixel_back() {
         sleep(100).await;
         app.destroy();
         sleep(300).await;
-        assert!(document().get_element_by_id(&format!("{id}-canvas")).is_none());
+        assert!(document()
+            .get_element_by_id(&format!("{id}-canvas"))
+            .is_none());
     }
 }

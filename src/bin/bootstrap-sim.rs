@@ -22,7 +22,10 @@ fn load(path: &str) -> Result<Scenario, String> {
 }
 
 fn print_json<T: serde::Serialize>(value: &T) {
-    println!("{}", serde_json::to_string_pretty(value).expect("serialises"));
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).expect("serialises")
+    );
 }
 
 fn main() -> ExitCode {
@@ -34,7 +37,11 @@ fn main() -> ExitCode {
             Ok(s) => {
                 let report = world::run(&s);
                 print_json(&report);
-                if report.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) }
+                if report.passed() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
             }
         },
         ["state", file, "--at", at] | ["state", "--at", at, file] => {

@@ -18,7 +18,10 @@ pub enum Error {
     Full,
     Allocated,
     MismatchedNetwork,
-    NotInRange { ip: IpAddr, valid_range: String },
+    NotInRange {
+        ip: IpAddr,
+        valid_range: String,
+    },
     /// Anything else (a restore failure, a bitmap error): its text as upstream wraps it.
     Other(String),
 }
@@ -213,7 +216,8 @@ impl Range {
     }
 
     pub fn has(&self, ip: IpAddr) -> bool {
-        self.offset_of(ip).is_some_and(|offset| self.alloc.has(offset))
+        self.offset_of(ip)
+            .is_some_and(|offset| self.alloc.has(offset))
     }
 
     /// Allocated IPs in ascending order (`ForEach`).

@@ -44,7 +44,10 @@ pub struct PortRange {
 }
 
 impl PortRange {
-    pub const DEFAULT: PortRange = PortRange { base: 30000, size: 2768 };
+    pub const DEFAULT: PortRange = PortRange {
+        base: 30000,
+        size: 2768,
+    };
 
     pub fn contains(&self, port: i32) -> bool {
         port >= self.base && port - self.base < self.size
@@ -70,13 +73,18 @@ impl PortRange {
             (Some(_), Some(_)) => return Err(format!("unable to parse port range: {value}")),
         };
         if low > 65535 || high > 65535 {
-            return Err(format!("the port range cannot be greater than 65535: {value}"));
+            return Err(format!(
+                "the port range cannot be greater than 65535: {value}"
+            ));
         }
         if high < low {
             return Err(format!("end port cannot be less than start port: {value}"));
         }
         // `low` cannot be negative: a sign before it would be a second hyphen or a plus.
-        Ok(PortRange { base: low as i32, size: (1 + high - low) as i32 })
+        Ok(PortRange {
+            base: low as i32,
+            size: (1 + high - low) as i32,
+        })
     }
 }
 
@@ -162,7 +170,9 @@ impl PortAllocator {
     }
 
     pub fn offset_of(&self, port: i32) -> Option<usize> {
-        self.range.contains(port).then(|| (port - self.range.base) as usize)
+        self.range
+            .contains(port)
+            .then(|| (port - self.range.base) as usize)
     }
 
     pub fn port_at(&self, offset: usize) -> i32 {
@@ -193,12 +203,15 @@ impl PortAllocator {
                 self.alloc.release(offset);
                 None
             }
-            None => Some(format!("port is not in the range when release it. port: {port}")),
+            None => Some(format!(
+                "port is not in the range when release it. port: {port}"
+            )),
         }
     }
 
     pub fn has(&self, port: i32) -> bool {
-        self.offset_of(port).is_some_and(|offset| self.alloc.has(offset))
+        self.offset_of(port)
+            .is_some_and(|offset| self.alloc.has(offset))
     }
 
     /// Allocated ports in ascending order (`ForEach`).
@@ -225,6 +238,8 @@ impl PortAllocator {
         if range.to_string() != self.range.to_string() {
             return Err(Error::MismatchedNetwork);
         }
-        self.alloc.restore(&range.to_string(), data).map_err(Error::Other)
+        self.alloc
+            .restore(&range.to_string(), data)
+            .map_err(Error::Other)
     }
 }

@@ -6,8 +6,8 @@
 //! next reconcile of any survivor drops it.
 
 use super::{
-    new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, ReconcilerApi, NO_LEASES_V1_20,
-    NO_LEASES_V1_29,
+    new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, ReconcilerApi,
+    NO_LEASES_V1_20, NO_LEASES_V1_29,
 };
 use crate::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
 use crate::endpoints::repack_subsets;
@@ -22,7 +22,10 @@ pub struct LeaseReconciler {
 
 impl LeaseReconciler {
     pub fn new(behavior: Behavior) -> Self {
-        LeaseReconciler { behavior, stop_reconciling_called: false }
+        LeaseReconciler {
+            behavior,
+            stop_reconciling_called: false,
+        }
     }
 
     pub fn reconcile_endpoints(
@@ -69,7 +72,9 @@ impl LeaseReconciler {
         let (mut e, should_create) = match api.get_endpoints(service_name) {
             Ok(e) => (e, false),
             // 1.27+: nothing to remove ourselves from during shutdown, so do not create it.
-            Err(ApiError::NotFound(_)) if stopping && self.behavior == Behavior::V1_29 => return Ok(()),
+            Err(ApiError::NotFound(_)) if stopping && self.behavior == Behavior::V1_29 => {
+                return Ok(())
+            }
             Err(ApiError::NotFound(_)) => (new_endpoints(service_name), true),
             Err(err) => return Err(err.into()),
         };
@@ -79,8 +84,12 @@ impl LeaseReconciler {
         // every endpoint. Since 1.27 a stopping apiserver goes on, so the last one can leave.
         if lease_ips.is_empty() {
             match self.behavior {
-                Behavior::V1_20 => return Err(ReconcileError::Refused(NO_LEASES_V1_20.to_string())),
-                Behavior::V1_29 if !stopping => return Err(ReconcileError::Refused(NO_LEASES_V1_29.to_string())),
+                Behavior::V1_20 => {
+                    return Err(ReconcileError::Refused(NO_LEASES_V1_20.to_string()))
+                }
+                Behavior::V1_29 if !stopping => {
+                    return Err(ReconcileError::Refused(NO_LEASES_V1_29.to_string()))
+                }
                 Behavior::V1_29 => {}
             }
         }
@@ -96,7 +105,10 @@ impl LeaseReconciler {
         if !format_correct {
             // Egregiously wrong: start again from one subset with the given ports. This is also how
             // a new object gets its ports even when reconcile_ports is false.
-            e.subsets = vec![EndpointSubset { ports: ports.to_vec(), ..EndpointSubset::default() }];
+            e.subsets = vec![EndpointSubset {
+                ports: ports.to_vec(),
+                ..EndpointSubset::default()
+            }];
         }
         if !format_correct || !ips_correct {
             e.subsets[0].addresses = lease_ips.clone();
@@ -112,7 +124,11 @@ impl LeaseReconciler {
         }
 
         // Go's `%v` of a []string: `[a b c]`, in lease (key) order.
-        api.log(format!("Resetting endpoints for master service {:?} to [{}]", service_name, lease_ips.join(" ")));
+        api.log(format!(
+            "Resetting endpoints for master service {:?} to [{}]",
+            service_name,
+            lease_ips.join(" ")
+        ));
         if should_create {
             match api.create_endpoints(&e) {
                 // Another apiserver created it first: fine, the next round reconciles it.
@@ -139,12 +155,19 @@ fn check_format_with_lease(
     };
     let mut seen = vec![false; lease_ips.len()];
     let ips_correct = sub.addresses.len() == lease_ips.len()
-        && sub.addresses.iter().all(|ip| match lease_ips.iter().position(|l| l == ip) {
-            Some(i) if !seen[i] => {
-                seen[i] = true;
-                true
-            }
-            _ => false,
-        });
-    (true, ips_correct, ports_correct(sub, ports, reconcile_ports))
+        && sub
+            .addresses
+            .iter()
+            .all(|ip| match lease_ips.iter().position(|l| l == ip) {
+                Some(i) if !seen[i] => {
+                    seen[i] = true;
+                    true
+                }
+                _ => false,
+            });
+    (
+        true,
+        ips_correct,
+        ports_correct(sub, ports, reconcile_ports),
+    )
 }

@@ -5,7 +5,9 @@
 //! `--apiserver-count`, drops the ones sorted just after its own. A dead apiserver is therefore
 //! removed only when the list overflows, and only if every apiserver agrees on the count.
 
-use super::{new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, ReconcilerApi};
+use super::{
+    new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, ReconcilerApi,
+};
 use crate::api::{EndpointPort, EndpointSubset, Endpoints};
 use crate::endpoints::repack_subsets;
 
@@ -22,7 +24,10 @@ pub struct MasterCountReconciler {
 
 impl MasterCountReconciler {
     pub fn new(master_count: u32) -> Self {
-        MasterCountReconciler { master_count, stop_called: false }
+        MasterCountReconciler {
+            master_count,
+            stop_called: false,
+        }
     }
 
     pub fn reconcile_endpoints(
@@ -36,14 +41,20 @@ impl MasterCountReconciler {
         if self.stop_called {
             return Ok(());
         }
-        let own_subset =
-            || EndpointSubset { addresses: vec![ip.to_string()], ports: ports.to_vec(), ..EndpointSubset::default() };
+        let own_subset = || EndpointSubset {
+            addresses: vec![ip.to_string()],
+            ports: ports.to_vec(),
+            ..EndpointSubset::default()
+        };
 
         // Upstream starts from an empty object on *any* Get error; only NotFound creates. Another
         // error falls through to the "format incorrect" branch below and attempts an Update.
         let (mut e, not_found) = match api.get_endpoints(service_name) {
             Ok(e) => (e, false),
-            Err(err) => (new_endpoints(service_name), matches!(err, ApiError::NotFound(_))),
+            Err(err) => (
+                new_endpoints(service_name),
+                matches!(err, ApiError::NotFound(_)),
+            ),
         };
         let skip_mirror_changed = set_skip_mirror_true(&mut e);
         if not_found {
@@ -156,7 +167,11 @@ fn trim_after(addrs: &mut Vec<String>, own: &str, count: usize) {
 /// NotReadyAddresses:[] Ports:[{Name:https Port:6443 Protocol:TCP}]}]}`. Labels come sorted (a
 /// BTreeMap, like Go's sorted map printing), so the line is deterministic.
 pub fn reset_line(service_name: &str, e: &Endpoints) -> String {
-    format!("Resetting endpoints for master service {:?} to {}", service_name, go_endpoints(e))
+    format!(
+        "Resetting endpoints for master service {:?} to {}",
+        service_name,
+        go_endpoints(e)
+    )
 }
 
 fn go_endpoints(e: &Endpoints) -> String {
@@ -168,7 +183,12 @@ fn go_endpoints(e: &Endpoints) -> String {
             let ports: Vec<String> = s
                 .ports
                 .iter()
-                .map(|p| format!("{{Name:{} Port:{} Protocol:{}}}", p.name, p.port, p.protocol))
+                .map(|p| {
+                    format!(
+                        "{{Name:{} Port:{} Protocol:{}}}",
+                        p.name, p.port, p.protocol
+                    )
+                })
                 .collect();
             format!(
                 "{{Addresses:[{}] NotReadyAddresses:[{}] Ports:[{}]}}",

@@ -32,9 +32,10 @@ pub enum ApiError {
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ApiError::NotFound(t) | ApiError::AlreadyExists(t) | ApiError::Conflict(t) | ApiError::Unavailable(t) => {
-                f.write_str(t)
-            }
+            ApiError::NotFound(t)
+            | ApiError::AlreadyExists(t)
+            | ApiError::Conflict(t)
+            | ApiError::Unavailable(t) => f.write_str(t),
         }
     }
 }
@@ -135,7 +136,9 @@ impl EndpointReconciler {
     pub fn new(kind: ReconcilerType, master_count: u32, behavior: Behavior) -> Self {
         match kind {
             ReconcilerType::Lease => EndpointReconciler::Lease(LeaseReconciler::new(behavior)),
-            ReconcilerType::MasterCount => EndpointReconciler::MasterCount(MasterCountReconciler::new(master_count)),
+            ReconcilerType::MasterCount => {
+                EndpointReconciler::MasterCount(MasterCountReconciler::new(master_count))
+            }
             ReconcilerType::None => EndpointReconciler::None,
         }
     }
@@ -158,8 +161,12 @@ impl EndpointReconciler {
         reconcile_ports: bool,
     ) -> Result<(), ReconcileError> {
         match self {
-            EndpointReconciler::Lease(r) => r.reconcile_endpoints(api, service_name, ip, ports, reconcile_ports),
-            EndpointReconciler::MasterCount(r) => r.reconcile_endpoints(api, service_name, ip, ports, reconcile_ports),
+            EndpointReconciler::Lease(r) => {
+                r.reconcile_endpoints(api, service_name, ip, ports, reconcile_ports)
+            }
+            EndpointReconciler::MasterCount(r) => {
+                r.reconcile_endpoints(api, service_name, ip, ports, reconcile_ports)
+            }
             EndpointReconciler::None => {
                 NoneReconciler.reconcile_endpoints(api, service_name, ip, ports, reconcile_ports)
             }
@@ -177,7 +184,9 @@ impl EndpointReconciler {
         match self {
             EndpointReconciler::Lease(r) => r.remove_endpoints(api, service_name, ip, ports),
             EndpointReconciler::MasterCount(r) => r.remove_endpoints(api, service_name, ip, ports),
-            EndpointReconciler::None => NoneReconciler.remove_endpoints(api, service_name, ip, ports),
+            EndpointReconciler::None => {
+                NoneReconciler.remove_endpoints(api, service_name, ip, ports)
+            }
         }
     }
 
@@ -204,14 +213,20 @@ impl EndpointReconciler {
 fn set_skip_mirror_true(e: &mut Endpoints) -> bool {
     let changed = e.labels.get(SKIP_MIRROR_LABEL).map(String::as_str) != Some("true");
     if changed {
-        e.labels.insert(SKIP_MIRROR_LABEL.to_string(), "true".to_string());
+        e.labels
+            .insert(SKIP_MIRROR_LABEL.to_string(), "true".to_string());
     }
     changed
 }
 
 /// A new, empty `default/<name>` Endpoints.
 fn new_endpoints(name: &str) -> Endpoints {
-    Endpoints { namespace: "default".to_string(), name: name.to_string(), labels: BTreeMap::new(), subsets: Vec::new() }
+    Endpoints {
+        namespace: "default".to_string(),
+        name: name.to_string(),
+        labels: BTreeMap::new(),
+        subsets: Vec::new(),
+    }
 }
 
 /// The port check shared by both reconcilers: when `reconcile_ports` is false ports always count as

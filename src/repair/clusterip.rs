@@ -24,8 +24,15 @@ pub struct ClusterIpRepair {
 
 impl ClusterIpRepair {
     pub fn new(networks: Vec<IpNet>, behavior: Behavior) -> Self {
-        let leaks = networks.iter().map(|n| (family_of(n), BTreeMap::new())).collect();
-        ClusterIpRepair { behavior, networks, leaks }
+        let leaks = networks
+            .iter()
+            .map(|n| (family_of(n), BTreeMap::new()))
+            .collect();
+        ClusterIpRepair {
+            behavior,
+            networks,
+            leaks,
+        }
     }
 
     /// Leak counters of one family (runs left before the IP is freed).
@@ -42,7 +49,11 @@ impl ClusterIpRepair {
         services: &[S],
         rec: &mut Recorder,
     ) -> Result<Vec<RangeAllocation>, String> {
-        assert_eq!(snapshots.len(), self.networks.len(), "one snapshot per configured network");
+        assert_eq!(
+            snapshots.len(),
+            self.networks.len(),
+            "one snapshot per configured network"
+        );
         let mut stored = Vec::with_capacity(self.networks.len());
         for (network, snapshot) in self.networks.iter().zip(snapshots) {
             let mut snapshot = snapshot.clone();
@@ -51,23 +62,39 @@ impl ClusterIpRepair {
             }
             let family = family_of(network);
             stored.push(Range::from_snapshot(&snapshot, self.behavior).map_err(|e| {
-                format!("unable to rebuild allocator from snapshots for family:{family} with error:{e}")
+                format!(
+                    "unable to rebuild allocator from snapshots for family:{family} with error:{e}"
+                )
             })?);
         }
-        let mut rebuilt: Vec<Range> =
-            self.networks.iter().map(|n| Range::new(*n, self.behavior)).collect();
+        let mut rebuilt: Vec<Range> = self
+            .networks
+            .iter()
+            .map(|n| Range::new(*n, self.behavior))
+            .collect();
 
-        for svc in services.iter().map(Borrow::borrow).filter(|s: &&Service| s.is_ip_set()) {
+        for svc in services
+            .iter()
+            .map(Borrow::borrow)
+            .filter(|s: &&Service| s.is_ip_set())
+        {
             // Built only when something is reported: a run over many services stays cheap.
             let object = || svc.key();
             for raw in svc.cluster_ips() {
                 let Some(ip) = parse_ip(raw) else {
                     // Upstream prints the parsed value, which is nil.
-                    rec.warning(COMPONENT, "ClusterIPNotValid", &object(),
-                        "Cluster IP <nil> is not a valid IP; please recreate service".to_string());
-                    rec.log(COMPONENT, format!(
+                    rec.warning(
+                        COMPONENT,
+                        "ClusterIPNotValid",
+                        &object(),
+                        "Cluster IP <nil> is not a valid IP; please recreate service".to_string(),
+                    );
+                    rec.log(
+                        COMPONENT,
+                        format!(
                         "the cluster IP <nil> for service {}/{} is not a valid IP; please recreate",
-                        svc.name, svc.namespace));
+                        svc.name, svc.namespace),
+                    );
                     continue;
                 };
                 let family = IpFamily::of(&ip);
@@ -87,8 +114,12 @@ impl ClusterIpRepair {
                             // Taken out of the old set, so what remains there are leaks.
                             stored[i].release(ip);
                         } else {
-                            rec.warning(COMPONENT, "ClusterIPNotAllocated", &object(),
-                                format!("Cluster IP [{family}]:{ip} is not allocated; repairing"));
+                            rec.warning(
+                                COMPONENT,
+                                "ClusterIPNotAllocated",
+                                &object(),
+                                format!("Cluster IP [{family}]:{ip} is not allocated; repairing"),
+                            );
                             rec.log(COMPONENT, format!(
                                 "the cluster IP [{family}]:{ip} for service {} is not allocated; repairing", who()));
                         }
@@ -130,9 +161,13 @@ impl ClusterIpRepair {
             let leaks = self.leaks.entry(family_of(network)).or_default();
             let leftovers: Vec<IpAddr> = stored[i].iter().collect();
             let rebuilt = &mut rebuilt[i];
-            check_leaked(leaks, leftovers, "cluster IP",
+            check_leaked(
+                leaks,
+                leftovers,
+                "cluster IP",
                 |ip| rebuilt.allocate(*ip).map_err(|e| e.to_string()),
-                |line| rec.log(COMPONENT, line));
+                |line| rec.log(COMPONENT, line),
+            );
         }
         Ok(rebuilt.iter().map(Range::snapshot).collect())
     }

@@ -35,7 +35,9 @@ pub(crate) fn check_leaked<K: Ord + Clone + Display>(
     for item in leftovers {
         let count = match leaks.get(&item) {
             None => {
-                log(format!("the {noun} {item} may have leaked: flagging for later clean up"));
+                log(format!(
+                    "the {noun} {item} may have leaked: flagging for later clean up"
+                ));
                 NUM_REPAIRS_BEFORE_LEAK_CLEANUP - 1
             }
             Some(&count) => count,
@@ -44,10 +46,14 @@ pub(crate) fn check_leaked<K: Ord + Clone + Display>(
             // Pretend it is still in use until the count runs out.
             leaks.insert(item.clone(), count - 1);
             if let Err(e) = keep(&item) {
-                log(format!("the {noun} {item} may have leaked, but can not be allocated: {e}"));
+                log(format!(
+                    "the {noun} {item} may have leaked, but can not be allocated: {e}"
+                ));
             }
         } else {
-            log(format!("the {noun} {item} appears to have leaked: cleaning up"));
+            log(format!(
+                "the {noun} {item} appears to have leaked: cleaning up"
+            ));
         }
     }
 }

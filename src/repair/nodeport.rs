@@ -35,7 +35,11 @@ pub fn collect_service_node_ports(svc: &Service) -> Vec<i32> {
         }
     }
     let health = svc.health_check_node_port;
-    if health != 0 && seen.get(&health).is_none_or(|protocols| protocols.contains(&Protocol::TCP)) {
+    if health != 0
+        && seen
+            .get(&health)
+            .is_none_or(|protocols| protocols.contains(&Protocol::TCP))
+    {
         ports.push(health);
     }
     ports
@@ -43,7 +47,11 @@ pub fn collect_service_node_ports(svc: &Service) -> Vec<i32> {
 
 impl NodePortRepair {
     pub fn new(range: PortRange, behavior: Behavior) -> Self {
-        NodePortRepair { behavior, range, leaks: BTreeMap::new() }
+        NodePortRepair {
+            behavior,
+            range,
+            leaks: BTreeMap::new(),
+        }
     }
 
     /// Leak counters (runs left before the port is freed).
@@ -78,8 +86,12 @@ impl NodePortRepair {
                         if stored.has(port) {
                             stored.release(port);
                         } else {
-                            rec.warning(COMPONENT, "PortNotAllocated", &object(),
-                                format!("Port {port} is not allocated; repairing"));
+                            rec.warning(
+                                COMPONENT,
+                                "PortNotAllocated",
+                                &object(),
+                                format!("Port {port} is not allocated; repairing"),
+                            );
                             rec.log(COMPONENT, format!(
                                 "the node port {port} for service {} is not allocated; repairing", who()));
                         }
@@ -105,8 +117,12 @@ impl NodePortRepair {
                             "the port range {range} is full; you must widen the port range in order to create new services"));
                     }
                     Err(e) => {
-                        rec.warning(COMPONENT, "UnknownError", &object(),
-                            format!("Unable to allocate port {port} due to an unknown error"));
+                        rec.warning(
+                            COMPONENT,
+                            "UnknownError",
+                            &object(),
+                            format!("Unable to allocate port {port} due to an unknown error"),
+                        );
                         return Err(format!(
                             "unable to allocate port {port} for service {} due to an unknown error, exiting: {e}", who()));
                     }
@@ -115,9 +131,13 @@ impl NodePortRepair {
         }
 
         let leftovers: Vec<i32> = stored.iter().collect();
-        check_leaked(&mut self.leaks, leftovers, "node port",
+        check_leaked(
+            &mut self.leaks,
+            leftovers,
+            "node port",
             |port| rebuilt.allocate(*port).map_err(|e| e.to_string()),
-            |line| rec.log(COMPONENT, line));
+            |line| rec.log(COMPONENT, line),
+        );
         Ok(rebuilt.snapshot())
     }
 }

@@ -78,8 +78,21 @@ pub fn layout(size: usize) -> (usize, usize, usize) {
 /// The cell under the point `(x, y)` of an element `width` × `height` (CSS pixels, relative to its
 /// top-left corner) showing a `cols` × `rows` grid of which the first `count` cells are used.
 /// The result is an index within the grid (add the window's first offset).
-pub fn cell_at(x: f64, y: f64, width: f64, height: f64, cols: usize, rows: usize, count: usize) -> Option<usize> {
-    if !(width > 0.0 && height > 0.0) || cols == 0 || rows == 0 || !(0.0..width).contains(&x) || !(0.0..height).contains(&y) {
+pub fn cell_at(
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+    cols: usize,
+    rows: usize,
+    count: usize,
+) -> Option<usize> {
+    if !(width > 0.0 && height > 0.0)
+        || cols == 0
+        || rows == 0
+        || !(0.0..width).contains(&x)
+        || !(0.0..height).contains(&y)
+    {
         return None;
     }
     let c = ((x / width * cols as f64) as usize).min(cols - 1);
@@ -116,7 +129,10 @@ impl Overview {
         let w = offset / WINDOW;
         let i = offset % WINDOW;
         let (tx, ty) = (w % self.tile_cols, w / self.tile_cols);
-        (tx * self.tile_px + (i % WINDOW_COLS) / self.scale, ty * self.tile_px + (i / WINDOW_COLS) / self.scale)
+        (
+            tx * self.tile_px + (i % WINDOW_COLS) / self.scale,
+            ty * self.tile_px + (i / WINDOW_COLS) / self.scale,
+        )
     }
 
     /// The cell offsets (below `size`) that pixel `(x, y)` summarises.
@@ -125,9 +141,14 @@ impl Overview {
         let w = ty * self.tile_cols + tx;
         let valid = tx < self.tile_cols && w < self.windows;
         let base = w * WINDOW;
-        let (c0, r0) = ((x % self.tile_px) * self.scale, (y % self.tile_px) * self.scale);
+        let (c0, r0) = (
+            (x % self.tile_px) * self.scale,
+            (y % self.tile_px) * self.scale,
+        );
         let scale = if valid { self.scale } else { 0 };
-        (0..scale).flat_map(move |dr| (0..scale).map(move |dc| base + (r0 + dr) * WINDOW_COLS + c0 + dc)).filter(move |&o| o < size)
+        (0..scale)
+            .flat_map(move |dr| (0..scale).map(move |dc| base + (r0 + dr) * WINDOW_COLS + c0 + dc))
+            .filter(move |&o| o < size)
     }
 
     /// The tile `(x, y)` of window `w`.
@@ -144,8 +165,17 @@ pub fn overview_layout(size: usize) -> Option<Overview> {
     let windows = size.div_ceil(WINDOW);
     let tile_cols = ceil_sqrt(windows);
     let tile_rows = windows.div_ceil(tile_cols);
-    let scale = (tile_cols * WINDOW_COLS).div_ceil(OVERVIEW_PX).next_power_of_two().min(WINDOW_COLS);
-    Some(Overview { windows, tile_cols, tile_rows, tile_px: WINDOW_COLS / scale, scale })
+    let scale = (tile_cols * WINDOW_COLS)
+        .div_ceil(OVERVIEW_PX)
+        .next_power_of_two()
+        .min(WINDOW_COLS);
+    Some(Overview {
+        windows,
+        tile_cols,
+        tile_rows,
+        tile_px: WINDOW_COLS / scale,
+        scale,
+    })
 }
 
 /// The window under the point `(x, y)` of the overview element (`width` × `height` CSS pixels).
@@ -168,13 +198,25 @@ pub fn priority(cell: u8) -> u8 {
 
 /// The most notable of `cells` (free when empty).
 pub fn most_notable(cells: impl IntoIterator<Item = u8>) -> u8 {
-    cells.into_iter().fold(FREE, |best, c| if priority(c) > priority(best) { c } else { best })
+    cells.into_iter().fold(FREE, |best, c| {
+        if priority(c) > priority(best) {
+            c
+        } else {
+            best
+        }
+    })
 }
 
 /// Where a key moves the cursor from `cursor` in a grid of `size` cells and `cols` columns:
 /// arrows by one cell or row, Home/End to the first/last cell, Page Up/Down by `page` cells.
 /// `None` for keys that do not move it.
-pub fn key_target(key: &str, cursor: usize, size: usize, cols: usize, page: usize) -> Option<usize> {
+pub fn key_target(
+    key: &str,
+    cursor: usize,
+    size: usize,
+    cols: usize,
+    page: usize,
+) -> Option<usize> {
     let last = size.checked_sub(1)?;
     let c = cursor.min(last);
     Some(match key {
@@ -328,18 +370,47 @@ fn shaded(i: usize, cols: usize, cell_px: usize) -> bool {
 
 /// The colour at the centre of grid cell `index` (of a grid `cols` wide with `cell_px` cells):
 /// what a test reading the canvas back should find there.
-pub fn centre_colour(cell: u8, index: usize, cols: usize, cell_px: usize, in_static_band: bool, dark: bool) -> [u8; 3] {
+pub fn centre_colour(
+    cell: u8,
+    index: usize,
+    cols: usize,
+    cell_px: usize,
+    in_static_band: bool,
+    dark: bool,
+) -> [u8; 3] {
     let patterns = cell_px >= PATTERN_MIN_PX;
     let s = if patterns { cell_px - 1 } else { cell_px }.max(1);
     let mut buf = vec![0u8; s * s * 4];
-    paint_cell(&mut buf, s, 0, 0, s, cell, in_static_band, patterns, shaded(index, cols, cell_px), palette(dark));
+    paint_cell(
+        &mut buf,
+        s,
+        0,
+        0,
+        s,
+        cell,
+        in_static_band,
+        patterns,
+        shaded(index, cols, cell_px),
+        palette(dark),
+    );
     let i = ((s - 1) / 2 * s + (s - 1) / 2) * 4;
     [buf[i], buf[i + 1], buf[i + 2]]
 }
 
 /// Paints the `s` × `s` inside of a cell whose top-left pixel is `(x0, y0)` in a buffer `stride` pixels wide.
 #[allow(clippy::too_many_arguments)]
-fn paint_cell(buf: &mut [u8], stride: usize, x0: usize, y0: usize, s: usize, cell: u8, in_static: bool, patterns: bool, shade: bool, pal: &Palette) {
+fn paint_cell(
+    buf: &mut [u8],
+    stride: usize,
+    x0: usize,
+    y0: usize,
+    s: usize,
+    cell: u8,
+    in_static: bool,
+    patterns: bool,
+    shade: bool,
+    pal: &Palette,
+) {
     let base = match cell {
         FREE if shade && !in_static => pal.free_alt,
         _ => fill(cell, in_static, pal),
@@ -357,9 +428,20 @@ fn paint_cell(buf: &mut [u8], stride: usize, x0: usize, y0: usize, s: usize, cel
             } else {
                 match cell {
                     LEAKED if (x + y) % period < thick => pal.hatch,
-                    DUPLICATE if x.abs_diff(y) < thick || (x + y).abs_diff(s - 1) < thick => pal.cross,
-                    KUBERNETES if (x as f64 - centre).powi(2) + (y as f64 - centre).powi(2) <= radius * radius => pal.dot,
-                    UNALLOCATED if x >= outline && y >= outline && x + outline < s && y + outline < s => free,
+                    DUPLICATE if x.abs_diff(y) < thick || (x + y).abs_diff(s - 1) < thick => {
+                        pal.cross
+                    }
+                    KUBERNETES
+                        if (x as f64 - centre).powi(2) + (y as f64 - centre).powi(2)
+                            <= radius * radius =>
+                    {
+                        pal.dot
+                    }
+                    UNALLOCATED
+                        if x >= outline && y >= outline && x + outline < s && y + outline < s =>
+                    {
+                        free
+                    }
                     _ => base,
                 }
             };
@@ -369,7 +451,15 @@ fn paint_cell(buf: &mut [u8], stride: usize, x0: usize, y0: usize, s: usize, cel
 }
 
 /// Paints the one-pixel gap along the right and bottom edges of a `px` cell.
-fn paint_gap(buf: &mut [u8], stride: usize, x0: usize, y0: usize, px: usize, in_static: bool, pal: &Palette) {
+fn paint_gap(
+    buf: &mut [u8],
+    stride: usize,
+    x0: usize,
+    y0: usize,
+    px: usize,
+    in_static: bool,
+    pal: &Palette,
+) {
     let rgb = if in_static { pal.gap_static } else { pal.bg };
     for d in 0..px {
         put(buf, (y0 + d) * stride + x0 + px - 1, rgb);
@@ -382,7 +472,9 @@ fn paint_gap(buf: &mut [u8], stride: usize, x0: usize, y0: usize, px: usize, in_
 // ---------------------------------------------------------------------------------------------
 
 fn media(query: &str) -> bool {
-    web_sys::window().and_then(|w| w.match_media(query).ok().flatten()).is_some_and(|m| m.matches())
+    web_sys::window()
+        .and_then(|w| w.match_media(query).ok().flatten())
+        .is_some_and(|m| m.matches())
 }
 
 /// Whether the page is in its dark theme (`prefers-color-scheme: dark`), read now.
@@ -405,7 +497,12 @@ pub fn prefers_reduced_motion() -> bool {
 }
 
 fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
-    canvas.get_context("2d").ok().flatten()?.dyn_into::<CanvasRenderingContext2d>().ok()
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()?
+        .dyn_into::<CanvasRenderingContext2d>()
+        .ok()
 }
 
 /// Gives the canvas the right pixel size; true when it had to change (which clears it).
@@ -465,11 +562,25 @@ struct MainDrawn {
     draws: u32,
 }
 
-fn draw_main(d: &mut MainDrawn, canvas: &HtmlCanvasElement, view: &BitmapView, first: usize, dark: bool) {
+fn draw_main(
+    d: &mut MainDrawn,
+    canvas: &HtmlCanvasElement,
+    view: &BitmapView,
+    first: usize,
+    dark: bool,
+) {
     let pal = palette(dark);
     let (cols, rows, px) = layout(view.size);
     let count = view.size.saturating_sub(first).min(WINDOW);
-    let key = MainKey { first, count, cols, rows, px, static_band: view.static_band, dark };
+    let key = MainKey {
+        first,
+        count,
+        cols,
+        rows,
+        px,
+        static_band: view.static_band,
+        dark,
+    };
     let (w, h) = (cols * px, rows * px);
     let patterns = px >= PATTERN_MIN_PX;
     let inner = if patterns { px - 1 } else { px };
@@ -482,7 +593,15 @@ fn draw_main(d: &mut MainDrawn, canvas: &HtmlCanvasElement, view: &BitmapView, f
         d.cells = vec![NONE; count];
         if patterns {
             for i in 0..count {
-                paint_gap(&mut d.buf, w, (i % cols) * px, (i / cols) * px, px, first + i < view.static_band, pal);
+                paint_gap(
+                    &mut d.buf,
+                    w,
+                    (i % cols) * px,
+                    (i / cols) * px,
+                    px,
+                    first + i < view.static_band,
+                    pal,
+                );
             }
         }
         d.key = Some(key);
@@ -491,7 +610,18 @@ fn draw_main(d: &mut MainDrawn, canvas: &HtmlCanvasElement, view: &BitmapView, f
     for i in 0..count {
         let c = cell_of(view, first + i);
         if full || d.cells[i] != c {
-            paint_cell(&mut d.buf, w, (i % cols) * px, (i / cols) * px, inner, c, first + i < view.static_band, patterns, shaded(i, cols, px), pal);
+            paint_cell(
+                &mut d.buf,
+                w,
+                (i % cols) * px,
+                (i / cols) * px,
+                inner,
+                c,
+                first + i < view.static_band,
+                patterns,
+                shaded(i, cols, px),
+                pal,
+            );
             d.cells[i] = c;
             changed = true;
         }
@@ -531,7 +661,11 @@ fn paint_overview(d: &mut OverviewDrawn, ov: &Overview, pal: &Palette) {
     let mut notable = Vec::new();
     for p in 0..w * h {
         let s = d.summary[p];
-        put(&mut d.buf, p, fill(if priority(s) > 0 { FREE } else { s }, d.in_static[p], pal));
+        put(
+            &mut d.buf,
+            p,
+            fill(if priority(s) > 0 { FREE } else { s }, d.in_static[p], pal),
+        );
         if priority(s) > 0 {
             notable.push((priority(s), p));
         }
@@ -560,7 +694,13 @@ fn overview_pixel(ov: &Overview, view: &BitmapView, x: usize, y: usize) -> (u8, 
     (if any { notable } else { NONE }, in_static)
 }
 
-fn draw_overview(d: &mut OverviewDrawn, canvas: &HtmlCanvasElement, view: &Rc<BitmapView>, ov: Overview, dark: bool) {
+fn draw_overview(
+    d: &mut OverviewDrawn,
+    canvas: &HtmlCanvasElement,
+    view: &Rc<BitmapView>,
+    ov: Overview,
+    dark: bool,
+) {
     let pal = palette(dark);
     let (w, h) = (ov.width(), ov.height());
     let key = (ov, view.size, view.static_band, dark);
@@ -582,7 +722,9 @@ fn draw_overview(d: &mut OverviewDrawn, canvas: &HtmlCanvasElement, view: &Rc<Bi
         dirty.dedup();
     }
     if full {
-        d.in_static = (0..w * h).map(|p| overview_pixel(&ov, view, p % w, p / w).1).collect();
+        d.in_static = (0..w * h)
+            .map(|p| overview_pixel(&ov, view, p % w, p / w).1)
+            .collect();
     }
     for &p in &dirty {
         d.summary[p] = overview_pixel(&ov, view, p % w, p / w).0;
@@ -624,9 +766,20 @@ enum NavAction {
     Hover(Option<usize>),
     /// A tap or click on a cell.
     Select(usize),
-    Key { key: String, size: usize, cols: usize, page: usize },
-    Window { window: usize, size: usize },
-    Focus { on: bool, size: usize },
+    Key {
+        key: String,
+        size: usize,
+        cols: usize,
+        page: usize,
+    },
+    Window {
+        window: usize,
+        size: usize,
+    },
+    Focus {
+        on: bool,
+        size: usize,
+    },
     OverviewHover(Option<usize>),
 }
 
@@ -642,7 +795,12 @@ impl Reducible for Nav {
                 n.hover = Some(o);
                 n.window = o / WINDOW;
             }
-            NavAction::Key { key, size, cols, page } => {
+            NavAction::Key {
+                key,
+                size,
+                cols,
+                page,
+            } => {
                 let from = n.cursor.filter(|&c| c < size).unwrap_or(n.window * WINDOW);
                 if let Some(to) = key_target(&key, from, size, cols, page) {
                     n.cursor = Some(to);
@@ -682,7 +840,12 @@ type FrameCallback = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 fn pointer_in(e: &MouseEvent, node: &NodeRef) -> Option<(f64, f64, f64, f64)> {
     let el = node.cast::<web_sys::Element>()?;
     let r = el.get_bounding_client_rect();
-    Some((e.client_x() as f64 - r.left(), e.client_y() as f64 - r.top(), r.width(), r.height()))
+    Some((
+        e.client_x() as f64 - r.left(),
+        e.client_y() as f64 - r.top(),
+        r.width(),
+        r.height(),
+    ))
 }
 
 fn pct(n: f64) -> String {
@@ -742,14 +905,19 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     {
         let dark = dark.clone();
         use_effect_with((), move |_| {
-            let mql = web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
+            let mql = web_sys::window()
+                .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
             let listener = Closure::<dyn FnMut()>::new(move || dark.set(prefers_dark()));
             if let Some(m) = &mql {
-                let _ = m.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
+                let _ =
+                    m.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
             }
             move || {
                 if let Some(m) = mql {
-                    let _ = m.remove_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
+                    let _ = m.remove_event_listener_with_callback(
+                        "change",
+                        listener.as_ref().unchecked_ref(),
+                    );
                 }
             }
         });
@@ -760,7 +928,13 @@ pub fn bitmap(props: &BitmapProps) -> Html {
         let (canvas_ref, drawn) = (canvas_ref.clone(), main_drawn.clone());
         use_effect_with((view.clone(), first, *dark), move |(view, first, _)| {
             if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
-                draw_main(&mut drawn.borrow_mut(), &canvas, view, *first, prefers_dark());
+                draw_main(
+                    &mut drawn.borrow_mut(),
+                    &canvas,
+                    view,
+                    *first,
+                    prefers_dark(),
+                );
             }
         });
     }
@@ -769,7 +943,10 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     {
         let (overview_ref, drawn) = (overview_ref.clone(), overview_drawn.clone());
         use_effect_with((view.clone(), *dark), move |(view, _)| {
-            if let (Some(ov), Some(canvas)) = (overview_layout(view.size), overview_ref.cast::<HtmlCanvasElement>()) {
+            if let (Some(ov), Some(canvas)) = (
+                overview_layout(view.size),
+                overview_ref.cast::<HtmlCanvasElement>(),
+            ) {
                 draw_overview(&mut drawn.borrow_mut(), &canvas, view, ov, prefers_dark());
             } else {
                 *drawn.borrow_mut() = OverviewDrawn::default();
@@ -796,7 +973,9 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                 let mut d = overview_drawn.borrow_mut();
                 if d.canvas.as_ref().is_some_and(|c| *c != canvas) {
                     let (w, h) = d.key.map_or((0, 0), |k| (k.0.width(), k.0.height()));
-                    if let (Some(ctx), Some(image)) = (context_2d(&canvas), image_data(&d.buf, w, h)) {
+                    if let (Some(ctx), Some(image)) =
+                        (context_2d(&canvas), image_data(&d.buf, w, h))
+                    {
                         size_canvas(&canvas, w, h);
                         let _ = ctx.put_image_data(&image, 0.0, 0.0);
                     }
@@ -819,8 +998,14 @@ pub fn bitmap(props: &BitmapProps) -> Html {
             let restore = {
                 let (canvas_ref, drawn, band) = (canvas_ref.clone(), drawn.clone(), band.clone());
                 move || {
-                    let (Some(canvas), Some((y, h))) = (canvas_ref.cast::<HtmlCanvasElement>(), band.take()) else { return };
-                    if let (Some(ctx), Some(image)) = (context_2d(&canvas), drawn.borrow().image.as_ref()) {
+                    let (Some(canvas), Some((y, h))) =
+                        (canvas_ref.cast::<HtmlCanvasElement>(), band.take())
+                    else {
+                        return;
+                    };
+                    if let (Some(ctx), Some(image)) =
+                        (context_2d(&canvas), drawn.borrow().image.as_ref())
+                    {
                         let _ = ctx.put_image_data_with_dirty_x_and_dirty_y_and_dirty_width_and_dirty_height(
                             image,
                             0.0,
@@ -837,12 +1022,19 @@ pub fn bitmap(props: &BitmapProps) -> Html {
             let started = canvas.clone().filter(|_| grew && !prefers_reduced_motion());
             if let Some(canvas) = canvas.filter(|_| started.is_some()) {
                 let _ = canvas.set_attribute("data-sweeping", "true");
-                let (h, req, band, restore) = (handle.clone(), request.clone(), band.clone(), restore.clone());
+                let (h, req, band, restore) = (
+                    handle.clone(),
+                    request.clone(),
+                    band.clone(),
+                    restore.clone(),
+                );
                 let start = std::cell::Cell::new(None::<f64>);
                 *handle.borrow_mut() = Some(Closure::new(move |ts: f64| {
                     req.set(None);
                     restore();
-                    let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() else { return };
+                    let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() else {
+                        return;
+                    };
                     let t0 = start.get().unwrap_or(ts);
                     start.set(Some(t0));
                     let t = ((ts - t0) / SWEEP_MS).clamp(0.0, 1.0);
@@ -850,7 +1042,12 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                         let _ = canvas.set_attribute("data-sweeping", "false");
                         return;
                     }
-                    let (Some(ctx), Some(px)) = (context_2d(&canvas), drawn.borrow().key.as_ref().map(|k| k.px)) else { return };
+                    let (Some(ctx), Some(px)) = (
+                        context_2d(&canvas),
+                        drawn.borrow().key.as_ref().map(|k| k.px),
+                    ) else {
+                        return;
+                    };
                     let (w, hgt) = (canvas.width() as f64, canvas.height() as f64);
                     let bh = (hgt / 5.0).max(2.0 * px as f64).round();
                     // Ease out: quick start, gentle arrival.
@@ -874,11 +1071,17 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                         band.set(Some((top, bottom - top)));
                     }
                     if let (Some(win), Some(cb)) = (web_sys::window(), h.borrow().as_ref()) {
-                        req.set(win.request_animation_frame(cb.as_ref().unchecked_ref()).ok());
+                        req.set(
+                            win.request_animation_frame(cb.as_ref().unchecked_ref())
+                                .ok(),
+                        );
                     }
                 }));
                 if let (Some(win), Some(cb)) = (web_sys::window(), handle.borrow().as_ref()) {
-                    request.set(win.request_animation_frame(cb.as_ref().unchecked_ref()).ok());
+                    request.set(
+                        win.request_animation_frame(cb.as_ref().unchecked_ref())
+                            .ok(),
+                    );
                 }
             }
             move || {
@@ -899,7 +1102,8 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     let on_move = {
         let (nav, node) = (nav.dispatcher(), canvas_ref.clone());
         Callback::from(move |e: PointerEvent| {
-            let hit = pointer_in(&e, &node).and_then(|(x, y, w, h)| cell_at(x, y, w, h, cols, rows, count));
+            let hit = pointer_in(&e, &node)
+                .and_then(|(x, y, w, h)| cell_at(x, y, w, h, cols, rows, count));
             nav.dispatch(NavAction::Hover(hit.map(|i| first + i)));
         })
     };
@@ -909,7 +1113,9 @@ pub fn bitmap(props: &BitmapProps) -> Html {
             if e.button() != 0 {
                 return;
             }
-            if let Some(i) = pointer_in(&e, &node).and_then(|(x, y, w, h)| cell_at(x, y, w, h, cols, rows, count)) {
+            if let Some(i) = pointer_in(&e, &node)
+                .and_then(|(x, y, w, h)| cell_at(x, y, w, h, cols, rows, count))
+            {
                 nav.dispatch(NavAction::Select(first + i));
             }
         })
@@ -920,14 +1126,23 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     };
     let on_key = {
         let nav = nav.dispatcher();
-        let page = if size > WINDOW { WINDOW } else { cols * (rows / 4).max(1) };
+        let page = if size > WINDOW {
+            WINDOW
+        } else {
+            cols * (rows / 4).max(1)
+        };
         Callback::from(move |e: KeyboardEvent| {
             if e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
             if key_target(&e.key(), 0, 2, 1, 1).is_some() {
                 e.prevent_default();
-                nav.dispatch(NavAction::Key { key: e.key(), size, cols, page });
+                nav.dispatch(NavAction::Key {
+                    key: e.key(),
+                    size,
+                    cols,
+                    page,
+                });
             }
         })
     };
@@ -941,10 +1156,19 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     };
 
     // ----- derived text -----
-    let noun = if view.range.contains('/') { "addresses" } else { "ports" };
+    let noun = if view.range.contains('/') {
+        "addresses"
+    } else {
+        "ports"
+    };
     let band_text = match view.static_band.min(size) {
         0 => "no static band".to_string(),
-        n => format!("static band: first {} ({} – {})", group(n), view.label(0), view.label(n - 1)),
+        n => format!(
+            "static band: first {} ({} – {})",
+            group(n),
+            view.label(0),
+            view.label(n - 1)
+        ),
     };
     let counted = {
         let view = view.clone();
@@ -992,7 +1216,11 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                 let (c, r) = (i % cols, i / cols);
                 let x = (c as f64 + 0.5) / cols as f64;
                 let below = (r as f64) < rows as f64 * 0.2;
-                let y = if below { (r + 1) as f64 / rows as f64 } else { r as f64 / rows as f64 };
+                let y = if below {
+                    (r + 1) as f64 / rows as f64
+                } else {
+                    r as f64 / rows as f64
+                };
                 let align = if x < 0.25 {
                     "tip-start"
                 } else if x > 0.75 {
@@ -1000,7 +1228,11 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                 } else {
                     "tip-mid"
                 };
-                (classes!(align, below.then_some("tip-below")), Some(format!("left:{};top:{}", pct(x), pct(y))), view.describe(o))
+                (
+                    classes!(align, below.then_some("tip-below")),
+                    Some(format!("left:{};top:{}", pct(x), pct(y))),
+                    view.describe(o),
+                )
             }
             None => (classes!(), None, String::new()),
         };
@@ -1109,7 +1341,12 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     });
     let summary = LEGEND
         .iter()
-        .map(|&(cell, _, name)| format!("{name}: {}", group(counted.get(cell as usize).copied().unwrap_or(0))))
+        .map(|&(cell, _, name)| {
+            format!(
+                "{name}: {}",
+                group(counted.get(cell as usize).copied().unwrap_or(0))
+            )
+        })
         .collect::<Vec<_>>()
         .join(", ");
 
@@ -1190,21 +1427,38 @@ fn swatch(props: &SwatchProps) -> Html {
     {
         let node = node.clone();
         use_effect_with((props.kind, props.dark), move |&(kind, _)| {
-            let Some(canvas) = node.cast::<HtmlCanvasElement>() else { return };
+            let Some(canvas) = node.cast::<HtmlCanvasElement>() else {
+                return;
+            };
             let pal = palette(prefers_dark());
             let mut buf = vec![0u8; SWATCH_PX * SWATCH_PX * 4];
             for i in 0..SWATCH_PX * SWATCH_PX {
                 put(&mut buf, i, pal.bg);
             }
             match kind {
-                SwatchKind::Cell(c) => paint_cell(&mut buf, SWATCH_PX, 0, 0, SWATCH_PX, c, false, true, false, pal),
+                SwatchKind::Cell(c) => paint_cell(
+                    &mut buf, SWATCH_PX, 0, 0, SWATCH_PX, c, false, true, false, pal,
+                ),
                 SwatchKind::StaticBand => {
-                    paint_cell(&mut buf, SWATCH_PX, 0, 0, SWATCH_PX - 1, FREE, true, true, false, pal);
+                    paint_cell(
+                        &mut buf,
+                        SWATCH_PX,
+                        0,
+                        0,
+                        SWATCH_PX - 1,
+                        FREE,
+                        true,
+                        true,
+                        false,
+                        pal,
+                    );
                     paint_gap(&mut buf, SWATCH_PX, 0, 0, SWATCH_PX, true, pal);
                 }
             }
             size_canvas(&canvas, SWATCH_PX, SWATCH_PX);
-            if let (Some(ctx), Some(image)) = (context_2d(&canvas), image_data(&buf, SWATCH_PX, SWATCH_PX)) {
+            if let (Some(ctx), Some(image)) =
+                (context_2d(&canvas), image_data(&buf, SWATCH_PX, SWATCH_PX))
+            {
                 let _ = ctx.put_image_data(&image, 0.0, 0.0);
             }
         });
@@ -1245,7 +1499,16 @@ mod tests {
     #[test]
     fn overview() {
         let ov = overview_layout(1_048_574).unwrap();
-        assert_eq!(ov, Overview { windows: 16, tile_cols: 4, tile_rows: 4, tile_px: 64, scale: 4 });
+        assert_eq!(
+            ov,
+            Overview {
+                windows: 16,
+                tile_cols: 4,
+                tile_rows: 4,
+                tile_px: 64,
+                scale: 4
+            }
+        );
         assert_eq!((ov.width(), ov.height()), (256, 256));
         assert_eq!(ov.pixel_of(0), (0, 0));
         assert_eq!(ov.pixel_of(WINDOW + 5), (65, 0));
@@ -1254,7 +1517,10 @@ mod tests {
         assert_eq!(ov.cells_of(255, 255, 1_048_574).count(), 14);
         assert!(overview_layout(65_536).is_none());
         let two = overview_layout(131_070).unwrap();
-        assert_eq!((two.tile_cols, two.tile_rows, two.width(), two.height()), (2, 1, 256, 128));
+        assert_eq!(
+            (two.tile_cols, two.tile_rows, two.width(), two.height()),
+            (2, 1, 256, 128)
+        );
         assert_eq!(overview_window_at(200.0, 10.0, 256.0, 128.0, &two), Some(1));
     }
 

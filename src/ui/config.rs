@@ -40,9 +40,18 @@ pub fn cluster_scenario(s: &Settings) -> Result<Scenario, String> {
 
 /// The sandbox scenario file the form describes (validated by `scenario::parse`).
 pub fn cluster_file(s: &Settings) -> Result<String, String> {
-    let n: usize = s.apiservers.trim().parse().ok().filter(|n| (1..=9).contains(n))
+    let n: usize = s
+        .apiservers
+        .trim()
+        .parse()
+        .ok()
+        .filter(|n| (1..=9).contains(n))
         .ok_or_else(|| format!("apiservers: {:?} is not a number from 1 to 9", s.apiservers))?;
-    let seed: u64 = s.seed.trim().parse().map_err(|_| format!("seed: {:?} is not a non-negative integer", s.seed))?;
+    let seed: u64 = s
+        .seed
+        .trim()
+        .parse()
+        .map_err(|_| format!("seed: {:?} is not a non-negative integer", s.seed))?;
     let apiservers: Vec<_> = (0..n)
         .map(|i| json!({"name": format!("apiserver-{}", (b'a' + i as u8) as char), "advertise_address": format!("192.168.10.{}", 11 + i)}))
         .collect();
@@ -68,7 +77,14 @@ fn catalogue() -> &'static [(String, String)] {
     CATALOGUE.get_or_init(|| {
         SCENARIOS
             .iter()
-            .map(|(name, text)| (name.to_string(), scenario::parse(text).map(|s| title_of(&s)).unwrap_or_else(|_| name.to_string())))
+            .map(|(name, text)| {
+                (
+                    name.to_string(),
+                    scenario::parse(text)
+                        .map(|s| title_of(&s))
+                        .unwrap_or_else(|_| name.to_string()),
+                )
+            })
             .collect()
     })
 }
@@ -76,7 +92,11 @@ fn catalogue() -> &'static [(String, String)] {
 pub fn title_of(s: &Scenario) -> String {
     match &s.title {
         Some(Title::Plain(t)) => t.clone(),
-        Some(Title::ByLanguage(m)) => m.get("en").or_else(|| m.values().next()).cloned().unwrap_or_default(),
+        Some(Title::ByLanguage(m)) => m
+            .get("en")
+            .or_else(|| m.values().next())
+            .cloned()
+            .unwrap_or_default(),
         None => s.name.clone(),
     }
 }
@@ -99,7 +119,11 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
         let (on_load, error) = (p.on_load.clone(), error.clone());
         Callback::from(move |e: Event| {
             let name = e.target_unchecked_into::<HtmlSelectElement>().value();
-            match SCENARIOS.iter().find(|(n, _)| *n == name).map(|(_, t)| scenario::parse(t)) {
+            match SCENARIOS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, t)| scenario::parse(t))
+            {
                 Some(Ok(s)) => {
                     error.set(None);
                     on_load.emit((s, Source::Builtin(name)));
@@ -113,7 +137,8 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
         let settings = settings.clone();
         Callback::from(move |e: Event| {
             let target = e.target().expect("event target");
-            let value = if let Some(i) = wasm_bindgen::JsCast::dyn_ref::<HtmlInputElement>(&target) {
+            let value = if let Some(i) = wasm_bindgen::JsCast::dyn_ref::<HtmlInputElement>(&target)
+            {
                 i.value()
             } else {
                 e.target_unchecked_into::<HtmlSelectElement>().value()
@@ -127,7 +152,8 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
         let (settings, error, on_load) = (settings.clone(), error.clone(), p.on_load.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match cluster_file(&settings).and_then(|text| scenario::parse(&text).map(|s| (s, text))) {
+            match cluster_file(&settings).and_then(|text| scenario::parse(&text).map(|s| (s, text)))
+            {
                 Ok((s, text)) => {
                     error.set(None);
                     on_load.emit((s, Source::Inline(text)));

@@ -39,7 +39,10 @@ pub fn speed_label(exp: f64) -> String {
     } else if speed > 1.0 {
         format!("{}× · time compressed", (speed * 10.0).round() / 10.0)
     } else {
-        format!("1/{}× · time stretched", (1.0 / speed * 10.0).round() / 10.0)
+        format!(
+            "1/{}× · time stretched",
+            (1.0 / speed * 10.0).round() / 10.0
+        )
     }
 }
 
@@ -66,7 +69,11 @@ pub fn time_controls(p: &TimeControlsProps) -> Html {
     let on_speed = {
         let cb = p.on_control.clone();
         Callback::from(move |e: InputEvent| {
-            let v: f64 = e.target_unchecked_into::<HtmlInputElement>().value().parse().unwrap_or(0.0);
+            let v: f64 = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse()
+                .unwrap_or(0.0);
             cb.emit(Control::Speed(v));
         })
     };
@@ -75,7 +82,11 @@ pub fn time_controls(p: &TimeControlsProps) -> Html {
     let on_scrub = {
         let cb = p.on_control.clone();
         Callback::from(move |e: InputEvent| {
-            let v: u64 = e.target_unchecked_into::<HtmlInputElement>().value().parse().unwrap_or(0);
+            let v: u64 = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse()
+                .unwrap_or(0);
             cb.emit(Control::Seek(v));
         })
     };

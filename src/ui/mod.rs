@@ -15,6 +15,7 @@ use yew::prelude::*;
 
 use crate::builtin::SCENARIOS;
 use crate::inspect::{cluster_ip_bitmap, node_port_bitmap, BitmapView};
+use crate::lang::Lang;
 use crate::scenario::{self, Action, Scenario};
 use crate::share::{Moment, Source};
 use crate::state::State;
@@ -54,30 +55,68 @@ impl Lab {
 
     fn with_timeline(scenario: Scenario, source: Source, timeline: Timeline) -> Self {
         let horizon = timeline.world().now();
-        Lab { scenario, source, timeline, playing: false, speed_exp: 0.7, horizon, forked: false, last_frame: None }
+        Lab {
+            scenario,
+            source,
+            timeline,
+            playing: false,
+            speed_exp: 0.7,
+            horizon,
+            forked: false,
+            last_frame: None,
+        }
     }
 
     /// The page's opening state: a link's moment, else the named scenario, else the default one.
     /// A link that cannot be opened says why.
     pub fn open(scenario: Option<&str>, link: Option<&str>) -> (Self, Option<String>) {
         let default = || {
-            let name = scenario.filter(|n| builtin_scenario(n).is_some()).unwrap_or(DEFAULT_SCENARIO);
-            Lab::new(builtin_scenario(name).expect("the default scenario parses"), Source::Builtin(name.to_string()))
+            let name = scenario
+                .filter(|n| builtin_scenario(n).is_some())
+                .unwrap_or(DEFAULT_SCENARIO);
+            Lab::new(
+                builtin_scenario(name).expect("the default scenario parses"),
+                Source::Builtin(name.to_string()),
+            )
         };
-        let unknown = scenario.filter(|n| builtin_scenario(n).is_none()).map(|n| format!("There is no scenario {n:?}; showing the default one."));
-        match link.map(str::trim).filter(|l| !l.trim_start_matches('#').is_empty()) {
+        let unknown = scenario
+            .filter(|n| builtin_scenario(n).is_none())
+            .map(|n| format!("There is no scenario {n:?}; showing the default one."));
+        match link
+            .map(str::trim)
+            .filter(|l| !l.trim_start_matches('#').is_empty())
+        {
             None => (default(), unknown),
-            Some(link) => match Moment::decode(link).and_then(|m| m.restore(SCENARIOS).map(|r| (m, r))) {
-                Ok((m, (s, tl))) => (Lab::with_timeline(s, m.source, tl), None),
-                Err(e) => (default(), Some(format!("This link could not be opened ({e}); showing the default scenario."))),
-            },
+            Some(link) => {
+                match Moment::decode(link).and_then(|m| m.restore(SCENARIOS).map(|r| (m, r))) {
+                    Ok((m, (s, tl))) => (Lab::with_timeline(s, m.source, tl), None),
+                    Err(e) => (
+                        default(),
+                        Some(format!(
+                            "This link could not be opened ({e}); showing the default scenario."
+                        )),
+                    ),
+                }
+            }
         }
     }
 
     /// A link to the present moment (the fragment, without `#`).
     pub fn link(&self) -> String {
-        let actions = self.timeline.actions().iter().filter(|(at, _)| *at <= self.now()).cloned().collect();
-        Moment { source: self.source.clone(), seed: None, time_ms: self.now(), actions }.encode()
+        let actions = self
+            .timeline
+            .actions()
+            .iter()
+            .filter(|(at, _)| *at <= self.now())
+            .cloned()
+            .collect();
+        Moment {
+            source: self.source.clone(),
+            seed: None,
+            time_ms: self.now(),
+            actions,
+        }
+        .encode()
     }
 
     pub fn now(&self) -> u64 {
@@ -105,7 +144,15 @@ impl Lab {
     /// Jumps back to the previous marked moment.
     pub fn step_back(&mut self) {
         let now = self.now();
-        let prev = self.timeline.world().marks().iter().rev().map(|m| m.time_ms).find(|&t| t < now).unwrap_or(0);
+        let prev = self
+            .timeline
+            .world()
+            .marks()
+            .iter()
+            .rev()
+            .map(|m| m.time_ms)
+            .find(|&t| t < now)
+            .unwrap_or(0);
         self.timeline.seek(prev);
     }
 
@@ -150,7 +197,8 @@ impl PartialEq for Frame {
         Rc::ptr_eq(&self.events, &other.events)
             && Rc::ptr_eq(&self.marks, &other.marks)
             && self.state == other.state
-            && (self.horizon, self.lease_ttl_ms, self.interval_ms) == (other.horizon, other.lease_ttl_ms, other.interval_ms)
+            && (self.horizon, self.lease_ttl_ms, self.interval_ms)
+                == (other.horizon, other.lease_ttl_ms, other.interval_ms)
             && (self.reconciler, self.behavior) == (other.reconciler, other.behavior)
     }
 }
@@ -158,9 +206,17 @@ impl PartialEq for Frame {
 fn frame_of(lab: &Lab, cache: &mut LogCache) -> Frame {
     let w = lab.timeline.world();
     let cfg = w.config();
-    let key = (w.events().len(), w.marks().len(), w.marks().last().map_or(0, |m| m.time_ms));
+    let key = (
+        w.events().len(),
+        w.marks().len(),
+        w.marks().last().map_or(0, |m| m.time_ms),
+    );
     if cache.key != key || cache.events.len() != key.0 {
-        *cache = LogCache { key, events: Rc::new(w.events().to_vec()), marks: Rc::new(w.marks().to_vec()) };
+        *cache = LogCache {
+            key,
+            events: Rc::new(w.events().to_vec()),
+            marks: Rc::new(w.marks().to_vec()),
+        };
     }
     Frame {
         state: Rc::new(State::of(w)),
@@ -184,31 +240,44 @@ fn frame_of(lab: &Lab, cache: &mut LogCache) -> Frame {
 /// The bitmaps change only when etcd does, or when repair counters move.
 fn bitmaps(lab: &Lab) -> (Vec<Rc<BitmapView>>, Rc<BitmapView>) {
     let w = lab.timeline.world();
-    let ips = (0..w.config().service_ip_ranges.networks().len()).filter_map(|i| cluster_ip_bitmap(w, i)).map(Rc::new).collect();
+    let ips = (0..w.config().service_ip_ranges.networks().len())
+        .filter_map(|i| cluster_ip_bitmap(w, i))
+        .map(Rc::new)
+        .collect();
     (ips, Rc::new(node_port_bitmap(w)))
 }
 
 pub fn builtin_scenario(name: &str) -> Option<Scenario> {
-    SCENARIOS.iter().find(|(n, _)| *n == name).and_then(|(_, text)| scenario::parse(text).ok())
+    SCENARIOS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, text)| scenario::parse(text).ok())
 }
 
 fn performance_now() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 fn document_hidden() -> bool {
-    web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden())
+    web_sys::window()
+        .and_then(|w| w.document())
+        .is_some_and(|d| d.hidden())
 }
 
 /// Frame durations (ms) of the play loop, for the end-to-end test's figures.
 fn record_frame_time(ms: f64) {
     if let Some(w) = web_sys::window() {
         let key = wasm_bindgen::JsValue::from_str("__labFrameTimes");
-        let arr = js_sys::Reflect::get(&w, &key).ok().filter(|v| v.is_object()).unwrap_or_else(|| {
-            let a = js_sys::Array::new();
-            let _ = js_sys::Reflect::set(&w, &key, &a);
-            a.into()
-        });
+        let arr = js_sys::Reflect::get(&w, &key)
+            .ok()
+            .filter(|v| v.is_object())
+            .unwrap_or_else(|| {
+                let a = js_sys::Array::new();
+                let _ = js_sys::Reflect::set(&w, &key, &a);
+                a.into()
+            });
         if let Ok(arr) = arr.dyn_into::<js_sys::Array>() {
             if arr.length() < 10_000 {
                 arr.push(&wasm_bindgen::JsValue::from_f64(ms));
@@ -234,6 +303,16 @@ pub struct AppProps {
     /// What was wrong with the page's URL parameters, to show.
     #[prop_or_default]
     pub problems: Vec<AttrValue>,
+    /// The language the lab opens in; the reader can switch it.
+    #[prop_or_default]
+    pub lang: Lang,
+}
+
+/// The language of this instance, for every component under [`App`] (a context, not a global,
+/// so that two instances on one page can differ).
+#[hook]
+pub fn use_lang() -> Lang {
+    use_context::<Lang>().unwrap_or_default()
 }
 
 #[function_component(App)]
@@ -241,7 +320,11 @@ pub fn app(props: &AppProps) -> Html {
     // Opened once: the lab, and what to say if the URL asked for something that does not exist.
     let opening_notice = use_mut_ref(|| None::<String>);
     let lab = {
-        let (n, scenario, link) = (opening_notice.clone(), props.scenario.clone(), props.link.clone());
+        let (n, scenario, link) = (
+            opening_notice.clone(),
+            props.scenario.clone(),
+            props.link.clone(),
+        );
         let (autoplay, problems) = (props.autoplay, props.problems.clone());
         use_mut_ref(move || {
             let (mut lab, msg) = Lab::open(scenario.as_deref(), link.as_deref());
@@ -252,6 +335,7 @@ pub fn app(props: &AppProps) -> Html {
         })
     };
     let redraw = use_force_update();
+    let lang = use_state_eq(|| props.lang);
     let notice = use_state(|| opening_notice.borrow().clone());
     let share = use_state(|| None::<String>);
     // Bumped when the tab becomes visible again, so that the play loop restarts.
@@ -276,7 +360,9 @@ pub fn app(props: &AppProps) -> Html {
                     let start = performance_now();
                     {
                         let mut l = lab.borrow_mut();
-                        let dt = l.last_frame.map_or(0.0, |last| (ts - last).clamp(0.0, 100.0));
+                        let dt = l
+                            .last_frame
+                            .map_or(0.0, |last| (ts - last).clamp(0.0, 100.0));
                         l.last_frame = Some(ts);
                         let ms = (dt * l.speed()).round() as u64;
                         if ms > 0 {
@@ -315,11 +401,17 @@ pub fn app(props: &AppProps) -> Html {
             });
             let doc = web_sys::window().and_then(|w| w.document());
             if let Some(d) = &doc {
-                let _ = d.add_event_listener_with_callback("visibilitychange", listener.as_ref().unchecked_ref());
+                let _ = d.add_event_listener_with_callback(
+                    "visibilitychange",
+                    listener.as_ref().unchecked_ref(),
+                );
             }
             move || {
                 if let Some(d) = doc {
-                    let _ = d.remove_event_listener_with_callback("visibilitychange", listener.as_ref().unchecked_ref());
+                    let _ = d.remove_event_listener_with_callback(
+                        "visibilitychange",
+                        listener.as_ref().unchecked_ref(),
+                    );
                 }
             }
         });
@@ -327,7 +419,11 @@ pub fn app(props: &AppProps) -> Html {
 
     let log_cache = use_mut_ref(LogCache::default);
     let frame = frame_of(&lab.borrow(), &mut log_cache.borrow_mut());
-    let revision = (frame.state.etcd.revision, frame.marks.len(), lab.borrow().now() == 0);
+    let revision = (
+        frame.state.etcd.revision,
+        frame.marks.len(),
+        lab.borrow().now() == 0,
+    );
     let maps = {
         let lab = lab.clone();
         use_memo(revision, move |_| bitmaps(&lab.borrow()))
@@ -337,7 +433,11 @@ pub fn app(props: &AppProps) -> Html {
         let frame = frame.clone();
         use_memo((revision, frame.events.len()), move |_| frame)
     };
-    let repair_runs = frame.marks.iter().filter(|m| m.kind == MarkKind::RepairRun).count() as u64;
+    let repair_runs = frame
+        .marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::RepairRun)
+        .count() as u64;
 
     // Stable across renders, so that panels whose data did not change are not re-rendered.
     let on_action = {
@@ -377,9 +477,15 @@ pub fn app(props: &AppProps) -> Html {
                         l.step_back();
                     }
                     controls::Control::Seek(t) => l.seek(t),
-                    controls::Control::Speed(e) => l.speed_exp = e.clamp(SPEED_MIN_EXP, SPEED_MAX_EXP),
-                    controls::Control::Faster => l.speed_exp = (l.speed_exp + 0.25).min(SPEED_MAX_EXP),
-                    controls::Control::Slower => l.speed_exp = (l.speed_exp - 0.25).max(SPEED_MIN_EXP),
+                    controls::Control::Speed(e) => {
+                        l.speed_exp = e.clamp(SPEED_MIN_EXP, SPEED_MAX_EXP)
+                    }
+                    controls::Control::Faster => {
+                        l.speed_exp = (l.speed_exp + 0.25).min(SPEED_MAX_EXP)
+                    }
+                    controls::Control::Slower => {
+                        l.speed_exp = (l.speed_exp - 0.25).max(SPEED_MIN_EXP)
+                    }
                 }
             }
             redraw.force_update();
@@ -401,7 +507,11 @@ pub fn app(props: &AppProps) -> Html {
             let mut url = String::new();
             if let Some(w) = web_sys::window() {
                 if let Ok(h) = w.history() {
-                    let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
+                    let _ = h.replace_state_with_url(
+                        &wasm_bindgen::JsValue::NULL,
+                        "",
+                        Some(&format!("#{fragment}")),
+                    );
                 }
                 url = w.location().href().unwrap_or_default();
             }
@@ -414,7 +524,12 @@ pub fn app(props: &AppProps) -> Html {
             let typing = e
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "CANVAS"));
+                .is_some_and(|el| {
+                    matches!(
+                        el.tag_name().as_str(),
+                        "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "CANVAS"
+                    )
+                });
             let control = match e.key().as_str() {
                 " " if !typing => controls::Control::TogglePlay,
                 "ArrowRight" if !typing => controls::Control::Step,
@@ -430,14 +545,34 @@ pub fn app(props: &AppProps) -> Html {
 
     let l = lab.borrow();
     let (ip_maps, port_map) = &*maps;
+    let on_lang = {
+        let lang = lang.clone();
+        Callback::from(move |e: Event| {
+            if let Some(l) = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .and_then(|s| Lang::parse(&s.value()))
+            {
+                lang.set(l);
+            }
+        })
+    };
+    let t = *lang;
     html! {
-        <div class={classes!("lab", props.minimal.then_some("minimal"))} tabindex="-1" {onkeydown}>
+        <ContextProvider<Lang> context={t}>
+        <div class={classes!("lab", props.minimal.then_some("minimal"))} lang={t.code()} tabindex="-1" {onkeydown}>
             <header class="topbar">
                 <div class="brand">
                     <h1>{ "kube-bootstrap-lab" }</h1>
                     <p class="lede">{ "How kube-apiserver keeps its own " }<code>{ "default/kubernetes" }</code>
                         { " Service alive. Break things and watch." }</p>
                 </div>
+                <label class="lang-switch">
+                    <span class="sr-only">{ t.pick("Language", "语言") }</span>
+                    <select id="lang" onchange={on_lang} aria-label={t.pick("Language", "语言")}>
+                        <option value="en" selected={t == Lang::En}>{ "English" }</option>
+                        <option value="zh" selected={t == Lang::Zh}>{ "中文" }</option>
+                    </select>
+                </label>
                 <ConfigForm current={l.scenario.name.clone()} on_load={on_load} />
             </header>
             <controls::TimeControls
@@ -470,5 +605,6 @@ pub fn app(props: &AppProps) -> Html {
                 <panels::Pods frame={(*slow).clone()} on_action={on_action.clone()} />
             </main>
         </div>
+        </ContextProvider<Lang>>
     }
 }

@@ -11,7 +11,8 @@ use crate::api::{Pod, Service, ServicePort, ServiceType};
 use crate::duration::format_ms;
 use crate::explain::explain;
 use crate::scenario::{
-    Action, AddApiserver, ApiserverRef, CreatePod, CreateService, Corruption, Isolate, ObjectRef, Outage, SetPodReady,
+    Action, AddApiserver, ApiserverRef, Corruption, CreatePod, CreateService, Isolate, ObjectRef,
+    Outage, SetPodReady,
 };
 use crate::world::MarkKind;
 
@@ -33,7 +34,9 @@ fn value_of(id: &str) -> String {
     match el {
         Some(el) => match wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(el) {
             Ok(i) => i.value(),
-            Err(el) => wasm_bindgen::JsCast::dyn_into::<HtmlSelectElement>(el).map(|s| s.value()).unwrap_or_default(),
+            Err(el) => wasm_bindgen::JsCast::dyn_into::<HtmlSelectElement>(el)
+                .map(|s| s.value())
+                .unwrap_or_default(),
         },
         None => String::new(),
     }
@@ -41,7 +44,11 @@ fn value_of(id: &str) -> String {
 
 /// A TTL ring: the share of the lease's time to live that is left.
 fn ttl_ring(left: u64, ttl: u64) -> Html {
-    let frac = if ttl == 0 { 0.0 } else { left as f64 / ttl as f64 };
+    let frac = if ttl == 0 {
+        0.0
+    } else {
+        left as f64 / ttl as f64
+    };
     let c = 2.0 * std::f64::consts::PI * 15.0;
     html! {
         <svg class="ring" viewBox="0 0 36 36" role="img" aria-label={format!("lease TTL left {}", format_ms(left))}>
@@ -55,7 +62,11 @@ fn ttl_ring(left: u64, ttl: u64) -> Html {
 #[function_component(Apiservers)]
 pub fn apiservers(p: &PanelProps) -> Html {
     let st = &p.frame.state;
-    let leases: BTreeMap<&str, u64> = st.leases.iter().map(|l| (l.ip.as_str(), l.ttl_left_ms)).collect();
+    let leases: BTreeMap<&str, u64> = st
+        .leases
+        .iter()
+        .map(|l| (l.ip.as_str(), l.ttl_left_ms))
+        .collect();
     let last_write: BTreeMap<&str, u64> = p
         .frame
         .marks
@@ -71,7 +82,11 @@ pub fn apiservers(p: &PanelProps) -> Html {
         .map(|i| format!("192.168.10.{i}"))
         .find(|ip| !st.apiservers.iter().any(|a| &a.advertise_address == ip))
         .unwrap_or_default();
-    let add = Action::AddApiserver(AddApiserver { name: next_name, advertise_address: next_ip, startup_delay: None });
+    let add = Action::AddApiserver(AddApiserver {
+        name: next_name,
+        advertise_address: next_ip,
+        startup_delay: None,
+    });
     html! {
         <section class="panel apiservers" aria-labelledby="h-apiservers">
             <h2 id="h-apiservers">{ "kube-apiservers" }<span class="sub">{ format!("reconciler: {} · behaviour {}", p.frame.reconciler, p.frame.behavior) }</span></h2>
@@ -118,7 +133,12 @@ pub fn apiservers(p: &PanelProps) -> Html {
 pub fn etcd(p: &PanelProps) -> Html {
     let st = &p.frame.state;
     let ttl = p.frame.lease_ttl_ms.max(1);
-    let ranges = st.allocations.cluster_ip.iter().map(|a| (a.range.clone(), a.used, a.size)).collect::<Vec<_>>();
+    let ranges = st
+        .allocations
+        .cluster_ip
+        .iter()
+        .map(|a| (a.range.clone(), a.used, a.size))
+        .collect::<Vec<_>>();
     html! {
         <section class="panel etcd" aria-labelledby="h-etcd">
             <h2 id="h-etcd">{ "etcd" }
@@ -159,31 +179,61 @@ pub fn etcd(p: &PanelProps) -> Html {
 #[function_component(KubernetesService)]
 pub fn kubernetes_service(p: &PanelProps) -> Html {
     let st = &p.frame.state;
-    let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == "kubernetes");
-    let ep = st.endpoints.iter().find(|e| e.namespace == "default" && e.name == "kubernetes");
-    let last_reset = p.frame.events.iter().rev().find(|e| e.message.starts_with("Resetting endpoints for master service"));
-    let current: Vec<String> = ep.iter().flat_map(|e| e.subsets.iter()).flat_map(|s| s.addresses.iter().cloned()).collect();
+    let svc = st
+        .services
+        .iter()
+        .find(|s| s.namespace == "default" && s.name == "kubernetes");
+    let ep = st
+        .endpoints
+        .iter()
+        .find(|e| e.namespace == "default" && e.name == "kubernetes");
+    let last_reset = p.frame.events.iter().rev().find(|e| {
+        e.message
+            .starts_with("Resetting endpoints for master service")
+    });
+    let current: Vec<String> = ep
+        .iter()
+        .flat_map(|e| e.subsets.iter())
+        .flat_map(|s| s.addresses.iter().cloned())
+        .collect();
     // (addresses shown last time, those the last change removed, those it added)
     let memory = use_mut_ref(|| (current.clone(), Vec::<String>::new(), Vec::<String>::new()));
     let (leaving, added) = {
         let mut m = memory.borrow_mut();
         if m.0 != current {
-            let gone = m.0.iter().filter(|a| !current.contains(a)).cloned().collect();
-            let new = current.iter().filter(|a| !m.0.contains(a)).cloned().collect();
+            let gone =
+                m.0.iter()
+                    .filter(|a| !current.contains(a))
+                    .cloned()
+                    .collect();
+            let new = current
+                .iter()
+                .filter(|a| !m.0.contains(a))
+                .cloned()
+                .collect();
             *m = (current.clone(), gone, new);
         }
         (m.1.clone(), m.2.clone())
     };
     // Why an address left, from the state of the apiserver that owned it.
     let why_left = |ip: &str| -> &'static str {
-        match st.apiservers.iter().find(|a| a.advertise_address == ip).map(|a| a.status.as_str()) {
+        match st
+            .apiservers
+            .iter()
+            .find(|a| a.advertise_address == ip)
+            .map(|a| a.status.as_str())
+        {
             Some("stopped") | Some("stopping") => "stopped gracefully: it deleted its lease",
             Some("crashed") => "crashed: its lease expired",
             Some("isolated") => "cut off from etcd: its lease expired",
             _ => "its lease is gone",
         }
     };
-    let delete = Action::DeleteService(ObjectRef { namespace: "default".into(), name: "kubernetes".into(), via: None });
+    let delete = Action::DeleteService(ObjectRef {
+        namespace: "default".into(),
+        name: "kubernetes".into(),
+        via: None,
+    });
     html! {
         <section class="panel kubernetes" aria-labelledby="h-kubernetes">
             <h2 id="h-kubernetes">{ "default/kubernetes" }<span class="sub">{ "Service and Endpoints, written by the apiservers themselves" }</span></h2>
@@ -251,8 +301,14 @@ pub fn services(p: &PanelProps) -> Html {
                 name: name.trim().to_string(),
                 type_,
                 cluster_ip: value_of("svc-ip").trim().to_string(),
-                selector: (!app.trim().is_empty()).then(|| BTreeMap::from([("app".to_string(), app.trim().to_string())])),
-                ports: vec![ServicePort { name: "http".into(), port: 80, node_port, ..ServicePort::default() }],
+                selector: (!app.trim().is_empty())
+                    .then(|| BTreeMap::from([("app".to_string(), app.trim().to_string())])),
+                ports: vec![ServicePort {
+                    name: "http".into(),
+                    port: 80,
+                    node_port,
+                    ..ServicePort::default()
+                }],
                 ..Service::default()
             };
             cb.emit(Action::CreateService(CreateService { service, via: None }));
@@ -294,7 +350,10 @@ pub fn services(p: &PanelProps) -> Html {
 #[function_component(Pods)]
 pub fn pods(p: &PanelProps) -> Html {
     let st = &p.frame.state;
-    let next_ip = (2..250).map(|i| format!("10.244.0.{i}")).find(|ip| !st.pods.iter().any(|p| &p.pod_ip == ip)).unwrap_or_default();
+    let next_ip = (2..250)
+        .map(|i| format!("10.244.0.{i}"))
+        .find(|ip| !st.pods.iter().any(|p| &p.pod_ip == ip))
+        .unwrap_or_default();
     let on_create = {
         let cb = p.on_action.clone();
         Callback::from(move |e: SubmitEvent| {
@@ -311,7 +370,11 @@ pub fn pods(p: &PanelProps) -> Html {
             cb.emit(Action::CreatePod(CreatePod { pod, via: None }));
         })
     };
-    let user_endpoints: Vec<_> = st.endpoints.iter().filter(|e| !(e.namespace == "default" && e.name == "kubernetes")).collect();
+    let user_endpoints: Vec<_> = st
+        .endpoints
+        .iter()
+        .filter(|e| !(e.namespace == "default" && e.name == "kubernetes"))
+        .collect();
     html! {
         <section class="panel pods" aria-labelledby="h-pods">
             <h2 id="h-pods">{ "Pods and their Endpoints" }</h2>
@@ -366,15 +429,27 @@ pub fn corrupt(p: &CorruptProps) -> Html {
             let what = value_of("corrupt-what");
             let value = value_of("corrupt-value").trim().to_string();
             let target = value_of("corrupt-service").trim().to_string();
-            let (ns, name) = target.split_once('/').map_or(("default".to_string(), target.clone()), |(a, b)| (a.to_string(), b.to_string()));
+            let (ns, name) = target
+                .split_once('/')
+                .map_or(("default".to_string(), target.clone()), |(a, b)| {
+                    (a.to_string(), b.to_string())
+                });
             let port: i32 = value.parse().unwrap_or(0);
             let c = match what.as_str() {
                 "leak_cluster_ip" => Corruption::LeakClusterIp { ip: value },
                 "unallocate_cluster_ip" => Corruption::UnallocateClusterIp { ip: value },
                 "leak_node_port" => Corruption::LeakNodePort { port },
                 "unallocate_node_port" => Corruption::UnallocateNodePort { port },
-                "force_cluster_ip" => Corruption::ForceClusterIp { namespace: ns, name, ip: value },
-                _ => Corruption::ForceNodePort { namespace: ns, name, port },
+                "force_cluster_ip" => Corruption::ForceClusterIp {
+                    namespace: ns,
+                    name,
+                    ip: value,
+                },
+                _ => Corruption::ForceNodePort {
+                    namespace: ns,
+                    name,
+                    port,
+                },
             };
             cb.emit(Action::Corrupt(c));
         })
@@ -404,7 +479,12 @@ pub struct FeedProps {
 
 #[function_component(EventFeed)]
 pub fn event_feed(p: &FeedProps) -> Html {
-    let latest = p.frame.events.iter().rev().find_map(|e| explain(e).map(|x| format!("{}: {x}", format_ms(e.time_ms))));
+    let latest = p
+        .frame
+        .events
+        .iter()
+        .rev()
+        .find_map(|e| explain(e).map(|x| format!("{}: {x}", format_ms(e.time_ms))));
     html! {
         <section class="panel feed" aria-labelledby="h-feed">
             <h2 id="h-feed">{ "Events and logs" }<span class="sub">{ format!("{} so far", p.frame.events.len()) }</span></h2>

@@ -7,22 +7,41 @@ use kube_bootstrap_lab::embed::{parse_query, PageOptions, Theme};
 
 #[test]
 fn known_parameters() {
-    let (o, problems) = parse_query("?scenario=crash-vs-graceful-stop&theme=dark&controls=minimal&autoplay");
+    let (o, problems) =
+        parse_query("?scenario=crash-vs-graceful-stop&theme=dark&controls=minimal&autoplay");
     assert!(problems.is_empty(), "{problems:?}");
-    assert_eq!(o, PageOptions { scenario: Some("crash-vs-graceful-stop".into()), theme: Theme::Dark, autoplay: true, minimal: true });
+    assert_eq!(
+        o,
+        PageOptions {
+            scenario: Some("crash-vs-graceful-stop".into()),
+            theme: Theme::Dark,
+            autoplay: true,
+            minimal: true
+        }
+    );
     assert_eq!(parse_query("").0, PageOptions::default());
-    assert_eq!(parse_query("autoplay=0&theme=light").0, PageOptions { theme: Theme::Light, ..PageOptions::default() });
+    assert_eq!(
+        parse_query("autoplay=0&theme=light").0,
+        PageOptions {
+            theme: Theme::Light,
+            ..PageOptions::default()
+        }
+    );
 }
 
 #[test]
 fn bad_parameters_are_ignored_and_named() {
-    let (o, problems) = parse_query("theme=pink&controls=none&autoplay=maybe&colour=red&scenario=%ZZ");
+    let (o, problems) =
+        parse_query("theme=pink&controls=none&autoplay=maybe&colour=red&scenario=%ZZ");
     assert_eq!(o, PageOptions::default());
-    assert_eq!(problems, vec![
-        "URL parameter theme: \"pink\" is not one of auto, light, dark",
-        "URL parameter controls: \"none\" is not one of full, minimal",
-        "URL parameter autoplay: \"maybe\" is not one of 1, true, 0, false",
-        "unknown URL parameter \"colour\"",
-        "URL parameter scenario: %ZZ is not a percent escape",
-    ]);
+    assert_eq!(
+        problems,
+        vec![
+            "URL parameter theme: \"pink\" is not one of auto, light, dark",
+            "URL parameter controls: \"none\" is not one of full, minimal",
+            "URL parameter autoplay: \"maybe\" is not one of 1, true, 0, false",
+            "unknown URL parameter \"colour\"",
+            "URL parameter scenario: %ZZ is not a percent escape",
+        ]
+    );
 }

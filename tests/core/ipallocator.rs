@@ -41,9 +41,16 @@ fn range_sizes_and_static_bands_match_kubernetes() {
         assert_eq!(usable_size(&n), size, "{cidr} size");
         assert_eq!(static_band_size(&n), band, "{cidr} band");
         let r = Range::new(n, Behavior::V1_29);
-        assert_eq!((r.size(), r.static_band(), r.free(), r.used()), (size, band, size as i64, 0));
+        assert_eq!(
+            (r.size(), r.static_band(), r.free(), r.used()),
+            (size, band, size as i64, 0)
+        );
         // Behaviour 1.20 has no static band.
-        assert_eq!(Range::new(n, Behavior::V1_20).static_band(), 0, "{cidr} 1.20");
+        assert_eq!(
+            Range::new(n, Behavior::V1_20).static_band(),
+            0,
+            "{cidr} 1.20"
+        );
     }
 }
 
@@ -104,9 +111,15 @@ fn errors_carry_kubernetes_texts() {
         r.allocate(ip("10.0.0.255")).unwrap_err().to_string(),
         "the provided IP (10.0.0.255) is not in the valid range. The range of valid IPs is 10.0.0.0/24"
     );
-    assert!(matches!(r.allocate(ip("fd00::1")), Err(Error::NotInRange { .. })));
+    assert!(matches!(
+        r.allocate(ip("fd00::1")),
+        Err(Error::NotInRange { .. })
+    ));
     assert_eq!(Error::Full.to_string(), "range is full");
-    assert_eq!(Error::MismatchedNetwork.to_string(), "the provided network does not match the current range");
+    assert_eq!(
+        Error::MismatchedNetwork.to_string(),
+        "the provided network does not match the current range"
+    );
     assert_eq!(r.used(), 1);
 }
 
@@ -129,9 +142,14 @@ fn allocate_next_prefers_the_dynamic_band() {
     for _ in 0..238 {
         let got = r.allocate_next(&mut rng).unwrap();
         let offset = r.offset_of(got).unwrap();
-        assert!(offset >= 16, "{got} is in the static band .1-.16 while the dynamic band has room");
+        assert!(
+            offset >= 16,
+            "{got} is in the static band .1-.16 while the dynamic band has room"
+        );
     }
-    let mut statics: Vec<_> = (0..16).map(|_| r.allocate_next(&mut rng).unwrap()).collect();
+    let mut statics: Vec<_> = (0..16)
+        .map(|_| r.allocate_next(&mut rng).unwrap())
+        .collect();
     statics.sort();
     assert_eq!(statics.first(), Some(&ip("10.0.0.1")));
     assert_eq!(statics.last(), Some(&ip("10.0.0.16")));
@@ -156,7 +174,10 @@ fn release_has_and_for_each() {
     for s in ["10.0.0.200", "10.0.0.9", "10.0.0.10"] {
         r.allocate(ip(s)).unwrap();
     }
-    assert_eq!(r.iter().collect::<Vec<_>>(), vec![ip("10.0.0.9"), ip("10.0.0.10"), ip("10.0.0.200")]);
+    assert_eq!(
+        r.iter().collect::<Vec<_>>(),
+        vec![ip("10.0.0.9"), ip("10.0.0.10"), ip("10.0.0.200")]
+    );
     r.release(ip("10.0.0.9"));
     r.release(ip("10.0.0.9"));
     r.release(ip("192.168.0.1"));
@@ -169,7 +190,13 @@ fn release_has_and_for_each() {
 fn snapshot_encodes_offsets_not_addresses() {
     let mut r = Range::new(net("10.0.0.0/24"), Behavior::V1_29);
     r.allocate(ip("10.0.0.4")).unwrap(); // offset 3
-    assert_eq!(r.snapshot(), RangeAllocation { range: "10.0.0.0/24".into(), data: vec![0x08] });
+    assert_eq!(
+        r.snapshot(),
+        RangeAllocation {
+            range: "10.0.0.0/24".into(),
+            data: vec![0x08]
+        }
+    );
     let mut k = Range::new(net("10.96.0.0/12"), Behavior::V1_29);
     k.allocate(ip("10.96.0.1")).unwrap();
     k.allocate(ip("10.96.0.10")).unwrap();
@@ -179,9 +206,18 @@ fn snapshot_encodes_offsets_not_addresses() {
 #[test]
 fn restore_requires_the_same_network_and_mask() {
     let mut r = Range::new(net("10.0.0.0/24"), Behavior::V1_29);
-    assert_eq!(r.restore(&net("10.0.1.0/24"), &[1]), Err(Error::MismatchedNetwork));
-    assert_eq!(r.restore(&net("10.0.0.0/16"), &[1]), Err(Error::MismatchedNetwork));
-    assert_eq!(r.restore(&net("fd00::/120"), &[1]), Err(Error::MismatchedNetwork));
+    assert_eq!(
+        r.restore(&net("10.0.1.0/24"), &[1]),
+        Err(Error::MismatchedNetwork)
+    );
+    assert_eq!(
+        r.restore(&net("10.0.0.0/16"), &[1]),
+        Err(Error::MismatchedNetwork)
+    );
+    assert_eq!(
+        r.restore(&net("fd00::/120"), &[1]),
+        Err(Error::MismatchedNetwork)
+    );
     assert_eq!(r.used(), 0);
     r.restore(&net("10.0.0.0/24"), &[0x08]).unwrap();
     assert!(r.has(ip("10.0.0.4")));
@@ -194,9 +230,14 @@ fn from_snapshot_uses_the_snapshots_own_range() {
     let restored = Range::from_snapshot(&old.snapshot(), Behavior::V1_29).unwrap();
     assert_eq!(restored.cidr(), net("10.0.0.0/24"));
     assert_eq!(restored.iter().collect::<Vec<_>>(), vec![ip("10.0.0.7")]);
-    let bad = RangeAllocation { range: "garbage".into(), data: vec![] };
+    let bad = RangeAllocation {
+        range: "garbage".into(),
+        data: vec![],
+    };
     assert_eq!(
-        Range::from_snapshot(&bad, Behavior::V1_29).unwrap_err().to_string(),
+        Range::from_snapshot(&bad, Behavior::V1_29)
+            .unwrap_err()
+            .to_string(),
         "invalid CIDR address: garbage"
     );
 }
@@ -210,7 +251,10 @@ fn snapshot_restore_round_trips_for_both_families() {
             r.allocate_next(&mut rng).unwrap();
         }
         let back = Range::from_snapshot(&r.snapshot(), Behavior::V1_29).unwrap();
-        assert_eq!(back.iter().collect::<Vec<_>>(), r.iter().collect::<Vec<_>>());
+        assert_eq!(
+            back.iter().collect::<Vec<_>>(),
+            r.iter().collect::<Vec<_>>()
+        );
         assert_eq!(back.used(), 500);
     }
 }

@@ -15,7 +15,9 @@ use crate::net;
 
 /// The big-endian minimal encoding computed from a set, independently of the bitmap's words.
 pub fn expected_bytes(set: &BTreeSet<usize>) -> Vec<u8> {
-    let Some(&top) = set.last() else { return vec![] };
+    let Some(&top) = set.last() else {
+        return vec![];
+    };
     let len = top / 8 + 1;
     let mut out = vec![0u8; len];
     for &bit in set {
@@ -28,7 +30,11 @@ pub fn expected_bytes(set: &BTreeSet<usize>) -> Vec<u8> {
 pub fn check_against_model(seed: u64, steps: usize) {
     let mut rng = SimRng::new(seed);
     let max = 1 + rng.intn(300);
-    let strategy = if rng.intn(2) == 0 { Strategy::RandomScan } else { Strategy::RandomScanWithOffset(rng.intn(max)) };
+    let strategy = if rng.intn(2) == 0 {
+        Strategy::RandomScan
+    } else {
+        Strategy::RandomScanWithOffset(rng.intn(max))
+    };
     let mut b = AllocationBitmap::new(max, "m", strategy);
     let mut model = BTreeSet::new();
     for _ in 0..steps {
@@ -47,7 +53,10 @@ pub fn check_against_model(seed: u64, steps: usize) {
                     assert!(model.insert(got), "handed out a taken offset {got}");
                     if let Strategy::RandomScanWithOffset(band) = strategy {
                         let upper_full = (band..max).all(|o| model.contains(&o) || o == got);
-                        assert!(got >= band || upper_full, "static offset {got} while the dynamic band had room");
+                        assert!(
+                            got >= band || upper_full,
+                            "static offset {got} while the dynamic band had room"
+                        );
                     }
                 }
                 None => assert_eq!(model.len(), max, "None only when full"),
@@ -61,7 +70,10 @@ pub fn check_against_model(seed: u64, steps: usize) {
             }
         }
         assert_eq!(b.free(), (max - model.len()) as i64);
-        assert_eq!(b.iter().collect::<Vec<_>>(), model.iter().copied().collect::<Vec<_>>());
+        assert_eq!(
+            b.iter().collect::<Vec<_>>(),
+            model.iter().copied().collect::<Vec<_>>()
+        );
         assert!(b.has(offset) == model.contains(&offset));
     }
 }
@@ -89,7 +101,9 @@ fn ip_range_snapshot_round_trips_under_churn() {
     let back = Range::from_snapshot(&r.snapshot(), Behavior::V1_29).unwrap();
     assert_eq!(back, {
         let mut fresh = Range::new(net("10.96.0.0/20"), Behavior::V1_29);
-        fresh.restore(&net("10.96.0.0/20"), &r.snapshot().data).unwrap();
+        fresh
+            .restore(&net("10.96.0.0/20"), &r.snapshot().data)
+            .unwrap();
         fresh
     });
     assert_eq!(back.used() as usize, held.len());

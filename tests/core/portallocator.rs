@@ -23,16 +23,31 @@ fn parses_the_three_notations() {
 #[test]
 fn parse_errors_carry_apimachinery_texts() {
     let e = |v: &str| PortRange::parse(v).unwrap_err();
-    assert_eq!(e("30000-70000"), "the port range cannot be greater than 65535: 30000-70000");
-    assert_eq!(e("70000"), "the port range cannot be greater than 65535: 70000");
-    assert_eq!(e("65000+1000"), "the port range cannot be greater than 65535: 65000+1000");
-    assert_eq!(e("32767-30000"), "end port cannot be less than start port: 32767-30000");
+    assert_eq!(
+        e("30000-70000"),
+        "the port range cannot be greater than 65535: 30000-70000"
+    );
+    assert_eq!(
+        e("70000"),
+        "the port range cannot be greater than 65535: 70000"
+    );
+    assert_eq!(
+        e("65000+1000"),
+        "the port range cannot be greater than 65535: 65000+1000"
+    );
+    assert_eq!(
+        e("32767-30000"),
+        "end port cannot be less than start port: 32767-30000"
+    );
     assert_eq!(e("5--3"), "end port cannot be less than start port: 5--3");
     assert_eq!(e("30000-+5"), "unable to parse port range: 30000-+5");
     assert_eq!(e("abc"), "strconv.Atoi: parsing \"abc\": invalid syntax");
     assert_eq!(e("1-2-3"), "strconv.Atoi: parsing \"2-3\": invalid syntax");
     assert_eq!(e("-5"), "strconv.Atoi: parsing \"\": invalid syntax");
-    assert_eq!(e("99999999999999999999"), "strconv.Atoi: parsing \"99999999999999999999\": value out of range");
+    assert_eq!(
+        e("99999999999999999999"),
+        "strconv.Atoi: parsing \"99999999999999999999\": value out of range"
+    );
 }
 
 #[test]
@@ -46,26 +61,50 @@ fn prints_as_a_dash_b() {
 
 #[test]
 fn static_band_sizes() {
-    for (size, band) in [(10, 0), (16, 0), (17, 16), (128, 16), (129, 16), (2048, 64), (2768, 86), (4096, 128), (8192, 128)] {
+    for (size, band) in [
+        (10, 0),
+        (16, 0),
+        (17, 16),
+        (128, 16),
+        (129, 16),
+        (2048, 64),
+        (2768, 86),
+        (4096, 128),
+        (8192, 128),
+    ] {
         assert_eq!(static_band_size(&pr(30000, size)), band, "size {size}");
     }
     let a = PortAllocator::new(PortRange::DEFAULT, Behavior::V1_29);
     assert_eq!((a.size(), a.static_band(), a.free()), (2768, 86, 2768));
-    assert_eq!(PortAllocator::new(PortRange::DEFAULT, Behavior::V1_20).static_band(), 0);
+    assert_eq!(
+        PortAllocator::new(PortRange::DEFAULT, Behavior::V1_20).static_band(),
+        0
+    );
 }
 
 #[test]
 fn errors_carry_kubernetes_texts() {
     let mut a = PortAllocator::new(PortRange::DEFAULT, Behavior::V1_29);
     a.allocate(30080).unwrap();
-    assert_eq!(a.allocate(30080).unwrap_err().to_string(), "provided port is already allocated");
+    assert_eq!(
+        a.allocate(30080).unwrap_err().to_string(),
+        "provided port is already allocated"
+    );
     assert_eq!(
         a.allocate(80).unwrap_err().to_string(),
         "provided port is not in the valid range. The range of valid ports is 30000-32767"
     );
-    assert_eq!(a.allocate(32768).unwrap_err(), Error::NotInRange { valid_ports: "30000-32767".into() });
+    assert_eq!(
+        a.allocate(32768).unwrap_err(),
+        Error::NotInRange {
+            valid_ports: "30000-32767".into()
+        }
+    );
     assert_eq!(Error::Full.to_string(), "range is full");
-    assert_eq!(Error::MismatchedNetwork.to_string(), "the provided port range does not match the current port range");
+    assert_eq!(
+        Error::MismatchedNetwork.to_string(),
+        "the provided port range does not match the current port range"
+    );
     assert_eq!(a.used(), 1);
 }
 
@@ -77,7 +116,9 @@ fn allocate_next_prefers_the_dynamic_band_and_fills_up() {
         let p = a.allocate_next(&mut rng).unwrap();
         assert!((30086..=32767).contains(&p), "{p} is in the static band");
     }
-    let mut statics: Vec<i32> = (0..86).map(|_| a.allocate_next(&mut rng).unwrap()).collect();
+    let mut statics: Vec<i32> = (0..86)
+        .map(|_| a.allocate_next(&mut rng).unwrap())
+        .collect();
     statics.sort();
     assert_eq!(statics, (30000..30086).collect::<Vec<_>>());
     assert_eq!(a.allocate_next(&mut rng), Err(Error::Full));
@@ -87,7 +128,10 @@ fn allocate_next_prefers_the_dynamic_band_and_fills_up() {
 fn release_outside_the_range_is_a_logged_noop() {
     let mut a = PortAllocator::new(PortRange::DEFAULT, Behavior::V1_29);
     a.allocate(30001).unwrap();
-    assert_eq!(a.release(80), Some("port is not in the range when release it. port: 80".to_string()));
+    assert_eq!(
+        a.release(80),
+        Some("port is not in the range when release it. port: 80".to_string())
+    );
     assert_eq!(a.release(30002), None);
     assert_eq!(a.release(30001), None);
     assert_eq!(a.used(), 0);
@@ -105,10 +149,18 @@ fn snapshot_and_restore() {
     let back = PortAllocator::from_snapshot(&a.snapshot(), Behavior::V1_29).unwrap();
     assert_eq!(back.iter().collect::<Vec<_>>(), vec![30086]);
     let mut other = PortAllocator::new(pr(30000, 100), Behavior::V1_29);
-    assert_eq!(other.restore(&PortRange::DEFAULT, &[1]), Err(Error::MismatchedNetwork));
-    let bad = RangeAllocation { range: "x-y".into(), data: vec![] };
     assert_eq!(
-        PortAllocator::from_snapshot(&bad, Behavior::V1_29).unwrap_err().to_string(),
+        other.restore(&PortRange::DEFAULT, &[1]),
+        Err(Error::MismatchedNetwork)
+    );
+    let bad = RangeAllocation {
+        range: "x-y".into(),
+        data: vec![],
+    };
+    assert_eq!(
+        PortAllocator::from_snapshot(&bad, Behavior::V1_29)
+            .unwrap_err()
+            .to_string(),
         "strconv.Atoi: parsing \"x\": invalid syntax"
     );
 }

@@ -18,7 +18,10 @@ enum Op {
 
 fn ops(max: usize) -> impl proptest::strategy::Strategy<Value = Vec<Op>> {
     prop::collection::vec(
-        prop_oneof![(0..max + 8).prop_map(Op::Allocate), (0..max + 8).prop_map(Op::Release)],
+        prop_oneof![
+            (0..max + 8).prop_map(Op::Allocate),
+            (0..max + 8).prop_map(Op::Release)
+        ],
         0..200,
     )
 }

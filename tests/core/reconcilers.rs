@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use kube_bootstrap_lab::api::{Behavior, EndpointPort, EndpointSubset, Endpoints, Protocol};
 use kube_bootstrap_lab::reconcilers::mastercount::reset_line;
 use kube_bootstrap_lab::reconcilers::{
-    ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler, ReconcileError, ReconcilerApi,
-    ReconcilerType, NO_LEASES_V1_20, NO_LEASES_V1_29, SKIP_MIRROR_LABEL,
+    ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler, ReconcileError,
+    ReconcilerApi, ReconcilerType, NO_LEASES_V1_20, NO_LEASES_V1_29, SKIP_MIRROR_LABEL,
 };
 
 const NAME: &str = "kubernetes";
@@ -55,7 +55,11 @@ impl Fake {
     }
 
     fn addresses(&self) -> Vec<&str> {
-        self.ep().subsets.iter().flat_map(|s| s.addresses.iter().map(String::as_str)).collect()
+        self.ep()
+            .subsets
+            .iter()
+            .flat_map(|s| s.addresses.iter().map(String::as_str))
+            .collect()
     }
 }
 
@@ -63,18 +67,27 @@ impl ReconcilerApi for Fake {
     fn get_endpoints(&mut self, name: &str) -> Result<Endpoints, ApiError> {
         self.check()?;
         if self.race_create {
-            return Err(ApiError::NotFound(format!("endpoints \"{name}\" not found")));
+            return Err(ApiError::NotFound(format!(
+                "endpoints \"{name}\" not found"
+            )));
         }
-        self.endpoints.get(name).cloned().ok_or_else(|| ApiError::NotFound(format!("endpoints \"{name}\" not found")))
+        self.endpoints
+            .get(name)
+            .cloned()
+            .ok_or_else(|| ApiError::NotFound(format!("endpoints \"{name}\" not found")))
     }
 
     fn create_endpoints(&mut self, endpoints: &Endpoints) -> Result<(), ApiError> {
         self.check()?;
         self.writes.push("create");
         if self.race_create || self.endpoints.contains_key(&endpoints.name) {
-            return Err(ApiError::AlreadyExists(format!("endpoints \"{}\" already exists", endpoints.name)));
+            return Err(ApiError::AlreadyExists(format!(
+                "endpoints \"{}\" already exists",
+                endpoints.name
+            )));
         }
-        self.endpoints.insert(endpoints.name.clone(), endpoints.clone());
+        self.endpoints
+            .insert(endpoints.name.clone(), endpoints.clone());
         Ok(())
     }
 
@@ -90,13 +103,20 @@ impl ReconcilerApi for Fake {
                 *e = endpoints.clone();
                 Ok(())
             }
-            None => Err(ApiError::NotFound(format!("endpoints \"{}\" not found", endpoints.name))),
+            None => Err(ApiError::NotFound(format!(
+                "endpoints \"{}\" not found",
+                endpoints.name
+            ))),
         }
     }
 
     fn list_leases(&mut self) -> Result<Vec<String>, ApiError> {
         self.check()?;
-        Ok(if self.lose_leases { Vec::new() } else { self.leases.iter().cloned().collect() })
+        Ok(if self.lose_leases {
+            Vec::new()
+        } else {
+            self.leases.iter().cloned().collect()
+        })
     }
 
     fn update_lease(&mut self, ip: &str) -> Result<(), ApiError> {
@@ -110,7 +130,9 @@ impl ReconcilerApi for Fake {
         if self.leases.remove(ip) {
             Ok(())
         } else {
-            Err(ApiError::NotFound(format!("key not found: /masterleases/{ip}")))
+            Err(ApiError::NotFound(format!(
+                "key not found: /masterleases/{ip}"
+            )))
         }
     }
 
@@ -120,7 +142,11 @@ impl ReconcilerApi for Fake {
 }
 
 fn port(name: &str, port: i32) -> EndpointPort {
-    EndpointPort { name: name.into(), port, protocol: Protocol::TCP }
+    EndpointPort {
+        name: name.into(),
+        port,
+        protocol: Protocol::TCP,
+    }
 }
 
 fn https() -> Vec<EndpointPort> {
@@ -128,7 +154,11 @@ fn https() -> Vec<EndpointPort> {
 }
 
 fn subset(ips: &[&str], ports: Vec<EndpointPort>) -> EndpointSubset {
-    EndpointSubset { addresses: ips.iter().map(|s| s.to_string()).collect(), ports, ..EndpointSubset::default() }
+    EndpointSubset {
+        addresses: ips.iter().map(|s| s.to_string()).collect(),
+        ports,
+        ..EndpointSubset::default()
+    }
 }
 
 /// `default/kubernetes` with the skip-mirror label and the given subsets.
@@ -149,7 +179,11 @@ fn master_count(count: u32) -> EndpointReconciler {
     EndpointReconciler::new(ReconcilerType::MasterCount, count, Behavior::V1_29)
 }
 
-fn reconcile(r: &mut EndpointReconciler, api: &mut Fake, reconcile_ports: bool) -> Result<(), ReconcileError> {
+fn reconcile(
+    r: &mut EndpointReconciler,
+    api: &mut Fake,
+    reconcile_ports: bool,
+) -> Result<(), ReconcileError> {
     r.reconcile_endpoints(api, NAME, OWN, &https(), reconcile_ports)
 }
 
@@ -170,9 +204,13 @@ fn lease_creates_missing_endpoints_with_ports_and_label() {
         let mut api = Fake::with(&["10.0.0.1"], None);
         let mut r = lease(behavior);
         let ports = vec![port("https", 6443), port("extra", 8443)];
-        r.reconcile_endpoints(&mut api, NAME, OWN, &ports, false).unwrap();
+        r.reconcile_endpoints(&mut api, NAME, OWN, &ports, false)
+            .unwrap();
         // Our lease is refreshed first, so it is part of the new object.
-        assert_eq!(api.leases, BTreeSet::from(["10.0.0.1".to_string(), OWN.to_string()]));
+        assert_eq!(
+            api.leases,
+            BTreeSet::from(["10.0.0.1".to_string(), OWN.to_string()])
+        );
         assert_eq!(*api.ep(), eps(vec![subset(&["10.0.0.1", OWN], ports)]));
         assert_eq!(api.writes, ["create"]);
         assert_eq!(api.log, [lease_log("10.0.0.1 10.0.0.3")]);
@@ -182,7 +220,10 @@ fn lease_creates_missing_endpoints_with_ports_and_label() {
 #[test]
 fn lease_correct_endpoints_are_not_written() {
     // Address order does not matter for the check.
-    let mut api = Fake::with(&["10.0.0.1", OWN], Some(eps(vec![subset(&[OWN, "10.0.0.1"], https())])));
+    let mut api = Fake::with(
+        &["10.0.0.1", OWN],
+        Some(eps(vec![subset(&[OWN, "10.0.0.1"], https())])),
+    );
     let mut r = lease(Behavior::V1_29);
     reconcile(&mut r, &mut api, true).unwrap();
     assert!(api.writes.is_empty());
@@ -192,7 +233,10 @@ fn lease_correct_endpoints_are_not_written() {
 #[test]
 fn lease_extra_and_missing_ips_follow_the_leases() {
     // An expired apiserver (10.0.0.9) is dropped; live ones are added, sorted by string bytes.
-    let mut api = Fake::with(&["10.0.0.10", "10.0.0.2"], Some(eps(vec![subset(&[OWN, "10.0.0.9"], https())])));
+    let mut api = Fake::with(
+        &["10.0.0.10", "10.0.0.2"],
+        Some(eps(vec![subset(&[OWN, "10.0.0.9"], https())])),
+    );
     let mut r = lease(Behavior::V1_29);
     reconcile(&mut r, &mut api, false).unwrap();
     assert_eq!(api.addresses(), ["10.0.0.10", "10.0.0.2", OWN]);
@@ -209,7 +253,10 @@ fn lease_extra_and_missing_ips_follow_the_leases() {
 
 #[test]
 fn lease_wrong_format_is_reset() {
-    let two = eps(vec![subset(&[OWN], vec![port("a", 1)]), subset(&["10.0.0.1"], vec![port("b", 2)])]);
+    let two = eps(vec![
+        subset(&[OWN], vec![port("a", 1)]),
+        subset(&["10.0.0.1"], vec![port("b", 2)]),
+    ]);
     let mut api = Fake::with(&["10.0.0.1"], Some(two));
     let mut r = lease(Behavior::V1_29);
     // Even with reconcile_ports false the rebuilt subset gets the given ports.
@@ -233,7 +280,10 @@ fn lease_ports_are_fixed_only_when_asked() {
     assert!(api.writes.is_empty());
     api.leases.insert("10.0.0.1".into());
     reconcile(&mut r, &mut api, false).unwrap();
-    assert_eq!(api.ep().subsets, [subset(&["10.0.0.1", OWN], vec![port("https", 443)])]);
+    assert_eq!(
+        api.ep().subsets,
+        [subset(&["10.0.0.1", OWN], vec![port("https", 443)])]
+    );
 
     // reconcile_ports true: fixed, order-sensitively.
     let mut api = Fake::with(&[], Some(wrong));
@@ -241,7 +291,8 @@ fn lease_ports_are_fixed_only_when_asked() {
     assert_eq!(api.ep().subsets, [subset(&[OWN], https())]);
     let swapped = eps(vec![subset(&[OWN], vec![port("b", 2), port("a", 1)])]);
     let mut api = Fake::with(&[], Some(swapped));
-    r.reconcile_endpoints(&mut api, NAME, OWN, &[port("a", 1), port("b", 2)], true).unwrap();
+    r.reconcile_endpoints(&mut api, NAME, OWN, &[port("a", 1), port("b", 2)], true)
+        .unwrap();
     assert_eq!(api.ep().subsets[0].ports, [port("a", 1), port("b", 2)]);
 }
 
@@ -253,7 +304,10 @@ fn lease_adds_the_skip_mirror_label() {
     let mut r = lease(Behavior::V1_29);
     reconcile(&mut r, &mut api, true).unwrap();
     assert_eq!(api.writes, ["update"]);
-    assert_eq!(api.ep().labels.get(SKIP_MIRROR_LABEL).map(String::as_str), Some("true"));
+    assert_eq!(
+        api.ep().labels.get(SKIP_MIRROR_LABEL).map(String::as_str),
+        Some("true")
+    );
     assert_eq!(api.ep().labels.get("other").map(String::as_str), Some("x"));
     assert_eq!(api.ep().subsets, [subset(&[OWN], https())]);
     assert_eq!(api.log, [lease_log(OWN)]);
@@ -261,7 +315,10 @@ fn lease_adds_the_skip_mirror_label() {
 
 #[test]
 fn lease_refuses_to_erase_all_endpoints() {
-    for (behavior, text) in [(Behavior::V1_29, NO_LEASES_V1_29), (Behavior::V1_20, NO_LEASES_V1_20)] {
+    for (behavior, text) in [
+        (Behavior::V1_29, NO_LEASES_V1_29),
+        (Behavior::V1_20, NO_LEASES_V1_20),
+    ] {
         let before = eps(vec![subset(&["10.0.0.1", OWN], https())]);
         let mut api = Fake::with(&["10.0.0.1"], Some(before.clone()));
         api.lose_leases = true;
@@ -286,7 +343,10 @@ fn lease_refuses_to_erase_all_endpoints() {
 #[test]
 fn lease_shutdown_of_one_of_several() {
     for behavior in [Behavior::V1_20, Behavior::V1_29] {
-        let mut api = Fake::with(&["10.0.0.1", OWN], Some(eps(vec![subset(&["10.0.0.1", OWN], https())])));
+        let mut api = Fake::with(
+            &["10.0.0.1", OWN],
+            Some(eps(vec![subset(&["10.0.0.1", OWN], https())])),
+        );
         let mut r = lease(behavior);
         r.stop_reconciling();
         remove(&mut r, &mut api).unwrap();
@@ -315,13 +375,19 @@ fn lease_shutdown_of_the_last_apiserver() {
     r.stop_reconciling();
     let err = remove(&mut r, &mut api).unwrap_err();
     assert_eq!(err.to_string(), NO_LEASES_V1_20);
-    assert!(api.leases.is_empty(), "the lease is removed before the refusal");
+    assert!(
+        api.leases.is_empty(),
+        "the lease is removed before the refusal"
+    );
     assert_eq!(*api.ep(), last);
 
     // Without StopReconciling first, 1.29 refuses as well.
     let mut api = Fake::with(&[OWN], Some(last.clone()));
     let mut r = lease(Behavior::V1_29);
-    assert_eq!(remove(&mut r, &mut api).unwrap_err().to_string(), NO_LEASES_V1_29);
+    assert_eq!(
+        remove(&mut r, &mut api).unwrap_err().to_string(),
+        NO_LEASES_V1_29
+    );
     assert_eq!(*api.ep(), last);
 }
 
@@ -363,7 +429,11 @@ fn lease_stop_reconciling_makes_reconcile_a_no_op() {
     r.stop_reconciling();
     assert!(r.stopped());
     reconcile(&mut r, &mut api, true).unwrap();
-    assert_eq!(api.leases, BTreeSet::from(["10.0.0.1".to_string()]), "our lease is not refreshed");
+    assert_eq!(
+        api.leases,
+        BTreeSet::from(["10.0.0.1".to_string()]),
+        "our lease is not refreshed"
+    );
     assert!(api.endpoints.is_empty() && api.writes.is_empty() && api.log.is_empty());
 }
 
@@ -373,9 +443,15 @@ fn lease_storage_errors_are_returned() {
     api.unavailable = true;
     let mut r = lease(Behavior::V1_29);
     let err = reconcile(&mut r, &mut api, false).unwrap_err();
-    assert_eq!(err, ReconcileError::Api(ApiError::Unavailable(UNAVAILABLE.into())));
+    assert_eq!(
+        err,
+        ReconcileError::Api(ApiError::Unavailable(UNAVAILABLE.into()))
+    );
     assert_eq!(err.to_string(), UNAVAILABLE);
-    assert_eq!(remove(&mut r, &mut api).unwrap_err().to_string(), UNAVAILABLE);
+    assert_eq!(
+        remove(&mut r, &mut api).unwrap_err().to_string(),
+        UNAVAILABLE
+    );
 }
 
 #[test]
@@ -402,7 +478,13 @@ fn lease_not_ready_addresses_are_kept() {
 #[test]
 fn lease_reconciler_struct_state() {
     let mut r = LeaseReconciler::new(Behavior::V1_20);
-    assert_eq!(r, LeaseReconciler { behavior: Behavior::V1_20, stop_reconciling_called: false });
+    assert_eq!(
+        r,
+        LeaseReconciler {
+            behavior: Behavior::V1_20,
+            stop_reconciling_called: false
+        }
+    );
     r.stop_reconciling();
     assert!(r.stop_reconciling_called);
 }
@@ -458,19 +540,32 @@ fn master_count_correct_but_unlabelled_is_updated() {
 fn trimmed(count: u32, existing: &[&str]) -> Vec<String> {
     let mut api = Fake::with(&[], Some(eps(vec![subset(existing, https())])));
     reconcile(&mut master_count(count), &mut api, false).unwrap();
-    api.ep().subsets.iter().flat_map(|s| s.addresses.clone()).collect()
+    api.ep()
+        .subsets
+        .iter()
+        .flat_map(|s| s.addresses.clone())
+        .collect()
 }
 
 #[test]
 fn master_count_trims_the_addresses_after_its_own() {
     // Sorted [1, 2, own, 4]: delete the one after ours.
-    assert_eq!(trimmed(3, &["10.0.0.1", "10.0.0.2", "10.0.0.4"]), ["10.0.0.1", "10.0.0.2", OWN]);
+    assert_eq!(
+        trimmed(3, &["10.0.0.1", "10.0.0.2", "10.0.0.4"]),
+        ["10.0.0.1", "10.0.0.2", OWN]
+    );
     // Ours is last: wrap around and delete the first.
     assert_eq!(trimmed(2, &["10.0.0.1", "10.0.0.2"]), ["10.0.0.2", OWN]);
     // Two after ours, no wrap needed.
-    assert_eq!(trimmed(2, &["10.0.0.1", "10.0.0.4", "10.0.0.5"]), ["10.0.0.1", OWN]);
+    assert_eq!(
+        trimmed(2, &["10.0.0.1", "10.0.0.4", "10.0.0.5"]),
+        ["10.0.0.1", OWN]
+    );
     // Own IP already present but too many addresses.
-    assert_eq!(trimmed(2, &["10.0.0.1", OWN, "10.0.0.4"]), ["10.0.0.1", OWN]);
+    assert_eq!(
+        trimmed(2, &["10.0.0.1", OWN, "10.0.0.4"]),
+        ["10.0.0.1", OWN]
+    );
     // String order, not numeric: 10.0.0.30 sorts right after 10.0.0.3.
     assert_eq!(trimmed(2, &["10.0.0.30", "10.0.0.4"]), [OWN, "10.0.0.4"]);
 }
@@ -479,10 +574,19 @@ fn master_count_trims_the_addresses_after_its_own() {
 fn master_count_trimming_quirk_after_wrap_around() {
     // count 2, sorted [1, 2, 2.5, own, 4]: intended [2.5, own]; the stale index deletes 4, then 1
     // (wrap), then 2.5 (before ours).
-    assert_eq!(trimmed(2, &["10.0.0.1", "10.0.0.2", "10.0.0.25", "10.0.0.4"]), ["10.0.0.2", OWN]);
+    assert_eq!(
+        trimmed(2, &["10.0.0.1", "10.0.0.2", "10.0.0.25", "10.0.0.4"]),
+        ["10.0.0.2", OWN]
+    );
 
     // count 1, sorted [a, b, own, c] → [b]: our own IP is deleted.
-    let mut api = Fake::with(&[], Some(eps(vec![subset(&["10.0.0.1", "10.0.0.2", "10.0.0.4"], https())])));
+    let mut api = Fake::with(
+        &[],
+        Some(eps(vec![subset(
+            &["10.0.0.1", "10.0.0.2", "10.0.0.4"],
+            https(),
+        )])),
+    );
     let mut r = master_count(1);
     reconcile(&mut r, &mut api, false).unwrap();
     assert_eq!(api.addresses(), ["10.0.0.2"]);
@@ -493,7 +597,10 @@ fn master_count_trimming_quirk_after_wrap_around() {
 
 #[test]
 fn master_count_wrong_format_is_reset() {
-    let two = eps(vec![subset(&["10.0.0.1"], https()), subset(&["10.0.0.2"], vec![port("x", 1)])]);
+    let two = eps(vec![
+        subset(&["10.0.0.1"], https()),
+        subset(&["10.0.0.2"], vec![port("x", 1)]),
+    ]);
     let mut api = Fake::with(&[], Some(two));
     let mut r = master_count(3);
     reconcile(&mut r, &mut api, false).unwrap();
@@ -568,7 +675,10 @@ fn master_count_remove() {
     // Other Get errors are returned.
     let mut api = Fake::with(&[], Some(eps(vec![subset(&[OWN], https())])));
     api.unavailable = true;
-    assert_eq!(remove(&mut r, &mut api).unwrap_err().to_string(), UNAVAILABLE);
+    assert_eq!(
+        remove(&mut r, &mut api).unwrap_err().to_string(),
+        UNAVAILABLE
+    );
 }
 
 #[test]
@@ -590,7 +700,13 @@ fn master_count_remove_retries_conflicts() {
 #[test]
 fn master_count_reconciler_struct_state() {
     let r = MasterCountReconciler::new(3);
-    assert_eq!(r, MasterCountReconciler { master_count: 3, stop_called: false });
+    assert_eq!(
+        r,
+        MasterCountReconciler {
+            master_count: 3,
+            stop_called: false
+        }
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -613,8 +729,15 @@ fn none_does_nothing() {
 
 #[test]
 fn enum_construction_and_kind() {
-    for kind in [ReconcilerType::Lease, ReconcilerType::MasterCount, ReconcilerType::None] {
-        assert_eq!(EndpointReconciler::new(kind, 1, Behavior::V1_20).kind(), kind);
+    for kind in [
+        ReconcilerType::Lease,
+        ReconcilerType::MasterCount,
+        ReconcilerType::None,
+    ] {
+        assert_eq!(
+            EndpointReconciler::new(kind, 1, Behavior::V1_20).kind(),
+            kind
+        );
     }
     assert_eq!(
         EndpointReconciler::new(ReconcilerType::Lease, 5, Behavior::V1_20),

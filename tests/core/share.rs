@@ -20,17 +20,29 @@ fn action(v: serde_json::Value) -> Action {
 fn percent_coding_round_trips() {
     let s = r#"[[60000,{"do":"crash_apiserver","apiserver":"apiserver-b"}]] 中文 &#="#;
     assert_eq!(percent_decode(&percent_encode(s)).unwrap(), s);
-    assert!(percent_encode(s).bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~%".contains(&b)));
-    assert!(percent_decode("%G1").is_err() && percent_decode("%4").is_err() && percent_decode("%FF").is_err());
+    assert!(percent_encode(s)
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"-._~%".contains(&b)));
+    assert!(
+        percent_decode("%G1").is_err()
+            && percent_decode("%4").is_err()
+            && percent_decode("%FF").is_err()
+    );
 }
 
 #[test]
 fn a_link_restores_the_exact_moment() {
-    let text = SCENARIOS.iter().find(|(n, _)| *n == "crash-one-of-three").unwrap().1;
+    let text = SCENARIOS
+        .iter()
+        .find(|(n, _)| *n == "crash-one-of-three")
+        .unwrap()
+        .1;
     let s = scenario::parse(text).unwrap();
     let mut live = Timeline::new(&s);
     live.run_until(20_000);
-    live.act(action(json!({"do": "crash_apiserver", "apiserver": "apiserver-a"})));
+    live.act(action(
+        json!({"do": "crash_apiserver", "apiserver": "apiserver-a"}),
+    ));
     live.run_until(45_500);
     live.act(action(json!({"do": "create_service", "service": {"name": "web", "type": "NodePort", "ports": [{"port": 80}]}})));
     live.run_until(61_000);
@@ -42,7 +54,10 @@ fn a_link_restores_the_exact_moment() {
         actions: live.actions().to_vec(),
     };
     let link = moment.encode();
-    assert!(link.starts_with("scenario=crash-one-of-three&t=1m1s&actions=%5B%5B20000%2C"), "{link}");
+    assert!(
+        link.starts_with("scenario=crash-one-of-three&t=1m1s&actions=%5B%5B20000%2C"),
+        "{link}"
+    );
     let decoded = Moment::decode(&format!("#{link}")).unwrap();
     assert_eq!(decoded, moment);
     let (_, restored) = decoded.restore(SCENARIOS).unwrap();
@@ -50,30 +65,70 @@ fn a_link_restores_the_exact_moment() {
     assert_eq!(restored.world().events(), live.world().events());
 
     // Another seed is another story: the NodePort and the ClusterIP it drew differ.
-    let other = Moment { seed: Some(99), ..moment.clone() }.restore(SCENARIOS).unwrap().1;
-    let web = |t: &Timeline| State::of(t.world()).services.into_iter().find(|s| s.name == "web").unwrap();
+    let other = Moment {
+        seed: Some(99),
+        ..moment.clone()
+    }
+    .restore(SCENARIOS)
+    .unwrap()
+    .1;
+    let web = |t: &Timeline| {
+        State::of(t.world())
+            .services
+            .into_iter()
+            .find(|s| s.name == "web")
+            .unwrap()
+    };
     assert_ne!(web(&other), web(&live));
 }
 
 #[test]
 fn an_inline_scenario_travels_in_the_link() {
     let file = json!({"name": "sandbox", "cluster": {"service_cluster_ip_range": "172.20.0.0/20",
-        "apiservers": [{"name": "a", "advertise_address": "192.168.1.1"}]}}).to_string();
-    let m = Moment { source: Source::Inline(file), seed: Some(3), time_ms: 30_000, actions: vec![] };
-    let (s, tl) = Moment::decode(&m.encode()).unwrap().restore(SCENARIOS).unwrap();
+        "apiservers": [{"name": "a", "advertise_address": "192.168.1.1"}]}})
+    .to_string();
+    let m = Moment {
+        source: Source::Inline(file),
+        seed: Some(3),
+        time_ms: 30_000,
+        actions: vec![],
+    };
+    let (s, tl) = Moment::decode(&m.encode())
+        .unwrap()
+        .restore(SCENARIOS)
+        .unwrap();
     assert_eq!(s.seed, 3);
     assert_eq!(State::of(tl.world()).services[0].cluster_ip, "172.20.0.1");
 }
 
 #[test]
 fn bad_links_name_the_part_at_fault() {
-    let err = |f: &str| Moment::decode(f).and_then(|m| m.restore(SCENARIOS).map(|_| m)).unwrap_err();
-    assert_eq!(err("#t=10s"), "link: it names no scenario (scenario=… or file=…)");
-    assert_eq!(err("#scenario=nope"), "link: scenario: unknown scenario \"nope\"");
+    let err = |f: &str| {
+        Moment::decode(f)
+            .and_then(|m| m.restore(SCENARIOS).map(|_| m))
+            .unwrap_err()
+    };
+    assert_eq!(
+        err("#t=10s"),
+        "link: it names no scenario (scenario=… or file=…)"
+    );
+    assert_eq!(
+        err("#scenario=nope"),
+        "link: scenario: unknown scenario \"nope\""
+    );
     assert!(err("#scenario=crash-one-of-three&t=soon").starts_with("link: t: "));
-    assert_eq!(err("#scenario=crash-one-of-three&seed=-1"), "link: seed: \"-1\" is not a non-negative integer");
-    assert_eq!(err("#scenario=crash-one-of-three&colour=red"), "link: unknown part \"colour\"");
-    assert_eq!(err("#scenario=crash-one-of-three&t=5s&actions=%5B"), "link: actions: EOF while parsing a list at line 1 column 1");
+    assert_eq!(
+        err("#scenario=crash-one-of-three&seed=-1"),
+        "link: seed: \"-1\" is not a non-negative integer"
+    );
+    assert_eq!(
+        err("#scenario=crash-one-of-three&colour=red"),
+        "link: unknown part \"colour\""
+    );
+    assert_eq!(
+        err("#scenario=crash-one-of-three&t=5s&actions=%5B"),
+        "link: actions: EOF while parsing a list at line 1 column 1"
+    );
     assert!(err("#scenario=crash-one-of-three&t=5s&actions=%5B%5B1000%2C%7B%22do%22%3A%22explode%22%7D%5D%5D").starts_with("link: actions[0]: unknown variant `explode`"));
     assert_eq!(err("#scenario=crash-one-of-three&t=1s&actions=%5B%5B5000%2C%7B%22do%22%3A%22etcd_outage%22%2C%22for%22%3A%221s%22%7D%5D%5D"),
         "link: actions: an action comes after t");
@@ -83,20 +138,45 @@ fn bad_links_name_the_part_at_fault() {
 
 #[test]
 fn actions_naming_unknown_apiservers_fail_without_changing_anything() {
-    let text = SCENARIOS.iter().find(|(n, _)| *n == "crash-one-of-three").unwrap().1;
+    let text = SCENARIOS
+        .iter()
+        .find(|(n, _)| *n == "crash-one-of-three")
+        .unwrap()
+        .1;
     let m = Moment {
         source: Source::Builtin("crash-one-of-three".into()),
         seed: None,
         time_ms: 2_000,
         actions: vec![
-            (1_000, action(json!({"do": "crash_apiserver", "apiserver": "apiserver-z"}))),
-            (1_000, action(json!({"do": "corrupt", "what": "leak_cluster_ip", "ip": "not-an-ip"}))),
+            (
+                1_000,
+                action(json!({"do": "crash_apiserver", "apiserver": "apiserver-z"})),
+            ),
+            (
+                1_000,
+                action(json!({"do": "corrupt", "what": "leak_cluster_ip", "ip": "not-an-ip"})),
+            ),
         ],
     };
     let (_, tl) = m.restore(SCENARIOS).unwrap();
-    let failed: Vec<_> = tl.world().events().iter().filter(|e| e.reason == "action_failed").map(|e| e.message.clone()).collect();
-    assert_eq!(failed, vec!["unknown apiserver \"apiserver-z\"", "invalid IP address \"not-an-ip\""]);
+    let failed: Vec<_> = tl
+        .world()
+        .events()
+        .iter()
+        .filter(|e| e.reason == "action_failed")
+        .map(|e| e.message.clone())
+        .collect();
+    assert_eq!(
+        failed,
+        vec![
+            "unknown apiserver \"apiserver-z\"",
+            "invalid IP address \"not-an-ip\""
+        ]
+    );
     let mut clean = Timeline::new(&scenario::parse(text).unwrap());
     clean.run_until(2_000);
-    assert_eq!(State::of(tl.world()).services, State::of(clean.world()).services);
+    assert_eq!(
+        State::of(tl.world()).services,
+        State::of(clean.world()).services
+    );
 }

@@ -20,7 +20,9 @@ fn cluster(extra: Value) -> Value {
     let mut c = json!({"service_cluster_ip_range": "10.96.0.0/16",
         "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"},
                        {"name": "apiserver-b", "advertise_address": "192.168.10.12"}]});
-    c.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    c.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
     c
 }
 
@@ -30,14 +32,31 @@ fn state_at(s: &Scenario, t: u64) -> Value {
 
 fn addresses(state: &Value) -> Vec<String> {
     let eps = state["endpoints"].as_array().unwrap();
-    let k = eps.iter().find(|e| e["name"] == "kubernetes").expect("kubernetes endpoints");
-    k["subsets"].as_array().unwrap().iter()
-        .flat_map(|s| s["addresses"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()))
+    let k = eps
+        .iter()
+        .find(|e| e["name"] == "kubernetes")
+        .expect("kubernetes endpoints");
+    k["subsets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| {
+            s["addresses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap().to_string())
+        })
         .collect()
 }
 
 fn messages(report: &world::Report, component: &str) -> Vec<(u64, String)> {
-    report.events.iter().filter(|e| e.component == component).map(|e| (e.time_ms, e.message.clone())).collect()
+    report
+        .events
+        .iter()
+        .filter(|e| e.component == component)
+        .map(|e| (e.time_ms, e.message.clone()))
+        .collect()
 }
 
 #[test]
@@ -48,8 +67,16 @@ fn durations_in_go_syntax() {
     assert_eq!(parse_ms("1h30m"), Ok(5_400_000));
     assert_eq!(parse_ms("1.5s"), Ok(1_500));
     assert_eq!(parse_ms("0"), Ok(0));
-    assert!(parse_ms("-1s").is_err() && parse_ms("15").is_err() && parse_ms("1x").is_err() && parse_ms("").is_err());
-    assert!(parse_ms("2000us").is_ok() && parse_ms("1500us").is_err(), "whole milliseconds only");
+    assert!(
+        parse_ms("-1s").is_err()
+            && parse_ms("15").is_err()
+            && parse_ms("1x").is_err()
+            && parse_ms("").is_err()
+    );
+    assert!(
+        parse_ms("2000us").is_ok() && parse_ms("1500us").is_err(),
+        "whole milliseconds only"
+    );
     assert_eq!(format_ms(5_400_000), "1h30m0s");
     assert_eq!(format_ms(90_500), "1m30.5s");
     assert_eq!(format_ms(250), "250ms");
@@ -61,19 +88,29 @@ fn first_writes_happen_at_the_start_instant_then_every_interval() {
     let st = state_at(&s, 0);
     assert_eq!(addresses(&st), vec!["192.168.10.11", "192.168.10.12"]);
     assert_eq!(st["services"][0]["cluster_ip"], "10.96.0.1");
-    assert_eq!(st["namespaces"], json!(["default", "kube-node-lease", "kube-public", "kube-system"]));
+    assert_eq!(
+        st["namespaces"],
+        json!(["default", "kube-node-lease", "kube-public", "kube-system"])
+    );
     let st = state_at(&s, 25_000);
-    assert_eq!(st["leases"][0]["ttl_left_ms"], 10_000, "renewed at 20 s, TTL 15 s");
+    assert_eq!(
+        st["leases"][0]["ttl_left_ms"], 10_000,
+        "renewed at 20 s, TTL 15 s"
+    );
     assert_eq!(st["apiservers"][0]["status"], "running");
     assert_eq!(st["apiservers"][0]["ready"], true);
 }
 
 #[test]
 fn the_default_range_is_used_with_its_deprecation_warning() {
-    let s = scenario(json!({"cluster": {"apiservers": [{"name": "a", "advertise_address": "10.1.0.1"}]}, "until": "1s"}));
+    let s = scenario(
+        json!({"cluster": {"apiservers": [{"name": "a", "advertise_address": "10.1.0.1"}]}, "until": "1s"}),
+    );
     let r = world::run(&s);
     assert_eq!(r.final_state.services[0].cluster_ip, "10.0.0.1");
-    assert!(r.events.iter().any(|e| e.message.starts_with("No CIDR for service cluster IPs specified. Default value which was 10.0.0.0/24")));
+    assert!(r.events.iter().any(|e| e.message.starts_with(
+        "No CIDR for service cluster IPs specified. Default value which was 10.0.0.0/24"
+    )));
 }
 
 #[test]
@@ -81,17 +118,32 @@ fn a_crashed_apiserver_leaves_with_its_lease_and_a_stopped_one_at_once() {
     let s = scenario(json!({"cluster": cluster(json!({})), "steps": [
         {"at": "30s", "do": "crash_apiserver", "apiserver": "apiserver-b"}], "until": "1m"}));
     // Last renewal at 20 s (the crash comes before the 30 s sync): gone at 35 s, rewritten at 40 s.
-    assert_eq!(addresses(&state_at(&s, 34_999)), vec!["192.168.10.11", "192.168.10.12"]);
+    assert_eq!(
+        addresses(&state_at(&s, 34_999)),
+        vec!["192.168.10.11", "192.168.10.12"]
+    );
     let st = state_at(&s, 35_000);
-    assert_eq!(st["leases"].as_array().unwrap().len(), 1, "expired exactly at write + TTL");
-    assert_eq!(addresses(&st), vec!["192.168.10.11", "192.168.10.12"], "nobody rewrote yet");
+    assert_eq!(
+        st["leases"].as_array().unwrap().len(),
+        1,
+        "expired exactly at write + TTL"
+    );
+    assert_eq!(
+        addresses(&st),
+        vec!["192.168.10.11", "192.168.10.12"],
+        "nobody rewrote yet"
+    );
     assert_eq!(addresses(&state_at(&s, 40_000)), vec!["192.168.10.11"]);
     assert_eq!(state_at(&s, 40_000)["apiservers"][1]["status"], "crashed");
 
     let s = scenario(json!({"cluster": cluster(json!({})), "steps": [
         {"at": "30s", "do": "stop_apiserver", "apiserver": "apiserver-b"}], "until": "1m"}));
     let st = state_at(&s, 30_000);
-    assert_eq!(addresses(&st), vec!["192.168.10.11"], "the pre-shutdown hook rewrote them");
+    assert_eq!(
+        addresses(&st),
+        vec!["192.168.10.11"],
+        "the pre-shutdown hook rewrote them"
+    );
     assert_eq!(st["apiservers"][1]["status"], "stopped");
 }
 
@@ -105,7 +157,10 @@ fn steps_run_before_the_controllers_of_the_same_instant() {
         "until": "10s"}));
     let r = world::run(&s);
     assert!(r.passed(), "{:?}", r.expectations);
-    assert_eq!(r.final_state.services[0].cluster_ip, "10.96.0.1", "recreated by the same instant's sync");
+    assert_eq!(
+        r.final_state.services[0].cluster_ip, "10.96.0.1",
+        "recreated by the same instant's sync"
+    );
 }
 
 #[test]
@@ -117,14 +172,38 @@ fn an_outage_makes_everyone_unready_and_api_actions_fail() {
     let st = state_at(&s, 31_000);
     assert_eq!(st["etcd"]["available"], false);
     assert_eq!(st["apiservers"][0]["ready"], false);
-    assert_eq!(st["leases"].as_array().unwrap().len(), 2, "TTLs keep running: not yet");
-    assert!(state_at(&s, 45_000)["leases"].as_array().unwrap().is_empty(), "expired during the outage");
+    assert_eq!(
+        st["leases"].as_array().unwrap().len(),
+        2,
+        "TTLs keep running: not yet"
+    );
+    assert!(
+        state_at(&s, 45_000)["leases"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "expired during the outage"
+    );
     let r = world::run(&s);
-    let failed: Vec<_> = r.events.iter().filter(|e| e.reason == "action_failed").collect();
+    let failed: Vec<_> = r
+        .events
+        .iter()
+        .filter(|e| e.reason == "action_failed")
+        .collect();
     assert_eq!(failed.len(), 1);
-    assert_eq!((failed[0].object.as_str(), failed[0].message.as_str()), ("default/web", "no apiserver can serve the request"));
-    assert!(r.events.iter().any(|e| e.message == "unable to sync kubernetes service: context deadline exceeded"));
-    assert_eq!(addresses(&state_at(&s, 80_000)), vec!["192.168.10.11", "192.168.10.12"], "healed");
+    assert_eq!(
+        (failed[0].object.as_str(), failed[0].message.as_str()),
+        ("default/web", "no apiserver can serve the request")
+    );
+    assert!(r
+        .events
+        .iter()
+        .any(|e| e.message == "unable to sync kubernetes service: context deadline exceeded"));
+    assert_eq!(
+        addresses(&state_at(&s, 80_000)),
+        vec!["192.168.10.11", "192.168.10.12"],
+        "healed"
+    );
 }
 
 #[test]
@@ -153,8 +232,12 @@ fn create_service_allocates_and_refuses_with_kubernetes_texts() {
         {"at": "8s", "do": "create_service", "service": {"name": "auto", "type": "NodePort", "ports": [{"port": 80}]}}],
         "until": "10s"}));
     let r = world::run(&s);
-    let failed: Vec<(&str, &str)> = r.events.iter().filter(|e| e.reason == "action_failed")
-        .map(|e| (e.object.as_str(), e.message.as_str())).collect();
+    let failed: Vec<(&str, &str)> = r
+        .events
+        .iter()
+        .filter(|e| e.reason == "action_failed")
+        .map(|e| (e.object.as_str(), e.message.as_str()))
+        .collect();
     assert_eq!(failed, vec![
         ("default/dup", "Service \"dup\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.96.0.10\"}: failed to allocate IP 10.96.0.10: provided IP is already allocated"),
         ("default/far", "Service \"far\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.97.0.5\"}: failed to allocate IP 10.97.0.5: the provided IP (10.97.0.5) is not in the valid range. The range of valid IPs is 10.96.0.0/16"),
@@ -164,12 +247,28 @@ fn create_service_allocates_and_refuses_with_kubernetes_texts() {
     ]);
     let st = &r.final_state;
     let alloc = &st.allocations;
-    assert_eq!(alloc.cluster_ip[0].used, 4, "kubernetes, dns, np, auto; failures rolled back");
+    assert_eq!(
+        alloc.cluster_ip[0].used, 4,
+        "kubernetes, dns, np, auto; failures rolled back"
+    );
     let auto = st.services.iter().find(|s| s.name == "auto").unwrap();
-    assert!(auto.ports[0].node_port >= 30086, "a NodePort from the dynamic band: {}", auto.ports[0].node_port);
-    assert_eq!(alloc.node_port.allocated, vec![30080, auto.ports[0].node_port]);
+    assert!(
+        auto.ports[0].node_port >= 30086,
+        "a NodePort from the dynamic band: {}",
+        auto.ports[0].node_port
+    );
+    assert_eq!(
+        alloc.node_port.allocated,
+        vec![30080, auto.ports[0].node_port]
+    );
     let auto_ip: std::net::IpAddr = auto.cluster_ip.parse().unwrap();
-    assert!(u32::from(match auto_ip { std::net::IpAddr::V4(v) => v, _ => unreachable!() }) - u32::from(std::net::Ipv4Addr::new(10, 96, 0, 0)) > 256);
+    assert!(
+        u32::from(match auto_ip {
+            std::net::IpAddr::V4(v) => v,
+            _ => unreachable!(),
+        }) - u32::from(std::net::Ipv4Addr::new(10, 96, 0, 0))
+            > 256
+    );
 }
 
 #[test]
@@ -179,9 +278,15 @@ fn deleting_a_service_releases_its_ip_and_ports() {
         {"at": "2s", "do": "delete_service", "namespace": "default", "name": "np"},
         {"at": "3s", "do": "delete_service", "namespace": "default", "name": "np"}], "until": "3s"}));
     let r = world::run(&s);
-    assert_eq!(r.final_state.allocations.cluster_ip[0].allocated, vec!["10.96.0.1"]);
+    assert_eq!(
+        r.final_state.allocations.cluster_ip[0].allocated,
+        vec!["10.96.0.1"]
+    );
     assert!(r.final_state.allocations.node_port.allocated.is_empty());
-    assert!(r.events.iter().any(|e| e.reason == "action_failed" && e.message == "services \"np\" not found"));
+    assert!(r
+        .events
+        .iter()
+        .any(|e| e.reason == "action_failed" && e.message == "services \"np\" not found"));
 }
 
 #[test]
@@ -189,28 +294,64 @@ fn behaviour_1_20_runs_repair_twice_at_start() {
     let leak = |behavior: &str| {
         let s = scenario(json!({"behavior": behavior, "cluster": cluster(json!({})),
             "initial": {"cluster_ip_allocation": {"range": "10.96.0.0/16", "allocated": ["10.96.0.7"]}}, "until": "1s"}));
-        world::run(&s).final_state.apiservers[0].repair.cluster_ip_leaks.get("10.96.0.7").copied()
+        world::run(&s).final_state.apiservers[0]
+            .repair
+            .cluster_ip_leaks
+            .get("10.96.0.7")
+            .copied()
     };
     assert_eq!(leak("1.29"), Some(1), "one run: flagged");
-    assert_eq!(leak("1.20"), Some(0), "RunOnce in Start() plus the loop's first run");
+    assert_eq!(
+        leak("1.20"),
+        Some(0),
+        "RunOnce in Start() plus the loop's first run"
+    );
 }
 
 #[test]
 fn starting_during_an_outage_1_29_dies_after_a_minute_and_1_20_at_once() {
-    let s = |behavior: &str| scenario(json!({"behavior": behavior, "cluster": cluster(json!({})), "steps": [
+    let s = |behavior: &str| {
+        scenario(
+            json!({"behavior": behavior, "cluster": cluster(json!({})), "steps": [
         {"at": "10s", "do": "stop_apiserver", "apiserver": "apiserver-b"},
         {"at": "20s", "do": "etcd_outage", "for": "5m"},
-        {"at": "30s", "do": "start_apiserver", "apiserver": "apiserver-b"}], "until": "2m"}));
+        {"at": "30s", "do": "start_apiserver", "apiserver": "apiserver-b"}], "until": "2m"}),
+        )
+    };
     let r = world::run(&s("1.29"));
-    let b: Vec<_> = r.events.iter().filter(|e| e.apiserver == "apiserver-b" && e.time_ms >= 30_000).map(|e| (e.time_ms, e.message.as_str())).collect();
-    assert!(b.contains(&(30_000, "unable to refresh the service IP block: context deadline exceeded")), "{b:?}");
+    let b: Vec<_> = r
+        .events
+        .iter()
+        .filter(|e| e.apiserver == "apiserver-b" && e.time_ms >= 30_000)
+        .map(|e| (e.time_ms, e.message.as_str()))
+        .collect();
+    assert!(
+        b.contains(&(
+            30_000,
+            "unable to refresh the service IP block: context deadline exceeded"
+        )),
+        "{b:?}"
+    );
     assert!(b.contains(&(90_000, "PostStartHook \"start-service-ip-repair-controllers\" failed: unable to perform initial IP and Port allocation check")), "{b:?}");
-    assert_eq!(state_at(&s("1.29"), 89_000)["apiservers"][1]["status"], "running", "an outage is etcd's, not an isolation");
-    assert_eq!(state_at(&s("1.29"), 89_000)["apiservers"][1]["ready"], false);
-    assert_eq!(state_at(&s("1.29"), 90_000)["apiservers"][1]["status"], "crashed");
+    assert_eq!(
+        state_at(&s("1.29"), 89_000)["apiservers"][1]["status"],
+        "running",
+        "an outage is etcd's, not an isolation"
+    );
+    assert_eq!(
+        state_at(&s("1.29"), 89_000)["apiservers"][1]["ready"],
+        false
+    );
+    assert_eq!(
+        state_at(&s("1.29"), 90_000)["apiservers"][1]["status"],
+        "crashed"
+    );
     let r = world::run(&s("1.20"));
     assert!(r.events.iter().any(|e| e.time_ms == 30_000 && e.message == "Unable to perform initial IP allocation check: unable to refresh the service IP block: context deadline exceeded"));
-    assert_eq!(state_at(&s("1.20"), 30_000)["apiservers"][1]["status"], "crashed");
+    assert_eq!(
+        state_at(&s("1.20"), 30_000)["apiservers"][1]["status"],
+        "crashed"
+    );
 }
 
 #[test]
@@ -220,21 +361,31 @@ fn a_stop_that_cannot_reach_etcd_times_out_after_two_intervals() {
         {"at": "25s", "do": "stop_apiserver", "apiserver": "apiserver-b"}], "until": "1m"}));
     assert_eq!(state_at(&s, 30_000)["apiservers"][1]["status"], "isolated");
     let r = world::run(&s);
-    assert!(messages(&r, "kube-apiserver").contains(&(45_000, "RemoveEndpoints() timed out".to_string())));
-    assert_eq!(state_at(&s, 44_999)["apiservers"][1]["status"], "isolated", "stopping while cut off");
+    assert!(messages(&r, "kube-apiserver")
+        .contains(&(45_000, "RemoveEndpoints() timed out".to_string())));
+    assert_eq!(
+        state_at(&s, 44_999)["apiservers"][1]["status"],
+        "isolated",
+        "stopping while cut off"
+    );
     assert_eq!(state_at(&s, 45_000)["apiservers"][1]["status"], "stopped");
     assert_eq!(r.final_state.apiservers[1].ready, false);
 }
 
 #[test]
 fn startup_delay_shows_starting() {
-    let s = scenario(json!({"cluster": {"service_cluster_ip_range": "10.96.0.0/16", "apiservers": [
+    let s = scenario(
+        json!({"cluster": {"service_cluster_ip_range": "10.96.0.0/16", "apiservers": [
         {"name": "a", "advertise_address": "192.168.10.11"},
         {"name": "b", "advertise_address": "192.168.10.12", "start_at": "5s", "startup_delay": "3s"},
-        {"name": "c", "advertise_address": "192.168.10.13", "start_at": null}]}, "until": "10s"}));
+        {"name": "c", "advertise_address": "192.168.10.13", "start_at": null}]}, "until": "10s"}),
+    );
     assert_eq!(state_at(&s, 6_000)["apiservers"][1]["status"], "starting");
     assert_eq!(state_at(&s, 6_000)["apiservers"][2]["status"], "stopped");
-    assert_eq!(addresses(&state_at(&s, 8_000)), vec!["192.168.10.11", "192.168.10.12"]);
+    assert_eq!(
+        addresses(&state_at(&s, 8_000)),
+        vec!["192.168.10.11", "192.168.10.12"]
+    );
 }
 
 #[test]
@@ -245,8 +396,11 @@ fn same_scenario_same_bytes() {
     let one = serde_json::to_string(&world::run(&s)).unwrap();
     assert_eq!(one, serde_json::to_string(&world::run(&s)).unwrap());
     let other_seed = scenario::parse(&s_text_with_seed(6)).unwrap();
-    assert_ne!(serde_json::to_string(&world::run(&other_seed).final_state.services).unwrap(),
-        serde_json::to_string(&world::run(&s).final_state.services).unwrap(), "the seed picks the IPs");
+    assert_ne!(
+        serde_json::to_string(&world::run(&other_seed).final_state.services).unwrap(),
+        serde_json::to_string(&world::run(&s).final_state.services).unwrap(),
+        "the seed picks the IPs"
+    );
 }
 
 fn s_text_with_seed(seed: u64) -> String {
@@ -257,8 +411,11 @@ fn s_text_with_seed(seed: u64) -> String {
 
 #[test]
 fn seeking_back_equals_replaying_and_acting_in_the_past_forks() {
-    let s = scenario(json!({"cluster": cluster(json!({"repair_interval": "30s"})), "until": "10m"}));
-    let crash = Action::CrashApiserver(ApiserverRef { apiserver: "apiserver-b".into() });
+    let s =
+        scenario(json!({"cluster": cluster(json!({"repair_interval": "30s"})), "until": "10m"}));
+    let crash = Action::CrashApiserver(ApiserverRef {
+        apiserver: "apiserver-b".into(),
+    });
     let mut tl = Timeline::new(&s);
     tl.run_until(150_000);
     tl.act(crash.clone());
@@ -270,13 +427,19 @@ fn seeking_back_equals_replaying_and_acting_in_the_past_forks() {
     fresh.run_until(150_000);
     fresh.act(&crash);
     fresh.run_until(200_000);
-    assert_eq!(State::of(tl.world()), State::of(&fresh), "seek = replay from the seed and the action log");
+    assert_eq!(
+        State::of(tl.world()),
+        State::of(&fresh),
+        "seek = replay from the seed and the action log"
+    );
     tl.seek(400_000);
     assert_eq!(State::of(tl.world()), at_400, "and forward again");
 
     // Acting at 100 s, before the crash, forks: the crash is gone from this timeline.
     tl.seek(100_000);
-    tl.act(Action::StopApiserver(ApiserverRef { apiserver: "apiserver-a".into() }));
+    tl.act(Action::StopApiserver(ApiserverRef {
+        apiserver: "apiserver-a".into(),
+    }));
     assert_eq!(tl.actions().len(), 1);
     tl.run_until(400_000);
     let st = State::of(tl.world());

@@ -1,0 +1,53 @@
+//! The two languages of the lab: English and Chinese (the seed articles' language). Labels,
+//! narration and explanations are translated; Kubernetes' reasons and messages stay verbatim.
+
+use crate::scenario::Title;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+
+    /// The BCP 47 code, as in `?lang=` and `<html lang>`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Lang> {
+        match code {
+            "en" => Some(Lang::En),
+            "zh" => Some(Lang::Zh),
+            _ => None,
+        }
+    }
+
+    /// Picks this language's text of a pair written side by side at the place it is shown.
+    pub fn pick<'a>(self, en: &'a str, zh: &'a str) -> &'a str {
+        match self {
+            Lang::En => en,
+            Lang::Zh => zh,
+        }
+    }
+}
+
+impl Title {
+    /// The text in `lang`, else the English one, else any.
+    pub fn get(&self, lang: Lang) -> &str {
+        match self {
+            Title::Plain(t) => t,
+            Title::ByLanguage(m) => m
+                .get(lang.code())
+                .or_else(|| m.get("en"))
+                .or_else(|| m.values().next())
+                .map_or("", String::as_str),
+        }
+    }
+}
