@@ -1,18 +1,31 @@
-//! Embeds every `scenarios/*.json` into the library (`kube_bootstrap_lab::builtin::SCENARIOS`),
-//! so the browser build can load them and the wasm tests can run them.
+//! Embeds every `scenarios/*.json` and `tours/*.json` into the library
+//! (`kube_bootstrap_lab::builtin::{SCENARIOS, TOURS}`), so the browser build can load them and the
+//! wasm tests can run them.
 
 use std::fs;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut out = String::new();
+    embed(&mut out, "scenarios", "SCENARIOS", "scenario");
+    embed(&mut out, "tours", "TOURS", "tour");
+    let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("builtin.rs");
+    fs::write(dest, out).expect("write builtin.rs");
+}
+
+/// Appends `pub const {name}: &[(stem, text)]` holding every `{dir}/*.json`, sorted by name.
+fn embed(out: &mut String, dir: &str, name: &str, what: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = fs::read_dir(&dir)
         .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
         .unwrap_or_default();
     files.retain(|p| p.extension().is_some_and(|e| e == "json"));
     files.sort();
-    let mut out = String::from("/// (file stem, file text) of every scenario under `scenarios/`, sorted by name.\npub const SCENARIOS: &[(&str, &str)] = &[\n");
+    out.push_str(&format!(
+        "/// (file stem, file text) of every {what} under `{}/`, sorted by name.\npub const {name}: &[(&str, &str)] = &[\n",
+        dir.file_name().and_then(|n| n.to_str()).unwrap_or_default()
+    ));
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let stem = path
@@ -25,6 +38,4 @@ fn main() {
         ));
     }
     out.push_str("];\n");
-    let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("scenarios.rs");
-    fs::write(dest, out).expect("write scenarios.rs");
 }

@@ -6,9 +6,9 @@
 
 pub mod allocator;
 pub mod api;
-/// The scenario files shipped in `scenarios/`.
+/// The scenario files shipped in `scenarios/` and the tours in `tours/`.
 pub mod builtin {
-    include!(concat!(env!("OUT_DIR"), "/scenarios.rs"));
+    include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
 }
 pub mod controlplane;
 pub mod duration;
@@ -31,6 +31,7 @@ pub mod scenario;
 pub mod share;
 pub mod state;
 pub mod timeline;
+pub mod tour;
 #[doc(hidden)]
 pub mod workloads;
 pub mod world;

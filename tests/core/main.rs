@@ -19,6 +19,7 @@ mod reconcilers;
 mod repair_clusterip;
 mod repair_nodeport;
 mod share;
+mod tour;
 mod world;
 
 use std::net::IpAddr;

@@ -1,0 +1,281 @@
+//! Guided tours: narration over a scenario of `scenarios/`, in English and Chinese. Each step
+//! waits for the simulation (a time, or a predicate written like a scenario's `expect`), names
+//! the part of the UI it talks about, and is found by running the scenario forward, so the
+//! narration can never say something the simulation does not do. Going back restores the
+//! remembered instant of an earlier step through the timeline's checkpoints: nothing replays.
+//!
+//! ```json
+//! {"name": "lease-heartbeats", "title": {"en": "…", "zh": "…"}, "scenario": "crash-vs-graceful-stop",
+//!  "steps": [
+//!    {"say": {"en": "…", "zh": "…"}, "highlight": ["leases"]},
+//!    {"until": {"leases": [{"ip": "192.168.10.12", "ttl_left_ms": 1000}]}, "say": {…}},
+//!    {"at": "70s", "say": {…}, "highlight": ["apiserver:apiserver-c"]},
+//!    {"scenario": "last-apiserver-shutdown-1-20", "say": {…}}
+//!  ]}
+//! ```
+
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+use crate::duration::parse_ms;
+use crate::expect;
+use crate::lang::Lang;
+use crate::scenario::{self, Scenario, Title};
+use crate::state::State;
+use crate::timeline::Timeline;
+
+/// How long a step may wait for its predicate, in virtual time, before the tour is broken.
+pub const WAIT_LIMIT_MS: u64 = 60 * 60 * 1000;
+
+/// The parts of the UI a step can point at (`data-tour` attributes in the UI), besides
+/// `apiserver:<name>`.
+pub const SPOTS: &[&str] = &[
+    "controls",
+    "apiservers",
+    "etcd",
+    "leases",
+    "ranges",
+    "kubernetes-service",
+    "endpoints",
+    "events",
+    "bitmaps",
+    "cluster-ip",
+    "node-port",
+    "services",
+    "pods",
+    "corrupt",
+];
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Wait {
+    /// Where the previous step left off (or the scenario's start).
+    Now,
+    /// At this virtual time (or at once, when the previous step is already later).
+    At(u64),
+    /// The first instant, from the previous step on, at which this `expect` holds.
+    Until(Json),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TourStep {
+    /// The scenario (a name of `scenarios/`) this step shows; a change restarts at its time 0.
+    pub scenario: String,
+    pub wait: Wait,
+    pub say: Title,
+    pub highlight: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tour {
+    pub name: String,
+    pub title: Title,
+    pub steps: Vec<TourStep>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    name: String,
+    title: Title,
+    scenario: String,
+    steps: Vec<StepFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepFile {
+    #[serde(default)]
+    scenario: Option<String>,
+    #[serde(default)]
+    at: Option<String>,
+    #[serde(default)]
+    until: Option<Json>,
+    say: Title,
+    #[serde(default)]
+    highlight: Vec<String>,
+}
+
+/// Both languages, non-empty: a tour is read in either.
+fn check_text(t: &Title, field: &str) -> Result<(), String> {
+    match t {
+        Title::ByLanguage(m)
+            if Lang::ALL
+                .iter()
+                .all(|l| m.get(l.code()).is_some_and(|s| !s.trim().is_empty())) =>
+        {
+            Ok(())
+        }
+        _ => Err(format!("{field}: needs non-empty \"en\" and \"zh\" texts")),
+    }
+}
+
+/// Reads a tour; `scenarios` resolves the scenario names it uses (`builtin::SCENARIOS`).
+pub fn parse(text: &str, scenarios: &[(&str, &str)]) -> Result<Tour, String> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let f: File = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." {
+            e.inner().to_string()
+        } else {
+            format!("{path}: {}", e.inner())
+        }
+    })?;
+    if f.name.is_empty() {
+        return Err("name: must not be empty".into());
+    }
+    check_text(&f.title, "title")?;
+    if f.steps.is_empty() {
+        return Err("steps: a tour needs at least one step".into());
+    }
+    let load = |name: &str, field: &str| -> Result<Scenario, String> {
+        let (_, text) = scenarios
+            .iter()
+            .find(|(n, _)| *n == name)
+            .ok_or_else(|| format!("{field}: there is no scenario {name:?}"))?;
+        scenario::parse(text).map_err(|e| format!("{field}: scenario {name:?}: {e}"))
+    };
+    let mut current = (f.scenario.clone(), load(&f.scenario, "scenario")?);
+    let mut steps = Vec::new();
+    for (i, s) in f.steps.into_iter().enumerate() {
+        let field = |k: &str| format!("steps[{i}].{k}");
+        if let Some(name) = s.scenario {
+            let sc = load(&name, &field("scenario"))?;
+            current = (name, sc);
+        }
+        check_text(&s.say, &field("say"))?;
+        let wait = match (s.at, s.until) {
+            (Some(_), Some(_)) => {
+                return Err(format!("steps[{i}]: give \"at\" or \"until\", not both"))
+            }
+            (Some(at), None) => {
+                Wait::At(parse_ms(&at).map_err(|e| format!("{}: {e}", field("at")))?)
+            }
+            (None, Some(until)) => {
+                if !until.is_object() {
+                    return Err(format!(
+                        "{}: must be an object, like a scenario's expect",
+                        field("until")
+                    ));
+                }
+                Wait::Until(until)
+            }
+            (None, None) => Wait::Now,
+        };
+        for (j, spot) in s.highlight.iter().enumerate() {
+            let ok = match spot.strip_prefix("apiserver:") {
+                Some(name) => current.1.cluster.apiservers.iter().any(|a| a.name == name),
+                None => SPOTS.contains(&spot.as_str()),
+            };
+            if !ok {
+                return Err(format!(
+                    "{}[{j}]: {spot:?} is not a part of the UI (one of {}, or apiserver:<name of the scenario's apiserver>)",
+                    field("highlight"),
+                    SPOTS.join(", ")
+                ));
+            }
+        }
+        steps.push(TourStep {
+            scenario: current.0.clone(),
+            wait,
+            say: s.say,
+            highlight: s.highlight,
+        });
+    }
+    Ok(Tour {
+        name: f.name,
+        title: f.title,
+        steps,
+    })
+}
+
+/// Whether `until` holds in the world `timeline` shows now; the mismatches when not.
+pub fn holds(until: &Json, timeline: &Timeline) -> Result<(), Vec<String>> {
+    let w = timeline.world();
+    let state = serde_json::to_value(State::of(w)).expect("state serialises");
+    let out = expect::check(until, &state, w.events());
+    if out.is_empty() {
+        Ok(())
+    } else {
+        Err(out)
+    }
+}
+
+/// A reader's place in a tour, with the instant each step was found at (found once, then
+/// remembered, so going back and forth is a seek).
+#[derive(Clone, Debug)]
+pub struct Guide {
+    pub tour: Tour,
+    pub index: usize,
+    times: Vec<Option<u64>>,
+}
+
+impl Guide {
+    pub fn new(tour: Tour) -> Self {
+        let n = tour.steps.len();
+        Guide {
+            tour,
+            index: 0,
+            times: vec![None; n],
+        }
+    }
+
+    pub fn step(&self) -> &TourStep {
+        &self.tour.steps[self.index]
+    }
+
+    pub fn is_last(&self) -> bool {
+        self.index + 1 == self.tour.steps.len()
+    }
+
+    /// The instant step `i` shows, running `timeline` (which must be of step `i`'s scenario)
+    /// forward from the previous step as far as needed. The timeline is left anywhere.
+    pub fn time_of(&mut self, i: usize, timeline: &mut Timeline) -> Result<u64, String> {
+        if let Some(t) = self.times[i] {
+            return Ok(t);
+        }
+        let step = &self.tour.steps[i];
+        let same_scenario = i > 0 && self.tour.steps[i - 1].scenario == step.scenario;
+        let from = if same_scenario {
+            self.time_of(i - 1, timeline)?
+        } else {
+            0
+        };
+        let step = self.tour.steps[i].clone();
+        let t = match &step.wait {
+            Wait::Now => from,
+            Wait::At(at) => from.max(*at),
+            Wait::Until(until) => {
+                timeline.seek(from);
+                loop {
+                    match holds(until, timeline) {
+                        Ok(()) => break timeline.world().now(),
+                        Err(why) if timeline.world().now() >= from + WAIT_LIMIT_MS => {
+                            return Err(format!(
+                                "tour {:?} step {}: \"until\" did not hold within {} of virtual time: {}",
+                                self.tour.name,
+                                i + 1,
+                                crate::duration::format_ms(WAIT_LIMIT_MS),
+                                why.join("; ")
+                            ))
+                        }
+                        Err(_) => {
+                            if timeline.step().is_none() {
+                                return Err(format!("tour {:?} step {}: the simulation stopped before \"until\" held", self.tour.name, i + 1));
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        self.times[i] = Some(t);
+        Ok(t)
+    }
+}
+
+/// Reads a tour shipped in `tours/` by name.
+pub fn builtin(name: &str) -> Option<Result<Tour, String>> {
+    crate::builtin::TOURS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| parse(text, crate::builtin::SCENARIOS))
+}

@@ -1,0 +1,165 @@
+//! Tours never drift from the simulation: every step of every tour in `tours/` is reached, its
+//! predicate holds at the instant the reader is shown, and its scenario's own expectations pass.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use std::collections::BTreeMap;
+
+use kube_bootstrap_lab::builtin::{SCENARIOS, TOURS};
+use kube_bootstrap_lab::scenario;
+use kube_bootstrap_lab::timeline::Timeline;
+use kube_bootstrap_lab::tour::{self, Guide, Wait};
+use kube_bootstrap_lab::world;
+
+fn scenario_of(name: &str) -> scenario::Scenario {
+    let (_, text) = SCENARIOS.iter().find(|(n, _)| *n == name).unwrap();
+    scenario::parse(text).unwrap()
+}
+
+#[test]
+fn every_tour_reaches_every_step_and_its_predicate_holds_there() {
+    assert!(!TOURS.is_empty());
+    for (stem, text) in TOURS {
+        let t = tour::parse(text, SCENARIOS).unwrap_or_else(|e| panic!("tours/{stem}.json: {e}"));
+        assert_eq!(t.name, *stem, "a tour's name is its file name");
+        let mut guide = Guide::new(t.clone());
+        let mut timelines: BTreeMap<String, Timeline> = BTreeMap::new();
+        let mut last = BTreeMap::<String, u64>::new();
+        for (i, step) in t.steps.iter().enumerate() {
+            let tl = timelines
+                .entry(step.scenario.clone())
+                .or_insert_with(|| Timeline::new(&scenario_of(&step.scenario)));
+            let at = guide.time_of(i, tl).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                at >= *last.get(&step.scenario).unwrap_or(&0),
+                "{stem} step {}: time goes back",
+                i + 1
+            );
+            last.insert(step.scenario.clone(), at);
+            // What the reader sees: a fresh timeline seeked to that instant.
+            let mut fresh = Timeline::new(&scenario_of(&step.scenario));
+            fresh.seek(at);
+            if let Wait::Until(until) = &step.wait {
+                if let Err(why) = tour::holds(until, &fresh) {
+                    panic!("{stem} step {}: at {at} ms: {}", i + 1, why.join("; "));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_tour_scenario_carries_expectations_that_pass() {
+    for (stem, text) in TOURS {
+        let t = tour::parse(text, SCENARIOS).unwrap();
+        let names: std::collections::BTreeSet<_> =
+            t.steps.iter().map(|s| s.scenario.clone()).collect();
+        for name in names {
+            let s = scenario_of(&name);
+            let report = world::run(&s);
+            assert!(
+                !report.expectations.is_empty(),
+                "{stem}: scenario {name} has no expect steps"
+            );
+            assert!(
+                report.passed(),
+                "{stem}: scenario {name} fails its expectations"
+            );
+        }
+    }
+}
+
+#[test]
+fn tours_going_back_restore_the_same_state_as_going_forward() {
+    let t = tour::parse(TOURS[0].1, SCENARIOS).unwrap();
+    let s = scenario_of(&t.steps[0].scenario);
+    let mut guide = Guide::new(t.clone());
+    let mut tl = Timeline::new(&s);
+    let n = t
+        .steps
+        .iter()
+        .take_while(|st| st.scenario == t.steps[0].scenario)
+        .count();
+    let times: Vec<u64> = (0..n).map(|i| guide.time_of(i, &mut tl).unwrap()).collect();
+    let states: Vec<_> = times
+        .iter()
+        .map(|&at| {
+            let mut f = Timeline::new(&s);
+            f.seek(at);
+            kube_bootstrap_lab::state::State::of(f.world())
+        })
+        .collect();
+    for i in (0..n).rev() {
+        let at = guide.time_of(i, &mut tl).unwrap();
+        tl.seek(at);
+        assert_eq!(
+            kube_bootstrap_lab::state::State::of(tl.world()),
+            states[i],
+            "step {}",
+            i + 1
+        );
+    }
+}
+
+#[test]
+fn bad_tours_are_refused_naming_the_field() {
+    let ok = r#"{"name":"x","title":{"en":"X","zh":"X"},"scenario":"crash-one-of-three","steps":[{"say":{"en":"a","zh":"甲"}}]}"#;
+    assert!(tour::parse(ok, SCENARIOS).is_ok());
+    let cases = [
+        (
+            ok.replace("crash-one-of-three", "nope"),
+            "scenario: there is no scenario \"nope\"",
+        ),
+        (
+            ok.replace(r#""zh":"甲""#, r#""zh":"""#),
+            "steps[0].say: needs non-empty \"en\" and \"zh\" texts",
+        ),
+        (
+            ok.replace(r#"{"say""#, r#"{"at":"soon","say""#),
+            "steps[0].at: ",
+        ),
+        (
+            ok.replace(r#"{"say""#, r#"{"highlight":["moon"],"say""#),
+            "steps[0].highlight[0]: \"moon\" is not a part of the UI",
+        ),
+        (
+            ok.replace(
+                r#"{"say""#,
+                r#"{"highlight":["apiserver:apiserver-z"],"say""#,
+            ),
+            "steps[0].highlight[0]",
+        ),
+        (
+            ok.replace(r#"{"say""#, r#"{"at":"1s","until":{},"say""#),
+            "steps[0]: give \"at\" or \"until\", not both",
+        ),
+        (
+            ok.replace(r#"{"say""#, r#"{"until":[],"say""#),
+            "steps[0].until: must be an object",
+        ),
+        (
+            ok.replace(r#"{"say""#, r#"{"sai":1,"say""#),
+            "steps[0]: unknown field `sai`",
+        ),
+        (
+            ok.replace(r#""steps":[{"say":{"en":"a","zh":"甲"}}]"#, r#""steps":[]"#),
+            "steps: a tour needs at least one step",
+        ),
+    ];
+    for (text, want) in cases {
+        let err = tour::parse(&text, SCENARIOS).unwrap_err();
+        assert!(err.starts_with(want), "{err:?} should start with {want:?}");
+    }
+}
+
+#[test]
+fn a_predicate_that_never_holds_is_reported() {
+    let text = r#"{"name":"x","title":{"en":"X","zh":"X"},"scenario":"crash-one-of-three",
+        "steps":[{"until":{"apiservers":[{"name":"apiserver-a","status":"on the moon"}]},"say":{"en":"a","zh":"甲"}}]}"#;
+    let t = tour::parse(text, SCENARIOS).unwrap();
+    let mut g = Guide::new(t);
+    let mut tl = Timeline::new(&scenario_of("crash-one-of-three"));
+    let err = g.time_of(0, &mut tl).unwrap_err();
+    assert!(err.contains("did not hold within 1h0m0s"), "{err}");
+}
