@@ -1,11 +1,13 @@
 //! Read-only views the UI draws: each bitmap cell with its state and owners, and what a cell
-//! means. Every rule lives here, in the core; the UI only paints the answers.
+//! means, in English or Chinese. Every rule lives here, in the core; the UI only paints the
+//! answers.
 
 use std::collections::BTreeMap;
 
 use crate::api::{parse_ip, IpFamily, Service};
 use crate::controlplane::{Status, KUBERNETES};
 use crate::ipallocator::Range;
+use crate::lang::Lang;
 use crate::repair::nodeport::collect_service_node_ports;
 use crate::world::World;
 
@@ -185,29 +187,54 @@ impl BitmapView {
         }
     }
 
-    /// The tooltip of a cell: address or port, band, state and owners.
-    pub fn describe(&self, offset: usize) -> String {
+    /// The tooltip of a cell in `lang`: address or port, band, state and owners.
+    pub fn describe(&self, offset: usize, lang: Lang) -> String {
         let band = if offset < self.static_band {
-            "static band"
+            lang.pick("static band", "静态段")
         } else {
-            "dynamic band"
+            lang.pick("dynamic band", "动态段")
         };
         let owners = self
             .owners
             .get(&offset)
             .map(|o| o.join(", "))
             .unwrap_or_default();
+        let en = lang == Lang::En;
         let state = match self.cells.get(offset).copied() {
-            Some(c) if c == Cell::Free as u8 => "free".to_string(),
-            Some(c) if c == Cell::Allocated as u8 => format!("allocated to {owners}"),
-            Some(c) if c == Cell::Kubernetes as u8 => format!("allocated to {owners} (the kubernetes Service)"),
-            Some(c) if c == Cell::Duplicate as u8 => format!("assigned to several services: {owners}"),
-            Some(c) if c == Cell::Unallocated as u8 => format!("used by {owners} but not allocated: repair will set it"),
-            Some(c) if c == Cell::Leaked as u8 => match self.leak_countdown.get(&offset) {
-                Some(n) => format!("allocated to no service: a suspected leak, freed by the {} repair run from now", ordinal(*n as usize + 1)),
-                None => "allocated to no service: the next repair run will flag it".to_string(),
+            Some(c) if c == Cell::Free as u8 => lang.pick("free", "空闲").to_string(),
+            Some(c) if c == Cell::Allocated as u8 => match lang {
+                Lang::En => format!("allocated to {owners}"),
+                Lang::Zh => format!("已分配给 {owners}"),
             },
-            _ => "outside the range".to_string(),
+            Some(c) if c == Cell::Kubernetes as u8 => match lang {
+                Lang::En => format!("allocated to {owners} (the kubernetes Service)"),
+                Lang::Zh => format!("已分配给 {owners}（即 kubernetes Service）"),
+            },
+            Some(c) if c == Cell::Duplicate as u8 => match lang {
+                Lang::En => format!("assigned to several services: {owners}"),
+                Lang::Zh => format!("同时分配给了多个 Service：{owners}"),
+            },
+            Some(c) if c == Cell::Unallocated as u8 => match lang {
+                Lang::En => format!("used by {owners} but not allocated: repair will set it"),
+                Lang::Zh => format!("{owners} 正在使用，但位图中未标记：修复循环会补上"),
+            },
+            Some(c) if c == Cell::Leaked as u8 => match (self.leak_countdown.get(&offset), en) {
+                (Some(n), true) => format!(
+                    "allocated to no service: a suspected leak, freed by the {} repair run from now",
+                    ordinal(*n as usize + 1)
+                ),
+                (Some(n), false) => format!(
+                    "已分配但没有任何 Service 使用：疑似泄漏，将在从现在起的第 {} 轮修复中释放",
+                    *n as usize + 1
+                ),
+                (None, _) => lang
+                    .pick(
+                        "allocated to no service: the next repair run will flag it",
+                        "已分配但没有任何 Service 使用：下一轮修复会将其标记为疑似泄漏",
+                    )
+                    .to_string(),
+            },
+            _ => lang.pick("outside the range", "超出范围").to_string(),
         };
         format!("{} · {band} · {state}", self.label(offset))
     }

@@ -14,6 +14,7 @@ use web_sys::{
 use yew::AppHandle;
 
 use kube_bootstrap_lab::inspect::{BitmapView, Cell};
+use kube_bootstrap_lab::lang::Lang;
 use kube_bootstrap_lab::ui::bitmap::{
     background_colour, cell_at, cell_colour, centre_colour, key_target, layout, overview_layout,
     prefers_dark, Bitmap, BitmapProps, Overview, WINDOW,
@@ -339,7 +340,7 @@ async fn pointer_move_describes_the_cell() {
     let v = Rc::new(slash24());
     let app = mount("hov", &v).await;
     point_at("hov", 20).await;
-    assert_eq!(text("hov-desc"), v.describe(20));
+    assert_eq!(text("hov-desc"), v.describe(20, Lang::En));
     assert!(text("hov-desc").contains("default/web"));
     assert_eq!(
         by_id("hov-desc").get_attribute("aria-live").as_deref(),
@@ -349,9 +350,9 @@ async fn pointer_move_describes_the_cell() {
         .query_selector("#hov-bitmap .bitmap-tip:not([hidden])")
         .unwrap()
         .expect("a tooltip");
-    assert_eq!(tip.text_content().unwrap(), v.describe(20));
+    assert_eq!(tip.text_content().unwrap(), v.describe(20, Lang::En));
     point_at("hov", 40).await;
-    assert_eq!(text("hov-desc"), v.describe(40));
+    assert_eq!(text("hov-desc"), v.describe(40, Lang::En));
     by_id("hov-canvas")
         .dispatch_event(&pointer_event("pointerleave", 0.0, 0.0))
         .unwrap();
@@ -379,32 +380,32 @@ async fn keys_move_a_focus_cursor() {
         .focus()
         .unwrap();
     settle().await;
-    assert_eq!(text("kb-desc"), v.describe(0));
+    assert_eq!(text("kb-desc"), v.describe(0, Lang::En));
     assert!(
         by_id("kb-canvas") == c,
         "focusing keeps the same canvas element"
     );
     key(&c, "ArrowRight").await;
-    assert_eq!(text("kb-desc"), v.describe(1));
+    assert_eq!(text("kb-desc"), v.describe(1, Lang::En));
     key(&c, "ArrowDown").await;
-    assert_eq!(text("kb-desc"), v.describe(17));
+    assert_eq!(text("kb-desc"), v.describe(17, Lang::En));
     key(&c, "ArrowDown").await;
     key(&c, "ArrowRight").await;
     key(&c, "ArrowRight").await;
     key(&c, "ArrowRight").await;
-    assert_eq!(text("kb-desc"), v.describe(36));
+    assert_eq!(text("kb-desc"), v.describe(36, Lang::En));
     assert!(document()
         .query_selector("#kb-bitmap .bitmap-cursor:not([hidden])")
         .unwrap()
         .is_some());
     key(&c, "End").await;
-    assert_eq!(text("kb-desc"), v.describe(253));
+    assert_eq!(text("kb-desc"), v.describe(253, Lang::En));
     key(&c, "ArrowDown").await;
-    assert_eq!(text("kb-desc"), v.describe(253), "no row below");
+    assert_eq!(text("kb-desc"), v.describe(253, Lang::En), "no row below");
     key(&c, "Home").await;
-    assert_eq!(text("kb-desc"), v.describe(0));
+    assert_eq!(text("kb-desc"), v.describe(0, Lang::En));
     key(&c, "ArrowUp").await;
-    assert_eq!(text("kb-desc"), v.describe(0));
+    assert_eq!(text("kb-desc"), v.describe(0, Lang::En));
     app.destroy();
 }
 
@@ -461,7 +462,7 @@ async fn a_slash12_gets_an_overview_and_windows() {
     );
     assert_eq!(cell_pixel(&main, 300), BLUE);
     point_at("big", 300).await;
-    assert_eq!(text("big-desc"), v.describe(WINDOW + 300));
+    assert_eq!(text("big-desc"), v.describe(WINDOW + 300, Lang::En));
     // The buttons and the overview's keys move the window.
     by_id("big-next").dyn_into::<HtmlElement>().unwrap().click();
     settle().await;
@@ -513,7 +514,7 @@ async fn node_ports_and_out_of_range_services() {
     assert_eq!((c.width(), c.height()), (56 * 9, 50 * 9));
     point_at("np", 80).await;
     assert!(text("np-desc").starts_with("30080"), "{}", text("np-desc"));
-    assert_eq!(text("np-desc"), v.describe(80));
+    assert_eq!(text("np-desc"), v.describe(80, Lang::En));
     let oor = text("np-oor");
     assert!(
         oor.contains("Flagged out of range:")

@@ -1176,7 +1176,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     };
     let shown = hover.or(cursor);
     let desc = match shown {
-        Some(o) => view.describe(o),
+        Some(o) => view.describe(o, crate::lang::Lang::En),
         None => "Point at a cell, or focus the bitmap and use the arrow keys.".to_string(),
     };
     let canvas_id = format!("{id}-canvas");
@@ -1231,7 +1231,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                 (
                     classes!(align, below.then_some("tip-below")),
                     Some(format!("left:{};top:{}", pct(x), pct(y))),
-                    view.describe(o),
+                    view.describe(o, crate::lang::Lang::En),
                 )
             }
             None => (classes!(), None, String::new()),

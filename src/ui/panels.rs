@@ -484,7 +484,7 @@ pub fn event_feed(p: &FeedProps) -> Html {
         .events
         .iter()
         .rev()
-        .find_map(|e| explain(e).map(|x| format!("{}: {x}", format_ms(e.time_ms))));
+        .find_map(|e| explain(e, crate::lang::Lang::En).map(|x| format!("{}: {x}", format_ms(e.time_ms))));
     html! {
         <section class="panel feed" aria-labelledby="h-feed">
             <h2 id="h-feed">{ "Events and logs" }<span class="sub">{ format!("{} so far", p.frame.events.len()) }</span></h2>
@@ -500,7 +500,7 @@ pub fn event_feed(p: &FeedProps) -> Html {
                             if !e.object.is_empty() { <code>{ &e.object }</code> }
                         </div>
                         <div class="message"><code>{ &e.message }</code></div>
-                        if let Some(x) = explain(e) { <div class="explain">{ x }</div> }
+                        if let Some(x) = explain(e, crate::lang::Lang::En) { <div class="explain">{ x }</div> }
                     </li>
                 }) }
             </ol>

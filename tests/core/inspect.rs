@@ -7,6 +7,7 @@ use serde_json::json;
 
 use kube_bootstrap_lab::explain::explain;
 use kube_bootstrap_lab::inspect::{cluster_ip_bitmap, node_port_bitmap, Cell};
+use kube_bootstrap_lab::lang::Lang;
 use kube_bootstrap_lab::scenario;
 use kube_bootstrap_lab::world::World;
 
@@ -58,17 +59,31 @@ fn cells_show_owners_leaks_duplicates_and_the_kubernetes_service() {
     );
     assert_eq!(v.owners[&19], vec!["default/one", "default/two"]);
     assert_eq!(
-        v.describe(0),
+        v.describe(0, Lang::En),
         "10.96.0.1 · static band · allocated to default/kubernetes (the kubernetes Service)"
     );
-    assert_eq!(v.describe(49), "10.96.0.50 · dynamic band · allocated to no service: a suspected leak, freed by the 2nd repair run from now");
+    assert_eq!(v.describe(49, Lang::En), "10.96.0.50 · dynamic band · allocated to no service: a suspected leak, freed by the 2nd repair run from now");
     assert_eq!(v.label(253), "10.96.0.254");
+    // The same cells in Chinese: the address and the object names stay as they are.
+    assert_eq!(
+        v.describe(0, Lang::Zh),
+        "10.96.0.1 · 静态段 · 已分配给 default/kubernetes（即 kubernetes Service）"
+    );
+    assert_eq!(
+        v.describe(49, Lang::Zh),
+        "10.96.0.50 · 动态段 · 已分配但没有任何 Service 使用：疑似泄漏，将在从现在起的第 2 轮修复中释放"
+    );
+    assert_eq!(
+        v.describe(19, Lang::Zh),
+        "10.96.0.20 · 动态段 · 同时分配给了多个 Service：default/one, default/two"
+    );
+    assert_eq!(v.describe(2, Lang::Zh), "10.96.0.3 · 静态段 · 空闲");
     let p = node_port_bitmap(&w);
     assert_eq!((p.size, p.static_band), (2768, 86));
     assert_eq!(p.cells[7], Cell::Allocated as u8);
     assert_eq!(p.cells[9], Cell::Leaked as u8);
     assert_eq!(
-        p.describe(7),
+        p.describe(7, Lang::En),
         "30007 · static band · allocated to default/one"
     );
 }
@@ -97,8 +112,11 @@ fn a_service_whose_bit_is_clear_is_unallocated_until_repair() {
     let v = cluster_ip_bitmap(&w, 0).unwrap();
     assert_eq!(v.cells[29], Cell::Unallocated as u8);
     assert!(v
-        .describe(29)
+        .describe(29, Lang::En)
         .ends_with("used by default/lost but not allocated: repair will set it"));
+    assert!(v
+        .describe(29, Lang::Zh)
+        .ends_with("default/lost 正在使用，但位图中未标记：修复循环会补上"));
     w.run_until(30_000);
     assert_eq!(
         cluster_ip_bitmap(&w, 0).unwrap().cells[29],
@@ -113,7 +131,11 @@ fn events_are_explained_in_plain_words() {
         json!({"cluster_ip_allocation": {"range": "10.96.0.0/24", "allocated": ["10.96.0.50"]}}),
         60_000,
     );
-    let lines: Vec<String> = w.events().iter().filter_map(explain).collect();
+    let lines: Vec<String> = w
+        .events()
+        .iter()
+        .filter_map(|e| explain(e, Lang::En))
+        .collect();
     assert!(
         lines
             .iter()

@@ -1,0 +1,144 @@
+//! The event feed's plain words in both languages: every explanation has a Chinese version, and
+//! Kubernetes' own texts (messages, reasons, flags, object names) stay verbatim in it.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use serde_json::json;
+
+use kube_bootstrap_lab::event::Event;
+use kube_bootstrap_lab::explain::explain;
+use kube_bootstrap_lab::lang::Lang;
+use kube_bootstrap_lab::scenario;
+use kube_bootstrap_lab::world::World;
+
+fn event(apiserver: &str, reason: &str, object: &str, message: &str) -> Event {
+    Event {
+        time_ms: 0,
+        apiserver: apiserver.into(),
+        component: "test".into(),
+        type_: if reason.is_empty() { "Log" } else { "Warning" }.into(),
+        reason: reason.into(),
+        object: object.into(),
+        message: message.into(),
+    }
+}
+
+/// One event of each kind that `explain` has words for.
+fn every_kind() -> Vec<Event> {
+    let mut v: Vec<Event> = [
+        "ClusterIPNotAllocated",
+        "ClusterIPAlreadyAllocated",
+        "ClusterIPOutOfRange",
+        "ClusterIPNotValid",
+        "PortNotAllocated",
+        "PortAlreadyAllocated",
+        "PortOutOfRange",
+        "action_failed",
+    ]
+    .iter()
+    .map(|r| event("apiserver-a", r, "default/web", "m"))
+    .collect();
+    for m in [
+        "Resetting endpoints for master service \"kubernetes\" to [192.168.10.11]",
+        "lease expired, key deleted: /masterleases/192.168.10.12",
+        "the ClusterIP 10.96.0.50 may have leaked: flagging for later clean up",
+        "the ClusterIP 10.96.0.50 appears to have leaked: cleaning up",
+        "the ClusterIP 10.97.0.5 may have leaked, but can not be allocated: x",
+        "Found stale data, removed previous endpoints on kubernetes service",
+        "Shutting down kubernetes service endpoint reconciler",
+        "unable to sync kubernetes service: etcdserver: request timed out",
+        "no master IPs were listed in storage, refusing to erase all endpoints for the kubernetes service",
+        "PostStartHook \"start-cluster-ip-repair\" failed",
+        "Unable to perform initial IP and Port allocation check",
+        "RemoveEndpoints() timed out",
+    ] {
+        v.push(event("apiserver-b", "", "", m));
+    }
+    v
+}
+
+fn has_han(s: &str) -> bool {
+    s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+#[test]
+fn every_explanation_has_a_chinese_version() {
+    for e in every_kind() {
+        let en = explain(&e, Lang::En).unwrap_or_else(|| panic!("no English for {e:?}"));
+        let zh = explain(&e, Lang::Zh).unwrap_or_else(|| panic!("no Chinese for {e:?}"));
+        assert!(!has_han(&en), "English stays English: {en}");
+        assert!(has_han(&zh), "Chinese text for {:?}: {zh}", e.message);
+        assert_ne!(en, zh);
+    }
+    // Nothing to add in either language for events that explain themselves.
+    let plain = event("apiserver-a", "", "", "Starting kube-apiserver");
+    assert_eq!(explain(&plain, Lang::En), None);
+    assert_eq!(explain(&plain, Lang::Zh), None);
+}
+
+#[test]
+fn chinese_keeps_names_flags_and_kubernetes_terms_verbatim() {
+    let zh = |reason: &str, msg: &str| {
+        explain(&event("apiserver-a", reason, "default/web", msg), Lang::Zh).unwrap()
+    };
+    assert_eq!(
+        zh("ClusterIPNotAllocated", ""),
+        "apiserver-a 的修复循环发现 default/web 的 ClusterIP 在 etcd 的位图中没有被标记，于是重新把它标记为已分配。"
+    );
+    assert!(zh("ClusterIPOutOfRange", "").contains("--service-cluster-ip-range"));
+    assert!(zh("PortOutOfRange", "").contains("--service-node-port-range"));
+    assert!(zh("PortNotAllocated", "").contains("NodePort"));
+    assert_eq!(
+        zh(
+            "",
+            "lease expired, key deleted: /masterleases/192.168.10.12"
+        ),
+        "etcd 删除了租约 192.168.10.12：在 TTL 内没有人续约，因此这个 apiserver 被视为已经下线。"
+    );
+    assert!(zh(
+        "",
+        "Resetting endpoints for master service \"kubernetes\" to []"
+    )
+    .starts_with("apiserver-a 重写了 kubernetes 的 Endpoints"));
+    // Without an apiserver, "the cluster" is translated too.
+    let e = event("", "ClusterIPNotAllocated", "default/web", "");
+    assert!(explain(&e, Lang::En)
+        .unwrap()
+        .starts_with("The cluster's repair loop"));
+    assert!(explain(&e, Lang::Zh).unwrap().starts_with("集群的修复循环"));
+}
+
+#[test]
+fn a_leak_in_a_running_world_is_explained_in_chinese() {
+    let s = scenario::parse(
+        &json!({"cluster": {"service_cluster_ip_range": "10.96.0.0/24", "repair_interval": "30s",
+            "apiservers": [{"name": "a", "advertise_address": "192.168.10.11"}]},
+            "initial": {"cluster_ip_allocation": {"range": "10.96.0.0/24", "allocated": ["10.96.0.50"]}}})
+        .to_string(),
+    )
+    .unwrap();
+    let mut w = World::new(&s);
+    w.run_until(60_000);
+    let lines: Vec<String> = w
+        .events()
+        .iter()
+        .filter_map(|e| explain(e, Lang::Zh))
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("在 etcd 中已分配，却没有任何 Service 在用")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "连续第三轮修复仍然发现这个分配没有对应的 Service，于是将它释放。"),
+        "{lines:?}"
+    );
+    // The events themselves are Kubernetes' own, whatever the language.
+    assert!(w.events().iter().any(|e| e
+        .message
+        .contains("may have leaked: flagging for later clean up")));
+}
