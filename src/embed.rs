@@ -1,6 +1,9 @@
-//! The page's URL parameters (`?scenario=…&theme=dark&controls=minimal&autoplay=1`), validated:
-//! a parameter that is unknown or malformed is ignored and reported, naming it.
+//! How a page configures one instance of the lab — the page's URL parameters
+//! (`?tour=…&lang=zh&theme=dark&controls=minimal&autoplay&panels=…`), or the same keys given to
+//! `mount(element, options)` or as attributes of `<kube-bootstrap-lab>` — validated: a setting
+//! that is unknown or malformed is ignored and reported, naming it.
 
+use crate::lang::Lang;
 use crate::share::percent_decode;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -12,60 +15,106 @@ pub enum Theme {
     Dark,
 }
 
+impl Theme {
+    /// The value of the instance's `data-theme` attribute (none: follow the system).
+    pub fn forced(self) -> Option<&'static str> {
+        match self {
+            Theme::Auto => None,
+            Theme::Light => Some("light"),
+            Theme::Dark => Some("dark"),
+        }
+    }
+}
+
+/// The panels `panels=` can choose from (also the `data-tour` names of the UI).
+pub const PANELS: &[&str] = &["apiservers", "kubernetes-service", "etcd", "events", "bitmaps", "services", "pods"];
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PageOptions {
     /// A name of `scenarios/` (checked when the page opens it).
     pub scenario: Option<String>,
+    /// A name of `tours/` (checked when the page opens it); wins over `scenario`.
+    pub tour: Option<String>,
+    pub lang: Lang,
     pub theme: Theme,
     /// Start playing at once.
     pub autoplay: bool,
     /// `controls=minimal`: the story without the editing controls.
     pub minimal: bool,
+    /// The panels to show, in the UI's order (`None`: all of them).
+    pub panels: Option<Vec<String>>,
 }
 
 /// Reads a query string (with or without `?`). Returns the options and one message per
 /// parameter that was ignored.
 pub fn parse_query(query: &str) -> (PageOptions, Vec<String>) {
+    let mut pairs = Vec::new();
+    let mut problems = Vec::new();
+    for part in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+        let (key, raw) = part.split_once('=').unwrap_or((part, ""));
+        match percent_decode(&raw.replace('+', " ")) {
+            Ok(v) => pairs.push((key.to_string(), v)),
+            Err(e) => problems.push(format!("URL parameter {key}: {e}")),
+        }
+    }
+    let (o, more) = parse_settings(pairs, "URL parameter");
+    problems.extend(more);
+    (o, problems)
+}
+
+/// Reads settings given as (key, value) pairs; `what` names them in messages ("URL parameter",
+/// "option", "attribute").
+pub fn parse_settings<K: AsRef<str>, V: AsRef<str>>(pairs: impl IntoIterator<Item = (K, V)>, what: &str) -> (PageOptions, Vec<String>) {
     let mut o = PageOptions::default();
     let mut problems = Vec::new();
-    for part in query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-    {
-        let (key, raw) = part.split_once('=').unwrap_or((part, ""));
-        let value = match percent_decode(&raw.replace('+', " ")) {
-            Ok(v) => v,
-            Err(e) => {
-                problems.push(format!("URL parameter {key}: {e}"));
-                continue;
-            }
-        };
-        let mut bad = |allowed: &str| {
-            problems.push(format!(
-                "URL parameter {key}: {value:?} is not one of {allowed}"
-            ))
-        };
+    for (key, value) in pairs {
+        let (key, value) = (key.as_ref(), value.as_ref());
+        let mut bad = |allowed: &str| problems.push(format!("{what} {key}: {value:?} is not one of {allowed}"));
         match key {
-            "scenario" => o.scenario = Some(value),
-            "theme" => match value.as_str() {
+            "scenario" => o.scenario = Some(value.to_string()),
+            "tour" => o.tour = Some(value.to_string()),
+            "lang" => match Lang::parse(value) {
+                Some(l) => o.lang = l,
+                None => bad("en, zh"),
+            },
+            "theme" => match value {
                 "auto" => o.theme = Theme::Auto,
                 "light" => o.theme = Theme::Light,
                 "dark" => o.theme = Theme::Dark,
                 _ => bad("auto, light, dark"),
             },
-            "autoplay" => match value.as_str() {
+            "autoplay" => match value {
                 "" | "1" | "true" => o.autoplay = true,
                 "0" | "false" => o.autoplay = false,
                 _ => bad("1, true, 0, false"),
             },
-            "controls" => match value.as_str() {
+            "controls" => match value {
                 "full" => o.minimal = false,
                 "minimal" => o.minimal = true,
                 _ => bad("full, minimal"),
             },
-            other => problems.push(format!("unknown URL parameter {other:?}")),
+            "panels" => {
+                let names: Vec<&str> = value.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+                let unknown: Vec<&str> = names.iter().copied().filter(|n| !PANELS.contains(n)).collect();
+                if names.is_empty() || !unknown.is_empty() {
+                    problems.push(format!(
+                        "{what} panels: {:?} is not a comma-separated list of {}",
+                        value,
+                        PANELS.join(", ")
+                    ));
+                } else {
+                    o.panels = Some(PANELS.iter().filter(|p| names.contains(p)).map(|p| p.to_string()).collect());
+                }
+            }
+            other => problems.push(format!("unknown {what} {other:?}")),
         }
     }
     (o, problems)
+}
+
+impl PageOptions {
+    /// Whether the panel `name` (one of [`PANELS`]) is shown.
+    pub fn shows(&self, name: &str) -> bool {
+        self.panels.as_ref().is_none_or(|p| p.iter().any(|n| n == name))
+    }
 }

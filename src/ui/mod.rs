@@ -5,6 +5,8 @@ pub mod bitmap;
 mod config;
 mod controls;
 mod panels;
+pub mod mount;
+pub mod tour;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -17,9 +19,11 @@ use crate::builtin::SCENARIOS;
 use crate::inspect::{cluster_ip_bitmap, node_port_bitmap, BitmapView};
 use crate::lang::Lang;
 use crate::scenario::{self, Action, Scenario};
+use crate::embed::Theme;
 use crate::share::{Moment, Source};
 use crate::state::State;
 use crate::timeline::Timeline;
+use crate::tour::{Guide, Tour};
 use crate::world::{Mark, MarkKind};
 
 pub use config::{cluster_scenario, ConfigForm, Settings};
@@ -43,8 +47,17 @@ pub struct Lab {
     pub horizon: u64,
     /// Set when an action forked the timeline in the past.
     pub forked: bool,
+    /// The guided tour being taken, if any.
+    pub guide: Option<Guide>,
+    /// Why the tour cannot go on (it no longer matches the simulation).
+    pub tour_error: Option<String>,
+    /// Playing stops at this instant (a tour step), at this speed (virtual ms per real ms).
+    stop_at: Option<(u64, f64)>,
     last_frame: Option<f64>,
 }
+
+/// How long (real ms) moving to the next tour step may take at most; longer waits play faster.
+const TOUR_MOVE_MS: f64 = 2500.0;
 
 impl Lab {
     pub fn new(scenario: Scenario, source: Source) -> Self {
@@ -63,13 +76,99 @@ impl Lab {
             speed_exp: 0.7,
             horizon,
             forked: false,
+            guide: None,
+            tour_error: None,
+            stop_at: None,
             last_frame: None,
         }
     }
 
-    /// The page's opening state: a link's moment, else the named scenario, else the default one.
-    /// A link that cannot be opened says why.
-    pub fn open(scenario: Option<&str>, link: Option<&str>) -> (Self, Option<String>) {
+    /// Starts `tour` at its first step.
+    pub fn tour(tour: Tour) -> Result<Self, String> {
+        let name = tour.steps[0].scenario.clone();
+        let s = builtin_scenario(&name).ok_or_else(|| format!("tour {:?}: no scenario {name:?}", tour.name))?;
+        let mut lab = Lab::new(s, Source::Builtin(name));
+        lab.guide = Some(Guide::new(tour));
+        lab.tour_goto(0, false);
+        match lab.tour_error.take() {
+            Some(e) => Err(e),
+            None => Ok(lab),
+        }
+    }
+
+    /// Shows tour step `i`: forward by playing there quickly (`animate`), or at once; backward
+    /// always at once, by restoring the instant remembered for that step.
+    pub fn tour_goto(&mut self, i: usize, animate: bool) {
+        let Some(mut guide) = self.guide.take() else { return };
+        let Some(step) = guide.tour.steps.get(i) else {
+            self.guide = Some(guide);
+            return;
+        };
+        if step.scenario != self.scenario.name {
+            let Some(s) = builtin_scenario(&step.scenario) else { return };
+            let source = Source::Builtin(step.scenario.clone());
+            *self = Lab { speed_exp: self.speed_exp, ..Lab::new(s, source) };
+        }
+        let now = self.now();
+        match guide.time_of(i, &mut self.timeline) {
+            Ok(t) => {
+                guide.index = i;
+                self.tour_error = None;
+                if animate && t > now {
+                    self.timeline.seek(now);
+                    self.stop_at = Some((t, self.speed().max((t - now) as f64 / TOUR_MOVE_MS)));
+                    self.playing = true;
+                    self.last_frame = None;
+                } else {
+                    self.timeline.seek(t);
+                    self.stop_at = None;
+                    self.playing = false;
+                }
+                self.horizon = self.horizon.max(t);
+            }
+            Err(e) => {
+                self.timeline.seek(now);
+                self.tour_error = Some(e);
+            }
+        }
+        self.guide = Some(guide);
+    }
+
+    /// Moves the tour by one step. Going forward while still moving to a step first lands on it.
+    pub fn tour_move(&mut self, forward: bool, animate: bool) {
+        let Some(i) = self.guide.as_ref().map(|g| g.index) else { return };
+        if let Some((t, _)) = self.stop_at.take() {
+            self.seek(t);
+            self.playing = false;
+            if forward {
+                return;
+            }
+        }
+        match forward {
+            true => self.tour_goto(i + 1, animate),
+            false if i > 0 => self.tour_goto(i - 1, false),
+            false => {}
+        }
+    }
+
+    /// Ends the tour: the sandbox, with the state it reached.
+    pub fn leave_tour(&mut self) {
+        self.guide = None;
+        self.tour_error = None;
+        self.stop_at = None;
+    }
+
+    /// The page's opening state: a link's moment, else the named tour, else the named scenario,
+    /// else the default one. A link or a tour that cannot be opened says why.
+    pub fn open(scenario: Option<&str>, tour: Option<&str>, link: Option<&str>) -> (Self, Option<String>) {
+        if let (Some(name), None) = (tour, link.filter(|l| !l.trim().trim_start_matches('#').is_empty())) {
+            let fallback = || Lab::open(scenario, None, None).0;
+            return match crate::tour::builtin(name).map(|t| t.and_then(Lab::tour)) {
+                Some(Ok(lab)) => (lab, None),
+                Some(Err(e)) => (fallback(), Some(format!("The tour {name:?} could not be opened ({e}); showing the default scenario."))),
+                None => (fallback(), Some(format!("There is no tour {name:?}; showing the default scenario."))),
+            };
+        }
         let default = || {
             let name = scenario
                 .filter(|n| builtin_scenario(n).is_some())
@@ -127,9 +226,21 @@ impl Lab {
         10f64.powf(self.speed_exp)
     }
 
-    /// Moves time forward by `ms` of virtual time.
+    /// The speed playing runs at now: faster while moving to a far tour step.
+    fn play_speed(&self) -> f64 {
+        self.stop_at.map_or_else(|| self.speed(), |(_, s)| s)
+    }
+
+    /// Moves time forward by `ms` of virtual time (stopping at a tour step being moved to).
     pub fn advance(&mut self, ms: u64) {
-        let t = self.now() + ms;
+        let mut t = self.now() + ms;
+        if let Some((stop, _)) = self.stop_at {
+            if t >= stop {
+                t = stop;
+                self.stop_at = None;
+                self.playing = false;
+            }
+        }
         self.timeline.run_until(t);
         self.horizon = self.horizon.max(t);
     }
@@ -161,7 +272,9 @@ impl Lab {
         self.horizon = self.horizon.max(t);
     }
 
+    /// Acting ends a tour (its later steps assume the scenario alone moves the cluster).
     pub fn act(&mut self, action: Action) {
+        self.leave_tour();
         if self.now() < self.horizon {
             self.forked = true;
             self.horizon = self.now();
@@ -306,6 +419,41 @@ pub struct AppProps {
     /// The language the lab opens in; the reader can switch it.
     #[prop_or_default]
     pub lang: Lang,
+    /// A guided tour (a name of `tours/`) to start; wins over `scenario`.
+    #[prop_or_default]
+    pub tour: Option<AttrValue>,
+    /// A forced theme, for this instance only.
+    #[prop_or_default]
+    pub theme: Theme,
+    /// The panels to show (names of [`crate::embed::PANELS`]); all when absent.
+    #[prop_or_default]
+    pub panels: Option<Rc<Vec<String>>>,
+    /// The lab's own page, when this instance is embedded in another one: links to a moment
+    /// point there, and the host page's address is left alone.
+    #[prop_or_default]
+    pub home: Option<AttrValue>,
+}
+
+impl AppProps {
+    /// The props for validated settings (URL parameters, `mount` options or attributes).
+    pub fn from_options(o: crate::embed::PageOptions, link: Option<String>, problems: Vec<String>) -> Self {
+        AppProps {
+            scenario: o.scenario.map(Into::into),
+            link: link.map(Into::into),
+            autoplay: o.autoplay,
+            minimal: o.minimal,
+            problems: problems.into_iter().map(Into::into).collect(),
+            lang: o.lang,
+            tour: o.tour.map(Into::into),
+            theme: o.theme,
+            panels: o.panels.map(Rc::new),
+            home: None,
+        }
+    }
+
+    fn shows(&self, panel: &str) -> bool {
+        self.panels.as_ref().is_none_or(|p| p.iter().any(|n| n == panel))
+    }
 }
 
 /// The language of this instance, for every component under [`App`] (a context, not a global,
@@ -325,9 +473,9 @@ pub fn app(props: &AppProps) -> Html {
             props.scenario.clone(),
             props.link.clone(),
         );
-        let (autoplay, problems) = (props.autoplay, props.problems.clone());
+        let (autoplay, problems, tour) = (props.autoplay, props.problems.clone(), props.tour.clone());
         use_mut_ref(move || {
-            let (mut lab, msg) = Lab::open(scenario.as_deref(), link.as_deref());
+            let (mut lab, msg) = Lab::open(scenario.as_deref(), tour.as_deref(), link.as_deref());
             lab.playing = autoplay;
             let all: Vec<String> = problems.iter().map(|p| p.to_string()).chain(msg).collect();
             *n.borrow_mut() = (!all.is_empty()).then(|| all.join(" "));
@@ -338,14 +486,18 @@ pub fn app(props: &AppProps) -> Html {
     let lang = use_state_eq(|| props.lang);
     let notice = use_state(|| opening_notice.borrow().clone());
     let share = use_state(|| None::<String>);
+    let root = use_node_ref();
     // Bumped when the tab becomes visible again, so that the play loop restarts.
     let visible_epoch = use_mut_ref(|| 0u32);
+    // Whether any of this instance is in the viewport: an instance scrolled away pauses.
+    let on_screen = use_mut_ref(|| true);
     // The play loop: one requestAnimationFrame chain while playing and the tab is visible.
     let playing = lab.borrow().playing;
     {
         let lab = lab.clone();
         let redraw = redraw.clone();
         let epoch = *visible_epoch.borrow();
+        let on_screen = on_screen.clone();
         use_effect_with((playing, epoch), move |&(playing, _)| {
             let handle: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
             let request = Rc::new(std::cell::Cell::new(None::<i32>));
@@ -353,7 +505,7 @@ pub fn app(props: &AppProps) -> Html {
                 let (h, req) = (handle.clone(), request.clone());
                 *handle.borrow_mut() = Some(Closure::new(move |ts: f64| {
                     req.set(None);
-                    if document_hidden() {
+                    if document_hidden() || !*on_screen.borrow() {
                         lab.borrow_mut().last_frame = None;
                         return;
                     }
@@ -364,7 +516,7 @@ pub fn app(props: &AppProps) -> Html {
                             .last_frame
                             .map_or(0.0, |last| (ts - last).clamp(0.0, 100.0));
                         l.last_frame = Some(ts);
-                        let ms = (dt * l.speed()).round() as u64;
+                        let ms = (dt * l.play_speed()).round() as u64;
                         if ms > 0 {
                             l.advance(ms);
                         }
@@ -413,6 +565,32 @@ pub fn app(props: &AppProps) -> Html {
                         listener.as_ref().unchecked_ref(),
                     );
                 }
+            }
+        });
+    }
+
+    // Pause while scrolled out of view (several instances on one page must stay cheap).
+    {
+        let (redraw, visible_epoch, on_screen, root) = (redraw.clone(), visible_epoch.clone(), on_screen.clone(), root.clone());
+        use_effect_with((), move |_| {
+            let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                let Some(last) = entries.iter().last() else { return };
+                let visible = last.unchecked_into::<web_sys::IntersectionObserverEntry>().is_intersecting();
+                let was = std::mem::replace(&mut *on_screen.borrow_mut(), visible);
+                if visible && !was {
+                    *visible_epoch.borrow_mut() += 1;
+                    redraw.force_update();
+                }
+            });
+            let observer = web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()).ok();
+            if let (Some(o), Some(el)) = (&observer, root.cast::<web_sys::Element>()) {
+                o.observe(&el);
+            }
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+                drop(callback);
             }
         });
     }
@@ -501,9 +679,13 @@ pub fn app(props: &AppProps) -> Html {
     };
     // Puts a link to this moment in the address bar (no reload) and shows it for copying.
     let on_share = {
-        let (lab, share) = (lab.clone(), share.clone());
+        let (lab, share, home) = (lab.clone(), share.clone(), props.home.clone());
         Callback::from(move |_: MouseEvent| {
             let fragment = lab.borrow().link();
+            if let Some(home) = &home {
+                share.set(Some(format!("{}#{fragment}", home.split('#').next().unwrap_or_default())));
+                return;
+            }
             let mut url = String::new();
             if let Some(w) = web_sys::window() {
                 if let Ok(h) = w.history() {
@@ -518,8 +700,38 @@ pub fn app(props: &AppProps) -> Html {
             share.set(Some(url));
         })
     };
+    let on_tour = {
+        let (lab, redraw) = (lab.clone(), redraw.clone());
+        Callback::from(move |c: tour::TourControl| {
+            {
+                let mut l = lab.borrow_mut();
+                let animate = !bitmap::prefers_reduced_motion();
+                match c {
+                    tour::TourControl::Next => l.tour_move(true, animate),
+                    tour::TourControl::Back => l.tour_move(false, animate),
+                    tour::TourControl::Leave => l.leave_tour(),
+                }
+            }
+            redraw.force_update();
+        })
+    };
+    let on_pick_tour = {
+        let (lab, redraw, notice) = (lab.clone(), redraw.clone(), notice.clone());
+        Callback::from(move |name: String| {
+            match crate::tour::builtin(&name).map(|t| t.and_then(Lab::tour)) {
+                Some(Ok(new)) => {
+                    let speed = lab.borrow().speed_exp;
+                    *lab.borrow_mut() = Lab { speed_exp: speed, ..new };
+                    notice.set(None);
+                }
+                Some(Err(e)) => notice.set(Some(e)),
+                None => notice.set(Some(format!("There is no tour {name:?}."))),
+            }
+            redraw.force_update();
+        })
+    };
     let onkeydown = {
-        let on_control = on_control.clone();
+        let (on_control, on_tour, lab) = (on_control.clone(), on_tour.clone(), lab.clone());
         Callback::from(move |e: KeyboardEvent| {
             let typing = e
                 .target()
@@ -530,6 +742,19 @@ pub fn app(props: &AppProps) -> Html {
                         "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "CANVAS"
                     )
                 });
+            // In a tour, the arrows move through its steps.
+            if !typing && lab.borrow().guide.is_some() {
+                let step = match e.key().as_str() {
+                    "ArrowRight" => Some(tour::TourControl::Next),
+                    "ArrowLeft" => Some(tour::TourControl::Back),
+                    _ => None,
+                };
+                if let Some(step) = step {
+                    e.prevent_default();
+                    on_tour.emit(step);
+                    return;
+                }
+            }
             let control = match e.key().as_str() {
                 " " if !typing => controls::Control::TogglePlay,
                 "ArrowRight" if !typing => controls::Control::Step,
@@ -542,6 +767,17 @@ pub fn app(props: &AppProps) -> Html {
             on_control.emit(control);
         })
     };
+
+    // The parts of the UI the tour's step talks about.
+    let spots: Vec<String> = lab.borrow().guide.as_ref().map(|g| g.step().highlight.clone()).unwrap_or_default();
+    {
+        let root = root.clone();
+        use_effect_with(spots, move |spots| {
+            if let Some(el) = root.cast::<web_sys::Element>() {
+                tour::highlight(&el, spots);
+            }
+        });
+    }
 
     let l = lab.borrow();
     let (ip_maps, port_map) = &*maps;
@@ -557,15 +793,24 @@ pub fn app(props: &AppProps) -> Html {
         })
     };
     let t = *lang;
+    let guide = l.guide.as_ref();
+    let shows = |panel: &str| props.shows(panel);
     html! {
         <ContextProvider<Lang> context={t}>
-        <div class={classes!("lab", props.minimal.then_some("minimal"))} lang={t.code()} tabindex="-1" {onkeydown}>
+        <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"))}
+            lang={t.code()} data-theme={props.theme.forced()} tabindex="-1" {onkeydown} ref={root.clone()}>
             <header class="topbar">
                 <div class="brand">
                     <h1>{ "kube-bootstrap-lab" }</h1>
-                    <p class="lede">{ "How kube-apiserver keeps its own " }<code>{ "default/kubernetes" }</code>
-                        { " Service alive. Break things and watch." }</p>
+                    if t == Lang::Zh {
+                        <p class="lede">{ "kube-apiserver 如何让它自己的 " }<code>{ "default/kubernetes" }</code>
+                            { " Service 一直存在。动手破坏，看它如何恢复。" }</p>
+                    } else {
+                        <p class="lede">{ "How kube-apiserver keeps its own " }<code>{ "default/kubernetes" }</code>
+                            { " Service alive. Break things and watch." }</p>
+                    }
                 </div>
+                <tour::TourPicker current={guide.map(|g| AttrValue::from(g.tour.name.clone()))} on_pick={on_pick_tour} />
                 <label class="lang-switch">
                     <span class="sr-only">{ t.pick("Language", "语言") }</span>
                     <select id="lang" onchange={on_lang} aria-label={t.pick("Language", "语言")}>
@@ -581,28 +826,39 @@ pub fn app(props: &AppProps) -> Html {
             if let Some(msg) = &*notice {
                 <p class="notice" role="alert" id="action-error">{ msg.clone() }</p>
             }
+            if let Some(g) = guide {
+                <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()}
+                    say={g.step().say.clone()} error={l.tour_error.clone().map(AttrValue::from)} on_control={on_tour} />
+            }
             <div class="share">
-                <button id="share" onclick={on_share} title="A link that reopens exactly this moment">{ "Link to this moment" }</button>
+                <button id="share" onclick={on_share} title={t.pick("A link that reopens exactly this moment", "一个能重新打开此刻状态的链接")}>
+                    { t.pick("Link to this moment", "此刻的链接") }</button>
                 if let Some(url) = &*share {
-                    <input id="share-link" readonly=true value={url.clone()} aria-label="Link to this moment" />
+                    <input id="share-link" readonly=true value={url.clone()} aria-label={t.pick("Link to this moment", "此刻的链接")} />
                 }
             </div>
             <main class="grid">
-                <panels::Apiservers frame={frame.clone()} on_action={on_action.clone()} />
-                <panels::KubernetesService frame={frame.clone()} on_action={on_action.clone()} />
-                <panels::Etcd frame={frame.clone()} on_action={on_action.clone()} />
-                <panels::EventFeed frame={(*slow).clone()} />
-                <section class="panel bitmaps" aria-label="Allocation bitmaps">
-                    <h2>{ "Allocation bitmaps in etcd" }</h2>
-                    { for ip_maps.iter().enumerate().map(|(i, v)| html! {
-                        <bitmap::Bitmap id={if i == 0 { "cluster-ip" } else { "cluster-ip-secondary" }}
-                            title={format!("ClusterIP {}", v.range)} view={v.clone()} sweep={repair_runs} />
-                    }) }
-                    <bitmap::Bitmap id="node-port" title={format!("NodePort {}", port_map.range)} view={port_map.clone()} sweep={repair_runs} />
-                    <panels::Corrupt on_action={on_action.clone()} />
-                </section>
-                <panels::Services frame={(*slow).clone()} on_action={on_action.clone()} />
-                <panels::Pods frame={(*slow).clone()} on_action={on_action.clone()} />
+                if shows("apiservers") { <panels::Apiservers frame={frame.clone()} on_action={on_action.clone()} /> }
+                if shows("kubernetes-service") { <panels::KubernetesService frame={frame.clone()} on_action={on_action.clone()} /> }
+                if shows("etcd") { <panels::Etcd frame={frame.clone()} on_action={on_action.clone()} /> }
+                if shows("events") { <panels::EventFeed frame={(*slow).clone()} /> }
+                if shows("bitmaps") {
+                    <section class="panel bitmaps" aria-label={t.pick("Allocation bitmaps", "分配位图")}>
+                        <h2>{ t.pick("Allocation bitmaps in etcd", "etcd 中的分配位图") }</h2>
+                        { for ip_maps.iter().enumerate().map(|(i, v)| html! {
+                            <div data-tour={if i == 0 { "cluster-ip" } else { "cluster-ip-secondary" }}>
+                                <bitmap::Bitmap id={if i == 0 { "cluster-ip" } else { "cluster-ip-secondary" }}
+                                    title={format!("ClusterIP {}", v.range)} view={v.clone()} sweep={repair_runs} />
+                            </div>
+                        }) }
+                        <div data-tour="node-port">
+                            <bitmap::Bitmap id="node-port" title={format!("NodePort {}", port_map.range)} view={port_map.clone()} sweep={repair_runs} />
+                        </div>
+                        <panels::Corrupt on_action={on_action.clone()} />
+                    </section>
+                }
+                if shows("services") { <panels::Services frame={(*slow).clone()} on_action={on_action.clone()} /> }
+                if shows("pods") { <panels::Pods frame={(*slow).clone()} on_action={on_action.clone()} /> }
             </main>
         </div>
         </ContextProvider<Lang>>

@@ -16,7 +16,8 @@ fn known_parameters() {
             scenario: Some("crash-vs-graceful-stop".into()),
             theme: Theme::Dark,
             autoplay: true,
-            minimal: true
+            minimal: true,
+            ..PageOptions::default()
         }
     );
     assert_eq!(parse_query("").0, PageOptions::default());
@@ -44,4 +45,33 @@ fn bad_parameters_are_ignored_and_named() {
             "URL parameter scenario: %ZZ is not a percent escape",
         ]
     );
+}
+
+#[test]
+fn tour_language_and_panels() {
+    let (o, problems) = parse_query("tour=lease-heartbeats&lang=zh&panels=pods,apiservers");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(o.tour.as_deref(), Some("lease-heartbeats"));
+    assert_eq!(o.lang, kube_bootstrap_lab::lang::Lang::Zh);
+    // In the UI's order, whatever the order given.
+    assert_eq!(o.panels, Some(vec!["apiservers".to_string(), "pods".to_string()]));
+    assert!(o.shows("pods") && !o.shows("etcd"));
+    assert!(PageOptions::default().shows("etcd"));
+    let (o, problems) = parse_query("lang=fr&panels=pods,moon");
+    assert_eq!(o, PageOptions::default());
+    assert_eq!(
+        problems,
+        vec![
+            "URL parameter lang: \"fr\" is not one of en, zh",
+            "URL parameter panels: \"pods,moon\" is not a comma-separated list of apiservers, kubernetes-service, etcd, events, bitmaps, services, pods",
+        ]
+    );
+}
+
+#[test]
+fn settings_from_mount_options_are_named_as_such() {
+    use kube_bootstrap_lab::embed::parse_settings;
+    let (o, problems) = parse_settings([("theme", "dark"), ("controls", "tiny"), ("size", "xl")], "option");
+    assert_eq!(o.theme, Theme::Dark);
+    assert_eq!(problems, vec!["option controls: \"tiny\" is not one of full, minimal", "unknown option \"size\""]);
 }

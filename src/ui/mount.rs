@@ -1,0 +1,148 @@
+//! The ways a page puts the lab in: the lab's own page (`index.html`, which also serves
+//! iframes and then reports its height to the host page), and `mount(element, options)` for
+//! pages that load the build as a module (the `<kube-bootstrap-lab>` element of
+//! `static/embed.js` uses it inside a shadow root). Each instance is its own Yew app with its
+//! own state: nothing is shared between instances.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::embed::{parse_query, parse_settings};
+
+use super::{App, AppProps};
+
+/// The message an iframed lab posts to its host page when its height changes.
+pub const HEIGHT_MESSAGE: &str = "kube-bootstrap-lab:height";
+/// Bumped when the message's fields change; hosts check it.
+pub const MESSAGE_VERSION: u32 = 1;
+
+/// One mounted instance, returned by `mount`.
+#[wasm_bindgen]
+pub struct Instance {
+    app: Option<yew::AppHandle<App>>,
+    problems: Vec<String>,
+}
+
+#[wasm_bindgen]
+impl Instance {
+    /// Removes the instance from the page and stops everything it runs.
+    pub fn unmount(&mut self) {
+        if let Some(app) = self.app.take() {
+            app.destroy();
+        }
+    }
+
+    /// The options that were ignored, and why (also shown inside the widget).
+    #[wasm_bindgen(getter)]
+    pub fn problems(&self) -> Vec<String> {
+        self.problems.clone()
+    }
+}
+
+/// A JS option value as the text a URL parameter would carry.
+fn option_text(v: &JsValue) -> String {
+    if let Some(b) = v.as_bool() {
+        return b.to_string();
+    }
+    if let Some(a) = v.dyn_ref::<js_sys::Array>() {
+        return a.iter().map(|x| option_text(&x)).collect::<Vec<_>>().join(",");
+    }
+    v.as_string().or_else(|| v.as_f64().map(|n| n.to_string())).unwrap_or_default()
+}
+
+/// Mounts a lab into `element`. `options` takes the URL parameters' keys (`tour`, `scenario`,
+/// `lang`, `theme`, `controls`, `autoplay`, `panels`) plus `link` (a moment's fragment);
+/// `home` is the lab's own page, which links to a moment point to.
+#[wasm_bindgen]
+pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) -> Instance {
+    let mut pairs = Vec::new();
+    let mut link = None;
+    if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
+        for entry in js_sys::Object::entries(obj).iter() {
+            let entry: js_sys::Array = entry.unchecked_into();
+            let key = entry.get(0).as_string().unwrap_or_default();
+            let value = entry.get(1);
+            if value.is_undefined() || value.is_null() {
+                continue;
+            }
+            match key.as_str() {
+                "link" => link = Some(option_text(&value)),
+                _ => pairs.push((key, option_text(&value))),
+            }
+        }
+    }
+    let (o, problems) = parse_settings(pairs, "option");
+    let mut props = AppProps::from_options(o, link, problems.clone());
+    props.home = home.map(Into::into);
+    Instance { app: Some(yew::Renderer::<App>::with_root_and_props(element, props).render()), problems }
+}
+
+/// The lab's own page: renders into the element marked `data-kube-bootstrap-lab-page`, reading
+/// the URL's parameters and fragment. Does nothing on other pages (those call `mount`).
+pub fn mount_page() {
+    let Some(window) = web_sys::window() else { return };
+    let Some(doc) = window.document() else { return };
+    let Ok(Some(root)) = doc.query_selector("[data-kube-bootstrap-lab-page]") else { return };
+    let (options, problems) = parse_query(&window.location().search().unwrap_or_default());
+    let link = window.location().hash().ok().filter(|h| h.len() > 1);
+    if let (Some(theme), Some(html)) = (options.theme.forced(), doc.document_element()) {
+        // The page around the lab follows the forced theme too.
+        let _ = html.set_attribute("data-theme", theme);
+    }
+    if let Some(html) = doc.document_element() {
+        let _ = html.set_attribute("lang", options.lang.code());
+    }
+    yew::Renderer::<App>::with_root_and_props(root, AppProps::from_options(options, link, problems)).render();
+    report_height_to_host(&window);
+}
+
+/// In an iframe, posts `{type, version, height}` to the host page whenever the page's height
+/// changes, addressed to the host's origin only, so the host can size the frame and never jump.
+fn report_height_to_host(window: &web_sys::Window) {
+    let Ok(Some(parent)) = window.parent() else { return };
+    if js_sys::Object::is(&parent, window) {
+        return;
+    }
+    let origin = host_origin(window);
+    let Some(html) = window.document().and_then(|d| d.document_element()) else { return };
+    let last = std::cell::Cell::new(0);
+    let post = Closure::<dyn FnMut()>::new(move || {
+        let Some(h) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()).map(|e| e.scroll_height()) else {
+            return;
+        };
+        if h == last.replace(h) {
+            return;
+        }
+        let msg = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&msg, &"type".into(), &HEIGHT_MESSAGE.into());
+        let _ = js_sys::Reflect::set(&msg, &"version".into(), &MESSAGE_VERSION.into());
+        let _ = js_sys::Reflect::set(&msg, &"height".into(), &h.into());
+        let _ = parent.post_message(&msg, &origin);
+    });
+    if let Ok(observer) = web_sys::ResizeObserver::new(post.as_ref().unchecked_ref()) {
+        observer.observe(&html);
+        if let Some(body) = window.document().and_then(|d| d.body()) {
+            observer.observe(&body);
+        }
+    }
+    // The page lives as long as the frame.
+    post.forget();
+}
+
+/// The host page's origin: from `location.ancestorOrigins` where the browser has it, else the
+/// referrer's; `*` only when neither is known (the height is not a secret; hosts check the
+/// message's origin themselves).
+fn host_origin(window: &web_sys::Window) -> String {
+    // Not in every browser (nor in web-sys): read it as a plain property.
+    let from_ancestors = js_sys::Reflect::get(&window.location(), &"ancestorOrigins".into())
+        .ok()
+        .filter(|l| l.is_object())
+        .and_then(|l| js_sys::Reflect::get(&l, &0.into()).ok())
+        .and_then(|o| o.as_string());
+    let from_referrer = || {
+        let r = window.document()?.referrer();
+        let url = web_sys::Url::new(&r).ok()?;
+        Some(url.origin()).filter(|o| o != "null")
+    };
+    from_ancestors.filter(|o| o != "null").or_else(from_referrer).unwrap_or_else(|| "*".into())
+}

@@ -1,0 +1,155 @@
+//! The guided tour's card (narration, back, next, leave), the tour picker, and the highlight of
+//! the part of the UI a step talks about. The steps and when they are reached come from the
+//! core's [`crate::tour`]; this only shows them.
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::builtin::{SCENARIOS, TOURS};
+use crate::lang::Lang;
+use crate::scenario::Title;
+use crate::tour::{self, Tour};
+
+use super::use_lang;
+
+/// The element(s) of one instance a step's `highlight` names.
+pub fn spot_selector(spot: &str) -> String {
+    if let Some(name) = spot.strip_prefix("apiserver:") {
+        return format!("[id=\"apiserver-{}\"]", name.replace(['"', '\\'], ""));
+    }
+    match spot {
+        "controls" => ".controls",
+        "leases" => "ul.leases",
+        "ranges" => "ul.ranges",
+        "endpoints" => ".addresses",
+        "cluster-ip" => "[data-tour=\"cluster-ip\"]",
+        "node-port" => "[data-tour=\"node-port\"]",
+        "corrupt" => ".corrupt",
+        "kubernetes-service" => ".panel.kubernetes",
+        "events" => ".panel.feed",
+        other => return format!(".panel.{other}"),
+    }
+    .to_string()
+}
+
+/// Marks the spots of the current step inside `root` (and only there: several instances may
+/// share a page), clearing the previous ones.
+pub fn highlight(root: &web_sys::Element, spots: &[String]) {
+    if let Ok(old) = root.query_selector_all(".tour-spot") {
+        for i in 0..old.length() {
+            if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                let _ = el.class_list().remove_1("tour-spot");
+            }
+        }
+    }
+    for spot in spots {
+        if let Ok(found) = root.query_selector_all(&spot_selector(spot)) {
+            for i in 0..found.length() {
+                if let Some(el) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                    let _ = el.class_list().add_1("tour-spot");
+                }
+            }
+        }
+    }
+}
+
+/// The tours shipped in `tours/`, parsed (a broken one is left out; the tests refuse it).
+pub fn catalogue() -> Vec<Tour> {
+    TOURS.iter().filter_map(|(_, text)| tour::parse(text, SCENARIOS).ok()).collect()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TourControl {
+    Back,
+    Next,
+    Leave,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TourCardProps {
+    pub title: Title,
+    pub index: usize,
+    pub len: usize,
+    pub say: Title,
+    /// Why the next step cannot be shown (a tour that no longer matches the simulation).
+    #[prop_or_default]
+    pub error: Option<AttrValue>,
+    pub on_control: Callback<TourControl>,
+}
+
+#[function_component(TourCard)]
+pub fn tour_card(p: &TourCardProps) -> Html {
+    let lang = use_lang();
+    let click = |c: TourControl| {
+        let cb = p.on_control.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(c))
+    };
+    let last = p.index + 1 == p.len;
+    let progress = match lang {
+        Lang::En => format!("Step {} of {}", p.index + 1, p.len),
+        Lang::Zh => format!("第 {} 步，共 {} 步", p.index + 1, p.len),
+    };
+    html! {
+        <section class="tour" aria-labelledby="tour-title" data-tour-step={p.index.to_string()}>
+            <div class="tour-head">
+                <h2 id="tour-title">{ p.title.get(lang) }</h2>
+                <span class="tour-progress" id="tour-progress">{ progress }</span>
+            </div>
+            <ol class="tour-dots" aria-hidden="true">
+                { for (0..p.len).map(|i| html! { <li class={classes!((i <= p.index).then_some("done"))} /> }) }
+            </ol>
+            <p class="tour-say" id="tour-say" aria-live="polite">{ p.say.get(lang) }</p>
+            if let Some(e) = &p.error {
+                <p class="notice" role="alert">{ e.clone() }</p>
+            }
+            <div class="tour-buttons">
+                <button id="tour-back" disabled={p.index == 0} onclick={click(TourControl::Back)}>
+                    { lang.pick("← Back", "← 上一步") }</button>
+                if last {
+                    <button id="tour-leave" class="primary" onclick={click(TourControl::Leave)}>
+                        { lang.pick("Explore on your own", "自由探索") }</button>
+                } else {
+                    <button id="tour-next" class="primary" onclick={click(TourControl::Next)}>
+                        { lang.pick("Next →", "下一步 →") }</button>
+                    <button id="tour-leave" class="quiet" onclick={click(TourControl::Leave)}>
+                        { lang.pick("Leave the tour", "退出导览") }</button>
+                }
+            </div>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TourPickerProps {
+    /// The tour being taken, if any.
+    pub current: Option<AttrValue>,
+    pub on_pick: Callback<String>,
+}
+
+#[function_component(TourPicker)]
+pub fn tour_picker(p: &TourPickerProps) -> Html {
+    let lang = use_lang();
+    let tours = use_memo((), |_| catalogue());
+    let onchange = {
+        let cb = p.on_pick.clone();
+        Callback::from(move |e: Event| {
+            if let Some(s) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                let name = s.value();
+                if !name.is_empty() {
+                    cb.emit(name);
+                }
+            }
+        })
+    };
+    html! {
+        <label class="tour-picker">
+            <span>{ lang.pick("Guided tour", "导览") }</span>
+            <select id="tour-pick" {onchange} aria-label={lang.pick("Guided tour", "导览")}>
+                <option value="" selected={p.current.is_none()}>{ lang.pick("— choose a tour —", "— 选择一个导览 —") }</option>
+                { for tours.iter().map(|t| html! {
+                    <option value={t.name.clone()} selected={p.current.as_deref() == Some(t.name.as_str())}>{ t.title.get(lang) }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
