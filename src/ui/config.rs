@@ -6,7 +6,8 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::builtin::SCENARIOS;
-use crate::scenario::{self, Scenario, Title};
+use crate::lang::Lang;
+use crate::scenario::{self, Scenario};
 use crate::share::Source;
 
 /// The settings of the configuration form, as typed.
@@ -40,18 +41,25 @@ pub fn cluster_scenario(s: &Settings) -> Result<Scenario, String> {
 
 /// The sandbox scenario file the form describes (validated by `scenario::parse`).
 pub fn cluster_file(s: &Settings) -> Result<String, String> {
+    cluster_file_in(s, Lang::En)
+}
+
+/// [`cluster_file`], with the form's own complaints in `lang` (the core's stay verbatim).
+fn cluster_file_in(s: &Settings, lang: Lang) -> Result<String, String> {
     let n: usize = s
         .apiservers
         .trim()
         .parse()
         .ok()
         .filter(|n| (1..=9).contains(n))
-        .ok_or_else(|| format!("apiservers: {:?} is not a number from 1 to 9", s.apiservers))?;
-    let seed: u64 = s
-        .seed
-        .trim()
-        .parse()
-        .map_err(|_| format!("seed: {:?} is not a non-negative integer", s.seed))?;
+        .ok_or_else(|| match lang {
+            Lang::En => format!("apiservers: {:?} is not a number from 1 to 9", s.apiservers),
+            Lang::Zh => format!("apiservers: {:?} 不是 1 到 9 之间的数字", s.apiservers),
+        })?;
+    let seed: u64 = s.seed.trim().parse().map_err(|_| match lang {
+        Lang::En => format!("seed: {:?} is not a non-negative integer", s.seed),
+        Lang::Zh => format!("seed: {:?} 不是非负整数", s.seed),
+    })?;
     let apiservers: Vec<_> = (0..n)
         .map(|i| json!({"name": format!("apiserver-{}", (b'a' + i as u8) as char), "advertise_address": format!("192.168.10.{}", 11 + i)}))
         .collect();
@@ -71,34 +79,55 @@ pub fn cluster_file(s: &Settings) -> Result<String, String> {
     Ok(file.to_string())
 }
 
-/// (name, title) of every shipped scenario, parsed once.
-fn catalogue() -> &'static [(String, String)] {
-    static CATALOGUE: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+/// A shipped scenario as the picker lists it: its name and, when it parses, the scenario (for
+/// its title and description in either language).
+struct Entry {
+    name: String,
+    scenario: Option<Scenario>,
+}
+
+impl Entry {
+    fn title(&self, lang: Lang) -> String {
+        self.scenario
+            .as_ref()
+            .map_or_else(|| self.name.clone(), |s| title_of(s, lang))
+    }
+
+    fn description(&self, lang: Lang) -> Option<String> {
+        self.scenario.as_ref().and_then(|s| description_of(s, lang))
+    }
+}
+
+/// Every shipped scenario, parsed once.
+fn catalogue() -> &'static [Entry] {
+    static CATALOGUE: std::sync::OnceLock<Vec<Entry>> = std::sync::OnceLock::new();
     CATALOGUE.get_or_init(|| {
         SCENARIOS
             .iter()
-            .map(|(name, text)| {
-                (
-                    name.to_string(),
-                    scenario::parse(text)
-                        .map(|s| title_of(&s))
-                        .unwrap_or_else(|_| name.to_string()),
-                )
+            .map(|(name, text)| Entry {
+                name: name.to_string(),
+                scenario: scenario::parse(text).ok(),
             })
             .collect()
     })
 }
 
-pub fn title_of(s: &Scenario) -> String {
-    match &s.title {
-        Some(Title::Plain(t)) => t.clone(),
-        Some(Title::ByLanguage(m)) => m
-            .get("en")
-            .or_else(|| m.values().next())
-            .cloned()
-            .unwrap_or_default(),
-        None => s.name.clone(),
-    }
+/// The title of `s` in `lang` (else the English one, else any; its name when it has none).
+pub fn title_of(s: &Scenario, lang: Lang) -> String {
+    s.title
+        .as_ref()
+        .map(|t| t.get(lang))
+        .filter(|t| !t.is_empty())
+        .unwrap_or(&s.name)
+        .to_string()
+}
+
+/// The description of `s` in `lang`, if it has one.
+pub fn description_of(s: &Scenario, lang: Lang) -> Option<String> {
+    s.description
+        .as_ref()
+        .map(|d| d.get(lang).to_string())
+        .filter(|d| !d.is_empty())
 }
 
 #[derive(Properties, PartialEq)]
@@ -111,6 +140,7 @@ pub struct ConfigFormProps {
 
 #[function_component(ConfigForm)]
 pub fn config_form(p: &ConfigFormProps) -> Html {
+    let lang = super::use_lang();
     let settings = use_state(Settings::default);
     let error = use_state(|| None::<String>);
     let open = use_state(|| false);
@@ -152,7 +182,8 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
         let (settings, error, on_load) = (settings.clone(), error.clone(), p.on_load.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match cluster_file(&settings).and_then(|text| scenario::parse(&text).map(|s| (s, text)))
+            match cluster_file_in(&settings, lang)
+                .and_then(|text| scenario::parse(&text).map(|s| (s, text)))
             {
                 Ok((s, text)) => {
                     error.set(None);
@@ -167,18 +198,23 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
         Callback::from(move |_: MouseEvent| open.set(!*open))
     };
     let s = &*settings;
+    let current_description = catalogue()
+        .iter()
+        .find(|e| e.name == p.current)
+        .and_then(|e| e.description(lang));
     html! {
         <div class="config">
-            <label for="scenario-pick">{ "Scenario" }</label>
-            <select id="scenario-pick" onchange={on_pick}>
-                { for catalogue().iter().map(|(name, title)| html! {
-                    <option value={name.clone()} selected={*name == p.current}>{ title.clone() }</option>
+            <label for="scenario-pick">{ lang.pick("Scenario", "场景") }</label>
+            <select id="scenario-pick" onchange={on_pick} title={current_description}>
+                { for catalogue().iter().map(|e| html! {
+                    <option value={e.name.clone()} selected={e.name == p.current}
+                        title={e.description(lang)}>{ e.title(lang) }</option>
                 }) }
                 if p.current == "sandbox" {
-                    <option value="sandbox" selected=true>{ "Sandbox (your settings)" }</option>
+                    <option value="sandbox" selected=true>{ lang.pick("Sandbox (your settings)", "沙盒（你的设置）") }</option>
                 }
             </select>
-            <button id="configure" onclick={toggle} aria-expanded={open.to_string()} aria-controls="config-form">{ "⚙ Configure" }</button>
+            <button id="configure" onclick={toggle} aria-expanded={open.to_string()} aria-controls="config-form">{ lang.pick("⚙ Configure", "⚙ 配置") }</button>
             if *open {
                 <form id="config-form" class="config-form" onsubmit={on_apply}>
                     <label for="cfg-cidr">{ "--service-cluster-ip-range" }</label>
@@ -189,16 +225,16 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
                     <select id="cfg-reconciler" onchange={field(|s| &mut s.reconciler)}>
                         { for ["lease", "master-count", "none"].iter().map(|r| html! { <option value={*r} selected={s.reconciler == *r}>{ *r }</option> }) }
                     </select>
-                    <label for="cfg-count">{ "apiservers" }</label>
+                    <label for="cfg-count">{ lang.pick("apiservers", "apiserver 数量") }</label>
                     <input id="cfg-count" type="number" min="1" max="9" value={s.apiservers.clone()} onchange={field(|s| &mut s.apiservers)} />
-                    <label for="cfg-behavior">{ "behaviour" }</label>
+                    <label for="cfg-behavior">{ lang.pick("behaviour", "行为版本") }</label>
                     <select id="cfg-behavior" onchange={field(|s| &mut s.behavior)}>
-                        <option value="1.29" selected={s.behavior == "1.29"}>{ "1.29 (bands, repair gates readiness)" }</option>
-                        <option value="1.20" selected={s.behavior == "1.20"}>{ "1.20 (as the seed articles read it)" }</option>
+                        <option value="1.29" selected={s.behavior == "1.29"}>{ lang.pick("1.29 (bands, repair gates readiness)", "1.29（静态段/动态段，修复完成前不就绪）") }</option>
+                        <option value="1.20" selected={s.behavior == "1.20"}>{ lang.pick("1.20 (as the seed articles read it)", "1.20（原始文章所依据的版本）") }</option>
                     </select>
-                    <label for="cfg-seed">{ "seed" }</label>
+                    <label for="cfg-seed">{ lang.pick("seed", "随机种子") }</label>
                     <input id="cfg-seed" value={s.seed.clone()} onchange={field(|s| &mut s.seed)} inputmode="numeric" />
-                    <button id="cfg-apply" type="submit" class="primary">{ "Start this cluster" }</button>
+                    <button id="cfg-apply" type="submit" class="primary">{ lang.pick("Start this cluster", "启动这个集群") }</button>
                 </form>
             }
             if let Some(msg) = &*error {

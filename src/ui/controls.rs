@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::{SPEED_MAX_EXP, SPEED_MIN_EXP};
 use crate::duration::format_ms;
+use crate::lang::Lang;
 use crate::world::{Mark, MarkKind};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,17 +33,22 @@ pub struct TimeControlsProps {
 }
 
 /// How the speed reads: "1×", "5×", "1/4×", with what it means for time.
-pub fn speed_label(exp: f64) -> String {
+pub fn speed_label(exp: f64, lang: Lang) -> String {
     let speed = 10f64.powf(exp);
     if (speed - 1.0).abs() < 0.05 {
-        "1× · real time".to_string()
+        lang.pick("1× · real time", "1× · 实时").to_string()
     } else if speed > 1.0 {
-        format!("{}× · time compressed", (speed * 10.0).round() / 10.0)
+        let x = (speed * 10.0).round() / 10.0;
+        match lang {
+            Lang::En => format!("{x}× · time compressed"),
+            Lang::Zh => format!("{x}× · 时间加速"),
+        }
     } else {
-        format!(
-            "1/{}× · time stretched",
-            (1.0 / speed * 10.0).round() / 10.0
-        )
+        let x = (1.0 / speed * 10.0).round() / 10.0;
+        match lang {
+            Lang::En => format!("1/{x}× · time stretched"),
+            Lang::Zh => format!("1/{x}× · 时间放慢"),
+        }
     }
 }
 
@@ -60,8 +66,25 @@ fn mark_class(kind: MarkKind) -> Option<&'static str> {
     })
 }
 
+/// What a mark on the timeline is, in words.
+fn mark_name(kind: MarkKind, lang: Lang) -> &'static str {
+    match kind {
+        MarkKind::Crash => lang.pick("crash", "崩溃"),
+        MarkKind::Stop => lang.pick("stop", "停止"),
+        MarkKind::Start => lang.pick("start", "启动"),
+        MarkKind::LeaseExpiry => lang.pick("lease expiry", "租约过期"),
+        MarkKind::RepairRun => lang.pick("repair run", "修复运行"),
+        MarkKind::EndpointsRewrite => lang.pick("endpoints rewrite", "Endpoints 重写"),
+        MarkKind::Outage => lang.pick("etcd outage", "etcd 中断"),
+        MarkKind::Isolation => lang.pick("isolation", "隔离"),
+        MarkKind::Action => lang.pick("action", "操作"),
+        MarkKind::LeaseWrite => lang.pick("lease write", "租约写入"),
+    }
+}
+
 #[function_component(TimeControls)]
 pub fn time_controls(p: &TimeControlsProps) -> Html {
+    let lang = super::use_lang();
     let on = |c: Control| {
         let cb = p.on_control.clone();
         Callback::from(move |_: MouseEvent| cb.emit(c))
@@ -101,31 +124,31 @@ pub fn time_controls(p: &TimeControlsProps) -> Html {
             let bucket = (m.time_ms * 400 / span, class);
             seen.insert(bucket).then(|| html! {
                 <span class={classes!("tick", class)} style={format!("left:{}", pct(m.time_ms))}
-                    title={format!("{} · {}{}", format_ms(m.time_ms), class, if m.subject.is_empty() { String::new() } else { format!(" · {}", m.subject) })} />
+                    title={format!("{} · {}{}", format_ms(m.time_ms), mark_name(m.kind, lang), if m.subject.is_empty() { String::new() } else { format!(" · {}", m.subject) })} />
             })
         })
         .collect();
     html! {
-        <section class="controls" aria-label="Time controls">
+        <section class="controls" aria-label={lang.pick("Time controls", "时间控制")}>
             <div class="buttons">
                 <button id="play" class="primary" onclick={on(Control::TogglePlay)} aria-keyshortcuts="Space"
                     aria-pressed={p.playing.to_string()}>
-                    { if p.playing { "❚❚ Pause" } else { "▶ Play" } }
+                    { if p.playing { lang.pick("❚❚ Pause", "❚❚ 暂停") } else { lang.pick("▶ Play", "▶ 播放") } }
                 </button>
-                <button id="back" onclick={on(Control::Back)} aria-keyshortcuts="ArrowLeft" title="Back to the previous event (←)">{ "« Back" }</button>
-                <button id="step" onclick={on(Control::Step)} aria-keyshortcuts="ArrowRight" title="Step to the next event (→)">{ "Next event »" }</button>
+                <button id="back" onclick={on(Control::Back)} aria-keyshortcuts="ArrowLeft" title={lang.pick("Back to the previous event (←)", "回到上一个事件 (←)")}>{ lang.pick("« Back", "« 后退") }</button>
+                <button id="step" onclick={on(Control::Step)} aria-keyshortcuts="ArrowRight" title={lang.pick("Step to the next event (→)", "前进到下一个事件 (→)")}>{ lang.pick("Next event »", "下一个事件 »") }</button>
                 <span id="clock" class="clock" aria-live="off">{ format!("t = {}", format_ms(p.now)) }</span>
                 if p.forked {
-                    <span class="forked" title="You acted in the past: the later history was discarded">{ "⑂ forked timeline" }</span>
+                    <span class="forked" title={lang.pick("You acted in the past: the later history was discarded", "你在过去的时刻做了操作：之后的历史已被丢弃")}>{ lang.pick("⑂ forked timeline", "⑂ 时间线已分叉") }</span>
                 }
             </div>
             <div class="speed">
-                <button onclick={on(Control::Slower)} aria-keyshortcuts="[" title="Slower ([)">{ "−" }</button>
-                <label for="speed">{ "Speed" }</label>
+                <button onclick={on(Control::Slower)} aria-keyshortcuts="[" title={lang.pick("Slower ([)", "放慢 ([)")}>{ "−" }</button>
+                <label for="speed">{ lang.pick("Speed", "速度") }</label>
                 <input id="speed" type="range" min={SPEED_MIN_EXP.to_string()} max={SPEED_MAX_EXP.to_string()} step="0.05"
-                    value={p.speed_exp.to_string()} oninput={on_speed} aria-valuetext={speed_label(p.speed_exp)} />
-                <button onclick={on(Control::Faster)} aria-keyshortcuts="]" title="Faster (])">{ "+" }</button>
-                <span id="speed-label" class="speed-label">{ speed_label(p.speed_exp) }</span>
+                    value={p.speed_exp.to_string()} oninput={on_speed} aria-valuetext={speed_label(p.speed_exp, lang)} />
+                <button onclick={on(Control::Faster)} aria-keyshortcuts="]" title={lang.pick("Faster (])", "加快 (])")}>{ "+" }</button>
+                <span id="speed-label" class="speed-label">{ speed_label(p.speed_exp, lang) }</span>
             </div>
             <div class="timeline">
                 <div class="ticks" aria-hidden="true">
@@ -133,11 +156,11 @@ pub fn time_controls(p: &TimeControlsProps) -> Html {
                     <span class="horizon" style={format!("width:{}", pct(p.horizon))} />
                 </div>
                 <input id="scrubber" type="range" min="0" max={span.to_string()} step="100" value={p.now.to_string()}
-                    oninput={on_scrub} aria-label="Timeline" aria-valuetext={format_ms(p.now)} />
+                    oninput={on_scrub} aria-label={lang.pick("Timeline", "时间线")} aria-valuetext={format_ms(p.now)} />
                 <div class="legend-marks" aria-hidden="true">
-                    <span class="tick crash" />{ "crash" }<span class="tick stop" />{ "stop" }
-                    <span class="tick expiry" />{ "lease expiry" }<span class="tick repair" />{ "repair run" }
-                    <span class="tick rewrite" />{ "endpoints rewrite" }<span class="tick fault" />{ "outage / isolation" }
+                    <span class="tick crash" />{ mark_name(MarkKind::Crash, lang) }<span class="tick stop" />{ mark_name(MarkKind::Stop, lang) }
+                    <span class="tick expiry" />{ mark_name(MarkKind::LeaseExpiry, lang) }<span class="tick repair" />{ mark_name(MarkKind::RepairRun, lang) }
+                    <span class="tick rewrite" />{ mark_name(MarkKind::EndpointsRewrite, lang) }<span class="tick fault" />{ lang.pick("outage / isolation", "中断 / 隔离") }
                 </div>
             </div>
         </section>

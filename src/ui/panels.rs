@@ -10,6 +10,7 @@ use super::Frame;
 use crate::api::{Pod, Service, ServicePort, ServiceType};
 use crate::duration::format_ms;
 use crate::explain::explain;
+use crate::lang::Lang;
 use crate::scenario::{
     Action, AddApiserver, ApiserverRef, Corruption, CreatePod, CreateService, Isolate, ObjectRef,
     Outage, SetPodReady,
@@ -20,6 +21,13 @@ use crate::world::MarkKind;
 pub struct PanelProps {
     pub frame: Frame,
     pub on_action: Callback<Action>,
+}
+
+fn delete_label(key: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("delete {key}"),
+        Lang::Zh => format!("删除 {key}"),
+    }
 }
 
 fn act(cb: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
@@ -42,8 +50,22 @@ fn value_of(id: &str) -> String {
     }
 }
 
+/// An apiserver's status (the state's `running`, `crashed`, …) in words.
+fn status_text(status: &str, lang: Lang) -> String {
+    match (status, lang) {
+        (_, Lang::En) => status.to_string(),
+        ("starting", _) => "启动中".into(),
+        ("running", _) => "运行中".into(),
+        ("stopping", _) => "正在停止".into(),
+        ("stopped", _) => "已停止".into(),
+        ("crashed", _) => "已崩溃".into(),
+        ("isolated", _) => "已隔离".into(),
+        (other, _) => other.to_string(),
+    }
+}
+
 /// A TTL ring: the share of the lease's time to live that is left.
-fn ttl_ring(left: u64, ttl: u64) -> Html {
+fn ttl_ring(left: u64, ttl: u64, lang: Lang) -> Html {
     let frac = if ttl == 0 {
         0.0
     } else {
@@ -51,7 +73,10 @@ fn ttl_ring(left: u64, ttl: u64) -> Html {
     };
     let c = 2.0 * std::f64::consts::PI * 15.0;
     html! {
-        <svg class="ring" viewBox="0 0 36 36" role="img" aria-label={format!("lease TTL left {}", format_ms(left))}>
+        <svg class="ring" viewBox="0 0 36 36" role="img" aria-label={match lang {
+            Lang::En => format!("lease TTL left {}", format_ms(left)),
+            Lang::Zh => format!("租约 TTL 剩余 {}", format_ms(left)),
+        }}>
             <circle class="ring-bg" cx="18" cy="18" r="15" />
             <circle class="ring-fg" cx="18" cy="18" r="15" stroke-dasharray={format!("{:.2} {:.2}", c * frac, c)} transform="rotate(-90 18 18)" />
             <text x="18" y="21" text-anchor="middle">{ format!("{}", left.div_ceil(1000)) }</text>
@@ -61,6 +86,7 @@ fn ttl_ring(left: u64, ttl: u64) -> Html {
 
 #[function_component(Apiservers)]
 pub fn apiservers(p: &PanelProps) -> Html {
+    let lang = super::use_lang();
     let st = &p.frame.state;
     let leases: BTreeMap<&str, u64> = st
         .leases
@@ -89,7 +115,10 @@ pub fn apiservers(p: &PanelProps) -> Html {
     });
     html! {
         <section class="panel apiservers" aria-labelledby="h-apiservers">
-            <h2 id="h-apiservers">{ "kube-apiservers" }<span class="sub">{ format!("reconciler: {} · behaviour {}", p.frame.reconciler, p.frame.behavior) }</span></h2>
+            <h2 id="h-apiservers">{ "kube-apiservers" }<span class="sub">{ match lang {
+                Lang::En => format!("reconciler: {} · behaviour {}", p.frame.reconciler, p.frame.behavior),
+                Lang::Zh => format!("reconciler：{} · 行为版本 {}", p.frame.reconciler, p.frame.behavior),
+            } }</span></h2>
             <ul class="cards">
                 { for st.apiservers.iter().map(|a| {
                     let name = a.name.clone();
@@ -107,30 +136,31 @@ pub fn apiservers(p: &PanelProps) -> Html {
                                 <code>{ &a.advertise_address }</code>
                             </div>
                             <div class="card-body">
-                                { match lease { Some(left) => ttl_ring(left, p.frame.lease_ttl_ms), None => html! { <span class="no-lease">{ "no lease" }</span> } } }
-                                <span class={classes!("badge", a.status.clone())}>{ &a.status }</span>
-                                <span class={classes!("ready", a.ready.then_some("yes"))}>{ if a.ready { "● ready" } else { "○ not ready" } }</span>
+                                { match lease { Some(left) => ttl_ring(left, p.frame.lease_ttl_ms, lang), None => html! { <span class="no-lease">{ lang.pick("no lease", "无租约") }</span> } } }
+                                <span class={classes!("badge", a.status.clone())}>{ status_text(&a.status, lang) }</span>
+                                <span class={classes!("ready", a.ready.then_some("yes"))}>{ if a.ready { lang.pick("● ready", "● 就绪") } else { lang.pick("○ not ready", "○ 未就绪") } }</span>
                             </div>
                             <div class="card-actions">
                                 <button class="crash" disabled={!up && a.status != "starting"} onclick={act(&p.on_action, Action::CrashApiserver(r(&name)))}
-                                    title="Dies at once: its lease stays until the TTL runs out">{ "✖ Crash" }</button>
+                                    title={lang.pick("Dies at once: its lease stays until the TTL runs out", "立即崩溃：它的租约会一直保留到 TTL 耗尽")}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
                                 <button class="stop" disabled={!up || a.status == "stopping"} onclick={act(&p.on_action, Action::StopApiserver(r(&name)))}
-                                    title="Graceful: removes its lease and endpoint at once">{ "■ Stop" }</button>
-                                <button class="start" disabled={up || a.status == "starting"} onclick={act(&p.on_action, Action::StartApiserver(r(&name)))}>{ "▶ Start" }</button>
+                                    title={lang.pick("Graceful: removes its lease and endpoint at once", "优雅退出：立即删除自己的租约和 endpoint")}>{ lang.pick("■ Stop", "■ 停止") }</button>
+                                <button class="start" disabled={up || a.status == "starting"} onclick={act(&p.on_action, Action::StartApiserver(r(&name)))}>{ lang.pick("▶ Start", "▶ 启动") }</button>
                                 <button class="isolate" disabled={!up} onclick={act(&p.on_action, Action::IsolateApiserver(Isolate { apiserver: name.clone(), for_: "30s".into() }))}
-                                    title="Cut it off from etcd for 30 s">{ "✂ Isolate 30s" }</button>
+                                    title={lang.pick("Cut it off from etcd for 30 s", "切断它与 etcd 的连接 30 秒")}>{ lang.pick("✂ Isolate 30s", "✂ 隔离 30s") }</button>
                             </div>
                         </li>
                     }
                 }) }
             </ul>
-            <button id="add-apiserver" onclick={act(&p.on_action, add)}>{ "+ Add an apiserver" }</button>
+            <button id="add-apiserver" onclick={act(&p.on_action, add)}>{ lang.pick("+ Add an apiserver", "+ 添加一个 apiserver") }</button>
         </section>
     }
 }
 
 #[function_component(Etcd)]
 pub fn etcd(p: &PanelProps) -> Html {
+    let lang = super::use_lang();
     let st = &p.frame.state;
     let ttl = p.frame.lease_ttl_ms.max(1);
     let ranges = st
@@ -143,18 +173,24 @@ pub fn etcd(p: &PanelProps) -> Html {
         <section class="panel etcd" aria-labelledby="h-etcd">
             <h2 id="h-etcd">{ "etcd" }
                 <span class={classes!("badge", if st.etcd.available { "running" } else { "crashed" })}>
-                    { if st.etcd.available { "reachable" } else { "outage" } }</span>
-                <span class="sub">{ format!("revision {}", st.etcd.revision) }</span>
+                    { if st.etcd.available { lang.pick("reachable", "可访问") } else { lang.pick("outage", "中断") } }</span>
+                <span class="sub">{ match lang {
+                    Lang::En => format!("revision {}", st.etcd.revision),
+                    Lang::Zh => format!("修订版本 {}", st.etcd.revision),
+                } }</span>
             </h2>
             <h3>{ "/masterleases" }</h3>
             if st.leases.is_empty() {
-                <p class="empty">{ "no lease" }</p>
+                <p class="empty">{ lang.pick("no lease", "无租约") }</p>
             }
             <ul class="leases">
                 { for st.leases.iter().map(|l| html! {
                     <li key={l.key.clone()}>
                         <code>{ &l.key }</code>
-                        <span class="bar" role="img" aria-label={format!("{} left", format_ms(l.ttl_left_ms))}>
+                        <span class="bar" role="img" aria-label={match lang {
+                            Lang::En => format!("{} left", format_ms(l.ttl_left_ms)),
+                            Lang::Zh => format!("剩余 {}", format_ms(l.ttl_left_ms)),
+                        }}>
                             <span style={format!("width:{:.1}%", l.ttl_left_ms as f64 * 100.0 / ttl as f64)} />
                         </span>
                         <span class="ttl">{ format!("{:.1}s", l.ttl_left_ms as f64 / 1000.0) }</span>
@@ -165,19 +201,20 @@ pub fn etcd(p: &PanelProps) -> Html {
             <ul class="ranges">
                 { for ranges.iter().enumerate().map(|(i, (range, used, size))| html! {
                     <li><code>{ if i == 0 { "/ranges/serviceips" } else { "/ranges/secondaryserviceips" } }</code>
-                        { format!(" {range} · {used} of {size} used") }</li>
+                        { used_text(range, *used, *size as i64, lang) }</li>
                 }) }
                 <li><code>{ "/ranges/servicenodeports" }</code>
-                    { format!(" {} · {} of {} used", st.allocations.node_port.range, st.allocations.node_port.used, st.allocations.node_port.size) }</li>
+                    { used_text(&st.allocations.node_port.range, st.allocations.node_port.used, st.allocations.node_port.size as i64, lang) }</li>
             </ul>
             <button id="etcd-outage" disabled={!st.etcd.available} onclick={act(&p.on_action, Action::EtcdOutage(Outage { for_: "30s".into() }))}>
-                { "⚡ etcd outage 30s" }</button>
+                { lang.pick("⚡ etcd outage 30s", "⚡ etcd 中断 30s") }</button>
         </section>
     }
 }
 
 #[function_component(KubernetesService)]
 pub fn kubernetes_service(p: &PanelProps) -> Html {
+    let lang = super::use_lang();
     let st = &p.frame.state;
     let svc = st
         .services
@@ -223,10 +260,16 @@ pub fn kubernetes_service(p: &PanelProps) -> Html {
             .find(|a| a.advertise_address == ip)
             .map(|a| a.status.as_str())
         {
-            Some("stopped") | Some("stopping") => "stopped gracefully: it deleted its lease",
-            Some("crashed") => "crashed: its lease expired",
-            Some("isolated") => "cut off from etcd: its lease expired",
-            _ => "its lease is gone",
+            Some("stopped") | Some("stopping") => lang.pick(
+                "stopped gracefully: it deleted its lease",
+                "已优雅退出：它删除了自己的租约",
+            ),
+            Some("crashed") => lang.pick("crashed: its lease expired", "已崩溃：它的租约已过期"),
+            Some("isolated") => lang.pick(
+                "cut off from etcd: its lease expired",
+                "与 etcd 失联：它的租约已过期",
+            ),
+            _ => lang.pick("its lease is gone", "它的租约已不存在"),
         }
     };
     let delete = Action::DeleteService(ObjectRef {
@@ -236,24 +279,24 @@ pub fn kubernetes_service(p: &PanelProps) -> Html {
     });
     html! {
         <section class="panel kubernetes" aria-labelledby="h-kubernetes">
-            <h2 id="h-kubernetes">{ "default/kubernetes" }<span class="sub">{ "Service and Endpoints, written by the apiservers themselves" }</span></h2>
+            <h2 id="h-kubernetes">{ "default/kubernetes" }<span class="sub">{ lang.pick("Service and Endpoints, written by the apiservers themselves", "Service 与 Endpoints，由 apiserver 自己写入") }</span></h2>
             <div class="svc">
                 { match svc {
                     Some(s) => html! {
                         <>
                             <div class="kv"><span>{ "ClusterIP" }</span><strong id="kubernetes-ip">{ &s.cluster_ip }</strong></div>
-                            <div class="kv"><span>{ "type" }</span><code>{ format!("{:?}", s.type_) }</code></div>
-                            <div class="kv"><span>{ "ports" }</span><code>{ s.ports.iter().map(port_text).collect::<Vec<_>>().join(", ") }</code></div>
-                            <div class="kv"><span>{ "selector" }</span><code>{ "none: no controller owns its Endpoints" }</code></div>
+                            <div class="kv"><span>{ lang.pick("type", "类型") }</span><code>{ format!("{:?}", s.type_) }</code></div>
+                            <div class="kv"><span>{ lang.pick("ports", "端口") }</span><code>{ ports_text(&s.ports, lang) }</code></div>
+                            <div class="kv"><span>{ "selector" }</span><code>{ lang.pick("none: no controller owns its Endpoints", "无：没有控制器管理它的 Endpoints") }</code></div>
                         </>
                     },
-                    None => html! { <p class="missing" id="kubernetes-missing">{ "The Service is gone: the next sync of a ready apiserver recreates it with the first IP." }</p> },
+                    None => html! { <p class="missing" id="kubernetes-missing">{ lang.pick("The Service is gone: the next sync of a ready apiserver recreates it with the first IP.", "这个 Service 已被删除：就绪 apiserver 的下一次同步会用第一个 IP 重新创建它。") }</p> },
                 } }
             </div>
             <h3>{ "Endpoints" }</h3>
             <ul class="addresses" id="kubernetes-endpoints" aria-live="polite">
                 if current.is_empty() {
-                    <li class="empty">{ if ep.is_some() { "no addresses" } else { "no Endpoints object" } }</li>
+                    <li class="empty">{ if ep.is_some() { lang.pick("no addresses", "没有地址") } else { lang.pick("no Endpoints object", "没有 Endpoints 对象") } }</li>
                 }
                 { for current.iter().map(|a| html! { <li key={a.clone()} class="address"><code>{ a }</code></li> }) }
                 // Addresses the last rewrite removed fade out instead of vanishing.
@@ -262,27 +305,50 @@ pub fn kubernetes_service(p: &PanelProps) -> Html {
                 }) }
             </ul>
             if let Some(e) = last_reset {
-                <p class="written-by" id="written-by">{ format!("last rewrite: t = {} by {}", format_ms(e.time_ms), e.apiserver) }
+                <p class="written-by" id="written-by">{ match lang {
+                    Lang::En => format!("last rewrite: t = {} by {}", format_ms(e.time_ms), e.apiserver),
+                    Lang::Zh => format!("最近一次重写：t = {}，由 {} 写入", format_ms(e.time_ms), e.apiserver),
+                } }
                     <br /><span class="why">{ e.message.trim_start_matches("Resetting endpoints for master service \"kubernetes\" to ") }</span>
-                    { for leaving.iter().map(|ip| html! { <><br /><span class="change removed">{ format!("− {ip}: {}", why_left(ip)) }</span></> }) }
-                    { for added.iter().map(|ip| html! { <><br /><span class="change added">{ format!("+ {ip}: its lease is live") }</span></> }) }
+                    { for leaving.iter().map(|ip| html! { <><br /><span class="change removed">{ format!("− {ip}{}{}", lang.pick(": ", "："), why_left(ip)) }</span></> }) }
+                    { for added.iter().map(|ip| html! { <><br /><span class="change added">{ match lang {
+                        Lang::En => format!("+ {ip}: its lease is live"),
+                        Lang::Zh => format!("+ {ip}：它的租约仍然有效"),
+                    } }</span></> }) }
                 </p>
             }
-            <button id="delete-kubernetes" class="danger" disabled={svc.is_none()} onclick={act(&p.on_action, delete)}>{ "✖ Delete the kubernetes Service" }</button>
+            <button id="delete-kubernetes" class="danger" disabled={svc.is_none()} onclick={act(&p.on_action, delete)}>{ lang.pick("✖ Delete the kubernetes Service", "✖ 删除 kubernetes Service") }</button>
         </section>
     }
 }
 
-fn port_text(p: &ServicePort) -> String {
+fn port_text(p: &ServicePort, lang: Lang) -> String {
     let mut s = format!("{}/{}", p.port, p.protocol);
     if p.node_port != 0 {
-        s += &format!(" → node {}", p.node_port);
+        s += &format!("{}{}", lang.pick(" → node ", " → 节点端口 "), p.node_port);
     }
     s
 }
 
+fn ports_text(ports: &[ServicePort], lang: Lang) -> String {
+    ports
+        .iter()
+        .map(|p| port_text(p, lang))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// ` 10.96.0.0/12 · 3 of 1048574 used`
+fn used_text(range: &str, used: i64, size: i64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(" {range} · {used} of {size} used"),
+        Lang::Zh => format!(" {range} · 已用 {used} / {size}"),
+    }
+}
+
 #[function_component(Services)]
 pub fn services(p: &PanelProps) -> Html {
+    let lang = super::use_lang();
     let st = &p.frame.state;
     let on_create = {
         let cb = p.on_action.clone();
@@ -316,32 +382,32 @@ pub fn services(p: &PanelProps) -> Html {
     };
     html! {
         <section class="panel services" aria-labelledby="h-services">
-            <h2 id="h-services">{ "Services" }</h2>
+            <h2 id="h-services">{ lang.pick("Services", "Service") }</h2>
             <div class="table-wrap">
                 <table>
-                    <thead><tr><th>{ "name" }</th><th>{ "type" }</th><th>{ "ClusterIP" }</th><th>{ "ports" }</th><th /></tr></thead>
+                    <thead><tr><th>{ lang.pick("name", "名称") }</th><th>{ lang.pick("type", "类型") }</th><th>{ "ClusterIP" }</th><th>{ lang.pick("ports", "端口") }</th><th /></tr></thead>
                     <tbody>
                         { for st.services.iter().map(|s| html! {
                             <tr key={s.key()} id={format!("svc-{}-{}", s.namespace, s.name)}>
                                 <td>{ s.key() }</td><td>{ format!("{:?}", s.type_) }</td>
                                 <td><code>{ if s.cluster_ips.len() > 1 { s.cluster_ips.join(", ") } else { s.cluster_ip.clone() } }</code></td>
-                                <td><code>{ s.ports.iter().map(port_text).collect::<Vec<_>>().join(", ") }</code></td>
-                                <td><button class="small" aria-label={format!("delete {}", s.key())}
-                                    onclick={act(&p.on_action, Action::DeleteService(ObjectRef { namespace: s.namespace.clone(), name: s.name.clone(), via: None }))}>{ "delete" }</button></td>
+                                <td><code>{ ports_text(&s.ports, lang) }</code></td>
+                                <td><button class="small" aria-label={delete_label(&s.key(), lang)}
+                                    onclick={act(&p.on_action, Action::DeleteService(ObjectRef { namespace: s.namespace.clone(), name: s.name.clone(), via: None }))}>{ lang.pick("delete", "删除") }</button></td>
                             </tr>
                         }) }
                     </tbody>
                 </table>
             </div>
             <form class="create" id="create-service" onsubmit={on_create}>
-                <input id="svc-name" placeholder="name" required=true aria-label="Service name" />
-                <select id="svc-type" aria-label="type">
+                <input id="svc-name" placeholder={lang.pick("name", "名称")} required=true aria-label={lang.pick("Service name", "Service 名称")} />
+                <select id="svc-type" aria-label={lang.pick("type", "类型")}>
                     <option selected=true>{ "ClusterIP" }</option><option>{ "NodePort" }</option><option>{ "LoadBalancer" }</option>
                 </select>
-                <input id="svc-ip" placeholder="clusterIP (auto)" aria-label="ClusterIP (empty: allocate)" />
-                <input id="svc-node-port" placeholder="nodePort (auto)" inputmode="numeric" aria-label="nodePort (empty: allocate)" />
-                <input id="svc-app" placeholder="selector app=" aria-label="selector app" />
-                <button id="svc-create" type="submit" class="primary">{ "Create Service" }</button>
+                <input id="svc-ip" placeholder={lang.pick("clusterIP (auto)", "clusterIP（自动）")} aria-label={lang.pick("ClusterIP (empty: allocate)", "ClusterIP（留空则自动分配）")} />
+                <input id="svc-node-port" placeholder={lang.pick("nodePort (auto)", "nodePort（自动）")} inputmode="numeric" aria-label={lang.pick("nodePort (empty: allocate)", "nodePort（留空则自动分配）")} />
+                <input id="svc-app" placeholder="selector app=" aria-label={lang.pick("selector app", "selector 中的 app 标签")} />
+                <button id="svc-create" type="submit" class="primary">{ lang.pick("Create Service", "创建 Service") }</button>
             </form>
         </section>
     }
@@ -349,6 +415,7 @@ pub fn services(p: &PanelProps) -> Html {
 
 #[function_component(Pods)]
 pub fn pods(p: &PanelProps) -> Html {
+    let lang = super::use_lang();
     let st = &p.frame.state;
     let next_ip = (2..250)
         .map(|i| format!("10.244.0.{i}"))
@@ -377,7 +444,7 @@ pub fn pods(p: &PanelProps) -> Html {
         .collect();
     html! {
         <section class="panel pods" aria-labelledby="h-pods">
-            <h2 id="h-pods">{ "Pods and their Endpoints" }</h2>
+            <h2 id="h-pods">{ lang.pick("Pods and their Endpoints", "Pod 及其 Endpoints") }</h2>
             <ul class="pod-list">
                 { for st.pods.iter().map(|pod| {
                     let toggle = Action::SetPodReady(SetPodReady { namespace: pod.namespace.clone(), name: pod.name.clone(), ready: !pod.ready, via: None });
@@ -386,25 +453,25 @@ pub fn pods(p: &PanelProps) -> Html {
                         <li key={pod.key()} class={classes!(pod.ready.then_some("is-ready"))}>
                             <span>{ pod.key() }</span><code>{ &pod.pod_ip }</code>
                             <code>{ pod.labels.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",") }</code>
-                            <button class="small" onclick={act(&p.on_action, toggle)}>{ if pod.ready { "ready ✓" } else { "not ready" } }</button>
-                            <button class="small" onclick={act(&p.on_action, delete)} aria-label={format!("delete {}", pod.key())}>{ "delete" }</button>
+                            <button class="small" onclick={act(&p.on_action, toggle)}>{ if pod.ready { lang.pick("ready ✓", "就绪 ✓") } else { lang.pick("not ready", "未就绪") } }</button>
+                            <button class="small" onclick={act(&p.on_action, delete)} aria-label={delete_label(&pod.key(), lang)}>{ lang.pick("delete", "删除") }</button>
                         </li>
                     }
                 }) }
             </ul>
             <form class="create" id="create-pod" onsubmit={on_create}>
-                <input id="pod-name" placeholder="pod name" required=true aria-label="Pod name" />
-                <input id="pod-app" placeholder="label app=" required=true aria-label="label app" />
-                <button type="submit" class="primary">{ "Create Pod" }</button>
+                <input id="pod-name" placeholder={lang.pick("pod name", "Pod 名称")} required=true aria-label={lang.pick("Pod name", "Pod 名称")} />
+                <input id="pod-app" placeholder={lang.pick("label app=", "标签 app=")} required=true aria-label={lang.pick("label app", "app 标签")} />
+                <button type="submit" class="primary">{ lang.pick("Create Pod", "创建 Pod") }</button>
             </form>
-            <h3>{ "Endpoints (endpoints controller)" }</h3>
+            <h3>{ lang.pick("Endpoints (endpoints controller)", "Endpoints（由 endpoints 控制器维护）") }</h3>
             <ul class="ep-list">
                 { for user_endpoints.iter().map(|e| html! {
                     <li key={e.key()}><strong>{ e.key() }</strong>
                         { for e.subsets.iter().map(|s| html! {
                             <span class="subset">
                                 { for s.addresses.iter().map(|a| html! { <code class="address">{ a }</code> }) }
-                                { for s.not_ready_addresses.iter().map(|a| html! { <code class="address not-ready" title="not ready">{ a }</code> }) }
+                                { for s.not_ready_addresses.iter().map(|a| html! { <code class="address not-ready" title={lang.pick("not ready", "未就绪")}>{ a }</code> }) }
                             </span>
                         }) }
                     </li>
@@ -422,6 +489,7 @@ pub struct CorruptProps {
 /// Writes to storage behind the allocators' back, as crashes and old bugs did.
 #[function_component(Corrupt)]
 pub fn corrupt(p: &CorruptProps) -> Html {
+    let lang = super::use_lang();
     let on_submit = {
         let cb = p.on_action.clone();
         Callback::from(move |e: SubmitEvent| {
@@ -456,18 +524,18 @@ pub fn corrupt(p: &CorruptProps) -> Html {
     };
     html! {
         <form class="create corrupt" id="corrupt" onsubmit={on_submit}>
-            <span class="label">{ "Corrupt storage" }</span>
-            <select id="corrupt-what" aria-label="corruption">
-                <option value="leak_cluster_ip" selected=true>{ "leak a ClusterIP" }</option>
-                <option value="unallocate_cluster_ip">{ "clear a ClusterIP bit" }</option>
-                <option value="leak_node_port">{ "leak a NodePort" }</option>
-                <option value="unallocate_node_port">{ "clear a NodePort bit" }</option>
-                <option value="force_cluster_ip">{ "force a Service onto an IP" }</option>
-                <option value="force_node_port">{ "force a Service onto a NodePort" }</option>
+            <span class="label">{ lang.pick("Corrupt storage", "篡改存储") }</span>
+            <select id="corrupt-what" aria-label={lang.pick("corruption", "篡改方式")}>
+                <option value="leak_cluster_ip" selected=true>{ lang.pick("leak a ClusterIP", "泄漏一个 ClusterIP") }</option>
+                <option value="unallocate_cluster_ip">{ lang.pick("clear a ClusterIP bit", "清除一个 ClusterIP 的位") }</option>
+                <option value="leak_node_port">{ lang.pick("leak a NodePort", "泄漏一个 NodePort") }</option>
+                <option value="unallocate_node_port">{ lang.pick("clear a NodePort bit", "清除一个 NodePort 的位") }</option>
+                <option value="force_cluster_ip">{ lang.pick("force a Service onto an IP", "强行让 Service 使用某个 IP") }</option>
+                <option value="force_node_port">{ lang.pick("force a Service onto a NodePort", "强行让 Service 使用某个 NodePort") }</option>
             </select>
-            <input id="corrupt-value" placeholder="IP or port" aria-label="IP or port" />
-            <input id="corrupt-service" placeholder="service (for force)" aria-label="service namespace/name" />
-            <button type="submit">{ "Write to etcd" }</button>
+            <input id="corrupt-value" placeholder={lang.pick("IP or port", "IP 或端口")} aria-label={lang.pick("IP or port", "IP 或端口")} />
+            <input id="corrupt-service" placeholder={lang.pick("service (for force)", "Service（强行分配时填写）")} aria-label={lang.pick("service namespace/name", "Service 的 namespace/name")} />
+            <button type="submit">{ lang.pick("Write to etcd", "写入 etcd") }</button>
         </form>
     }
 }
@@ -479,15 +547,19 @@ pub struct FeedProps {
 
 #[function_component(EventFeed)]
 pub fn event_feed(p: &FeedProps) -> Html {
+    let lang = super::use_lang();
     let latest = p
         .frame
         .events
         .iter()
         .rev()
-        .find_map(|e| explain(e, crate::lang::Lang::En).map(|x| format!("{}: {x}", format_ms(e.time_ms))));
+        .find_map(|e| explain(e, lang).map(|x| format!("{}: {x}", format_ms(e.time_ms))));
     html! {
         <section class="panel feed" aria-labelledby="h-feed">
-            <h2 id="h-feed">{ "Events and logs" }<span class="sub">{ format!("{} so far", p.frame.events.len()) }</span></h2>
+            <h2 id="h-feed">{ lang.pick("Events and logs", "事件与日志") }<span class="sub">{ match lang {
+                Lang::En => format!("{} so far", p.frame.events.len()),
+                Lang::Zh => format!("共 {} 条", p.frame.events.len()),
+            } }</span></h2>
             <p class="sr-only" aria-live="polite" id="feed-live">{ latest.unwrap_or_default() }</p>
             <ol class="events" id="events">
                 { for p.frame.events.iter().rev().take(60).map(|e| html! {
@@ -500,7 +572,7 @@ pub fn event_feed(p: &FeedProps) -> Html {
                             if !e.object.is_empty() { <code>{ &e.object }</code> }
                         </div>
                         <div class="message"><code>{ &e.message }</code></div>
-                        if let Some(x) = explain(e, crate::lang::Lang::En) { <div class="explain">{ x }</div> }
+                        if let Some(x) = explain(e, lang) { <div class="explain">{ x }</div> }
                     </li>
                 }) }
             </ol>
