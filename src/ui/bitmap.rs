@@ -8,7 +8,8 @@
 //! Colours are Okabe–Ito and every non-free state also has a shape when cells are ≥ 4 px
 //! (leaked: diagonal hatch, duplicate: cross, kubernetes: dot, not allocated: outline only).
 //! All words about a cell come from [`BitmapView::describe`]; nothing here decides what a cell
-//! means. The CSS lives in `static/bitmap.css`.
+//! means. The texts follow the instance's language ([`super::use_lang`]) and the colours its
+//! theme (the nearest `data-theme`, see [`is_dark`]). The CSS lives in `static/bitmap.css`.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,6 +20,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 use yew::prelude::*;
 
 use crate::inspect::{BitmapView, Cell};
+use crate::lang::Lang;
 
 /// Cells shown at full detail at once: a /16.
 pub const WINDOW: usize = 65_536;
@@ -477,17 +479,73 @@ fn media(query: &str) -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Whether the page is in its dark theme (`prefers-color-scheme: dark`), read now.
+/// Whether the system prefers a dark theme (`prefers-color-scheme: dark`), read now.
 pub fn prefers_dark() -> bool {
-    // A page-level `?theme=` (html[data-theme]) wins over the system preference.
-    let forced = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
+    media("(prefers-color-scheme: dark)")
+}
+
+/// Whether `el` is drawn in the dark theme, read now: the `data-theme` (`dark` or `light`) of the
+/// nearest element that has one, `el` included (`closest`, so it stops at a shadow root: each
+/// instance of the lab carries its own theme); without one, or with another value, the system's
+/// preference.
+pub fn is_dark(el: &web_sys::Element) -> bool {
+    let theme = el
+        .closest("[data-theme]")
+        .ok()
+        .flatten()
         .and_then(|e| e.get_attribute("data-theme"));
-    match forced.as_deref() {
+    match theme.as_deref() {
         Some("dark") => true,
         Some("light") => false,
-        _ => media("(prefers-color-scheme: dark)"),
+        _ => prefers_dark(),
+    }
+}
+
+/// [`is_dark`] of the element behind `node`; the system's preference before it is mounted.
+fn dark_at(node: &NodeRef) -> bool {
+    node.cast::<web_sys::Element>()
+        .map_or_else(prefers_dark, |el| is_dark(&el))
+}
+
+/// Calls `on_change` whenever a `data-theme` attribute changes in the tree (document or shadow
+/// root) that holds `el`. A MutationObserver, reached through `js_sys` so as not to need more
+/// `web-sys` features; the returned observer must be given to [`unwatch_theme`].
+fn watch_theme(
+    el: &web_sys::Element,
+    on_change: &js_sys::Function,
+) -> Option<wasm_bindgen::JsValue> {
+    use js_sys::{Array, Function, Object, Reflect};
+    use wasm_bindgen::JsValue;
+    let window = web_sys::window()?;
+    let ctor: Function = Reflect::get(&window, &JsValue::from_str("MutationObserver"))
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let observer = Reflect::construct(&ctor, &Array::of1(on_change)).ok()?;
+    let options = Object::new();
+    let set = |k: &str, v: &JsValue| Reflect::set(&options, &JsValue::from_str(k), v).ok();
+    set("attributes", &JsValue::TRUE)?;
+    set("subtree", &JsValue::TRUE)?;
+    set(
+        "attributeFilter",
+        &Array::of1(&JsValue::from_str("data-theme")),
+    )?;
+    let observe: Function = Reflect::get(&observer, &JsValue::from_str("observe"))
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    observe
+        .call2(&observer, &el.get_root_node(), &options)
+        .ok()?;
+    Some(observer)
+}
+
+fn unwatch_theme(observer: &wasm_bindgen::JsValue) {
+    if let Some(disconnect) = js_sys::Reflect::get(observer, &"disconnect".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    {
+        let _ = disconnect.call0(observer);
     }
 }
 
@@ -832,6 +890,19 @@ impl Reducible for Nav {
     }
 }
 
+/// Bumped whenever the theme may have changed (the system's scheme flipped, a `data-theme`
+/// attribute changed): the canvases are then redrawn in the theme they read from the DOM.
+#[derive(Default, PartialEq)]
+struct ThemeEpoch(u32);
+
+impl Reducible for ThemeEpoch {
+    type Action = ();
+
+    fn reduce(self: Rc<Self>, _: ()) -> Rc<Self> {
+        Rc::new(ThemeEpoch(self.0.wrapping_add(1)))
+    }
+}
+
 /// A requestAnimationFrame callback that re-queues itself; dropped (breaking the cycle) on cleanup.
 type FrameCallback = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
@@ -868,18 +939,29 @@ pub struct BitmapProps {
     pub sweep: u64,
 }
 
-/// The legend, in the order people look for things.
-const LEGEND: [(u8, &str, &str); 6] = [
-    (ALLOCATED, "allocated", "allocated"),
-    (KUBERNETES, "kubernetes", "kubernetes Service"),
-    (UNALLOCATED, "unallocated", "in use, bit not set"),
-    (LEAKED, "leaked", "set, no Service"),
-    (DUPLICATE, "duplicate", "duplicate"),
-    (FREE, "free", "free"),
+/// The legend, in the order people look for things: (state, class, English, Chinese).
+const LEGEND: [(u8, &str, &str, &str); 6] = [
+    (ALLOCATED, "allocated", "allocated", "已分配"),
+    (
+        KUBERNETES,
+        "kubernetes",
+        "kubernetes Service",
+        "kubernetes Service",
+    ),
+    (
+        UNALLOCATED,
+        "unallocated",
+        "in use, bit not set",
+        "在用，但位未设置",
+    ),
+    (LEAKED, "leaked", "set, no Service", "已设置，无 Service"),
+    (DUPLICATE, "duplicate", "duplicate", "重复分配"),
+    (FREE, "free", "free", "空闲"),
 ];
 
 #[function_component(Bitmap)]
 pub fn bitmap(props: &BitmapProps) -> Html {
+    let lang = super::use_lang();
     let view = &props.view;
     let id = props.id.as_str();
     let size = view.size;
@@ -888,12 +970,15 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     let windows = size.div_ceil(WINDOW).max(1);
 
     let nav = use_reducer_eq(Nav::default);
-    let dark = use_state_eq(prefers_dark);
+    let theme = use_reducer(ThemeEpoch::default);
     let canvas_ref = use_node_ref();
     let overview_ref = use_node_ref();
     let main_drawn = use_mut_ref(MainDrawn::default);
     let overview_drawn = use_mut_ref(OverviewDrawn::default);
     let last_sweep = use_mut_ref(|| props.sweep);
+    // This instance's theme now (the system's until the canvas is mounted); the canvases read it
+    // from the DOM when they draw.
+    let dark = dark_at(&canvas_ref);
 
     let window = nav.window.min(windows - 1);
     let first = window * WINDOW;
@@ -901,18 +986,24 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     let cursor = nav.cursor.filter(|&c| c < size);
     let hover = nav.hover.filter(|&c| c < size);
 
-    // Follow the theme: redraw when prefers-color-scheme flips.
+    // Follow the theme of this instance: its nearest `data-theme`, else the system's. Redraw when
+    // prefers-color-scheme flips or a `data-theme` attribute changes.
     {
-        let dark = dark.clone();
+        let (theme, canvas_ref) = (theme.dispatcher(), canvas_ref.clone());
         use_effect_with((), move |_| {
             let mql = web_sys::window()
                 .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
-            let listener = Closure::<dyn FnMut()>::new(move || dark.set(prefers_dark()));
+            let canvas = canvas_ref.cast::<web_sys::Element>();
+            let listener = Closure::<dyn FnMut()>::new(move || theme.dispatch(()));
             if let Some(m) = &mql {
                 let _ =
                     m.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
             }
+            let observer = canvas.and_then(|c| watch_theme(&c, listener.as_ref().unchecked_ref()));
             move || {
+                if let Some(o) = &observer {
+                    unwatch_theme(o);
+                }
                 if let Some(m) = mql {
                     let _ = m.remove_event_listener_with_callback(
                         "change",
@@ -926,15 +1017,10 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     // The main canvas: repaint the cells that changed, then one put_image_data.
     {
         let (canvas_ref, drawn) = (canvas_ref.clone(), main_drawn.clone());
-        use_effect_with((view.clone(), first, *dark), move |(view, first, _)| {
+        use_effect_with((view.clone(), first, theme.0), move |(view, first, _)| {
             if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
-                draw_main(
-                    &mut drawn.borrow_mut(),
-                    &canvas,
-                    view,
-                    *first,
-                    prefers_dark(),
-                );
+                let dark = is_dark(&canvas);
+                draw_main(&mut drawn.borrow_mut(), &canvas, view, *first, dark);
             }
         });
     }
@@ -942,12 +1028,13 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     // The overview of a large range.
     {
         let (overview_ref, drawn) = (overview_ref.clone(), overview_drawn.clone());
-        use_effect_with((view.clone(), *dark), move |(view, _)| {
+        use_effect_with((view.clone(), theme.0), move |(view, _)| {
             if let (Some(ov), Some(canvas)) = (
                 overview_layout(view.size),
                 overview_ref.cast::<HtmlCanvasElement>(),
             ) {
-                draw_overview(&mut drawn.borrow_mut(), &canvas, view, ov, prefers_dark());
+                let dark = is_dark(&canvas);
+                draw_overview(&mut drawn.borrow_mut(), &canvas, view, ov, dark);
             } else {
                 *drawn.borrow_mut() = OverviewDrawn::default();
             }
@@ -1053,7 +1140,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                     // Ease out: quick start, gentle arrival.
                     let eased = 1.0 - (1.0 - t).powi(2);
                     let y = (-bh + (hgt + bh) * eased).round();
-                    let (rgb, alpha, edge) = palette(prefers_dark()).sweep;
+                    let (rgb, alpha, edge) = palette(is_dark(&canvas)).sweep;
                     // A stepped gradient on whole pixel rows, brightest at the leading edge.
                     const STRIPS: usize = 8;
                     let row = |k: usize| y + (bh * k as f64 / STRIPS as f64).round();
@@ -1156,15 +1243,22 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     };
 
     // ----- derived text -----
-    let noun = if view.range.contains('/') {
-        "addresses"
-    } else {
-        "ports"
+    let noun = match (view.range.contains('/'), lang) {
+        (true, Lang::En) => " addresses",
+        (false, Lang::En) => " ports",
+        (true, Lang::Zh) => " 个地址",
+        (false, Lang::Zh) => " 个端口",
     };
-    let band_text = match view.static_band.min(size) {
-        0 => "no static band".to_string(),
-        n => format!(
+    let band_text = match (view.static_band.min(size), lang) {
+        (0, _) => lang.pick("no static band", "无静态段").to_string(),
+        (n, Lang::En) => format!(
             "static band: first {} ({} – {})",
+            group(n),
+            view.label(0),
+            view.label(n - 1)
+        ),
+        (n, Lang::Zh) => format!(
+            "静态段：前 {} 个（{} – {}）",
             group(n),
             view.label(0),
             view.label(n - 1)
@@ -1176,8 +1270,13 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     };
     let shown = hover.or(cursor);
     let desc = match shown {
-        Some(o) => view.describe(o, crate::lang::Lang::En),
-        None => "Point at a cell, or focus the bitmap and use the arrow keys.".to_string(),
+        Some(o) => view.describe(o, lang),
+        None => lang
+            .pick(
+                "Point at a cell, or focus the bitmap and use the arrow keys.",
+                "把指针移到某一格上，或聚焦位图后用方向键移动。",
+            )
+            .to_string(),
     };
     let canvas_id = format!("{id}-canvas");
     let desc_id = format!("{id}-desc");
@@ -1231,7 +1330,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                 (
                     classes!(align, below.then_some("tip-below")),
                     Some(format!("left:{};top:{}", pct(x), pct(y))),
-                    view.describe(o, crate::lang::Lang::En),
+                    view.describe(o, lang),
                 )
             }
             None => (classes!(), None, String::new()),
@@ -1241,14 +1340,25 @@ pub fn bitmap(props: &BitmapProps) -> Html {
         }
     };
 
-    let window_text = format!(
-        "Cells {}–{} of {} · {} – {}",
-        group(first),
-        group(first + count.max(1) - 1),
-        group(size),
-        view.label(first),
-        view.label(first + count.max(1) - 1)
-    );
+    let last = first + count.max(1) - 1;
+    let window_text = match lang {
+        Lang::En => format!(
+            "Cells {}–{} of {} · {} – {}",
+            group(first),
+            group(last),
+            group(size),
+            view.label(first),
+            view.label(last)
+        ),
+        Lang::Zh => format!(
+            "第 {}–{} 格（共 {} 格）· {} – {}",
+            group(first),
+            group(last),
+            group(size),
+            view.label(first),
+            view.label(last)
+        ),
+    };
     let nav_html = overview.map(|ov| {
         let go = |w: usize| {
             let nav = nav.dispatcher();
@@ -1308,7 +1418,10 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                     <canvas ref={overview_ref.clone()} id={format!("{id}-overview")} class="bitmap-overview"
                         width={ov.width().to_string()} height={ov.height().to_string()}
                         data-windows={ov.windows.to_string()} data-tile-cols={ov.tile_cols.to_string()} data-tile-rows={ov.tile_rows.to_string()}
-                        tabindex="0" role="slider" aria-label={format!("{}: overview, choose the 65,536 cells to show", props.title)}
+                        tabindex="0" role="slider" aria-label={match lang {
+                            Lang::En => format!("{}: overview, choose the 65,536 cells to show", props.title),
+                            Lang::Zh => format!("{}：概览，选择要显示的 65,536 格", props.title),
+                        }}
                         aria-valuemin="1" aria-valuemax={ov.windows.to_string()} aria-valuenow={(window + 1).to_string()}
                         aria-valuetext={window_text.clone()}
                         onpointerdown={pick} onpointermove={drag} onpointerleave={leave} onkeydown={keys}>
@@ -1319,21 +1432,25 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                 </div>
                 <div class="bitmap-window">
                     <button class="small" id={format!("{id}-prev")} disabled={window == 0} onclick={go(window.saturating_sub(1))}
-                        aria-label="Previous 65,536 cells">{ "‹" }</button>
+                        aria-label={lang.pick("Previous 65,536 cells", "前 65,536 格")}>{ "‹" }</button>
                     <span id={window_id.clone()} class="bitmap-window-label" aria-live="polite">{ window_text.clone() }</span>
                     <button class="small" id={format!("{id}-next")} disabled={window + 1 >= windows} onclick={go(window + 1)}
-                        aria-label="Next 65,536 cells">{ "›" }</button>
+                        aria-label={lang.pick("Next 65,536 cells", "后 65,536 格")}>{ "›" }</button>
                 </div>
-                <p class="bitmap-hint">{ format!("Each overview pixel sums up {}×{} cells and shows the most notable, enlarged so that lone cells stand out.", ov.scale, ov.scale) }</p>
+                <p class="bitmap-hint">{ match lang {
+                    Lang::En => format!("Each overview pixel sums up {}×{} cells and shows the most notable, enlarged so that lone cells stand out.", ov.scale, ov.scale),
+                    Lang::Zh => format!("概览中的每个像素汇总 {}×{} 格，显示其中最值得注意的状态，并放大绘制，让零星的格子也能显现出来。", ov.scale, ov.scale),
+                } }</p>
             </div>
         }
     });
 
-    let legend = LEGEND.iter().map(|&(cell, class, name)| {
+    let legend = LEGEND.iter().map(|&(cell, class, en, zh)| {
+        let name = lang.pick(en, zh);
         let n = counted.get(cell as usize).copied().unwrap_or(0);
         html! {
             <li class={classes!("bitmap-key", format!("bm-{class}"), (n == 0).then_some("none"))}>
-                <Swatch kind={SwatchKind::Cell(cell)} dark={*dark} />
+                <Swatch kind={SwatchKind::Cell(cell)} {dark} />
                 <span class="bitmap-key-name">{ name }</span>
                 <span class="bitmap-count" id={format!("{id}-count-{class}")}>{ group(n) }</span>
             </li>
@@ -1341,14 +1458,16 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     });
     let summary = LEGEND
         .iter()
-        .map(|&(cell, _, name)| {
+        .map(|&(cell, _, en, zh)| {
             format!(
-                "{name}: {}",
+                "{}{}{}",
+                lang.pick(en, zh),
+                lang.pick(": ", "："),
                 group(counted.get(cell as usize).copied().unwrap_or(0))
             )
         })
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(lang.pick(", ", "，"));
 
     html! {
         <figure class={classes!("bitmap", overview.is_some().then_some("bitmap-large"))} id={format!("{id}-bitmap")}
@@ -1356,7 +1475,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
             <figcaption class="bitmap-head">
                 <h3 id={title_id}>{ props.title.clone() }</h3>
                 <span class="bitmap-meta" id={format!("{id}-meta")}>
-                    <code>{ view.range.clone() }</code>{ format!(" · {} {noun} · {band_text}", group(size)) }
+                    <code>{ view.range.clone() }</code>{ format!(" · {}{noun} · {band_text}", group(size)) }
                 </span>
             </figcaption>
             <div class="bitmap-body">
@@ -1367,9 +1486,13 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                             width={(cols * px).to_string()} height={(rows * px).to_string()}
                             data-cols={cols.to_string()} data-rows={rows.to_string()} data-first={first.to_string()}
                             data-count={count.to_string()} data-cell-px={px.to_string()}
-                            tabindex="0" role="application" aria-roledescription="allocation bitmap"
-                            aria-label={format!("{}: {} cells. Arrow keys move by one cell or row, Home and End jump to the first and last cell{}.",
-                                props.title, group(size), if overview.is_some() { ", Page Up and Page Down by 65,536 cells" } else { "" })}
+                            tabindex="0" role="application" aria-roledescription={lang.pick("allocation bitmap", "分配位图")}
+                            aria-label={match lang {
+                                Lang::En => format!("{}: {} cells. Arrow keys move by one cell or row, Home and End jump to the first and last cell{}.",
+                                    props.title, group(size), if overview.is_some() { ", Page Up and Page Down by 65,536 cells" } else { "" }),
+                                Lang::Zh => format!("{}：共 {} 格。方向键按格或按行移动，Home 和 End 跳到第一格和最后一格{}。",
+                                    props.title, group(size), if overview.is_some() { "，Page Up 和 Page Down 一次移动 65,536 格" } else { "" }),
+                            }}
                             aria-describedby={desc_id.clone()}
                             onpointermove={on_move} onpointerdown={on_down} onpointerleave={on_leave}
                             onkeydown={on_key} onfocus={on_focus} onblur={on_blur}>
@@ -1382,17 +1505,17 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                     <p id={desc_id} class="bitmap-desc" aria-live="polite">{ desc }</p>
                 </div>
             </div>
-            <ul class="bitmap-legend" aria-label="Legend">
+            <ul class="bitmap-legend" aria-label={lang.pick("Legend", "图例")}>
                 { for legend }
                 <li class="bitmap-key bm-static">
-                    <Swatch kind={SwatchKind::StaticBand} dark={*dark} />
-                    <span class="bitmap-key-name">{ "static band" }</span>
+                    <Swatch kind={SwatchKind::StaticBand} {dark} />
+                    <span class="bitmap-key-name">{ lang.pick("static band", "静态段") }</span>
                     <span class="bitmap-count" id={format!("{id}-count-static")}>{ group(view.static_band.min(size)) }</span>
                 </li>
             </ul>
             if !view.out_of_range.is_empty() {
                 <div class="bitmap-oor" id={format!("{id}-oor")} role="note">
-                    <span class="bitmap-oor-title">{ "Flagged out of range:" }</span>
+                    <span class="bitmap-oor-title">{ lang.pick("Flagged out of range:", "被标记为超出范围：") }</span>
                     <ul>
                         { for view.out_of_range.iter().map(|(svc, value)| html! {
                             <li><code>{ svc.clone() }</code>{ " " }<code>{ value.clone() }</code></li>
@@ -1430,7 +1553,7 @@ fn swatch(props: &SwatchProps) -> Html {
             let Some(canvas) = node.cast::<HtmlCanvasElement>() else {
                 return;
             };
-            let pal = palette(prefers_dark());
+            let pal = palette(is_dark(&canvas));
             let mut buf = vec![0u8; SWATCH_PX * SWATCH_PX * 4];
             for i in 0..SWATCH_PX * SWATCH_PX {
                 put(&mut buf, i, pal.bg);
