@@ -50,7 +50,8 @@ fi
 
 if [ "$what" = test ]; then
   # Chromium and its driver for the browser tests; never a browser download by a test tool.
-  apt_install chromium chromium-driver
+  # Noto CJK so that the Chinese screenshots of the end-to-end test show characters.
+  apt_install chromium chromium-driver fonts-noto-cjk
 fi
 
 # Crates for offline Trunk builds.

@@ -2,7 +2,7 @@
 // element (rendered in a shadow root, so the page's CSS and the lab's never mix).
 //
 //   <script type="module" src="https://LAB/embed.js"></script>
-//   <kube-bootstrap-lab tour="lease-heartbeats" lang="zh" controls="minimal"></kube-bootstrap-lab>
+//   <kube-bootstrap-lab tour="lease-crash-vs-stop" lang="zh" controls="minimal"></kube-bootstrap-lab>
 //
 //   import { mount } from "https://LAB/embed.js";
 //   const lab = await mount(document.querySelector("#lab"), { scenario: "crash-one-of-three" });

@@ -151,6 +151,11 @@ impl Lab {
         }
     }
 
+    /// Whether playing is on its way to a tour step.
+    pub fn moving(&self) -> bool {
+        self.stop_at.is_some()
+    }
+
     /// Ends the tour: the sandbox, with the state it reached.
     pub fn leave_tour(&mut self) {
         self.guide = None;
@@ -798,7 +803,8 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         <ContextProvider<Lang> context={t}>
         <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"))}
-            lang={t.code()} data-theme={props.theme.forced()} tabindex="-1" {onkeydown} ref={root.clone()}>
+            lang={t.code()} data-theme={props.theme.forced()} data-moving={l.moving().then_some("true")}
+            tabindex="-1" {onkeydown} ref={root.clone()}>
             <header class="topbar">
                 <div class="brand">
                     <h1>{ "kube-bootstrap-lab" }</h1>

@@ -140,7 +140,7 @@ fn bad_tours_are_refused_naming_the_field() {
         ),
         (
             ok.replace(r#"{"say""#, r#"{"sai":1,"say""#),
-            "steps[0]: unknown field `sai`",
+            "steps[0].sai: unknown field `sai`",
         ),
         (
             ok.replace(r#""steps":[{"say":{"en":"a","zh":"甲"}}]"#, r#""steps":[]"#),

@@ -1,0 +1,186 @@
+// End-to-end, tours and embedding: every tour in English and Chinese (forward through every
+// step, back, into the sandbox), then the docs example page with a mounted instance, a
+// <kube-bootstrap-lab> element and an iframe. Screenshots go to test-artifacts/e2e/.
+// Usage: node tests/e2e/tours.mjs   (after `trunk build --release`; `make test` does both)
+import { chromium } from 'playwright-core';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { serve } from './serve.mjs';
+
+const DIST = 'dist';
+const ARTIFACTS = 'test-artifacts/e2e';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+let failures = 0;
+function check(cond, what) {
+  console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!cond) failures += 1;
+}
+const text = (scope, sel) => scope.locator(sel).first().textContent().then((t) => (t ?? '').trim());
+
+const tours = [];
+for (const f of (await readdir('tours')).filter((f) => f.endsWith('.json')).sort()) {
+  tours.push(JSON.parse(await readFile(`tours/${f}`, 'utf8')));
+}
+
+/** Waits until the tour shows step `i` (0-based) and has stopped moving. */
+async function atStep(page, i, n, lang) {
+  const want = lang === 'zh' ? `第 ${i + 1} 步，共 ${n} 步` : `Step ${i + 1} of ${n}`;
+  await page.waitForFunction((w) => document.querySelector('#tour-progress')?.textContent === w, want, { timeout: 20000 });
+  // Moving forward plays until the step's instant; the play button says so.
+  await page.waitForFunction(() => !document.querySelector('.lab')?.dataset.moving, null, { timeout: 20000 });
+}
+
+async function tourRun(browser, server, tour, lang, animate) {
+  const tag = `tour ${tour.name} (${lang}${animate ? ', animated' : ''})`;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: animate ? 'no-preference' : 'reduce' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${server.url}?tour=${tour.name}&lang=${lang}`);
+  await page.waitForSelector('#tour-say');
+  const n = tour.steps.length;
+  const clocks = [];
+  let sayOk = true, spotsOk = true;
+  for (let i = 0; i < n; i++) {
+    await atStep(page, i, n, lang);
+    const say = await text(page, '#tour-say');
+    if (say !== tour.steps[i].say[lang]) { sayOk = false; console.log(`     step ${i + 1}: shows ${JSON.stringify(say.slice(0, 80))}`); }
+    const spots = await page.locator('.tour-spot').count();
+    if ((tour.steps[i].highlight ?? []).length > 0 && spots === 0) { spotsOk = false; console.log(`     step ${i + 1}: nothing highlighted for ${tour.steps[i].highlight}`); }
+    clocks.push(await text(page, '#clock'));
+    if (i === Math.floor(n / 2)) await page.screenshot({ path: `${ARTIFACTS}/tour-${tour.name}-${lang}.png` });
+    if (i + 1 < n) await page.click('#tour-next');
+  }
+  check(sayOk, `${tag}: every step's narration is shown in ${lang}`);
+  check(spotsOk, `${tag}: every step highlights the part it talks about`);
+  // Back is instant (a restore, not a replay) and shows the same instant as going forward did.
+  const t0 = Date.now();
+  await page.click('#tour-back');
+  await atStep(page, n - 2, n, lang);
+  const backMs = Date.now() - t0;
+  check((await text(page, '#clock')) === clocks[n - 2], `${tag}: back shows step ${n - 1} at the same time as before (${clocks[n - 2]}), in ${backMs} ms`);
+  await page.click('#tour-next');
+  await atStep(page, n - 1, n, lang);
+  // The end: the sandbox, with the state the tour reached.
+  await page.click('#tour-leave');
+  await page.waitForSelector('#tour-say', { state: 'detached' });
+  check((await text(page, '#clock')) === clocks[n - 1], `${tag}: leaving keeps the state the tour reached (${clocks[n - 1]})`);
+  check(errors.length === 0, `${tag}: no page errors ${errors.join('; ')}`);
+  await context.close();
+}
+
+async function docsExample(browser, server, colorScheme) {
+  const tag = `docs example (${colorScheme})`;
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${server.url}docs-example.html`);
+  const mounted = page.locator('#lab-tour');
+  await mounted.locator('#tour-say').waitFor();
+  const element = page.locator('kube-bootstrap-lab');
+  await element.locator('.lab').waitFor(); // playwright pierces open shadow roots
+  check((await page.locator('.lab').count()) === 2, `${tag}: two instances in the page (mounted + custom element)`);
+  check(await element.evaluate((el) => el.shadowRoot?.querySelector('.lab')?.dataset.theme === 'dark'), `${tag}: the custom element renders in a shadow root, dark`);
+  check(await element.evaluate((el) => el.shadowRoot.querySelector('.lab').lang === 'zh'), `${tag}: the custom element speaks Chinese`);
+  const fonts = await page.evaluate(() => ({
+    prose: getComputedStyle(document.querySelector('main p')).fontFamily,
+    inShadow: getComputedStyle(document.querySelector('kube-bootstrap-lab').shadowRoot.querySelector('.lab')).fontFamily,
+    shadowButton: getComputedStyle(document.querySelector('kube-bootstrap-lab').shadowRoot.querySelector('button')).borderRadius,
+  }));
+  check(fonts.prose.startsWith('Georgia'), `${tag}: the page keeps its own font (${fonts.prose.split(',')[0]})`);
+  check(!fonts.inShadow.includes('Georgia') && fonts.shadowButton !== '0px', `${tag}: the page's CSS does not reach into the custom element`);
+  // Panels chosen by the embedder.
+  check(await mounted.locator('.panel.services').count() === 0 && await mounted.locator('.panel.etcd').count() === 1, `${tag}: panels= shows only the chosen panels`);
+  // Keyboard shortcuts only while the instance has the focus.
+  const progress = () => text(mounted, '#tour-progress');
+  const before = await progress();
+  await page.locator('main > h1').click();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForTimeout(300);
+  check((await progress()) === before, `${tag}: → on the page does not move an unfocused instance`);
+  await mounted.locator('#tour-say').click();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((b) => document.querySelector('#lab-tour #tour-progress').textContent !== b, before);
+  check(true, `${tag}: → moves the tour of the focused instance`);
+  // Instances are independent, and one scrolled out of view pauses.
+  const clockEl = () => text(element, '#clock');
+  await element.locator('#play').click();
+  await page.waitForTimeout(800);
+  const playing1 = await clockEl();
+  await page.waitForTimeout(800);
+  check((await clockEl()) !== playing1, `${tag}: the custom element plays on its own`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(400);
+  const off1 = await clockEl();
+  await page.waitForTimeout(1200);
+  const off2 = await clockEl();
+  check(off1 === off2, `${tag}: scrolled out of view, it pauses (${off1} → ${off2})`);
+  await element.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(1200);
+  check((await clockEl()) !== off2, `${tag}: back in view, it plays again`);
+  await element.locator('#play').click();
+  // The iframe is sized by the lab's height messages.
+  const frameEl = page.locator('#lab-frame');
+  await frameEl.scrollIntoViewIfNeeded();
+  const frame = page.frameLocator('#lab-frame');
+  await frame.locator('#tour-say').waitFor();
+  await page.waitForFunction(() => {
+    const f = document.getElementById('lab-frame');
+    const h = f.contentDocument?.documentElement.scrollHeight;
+    return h && Math.abs(parseFloat(f.style.height) - h) <= 1;
+  }, null, { timeout: 10000 }).then(() => check(true, `${tag}: the iframe's height follows its content`), () => check(false, `${tag}: the iframe's height follows its content`));
+  await page.screenshot({ path: `${ARTIFACTS}/docs-example-${colorScheme}.png`, fullPage: true });
+  // unmount() removes the instance.
+  await page.evaluate(() => window.labTour.unmount());
+  check((await page.locator('#lab-tour .lab').count()) === 0, `${tag}: unmount() removes the mounted instance`);
+  check(errors.length === 0, `${tag}: no page errors ${errors.join('; ')}`);
+  await context.close();
+}
+
+async function badInput(browser, server) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}?tour=nope&lang=fr#scenario=%ZZ`);
+  await page.waitForSelector('#kubernetes-ip');
+  const msg = await text(page, '#action-error');
+  check(msg.includes('lang') && msg.includes('"fr"'), `an unknown lang is reported: ${msg}`);
+  await page.goto(`${server.url}?tour=nope`);
+  await page.waitForSelector('#kubernetes-ip');
+  check((await text(page, '#action-error')).includes('There is no tour "nope"'), 'an unknown tour is reported, and the default scenario opens');
+  await page.goto(`${server.url}docs-example.html`);
+  const problems = await page.evaluate(async () => {
+    const { mount } = await import('./embed.js');
+    const el = document.createElement('div');
+    document.body.append(el);
+    const lab = await mount(el, { lang: 'fr', panels: 'moon', scenario: '<img src=x onerror=alert(1)>' });
+    await new Promise((r) => setTimeout(r, 200));
+    const shown = el.querySelector('#action-error')?.textContent ?? '';
+    const injected = el.querySelector('img') !== null;
+    lab.unmount();
+    return { problems: lab.problems, shown, injected };
+  });
+  check(problems.problems.length === 2 && problems.shown.includes('option lang'), `mount() reports bad options in the widget: ${problems.shown}`);
+  check(!problems.injected, 'nothing from an option is rendered as HTML');
+  await context.close();
+}
+
+const server = await serve(DIST);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+await mkdir(ARTIFACTS, { recursive: true });
+try {
+  check(tours.length >= 8, `${tours.length} tours ship`);
+  for (const [i, tour] of tours.entries()) {
+    for (const lang of ['en', 'zh']) await tourRun(browser, server, tour, lang, i === 0 && lang === 'en');
+  }
+  for (const scheme of ['light', 'dark']) await docsExample(browser, server, scheme);
+  await badInput(browser, server);
+} finally {
+  await browser.close();
+  server.close();
+}
+console.log(failures ? `e2e tours: ${failures} failed` : 'e2e tours: all passed');
+process.exit(failures ? 1 : 0);
