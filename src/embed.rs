@@ -27,7 +27,15 @@ impl Theme {
 }
 
 /// The panels `panels=` can choose from (also the `data-tour` names of the UI).
-pub const PANELS: &[&str] = &["apiservers", "kubernetes-service", "etcd", "events", "bitmaps", "services", "pods"];
+pub const PANELS: &[&str] = &[
+    "apiservers",
+    "kubernetes-service",
+    "etcd",
+    "events",
+    "bitmaps",
+    "services",
+    "pods",
+];
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PageOptions {
@@ -46,75 +54,99 @@ pub struct PageOptions {
 }
 
 /// Reads a query string (with or without `?`). Returns the options and one message per
-/// parameter that was ignored.
+/// parameter that was ignored, in the order given.
 pub fn parse_query(query: &str) -> (PageOptions, Vec<String>) {
-    let mut pairs = Vec::new();
+    let mut o = PageOptions::default();
     let mut problems = Vec::new();
-    for part in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+    for part in query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
         let (key, raw) = part.split_once('=').unwrap_or((part, ""));
         match percent_decode(&raw.replace('+', " ")) {
-            Ok(v) => pairs.push((key.to_string(), v)),
+            Ok(v) => o.set(key, &v, "URL parameter", &mut problems),
             Err(e) => problems.push(format!("URL parameter {key}: {e}")),
         }
     }
-    let (o, more) = parse_settings(pairs, "URL parameter");
-    problems.extend(more);
     (o, problems)
 }
 
 /// Reads settings given as (key, value) pairs; `what` names them in messages ("URL parameter",
 /// "option", "attribute").
-pub fn parse_settings<K: AsRef<str>, V: AsRef<str>>(pairs: impl IntoIterator<Item = (K, V)>, what: &str) -> (PageOptions, Vec<String>) {
+pub fn parse_settings<K: AsRef<str>, V: AsRef<str>>(
+    pairs: impl IntoIterator<Item = (K, V)>,
+    what: &str,
+) -> (PageOptions, Vec<String>) {
     let mut o = PageOptions::default();
     let mut problems = Vec::new();
     for (key, value) in pairs {
-        let (key, value) = (key.as_ref(), value.as_ref());
-        let mut bad = |allowed: &str| problems.push(format!("{what} {key}: {value:?} is not one of {allowed}"));
-        match key {
-            "scenario" => o.scenario = Some(value.to_string()),
-            "tour" => o.tour = Some(value.to_string()),
-            "lang" => match Lang::parse(value) {
-                Some(l) => o.lang = l,
-                None => bad("en, zh"),
-            },
-            "theme" => match value {
-                "auto" => o.theme = Theme::Auto,
-                "light" => o.theme = Theme::Light,
-                "dark" => o.theme = Theme::Dark,
-                _ => bad("auto, light, dark"),
-            },
-            "autoplay" => match value {
-                "" | "1" | "true" => o.autoplay = true,
-                "0" | "false" => o.autoplay = false,
-                _ => bad("1, true, 0, false"),
-            },
-            "controls" => match value {
-                "full" => o.minimal = false,
-                "minimal" => o.minimal = true,
-                _ => bad("full, minimal"),
-            },
-            "panels" => {
-                let names: Vec<&str> = value.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
-                let unknown: Vec<&str> = names.iter().copied().filter(|n| !PANELS.contains(n)).collect();
-                if names.is_empty() || !unknown.is_empty() {
-                    problems.push(format!(
-                        "{what} panels: {:?} is not a comma-separated list of {}",
-                        value,
-                        PANELS.join(", ")
-                    ));
-                } else {
-                    o.panels = Some(PANELS.iter().filter(|p| names.contains(p)).map(|p| p.to_string()).collect());
-                }
-            }
-            other => problems.push(format!("unknown {what} {other:?}")),
-        }
+        o.set(key.as_ref(), value.as_ref(), what, &mut problems);
     }
     (o, problems)
 }
 
 impl PageOptions {
+    /// Applies one setting, or says why it is ignored.
+    fn set(&mut self, key: &str, value: &str, what: &str, problems: &mut Vec<String>) {
+        let mut bad = |allowed: &str| {
+            problems.push(format!("{what} {key}: {value:?} is not one of {allowed}"))
+        };
+        match key {
+            "scenario" => self.scenario = Some(value.to_string()),
+            "tour" => self.tour = Some(value.to_string()),
+            "lang" => match Lang::parse(value) {
+                Some(l) => self.lang = l,
+                None => bad("en, zh"),
+            },
+            "theme" => match value {
+                "auto" => self.theme = Theme::Auto,
+                "light" => self.theme = Theme::Light,
+                "dark" => self.theme = Theme::Dark,
+                _ => bad("auto, light, dark"),
+            },
+            "autoplay" => match value {
+                "" | "1" | "true" => self.autoplay = true,
+                "0" | "false" => self.autoplay = false,
+                _ => bad("1, true, 0, false"),
+            },
+            "controls" => match value {
+                "full" => self.minimal = false,
+                "minimal" => self.minimal = true,
+                _ => bad("full, minimal"),
+            },
+            "panels" => {
+                let names: Vec<&str> = value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .collect();
+                if names.is_empty() || names.iter().any(|n| !PANELS.contains(n)) {
+                    problems.push(format!(
+                        "{what} panels: {value:?} is not a comma-separated list of {}",
+                        PANELS.join(", ")
+                    ));
+                } else {
+                    self.panels = Some(
+                        PANELS
+                            .iter()
+                            .filter(|p| names.contains(p))
+                            .map(|p| p.to_string())
+                            .collect(),
+                    );
+                }
+            }
+            other => problems.push(format!("unknown {what} {other:?}")),
+        }
+    }
+
     /// Whether the panel `name` (one of [`PANELS`]) is shown.
     pub fn shows(&self, name: &str) -> bool {
-        self.panels.as_ref().is_none_or(|p| p.iter().any(|n| n == name))
+        shows(self.panels.as_deref(), name)
     }
+}
+
+/// Whether the panel `name` is shown when `panels` were chosen (`None`: all are).
+pub fn shows(panels: Option<&[String]>, name: &str) -> bool {
+    panels.is_none_or(|p| p.iter().any(|n| n == name))
 }

@@ -82,13 +82,10 @@ async fn mount(scenario: Option<&str>) -> Element {
 async fn mount_with(scenario: Option<&str>, link: Option<&str>) -> Element {
     let root = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&root).unwrap();
-    let props = AppProps {
-        scenario: scenario.map(|s| s.to_string().into()),
-        link: link.map(|s| s.to_string().into()),
-        autoplay: false,
-        minimal: false,
-        problems: vec![],
-    };
+    let props = yew::props!(AppProps {
+        scenario: scenario.map(|s| yew::AttrValue::from(s.to_string())),
+        link: link.map(|s| yew::AttrValue::from(s.to_string())),
+    });
     yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
     settle().await;
     root
@@ -355,13 +352,11 @@ async fn a_bad_link_or_scenario_name_says_so_and_opens_the_default() {
 async fn page_options_minimal_autoplay_and_reported_problems() {
     let root = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&root).unwrap();
-    let props = AppProps {
-        scenario: None,
-        link: None,
+    let props = yew::props!(AppProps {
         autoplay: true,
         minimal: true,
-        problems: vec!["unknown URL parameter \"colour\"".into()],
-    };
+        problems: vec![yew::AttrValue::from("unknown URL parameter \"colour\"")],
+    });
     yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
     until("the app is mounted", || exists("play")).await;
     until("time moves", || text("clock") != "t = 0s").await;

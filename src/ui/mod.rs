@@ -457,7 +457,7 @@ impl AppProps {
     }
 
     fn shows(&self, panel: &str) -> bool {
-        self.panels.as_ref().is_none_or(|p| p.iter().any(|n| n == panel))
+        crate::embed::shows(self.panels.as_deref().map(Vec::as_slice), panel)
     }
 }
 
@@ -777,9 +777,10 @@ pub fn app(props: &AppProps) -> Html {
     let spots: Vec<String> = lab.borrow().guide.as_ref().map(|g| g.step().highlight.clone()).unwrap_or_default();
     {
         let root = root.clone();
-        use_effect_with(spots, move |spots| {
+        // After every render: a re-render may rewrite an element's class, or create it anew.
+        use_effect(move || {
             if let Some(el) = root.cast::<web_sys::Element>() {
-                tour::highlight(&el, spots);
+                tour::highlight(&el, &spots);
             }
         });
     }

@@ -1,0 +1,273 @@
+//! Component tests of tours and embedding: a tour steps forward, back (at once) and into the
+//! sandbox; `mount` puts independent instances on one page, reports bad options inside the
+//! widget, and `unmount` removes them.
+#![cfg(all(target_arch = "wasm32", feature = "web"))]
+
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+
+use kube_bootstrap_lab::lang::Lang;
+use kube_bootstrap_lab::tour;
+use kube_bootstrap_lab::ui::mount::mount;
+use kube_bootstrap_lab::ui::{App, AppProps};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+fn new_root() -> Element {
+    let root = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&root).unwrap();
+    root
+}
+
+/// The first element matching `sel` inside `root` (instances may share a page: never by id
+/// through the document).
+fn find(root: &Element, sel: &str) -> Option<Element> {
+    root.query_selector(sel).unwrap()
+}
+
+fn text(root: &Element, sel: &str) -> String {
+    find(root, sel)
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
+}
+
+/// Waits (up to 6 s) until `cond` holds.
+async fn until(what: &str, cond: impl Fn() -> bool) {
+    for _ in 0..300 {
+        if cond() {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("timed out waiting until {what}");
+}
+
+fn click(root: &Element, sel: &str) {
+    find(root, sel)
+        .unwrap_or_else(|| panic!("no {sel}"))
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .click();
+}
+
+fn options(pairs: &[(&str, &str)]) -> JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in pairs {
+        js_sys::Reflect::set(&o, &(*k).into(), &(*v).into()).unwrap();
+    }
+    o.into()
+}
+
+#[wasm_bindgen_test]
+async fn a_tour_steps_forward_back_at_once_and_ends_in_the_sandbox() {
+    let t = tour::builtin("kubernetes-service").unwrap().unwrap();
+    let root = new_root();
+    let props = yew::props!(AppProps {
+        tour: Some(yew::AttrValue::from("kubernetes-service")),
+        lang: Lang::Zh
+    });
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    until("the tour card shows", || find(&root, "#tour-say").is_some()).await;
+    assert_eq!(text(&root, "#tour-say"), t.steps[0].say.get(Lang::Zh));
+    let n = t.steps.len();
+    assert_eq!(text(&root, "#tour-progress"), format!("第 1 步，共 {n} 步"));
+    until("the first step highlights a part of the UI", || {
+        find(&root, ".tour-spot").is_some()
+    })
+    .await;
+    // Forward plays to the step's instant, then stops there.
+    click(&root, "#tour-next");
+    until("step 2 is reached", || {
+        text(&root, "#tour-progress") == format!("第 2 步，共 {n} 步")
+            && find(&root, ".lab[data-moving]").is_none()
+    })
+    .await;
+    assert_eq!(text(&root, "#tour-say"), t.steps[1].say.get(Lang::Zh));
+    click(&root, "#tour-next");
+    until("step 3 is reached", || {
+        text(&root, "#tour-progress") == format!("第 3 步，共 {n} 步")
+            && find(&root, ".lab[data-moving]").is_none()
+    })
+    .await;
+    let clock3 = text(&root, "#clock");
+    click(&root, "#tour-next");
+    until("step 4 is reached", || {
+        text(&root, "#tour-progress") == format!("第 4 步，共 {n} 步")
+            && find(&root, ".lab[data-moving]").is_none()
+    })
+    .await;
+    // Back restores the remembered instant at once: no playing back through time.
+    click(&root, "#tour-back");
+    gloo_timers::future::TimeoutFuture::new(40).await;
+    assert_eq!(text(&root, "#tour-progress"), format!("第 3 步，共 {n} 步"));
+    assert!(find(&root, ".lab[data-moving]").is_none());
+    assert_eq!(text(&root, "#clock"), clock3);
+    // Leaving keeps the state: the sandbox.
+    click(&root, "#tour-leave");
+    until("the tour card is gone", || {
+        find(&root, "#tour-say").is_none()
+    })
+    .await;
+    assert_eq!(text(&root, "#clock"), clock3);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn acting_during_a_tour_ends_it_with_the_state_it_reached() {
+    let root = new_root();
+    let props = yew::props!(AppProps {
+        tour: Some(yew::AttrValue::from("lease-crash-vs-stop"))
+    });
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    until("the tour card shows", || find(&root, "#tour-say").is_some()).await;
+    let crash = root
+        .query_selector_all("#apiserver-apiserver-a button")
+        .unwrap();
+    let crash = (0..crash.length())
+        .filter_map(|i| crash.item(i)?.dyn_into::<HtmlElement>().ok())
+        .find(|b| b.text_content().unwrap_or_default().contains("Crash"))
+        .expect("a crash button");
+    crash.click();
+    until("the tour card is gone", || {
+        find(&root, "#tour-say").is_none()
+    })
+    .await;
+    until("apiserver-a crashed", || {
+        find(&root, "#apiserver-apiserver-a.crashed").is_some()
+    })
+    .await;
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn mounted_instances_are_independent_and_unmount_cleanly() {
+    let (a, b) = (new_root(), new_root());
+    let mut first = mount(
+        a.clone(),
+        options(&[
+            ("scenario", "crash-vs-graceful-stop"),
+            ("lang", "zh"),
+            ("theme", "dark"),
+        ]),
+        None,
+    );
+    let mut second = mount(
+        b.clone(),
+        options(&[
+            ("scenario", "nodeport-duplicate"),
+            ("panels", "pods,events"),
+        ]),
+        None,
+    );
+    until("both render", || {
+        find(&a, ".lab").is_some() && find(&b, ".lab").is_some()
+    })
+    .await;
+    assert!(first.problems().is_empty() && second.problems().is_empty());
+    let (la, lb) = (find(&a, ".lab").unwrap(), find(&b, ".lab").unwrap());
+    assert_eq!(
+        (
+            la.get_attribute("lang").as_deref(),
+            la.get_attribute("data-theme").as_deref()
+        ),
+        (Some("zh"), Some("dark"))
+    );
+    assert_eq!(
+        (
+            lb.get_attribute("lang").as_deref(),
+            lb.get_attribute("data-theme")
+        ),
+        (Some("en"), None)
+    );
+    // panels=: only the chosen ones.
+    assert!(find(&b, ".panel.pods").is_some() && find(&b, ".panel.feed").is_some());
+    assert!(find(&b, ".panel.etcd").is_none() && find(&b, ".panel.apiservers").is_none());
+    // Playing one does not move the other.
+    let clock_b = text(&b, "#clock");
+    click(&a, "#step");
+    until("the first instance moved", || {
+        text(&a, "#clock") != "t = 0s"
+    })
+    .await;
+    assert_eq!(text(&b, "#clock"), clock_b);
+    // Keys reach only the focused instance.
+    let key = |el: &Element, k: &str| {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(k);
+        init.set_bubbles(true);
+        el.dispatch_event(
+            &web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap(),
+        )
+        .unwrap();
+    };
+    let before_a = text(&a, "#clock");
+    key(&lb, "ArrowRight");
+    until("the second instance stepped", || {
+        text(&b, "#clock") != clock_b
+    })
+    .await;
+    assert_eq!(text(&a, "#clock"), before_a);
+    first.unmount();
+    until("the first instance is gone", || find(&a, ".lab").is_none()).await;
+    assert!(
+        find(&b, ".lab").is_some(),
+        "unmounting one leaves the other"
+    );
+    second.unmount();
+    until("the second instance is gone", || find(&b, ".lab").is_none()).await;
+    a.remove();
+    b.remove();
+}
+
+#[wasm_bindgen_test]
+async fn bad_options_are_reported_in_the_widget_and_never_rendered_as_html() {
+    let root = new_root();
+    let mut lab = mount(
+        root.clone(),
+        options(&[("lang", "fr"), ("tour", "<b>nope</b>"), ("colour", "red")]),
+        Some("https://lab.example/index.html".into()),
+    );
+    until("it renders", || find(&root, "#action-error").is_some()).await;
+    assert_eq!(
+        lab.problems(),
+        vec![
+            "option lang: \"fr\" is not one of en, zh".to_string(),
+            "unknown option \"colour\"".to_string()
+        ]
+    );
+    let msg = text(&root, "#action-error");
+    assert!(
+        msg.contains("option lang") && msg.contains("There is no tour \"<b>nope</b>\""),
+        "{msg}"
+    );
+    assert!(find(&root, "#action-error b").is_none());
+    // The default scenario opened; an embedded instance links to the lab's own page.
+    assert!(find(&root, "#kubernetes-ip").is_some());
+    click(&root, "#share");
+    until("the link shows", || find(&root, "#share-link").is_some()).await;
+    let link = find(&root, "#share-link")
+        .unwrap()
+        .dyn_into::<web_sys::HtmlInputElement>()
+        .unwrap()
+        .value();
+    assert!(
+        link.starts_with("https://lab.example/index.html#scenario="),
+        "{link}"
+    );
+    assert!(
+        !web_sys::window()
+            .unwrap()
+            .location()
+            .href()
+            .unwrap()
+            .contains("#scenario="),
+        "the host page's address is left alone"
+    );
+    lab.unmount();
+    root.remove();
+}
