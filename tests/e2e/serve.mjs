@@ -16,7 +16,8 @@ export function serve(root) {
     const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      // CORS like a static host (and `make serve`): pages on other origins embed the lab.
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'access-control-allow-origin': '*' });
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');

@@ -3,7 +3,7 @@
 // <kube-bootstrap-lab> element and an iframe. Screenshots go to test-artifacts/e2e/.
 // Usage: node tests/e2e/tours.mjs   (after `trunk build --release`; `make test` does both)
 import { chromium } from 'playwright-core';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
 
 const DIST = 'dist';
@@ -141,6 +141,53 @@ async function docsExample(browser, server, colorScheme) {
   await context.close();
 }
 
+/** A plain page made of the README's three snippets, served from another origin. */
+async function readmeSnippets(browser, server) {
+  const readme = await readFile('README.md', 'utf8');
+  const snippet = (name) => {
+    const m = readme.match(new RegExp(`<!-- snippet:${name} -->\\s*\`\`\`html\\n([\\s\\S]*?)\`\`\``));
+    if (!m) throw new Error(`README has no snippet ${name}`);
+    return m[1].replaceAll('http://127.0.0.1:8080/', server.url);
+  };
+  const dir = `${ARTIFACTS}/host`;
+  await mkdir(dir, { recursive: true });
+  await writeFile(`${dir}/index.html`, `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title></head><body>
+<h1>A docs page on another origin</h1><p>Some prose.</p>
+${snippet('iframe')}
+<p>More prose.</p>
+${snippet('mount')}
+<p>And more.</p>
+${snippet('element')}
+</body></html>`);
+  const host = await serve(dir);
+  const tag = 'README snippets on another origin';
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  try {
+    check(new URL(host.url).origin !== new URL(server.url).origin, `${tag}: the host page's origin differs from the lab's`);
+    await page.goto(host.url);
+    await page.locator('#lab #tour-say').waitFor({ timeout: 20000 });
+    check(true, `${tag}: mount() renders a tour`);
+    await page.locator('kube-bootstrap-lab .lab').waitFor({ timeout: 20000 });
+    check(await page.locator('kube-bootstrap-lab').evaluate((el) => el.shadowRoot.querySelector('.lab').lang === 'zh'), `${tag}: the custom element renders in its shadow root, in Chinese`);
+    await page.locator('#kube-bootstrap-lab').scrollIntoViewIfNeeded();
+    await page.frameLocator('#kube-bootstrap-lab').locator('#tour-say').waitFor({ timeout: 20000 });
+    const sized = await page.waitForFunction(() => {
+      const h = parseFloat(document.getElementById('kube-bootstrap-lab').style.height);
+      return h > 700 && h;
+    }, null, { timeout: 10000 }).then((h) => h.jsonValue(), () => 0);
+    check(sized > 700, `${tag}: the iframe is sized by its height messages (${sized}px)`);
+    await page.screenshot({ path: `${ARTIFACTS}/readme-snippets.png`, fullPage: true });
+    check(errors.length === 0, `${tag}: no page errors ${errors.join('; ')}`);
+  } finally {
+    await context.close();
+    host.close();
+  }
+}
+
 async function badInput(browser, server) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
   const page = await context.newPage();
@@ -172,12 +219,18 @@ const server = await serve(DIST);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 await mkdir(ARTIFACTS, { recursive: true });
 try {
-  check(tours.length >= 8, `${tours.length} tours ship`);
-  for (const [i, tour] of tours.entries()) {
-    for (const lang of ['en', 'zh']) await tourRun(browser, server, tour, lang, i === 0 && lang === 'en');
+  // E2E_ONLY=tours|docs|snippets|bad runs one part (while working on it).
+  const only = process.env.E2E_ONLY;
+  const part = (name) => !only || only === name;
+  if (part('tours')) {
+    check(tours.length >= 8, `${tours.length} tours ship`);
+    for (const [i, tour] of tours.entries()) {
+      for (const lang of ['en', 'zh']) await tourRun(browser, server, tour, lang, i === 0 && lang === 'en');
+    }
   }
-  for (const scheme of ['light', 'dark']) await docsExample(browser, server, scheme);
-  await badInput(browser, server);
+  if (part('docs')) for (const scheme of ['light', 'dark']) await docsExample(browser, server, scheme);
+  if (part('snippets')) await readmeSnippets(browser, server);
+  if (part('bad')) await badInput(browser, server);
 } finally {
   await browser.close();
   server.close();
