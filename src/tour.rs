@@ -163,12 +163,12 @@ pub fn parse(text: &str, scenarios: &[(&str, &str)]) -> Result<Tour, String> {
         };
         for (j, spot) in s.highlight.iter().enumerate() {
             let ok = match spot.strip_prefix("apiserver:") {
-                Some(name) => current.1.cluster.apiservers.iter().any(|a| a.name == name),
+                Some(name) => apiserver_names(&current.1).any(|n| n == name),
                 None => SPOTS.contains(&spot.as_str()),
             };
             if !ok {
                 return Err(format!(
-                    "{}[{j}]: {spot:?} is not a part of the UI (one of {}, or apiserver:<name of the scenario's apiserver>)",
+                    "{}[{j}]: {spot:?} is not a part of the UI (one of {}, or apiserver:<name of one of the scenario's apiservers>)",
                     field("highlight"),
                     SPOTS.join(", ")
                 ));
@@ -186,6 +186,15 @@ pub fn parse(text: &str, scenarios: &[(&str, &str)]) -> Result<Tour, String> {
         title: f.title,
         steps,
     })
+}
+
+/// The apiservers a scenario has: those of its cluster and those its steps add.
+fn apiserver_names(s: &Scenario) -> impl Iterator<Item = &str> {
+    let added = s.steps.iter().filter_map(|step| match &step.kind {
+        scenario::StepKind::Do(scenario::Action::AddApiserver(a)) => Some(a.name.as_str()),
+        _ => None,
+    });
+    s.cluster.apiservers.iter().map(|a| a.name.as_str()).chain(added)
 }
 
 /// Whether `until` holds in the world `timeline` shows now; the mismatches when not.

@@ -154,6 +154,13 @@ fn bad_tours_are_refused_naming_the_field() {
 }
 
 #[test]
+fn an_apiserver_added_by_a_step_can_be_highlighted() {
+    let text = r#"{"name":"x","title":{"en":"X","zh":"X"},"scenario":"master-count-right-count",
+        "steps":[{"say":{"en":"a","zh":"甲"},"highlight":["apiserver:apiserver-d"]}]}"#;
+    assert!(tour::parse(text, SCENARIOS).is_ok());
+}
+
+#[test]
 fn a_predicate_that_never_holds_is_reported() {
     let text = r#"{"name":"x","title":{"en":"X","zh":"X"},"scenario":"crash-one-of-three",
         "steps":[{"until":{"apiservers":[{"name":"apiserver-a","status":"on the moon"}]},"say":{"en":"a","zh":"甲"}}]}"#;
