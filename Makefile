@@ -7,6 +7,8 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER := wasm-bindgen-test-runner
 export CHROMEDRIVER := /usr/bin/chromedriver
+# A whole test file runs in one page; the tours and autoplay tests wait on real time.
+export WASM_BINDGEN_TEST_TIMEOUT := 180
 WASM := --target wasm32-unknown-unknown
 
 .PHONY: help serve test bench setup-web setup-test test-wasm test-e2e test-native build

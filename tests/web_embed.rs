@@ -271,3 +271,25 @@ async fn bad_options_are_reported_in_the_widget_and_never_rendered_as_html() {
     lab.unmount();
     root.remove();
 }
+
+#[wasm_bindgen_test]
+async fn an_autoplaying_tour_moves_on_by_itself_until_the_reader_takes_over() {
+    let root = new_root();
+    let props = yew::props!(AppProps { tour: Some(yew::AttrValue::from("kubernetes-service")), autoplay: true });
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    until("the tour card shows", || find(&root, "#tour-auto").is_some()).await;
+    let n = tour::builtin("kubernetes-service").unwrap().unwrap().steps.len();
+    // A reading pause (4 to 20 s), then the move.
+    for _ in 0..120 {
+        if text(&root, "#tour-progress") == format!("Step 2 of {n}") {
+            break;
+        }
+        gloo_timers::future::TimeoutFuture::new(250).await;
+    }
+    assert_eq!(text(&root, "#tour-progress"), format!("Step 2 of {n}"));
+    until("step 2 is reached", || find(&root, ".lab[data-moving]").is_none()).await;
+    click(&root, "#tour-back");
+    until("the reader took over", || find(&root, "#tour-auto").is_none()).await;
+    assert_eq!(text(&root, "#tour-progress"), format!("Step 1 of {n}"));
+    root.remove();
+}

@@ -53,6 +53,9 @@ pub struct Lab {
     pub tour_error: Option<String>,
     /// Playing stops at this instant (a tour step), at this speed (virtual ms per real ms).
     stop_at: Option<(u64, f64)>,
+    /// The tour moves on by itself after a reading pause (`autoplay` with a tour), until the
+    /// reader takes over.
+    pub tour_autoplay: bool,
     last_frame: Option<f64>,
 }
 
@@ -79,6 +82,7 @@ impl Lab {
             guide: None,
             tour_error: None,
             stop_at: None,
+            tour_autoplay: false,
             last_frame: None,
         }
     }
@@ -156,8 +160,21 @@ impl Lab {
         self.stop_at.is_some()
     }
 
+    /// How long a reader needs for the current step's narration, in ms (for autoplay).
+    pub fn reading_ms(&self, lang: Lang) -> u32 {
+        let Some(g) = &self.guide else { return 0 };
+        let chars = g.step().say.get(lang).chars().count() as u32;
+        // About 20 characters a second in English, 7 in Chinese, plus a look at the change.
+        let per_char = match lang {
+            Lang::En => 50,
+            Lang::Zh => 150,
+        };
+        (2000 + chars * per_char).clamp(4000, 20000)
+    }
+
     /// Ends the tour: the sandbox, with the state it reached.
     pub fn leave_tour(&mut self) {
+        self.tour_autoplay = false;
         self.guide = None;
         self.tour_error = None;
         self.stop_at = None;
@@ -481,7 +498,9 @@ pub fn app(props: &AppProps) -> Html {
         let (autoplay, problems, tour) = (props.autoplay, props.problems.clone(), props.tour.clone());
         use_mut_ref(move || {
             let (mut lab, msg) = Lab::open(scenario.as_deref(), tour.as_deref(), link.as_deref());
-            lab.playing = autoplay;
+            // A tour autoplays by moving through its steps; a scenario by playing.
+            lab.tour_autoplay = autoplay && lab.guide.is_some();
+            lab.playing = autoplay && lab.guide.is_none();
             let all: Vec<String> = problems.iter().map(|p| p.to_string()).chain(msg).collect();
             *n.borrow_mut() = (!all.is_empty()).then(|| all.join(" "));
             lab
@@ -600,6 +619,29 @@ pub fn app(props: &AppProps) -> Html {
         });
     }
 
+    // An autoplaying tour moves to its next step after a reading pause (not while hidden or
+    // scrolled away: coming back re-arms it).
+    {
+        let (lab, redraw, on_screen) = (lab.clone(), redraw.clone(), on_screen.clone());
+        let key = {
+            let l = lab.borrow();
+            let armed = l.tour_autoplay && !l.moving() && l.guide.as_ref().is_some_and(|g| !g.is_last());
+            (armed.then(|| l.reading_ms(*lang)), l.guide.as_ref().map(|g| g.index), *visible_epoch.borrow())
+        };
+        use_effect_with(key, move |&(wait, _, _)| {
+            let timer = wait.map(|ms| {
+                gloo_timers::callback::Timeout::new(ms, move || {
+                    if document_hidden() || !*on_screen.borrow() {
+                        return;
+                    }
+                    lab.borrow_mut().tour_move(true, !bitmap::prefers_reduced_motion());
+                    redraw.force_update();
+                })
+            });
+            move || drop(timer)
+        });
+    }
+
     let log_cache = use_mut_ref(LogCache::default);
     let frame = frame_of(&lab.borrow(), &mut log_cache.borrow_mut());
     let revision = (
@@ -711,6 +753,8 @@ pub fn app(props: &AppProps) -> Html {
             {
                 let mut l = lab.borrow_mut();
                 let animate = !bitmap::prefers_reduced_motion();
+                // The reader takes over.
+                l.tour_autoplay = false;
                 match c {
                     tour::TourControl::Next => l.tour_move(true, animate),
                     tour::TourControl::Back => l.tour_move(false, animate),
@@ -834,7 +878,7 @@ pub fn app(props: &AppProps) -> Html {
                 <p class="notice" role="alert" id="action-error">{ msg.clone() }</p>
             }
             if let Some(g) = guide {
-                <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()}
+                <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={l.tour_autoplay}
                     say={g.step().say.clone()} error={l.tour_error.clone().map(AttrValue::from)} on_control={on_tour} />
             }
             <div class="share">

@@ -74,6 +74,9 @@ pub struct TourCardProps {
     /// Why the next step cannot be shown (a tour that no longer matches the simulation).
     #[prop_or_default]
     pub error: Option<AttrValue>,
+    /// The tour moves on by itself.
+    #[prop_or_default]
+    pub auto: bool,
     pub on_control: Callback<TourControl>,
 }
 
@@ -99,6 +102,9 @@ pub fn tour_card(p: &TourCardProps) -> Html {
                 { for (0..p.len).map(|i| html! { <li class={classes!((i <= p.index).then_some("done"))} /> }) }
             </ol>
             <p class="tour-say" id="tour-say" aria-live="polite">{ p.say.get(lang) }</p>
+            if p.auto && !last {
+                <p class="tour-auto" id="tour-auto">{ lang.pick("The tour moves on by itself; any tour button takes over.", "导览会自动前进；点击任一导览按钮即可接管。") }</p>
+            }
             if let Some(e) = &p.error {
                 <p class="notice" role="alert">{ e.clone() }</p>
             }
