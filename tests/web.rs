@@ -333,7 +333,7 @@ async fn a_link_reopens_the_same_moment() {
 async fn a_bad_link_or_scenario_name_says_so_and_opens_the_default() {
     let root = mount_with(None, Some("#scenario=nope&t=10s")).await;
     until("the notice shows", || exists("action-error")).await;
-    assert_eq!(text("action-error"), "This link could not be opened (link: scenario: unknown scenario \"nope\"); showing the default scenario.");
+    assert_eq!(text("action-error"), "This link could not be opened (link: scenario: unknown scenario \"nope\"). Showing the default scenario.");
     assert_eq!(text("clock"), "t = 0s");
     assert_eq!(text("kubernetes-ip"), "10.96.0.1");
     root.remove();
@@ -341,7 +341,7 @@ async fn a_bad_link_or_scenario_name_says_so_and_opens_the_default() {
     until("the notice shows", || exists("action-error")).await;
     assert_eq!(
         text("action-error"),
-        "There is no scenario \"<b>bold</b>\"; showing the default one.",
+        "There is no scenario \"<b>bold</b>\". Showing the default scenario.",
         "shown as text, never as HTML"
     );
     assert!(by_id("action-error").query_selector("b").unwrap().is_none());

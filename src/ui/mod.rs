@@ -181,45 +181,38 @@ impl Lab {
     }
 
     /// The page's opening state: a link's moment, else the named tour, else the named scenario,
-    /// else the default one. A link or a tour that cannot be opened says why.
-    pub fn open(scenario: Option<&str>, tour: Option<&str>, link: Option<&str>) -> (Self, Option<String>) {
-        if let (Some(name), None) = (tour, link.filter(|l| !l.trim().trim_start_matches('#').is_empty())) {
-            let fallback = || Lab::open(scenario, None, None).0;
-            return match crate::tour::builtin(name).map(|t| t.and_then(Lab::tour)) {
-                Some(Ok(lab)) => (lab, None),
-                Some(Err(e)) => (fallback(), Some(format!("The tour {name:?} could not be opened ({e}); showing the default scenario."))),
-                None => (fallback(), Some(format!("There is no tour {name:?}; showing the default scenario."))),
-            };
-        }
-        let default = || {
-            let name = scenario
-                .filter(|n| builtin_scenario(n).is_some())
-                .unwrap_or(DEFAULT_SCENARIO);
-            Lab::new(
-                builtin_scenario(name).expect("the default scenario parses"),
-                Source::Builtin(name.to_string()),
-            )
+    /// else the default one. Says, in `lang`, what could not be opened and what opened instead.
+    pub fn open(scenario: Option<&str>, tour: Option<&str>, link: Option<&str>, lang: Lang) -> (Self, Vec<String>) {
+        let mut notes = Vec::new();
+        let say = |en: String, zh: String| match lang {
+            Lang::En => en,
+            Lang::Zh => zh,
         };
-        let unknown = scenario
-            .filter(|n| builtin_scenario(n).is_none())
-            .map(|n| format!("There is no scenario {n:?}; showing the default one."));
-        match link
-            .map(str::trim)
-            .filter(|l| !l.trim_start_matches('#').is_empty())
-        {
-            None => (default(), unknown),
-            Some(link) => {
-                match Moment::decode(link).and_then(|m| m.restore(SCENARIOS).map(|r| (m, r))) {
-                    Ok((m, (s, tl))) => (Lab::with_timeline(s, m.source, tl), None),
-                    Err(e) => (
-                        default(),
-                        Some(format!(
-                            "This link could not be opened ({e}); showing the default scenario."
-                        )),
-                    ),
-                }
+        if let Some(link) = link.map(str::trim).filter(|l| !l.trim_start_matches('#').is_empty()) {
+            match Moment::decode(link).and_then(|m| m.restore(SCENARIOS).map(|r| (m, r))) {
+                Ok((m, (s, tl))) => return (Lab::with_timeline(s, m.source, tl), notes),
+                Err(e) => notes.push(say(format!("This link could not be opened ({e})."), format!("无法打开这个链接（{e}）。"))),
+            }
+        } else if let Some(name) = tour {
+            match crate::tour::builtin(name).map(|t| t.and_then(Lab::tour)) {
+                Some(Ok(lab)) => return (lab, notes),
+                Some(Err(e)) => notes.push(say(format!("The tour {name:?} could not be opened ({e})."), format!("无法打开导览 {name:?}（{e}）。"))),
+                None => notes.push(say(format!("There is no tour {name:?}."), format!("没有名为 {name:?} 的导览。"))),
             }
         }
+        let known = scenario.filter(|n| builtin_scenario(n).is_some());
+        if let (Some(n), None) = (scenario, known) {
+            notes.push(say(format!("There is no scenario {n:?}."), format!("没有名为 {n:?} 的场景。")));
+        }
+        let name = known.unwrap_or(DEFAULT_SCENARIO);
+        if !notes.is_empty() {
+            notes.push(match known {
+                Some(n) => say(format!("Showing the scenario {n:?}."), format!("显示场景 {n:?}。")),
+                None => say("Showing the default scenario.".into(), "显示默认场景。".into()),
+            });
+        }
+        let lab = Lab::new(builtin_scenario(name).expect("the default scenario parses"), Source::Builtin(name.to_string()));
+        (lab, notes)
     }
 
     /// A link to the present moment (the fragment, without `#`).
@@ -495,9 +488,9 @@ pub fn app(props: &AppProps) -> Html {
             props.scenario.clone(),
             props.link.clone(),
         );
-        let (autoplay, problems, tour) = (props.autoplay, props.problems.clone(), props.tour.clone());
+        let (autoplay, problems, tour, lang) = (props.autoplay, props.problems.clone(), props.tour.clone(), props.lang);
         use_mut_ref(move || {
-            let (mut lab, msg) = Lab::open(scenario.as_deref(), tour.as_deref(), link.as_deref());
+            let (mut lab, msg) = Lab::open(scenario.as_deref(), tour.as_deref(), link.as_deref(), lang);
             // A tour autoplays by moving through its steps; a scenario by playing.
             lab.tour_autoplay = autoplay && lab.guide.is_some();
             lab.playing = autoplay && lab.guide.is_none();
@@ -765,7 +758,7 @@ pub fn app(props: &AppProps) -> Html {
         })
     };
     let on_pick_tour = {
-        let (lab, redraw, notice) = (lab.clone(), redraw.clone(), notice.clone());
+        let (lab, redraw, notice, lang) = (lab.clone(), redraw.clone(), notice.clone(), lang.clone());
         Callback::from(move |name: String| {
             match crate::tour::builtin(&name).map(|t| t.and_then(Lab::tour)) {
                 Some(Ok(new)) => {
@@ -774,7 +767,10 @@ pub fn app(props: &AppProps) -> Html {
                     notice.set(None);
                 }
                 Some(Err(e)) => notice.set(Some(e)),
-                None => notice.set(Some(format!("There is no tour {name:?}."))),
+                None => notice.set(Some(match *lang {
+                    Lang::En => format!("There is no tour {name:?}."),
+                    Lang::Zh => format!("没有名为 {name:?} 的导览。"),
+                })),
             }
             redraw.force_update();
         })
