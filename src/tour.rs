@@ -232,6 +232,11 @@ impl Guide {
         &self.tour.steps[self.index]
     }
 
+    /// Whether step `i`'s instant is already known (the reader has been there).
+    pub fn found(&self, i: usize) -> bool {
+        self.times.get(i).is_some_and(Option::is_some)
+    }
+
     pub fn is_last(&self) -> bool {
         self.index + 1 == self.tour.steps.len()
     }

@@ -107,6 +107,13 @@ async fn a_tour_steps_forward_back_at_once_and_ends_in_the_sandbox() {
     assert_eq!(text(&root, "#tour-progress"), format!("第 3 步，共 {n} 步"));
     assert!(find(&root, ".lab[data-moving]").is_none());
     assert_eq!(text(&root, "#clock"), clock3);
+    // Forward again to a step already seen: at once too.
+    click(&root, "#tour-next");
+    gloo_timers::future::TimeoutFuture::new(40).await;
+    assert_eq!(text(&root, "#tour-progress"), format!("第 4 步，共 {n} 步"));
+    assert!(find(&root, ".lab[data-moving]").is_none());
+    click(&root, "#tour-back");
+    gloo_timers::future::TimeoutFuture::new(40).await;
     // Leaving keeps the state: the sandbox.
     click(&root, "#tour-leave");
     until("the tour card is gone", || {

@@ -100,8 +100,8 @@ impl Lab {
         }
     }
 
-    /// Shows tour step `i`: forward by playing there quickly (`animate`), or at once; backward
-    /// always at once, by restoring the instant remembered for that step.
+    /// Shows tour step `i`: the first time forward by playing there quickly (`animate`), else
+    /// at once, by restoring the instant remembered for that step (never replaying to get back).
     pub fn tour_goto(&mut self, i: usize, animate: bool) {
         let Some(mut guide) = self.guide.take() else { return };
         let Some(step) = guide.tour.steps.get(i) else {
@@ -114,6 +114,7 @@ impl Lab {
             *self = Lab { speed_exp: self.speed_exp, ..Lab::new(s, source) };
         }
         let now = self.now();
+        let animate = animate && !guide.found(i);
         match guide.time_of(i, &mut self.timeline) {
             Ok(t) => {
                 guide.index = i;

@@ -61,13 +61,31 @@ async function tourRun(browser, server, tour, lang, animate) {
   await atStep(page, n - 2, n, lang);
   const backMs = Date.now() - t0;
   check((await text(page, '#clock')) === clocks[n - 2], `${tag}: back shows step ${n - 1} at the same time as before (${clocks[n - 2]}), in ${backMs} ms`);
+  // Forward to a step already seen is a restore too: it never plays there again.
   await page.click('#tour-next');
+  const want = lang === 'zh' ? `第 ${n} 步，共 ${n} 步` : `Step ${n} of ${n}`;
+  await page.waitForFunction((w) => document.querySelector('#tour-progress')?.textContent === w, want);
+  check(await page.evaluate(() => !document.querySelector('.lab').dataset.moving), `${tag}: forward again to a step already seen is at once`);
   await atStep(page, n - 1, n, lang);
   // The end: the sandbox, with the state the tour reached.
   await page.click('#tour-leave');
   await page.waitForSelector('#tour-say', { state: 'detached' });
   check((await text(page, '#clock')) === clocks[n - 1], `${tag}: leaving keeps the state the tour reached (${clocks[n - 1]})`);
   check(errors.length === 0, `${tag}: no page errors ${errors.join('; ')}`);
+  await context.close();
+}
+
+/** A tour on a phone: the card and the panels fit 360 px. */
+async function tourOnPhone(browser, server, tour) {
+  const context = await browser.newContext({ viewport: { width: 360, height: 780 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${server.url}?tour=${tour.name}&lang=zh`);
+  await page.waitForSelector('#tour-say');
+  await page.click('#tour-next');
+  await atStep(page, 1, tour.steps.length, 'zh');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+  check(!overflow, `tour ${tour.name} on a 360 px phone: no horizontal overflow`);
+  await page.screenshot({ path: `${ARTIFACTS}/tour-${tour.name}-zh-phone.png` });
   await context.close();
 }
 
@@ -227,6 +245,7 @@ try {
     for (const [i, tour] of tours.entries()) {
       for (const lang of ['en', 'zh']) await tourRun(browser, server, tour, lang, i === 0 && lang === 'en');
     }
+    await tourOnPhone(browser, server, tours[0]);
   }
   if (part('docs')) for (const scheme of ['light', 'dark']) await docsExample(browser, server, scheme);
   if (part('snippets')) await readmeSnippets(browser, server);
