@@ -13,7 +13,10 @@ use super::{App, AppProps};
 
 /// The message an iframed lab posts to its host page when its height changes.
 pub const HEIGHT_MESSAGE: &str = "kube-bootstrap-lab:height";
-/// Bumped when the message's fields change; hosts check it.
+/// What a host page may send to the frame to be told the height again (its listener may have
+/// started after the first report).
+pub const HEIGHT_REQUEST: &str = "kube-bootstrap-lab:request-height";
+/// Bumped when the messages' fields change; hosts check it.
 pub const MESSAGE_VERSION: u32 = 1;
 
 /// One mounted instance, returned by `mount`.
@@ -105,28 +108,47 @@ fn report_height_to_host(window: &web_sys::Window) {
     }
     let origin = host_origin(window);
     let Some(html) = window.document().and_then(|d| d.document_element()) else { return };
-    let last = std::cell::Cell::new(0);
-    let post = Closure::<dyn FnMut()>::new(move || {
-        let Some(h) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()).map(|e| e.scroll_height()) else {
-            return;
-        };
-        if h == last.replace(h) {
-            return;
+    let last = std::rc::Rc::new(std::cell::Cell::new(0));
+    let send = {
+        let (parent, origin, last) = (parent.clone(), origin.clone(), last.clone());
+        move |always: bool| {
+            let Some(h) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()).map(|e| e.scroll_height()) else {
+                return;
+            };
+            if h == last.replace(h) && !always {
+                return;
+            }
+            let msg = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&msg, &"type".into(), &HEIGHT_MESSAGE.into());
+            let _ = js_sys::Reflect::set(&msg, &"version".into(), &MESSAGE_VERSION.into());
+            let _ = js_sys::Reflect::set(&msg, &"height".into(), &h.into());
+            let _ = parent.post_message(&msg, &origin);
         }
-        let msg = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&msg, &"type".into(), &HEIGHT_MESSAGE.into());
-        let _ = js_sys::Reflect::set(&msg, &"version".into(), &MESSAGE_VERSION.into());
-        let _ = js_sys::Reflect::set(&msg, &"height".into(), &h.into());
-        let _ = parent.post_message(&msg, &origin);
-    });
-    if let Ok(observer) = web_sys::ResizeObserver::new(post.as_ref().unchecked_ref()) {
+    };
+    let on_resize = {
+        let send = send.clone();
+        Closure::<dyn FnMut()>::new(move || send(false))
+    };
+    if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
         observer.observe(&html);
         if let Some(body) = window.document().and_then(|d| d.body()) {
             observer.observe(&body);
         }
     }
+    // A request from the host page (and only from it, in a version we know): report again.
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        let from_parent = e.source().is_some_and(|s| js_sys::Object::is(&s, &parent));
+        let field = |k: &str| js_sys::Reflect::get(&e.data(), &k.into()).ok();
+        let asks = field("type").and_then(|t| t.as_string()).as_deref() == Some(HEIGHT_REQUEST)
+            && field("version").and_then(|v| v.as_f64()) == Some(MESSAGE_VERSION as f64);
+        if from_parent && (origin == "*" || e.origin() == origin) && asks {
+            send(true);
+        }
+    });
+    let _ = window.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
     // The page lives as long as the frame.
-    post.forget();
+    on_resize.forget();
+    on_message.forget();
 }
 
 /// The host page's origin: from `location.ancestorOrigins` where the browser has it, else the

@@ -151,6 +151,17 @@ async function docsExample(browser, server, colorScheme) {
     const h = f.contentDocument?.documentElement.scrollHeight;
     return h && Math.abs(parseFloat(f.style.height) - h) <= 1;
   }, null, { timeout: 10000 }).then(() => check(true, `${tag}: the iframe's height follows its content`), () => check(false, `${tag}: the iframe's height follows its content`));
+  // A host that missed the reports asks again, and is answered.
+  const answered = await page.evaluate(() => new Promise((resolve) => {
+    const f = document.getElementById('lab-frame');
+    f.style.height = '10px';
+    addEventListener('message', (e) => {
+      if (e.source === f.contentWindow && e.data?.type === 'kube-bootstrap-lab:height') resolve(e.data);
+    });
+    f.contentWindow.postMessage({ type: 'kube-bootstrap-lab:request-height', version: 1 }, new URL(f.src, location.href).origin);
+    setTimeout(() => resolve(null), 5000);
+  }));
+  check(answered?.version === 1 && answered.height > 100, `${tag}: a height request is answered (${answered?.height})`);
   await page.screenshot({ path: `${ARTIFACTS}/docs-example-${colorScheme}.png`, fullPage: true });
   // unmount() removes the instance.
   await page.evaluate(() => window.labTour.unmount());
