@@ -876,6 +876,7 @@ pub fn app(props: &AppProps) -> Html {
             }
             if let Some(g) = guide {
                 <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={l.tour_autoplay}
+                    spots={g.step().highlight.clone()}
                     say={g.step().say.clone()} error={l.tour_error.clone().map(AttrValue::from)} on_control={on_tour} />
             }
             <div class="share">

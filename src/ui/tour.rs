@@ -32,6 +32,43 @@ pub fn spot_selector(spot: &str) -> String {
     .to_string()
 }
 
+/// What a spot is called on its "show me" button.
+pub fn spot_label(spot: &str, lang: Lang) -> String {
+    if let Some(name) = spot.strip_prefix("apiserver:") {
+        return name.to_string();
+    }
+    let (en, zh) = match spot {
+        "controls" => ("time controls", "时间控制"),
+        "apiservers" => ("apiservers", "apiserver"),
+        "etcd" => ("etcd", "etcd"),
+        "leases" => ("leases in etcd", "etcd 中的租约"),
+        "ranges" => ("/ranges in etcd", "etcd 中的 /ranges"),
+        "kubernetes-service" => ("default/kubernetes", "default/kubernetes"),
+        "endpoints" => ("its Endpoints", "它的 Endpoints"),
+        "events" => ("events and logs", "事件与日志"),
+        "bitmaps" => ("bitmaps", "位图"),
+        "cluster-ip" => ("ClusterIP bitmap", "ClusterIP 位图"),
+        "node-port" => ("NodePort bitmap", "NodePort 位图"),
+        "services" => ("Services", "Service 列表"),
+        "pods" => ("Pods", "Pod 列表"),
+        "corrupt" => ("storage corruption", "篡改存储"),
+        other => (other, other),
+    };
+    lang.pick(en, zh).to_string()
+}
+
+/// Scrolls the spot into view inside the instance that `from` (a clicked button) belongs to:
+/// only when the reader asks, since the page around an embedded instance is not ours.
+fn show_spot(from: &web_sys::Element, spot: &str) {
+    let Some(el) = from.closest(".lab").ok().flatten().and_then(|lab| lab.query_selector(&spot_selector(spot)).ok().flatten()) else {
+        return;
+    };
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Center);
+    options.set_behavior(if super::bitmap::prefers_reduced_motion() { web_sys::ScrollBehavior::Auto } else { web_sys::ScrollBehavior::Smooth });
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
 /// Marks the spots of the current step inside `root` (and only there: several instances may
 /// share a page), clearing the previous ones.
 pub fn highlight(root: &web_sys::Element, spots: &[String]) {
@@ -39,6 +76,7 @@ pub fn highlight(root: &web_sys::Element, spots: &[String]) {
         for i in 0..old.length() {
             if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
                 let _ = el.class_list().remove_1("tour-spot");
+                let _ = el.remove_attribute("data-tour-spot");
             }
         }
     }
@@ -47,6 +85,7 @@ pub fn highlight(root: &web_sys::Element, spots: &[String]) {
             for i in 0..found.length() {
                 if let Some(el) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
                     let _ = el.class_list().add_1("tour-spot");
+                    let _ = el.set_attribute("data-tour-spot", spot);
                 }
             }
         }
@@ -77,6 +116,9 @@ pub struct TourCardProps {
     /// The tour moves on by itself.
     #[prop_or_default]
     pub auto: bool,
+    /// The parts of the UI the step talks about (`highlight`).
+    #[prop_or_default]
+    pub spots: Vec<String>,
     pub on_control: Callback<TourControl>,
 }
 
@@ -102,6 +144,20 @@ pub fn tour_card(p: &TourCardProps) -> Html {
                 { for (0..p.len).map(|i| html! { <li class={classes!((i <= p.index).then_some("done"))} /> }) }
             </ol>
             <p class="tour-say" id="tour-say" aria-live="polite">{ p.say.get(lang) }</p>
+            if !p.spots.is_empty() {
+                <p class="tour-look">
+                    <span>{ lang.pick("Look at:", "请看：") }</span>
+                    { for p.spots.iter().map(|spot| {
+                        let s = spot.clone();
+                        let onclick = Callback::from(move |e: MouseEvent| {
+                            if let Some(b) = e.target_dyn_into::<web_sys::Element>() {
+                                show_spot(&b, &s);
+                            }
+                        });
+                        html! { <button class="small look" data-spot={spot.clone()} {onclick}>{ spot_label(spot, lang) }</button> }
+                    }) }
+                </p>
+            }
             if p.auto && !last {
                 <p class="tour-auto" id="tour-auto">{ lang.pick("The tour moves on by itself; any tour button takes over.", "导览会自动前进；点击任一导览按钮即可接管。") }</p>
             }

@@ -49,6 +49,17 @@ async function tourRun(browser, server, tour, lang, animate) {
     if (say !== tour.steps[i].say[lang]) { sayOk = false; console.log(`     step ${i + 1}: shows ${JSON.stringify(say.slice(0, 80))}`); }
     const spots = await page.locator('.tour-spot').count();
     if ((tour.steps[i].highlight ?? []).length > 0 && spots === 0) { spotsOk = false; console.log(`     step ${i + 1}: nothing highlighted for ${tour.steps[i].highlight}`); }
+    if (animate && spots > 0) {
+      // "Look at:" scrolls the highlighted part into view.
+      const spot = tour.steps[i].highlight.at(-1);
+      await page.click(`.tour-look button[data-spot="${spot}"]`);
+      const seen = await page.waitForFunction((name) => [...document.querySelectorAll('[data-tour-spot]')]
+        .filter((el) => el.dataset.tourSpot === name).some((el) => {
+          const r = el.getBoundingClientRect();
+          return r.bottom > 0 && r.top < innerHeight;
+        }), spot, { timeout: 3000 }).then(() => true, () => false);
+      if (!seen) { spotsOk = false; console.log(`     step ${i + 1}: "look at" did not bring ${spot} into view`); }
+    }
     clocks.push(await text(page, '#clock'));
     if (i === Math.floor(n / 2)) await page.screenshot({ path: `${ARTIFACTS}/tour-${tour.name}-${lang}.png` });
     if (i + 1 < n) await page.click('#tour-next');
