@@ -19,6 +19,7 @@ pub mod event;
 pub mod expect;
 pub mod explain;
 pub mod inspect;
+pub mod lab;
 pub mod ipallocator;
 pub mod lang;
 pub mod options;

@@ -10,6 +10,7 @@ mod endpoints;
 mod explain;
 mod golden;
 mod inspect;
+mod lab;
 mod ipallocator;
 mod model;
 mod options;
