@@ -5,17 +5,8 @@ import { chromium } from 'playwright-core';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { serve } from './serve.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
 
-const DIST = 'dist';
-const ARTIFACTS = 'test-artifacts/e2e';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
-let failures = 0;
-function check(cond, what) {
-  console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!cond) failures += 1;
-}
 
 const text = (page, sel) => page.textContent(sel).then((t) => (t ?? '').trim());
 /** The addresses of the kubernetes Endpoints (not those fading out). */
@@ -132,7 +123,7 @@ async function frameTimes(browser, url) {
 }
 
 const server = await serve(DIST);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+const browser = await chromium.launch(CHROMIUM);
 await mkdir(ARTIFACTS, { recursive: true });
 try {
   for (const [label, viewport] of [['desktop', { width: 1440, height: 1000 }], ['phone', { width: 360, height: 780 }]]) {
@@ -179,5 +170,4 @@ try {
   await browser.close();
   server.close();
 }
-console.log(failures ? `e2e: ${failures} failed` : 'e2e: all passed');
-process.exit(failures ? 1 : 0);
+finish('e2e');

@@ -5,17 +5,8 @@
 import { chromium } from 'playwright-core';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
 
-const DIST = 'dist';
-const ARTIFACTS = 'test-artifacts/e2e';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
-let failures = 0;
-function check(cond, what) {
-  console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!cond) failures += 1;
-}
 const text = (scope, sel) => scope.locator(sel).first().textContent().then((t) => (t ?? '').trim());
 
 const tours = [];
@@ -256,7 +247,7 @@ async function badInput(browser, server) {
 }
 
 const server = await serve(DIST);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+const browser = await chromium.launch(CHROMIUM);
 await mkdir(ARTIFACTS, { recursive: true });
 try {
   // E2E_ONLY=tours|docs|snippets|bad runs one part (while working on it).
@@ -276,5 +267,4 @@ try {
   await browser.close();
   server.close();
 }
-console.log(failures ? `e2e tours: ${failures} failed` : 'e2e tours: all passed');
-process.exit(failures ? 1 : 0);
+finish('e2e tours');
