@@ -3,76 +3,18 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
+use web_sys::{Element, HtmlInputElement};
 
 use kube_bootstrap_lab::ui::{cluster_scenario, App, AppProps, Settings};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-fn by_id(id: &str) -> Element {
-    document()
-        .get_element_by_id(id)
-        .unwrap_or_else(|| panic!("#{id} is not in the page"))
-}
-
-fn text(id: &str) -> String {
-    by_id(id).text_content().unwrap_or_default()
-}
-
-async fn settle() {
-    gloo_timers::future::TimeoutFuture::new(30).await;
-}
-
-/// Waits (up to 3 s) until `cond` holds: renders can lag behind on a loaded machine.
-async fn until(what: &str, cond: impl Fn() -> bool) {
-    for _ in 0..150 {
-        if cond() {
-            return;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!("timed out waiting until {what}");
-}
-
-fn exists(id: &str) -> bool {
-    document().get_element_by_id(id).is_some()
-}
-
-async fn click(el: Element) {
-    el.dyn_into::<HtmlElement>().unwrap().click();
-    settle().await;
-}
+#[path = "support/dom.rs"]
+mod dom;
+use dom::{by_id, button_in, click, document, exists, seek, set_input, settle, text, until};
 
 async fn click_id(id: &str) {
     click(by_id(id)).await;
-}
-
-/// A button inside `scope` (an element id) whose text contains `label`.
-fn button_in(scope: &str, label: &str) -> Element {
-    let list = by_id(scope).query_selector_all("button").unwrap();
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .find(|b| b.text_content().unwrap_or_default().contains(label))
-        .unwrap_or_else(|| panic!("no button {label:?} in #{scope}"))
-}
-
-async fn set_input(id: &str, value: &str, event: &str) {
-    let el = by_id(id);
-    if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
-        i.set_value(value);
-    } else {
-        el.dyn_ref::<HtmlSelectElement>().unwrap().set_value(value);
-    }
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap())
-        .unwrap();
-    settle().await;
 }
 
 async fn mount(scenario: Option<&str>) -> Element {
@@ -89,10 +31,6 @@ async fn mount_with(scenario: Option<&str>, link: Option<&str>) -> Element {
     yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
     settle().await;
     root
-}
-
-async fn seek(ms: u64) {
-    set_input("scrubber", &ms.to_string(), "input").await;
 }
 
 /// The addresses listed in the kubernetes Endpoints (not those fading out).

@@ -22,19 +22,9 @@ use kube_bootstrap_lab::ui::bitmap::{
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-fn by_id(id: &str) -> Element {
-    document()
-        .get_element_by_id(id)
-        .unwrap_or_else(|| panic!("#{id} is not in the page"))
-}
-
-fn text(id: &str) -> String {
-    by_id(id).text_content().unwrap_or_default()
-}
+#[path = "support/dom.rs"]
+mod dom;
+use dom::{by_id, document, pixel, text};
 
 fn canvas(id: &str) -> HtmlCanvasElement {
     by_id(id).dyn_into::<HtmlCanvasElement>().unwrap()
@@ -84,21 +74,6 @@ async fn mount(id: &str, v: &Rc<BitmapView>) -> AppHandle<Bitmap> {
     let handle = yew::Renderer::<Bitmap>::with_root_and_props(root, props(id, v, 0)).render();
     settle().await;
     handle
-}
-
-/// The RGB of canvas pixel (x, y).
-fn pixel(c: &HtmlCanvasElement, x: usize, y: usize) -> [u8; 3] {
-    let ctx = c
-        .get_context("2d")
-        .unwrap()
-        .unwrap()
-        .dyn_into::<CanvasRenderingContext2d>()
-        .unwrap();
-    let d = ctx
-        .get_image_data(x as f64, y as f64, 1.0, 1.0)
-        .unwrap()
-        .data();
-    [d[0], d[1], d[2]]
 }
 
 /// The centre pixel of cell `i` of the window shown.

@@ -14,9 +14,9 @@ use kube_bootstrap_lab::ui::{App, AppProps};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
+#[path = "support/dom.rs"]
+mod dom;
+use dom::{document};
 
 fn new_root() -> Element {
     let root = document().create_element("div").unwrap();

@@ -8,10 +8,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{
-    CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, HtmlInputElement,
-    HtmlSelectElement,
-};
+use web_sys::{Element, HtmlCanvasElement, HtmlSelectElement};
 
 use kube_bootstrap_lab::inspect::{BitmapView, Cell};
 use kube_bootstrap_lab::lang::Lang;
@@ -22,71 +19,9 @@ use kube_bootstrap_lab::ui::{App, AppProps};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-fn by_id(id: &str) -> Element {
-    document()
-        .get_element_by_id(id)
-        .unwrap_or_else(|| panic!("#{id} is not in the page"))
-}
-
-fn text(id: &str) -> String {
-    by_id(id).text_content().unwrap_or_default()
-}
-
-fn exists(id: &str) -> bool {
-    document().get_element_by_id(id).is_some()
-}
-
-async fn settle() {
-    gloo_timers::future::TimeoutFuture::new(30).await;
-}
-
-/// Waits (up to 3 s) until `cond` holds: renders can lag behind on a loaded machine.
-async fn until(what: &str, cond: impl Fn() -> bool) {
-    for _ in 0..150 {
-        if cond() {
-            return;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!("timed out waiting until {what}");
-}
-
-async fn click(el: Element) {
-    el.dyn_into::<HtmlElement>().unwrap().click();
-    settle().await;
-}
-
-/// A button inside `scope` (an element id) whose text contains `label`.
-fn button_in(scope: &str, label: &str) -> Element {
-    let list = by_id(scope).query_selector_all("button").unwrap();
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .find(|b| b.text_content().unwrap_or_default().contains(label))
-        .unwrap_or_else(|| panic!("no button {label:?} in #{scope}"))
-}
-
-async fn set_input(id: &str, value: &str, event: &str) {
-    let el = by_id(id);
-    if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
-        i.set_value(value);
-    } else {
-        el.dyn_ref::<HtmlSelectElement>().unwrap().set_value(value);
-    }
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap())
-        .unwrap();
-    settle().await;
-}
-
-async fn seek(ms: u64) {
-    set_input("scrubber", &ms.to_string(), "input").await;
-}
+#[path = "support/dom.rs"]
+mod dom;
+use dom::{button_in, by_id, click, document, exists, pixel, seek, set_input, text, until};
 
 /// The app, opened in `lang` on the default scenario.
 async fn mount(l: Lang) -> Element {
@@ -273,20 +208,6 @@ fn props(id: &str) -> BitmapProps {
         view: slash24(),
         sweep: 0,
     }
-}
-
-fn pixel(c: &HtmlCanvasElement, x: usize, y: usize) -> [u8; 3] {
-    let ctx = c
-        .get_context("2d")
-        .unwrap()
-        .unwrap()
-        .dyn_into::<CanvasRenderingContext2d>()
-        .unwrap();
-    let d = ctx
-        .get_image_data(x as f64, y as f64, 1.0, 1.0)
-        .unwrap()
-        .data();
-    [d[0], d[1], d[2]]
 }
 
 /// (a free cell's centre, the gap beside it) of a /24 canvas (16 columns of 24 px).

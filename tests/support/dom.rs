@@ -1,0 +1,78 @@
+//! DOM helpers the browser component tests share (`#[path = "support/dom.rs"] mod dom;`): find
+//! by id, wait until a render lands, click, type, read a canvas pixel.
+#![allow(dead_code)]
+
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement};
+
+pub fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+pub fn by_id(id: &str) -> Element {
+    document().get_element_by_id(id).unwrap_or_else(|| panic!("#{id} is not in the page"))
+}
+
+pub fn text(id: &str) -> String {
+    by_id(id).text_content().unwrap_or_default()
+}
+
+pub fn exists(id: &str) -> bool {
+    document().get_element_by_id(id).is_some()
+}
+
+pub async fn settle() {
+    gloo_timers::future::TimeoutFuture::new(30).await;
+}
+
+/// Waits (up to 3 s) until `cond` holds: renders can lag behind on a loaded machine.
+pub async fn until(what: &str, cond: impl Fn() -> bool) {
+    for _ in 0..150 {
+        if cond() {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("timed out waiting until {what}");
+}
+
+pub async fn click(el: Element) {
+    el.dyn_into::<HtmlElement>().unwrap().click();
+    settle().await;
+}
+
+/// A button inside `scope` (an element id) whose text contains `label`.
+pub fn button_in(scope: &str, label: &str) -> Element {
+    let list = by_id(scope).query_selector_all("button").unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .find(|b| b.text_content().unwrap_or_default().contains(label))
+        .unwrap_or_else(|| panic!("no button {label:?} in #{scope}"))
+}
+
+/// Sets an `<input>` or `<select>` and fires `event` (`input` or `change`) as a user would.
+pub async fn set_input(id: &str, value: &str, event: &str) {
+    let el = by_id(id);
+    if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
+        i.set_value(value);
+    } else {
+        el.dyn_ref::<HtmlSelectElement>().unwrap().set_value(value);
+    }
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
+    settle().await;
+}
+
+/// Moves the app's timeline scrubber to `ms`.
+pub async fn seek(ms: u64) {
+    set_input("scrubber", &ms.to_string(), "input").await;
+}
+
+/// The RGB of canvas pixel (x, y).
+pub fn pixel(c: &HtmlCanvasElement, x: usize, y: usize) -> [u8; 3] {
+    let ctx = c.get_context("2d").unwrap().unwrap().dyn_into::<CanvasRenderingContext2d>().unwrap();
+    let d = ctx.get_image_data(x as f64, y as f64, 1.0, 1.0).unwrap().data();
+    [d[0], d[1], d[2]]
+}
