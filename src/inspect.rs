@@ -108,17 +108,17 @@ pub fn cluster_ip_bitmap(w: &World, index: usize) -> Option<BitmapView> {
             }
         }
     }
-    let mut countdowns = BTreeMap::new();
-    for a in w.apiservers().filter(|a| a.status == Status::Running) {
-        for (ip, n) in a.ip_repair.leaks(family).into_iter().flatten() {
-            if let Some(o) = range.offset_of(*ip) {
-                countdowns
-                    .entry(o)
-                    .and_modify(|c: &mut i32| *c = (*c).min(*n))
-                    .or_insert(*n);
-            }
-        }
-    }
+    let countdowns = lowest_countdowns(
+        w.apiservers()
+            .filter(|a| a.status == Status::Running)
+            .flat_map(|a| {
+                a.ip_repair
+                    .leaks(family)
+                    .into_iter()
+                    .flatten()
+                    .map(|(ip, n)| (range.offset_of(*ip), *n))
+            }),
+    );
     let kubernetes = w
         .etcd()
         .service("default", KUBERNETES, w.now())
@@ -135,6 +135,20 @@ pub fn cluster_ip_bitmap(w: &World, index: usize) -> Option<BitmapView> {
     ))
 }
 
+/// Per offset in the range, the lowest leak counter any running apiserver's repair holds: the
+/// run that frees it comes first.
+fn lowest_countdowns(leaks: impl Iterator<Item = (Option<usize>, i32)>) -> BTreeMap<usize, i32> {
+    let mut out = BTreeMap::new();
+    for (offset, n) in leaks {
+        if let Some(o) = offset {
+            out.entry(o)
+                .and_modify(|c: &mut i32| *c = (*c).min(n))
+                .or_insert(n);
+        }
+    }
+    out
+}
+
 /// The NodePort bitmap, from what etcd stores.
 pub fn node_port_bitmap(w: &World) -> BitmapView {
     let alloc = w.stored_node_ports();
@@ -146,17 +160,16 @@ pub fn node_port_bitmap(w: &World) -> BitmapView {
             owned.push((alloc.offset_of(p), svc.key(), p.to_string()));
         }
     }
-    let mut countdowns = BTreeMap::new();
-    for a in w.apiservers().filter(|a| a.status == Status::Running) {
-        for (port, n) in a.port_repair.leaks() {
-            if let Some(o) = alloc.offset_of(*port) {
-                countdowns
-                    .entry(o)
-                    .and_modify(|c: &mut i32| *c = (*c).min(*n))
-                    .or_insert(*n);
-            }
-        }
-    }
+    let countdowns = lowest_countdowns(
+        w.apiservers()
+            .filter(|a| a.status == Status::Running)
+            .flat_map(|a| {
+                a.port_repair
+                    .leaks()
+                    .iter()
+                    .map(|(port, n)| (alloc.offset_of(*port), *n))
+            }),
+    );
     let kubernetes = w
         .etcd()
         .service("default", KUBERNETES, w.now())
