@@ -43,6 +43,8 @@ pub struct PageOptions {
     pub scenario: Option<String>,
     /// A name of `tours/` (checked when the page opens it); wins over `scenario`.
     pub tour: Option<String>,
+    /// The tour step to open at, from 1 (checked against the tour when it opens).
+    pub step: Option<usize>,
     pub lang: Lang,
     pub theme: Theme,
     /// Start playing at once.
@@ -95,6 +97,10 @@ impl PageOptions {
         match key {
             "scenario" => self.scenario = Some(value.to_string()),
             "tour" => self.tour = Some(value.to_string()),
+            "step" => match value.parse::<usize>() {
+                Ok(n) if n >= 1 => self.step = Some(n),
+                _ => problems.push(format!("{what} step: {value:?} is not a step number (1, 2, …)")),
+            },
             "lang" => match Lang::parse(value) {
                 Some(l) => self.lang = l,
                 None => bad("en, zh"),

@@ -15,6 +15,19 @@ pub const DEFAULT_SCENARIO: &str = "crash-one-of-three";
 pub const SPEED_MIN_EXP: f64 = -1.0;
 pub const SPEED_MAX_EXP: f64 = 2.0;
 
+/// What a page asks to open (validated settings plus a link's fragment).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Opening<'a> {
+    pub scenario: Option<&'a str>,
+    pub tour: Option<&'a str>,
+    /// The tour step to open at, from 1.
+    pub step: Option<usize>,
+    /// A moment's fragment; wins over the rest.
+    pub link: Option<&'a str>,
+    /// The language of the notes on what could not be opened.
+    pub lang: Lang,
+}
+
 /// The model behind the page: a timeline plus how it is being played.
 pub struct Lab {
     pub scenario: Scenario,
@@ -154,6 +167,16 @@ impl Lab {
         }
     }
 
+    /// The URL query that reopens the tour at the present step (`tour=…&step=…`).
+    pub fn tour_query(&self) -> Option<String> {
+        let g = self.guide.as_ref()?;
+        Some(format!(
+            "tour={}&step={}",
+            crate::share::percent_encode(&g.tour.name),
+            g.index + 1
+        ))
+    }
+
     /// Whether playing is on its way to a tour step.
     pub fn moving(&self) -> bool {
         self.stop_at.is_some()
@@ -181,12 +204,14 @@ impl Lab {
 
     /// The page's opening state: a link's moment, else the named tour, else the named scenario,
     /// else the default one. Says, in `lang`, what could not be opened and what opened instead.
-    pub fn open(
-        scenario: Option<&str>,
-        tour: Option<&str>,
-        link: Option<&str>,
-        lang: Lang,
-    ) -> (Self, Vec<String>) {
+    pub fn open(o: Opening) -> (Self, Vec<String>) {
+        let Opening {
+            scenario,
+            tour,
+            step,
+            link,
+            lang,
+        } = o;
         let mut notes = Vec::new();
         let say = |en: String, zh: String| match lang {
             Lang::En => en,
@@ -205,7 +230,28 @@ impl Lab {
             }
         } else if let Some(name) = tour {
             match crate::tour::builtin(name).map(|t| t.and_then(Lab::tour)) {
-                Some(Ok(lab)) => return (lab, notes),
+                Some(Ok(mut lab)) => {
+                    let len = lab.guide.as_ref().map_or(0, |g| g.tour.steps.len());
+                    match step {
+                        None | Some(1) => {}
+                        Some(n) if (1..=len).contains(&n) => {
+                            lab.tour_goto(n - 1, false);
+                            if let Some(e) = lab.tour_error.take() {
+                                notes.push(say(
+                                    format!("Step {n} could not be shown ({e})."),
+                                    format!("无法显示第 {n} 步（{e}）。"),
+                                ));
+                            }
+                        }
+                        Some(n) => notes.push(say(
+                            format!(
+                                "The tour {name:?} has {len} steps, not {n}; showing the first."
+                            ),
+                            format!("导览 {name:?} 只有 {len} 步，没有第 {n} 步；显示第一步。"),
+                        )),
+                    }
+                    return (lab, notes);
+                }
                 Some(Err(e)) => notes.push(say(
                     format!("The tour {name:?} could not be opened ({e})."),
                     format!("无法打开导览 {name:?}（{e}）。"),

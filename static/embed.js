@@ -8,13 +8,13 @@
 //   const lab = await mount(document.querySelector("#lab"), { scenario: "crash-one-of-three" });
 //   lab.unmount();
 //
-// Options and attributes are the lab page's URL parameters: tour, scenario, lang, theme,
+// Options and attributes are the lab page's URL parameters: tour, step, scenario, lang, theme,
 // controls, autoplay, panels (plus link: a moment's `#…` fragment). Each instance has its own
 // state; the only thing shared is the compiled module.
 
 const base = new URL("./", import.meta.url);
 const STYLES = ["style.css", "bitmap.css"];
-const ATTRIBUTES = ["tour", "scenario", "lang", "theme", "controls", "autoplay", "panels", "link"];
+const ATTRIBUTES = ["tour", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "link"];
 
 let loading;
 /** Loads and starts the wasm module once per page. */

@@ -16,7 +16,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::{document};
+use dom::document;
 
 fn new_root() -> Element {
     let root = document().create_element("div").unwrap();
@@ -282,10 +282,20 @@ async fn bad_options_are_reported_in_the_widget_and_never_rendered_as_html() {
 #[wasm_bindgen_test]
 async fn an_autoplaying_tour_moves_on_by_itself_until_the_reader_takes_over() {
     let root = new_root();
-    let props = yew::props!(AppProps { tour: Some(yew::AttrValue::from("kubernetes-service")), autoplay: true });
+    let props = yew::props!(AppProps {
+        tour: Some(yew::AttrValue::from("kubernetes-service")),
+        autoplay: true
+    });
     yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
-    until("the tour card shows", || find(&root, "#tour-auto").is_some()).await;
-    let n = tour::builtin("kubernetes-service").unwrap().unwrap().steps.len();
+    until("the tour card shows", || {
+        find(&root, "#tour-auto").is_some()
+    })
+    .await;
+    let n = tour::builtin("kubernetes-service")
+        .unwrap()
+        .unwrap()
+        .steps
+        .len();
     // A reading pause (4 to 20 s), then the move.
     for _ in 0..120 {
         if text(&root, "#tour-progress") == format!("Step 2 of {n}") {
@@ -294,9 +304,48 @@ async fn an_autoplaying_tour_moves_on_by_itself_until_the_reader_takes_over() {
         gloo_timers::future::TimeoutFuture::new(250).await;
     }
     assert_eq!(text(&root, "#tour-progress"), format!("Step 2 of {n}"));
-    until("step 2 is reached", || find(&root, ".lab[data-moving]").is_none()).await;
+    until("step 2 is reached", || {
+        find(&root, ".lab[data-moving]").is_none()
+    })
+    .await;
     click(&root, "#tour-back");
-    until("the reader took over", || find(&root, "#tour-auto").is_none()).await;
+    until("the reader took over", || {
+        find(&root, "#tour-auto").is_none()
+    })
+    .await;
     assert_eq!(text(&root, "#tour-progress"), format!("Step 1 of {n}"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_tour_opens_at_a_step_and_links_back_to_it() {
+    let root = new_root();
+    let mut lab = mount(
+        root.clone(),
+        options(&[("tour", "etcd-outage"), ("step", "3"), ("lang", "zh")]),
+        Some("https://lab.example/index.html?scenario=x#old".into()),
+    );
+    let n = tour::builtin("etcd-outage").unwrap().unwrap().steps.len();
+    until("step 3 shows", || {
+        text(&root, "#tour-progress") == format!("第 3 步，共 {n} 步")
+    })
+    .await;
+    click(&root, "#tour-next");
+    until("step 4 shows", || {
+        text(&root, "#tour-progress") == format!("第 4 步，共 {n} 步")
+    })
+    .await;
+    click(&root, "#share");
+    until("the link shows", || find(&root, "#share-link").is_some()).await;
+    let link = find(&root, "#share-link")
+        .unwrap()
+        .dyn_into::<web_sys::HtmlInputElement>()
+        .unwrap()
+        .value();
+    assert_eq!(
+        link,
+        "https://lab.example/index.html?tour=etcd-outage&step=4&lang=zh"
+    );
+    lab.unmount();
     root.remove();
 }

@@ -23,7 +23,7 @@ use crate::share::Source;
 use crate::state::State;
 use crate::world::{Mark, MarkKind};
 
-pub use crate::lab::{builtin_scenario, Lab, DEFAULT_SCENARIO, SPEED_MAX_EXP, SPEED_MIN_EXP};
+pub use crate::lab::{builtin_scenario, Lab, Opening, DEFAULT_SCENARIO, SPEED_MAX_EXP, SPEED_MIN_EXP};
 
 pub use config::{cluster_scenario, ConfigForm, Settings};
 
@@ -160,6 +160,9 @@ pub struct AppProps {
     /// A guided tour (a name of `tours/`) to start; wins over `scenario`.
     #[prop_or_default]
     pub tour: Option<AttrValue>,
+    /// The tour step to open at, from 1.
+    #[prop_or_default]
+    pub step: Option<usize>,
     /// A forced theme, for this instance only.
     #[prop_or_default]
     pub theme: Theme,
@@ -183,6 +186,7 @@ impl AppProps {
             problems: problems.into_iter().map(Into::into).collect(),
             lang: o.lang,
             tour: o.tour.map(Into::into),
+            step: o.step,
             theme: o.theme,
             panels: o.panels.map(Rc::new),
             home: None,
@@ -211,9 +215,15 @@ pub fn app(props: &AppProps) -> Html {
             props.scenario.clone(),
             props.link.clone(),
         );
-        let (autoplay, problems, tour, lang) = (props.autoplay, props.problems.clone(), props.tour.clone(), props.lang);
+        let (autoplay, problems, tour, step, lang) = (props.autoplay, props.problems.clone(), props.tour.clone(), props.step, props.lang);
         use_mut_ref(move || {
-            let (mut lab, msg) = Lab::open(scenario.as_deref(), tour.as_deref(), link.as_deref(), lang);
+            let (mut lab, msg) = Lab::open(Opening {
+                scenario: scenario.as_deref(),
+                tour: tour.as_deref(),
+                step,
+                link: link.as_deref(),
+                lang,
+            });
             // A tour autoplays by moving through its steps; a scenario by playing.
             lab.tour_autoplay = autoplay && lab.guide.is_some();
             lab.playing = autoplay && lab.guide.is_none();
@@ -441,22 +451,25 @@ pub fn app(props: &AppProps) -> Html {
         })
     };
     // Puts a link to this moment in the address bar (no reload) and shows it for copying.
+    // In a tour, the link reopens the tour at this step (`?tour=…&step=…`); otherwise it is
+    // the moment (`#scenario=…&t=…&actions=…`).
     let on_share = {
-        let (lab, share, home) = (lab.clone(), share.clone(), props.home.clone());
+        let (lab, share, home, lang) = (lab.clone(), share.clone(), props.home.clone(), lang.clone());
         Callback::from(move |_: MouseEvent| {
-            let fragment = lab.borrow().link();
+            let relative = match lab.borrow().tour_query() {
+                Some(q) if *lang == Lang::En => format!("?{q}"),
+                Some(q) => format!("?{q}&lang={}", lang.code()),
+                None => format!("#{}", lab.borrow().link()),
+            };
             if let Some(home) = &home {
-                share.set(Some(format!("{}#{fragment}", home.split('#').next().unwrap_or_default())));
+                let page = home.split(['?', '#']).next().unwrap_or_default();
+                share.set(Some(format!("{page}{relative}")));
                 return;
             }
             let mut url = String::new();
             if let Some(w) = web_sys::window() {
                 if let Ok(h) = w.history() {
-                    let _ = h.replace_state_with_url(
-                        &wasm_bindgen::JsValue::NULL,
-                        "",
-                        Some(&format!("#{fragment}")),
-                    );
+                    let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&relative));
                 }
                 url = w.location().href().unwrap_or_default();
             }

@@ -53,7 +53,7 @@ fn option_text(v: &JsValue) -> String {
     v.as_string().or_else(|| v.as_f64().map(|n| n.to_string())).unwrap_or_default()
 }
 
-/// Mounts a lab into `element`. `options` takes the URL parameters' keys (`tour`, `scenario`,
+/// Mounts a lab into `element`. `options` takes the URL parameters' keys (`tour`, `step`, `scenario`,
 /// `lang`, `theme`, `controls`, `autoplay`, `panels`) plus `link` (a moment's fragment);
 /// `home` is the lab's own page, which links to a moment point to.
 #[wasm_bindgen]

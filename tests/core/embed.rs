@@ -54,7 +54,10 @@ fn tour_language_and_panels() {
     assert_eq!(o.tour.as_deref(), Some("lease-heartbeats"));
     assert_eq!(o.lang, kube_bootstrap_lab::lang::Lang::Zh);
     // In the UI's order, whatever the order given.
-    assert_eq!(o.panels, Some(vec!["apiservers".to_string(), "pods".to_string()]));
+    assert_eq!(
+        o.panels,
+        Some(vec!["apiservers".to_string(), "pods".to_string()])
+    );
     assert!(o.shows("pods") && !o.shows("etcd"));
     assert!(PageOptions::default().shows("etcd"));
     let (o, problems) = parse_query("lang=fr&panels=pods,moon");
@@ -71,7 +74,31 @@ fn tour_language_and_panels() {
 #[test]
 fn settings_from_mount_options_are_named_as_such() {
     use kube_bootstrap_lab::embed::parse_settings;
-    let (o, problems) = parse_settings([("theme", "dark"), ("controls", "tiny"), ("size", "xl")], "option");
+    let (o, problems) = parse_settings(
+        [("theme", "dark"), ("controls", "tiny"), ("size", "xl")],
+        "option",
+    );
     assert_eq!(o.theme, Theme::Dark);
-    assert_eq!(problems, vec!["option controls: \"tiny\" is not one of full, minimal", "unknown option \"size\""]);
+    assert_eq!(
+        problems,
+        vec![
+            "option controls: \"tiny\" is not one of full, minimal",
+            "unknown option \"size\""
+        ]
+    );
+}
+
+#[test]
+fn a_tour_step_is_a_number_from_one() {
+    assert_eq!(parse_query("tour=etcd-outage&step=3").0.step, Some(3));
+    for bad in ["0", "-1", "two", ""] {
+        let (o, problems) = parse_query(&format!("step={bad}"));
+        assert_eq!(o.step, None);
+        assert_eq!(
+            problems,
+            vec![format!(
+                "URL parameter step: {bad:?} is not a step number (1, 2, …)"
+            )]
+        );
+    }
 }

@@ -5,7 +5,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::lab::{Lab, DEFAULT_SCENARIO};
+use kube_bootstrap_lab::lab::{Lab, Opening, DEFAULT_SCENARIO};
 use kube_bootstrap_lab::lang::Lang;
 use kube_bootstrap_lab::scenario::{Action, ApiserverRef};
 use kube_bootstrap_lab::share::Source;
@@ -16,10 +16,16 @@ fn step_of(lab: &Lab) -> usize {
 
 #[test]
 fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
-    let (lab, notes) = Lab::open(None, Some("kubernetes-service"), None, Lang::En);
+    let (lab, notes) = Lab::open(Opening {
+        tour: Some("kubernetes-service"),
+        ..Opening::default()
+    });
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(step_of(&lab), 0);
-    let (lab, notes) = Lab::open(None, Some("nope"), None, Lang::En);
+    let (lab, notes) = Lab::open(Opening {
+        tour: Some("nope"),
+        ..Opening::default()
+    });
     assert!(lab.guide.is_none());
     assert_eq!(lab.source, Source::Builtin(DEFAULT_SCENARIO.into()));
     assert_eq!(
@@ -29,7 +35,12 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
             "Showing the default scenario."
         ]
     );
-    let (lab, notes) = Lab::open(Some("nodeport-duplicate"), Some("nope"), None, Lang::Zh);
+    let (lab, notes) = Lab::open(Opening {
+        scenario: Some("nodeport-duplicate"),
+        tour: Some("nope"),
+        lang: Lang::Zh,
+        ..Opening::default()
+    });
     assert_eq!(lab.source, Source::Builtin("nodeport-duplicate".into()));
     assert_eq!(
         notes,
@@ -39,12 +50,11 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
         ]
     );
     // A link wins over a tour; a broken one says so.
-    let (_, notes) = Lab::open(
-        None,
-        Some("kubernetes-service"),
-        Some("#scenario=nope&t=0"),
-        Lang::En,
-    );
+    let (_, notes) = Lab::open(Opening {
+        tour: Some("kubernetes-service"),
+        link: Some("#scenario=nope&t=0"),
+        ..Opening::default()
+    });
     assert_eq!(
         notes[0],
         "This link could not be opened (link: scenario: unknown scenario \"nope\")."
@@ -52,8 +62,41 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
 }
 
 #[test]
+fn a_tour_opens_at_the_step_asked_for() {
+    let open = |step| {
+        Lab::open(Opening {
+            tour: Some("lease-crash-vs-stop"),
+            step: Some(step),
+            ..Opening::default()
+        })
+    };
+    // Step 3 is where going through steps 1 and 2 leads.
+    let (mut walked, _) = open(1);
+    walked.tour_move(true, false);
+    walked.tour_move(true, false);
+    let (lab, notes) = open(3);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!((step_of(&lab), lab.now()), (2, walked.now()));
+    assert!(!lab.moving() && !lab.playing);
+    // Back from there is a restore of step 2, found on the way.
+    let mut lab = lab;
+    lab.tour_move(false, true);
+    walked.tour_move(false, true);
+    assert_eq!((step_of(&lab), lab.now()), (1, walked.now()));
+    let (lab, notes) = open(99);
+    assert_eq!(step_of(&lab), 0);
+    assert_eq!(
+        notes,
+        ["The tour \"lease-crash-vs-stop\" has 6 steps, not 99; showing the first."]
+    );
+}
+
+#[test]
 fn a_tour_moves_forward_by_playing_and_back_by_restoring() {
-    let (mut lab, _) = Lab::open(None, Some("lease-crash-vs-stop"), None, Lang::En);
+    let (mut lab, _) = Lab::open(Opening {
+        tour: Some("lease-crash-vs-stop"),
+        ..Opening::default()
+    });
     let t0 = lab.now();
     // Animated: it plays toward the step's instant and stops exactly there.
     lab.tour_move(true, true);
@@ -86,7 +129,10 @@ fn a_tour_moves_forward_by_playing_and_back_by_restoring() {
 
 #[test]
 fn forward_while_moving_lands_on_the_step_first() {
-    let (mut lab, _) = Lab::open(None, Some("lease-crash-vs-stop"), None, Lang::En);
+    let (mut lab, _) = Lab::open(Opening {
+        tour: Some("lease-crash-vs-stop"),
+        ..Opening::default()
+    });
     lab.tour_move(true, true);
     assert!(lab.moving(), "step 2 lies later than step 1");
     lab.tour_move(true, true);
@@ -100,7 +146,10 @@ fn forward_while_moving_lands_on_the_step_first() {
 
 #[test]
 fn a_tour_switches_scenarios_and_back() {
-    let (mut lab, _) = Lab::open(None, Some("master-count-vs-lease"), None, Lang::En);
+    let (mut lab, _) = Lab::open(Opening {
+        tour: Some("master-count-vs-lease"),
+        ..Opening::default()
+    });
     let first = lab.source.clone();
     let n = lab.guide.as_ref().unwrap().tour.steps.len();
     let mut seen = vec![(first.clone(), lab.now())];
@@ -121,7 +170,10 @@ fn a_tour_switches_scenarios_and_back() {
 
 #[test]
 fn acting_ends_a_tour_and_autoplay() {
-    let (mut lab, _) = Lab::open(None, Some("lease-crash-vs-stop"), None, Lang::En);
+    let (mut lab, _) = Lab::open(Opening {
+        tour: Some("lease-crash-vs-stop"),
+        ..Opening::default()
+    });
     lab.tour_autoplay = true;
     let ms = lab.reading_ms(Lang::Zh);
     assert!((4000..=20000).contains(&ms), "{ms}");

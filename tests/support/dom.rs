@@ -3,14 +3,19 @@
 #![allow(dead_code)]
 
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement};
+use web_sys::{
+    CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, HtmlInputElement,
+    HtmlSelectElement,
+};
 
 pub fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
 pub fn by_id(id: &str) -> Element {
-    document().get_element_by_id(id).unwrap_or_else(|| panic!("#{id} is not in the page"))
+    document()
+        .get_element_by_id(id)
+        .unwrap_or_else(|| panic!("#{id} is not in the page"))
 }
 
 pub fn text(id: &str) -> String {
@@ -61,7 +66,8 @@ pub async fn set_input(id: &str, value: &str, event: &str) {
     }
     let init = web_sys::EventInit::new();
     init.set_bubbles(true);
-    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
+    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap())
+        .unwrap();
     settle().await;
 }
 
@@ -72,7 +78,15 @@ pub async fn seek(ms: u64) {
 
 /// The RGB of canvas pixel (x, y).
 pub fn pixel(c: &HtmlCanvasElement, x: usize, y: usize) -> [u8; 3] {
-    let ctx = c.get_context("2d").unwrap().unwrap().dyn_into::<CanvasRenderingContext2d>().unwrap();
-    let d = ctx.get_image_data(x as f64, y as f64, 1.0, 1.0).unwrap().data();
+    let ctx = c
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into::<CanvasRenderingContext2d>()
+        .unwrap();
+    let d = ctx
+        .get_image_data(x as f64, y as f64, 1.0, 1.0)
+        .unwrap()
+        .data();
     [d[0], d[1], d[2]]
 }
