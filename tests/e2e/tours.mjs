@@ -226,6 +226,9 @@ async function badInput(browser, server) {
   await page.waitForSelector('#kubernetes-ip');
   const msg = await text(page, '#action-error');
   check(msg.includes('lang') && msg.includes('"fr"'), `an unknown lang is reported: ${msg}`);
+  await page.goto(`${server.url}?tour=etcd-outage&step=3&lang=zh`);
+  await page.waitForSelector('#tour-say');
+  check((await text(page, '#tour-progress')).startsWith('第 3 步'), '?tour=…&step=3 opens the tour at step 3');
   await page.goto(`${server.url}?tour=nope`);
   await page.waitForSelector('#kubernetes-ip');
   check((await text(page, '#action-error')).includes('There is no tour "nope"'), 'an unknown tour is reported, and the default scenario opens');
