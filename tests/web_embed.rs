@@ -55,6 +55,13 @@ fn click(root: &Element, sel: &str) {
         .click();
 }
 
+/// Presses "Link to this moment" and reads the link it shows.
+async fn share_link(root: &Element) -> String {
+    click(root, "#share");
+    until("the link shows", || find(root, "#share-link").is_some()).await;
+    find(root, "#share-link").unwrap().dyn_into::<web_sys::HtmlInputElement>().unwrap().value()
+}
+
 fn options(pairs: &[(&str, &str)]) -> JsValue {
     let o = js_sys::Object::new();
     for (k, v) in pairs {
@@ -255,13 +262,7 @@ async fn bad_options_are_reported_in_the_widget_and_never_rendered_as_html() {
     assert!(find(&root, "#action-error b").is_none());
     // The default scenario opened; an embedded instance links to the lab's own page.
     assert!(find(&root, "#kubernetes-ip").is_some());
-    click(&root, "#share");
-    until("the link shows", || find(&root, "#share-link").is_some()).await;
-    let link = find(&root, "#share-link")
-        .unwrap()
-        .dyn_into::<web_sys::HtmlInputElement>()
-        .unwrap()
-        .value();
+    let link = share_link(&root).await;
     assert!(
         link.starts_with("https://lab.example/index.html#scenario="),
         "{link}"
@@ -335,13 +336,7 @@ async fn a_tour_opens_at_a_step_and_links_back_to_it() {
         text(&root, "#tour-progress") == format!("第 4 步，共 {n} 步")
     })
     .await;
-    click(&root, "#share");
-    until("the link shows", || find(&root, "#share-link").is_some()).await;
-    let link = find(&root, "#share-link")
-        .unwrap()
-        .dyn_into::<web_sys::HtmlInputElement>()
-        .unwrap()
-        .value();
+    let link = share_link(&root).await;
     assert_eq!(
         link,
         "https://lab.example/index.html?tour=etcd-outage&step=4&lang=zh"
