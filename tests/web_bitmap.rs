@@ -7,10 +7,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_sys::{
-    CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, KeyboardEvent,
-    KeyboardEventInit,
-};
+use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, KeyboardEventInit};
 use yew::AppHandle;
 
 use kube_bootstrap_lab::inspect::{BitmapView, Cell};
@@ -24,7 +21,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::{by_id, document, pixel, text};
+use dom::{by_id, context2d, document, pixel, text};
 
 fn canvas(id: &str) -> HtmlCanvasElement {
     by_id(id).dyn_into::<HtmlCanvasElement>().unwrap()
@@ -502,13 +499,8 @@ async fn node_ports_and_out_of_range_services() {
 }
 
 fn all_pixels(c: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx = c
-        .get_context("2d")
-        .unwrap()
-        .unwrap()
-        .dyn_into::<CanvasRenderingContext2d>()
-        .unwrap();
-    ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64)
+    context2d(c)
+        .get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64)
         .unwrap()
         .data()
         .0

@@ -76,15 +76,18 @@ pub async fn seek(ms: u64) {
     set_input("scrubber", &ms.to_string(), "input").await;
 }
 
-/// The RGB of canvas pixel (x, y).
-pub fn pixel(c: &HtmlCanvasElement, x: usize, y: usize) -> [u8; 3] {
-    let ctx = c
-        .get_context("2d")
+/// The 2D context of a canvas, to read back what was drawn.
+pub fn context2d(c: &HtmlCanvasElement) -> CanvasRenderingContext2d {
+    c.get_context("2d")
         .unwrap()
         .unwrap()
         .dyn_into::<CanvasRenderingContext2d>()
-        .unwrap();
-    let d = ctx
+        .unwrap()
+}
+
+/// The RGB of canvas pixel (x, y).
+pub fn pixel(c: &HtmlCanvasElement, x: usize, y: usize) -> [u8; 3] {
+    let d = context2d(c)
         .get_image_data(x as f64, y as f64, 1.0, 1.0)
         .unwrap()
         .data();
