@@ -4,11 +4,11 @@
 pub mod bitmap;
 mod config;
 mod controls;
+pub mod hooks;
 mod panels;
 pub mod mount;
 pub mod tour;
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
@@ -249,15 +249,11 @@ pub fn app(props: &AppProps) -> Html {
         let epoch = *visible_epoch.borrow();
         let on_screen = on_screen.clone();
         use_effect_with((playing, epoch), move |&(playing, _)| {
-            let handle: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
-            let request = Rc::new(std::cell::Cell::new(None::<i32>));
-            if playing {
-                let (h, req) = (handle.clone(), request.clone());
-                *handle.borrow_mut() = Some(Closure::new(move |ts: f64| {
-                    req.set(None);
+            let frames = playing.then(|| {
+                hooks::FrameLoop::start(move |ts: f64| {
                     if document_hidden() || !*on_screen.borrow() {
                         lab.borrow_mut().last_frame = None;
-                        return;
+                        return false;
                     }
                     let start = performance_now();
                     {
@@ -273,21 +269,10 @@ pub fn app(props: &AppProps) -> Html {
                     }
                     redraw.force_update();
                     record_frame_time(performance_now() - start);
-                    if let (Some(w), Some(cb)) = (web_sys::window(), h.borrow().as_ref()) {
-                        req.set(w.request_animation_frame(cb.as_ref().unchecked_ref()).ok());
-                    }
-                }));
-                if let (Some(w), Some(cb)) = (web_sys::window(), handle.borrow().as_ref()) {
-                    request.set(w.request_animation_frame(cb.as_ref().unchecked_ref()).ok());
-                }
-            }
-            move || {
-                // Cancel the queued frame, then drop the closure (which also breaks its self-reference).
-                if let (Some(w), Some(id)) = (web_sys::window(), request.get()) {
-                    let _ = w.cancel_animation_frame(id);
-                }
-                handle.borrow_mut().take();
-            }
+                    true
+                })
+            });
+            move || drop(frames)
         });
     }
     // Resume after the tab becomes visible again.
