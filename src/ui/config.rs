@@ -6,6 +6,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::builtin::SCENARIOS;
+use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::scenario::{self, Scenario};
 use crate::share::Source;
@@ -134,8 +135,8 @@ pub fn description_of(s: &Scenario, lang: Lang) -> Option<String> {
 pub struct ConfigFormProps {
     /// The loaded scenario's name.
     pub current: String,
-    /// A scenario to run, and where it comes from (for links).
-    pub on_load: Callback<(Scenario, Source)>,
+    /// Where a scenario to run goes ([`Msg::Load`]).
+    pub lab: Callback<Msg>,
 }
 
 #[function_component(ConfigForm)]
@@ -146,7 +147,7 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
     let open = use_state(|| false);
 
     let on_pick = {
-        let (on_load, error) = (p.on_load.clone(), error.clone());
+        let (lab, error) = (p.lab.clone(), error.clone());
         Callback::from(move |e: Event| {
             let name = e.target_unchecked_into::<HtmlSelectElement>().value();
             match SCENARIOS
@@ -156,7 +157,7 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
             {
                 Some(Ok(s)) => {
                     error.set(None);
-                    on_load.emit((s, Source::Builtin(name)));
+                    lab.emit(Msg::Load(s, Source::Builtin(name)));
                 }
                 Some(Err(e)) => error.set(Some(format!("{name}: {e}"))),
                 None => {}
@@ -179,7 +180,7 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
         })
     };
     let on_apply = {
-        let (settings, error, on_load) = (settings.clone(), error.clone(), p.on_load.clone());
+        let (settings, error, lab) = (settings.clone(), error.clone(), p.lab.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             match cluster_file_in(&settings, lang)
@@ -187,7 +188,7 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
             {
                 Ok((s, text)) => {
                     error.set(None);
-                    on_load.emit((s, Source::Inline(text)));
+                    lab.emit(Msg::Load(s, Source::Inline(text)));
                 }
                 Err(msg) => error.set(Some(msg)),
             }

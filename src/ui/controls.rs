@@ -5,35 +5,24 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::{SPEED_MAX_EXP, SPEED_MIN_EXP};
 use crate::duration::format_ms;
+use crate::lab::{Msg, SPEED_MAX_EXP, SPEED_MIN_EXP};
 use crate::lang::Lang;
 use crate::world::{Mark, MarkKind};
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Control {
-    TogglePlay,
-    Step,
-    Back,
-    Seek(u64),
-    Speed(f64),
-    Faster,
-    Slower,
-}
-
 #[derive(Properties, PartialEq)]
-pub struct TimeControlsProps {
+pub(crate) struct TimeControlsProps {
     pub now: u64,
     pub horizon: u64,
     pub playing: bool,
     pub speed_exp: f64,
     pub forked: bool,
     pub marks: Rc<Vec<Mark>>,
-    pub on_control: Callback<Control>,
+    pub lab: Callback<Msg>,
 }
 
 /// How the speed reads: "1×", "5×", "1/4×", with what it means for time.
-pub fn speed_label(exp: f64, lang: Lang) -> String {
+pub(crate) fn speed_label(exp: f64, lang: Lang) -> String {
     let speed = 10f64.powf(exp);
     if (speed - 1.0).abs() < 0.05 {
         lang.pick("1× · real time", "1× · 实时").to_string()
@@ -83,34 +72,34 @@ fn mark_name(kind: MarkKind, lang: Lang) -> &'static str {
 }
 
 #[function_component(TimeControls)]
-pub fn time_controls(p: &TimeControlsProps) -> Html {
+pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
     let lang = super::use_lang();
-    let on = |c: Control| {
-        let cb = p.on_control.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(c))
+    let on = |msg: Msg| {
+        let cb = p.lab.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(msg.clone()))
     };
     let on_speed = {
-        let cb = p.on_control.clone();
+        let cb = p.lab.clone();
         Callback::from(move |e: InputEvent| {
             let v: f64 = e
                 .target_unchecked_into::<HtmlInputElement>()
                 .value()
                 .parse()
                 .unwrap_or(0.0);
-            cb.emit(Control::Speed(v));
+            cb.emit(Msg::SetSpeed(v));
         })
     };
     // The scrubber spans what has been reached, plus some room ahead.
     let span = (p.horizon.max(p.now) + 30_000).max(120_000);
     let on_scrub = {
-        let cb = p.on_control.clone();
+        let cb = p.lab.clone();
         Callback::from(move |e: InputEvent| {
             let v: u64 = e
                 .target_unchecked_into::<HtmlInputElement>()
                 .value()
                 .parse()
                 .unwrap_or(0);
-            cb.emit(Control::Seek(v));
+            cb.emit(Msg::Seek(v));
         })
     };
     let pct = |t: u64| format!("{:.3}%", t as f64 * 100.0 / span as f64);
@@ -131,23 +120,23 @@ pub fn time_controls(p: &TimeControlsProps) -> Html {
     html! {
         <section class="controls" aria-label={lang.pick("Time controls", "时间控制")}>
             <div class="buttons">
-                <button id="play" class="primary" onclick={on(Control::TogglePlay)} aria-keyshortcuts="Space"
+                <button id="play" class="primary" onclick={on(Msg::TogglePlay)} aria-keyshortcuts="Space"
                     aria-pressed={p.playing.to_string()}>
                     { if p.playing { lang.pick("❚❚ Pause", "❚❚ 暂停") } else { lang.pick("▶ Play", "▶ 播放") } }
                 </button>
-                <button id="back" onclick={on(Control::Back)} aria-keyshortcuts="ArrowLeft" title={lang.pick("Back to the previous event (←)", "回到上一个事件 (←)")}>{ lang.pick("« Back", "« 后退") }</button>
-                <button id="step" onclick={on(Control::Step)} aria-keyshortcuts="ArrowRight" title={lang.pick("Step to the next event (→)", "前进到下一个事件 (→)")}>{ lang.pick("Next event »", "下一个事件 »") }</button>
+                <button id="back" onclick={on(Msg::StepBack)} aria-keyshortcuts="ArrowLeft" title={lang.pick("Back to the previous event (←)", "回到上一个事件 (←)")}>{ lang.pick("« Back", "« 后退") }</button>
+                <button id="step" onclick={on(Msg::Step)} aria-keyshortcuts="ArrowRight" title={lang.pick("Step to the next event (→)", "前进到下一个事件 (→)")}>{ lang.pick("Next event »", "下一个事件 »") }</button>
                 <span id="clock" class="clock" aria-live="off">{ format!("t = {}", format_ms(p.now)) }</span>
                 if p.forked {
                     <span class="forked" title={lang.pick("You acted in the past: the later history was discarded", "你在过去的时刻做了操作：之后的历史已被丢弃")}>{ lang.pick("⑂ forked timeline", "⑂ 时间线已分叉") }</span>
                 }
             </div>
             <div class="speed">
-                <button onclick={on(Control::Slower)} aria-keyshortcuts="[" title={lang.pick("Slower ([)", "放慢 ([)")}>{ "−" }</button>
+                <button onclick={on(Msg::Slower)} aria-keyshortcuts="[" title={lang.pick("Slower ([)", "放慢 ([)")}>{ "−" }</button>
                 <label for="speed">{ lang.pick("Speed", "速度") }</label>
                 <input id="speed" type="range" min={SPEED_MIN_EXP.to_string()} max={SPEED_MAX_EXP.to_string()} step="0.05"
                     value={p.speed_exp.to_string()} oninput={on_speed} aria-valuetext={speed_label(p.speed_exp, lang)} />
-                <button onclick={on(Control::Faster)} aria-keyshortcuts="]" title={lang.pick("Faster (])", "加快 (])")}>{ "+" }</button>
+                <button onclick={on(Msg::Faster)} aria-keyshortcuts="]" title={lang.pick("Faster (])", "加快 (])")}>{ "+" }</button>
                 <span id="speed-label" class="speed-label">{ speed_label(p.speed_exp, lang) }</span>
             </div>
             <div class="timeline">

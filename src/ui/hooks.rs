@@ -1,10 +1,16 @@
-//! The UI's effects that outlive one render: animation frames, and the hooks built on them.
+//! The UI's effects that outlive one render: the lab as one reducible state, animation frames
+//! and the play loop on them, whether an instance is in view, the tour's autoplay and
+//! highlights, keyboard shortcuts and the height reports to a host page.
 
-use std::cell::RefCell;
+use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use super::mount::{HEIGHT_MESSAGE, HEIGHT_REQUEST, MESSAGE_VERSION};
+use crate::lab::{Lab, Msg, Opening};
 
 type FrameFn = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
@@ -49,4 +55,333 @@ impl Drop for FrameLoop {
             h.take();
         }
     }
+}
+
+/// The lab as yew's one reducible state: every change is a [`Msg`] through [`Lab::update`].
+/// The lab is updated in place (cloning a timeline every animation frame would cost more than
+/// the frame), and a new handle, which re-renders, is made only when something changed.
+pub(crate) struct LabState {
+    lab: Rc<RefCell<Lab>>,
+}
+
+impl LabState {
+    /// The lab, to read while rendering (never held across a dispatch).
+    pub(crate) fn get(&self) -> Ref<'_, Lab> {
+        self.lab.borrow()
+    }
+}
+
+impl Reducible for LabState {
+    type Action = Msg;
+
+    fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+        if self.lab.borrow_mut().update(msg) {
+            Rc::new(LabState {
+                lab: self.lab.clone(),
+            })
+        } else {
+            self
+        }
+    }
+}
+
+/// The lab this instance opens with (once: later props do not reopen it).
+#[hook]
+pub(crate) fn use_lab(props: &super::AppProps) -> UseReducerHandle<LabState> {
+    let (scenario, tour, link) = (props.scenario.clone(), props.tour.clone(), props.link.clone());
+    let (step, lang, autoplay) = (props.step, props.lang, props.autoplay);
+    let problems: Vec<String> = props.problems.iter().map(|p| p.to_string()).collect();
+    use_reducer(move || {
+        let (lab, _) = Lab::open(Opening {
+            scenario: scenario.as_deref(),
+            tour: tour.as_deref(),
+            step,
+            link: link.as_deref(),
+            lang,
+            autoplay,
+            problems: &problems,
+        });
+        LabState {
+            lab: Rc::new(RefCell::new(lab)),
+        }
+    })
+}
+
+fn document() -> Option<web_sys::Document> {
+    web_sys::window().and_then(|w| w.document())
+}
+
+fn document_hidden() -> bool {
+    document().is_some_and(|d| d.hidden())
+}
+
+/// Whether the instance under `root` can be seen: its tab is visible and some of it is in the
+/// viewport. An instance out of view pauses (several on one page must stay cheap).
+#[hook]
+pub(crate) fn use_in_view(root: NodeRef) -> bool {
+    let visible = use_state_eq(|| !document_hidden());
+    let on_screen = use_state_eq(|| true);
+    {
+        let visible = visible.clone();
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn FnMut()>::new(move || visible.set(!document_hidden()));
+            let doc = document();
+            if let Some(d) = &doc {
+                let _ = d.add_event_listener_with_callback(
+                    "visibilitychange",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+            move || {
+                if let Some(d) = doc {
+                    let _ = d.remove_event_listener_with_callback(
+                        "visibilitychange",
+                        listener.as_ref().unchecked_ref(),
+                    );
+                }
+            }
+        });
+    }
+    {
+        let on_screen = on_screen.clone();
+        use_effect_with((), move |_| {
+            let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                if let Some(last) = entries.iter().last() {
+                    let entry: web_sys::IntersectionObserverEntry = last.unchecked_into();
+                    on_screen.set(entry.is_intersecting());
+                }
+            });
+            let observer =
+                web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()).ok();
+            if let (Some(o), Some(el)) = (&observer, root.cast::<web_sys::Element>()) {
+                o.observe(&el);
+            }
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+                drop(callback);
+            }
+        });
+    }
+    *visible && *on_screen
+}
+
+fn performance_now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Frame durations (ms) of the play loop, for the end-to-end test's figures.
+fn record_frame_time(ms: f64) {
+    let Some(w) = web_sys::window() else { return };
+    let key = wasm_bindgen::JsValue::from_str("__labFrameTimes");
+    let arr = js_sys::Reflect::get(&w, &key)
+        .ok()
+        .filter(|v| v.is_object())
+        .unwrap_or_else(|| {
+            let a = js_sys::Array::new();
+            let _ = js_sys::Reflect::set(&w, &key, &a);
+            a.into()
+        });
+    if let Ok(arr) = arr.dyn_into::<js_sys::Array>() {
+        if arr.length() < 10_000 {
+            arr.push(&wasm_bindgen::JsValue::from_f64(ms));
+        }
+    }
+}
+
+/// The play loop: one frame message per animation frame while the lab plays and is in view.
+#[hook]
+pub(crate) fn use_play_loop(playing: bool, in_view: bool, lab: UseReducerDispatcher<LabState>) {
+    use_effect_with((playing, in_view), move |&(playing, in_view)| {
+        let frames = (playing && in_view).then(|| {
+            // Whatever time passed out of view is not played.
+            lab.dispatch(Msg::FramesStopped);
+            FrameLoop::start(move |ts: f64| {
+                let start = performance_now();
+                lab.dispatch(Msg::Frame { timestamp_ms: ts });
+                record_frame_time(performance_now() - start);
+                true
+            })
+        });
+        move || drop(frames)
+    });
+}
+
+/// An autoplaying tour moves to its next step after a reading pause: counted while in view only
+/// (coming back re-arms it), again for each step and each tour.
+#[hook]
+pub(crate) fn use_tour_autoplay(
+    wait_ms: Option<u32>,
+    step: Option<usize>,
+    generation: u64,
+    in_view: bool,
+    lab: UseReducerDispatcher<LabState>,
+) {
+    use_effect_with(
+        (wait_ms, step, generation, in_view),
+        move |&(wait, _, _, in_view)| {
+            let timer = wait.filter(|_| in_view).map(|ms| {
+                gloo_timers::callback::Timeout::new(ms, move || {
+                    let animate = !super::bitmap::prefers_reduced_motion();
+                    lab.dispatch(Msg::TourAutoNext { animate });
+                })
+            });
+            move || drop(timer)
+        },
+    );
+}
+
+/// The keyboard shortcuts of one instance (its root's `keydown`, so that several instances on
+/// a page do not all answer): space plays, ←/→ step (in a tour, move through its steps), `[`
+/// and `]` change the speed. Keys typed into a control are theirs.
+#[hook]
+pub(crate) fn use_shortcuts(
+    in_tour: bool,
+    lab: UseReducerDispatcher<LabState>,
+) -> Callback<KeyboardEvent> {
+    use_callback(in_tour, move |e: KeyboardEvent, &in_tour| {
+        let typing = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| {
+                matches!(
+                    el.tag_name().as_str(),
+                    "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "CANVAS"
+                )
+            });
+        if typing {
+            return;
+        }
+        let animate = !super::bitmap::prefers_reduced_motion();
+        let msg = match e.key().as_str() {
+            "ArrowRight" if in_tour => Msg::TourNext { animate },
+            "ArrowLeft" if in_tour => Msg::TourBack,
+            " " => Msg::TogglePlay,
+            "ArrowRight" => Msg::Step,
+            "ArrowLeft" => Msg::StepBack,
+            "]" => Msg::Faster,
+            "[" => Msg::Slower,
+            _ => return,
+        };
+        e.prevent_default();
+        lab.dispatch(msg);
+    })
+}
+
+/// Marks the parts of the UI the tour's step talks about, after every render (a render may
+/// rewrite an element's class, or create it anew).
+#[hook]
+pub(crate) fn use_tour_highlight(root: NodeRef, spots: Vec<String>) {
+    use_effect(move || {
+        if let Some(el) = root.cast::<web_sys::Element>() {
+            super::tour::highlight(&el, &spots);
+        }
+    });
+}
+
+/// In an iframe (and when `enabled`: the lab's own page), posts `{type, version, height}` to
+/// the host page whenever the page's height changes, addressed to the host's origin only, so
+/// the host can size the frame and never jump; and again when the host asks.
+#[hook]
+pub(crate) fn use_height_reports(enabled: bool) {
+    use_effect_with(enabled, |&enabled| {
+        let reports = enabled.then(HeightReports::start).flatten();
+        move || drop(reports)
+    });
+}
+
+struct HeightReports {
+    observer: Option<web_sys::ResizeObserver>,
+    _on_resize: Closure<dyn FnMut()>,
+    on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+impl HeightReports {
+    fn start() -> Option<Self> {
+        let window = web_sys::window()?;
+        let parent = window.parent().ok().flatten()?;
+        if js_sys::Object::is(&parent, &window) {
+            return None;
+        }
+        let origin = host_origin(&window);
+        let doc = window.document()?;
+        let last = Rc::new(std::cell::Cell::new(0));
+        let send = {
+            let (parent, origin, doc) = (parent.clone(), origin.clone(), doc.clone());
+            move |always: bool| {
+                let Some(h) = doc.document_element().map(|e| e.scroll_height()) else {
+                    return;
+                };
+                if h == last.replace(h) && !always {
+                    return;
+                }
+                let msg = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&msg, &"type".into(), &HEIGHT_MESSAGE.into());
+                let _ = js_sys::Reflect::set(&msg, &"version".into(), &MESSAGE_VERSION.into());
+                let _ = js_sys::Reflect::set(&msg, &"height".into(), &h.into());
+                let _ = parent.post_message(&msg, &origin);
+            }
+        };
+        let on_resize = {
+            let send = send.clone();
+            Closure::<dyn FnMut()>::new(move || send(false))
+        };
+        let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
+        if let Some(o) = &observer {
+            for el in [doc.document_element(), doc.body().map(Into::into)].into_iter().flatten() {
+                o.observe(&el);
+            }
+        }
+        // A request from the host page (and only from it, in a version we know): report again.
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let from_parent = e.source().is_some_and(|s| js_sys::Object::is(&s, &parent));
+            let field = |k: &str| js_sys::Reflect::get(&e.data(), &k.into()).ok();
+            let asks = field("type").and_then(|t| t.as_string()).as_deref() == Some(HEIGHT_REQUEST)
+                && field("version").and_then(|v| v.as_f64()) == Some(MESSAGE_VERSION as f64);
+            if from_parent && (origin == "*" || e.origin() == origin) && asks {
+                send(true);
+            }
+        });
+        let _ = window.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
+        Some(HeightReports {
+            observer,
+            _on_resize: on_resize,
+            on_message,
+        })
+    }
+}
+
+impl Drop for HeightReports {
+    fn drop(&mut self) {
+        if let Some(o) = &self.observer {
+            o.disconnect();
+        }
+        if let Some(w) = web_sys::window() {
+            let _ = w.remove_event_listener_with_callback(
+                "message",
+                self.on_message.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
+
+/// The host page's origin: from `location.ancestorOrigins` where the browser has it, else the
+/// referrer's; `*` only when neither is known (the height is not a secret; hosts check the
+/// message's origin themselves).
+fn host_origin(window: &web_sys::Window) -> String {
+    // Not in every browser (nor in web-sys): read it as a plain property.
+    let from_ancestors = js_sys::Reflect::get(&window.location(), &"ancestorOrigins".into())
+        .ok()
+        .filter(|l| l.is_object())
+        .and_then(|l| js_sys::Reflect::get(&l, &0.into()).ok())
+        .and_then(|o| o.as_string());
+    let from_referrer = || {
+        let r = window.document()?.referrer();
+        let url = web_sys::Url::new(&r).ok()?;
+        Some(url.origin()).filter(|o| o != "null")
+    };
+    from_ancestors.filter(|o| o != "null").or_else(from_referrer).unwrap_or_else(|| "*".into())
 }

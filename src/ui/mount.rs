@@ -1,5 +1,5 @@
 //! The ways a page puts the lab in: the lab's own page (`index.html`, which also serves
-//! iframes and then reports its height to the host page), and `mount(element, options)` for
+//! iframes and then reports its height to the host page: [`super::hooks::use_height_reports`]), and `mount(element, options)` for
 //! pages that load the build as a module (the `<kube-bootstrap-lab>` element of
 //! `static/embed.js` uses it inside a shadow root). Each instance is its own Yew app with its
 //! own state: nothing is shared between instances.
@@ -24,6 +24,8 @@ pub const MESSAGE_VERSION: u32 = 1;
 pub struct Instance {
     app: Option<yew::AppHandle<App>>,
     problems: Vec<String>,
+    /// Tells the instance's element should the module fail.
+    watch: Option<super::failure::Watch>,
 }
 
 #[wasm_bindgen]
@@ -33,6 +35,7 @@ impl Instance {
         if let Some(app) = self.app.take() {
             app.destroy();
         }
+        self.watch = None;
     }
 
     /// The options that were ignored, and why (also shown inside the widget).
@@ -75,9 +78,12 @@ pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) 
         }
     }
     let (o, problems) = parse_settings(pairs, "option");
+    // Before the first render: opening the lab is what may fail.
+    let watch = Some(super::failure::watch(&element, o.lang));
     let mut props = AppProps::from_options(o, link, problems.clone());
     props.home = home.map(Into::into);
-    Instance { app: Some(yew::Renderer::<App>::with_root_and_props(element, props).render()), problems }
+    let app = Some(yew::Renderer::<App>::with_root_and_props(element, props).render());
+    Instance { app, problems, watch }
 }
 
 /// The lab's own page: renders into the element marked `data-kube-bootstrap-lab-page`, reading
@@ -95,76 +101,9 @@ pub fn mount_page() {
     if let Some(html) = doc.document_element() {
         let _ = html.set_attribute("lang", options.lang.code());
     }
-    yew::Renderer::<App>::with_root_and_props(root, AppProps::from_options(options, link, problems)).render();
-    report_height_to_host(&window);
-}
-
-/// In an iframe, posts `{type, version, height}` to the host page whenever the page's height
-/// changes, addressed to the host's origin only, so the host can size the frame and never jump.
-fn report_height_to_host(window: &web_sys::Window) {
-    let Ok(Some(parent)) = window.parent() else { return };
-    if js_sys::Object::is(&parent, window) {
-        return;
-    }
-    let origin = host_origin(window);
-    let Some(html) = window.document().and_then(|d| d.document_element()) else { return };
-    let last = std::rc::Rc::new(std::cell::Cell::new(0));
-    let send = {
-        let (parent, origin, last) = (parent.clone(), origin.clone(), last.clone());
-        move |always: bool| {
-            let Some(h) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()).map(|e| e.scroll_height()) else {
-                return;
-            };
-            if h == last.replace(h) && !always {
-                return;
-            }
-            let msg = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&msg, &"type".into(), &HEIGHT_MESSAGE.into());
-            let _ = js_sys::Reflect::set(&msg, &"version".into(), &MESSAGE_VERSION.into());
-            let _ = js_sys::Reflect::set(&msg, &"height".into(), &h.into());
-            let _ = parent.post_message(&msg, &origin);
-        }
-    };
-    let on_resize = {
-        let send = send.clone();
-        Closure::<dyn FnMut()>::new(move || send(false))
-    };
-    if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
-        observer.observe(&html);
-        if let Some(body) = window.document().and_then(|d| d.body()) {
-            observer.observe(&body);
-        }
-    }
-    // A request from the host page (and only from it, in a version we know): report again.
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        let from_parent = e.source().is_some_and(|s| js_sys::Object::is(&s, &parent));
-        let field = |k: &str| js_sys::Reflect::get(&e.data(), &k.into()).ok();
-        let asks = field("type").and_then(|t| t.as_string()).as_deref() == Some(HEIGHT_REQUEST)
-            && field("version").and_then(|v| v.as_f64()) == Some(MESSAGE_VERSION as f64);
-        if from_parent && (origin == "*" || e.origin() == origin) && asks {
-            send(true);
-        }
-    });
-    let _ = window.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
-    // The page lives as long as the frame.
-    on_resize.forget();
-    on_message.forget();
-}
-
-/// The host page's origin: from `location.ancestorOrigins` where the browser has it, else the
-/// referrer's; `*` only when neither is known (the height is not a secret; hosts check the
-/// message's origin themselves).
-fn host_origin(window: &web_sys::Window) -> String {
-    // Not in every browser (nor in web-sys): read it as a plain property.
-    let from_ancestors = js_sys::Reflect::get(&window.location(), &"ancestorOrigins".into())
-        .ok()
-        .filter(|l| l.is_object())
-        .and_then(|l| js_sys::Reflect::get(&l, &0.into()).ok())
-        .and_then(|o| o.as_string());
-    let from_referrer = || {
-        let r = window.document()?.referrer();
-        let url = web_sys::Url::new(&r).ok()?;
-        Some(url.origin()).filter(|o| o != "null")
-    };
-    from_ancestors.filter(|o| o != "null").or_else(from_referrer).unwrap_or_else(|| "*".into())
+    // The page lives as long as the module: so does its watch.
+    std::mem::forget(super::failure::watch(&root, options.lang));
+    let mut props = AppProps::from_options(options, link, problems);
+    props.report_height = true;
+    yew::Renderer::<App>::with_root_and_props(root, props).render();
 }

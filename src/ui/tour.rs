@@ -6,6 +6,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::builtin::{SCENARIOS, TOURS};
+use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::scenario::Title;
 use crate::tour::{self, Tour};
@@ -97,13 +98,6 @@ pub fn catalogue() -> Vec<Tour> {
     TOURS.iter().filter_map(|(_, text)| tour::parse(text, SCENARIOS).ok()).collect()
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TourControl {
-    Back,
-    Next,
-    Leave,
-}
-
 #[derive(Properties, PartialEq)]
 pub struct TourCardProps {
     pub title: Title,
@@ -119,15 +113,15 @@ pub struct TourCardProps {
     /// The parts of the UI the step talks about (`highlight`).
     #[prop_or_default]
     pub spots: Vec<String>,
-    pub on_control: Callback<TourControl>,
+    pub lab: Callback<Msg>,
 }
 
 #[function_component(TourCard)]
 pub fn tour_card(p: &TourCardProps) -> Html {
     let lang = use_lang();
-    let click = |c: TourControl| {
-        let cb = p.on_control.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(c))
+    let click = |msg: fn() -> Msg| {
+        let cb = p.lab.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(msg()))
     };
     let last = p.index + 1 == p.len;
     let progress = match lang {
@@ -165,15 +159,15 @@ pub fn tour_card(p: &TourCardProps) -> Html {
                 <p class="notice" role="alert">{ e.clone() }</p>
             }
             <div class="tour-buttons">
-                <button id="tour-back" disabled={p.index == 0} onclick={click(TourControl::Back)}>
+                <button id="tour-back" disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
                     { lang.pick("← Back", "← 上一步") }</button>
                 if last {
-                    <button id="tour-leave" class="primary" onclick={click(TourControl::Leave)}>
+                    <button id="tour-leave" class="primary" onclick={click(|| Msg::LeaveTour)}>
                         { lang.pick("Explore on your own", "自由探索") }</button>
                 } else {
-                    <button id="tour-next" class="primary" onclick={click(TourControl::Next)}>
+                    <button id="tour-next" class="primary" onclick={click(|| Msg::TourNext { animate: !super::bitmap::prefers_reduced_motion() })}>
                         { lang.pick("Next →", "下一步 →") }</button>
-                    <button id="tour-leave" class="quiet" onclick={click(TourControl::Leave)}>
+                    <button id="tour-leave" class="quiet" onclick={click(|| Msg::LeaveTour)}>
                         { lang.pick("Leave the tour", "退出导览") }</button>
                 }
             </div>
@@ -185,7 +179,7 @@ pub fn tour_card(p: &TourCardProps) -> Html {
 pub struct TourPickerProps {
     /// The tour being taken, if any.
     pub current: Option<AttrValue>,
-    pub on_pick: Callback<String>,
+    pub lab: Callback<Msg>,
 }
 
 #[function_component(TourPicker)]
@@ -193,12 +187,12 @@ pub fn tour_picker(p: &TourPickerProps) -> Html {
     let lang = use_lang();
     let tours = use_memo((), |_| catalogue());
     let onchange = {
-        let cb = p.on_pick.clone();
+        let cb = p.lab.clone();
         Callback::from(move |e: Event| {
             if let Some(s) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
                 let name = s.value();
                 if !name.is_empty() {
-                    cb.emit(name);
+                    cb.emit(Msg::PickTour(name));
                 }
             }
         })

@@ -1,33 +1,66 @@
-//! The lab as a reader plays it: opening (links, tours, scenarios, with notes on what could not
-//! be opened), tours moving forward by playing and back by restoring, scenario switches inside
-//! a tour, acting ends a tour.
+//! The lab as a reader plays it, through its one writer `Lab::update`: opening (links, tours,
+//! scenarios, with notes on what could not be opened), playing frame by frame, speed steps,
+//! seeking and stepping, acting and what a refused action shows, tours moving forward by
+//! playing and back by restoring, switching scenarios, and what carries across a switch.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::lab::{Lab, Opening, DEFAULT_SCENARIO};
+use kube_bootstrap_lab::lab::{
+    builtin_scenario, Lab, Msg, Opening, DEFAULT_SCENARIO, MAX_FRAME_MS, SPEED_MAX_EXP,
+    SPEED_MIN_EXP, SPEED_STEP_EXP,
+};
 use kube_bootstrap_lab::lang::Lang;
 use kube_bootstrap_lab::scenario::{Action, ApiserverRef};
 use kube_bootstrap_lab::share::Source;
 
 fn step_of(lab: &Lab) -> usize {
-    lab.guide.as_ref().expect("in a tour").index
+    lab.guide().expect("in a tour").index
+}
+
+fn open_default() -> Lab {
+    Lab::open(Opening::default()).0
+}
+
+fn open_tour(name: &str) -> Lab {
+    let (lab, notes) = Lab::open(Opening {
+        tour: Some(name),
+        ..Opening::default()
+    });
+    assert!(notes.is_empty(), "{notes:?}");
+    lab
+}
+
+fn crash(name: &str) -> Msg {
+    Msg::Act(Action::CrashApiserver(ApiserverRef {
+        apiserver: name.into(),
+    }))
+}
+
+/// Plays until a tour step being moved to is reached, 100 ms frames at a time.
+fn play_until_still(lab: &mut Lab) {
+    let mut ts = 0.0;
+    for _ in 0..100_000 {
+        if !lab.moving() {
+            return;
+        }
+        lab.update(Msg::Frame { timestamp_ms: ts });
+        ts += 100.0;
+    }
+    panic!("still moving at t = {}", lab.now());
 }
 
 #[test]
 fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
-    let (lab, notes) = Lab::open(Opening {
-        tour: Some("kubernetes-service"),
-        ..Opening::default()
-    });
-    assert!(notes.is_empty(), "{notes:?}");
+    let lab = open_tour("kubernetes-service");
     assert_eq!(step_of(&lab), 0);
+    assert_eq!(lab.notice(), None);
     let (lab, notes) = Lab::open(Opening {
         tour: Some("nope"),
         ..Opening::default()
     });
-    assert!(lab.guide.is_none());
-    assert_eq!(lab.source, Source::Builtin(DEFAULT_SCENARIO.into()));
+    assert!(lab.guide().is_none());
+    assert_eq!(lab.source(), &Source::Builtin(DEFAULT_SCENARIO.into()));
     assert_eq!(
         notes,
         [
@@ -35,19 +68,27 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
             "Showing the default scenario."
         ]
     );
+    let problems = ["unknown URL parameter \"colour\"".to_string()];
     let (lab, notes) = Lab::open(Opening {
         scenario: Some("nodeport-duplicate"),
         tour: Some("nope"),
         lang: Lang::Zh,
+        problems: &problems,
         ..Opening::default()
     });
-    assert_eq!(lab.source, Source::Builtin("nodeport-duplicate".into()));
+    assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
     assert_eq!(
         notes,
         [
             "没有名为 \"nope\" 的导览。",
             "显示场景 \"nodeport-duplicate\"。"
         ]
+    );
+    assert_eq!(lab.lang(), Lang::Zh);
+    // The lab tells the page's problems first, then its own notes.
+    assert_eq!(
+        lab.notice(),
+        Some("unknown URL parameter \"colour\" 没有名为 \"nope\" 的导览。 显示场景 \"nodeport-duplicate\"。")
     );
     // A link wins over a tour; a broken one says so.
     let (_, notes) = Lab::open(Opening {
@@ -62,6 +103,224 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
 }
 
 #[test]
+fn autoplay_plays_a_scenario_and_moves_a_tour_on_by_itself() {
+    let (lab, _) = Lab::open(Opening {
+        autoplay: true,
+        ..Opening::default()
+    });
+    assert!(lab.playing() && !lab.tour_autoplay());
+    assert_eq!(lab.autoplay_wait_ms(), None);
+    let (mut lab, _) = Lab::open(Opening {
+        tour: Some("lease-crash-vs-stop"),
+        autoplay: true,
+        ..Opening::default()
+    });
+    assert!(!lab.playing() && lab.tour_autoplay());
+    let wait = lab.autoplay_wait_ms().expect("armed on the first step");
+    assert!((4000..=20000).contains(&wait), "{wait}");
+    assert!(lab.update(Msg::TourAutoNext { animate: false }));
+    assert_eq!(step_of(&lab), 1);
+    assert!(lab.tour_autoplay(), "moving on by itself keeps autoplay");
+    // The reader takes over.
+    lab.update(Msg::TourBack);
+    assert!(!lab.tour_autoplay());
+    assert_eq!(lab.autoplay_wait_ms(), None);
+    assert!(!lab.update(Msg::TourAutoNext { animate: false }));
+    assert_eq!(step_of(&lab), 0);
+}
+
+#[test]
+fn speed_steps_stay_within_their_bounds() {
+    let mut lab = open_default();
+    let start = lab.speed_exp();
+    assert!(lab.update(Msg::Faster));
+    assert_eq!(lab.speed_exp(), start + SPEED_STEP_EXP);
+    assert!(lab.update(Msg::Slower));
+    assert!(lab.update(Msg::Slower));
+    assert_eq!(lab.speed_exp(), start - SPEED_STEP_EXP);
+    for _ in 0..20 {
+        lab.update(Msg::Faster);
+    }
+    assert_eq!(lab.speed_exp(), SPEED_MAX_EXP);
+    assert!(!lab.update(Msg::Faster), "nothing changes at the top");
+    for _ in 0..20 {
+        lab.update(Msg::Slower);
+    }
+    assert_eq!(lab.speed_exp(), SPEED_MIN_EXP);
+    assert!(!lab.update(Msg::Slower), "nothing changes at the bottom");
+    lab.update(Msg::SetSpeed(7.0));
+    assert_eq!(lab.speed_exp(), SPEED_MAX_EXP);
+    lab.update(Msg::SetSpeed(0.0));
+    assert_eq!(lab.speed(), 1.0);
+}
+
+#[test]
+fn frames_move_time_by_the_real_time_between_them_clamped() {
+    let mut lab = open_default();
+    lab.update(Msg::SetSpeed(0.0));
+    // Paused: frames move nothing.
+    assert!(!lab.update(Msg::Frame { timestamp_ms: 1000.0 }));
+    assert_eq!(lab.now(), 0);
+    lab.update(Msg::TogglePlay);
+    assert!(lab.playing());
+    // The first frame only starts the clock.
+    assert!(!lab.update(Msg::Frame { timestamp_ms: 5000.0 }));
+    assert!(lab.update(Msg::Frame { timestamp_ms: 5016.0 }));
+    assert_eq!(lab.now(), 16);
+    // A stall of five seconds moves the clock by one frame's worth at most.
+    lab.update(Msg::Frame { timestamp_ms: 10_016.0 });
+    assert_eq!(lab.now(), 16 + MAX_FRAME_MS as u64);
+    // A clock that goes backwards moves nothing.
+    assert!(!lab.update(Msg::Frame { timestamp_ms: 9_000.0 }));
+    assert_eq!(lab.now(), 116);
+    // The speed multiplies: 10× for 50 ms is half a second.
+    lab.update(Msg::SetSpeed(1.0));
+    lab.update(Msg::Frame { timestamp_ms: 9_050.0 });
+    assert_eq!(lab.now(), 616);
+    // After the frames stopped (a hidden tab), the next one starts the clock afresh.
+    assert!(!lab.update(Msg::FramesStopped));
+    assert!(!lab.update(Msg::Frame { timestamp_ms: 60_000.0 }));
+    assert_eq!(lab.now(), 616);
+    // Pausing and playing again starts afresh too.
+    lab.update(Msg::TogglePlay);
+    lab.update(Msg::TogglePlay);
+    lab.update(Msg::Frame { timestamp_ms: 90_000.0 });
+    assert_eq!(lab.now(), 616);
+    assert_eq!(lab.horizon(), 616);
+}
+
+#[test]
+fn seeking_and_stepping() {
+    let mut lab = open_default();
+    lab.update(Msg::TogglePlay);
+    let next = lab.world().next_time().expect("something happens");
+    lab.update(Msg::Step);
+    assert!(!lab.playing(), "stepping pauses");
+    assert_eq!(lab.now(), next);
+    lab.update(Msg::Seek(30_000));
+    assert_eq!((lab.now(), lab.horizon()), (30_000, 30_000));
+    // Back goes to the previous marked moment, and the horizon stays.
+    let prev = lab
+        .world()
+        .marks()
+        .iter()
+        .map(|m| m.time_ms)
+        .filter(|&t| t < 30_000)
+        .max()
+        .unwrap_or(0);
+    lab.update(Msg::StepBack);
+    assert_eq!((lab.now(), lab.horizon()), (prev, 30_000));
+    lab.update(Msg::Seek(10_000));
+    assert_eq!((lab.now(), lab.horizon()), (10_000, 30_000));
+}
+
+#[test]
+fn a_refused_action_is_shown_until_the_next_one_is_accepted() {
+    let mut lab = open_default();
+    lab.update(crash("apiserver-z"));
+    assert_eq!(lab.notice(), Some("unknown apiserver \"apiserver-z\""));
+    lab.update(Msg::Seek(1_000));
+    assert!(lab.notice().is_some(), "time moving does not hide it");
+    lab.update(crash("apiserver-a"));
+    assert_eq!(lab.notice(), None);
+    assert!(!lab.forked(), "acting at the horizon is no fork");
+}
+
+#[test]
+fn acting_in_the_past_forks_the_timeline() {
+    let mut lab = open_default();
+    lab.update(Msg::Seek(40_000));
+    lab.update(Msg::Seek(20_000));
+    lab.update(crash("apiserver-b"));
+    assert!(lab.forked());
+    assert_eq!(lab.horizon(), 20_000, "the later history is gone");
+    assert!(lab.link().contains("actions="), "{}", lab.link());
+}
+
+#[test]
+fn acting_ends_a_tour_and_autoplay() {
+    let (mut lab, _) = Lab::open(Opening {
+        tour: Some("lease-crash-vs-stop"),
+        autoplay: true,
+        ..Opening::default()
+    });
+    lab.update(crash("apiserver-a"));
+    assert!(lab.guide().is_none() && !lab.tour_autoplay());
+}
+
+#[test]
+fn loading_a_scenario_keeps_only_how_the_reader_reads() {
+    let (mut lab, _) = Lab::open(Opening {
+        tour: Some("nope"),
+        lang: Lang::Zh,
+        ..Opening::default()
+    });
+    lab.update(Msg::Faster);
+    lab.update(Msg::Seek(40_000));
+    lab.update(Msg::Seek(20_000));
+    lab.update(crash("apiserver-b"));
+    let (speed, generation) = (lab.speed_exp(), lab.generation());
+    let s = builtin_scenario("nodeport-duplicate").unwrap();
+    assert!(lab.update(Msg::Load(s, Source::Builtin("nodeport-duplicate".into()))));
+    assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
+    assert_eq!((lab.now(), lab.horizon(), lab.forked()), (0, 0, false));
+    assert_eq!((lab.speed_exp(), lab.lang()), (speed, Lang::Zh));
+    assert_eq!(lab.notice(), None, "the opening's notice is over");
+    assert!(lab.generation() > generation);
+    assert_eq!(lab.state().time_ms, 0);
+}
+
+#[test]
+fn picking_a_tour_starts_it_or_says_why_not() {
+    let mut lab = open_default();
+    lab.update(Msg::SetLang(Lang::Zh));
+    lab.update(Msg::PickTour("nope".into()));
+    assert_eq!(lab.notice(), Some("没有名为 \"nope\" 的导览。"));
+    assert!(lab.guide().is_none());
+    lab.update(Msg::Slower);
+    lab.update(Msg::PickTour("lease-crash-vs-stop".into()));
+    assert_eq!(step_of(&lab), 0);
+    assert_eq!(lab.notice(), None);
+    assert_eq!(lab.speed_exp(), 0.7 - SPEED_STEP_EXP, "the speed carries over");
+    assert_eq!(lab.tour_query().as_deref(), Some("tour=lease-crash-vs-stop&step=1"));
+}
+
+#[test]
+fn the_endpoints_change_belongs_to_the_scenario_shown() {
+    let mut lab = open_default();
+    lab.update(Msg::Seek(20_000));
+    lab.update(crash("apiserver-b"));
+    lab.update(Msg::Seek(36_000));
+    let change = lab.endpoints_change().clone();
+    assert_eq!(change.removed, ["192.168.10.12"], "{change:?}");
+    assert!(change.added.is_empty());
+    // The change stays until the next one.
+    lab.update(Msg::Seek(37_000));
+    assert_eq!(lab.endpoints_change(), &change);
+    // Another scenario starts with no change, though its addresses differ from the old ones.
+    lab.update(Msg::PickTour("kubernetes-service".into()));
+    assert!(lab.endpoints_change().removed.is_empty() && lab.endpoints_change().added.is_empty());
+    assert!(lab.endpoints_change().seq >= change.seq);
+    // Going to the next step of the tour shows the change the reader sees happen.
+    let before = lab.state().endpoints.clone();
+    while lab.state().endpoints == before {
+        lab.update(Msg::TourNext { animate: false });
+    }
+    assert!(!lab.endpoints_change().added.is_empty(), "{:?}", lab.endpoints_change());
+}
+
+#[test]
+fn opening_a_tour_at_a_later_step_shows_no_change_yet() {
+    let (lab, _) = Lab::open(Opening {
+        tour: Some("lease-crash-vs-stop"),
+        step: Some(4),
+        ..Opening::default()
+    });
+    assert!(lab.now() > 0);
+    assert!(lab.endpoints_change().removed.is_empty() && lab.endpoints_change().added.is_empty());
+}
+
+#[test]
 fn a_tour_opens_at_the_step_asked_for() {
     let open = |step| {
         Lab::open(Opening {
@@ -72,16 +331,16 @@ fn a_tour_opens_at_the_step_asked_for() {
     };
     // Step 3 is where going through steps 1 and 2 leads.
     let (mut walked, _) = open(1);
-    walked.tour_move(true, false);
-    walked.tour_move(true, false);
+    walked.update(Msg::TourNext { animate: false });
+    walked.update(Msg::TourNext { animate: false });
     let (lab, notes) = open(3);
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!((step_of(&lab), lab.now()), (2, walked.now()));
-    assert!(!lab.moving() && !lab.playing);
+    assert!(!lab.moving() && !lab.playing());
     // Back from there is a restore of step 2, found on the way.
     let mut lab = lab;
-    lab.tour_move(false, true);
-    walked.tour_move(false, true);
+    lab.update(Msg::TourBack);
+    walked.update(Msg::TourBack);
     assert_eq!((step_of(&lab), lab.now()), (1, walked.now()));
     let (lab, notes) = open(99);
     assert_eq!(step_of(&lab), 0);
@@ -93,49 +352,40 @@ fn a_tour_opens_at_the_step_asked_for() {
 
 #[test]
 fn a_tour_moves_forward_by_playing_and_back_by_restoring() {
-    let (mut lab, _) = Lab::open(Opening {
-        tour: Some("lease-crash-vs-stop"),
-        ..Opening::default()
-    });
+    let mut lab = open_tour("lease-crash-vs-stop");
     let t0 = lab.now();
     // Animated: it plays toward the step's instant and stops exactly there.
-    lab.tour_move(true, true);
+    lab.update(Msg::TourNext { animate: true });
     assert_eq!(step_of(&lab), 1);
-    assert!(lab.moving() && lab.playing, "step 2 lies later than step 1");
-    for _ in 0..10_000 {
-        if !lab.moving() {
-            break;
-        }
-        lab.advance(700);
-    }
-    assert!(!lab.moving() && !lab.playing);
+    assert!(lab.moving() && lab.playing(), "step 2 lies later than step 1");
+    assert!(lab.play_speed() >= lab.speed(), "a far step is reached faster");
+    play_until_still(&mut lab);
+    assert!(!lab.moving() && !lab.playing());
     let t1 = lab.now();
     assert!(t1 > t0);
     // Not animated: at once.
-    lab.tour_move(true, false);
+    lab.update(Msg::TourNext { animate: false });
     assert_eq!(step_of(&lab), 2);
-    assert!(!lab.moving() && !lab.playing);
+    assert!(!lab.moving() && !lab.playing());
     let t2 = lab.now();
     // Back restores the earlier instant; forward to a step seen before is a restore as well.
-    lab.tour_move(false, true);
+    lab.update(Msg::TourBack);
     assert_eq!((step_of(&lab), lab.now()), (1, t1));
-    lab.tour_move(true, true);
+    lab.update(Msg::TourNext { animate: true });
     assert_eq!((step_of(&lab), lab.now(), lab.moving()), (2, t2, false));
     // Leaving keeps the state: the sandbox.
-    lab.leave_tour();
-    assert!(lab.guide.is_none());
+    lab.update(Msg::LeaveTour);
+    assert!(lab.guide().is_none());
     assert_eq!(lab.now(), t2);
+    assert_eq!(lab.tour_query(), None);
 }
 
 #[test]
 fn forward_while_moving_lands_on_the_step_first() {
-    let (mut lab, _) = Lab::open(Opening {
-        tour: Some("lease-crash-vs-stop"),
-        ..Opening::default()
-    });
-    lab.tour_move(true, true);
+    let mut lab = open_tour("lease-crash-vs-stop");
+    lab.update(Msg::TourNext { animate: true });
     assert!(lab.moving(), "step 2 lies later than step 1");
-    lab.tour_move(true, true);
+    lab.update(Msg::TourNext { animate: true });
     assert!(!lab.moving());
     assert_eq!(
         step_of(&lab),
@@ -146,39 +396,21 @@ fn forward_while_moving_lands_on_the_step_first() {
 
 #[test]
 fn a_tour_switches_scenarios_and_back() {
-    let (mut lab, _) = Lab::open(Opening {
-        tour: Some("master-count-vs-lease"),
-        ..Opening::default()
-    });
-    let first = lab.source.clone();
-    let n = lab.guide.as_ref().unwrap().tour.steps.len();
+    let mut lab = open_tour("master-count-vs-lease");
+    let first = lab.source().clone();
+    let n = lab.guide().unwrap().tour.steps.len();
     let mut seen = vec![(first.clone(), lab.now())];
     for _ in 1..n {
-        lab.tour_move(true, false);
-        assert!(lab.tour_error.is_none(), "{:?}", lab.tour_error);
-        seen.push((lab.source.clone(), lab.now()));
+        lab.update(Msg::TourNext { animate: false });
+        assert!(lab.tour_error().is_none(), "{:?}", lab.tour_error());
+        seen.push((lab.source().clone(), lab.now()));
     }
     assert!(
         seen.iter().any(|(s, _)| *s != first),
         "the tour uses more than one scenario"
     );
     for i in (0..n - 1).rev() {
-        lab.tour_move(false, false);
-        assert_eq!((lab.source.clone(), lab.now()), seen[i], "step {}", i + 1);
+        lab.update(Msg::TourBack);
+        assert_eq!((lab.source().clone(), lab.now()), seen[i], "step {}", i + 1);
     }
-}
-
-#[test]
-fn acting_ends_a_tour_and_autoplay() {
-    let (mut lab, _) = Lab::open(Opening {
-        tour: Some("lease-crash-vs-stop"),
-        ..Opening::default()
-    });
-    lab.tour_autoplay = true;
-    let ms = lab.reading_ms(Lang::Zh);
-    assert!((4000..=20000).contains(&ms), "{ms}");
-    lab.act(Action::CrashApiserver(ApiserverRef {
-        apiserver: "apiserver-a".into(),
-    }));
-    assert!(lab.guide.is_none() && !lab.tour_autoplay);
 }

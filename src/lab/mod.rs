@@ -1,0 +1,457 @@
+//! The lab as a reader plays it: a [`Timeline`] of the world, how fast and whether it plays,
+//! the guided tour being taken and what to tell the reader. It has one writer,
+//! [`Lab::update`]: whatever shows it (the browser UI) sends a [`Msg`] and reads the lab back,
+//! so the rules of playing, forking and touring live here, tested natively.
+
+mod open;
+mod touring;
+
+use std::rc::Rc;
+
+use crate::lang::Lang;
+use crate::scenario::{self, Action, Scenario};
+use crate::share::{Moment, Source};
+use crate::state::State;
+use crate::timeline::Timeline;
+use crate::tour::Guide;
+use crate::world::World;
+
+pub use open::Opening;
+
+/// The scenario the page opens with.
+pub const DEFAULT_SCENARIO: &str = "crash-one-of-three";
+/// Speeds offered, as powers of ten of "virtual seconds per real second": 1/10× … 100×.
+pub const SPEED_MIN_EXP: f64 = -1.0;
+pub const SPEED_MAX_EXP: f64 = 2.0;
+/// What one press of `[` or `]` changes the speed's exponent by.
+pub const SPEED_STEP_EXP: f64 = 0.25;
+/// The speed a lab opens at (10^0.7 ≈ 5×).
+const SPEED_START_EXP: f64 = 0.7;
+/// The longest real time (ms) one animation frame may move the clock by: after a stall (a busy
+/// tab, a breakpoint) playing goes on where it was instead of jumping ahead.
+pub const MAX_FRAME_MS: f64 = 100.0;
+
+/// Everything that changes the lab.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    TogglePlay,
+    /// An animation frame at `timestamp_ms` (the UI's clock, not virtual time): while playing,
+    /// time moves by the real time since the previous frame times the speed.
+    Frame { timestamp_ms: f64 },
+    /// Frames stopped coming (a hidden tab, a lab scrolled away): the next frame starts anew.
+    FramesStopped,
+    /// Go to this virtual instant (ms).
+    Seek(u64),
+    /// Jump to the next event of the simulation.
+    Step,
+    /// Jump back to the previous marked moment.
+    StepBack,
+    /// Set the speed's exponent (clamped to [`SPEED_MIN_EXP`]…[`SPEED_MAX_EXP`]).
+    SetSpeed(f64),
+    Faster,
+    Slower,
+    /// Act on the cluster (ends a tour; in the past, forks the timeline).
+    Act(Action),
+    /// The reader moves the tour on (`animate`: by playing there quickly the first time).
+    TourNext { animate: bool },
+    TourBack,
+    /// An autoplaying tour moves on by itself after the reading pause ([`Lab::autoplay_wait_ms`]).
+    TourAutoNext { animate: bool },
+    LeaveTour,
+    /// Run this scenario from its start (a shipped one picked, or a configured cluster).
+    Load(Scenario, Source),
+    /// Start the tour of this name (of `tours/`) at its first step.
+    PickTour(String),
+    SetLang(Lang),
+}
+
+/// How the addresses of `default/kubernetes`' Endpoints changed the last time they did, within
+/// the scenario being shown (a new scenario starts with no change).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EndpointsChange {
+    /// Counts the changes of this lab, so that a view can tell one change from the next.
+    pub seq: u64,
+    pub removed: Vec<String>,
+    pub added: Vec<String>,
+}
+
+/// The model behind the page: a timeline plus how it is being played.
+pub struct Lab {
+    scenario: Scenario,
+    /// Where the scenario came from, for links to a moment.
+    source: Source,
+    timeline: Timeline,
+    playing: bool,
+    /// log10 of the speed (virtual ms per real ms).
+    speed_exp: f64,
+    /// The furthest virtual time reached on this timeline, for the scrubber.
+    horizon: u64,
+    /// Set when an action forked the timeline in the past.
+    forked: bool,
+    /// The guided tour being taken, if any.
+    guide: Option<Guide>,
+    /// Why the tour cannot go on (it no longer matches the simulation).
+    tour_error: Option<String>,
+    /// Playing stops at this instant (a tour step), at this speed (virtual ms per real ms).
+    stop_at: Option<(u64, f64)>,
+    /// The tour moves on by itself after a reading pause (`autoplay` with a tour), until the
+    /// reader takes over.
+    tour_autoplay: bool,
+    /// The timestamp of the last animation frame while playing (the UI's clock, not virtual).
+    last_frame: Option<f64>,
+    /// The language of the lab's own notices and reading pauses.
+    lang: Lang,
+    /// What the reader should be told: what could not be opened, or why an action was refused.
+    notice: Option<String>,
+    /// The state of the world now, taken once per change for every reader.
+    state: Rc<State>,
+    /// The kubernetes Endpoints' addresses as last seen, and their last change.
+    addresses: Vec<String>,
+    change: EndpointsChange,
+    /// Bumped whenever another scenario replaces the one shown.
+    generation: u64,
+}
+
+impl Lab {
+    pub fn new(scenario: Scenario, source: Source) -> Self {
+        let mut timeline = Timeline::new(&scenario);
+        timeline.run_until(0);
+        Self::with_timeline(scenario, source, timeline)
+    }
+
+    fn with_timeline(scenario: Scenario, source: Source, timeline: Timeline) -> Self {
+        let horizon = timeline.world().now();
+        let state = Rc::new(State::of(timeline.world()));
+        let addresses = kubernetes_addresses(&state);
+        Lab {
+            scenario,
+            source,
+            timeline,
+            playing: false,
+            speed_exp: SPEED_START_EXP,
+            horizon,
+            forked: false,
+            guide: None,
+            tour_error: None,
+            stop_at: None,
+            tour_autoplay: false,
+            last_frame: None,
+            lang: Lang::default(),
+            notice: None,
+            state,
+            addresses,
+            change: EndpointsChange::default(),
+            generation: 0,
+        }
+    }
+
+    /// The one writer: applies `msg`. Returns whether anything the lab shows changed (a view
+    /// redraws only then: most animation frames of a slow speed move no virtual millisecond).
+    pub fn update(&mut self, msg: Msg) -> bool {
+        let generation = self.generation;
+        let world_moves = !matches!(
+            msg,
+            Msg::SetSpeed(_) | Msg::Faster | Msg::Slower | Msg::SetLang(_) | Msg::FramesStopped
+        );
+        let changed = match msg {
+            Msg::TogglePlay => {
+                self.playing = !self.playing;
+                self.last_frame = None;
+                true
+            }
+            Msg::Frame { timestamp_ms } => self.frame(timestamp_ms),
+            Msg::FramesStopped => {
+                self.last_frame = None;
+                false
+            }
+            Msg::Seek(t) => {
+                self.seek(t);
+                true
+            }
+            Msg::Step => {
+                self.playing = false;
+                self.step();
+                true
+            }
+            Msg::StepBack => {
+                self.playing = false;
+                self.step_back();
+                true
+            }
+            Msg::SetSpeed(e) => self.set_speed(e),
+            Msg::Faster => self.set_speed(self.speed_exp + SPEED_STEP_EXP),
+            Msg::Slower => self.set_speed(self.speed_exp - SPEED_STEP_EXP),
+            Msg::Act(action) => {
+                self.act(action);
+                true
+            }
+            Msg::TourNext { animate } => {
+                self.tour_autoplay = false;
+                self.tour_move(true, animate);
+                true
+            }
+            Msg::TourBack => {
+                self.tour_autoplay = false;
+                self.tour_move(false, false);
+                true
+            }
+            Msg::TourAutoNext { animate } => {
+                let due = self.autoplay_wait_ms().is_some();
+                if due {
+                    self.tour_move(true, animate);
+                }
+                due
+            }
+            Msg::LeaveTour => {
+                self.leave_tour();
+                true
+            }
+            Msg::Load(scenario, source) => {
+                self.replace(Lab::new(scenario, source));
+                true
+            }
+            Msg::PickTour(name) => {
+                self.pick_tour(&name);
+                true
+            }
+            Msg::SetLang(lang) => {
+                let changed = self.lang != lang;
+                self.lang = lang;
+                changed
+            }
+        };
+        if self.generation != generation {
+            self.observe_afresh();
+        } else if changed && world_moves {
+            self.observe();
+        }
+        changed
+    }
+
+    /// Takes the state of a scenario just put in place: what it shows first is no change.
+    fn observe_afresh(&mut self) {
+        self.state = Rc::new(State::of(self.timeline.world()));
+        self.addresses = kubernetes_addresses(&self.state);
+        self.change.removed.clear();
+        self.change.added.clear();
+    }
+
+    /// Takes the state of the world as it is now, and how the kubernetes Endpoints changed.
+    fn observe(&mut self) {
+        let state = State::of(self.timeline.world());
+        if *self.state != state {
+            self.state = Rc::new(state);
+        }
+        let now = kubernetes_addresses(&self.state);
+        if now != self.addresses {
+            self.change = EndpointsChange {
+                seq: self.change.seq + 1,
+                removed: self.addresses.iter().filter(|a| !now.contains(a)).cloned().collect(),
+                added: now.iter().filter(|a| !self.addresses.contains(a)).cloned().collect(),
+            };
+            self.addresses = now;
+        }
+    }
+
+    /// Shows `next` (another scenario) in place of this one, keeping how the reader reads:
+    /// the speed and the language. Nothing else of the old scenario carries over.
+    fn replace(&mut self, next: Lab) {
+        let seq = self.change.seq;
+        *self = Lab {
+            speed_exp: self.speed_exp,
+            lang: self.lang,
+            generation: self.generation + 1,
+            change: EndpointsChange {
+                seq,
+                ..EndpointsChange::default()
+            },
+            ..next
+        };
+    }
+
+    fn frame(&mut self, timestamp_ms: f64) -> bool {
+        if !self.playing {
+            self.last_frame = None;
+            return false;
+        }
+        let dt = self
+            .last_frame
+            .map_or(0.0, |last| (timestamp_ms - last).clamp(0.0, MAX_FRAME_MS));
+        self.last_frame = Some(timestamp_ms);
+        let ms = (dt * self.play_speed()).round() as u64;
+        if ms == 0 {
+            return false;
+        }
+        self.advance(ms);
+        true
+    }
+
+    fn set_speed(&mut self, exp: f64) -> bool {
+        let exp = exp.clamp(SPEED_MIN_EXP, SPEED_MAX_EXP);
+        let changed = exp != self.speed_exp;
+        self.speed_exp = exp;
+        changed
+    }
+
+    /// Moves time forward by `ms` of virtual time (stopping at a tour step being moved to).
+    fn advance(&mut self, ms: u64) {
+        let mut t = self.now() + ms;
+        if let Some((stop, _)) = self.stop_at {
+            if t >= stop {
+                t = stop;
+                self.stop_at = None;
+                self.playing = false;
+            }
+        }
+        self.timeline.run_until(t);
+        self.horizon = self.horizon.max(t);
+    }
+
+    fn step(&mut self) {
+        if let Some(t) = self.timeline.step() {
+            self.horizon = self.horizon.max(t);
+        }
+    }
+
+    fn step_back(&mut self) {
+        let now = self.now();
+        let prev = self
+            .timeline
+            .world()
+            .marks()
+            .iter()
+            .rev()
+            .map(|m| m.time_ms)
+            .find(|&t| t < now)
+            .unwrap_or(0);
+        self.timeline.seek(prev);
+    }
+
+    fn seek(&mut self, t: u64) {
+        self.timeline.seek(t);
+        self.horizon = self.horizon.max(t);
+    }
+
+    /// Acting ends a tour (its later steps assume the scenario alone moves the cluster). A
+    /// refused action is kept to show; an accepted one clears the notice.
+    fn act(&mut self, action: Action) {
+        self.leave_tour();
+        if self.now() < self.horizon {
+            self.forked = true;
+            self.horizon = self.now();
+        }
+        let before = self.timeline.world().events().len();
+        self.timeline.act(action);
+        self.notice = self.timeline.world().events()[before..]
+            .iter()
+            .rev()
+            .find(|e| e.reason == "action_failed")
+            .map(|e| e.message.clone());
+    }
+
+    /// A link to the present moment (the fragment, without `#`).
+    pub fn link(&self) -> String {
+        let actions = self
+            .timeline
+            .actions()
+            .iter()
+            .filter(|(at, _)| *at <= self.now())
+            .cloned()
+            .collect();
+        Moment {
+            source: self.source.clone(),
+            seed: None,
+            time_ms: self.now(),
+            actions,
+        }
+        .encode()
+    }
+
+    pub fn now(&self) -> u64 {
+        self.timeline.world().now()
+    }
+
+    pub fn world(&self) -> &World {
+        self.timeline.world()
+    }
+
+    /// The state of the world now (shared: taken once per change).
+    pub fn state(&self) -> &Rc<State> {
+        &self.state
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+
+    pub fn speed_exp(&self) -> f64 {
+        self.speed_exp
+    }
+
+    /// The speed chosen, in virtual ms per real ms.
+    pub fn speed(&self) -> f64 {
+        10f64.powf(self.speed_exp)
+    }
+
+    /// The speed playing runs at now: faster while moving to a far tour step.
+    pub fn play_speed(&self) -> f64 {
+        self.stop_at.map_or_else(|| self.speed(), |(_, s)| s)
+    }
+
+    /// The furthest instant reached on this timeline (at least now).
+    pub fn horizon(&self) -> u64 {
+        self.horizon.max(self.now())
+    }
+
+    /// Whether an action in the past discarded the later history.
+    pub fn forked(&self) -> bool {
+        self.forked
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// What the reader should be told now, if anything.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    /// The last change of the kubernetes Endpoints' addresses in this scenario.
+    pub fn endpoints_change(&self) -> &EndpointsChange {
+        &self.change
+    }
+
+    /// Bumped whenever another scenario replaces the one shown (what was derived from the old
+    /// one is stale then, even at the same instant and revision).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+}
+
+/// The addresses of the `default/kubernetes` Endpoints in `state`.
+fn kubernetes_addresses(state: &State) -> Vec<String> {
+    state
+        .endpoints
+        .iter()
+        .filter(|e| e.namespace == "default" && e.name == crate::controlplane::KUBERNETES)
+        .flat_map(|e| e.subsets.iter())
+        .flat_map(|s| s.addresses.iter().cloned())
+        .collect()
+}
+
+/// A scenario of `scenarios/`, parsed.
+pub fn builtin_scenario(name: &str) -> Option<Scenario> {
+    crate::builtin::SCENARIOS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, text)| scenario::parse(text).ok())
+}

@@ -1,0 +1,150 @@
+//! What a page opens: a link's moment, else a tour (at a step), else a scenario, else the
+//! default one, with notes, in the reader's language, on what could not be opened.
+
+use crate::builtin::SCENARIOS;
+use crate::lang::Lang;
+use crate::share::{Moment, Source};
+
+use super::{builtin_scenario, Lab, DEFAULT_SCENARIO};
+
+/// What a page asks to open (validated settings plus a link's fragment).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Opening<'a> {
+    pub scenario: Option<&'a str>,
+    pub tour: Option<&'a str>,
+    /// The tour step to open at, from 1.
+    pub step: Option<usize>,
+    /// A moment's fragment; wins over the rest.
+    pub link: Option<&'a str>,
+    /// The language of the lab, and of the notes on what could not be opened.
+    pub lang: Lang,
+    /// Start at once: a tour moves through its steps by itself, anything else plays.
+    pub autoplay: bool,
+    /// What was wrong with the page's settings, told before the lab's own notes.
+    pub problems: &'a [String],
+}
+
+impl Lab {
+    /// The page's opening state. Its notice tells the settings' problems and what could not be
+    /// opened and what opened instead; the latter notes are returned as well.
+    pub fn open(o: Opening) -> (Self, Vec<String>) {
+        let (mut lab, notes) = Self::open_quietly(o);
+        lab.lang = o.lang;
+        lab.tour_autoplay = o.autoplay && lab.guide.is_some();
+        lab.playing = o.autoplay && lab.guide.is_none();
+        let all: Vec<&str> = o
+            .problems
+            .iter()
+            .chain(&notes)
+            .map(String::as_str)
+            .collect();
+        lab.notice = (!all.is_empty()).then(|| all.join(" "));
+        lab.observe_afresh();
+        (lab, notes)
+    }
+
+    fn open_quietly(o: Opening) -> (Self, Vec<String>) {
+        let Opening {
+            scenario,
+            tour,
+            step,
+            link,
+            lang,
+            ..
+        } = o;
+        let mut notes = Vec::new();
+        let say = |en: String, zh: String| match lang {
+            Lang::En => en,
+            Lang::Zh => zh,
+        };
+        // An ordinary `#anchor` is not a link to a moment: `Moment::decode` says which is.
+        if let Some(link) = link
+            .map(str::trim)
+            .filter(|l| !l.trim_start_matches('#').is_empty())
+        {
+            match Moment::decode(link).and_then(|m| m.restore(SCENARIOS).map(|r| (m, r))) {
+                Ok((m, (s, tl))) => return (Lab::with_timeline(s, m.source, tl), notes),
+                Err(e) => notes.push(say(
+                    format!("This link could not be opened ({e})."),
+                    format!("无法打开这个链接（{e}）。"),
+                )),
+            }
+        } else if let Some(name) = tour {
+            match Self::open_tour(name, step, say) {
+                Ok((lab, mut more)) => {
+                    notes.append(&mut more);
+                    return (lab, notes);
+                }
+                Err(note) => notes.push(note),
+            }
+        }
+        let known = scenario.filter(|n| builtin_scenario(n).is_some());
+        if let (Some(n), None) = (scenario, known) {
+            notes.push(say(
+                format!("There is no scenario {n:?}."),
+                format!("没有名为 {n:?} 的场景。"),
+            ));
+        }
+        let name = known.unwrap_or(DEFAULT_SCENARIO);
+        if !notes.is_empty() {
+            notes.push(match known {
+                Some(n) => say(
+                    format!("Showing the scenario {n:?}."),
+                    format!("显示场景 {n:?}。"),
+                ),
+                None => say(
+                    "Showing the default scenario.".into(),
+                    "显示默认场景。".into(),
+                ),
+            });
+        }
+        let lab = Lab::new(
+            builtin_scenario(name).expect("the default scenario parses"),
+            Source::Builtin(name.to_string()),
+        );
+        (lab, notes)
+    }
+
+    /// The tour `name` at `step` (from 1), with a note when that step cannot be shown; the note
+    /// on why the tour cannot be opened at all otherwise.
+    fn open_tour(
+        name: &str,
+        step: Option<usize>,
+        say: impl Fn(String, String) -> String,
+    ) -> Result<(Self, Vec<String>), String> {
+        let mut lab = match crate::tour::builtin(name).map(|t| t.and_then(Lab::tour)) {
+            Some(Ok(lab)) => lab,
+            Some(Err(e)) => {
+                return Err(say(
+                    format!("The tour {name:?} could not be opened ({e})."),
+                    format!("无法打开导览 {name:?}（{e}）。"),
+                ))
+            }
+            None => {
+                return Err(say(
+                    format!("There is no tour {name:?}."),
+                    format!("没有名为 {name:?} 的导览。"),
+                ))
+            }
+        };
+        let len = lab.guide.as_ref().map_or(0, |g| g.tour.steps.len());
+        let mut notes = Vec::new();
+        match step {
+            None | Some(1) => {}
+            Some(n) if (1..=len).contains(&n) => {
+                lab.tour_goto(n - 1, false);
+                if let Some(e) = lab.tour_error.take() {
+                    notes.push(say(
+                        format!("Step {n} could not be shown ({e})."),
+                        format!("无法显示第 {n} 步（{e}）。"),
+                    ));
+                }
+            }
+            Some(n) => notes.push(say(
+                format!("The tour {name:?} has {len} steps, not {n}; showing the first."),
+                format!("导览 {name:?} 只有 {len} 步，没有第 {n} 步；显示第一步。"),
+            )),
+        }
+        Ok((lab, notes))
+    }
+}

@@ -1,0 +1,179 @@
+//! A guided tour in the lab: forward by playing there (the first time), back and to steps seen
+//! before by restoring their instant, into other scenarios and out into the sandbox.
+
+use crate::lang::Lang;
+use crate::share::Source;
+use crate::tour::{Guide, Tour};
+
+use super::{builtin_scenario, Lab};
+
+/// How long (real ms) moving to the next tour step may take at most; longer waits play faster.
+const TOUR_MOVE_MS: f64 = 2500.0;
+
+impl Lab {
+    /// Starts `tour` at its first step.
+    pub(super) fn tour(tour: Tour) -> Result<Self, String> {
+        let name = tour.steps[0].scenario.clone();
+        let s = builtin_scenario(&name)
+            .ok_or_else(|| format!("tour {:?}: no scenario {name:?}", tour.name))?;
+        let mut lab = Lab::new(s, Source::Builtin(name));
+        lab.guide = Some(Guide::new(tour));
+        lab.tour_goto(0, false);
+        match lab.tour_error.take() {
+            Some(e) => Err(e),
+            None => Ok(lab),
+        }
+    }
+
+    /// Replaces the lab with the tour `name` of `tours/`, or says why it cannot.
+    pub(super) fn pick_tour(&mut self, name: &str) {
+        match crate::tour::builtin(name).map(|t| t.and_then(Lab::tour)) {
+            Some(Ok(next)) => self.replace(next),
+            Some(Err(e)) => self.notice = Some(e),
+            None => {
+                self.notice = Some(match self.lang {
+                    Lang::En => format!("There is no tour {name:?}."),
+                    Lang::Zh => format!("没有名为 {name:?} 的导览。"),
+                })
+            }
+        }
+    }
+
+    /// Shows tour step `i`: the first time forward by playing there quickly (`animate`), else
+    /// at once, by restoring the instant remembered for that step (never replaying to get back).
+    pub(super) fn tour_goto(&mut self, i: usize, animate: bool) {
+        let Some(mut guide) = self.guide.take() else {
+            return;
+        };
+        let Some(step) = guide.tour.steps.get(i) else {
+            self.guide = Some(guide);
+            return;
+        };
+        let source = Source::Builtin(step.scenario.clone());
+        if self.source != source {
+            match builtin_scenario(&step.scenario) {
+                Some(s) => {
+                    let autoplay = self.tour_autoplay;
+                    self.replace(Lab::new(s, source));
+                    self.tour_autoplay = autoplay;
+                }
+                None => {
+                    self.tour_error = Some(format!("there is no scenario {:?}", step.scenario));
+                    self.guide = Some(guide);
+                    return;
+                }
+            }
+        }
+        let now = self.now();
+        let animate = animate && !guide.found(i);
+        match guide.time_of(i, &mut self.timeline) {
+            Ok(t) => {
+                guide.index = i;
+                self.tour_error = None;
+                if animate && t > now {
+                    self.timeline.seek(now);
+                    self.stop_at = Some((t, self.speed().max((t - now) as f64 / TOUR_MOVE_MS)));
+                    self.playing = true;
+                    self.last_frame = None;
+                } else {
+                    self.timeline.seek(t);
+                    self.stop_at = None;
+                    self.playing = false;
+                }
+                self.horizon = self.horizon.max(t);
+            }
+            Err(e) => {
+                self.timeline.seek(now);
+                self.tour_error = Some(e);
+            }
+        }
+        self.guide = Some(guide);
+    }
+
+    /// Moves the tour by one step. Going forward while still moving to a step first lands on it.
+    pub(super) fn tour_move(&mut self, forward: bool, animate: bool) {
+        let Some(i) = self.guide.as_ref().map(|g| g.index) else {
+            return;
+        };
+        if let Some((t, _)) = self.stop_at.take() {
+            self.seek(t);
+            self.playing = false;
+            if forward {
+                return;
+            }
+        }
+        match forward {
+            true => self.tour_goto(i + 1, animate),
+            false if i > 0 => self.tour_goto(i - 1, false),
+            false => {}
+        }
+    }
+
+    /// Ends the tour: the sandbox, with the state it reached.
+    pub(super) fn leave_tour(&mut self) {
+        self.tour_autoplay = false;
+        self.guide = None;
+        self.tour_error = None;
+        self.stop_at = None;
+    }
+
+    /// The tour being taken, if any.
+    pub fn guide(&self) -> Option<&Guide> {
+        self.guide.as_ref()
+    }
+
+    /// Why the tour cannot go on (it no longer matches the simulation).
+    pub fn tour_error(&self) -> Option<&str> {
+        self.tour_error.as_deref()
+    }
+
+    /// Whether the tour moves on by itself.
+    pub fn tour_autoplay(&self) -> bool {
+        self.tour_autoplay
+    }
+
+    /// Whether playing is on its way to a tour step.
+    pub fn moving(&self) -> bool {
+        self.stop_at.is_some()
+    }
+
+    /// How long an autoplaying tour waits on this step before it moves on by itself (real ms),
+    /// when it will: not while moving to the step, nor on the last one.
+    pub fn autoplay_wait_ms(&self) -> Option<u32> {
+        let g = self.guide.as_ref()?;
+        (self.tour_autoplay && !self.moving() && !g.is_last()).then(|| self.reading_ms())
+    }
+
+    /// How long a reader needs for the current step's narration, in ms.
+    pub fn reading_ms(&self) -> u32 {
+        let Some(g) = &self.guide else { return 0 };
+        let chars = g.step().say.get(self.lang).chars().count() as u32;
+        // About 20 characters a second in English, 7 in Chinese, plus a look at the change.
+        let per_char = match self.lang {
+            Lang::En => 50,
+            Lang::Zh => 150,
+        };
+        (2000 + chars * per_char).clamp(4000, 20000)
+    }
+
+    /// What a link to this moment adds to the lab's page: in a tour, the query that reopens it
+    /// at this step (`?tour=…&step=…`, in the reader's language); else the moment's fragment
+    /// (`#scenario=…&t=…&actions=…`).
+    pub fn link_to_here(&self) -> String {
+        match self.tour_query() {
+            Some(q) if self.lang == Lang::En => format!("?{q}"),
+            Some(q) => format!("?{q}&lang={}", self.lang.code()),
+            None => format!("#{}", self.link()),
+        }
+    }
+
+    /// The URL query that reopens the tour at the present step (`tour=…&step=…`).
+    pub fn tour_query(&self) -> Option<String> {
+        let g = self.guide.as_ref()?;
+        Some(format!(
+            "tour={}&step={}",
+            crate::share::percent_encode(&g.tour.name),
+            g.index + 1
+        ))
+    }
+}

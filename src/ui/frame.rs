@@ -1,0 +1,123 @@
+//! What the panels render from, taken from the lab once per render: the state (shared with the
+//! lab), the logs (copied only when they grew) and the bitmaps (rebuilt only when etcd, the
+//! repair counters or the scenario changed).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::event::Event;
+use crate::inspect::{cluster_ip_bitmap, node_port_bitmap, BitmapView};
+use crate::lab::Lab;
+use crate::state::State;
+use crate::world::{Mark, MarkKind};
+
+/// Everything a panel needs to render one frame.
+#[derive(Clone)]
+pub struct Frame {
+    pub state: Rc<State>,
+    pub events: Rc<Vec<Event>>,
+    pub marks: Rc<Vec<Mark>>,
+    pub horizon: u64,
+    pub lease_ttl_ms: u64,
+    pub interval_ms: u64,
+    pub reconciler: &'static str,
+    pub behavior: &'static str,
+}
+
+impl PartialEq for Frame {
+    /// The state and the logs are shared and only replaced when they change: compare them by
+    /// identity.
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.events, &other.events)
+            && Rc::ptr_eq(&self.marks, &other.marks)
+            && Rc::ptr_eq(&self.state, &other.state)
+            && (self.horizon, self.lease_ttl_ms, self.interval_ms)
+                == (other.horizon, other.lease_ttl_ms, other.interval_ms)
+            && (self.reconciler, self.behavior) == (other.reconciler, other.behavior)
+    }
+}
+
+/// The logs only grow while playing: copy them for the panels only when they changed.
+#[derive(Default)]
+struct LogCache {
+    key: (u64, usize, usize, u64),
+    events: Rc<Vec<Event>>,
+    marks: Rc<Vec<Mark>>,
+}
+
+fn frame_of(lab: &Lab, cache: &mut LogCache) -> Frame {
+    let w = lab.world();
+    let cfg = w.config();
+    let key = (
+        lab.generation(),
+        w.events().len(),
+        w.marks().len(),
+        w.marks().last().map_or(0, |m| m.time_ms),
+    );
+    if cache.key != key {
+        *cache = LogCache {
+            key,
+            events: Rc::new(w.events().to_vec()),
+            marks: Rc::new(w.marks().to_vec()),
+        };
+    }
+    Frame {
+        state: lab.state().clone(),
+        events: cache.events.clone(),
+        marks: cache.marks.clone(),
+        horizon: lab.horizon(),
+        lease_ttl_ms: cfg.lease_ttl_ms,
+        interval_ms: cfg.endpoint_interval_ms,
+        reconciler: match cfg.reconciler {
+            crate::reconcilers::ReconcilerType::Lease => "lease",
+            crate::reconcilers::ReconcilerType::MasterCount => "master-count",
+            crate::reconcilers::ReconcilerType::None => "none",
+        },
+        behavior: match w.behavior() {
+            crate::api::Behavior::V1_20 => "1.20",
+            crate::api::Behavior::V1_29 => "1.29",
+        },
+    }
+}
+
+/// This render's frame, and the same frame kept while only time moved (for the panels that
+/// show what changes with etcd or the logs only, which then skip the other renders).
+#[hook]
+pub(crate) fn use_frame(lab: &Lab) -> (Frame, Rc<Frame>) {
+    let cache = use_mut_ref(LogCache::default);
+    let frame = frame_of(lab, &mut cache.borrow_mut());
+    let key = (lab.generation(), frame.state.etcd.revision, frame.events.len(), frame.marks.len());
+    let slow = {
+        let frame = frame.clone();
+        use_memo(key, move |_| frame)
+    };
+    (frame, slow)
+}
+
+/// The ClusterIP bitmaps (one per range) and the NodePort bitmap.
+pub(crate) type Bitmaps = (Rc<Vec<Rc<BitmapView>>>, Rc<BitmapView>);
+
+/// The bitmaps, rebuilt when etcd, the marks or the scenario changed (a configured cluster
+/// starts at the same instant and revision as the one it replaces, with other ranges).
+#[hook]
+pub(crate) fn use_bitmaps(lab: &Lab, frame: &Frame) -> Rc<Bitmaps> {
+    let key = (lab.generation(), frame.state.etcd.revision, frame.marks.len(), lab.now() == 0);
+    use_memo(key, |_| {
+        let w = lab.world();
+        let ips = (0..w.config().service_ip_ranges.networks().len())
+            .filter_map(|i| cluster_ip_bitmap(w, i))
+            .map(Rc::new)
+            .collect();
+        (Rc::new(ips), Rc::new(node_port_bitmap(w)))
+    })
+}
+
+/// How many repair runs there were so far (each sweeps the bitmaps).
+pub(crate) fn repair_runs(frame: &Frame) -> u64 {
+    frame
+        .marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::RepairRun)
+        .count() as u64
+}

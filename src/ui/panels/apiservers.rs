@@ -1,0 +1,131 @@
+//! The apiservers: status, readiness, their lease's TTL, and what can be done to each.
+
+use std::collections::BTreeMap;
+
+use yew::prelude::*;
+
+use super::{act, PanelProps};
+use crate::duration::format_ms;
+use crate::lang::Lang;
+use crate::scenario::{Action, AddApiserver, ApiserverRef, Isolate};
+use crate::state::ApiserverState;
+use crate::world::MarkKind;
+
+/// An apiserver's status (the state's `running`, `crashed`, …) in words.
+fn status_text(status: &str, lang: Lang) -> String {
+    match (status, lang) {
+        (_, Lang::En) => status.to_string(),
+        ("starting", _) => "启动中".into(),
+        ("running", _) => "运行中".into(),
+        ("stopping", _) => "正在停止".into(),
+        ("stopped", _) => "已停止".into(),
+        ("crashed", _) => "已崩溃".into(),
+        ("isolated", _) => "已隔离".into(),
+        (other, _) => other.to_string(),
+    }
+}
+
+/// A TTL ring: the share of the lease's time to live that is left.
+fn ttl_ring(left: u64, ttl: u64, lang: Lang) -> Html {
+    let frac = if ttl == 0 {
+        0.0
+    } else {
+        left as f64 / ttl as f64
+    };
+    let c = 2.0 * std::f64::consts::PI * 15.0;
+    html! {
+        <svg class="ring" viewBox="0 0 36 36" role="img" aria-label={match lang {
+            Lang::En => format!("lease TTL left {}", format_ms(left)),
+            Lang::Zh => format!("租约 TTL 剩余 {}", format_ms(left)),
+        }}>
+            <circle class="ring-bg" cx="18" cy="18" r="15" />
+            <circle class="ring-fg" cx="18" cy="18" r="15" stroke-dasharray={format!("{:.2} {:.2}", c * frac, c)} transform="rotate(-90 18 18)" />
+            <text x="18" y="21" text-anchor="middle">{ format!("{}", left.div_ceil(1000)) }</text>
+        </svg>
+    }
+}
+
+/// The next apiserver the "add" button makes: the first free name and address.
+fn next_apiserver(apiservers: &[ApiserverState]) -> Action {
+    let name = (0..26u8)
+        .map(|i| format!("apiserver-{}", (b'a' + i) as char))
+        .find(|n| !apiservers.iter().any(|a| &a.name == n))
+        .unwrap_or_else(|| "apiserver-z".into());
+    let ip = (11..250)
+        .map(|i| format!("192.168.10.{i}"))
+        .find(|ip| !apiservers.iter().any(|a| &a.advertise_address == ip))
+        .unwrap_or_default();
+    Action::AddApiserver(AddApiserver {
+        name,
+        advertise_address: ip,
+        startup_delay: None,
+    })
+}
+
+#[function_component(Apiservers)]
+pub(crate) fn apiservers(p: &PanelProps) -> Html {
+    let lang = super::super::use_lang();
+    let st = &p.frame.state;
+    let leases: BTreeMap<&str, u64> = st
+        .leases
+        .iter()
+        .map(|l| (l.ip.as_str(), l.ttl_left_ms))
+        .collect();
+    let last_write: BTreeMap<&str, u64> = p
+        .frame
+        .marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::LeaseWrite)
+        .map(|m| (m.subject.as_str(), m.time_ms))
+        .collect();
+    html! {
+        <section class="panel apiservers" aria-labelledby="h-apiservers">
+            <h2 id="h-apiservers">{ "kube-apiservers" }<span class="sub">{ match lang {
+                Lang::En => format!("reconciler: {} · behaviour {}", p.frame.reconciler, p.frame.behavior),
+                Lang::Zh => format!("reconciler：{} · 行为版本 {}", p.frame.reconciler, p.frame.behavior),
+            } }</span></h2>
+            <ul class="cards">
+                { for st.apiservers.iter().map(|a| {
+                    let lease = leases.get(a.advertise_address.as_str()).copied();
+                    let pulse = last_write.get(a.name.as_str()).copied().unwrap_or(0);
+                    card(a, lease, pulse, p, lang)
+                }) }
+            </ul>
+            <button id="add-apiserver" onclick={act(&p.lab, next_apiserver(&st.apiservers))}>{ lang.pick("+ Add an apiserver", "+ 添加一个 apiserver") }</button>
+        </section>
+    }
+}
+
+/// One apiserver's card: `lease` is its lease's TTL left, `pulse` the instant of its last
+/// lease write.
+fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang: Lang) -> Html {
+    let name = a.name.clone();
+    let r = |apiserver: &str| ApiserverRef { apiserver: apiserver.to_string() };
+    let up = matches!(a.status.as_str(), "running" | "isolated" | "stopping");
+    html! {
+        <li class={classes!("card", a.status.clone())} id={format!("apiserver-{}", a.name)}>
+            <div class="card-head">
+                <span class="pulse-wrap">
+                    // Re-mounted on every lease write: the pulse replays.
+                    <span class="pulse" key={pulse.to_string()} />
+                </span>
+                <strong>{ &a.name }</strong>
+                <code>{ &a.advertise_address }</code>
+            </div>
+            <div class="card-body">
+                { match lease { Some(left) => ttl_ring(left, p.frame.lease_ttl_ms, lang), None => html! { <span class="no-lease">{ lang.pick("no lease", "无租约") }</span> } } }
+                <span class={classes!("badge", a.status.clone())}>{ status_text(&a.status, lang) }</span>
+                <span class={classes!("ready", a.ready.then_some("yes"))}>{ if a.ready { lang.pick("● ready", "● 就绪") } else { lang.pick("○ not ready", "○ 未就绪") } }</span>
+            </div>
+            <div class="card-actions">
+                <button class="crash" disabled={!up && a.status != "starting"} onclick={act(&p.lab, Action::CrashApiserver(r(&name)))}
+                    title={lang.pick("Dies at once: its lease stays until the TTL runs out", "立即崩溃：它的租约会一直保留到 TTL 耗尽")}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
+                <button class="stop" disabled={!up || a.status == "stopping"} onclick={act(&p.lab, Action::StopApiserver(r(&name)))}
+                    title={lang.pick("Graceful: removes its lease and endpoint at once", "优雅退出：立即删除自己的租约和 endpoint")}>{ lang.pick("■ Stop", "■ 停止") }</button>
+                <button class="start" disabled={up || a.status == "starting"} onclick={act(&p.lab, Action::StartApiserver(r(&name)))}>{ lang.pick("▶ Start", "▶ 启动") }</button>
+                <button class="isolate" disabled={!up} onclick={act(&p.lab, Action::IsolateApiserver(Isolate { apiserver: name.clone(), for_: "30s".into() }))}
+                    title={lang.pick("Cut it off from etcd for 30 s", "切断它与 etcd 的连接 30 秒")}>{ lang.pick("✂ Isolate 30s", "✂ 隔离 30s") }</button>
+            </div>
+        </li>
+    }
+}

@@ -1,0 +1,63 @@
+//! etcd: whether it answers, its revision, the leases under `/masterleases` and the allocation
+//! bitmaps under `/ranges`.
+
+use yew::prelude::*;
+
+use super::{act, used_text, PanelProps};
+use crate::duration::format_ms;
+use crate::lang::Lang;
+use crate::scenario::{Action, Outage};
+
+#[function_component(Etcd)]
+pub(crate) fn etcd(p: &PanelProps) -> Html {
+    let lang = super::super::use_lang();
+    let st = &p.frame.state;
+    let ttl = p.frame.lease_ttl_ms.max(1);
+    let ranges = st
+        .allocations
+        .cluster_ip
+        .iter()
+        .map(|a| (a.range.clone(), a.used, a.size))
+        .collect::<Vec<_>>();
+    html! {
+        <section class="panel etcd" aria-labelledby="h-etcd">
+            <h2 id="h-etcd">{ "etcd" }
+                <span class={classes!("badge", if st.etcd.available { "running" } else { "crashed" })}>
+                    { if st.etcd.available { lang.pick("reachable", "可访问") } else { lang.pick("outage", "中断") } }</span>
+                <span class="sub">{ match lang {
+                    Lang::En => format!("revision {}", st.etcd.revision),
+                    Lang::Zh => format!("修订版本 {}", st.etcd.revision),
+                } }</span>
+            </h2>
+            <h3>{ "/masterleases" }</h3>
+            if st.leases.is_empty() {
+                <p class="empty">{ lang.pick("no lease", "无租约") }</p>
+            }
+            <ul class="leases">
+                { for st.leases.iter().map(|l| html! {
+                    <li key={l.key.clone()}>
+                        <code>{ &l.key }</code>
+                        <span class="bar" role="img" aria-label={match lang {
+                            Lang::En => format!("{} left", format_ms(l.ttl_left_ms)),
+                            Lang::Zh => format!("剩余 {}", format_ms(l.ttl_left_ms)),
+                        }}>
+                            <span style={format!("width:{:.1}%", l.ttl_left_ms as f64 * 100.0 / ttl as f64)} />
+                        </span>
+                        <span class="ttl">{ format!("{:.1}s", l.ttl_left_ms as f64 / 1000.0) }</span>
+                    </li>
+                }) }
+            </ul>
+            <h3>{ "/ranges" }</h3>
+            <ul class="ranges">
+                { for ranges.iter().enumerate().map(|(i, (range, used, size))| html! {
+                    <li><code>{ if i == 0 { "/ranges/serviceips" } else { "/ranges/secondaryserviceips" } }</code>
+                        { used_text(range, *used, *size as i64, lang) }</li>
+                }) }
+                <li><code>{ "/ranges/servicenodeports" }</code>
+                    { used_text(&st.allocations.node_port.range, st.allocations.node_port.used, st.allocations.node_port.size as i64, lang) }</li>
+            </ul>
+            <button id="etcd-outage" disabled={!st.etcd.available} onclick={act(&p.lab, Action::EtcdOutage(Outage { for_: "30s".into() }))}>
+                { lang.pick("⚡ etcd outage 30s", "⚡ etcd 中断 30s") }</button>
+        </section>
+    }
+}

@@ -1,0 +1,48 @@
+//! The feed of Kubernetes events and log lines, newest first, each with what it means.
+
+use yew::prelude::*;
+
+use super::Frame;
+use crate::duration::format_ms;
+use crate::explain::explain;
+use crate::lang::Lang;
+
+#[derive(Properties, PartialEq)]
+pub(crate) struct FeedProps {
+    pub frame: Frame,
+}
+
+#[function_component(EventFeed)]
+pub(crate) fn event_feed(p: &FeedProps) -> Html {
+    let lang = super::super::use_lang();
+    let latest = p
+        .frame
+        .events
+        .iter()
+        .rev()
+        .find_map(|e| explain(e, lang).map(|x| format!("{}: {x}", format_ms(e.time_ms))));
+    html! {
+        <section class="panel feed" aria-labelledby="h-feed">
+            <h2 id="h-feed">{ lang.pick("Events and logs", "事件与日志") }<span class="sub">{ match lang {
+                Lang::En => format!("{} so far", p.frame.events.len()),
+                Lang::Zh => format!("共 {} 条", p.frame.events.len()),
+            } }</span></h2>
+            <p class="sr-only" aria-live="polite" id="feed-live">{ latest.unwrap_or_default() }</p>
+            <ol class="events" id="events">
+                { for p.frame.events.iter().rev().take(60).map(|e| html! {
+                    <li class={classes!("event", e.type_.to_lowercase())}>
+                        <div class="meta">
+                            <span class="time">{ format_ms(e.time_ms) }</span>
+                            if !e.apiserver.is_empty() { <span class="who">{ &e.apiserver }</span> }
+                            <span class="component">{ &e.component }</span>
+                            if !e.reason.is_empty() { <span class={classes!("badge", e.type_.to_lowercase())}>{ &e.reason }</span> }
+                            if !e.object.is_empty() { <code>{ &e.object }</code> }
+                        </div>
+                        <div class="message"><code>{ &e.message }</code></div>
+                        if let Some(x) = explain(e, lang) { <div class="explain">{ x }</div> }
+                    </li>
+                }) }
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,137 @@
+//! `default/kubernetes`: the Service the apiservers write themselves, its Endpoints, who rewrote
+//! them last and how the addresses changed (the lab keeps that change, per scenario).
+
+use yew::prelude::*;
+
+use super::{act, Frame};
+use crate::duration::format_ms;
+use crate::event::Event;
+use crate::lab::{EndpointsChange, Msg};
+use crate::lang::Lang;
+use crate::scenario::{Action, ObjectRef};
+use crate::state::State;
+
+/// How long an address that left the Endpoints fades out (`@keyframes leave` in
+/// `static/style.css`), after which its element is removed.
+const LEAVE_MS: u32 = 700;
+
+#[derive(Properties, PartialEq)]
+pub(crate) struct KubernetesProps {
+    pub frame: Frame,
+    pub change: EndpointsChange,
+    pub lab: Callback<Msg>,
+}
+
+/// Why an address left, from the state of the apiserver that owned it.
+fn why_left(st: &State, ip: &str, lang: Lang) -> &'static str {
+    match st
+        .apiservers
+        .iter()
+        .find(|a| a.advertise_address == ip)
+        .map(|a| a.status.as_str())
+    {
+        Some("stopped") | Some("stopping") => lang.pick(
+            "stopped gracefully: it deleted its lease",
+            "已优雅退出：它删除了自己的租约",
+        ),
+        Some("crashed") => lang.pick("crashed: its lease expired", "已崩溃：它的租约已过期"),
+        Some("isolated") => lang.pick(
+            "cut off from etcd: its lease expired",
+            "与 etcd 失联：它的租约已过期",
+        ),
+        _ => lang.pick("its lease is gone", "它的租约已不存在"),
+    }
+}
+
+/// The change of the addresses whose departing elements are still fading out: until
+/// [`LEAVE_MS`] after it was seen, then nothing is left in the list.
+#[hook]
+fn use_fading(change: &EndpointsChange) -> bool {
+    let faded = use_state_eq(|| None::<u64>);
+    {
+        let faded = faded.clone();
+        use_effect_with(change.seq, move |&seq| {
+            let timer = gloo_timers::callback::Timeout::new(LEAVE_MS, move || faded.set(Some(seq)));
+            move || drop(timer)
+        });
+    }
+    *faded != Some(change.seq)
+}
+
+#[function_component(KubernetesService)]
+pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
+    let lang = super::super::use_lang();
+    let fading = use_fading(&p.change);
+    let st = &p.frame.state;
+    let svc = st
+        .services
+        .iter()
+        .find(|s| s.namespace == "default" && s.name == "kubernetes");
+    let ep = st
+        .endpoints
+        .iter()
+        .find(|e| e.namespace == "default" && e.name == "kubernetes");
+    let last_reset = p.frame.events.iter().rev().find(|e| {
+        e.message
+            .starts_with("Resetting endpoints for master service")
+    });
+    let current: Vec<&String> = ep
+        .iter()
+        .flat_map(|e| e.subsets.iter())
+        .flat_map(|s| s.addresses.iter())
+        .collect();
+    let leaving = if fading { &p.change.removed[..] } else { &[] };
+    let delete = Action::DeleteService(ObjectRef {
+        namespace: "default".into(),
+        name: "kubernetes".into(),
+        via: None,
+    });
+    html! {
+        <section class="panel kubernetes" aria-labelledby="h-kubernetes">
+            <h2 id="h-kubernetes">{ "default/kubernetes" }<span class="sub">{ lang.pick("Service and Endpoints, written by the apiservers themselves", "Service 与 Endpoints，由 apiserver 自己写入") }</span></h2>
+            <div class="svc">
+                { match svc {
+                    Some(s) => html! {
+                        <>
+                            <div class="kv"><span>{ "ClusterIP" }</span><strong id="kubernetes-ip">{ &s.cluster_ip }</strong></div>
+                            <div class="kv"><span>{ lang.pick("type", "类型") }</span><code>{ format!("{:?}", s.type_) }</code></div>
+                            <div class="kv"><span>{ lang.pick("ports", "端口") }</span><code>{ super::services::ports_text(&s.ports, lang) }</code></div>
+                            <div class="kv"><span>{ "selector" }</span><code>{ lang.pick("none: no controller owns its Endpoints", "无：没有控制器管理它的 Endpoints") }</code></div>
+                        </>
+                    },
+                    None => html! { <p class="missing" id="kubernetes-missing">{ lang.pick("The Service is gone: the next sync of a ready apiserver recreates it with the first IP.", "这个 Service 已被删除：就绪 apiserver 的下一次同步会用第一个 IP 重新创建它。") }</p> },
+                } }
+            </div>
+            <h3>{ "Endpoints" }</h3>
+            <ul class="addresses" id="kubernetes-endpoints" aria-live="polite">
+                if current.is_empty() {
+                    <li class="empty">{ if ep.is_some() { lang.pick("no addresses", "没有地址") } else { lang.pick("no Endpoints object", "没有 Endpoints 对象") } }</li>
+                }
+                { for current.iter().map(|a| html! { <li key={a.as_str()} class="address"><code>{ a }</code></li> }) }
+                // Addresses the last rewrite removed fade out instead of vanishing, then go.
+                { for leaving.iter().map(|a| html! {
+                    <li key={format!("leaving-{a}")} class="address leaving" aria-hidden="true"><code>{ a }</code></li>
+                }) }
+            </ul>
+            if let Some(e) = last_reset { { written_by(e, &p.change, st, lang) } }
+            <button id="delete-kubernetes" class="danger" disabled={svc.is_none()} onclick={act(&p.lab, delete)}>{ lang.pick("✖ Delete the kubernetes Service", "✖ 删除 kubernetes Service") }</button>
+        </section>
+    }
+}
+
+/// Who rewrote the Endpoints last, to what, and which addresses that change removed and added.
+fn written_by(e: &Event, change: &EndpointsChange, st: &State, lang: Lang) -> Html {
+    html! {
+        <p class="written-by" id="written-by">{ match lang {
+            Lang::En => format!("last rewrite: t = {} by {}", format_ms(e.time_ms), e.apiserver),
+            Lang::Zh => format!("最近一次重写：t = {}，由 {} 写入", format_ms(e.time_ms), e.apiserver),
+        } }
+            <br /><span class="why">{ e.message.trim_start_matches("Resetting endpoints for master service \"kubernetes\" to ") }</span>
+            { for change.removed.iter().map(|ip| html! { <><br /><span class="change removed">{ format!("− {ip}{}{}", lang.pick(": ", "："), why_left(st, ip, lang)) }</span></> }) }
+            { for change.added.iter().map(|ip| html! { <><br /><span class="change added">{ match lang {
+                Lang::En => format!("+ {ip}: its lease is live"),
+                Lang::Zh => format!("+ {ip}：它的租约仍然有效"),
+            } }</span></> }) }
+        </p>
+    }
+}

@@ -1,0 +1,162 @@
+//! User Services, and Pods with the Endpoints the endpoints controller keeps for them.
+
+use std::collections::BTreeMap;
+
+use yew::prelude::*;
+
+use super::{act, delete_label, value_of, PanelProps};
+use crate::api::{Pod, Service, ServicePort, ServiceType};
+use crate::lab::Msg;
+use crate::lang::Lang;
+use crate::scenario::{Action, CreatePod, CreateService, ObjectRef, SetPodReady};
+
+fn port_text(p: &ServicePort, lang: Lang) -> String {
+    let mut s = format!("{}/{}", p.port, p.protocol);
+    if p.node_port != 0 {
+        s += &format!("{}{}", lang.pick(" → node ", " → 节点端口 "), p.node_port);
+    }
+    s
+}
+
+pub(super) fn ports_text(ports: &[ServicePort], lang: Lang) -> String {
+    ports
+        .iter()
+        .map(|p| port_text(p, lang))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[function_component(Services)]
+pub(crate) fn services(p: &PanelProps) -> Html {
+    let lang = super::super::use_lang();
+    let st = &p.frame.state;
+    let on_create = {
+        let cb = p.lab.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let name = value_of("svc-name");
+            let type_ = match value_of("svc-type").as_str() {
+                "NodePort" => ServiceType::NodePort,
+                "LoadBalancer" => ServiceType::LoadBalancer,
+                _ => ServiceType::ClusterIP,
+            };
+            let node_port: i32 = value_of("svc-node-port").trim().parse().unwrap_or(0);
+            let app = value_of("svc-app");
+            let service = Service {
+                namespace: "default".into(),
+                name: name.trim().to_string(),
+                type_,
+                cluster_ip: value_of("svc-ip").trim().to_string(),
+                selector: (!app.trim().is_empty())
+                    .then(|| BTreeMap::from([("app".to_string(), app.trim().to_string())])),
+                ports: vec![ServicePort {
+                    name: "http".into(),
+                    port: 80,
+                    node_port,
+                    ..ServicePort::default()
+                }],
+                ..Service::default()
+            };
+            cb.emit(Msg::Act(Action::CreateService(CreateService { service, via: None })));
+        })
+    };
+    html! {
+        <section class="panel services" aria-labelledby="h-services">
+            <h2 id="h-services">{ lang.pick("Services", "Service") }</h2>
+            <div class="table-wrap">
+                <table>
+                    <thead><tr><th>{ lang.pick("name", "名称") }</th><th>{ lang.pick("type", "类型") }</th><th>{ "ClusterIP" }</th><th>{ lang.pick("ports", "端口") }</th><th /></tr></thead>
+                    <tbody>
+                        { for st.services.iter().map(|s| html! {
+                            <tr key={s.key()} id={format!("svc-{}-{}", s.namespace, s.name)}>
+                                <td>{ s.key() }</td><td>{ format!("{:?}", s.type_) }</td>
+                                <td><code>{ if s.cluster_ips.len() > 1 { s.cluster_ips.join(", ") } else { s.cluster_ip.clone() } }</code></td>
+                                <td><code>{ ports_text(&s.ports, lang) }</code></td>
+                                <td><button class="small" aria-label={delete_label(&s.key(), lang)}
+                                    onclick={act(&p.lab, Action::DeleteService(ObjectRef { namespace: s.namespace.clone(), name: s.name.clone(), via: None }))}>{ lang.pick("delete", "删除") }</button></td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            <form class="create" id="create-service" onsubmit={on_create}>
+                <input id="svc-name" placeholder={lang.pick("name", "名称")} required=true aria-label={lang.pick("Service name", "Service 名称")} />
+                <select id="svc-type" aria-label={lang.pick("type", "类型")}>
+                    <option selected=true>{ "ClusterIP" }</option><option>{ "NodePort" }</option><option>{ "LoadBalancer" }</option>
+                </select>
+                <input id="svc-ip" placeholder={lang.pick("clusterIP (auto)", "clusterIP（自动）")} aria-label={lang.pick("ClusterIP (empty: allocate)", "ClusterIP（留空则自动分配）")} />
+                <input id="svc-node-port" placeholder={lang.pick("nodePort (auto)", "nodePort（自动）")} inputmode="numeric" aria-label={lang.pick("nodePort (empty: allocate)", "nodePort（留空则自动分配）")} />
+                <input id="svc-app" placeholder="selector app=" aria-label={lang.pick("selector app", "selector 中的 app 标签")} />
+                <button id="svc-create" type="submit" class="primary">{ lang.pick("Create Service", "创建 Service") }</button>
+            </form>
+        </section>
+    }
+}
+
+#[function_component(Pods)]
+pub(crate) fn pods(p: &PanelProps) -> Html {
+    let lang = super::super::use_lang();
+    let st = &p.frame.state;
+    let next_ip = (2..250)
+        .map(|i| format!("10.244.0.{i}"))
+        .find(|ip| !st.pods.iter().any(|p| &p.pod_ip == ip))
+        .unwrap_or_default();
+    let on_create = {
+        let cb = p.lab.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let app = value_of("pod-app");
+            let pod = Pod {
+                namespace: "default".into(),
+                name: value_of("pod-name").trim().to_string(),
+                labels: BTreeMap::from([("app".to_string(), app.trim().to_string())]),
+                pod_ip: next_ip.clone(),
+                ready: true,
+                ..Pod::default()
+            };
+            cb.emit(Msg::Act(Action::CreatePod(CreatePod { pod, via: None })));
+        })
+    };
+    let user_endpoints: Vec<_> = st
+        .endpoints
+        .iter()
+        .filter(|e| !(e.namespace == "default" && e.name == "kubernetes"))
+        .collect();
+    html! {
+        <section class="panel pods" aria-labelledby="h-pods">
+            <h2 id="h-pods">{ lang.pick("Pods and their Endpoints", "Pod 及其 Endpoints") }</h2>
+            <ul class="pod-list">
+                { for st.pods.iter().map(|pod| {
+                    let toggle = Action::SetPodReady(SetPodReady { namespace: pod.namespace.clone(), name: pod.name.clone(), ready: !pod.ready, via: None });
+                    let delete = Action::DeletePod(ObjectRef { namespace: pod.namespace.clone(), name: pod.name.clone(), via: None });
+                    html! {
+                        <li key={pod.key()} class={classes!(pod.ready.then_some("is-ready"))}>
+                            <span>{ pod.key() }</span><code>{ &pod.pod_ip }</code>
+                            <code>{ pod.labels.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",") }</code>
+                            <button class="small" onclick={act(&p.lab, toggle)}>{ if pod.ready { lang.pick("ready ✓", "就绪 ✓") } else { lang.pick("not ready", "未就绪") } }</button>
+                            <button class="small" onclick={act(&p.lab, delete)} aria-label={delete_label(&pod.key(), lang)}>{ lang.pick("delete", "删除") }</button>
+                        </li>
+                    }
+                }) }
+            </ul>
+            <form class="create" id="create-pod" onsubmit={on_create}>
+                <input id="pod-name" placeholder={lang.pick("pod name", "Pod 名称")} required=true aria-label={lang.pick("Pod name", "Pod 名称")} />
+                <input id="pod-app" placeholder={lang.pick("label app=", "标签 app=")} required=true aria-label={lang.pick("label app", "app 标签")} />
+                <button type="submit" class="primary">{ lang.pick("Create Pod", "创建 Pod") }</button>
+            </form>
+            <h3>{ lang.pick("Endpoints (endpoints controller)", "Endpoints（由 endpoints 控制器维护）") }</h3>
+            <ul class="ep-list">
+                { for user_endpoints.iter().map(|e| html! {
+                    <li key={e.key()}><strong>{ e.key() }</strong>
+                        { for e.subsets.iter().map(|s| html! {
+                            <span class="subset">
+                                { for s.addresses.iter().map(|a| html! { <code class="address">{ a }</code> }) }
+                                { for s.not_ready_addresses.iter().map(|a| html! { <code class="address not-ready" title={lang.pick("not ready", "未就绪")}>{ a }</code> }) }
+                            </span>
+                        }) }
+                    </li>
+                }) }
+            </ul>
+        </section>
+    }
+}
