@@ -41,6 +41,31 @@ function addStyles(root) {
   }
 }
 
+/** The elements labs are mounted in, with their language: a trap of the module tells them. */
+const mounted = new Map();
+
+/**
+ * Says in `element` that the lab stopped, unless something already did (src/ui/failure.rs writes
+ * a panic's message itself; this covers traps that are no panic, such as memory running out).
+ */
+function showFailure(element, lang, err) {
+  if (element.querySelector(".lab-failure")) return;
+  const p = document.createElement("p");
+  p.className = "lab-failure";
+  p.setAttribute("role", "alert");
+  p.textContent = lang === "zh"
+    ? `实验室因内部错误而停止；请重新加载页面。（${err?.message ?? err}）`
+    : `The lab stopped because of an internal error; reload the page to start it again. (${err?.message ?? err})`;
+  element.prepend(p);
+}
+
+for (const event of ["error", "unhandledrejection"]) {
+  addEventListener(event, (e) => {
+    const err = e.error ?? e.reason;
+    if (err instanceof WebAssembly.RuntimeError) for (const [element, lang] of mounted) showFailure(element, lang, err);
+  });
+}
+
 /**
  * Mounts a lab into `element`. Resolves to `{ unmount(), problems }`; `problems` lists the
  * options that were ignored (the widget shows them too).
@@ -49,10 +74,18 @@ export async function mount(element, options = {}) {
   if (!(element instanceof Element)) throw new TypeError("mount(element, options): element must be a DOM element");
   addStyles(element.getRootNode());
   const m = await load();
-  const instance = m.mount(element, options, new URL("index.html", base).href);
+  let instance;
+  try {
+    instance = m.mount(element, options, new URL("index.html", base).href);
+  } catch (err) {
+    showFailure(element, options.lang, err);
+    throw err;
+  }
+  mounted.set(element, options.lang);
   return {
     problems: instance.problems,
     unmount() {
+      mounted.delete(element);
       instance.unmount();
       instance.free();
     },
