@@ -6,18 +6,20 @@ use std::net::IpAddr;
 
 use serde::{Deserialize, Serialize};
 
-/// Which Kubernetes release's rules run (`behavior` in a scenario).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-pub enum Behavior {
-    /// The release the seed articles read: plain random scan, no static bands.
-    #[serde(rename = "1.20")]
-    V1_20,
-    /// Static/dynamic bands for ClusterIPs (KEP-3070) and NodePorts (KEP-3668).
-    #[default]
-    #[serde(rename = "1.29")]
-    V1_29,
+string_enum! {
+    /// Which Kubernetes release's rules run (`behavior` in a scenario).
+    pub enum Behavior {
+        /// The release the seed articles read: plain random scan, no static bands.
+        V1_20 = "1.20",
+        /// Static/dynamic bands for ClusterIPs (KEP-3070) and NodePorts (KEP-3668).
+        V1_29 = "1.29",
+    }
+}
+
+impl Default for Behavior {
+    fn default() -> Self {
+        Behavior::V1_29
+    }
 }
 
 impl Behavior {

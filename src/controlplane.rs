@@ -5,12 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
 use crate::api::{
     Behavior, EndpointPort, IntOrString, Protocol, Service, ServicePort, ServiceType,
 };
 use crate::etcd::{self, Value};
+use crate::event::EventKind;
 use crate::ipallocator::{family_of, Range};
 use crate::portallocator::PortAllocator;
 use crate::reconcilers::{ApiError, EndpointReconciler, ReconcileError};
@@ -32,14 +31,15 @@ pub const READYZ_POLL_MS: u64 = 100;
 pub const REPAIR_HOOK_TIMEOUT_MS: u64 = 60_000;
 pub const REPAIR_HOOK: &str = "start-service-ip-repair-controllers";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Starting,
-    Running,
-    Stopping,
-    Stopped,
-    Crashed,
+string_enum! {
+    /// The process: what a supervisor sees of one apiserver.
+    pub enum Status {
+        Starting = "starting",
+        Running = "running",
+        Stopping = "stopping",
+        Stopped = "stopped",
+        Crashed = "crashed",
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,6 +118,51 @@ impl Apiserver {
         }
     }
 
+    /// A start is under way (after its start-up delay, the start instant): a new life, whose
+    /// epoch the start's timers carry.
+    pub fn begin_start(&mut self) -> u64 {
+        self.status = Status::Starting;
+        self.new_epoch()
+    }
+
+    /// Timers queued before now belong to an earlier life and will be ignored.
+    pub fn new_epoch(&mut self) -> u64 {
+        self.epoch += 1;
+        self.epoch
+    }
+
+    /// Started again by hand: fresh memory, the same identity, life and partition.
+    pub fn restart(&mut self, cfg: &ClusterConfig, behavior: Behavior) {
+        let (epoch, isolated_until) = (self.epoch, self.isolated_until);
+        *self = Apiserver {
+            epoch,
+            isolated_until,
+            ..Apiserver::new(self.spec.clone(), cfg, behavior)
+        };
+    }
+
+    /// The process is gone (`Crashed`, or `Stopped` after its pre-shutdown hook): its memory
+    /// with it. The partition it sat behind outlives it.
+    pub fn exit(&mut self, status: Status, cfg: &ClusterConfig, behavior: Behavior) {
+        self.restart(cfg, behavior);
+        self.status = status;
+        self.new_epoch();
+    }
+
+    /// Cut off from etcd until `until` (the later end, when already cut off).
+    pub fn isolate(&mut self, until: u64) {
+        self.isolated_until = Some(self.isolated_until.map_or(until, |t| t.max(until)));
+    }
+
+    /// The partition heals if its time has come; returns whether it did.
+    pub fn end_isolation(&mut self, now: u64) -> bool {
+        let ends = self.isolated_until.is_some_and(|t| t <= now);
+        if ends {
+            self.isolated_until = None;
+        }
+        ends
+    }
+
     pub fn ip(&self) -> String {
         self.spec.advertise_address.to_string()
     }
@@ -143,7 +188,7 @@ impl Apiserver {
     pub fn start(&mut self, st: &mut Storage, cfg: &ClusterConfig, behavior: Behavior) -> Started {
         self.status = Status::Running;
         for warning in cfg.startup_warnings() {
-            st.rec.log(COMPONENT, warning);
+            st.rec.log(COMPONENT, EventKind::StartupWarning, warning);
         }
         if behavior == Behavior::V1_29 && !st.reachable {
             // The kubernetes-service controller first waits for its Service informer.
@@ -159,6 +204,7 @@ impl Apiserver {
                 if let Err(e) = self.repair_cluster_ips(st) {
                     st.rec.log(
                         COMPONENT,
+                        EventKind::InitialCheckFailed,
                         format!("Unable to perform initial IP allocation check: {e}"),
                     );
                     return Started::Fatal;
@@ -166,6 +212,7 @@ impl Apiserver {
                 if let Err(e) = self.repair_node_ports(st) {
                     st.rec.log(
                         COMPONENT,
+                        EventKind::InitialCheckFailed,
                         format!("Unable to perform initial service nodePort check: {e}"),
                     );
                     return Started::Fatal;
@@ -195,10 +242,10 @@ impl Apiserver {
         self.pending_remove = false;
         let ip = self.ip();
         match self.reconciler.remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg)) {
-            Ok(()) => st.rec.log(COMPONENT,
+            Ok(()) => st.rec.log(COMPONENT, EventKind::StaleEndpointRemoved,
                 "Found stale data, removed previous endpoints on kubernetes service, apiserver didn't exit successfully previously".into()),
             Err(e) if e.is_not_found() => {}
-            Err(e) => st.rec.log(COMPONENT, match behavior {
+            Err(e) => st.rec.log(COMPONENT, EventKind::RemoveEndpointsFailed, match behavior {
                 Behavior::V1_20 => format!("Unable to remove old endpoints from kubernetes service: {e}"),
                 Behavior::V1_29 => format!("Error removing old endpoints from kubernetes service: {e}"),
             }),
@@ -210,11 +257,11 @@ impl Apiserver {
     pub fn run_repairs(&mut self, st: &mut Storage) {
         match self.repair_cluster_ips(st) {
             Ok(()) => self.ip_repair_ok = true,
-            Err(e) => st.rec.log(clusterip::COMPONENT, e),
+            Err(e) => st.rec.log(clusterip::COMPONENT, EventKind::RepairFailed, e),
         }
         match self.repair_node_ports(st) {
             Ok(()) => self.port_repair_ok = true,
-            Err(e) => st.rec.log(nodeport::COMPONENT, e),
+            Err(e) => st.rec.log(nodeport::COMPONENT, EventKind::RepairFailed, e),
         }
         if self.ip_repair_ok && self.port_repair_ok {
             self.hooks_done = true;
@@ -297,6 +344,7 @@ impl Apiserver {
                 ok = false;
                 st.rec.log(
                     COMPONENT,
+                    EventKind::NamespaceCreateFailed,
                     format!("unable to create required kubernetes system {text} {ns}: {e}"),
                 );
             }
@@ -343,26 +391,36 @@ impl Apiserver {
         behavior: Behavior,
         rng: &mut SimRng,
     ) -> bool {
-        let result = (|| -> Result<bool, String> {
-            st.check().map_err(|e| e.to_string())?;
+        let result = (|| -> Result<bool, (EventKind, String)> {
+            let failed = |e: String| (EventKind::SyncFailed, e);
+            st.check().map_err(|e| failed(e.to_string()))?;
             if behavior == Behavior::V1_20 {
-                ensure_namespace(st, "default", behavior)?;
+                ensure_namespace(st, "default", behavior).map_err(failed)?;
             }
             let mut created = false;
             if st.etcd.service("default", KUBERNETES, st.now).is_none() {
                 self.allocators
-                    .create_service(st, rng, Self::kubernetes_service(cfg))?;
+                    .create_service(st, rng, Self::kubernetes_service(cfg))
+                    .map_err(failed)?;
                 created = true;
             }
             let ip = self.ip();
             self.reconciler
                 .reconcile_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg), false)
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| match e {
+                    ReconcileError::Refused(_) => {
+                        (EventKind::RefusedToEraseEndpoints, e.to_string())
+                    }
+                    ReconcileError::Api(_) => failed(e.to_string()),
+                })?;
             Ok(created)
         })();
-        result.unwrap_or_else(|e| {
-            st.rec
-                .log(COMPONENT, format!("unable to sync kubernetes service: {e}"));
+        result.unwrap_or_else(|(kind, e)| {
+            st.rec.log(
+                COMPONENT,
+                kind,
+                format!("unable to sync kubernetes service: {e}"),
+            );
             false
         })
     }
@@ -374,6 +432,7 @@ impl Apiserver {
         self.syncing = false;
         st.rec.log(
             COMPONENT,
+            EventKind::ReconcilerShutdown,
             "Shutting down kubernetes service endpoint reconciler".into(),
         );
         self.reconciler.stop_reconciling();
@@ -387,6 +446,7 @@ impl Apiserver {
             Err(e) => {
                 st.rec.log(
                     COMPONENT,
+                    EventKind::RemoveEndpointsFailed,
                     format!("Unable to remove endpoints from kubernetes service: {e}"),
                 );
                 true

@@ -11,6 +11,7 @@ use crate::api::{Pod, Service, ServicePort, ServiceType};
 use crate::duration::format_ms;
 use crate::explain::explain;
 use crate::lang::Lang;
+use crate::state::ApiserverStatus;
 use crate::scenario::{
     Action, AddApiserver, ApiserverRef, Corruption, CreatePod, CreateService, Isolate, ObjectRef,
     Outage, SetPodReady,
@@ -50,17 +51,18 @@ fn value_of(id: &str) -> String {
     }
 }
 
-/// An apiserver's status (the state's `running`, `crashed`, …) in words.
-fn status_text(status: &str, lang: Lang) -> String {
-    match (status, lang) {
-        (_, Lang::En) => status.to_string(),
-        ("starting", _) => "启动中".into(),
-        ("running", _) => "运行中".into(),
-        ("stopping", _) => "正在停止".into(),
-        ("stopped", _) => "已停止".into(),
-        ("crashed", _) => "已崩溃".into(),
-        ("isolated", _) => "已隔离".into(),
-        (other, _) => other.to_string(),
+/// An apiserver's status in words (in English, the state's own word).
+fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => status.as_str(),
+        Lang::Zh => match status {
+            ApiserverStatus::Starting => "启动中",
+            ApiserverStatus::Running => "运行中",
+            ApiserverStatus::Stopping => "正在停止",
+            ApiserverStatus::Stopped => "已停止",
+            ApiserverStatus::Crashed => "已崩溃",
+            ApiserverStatus::Isolated => "已隔离",
+        },
     }
 }
 
@@ -123,10 +125,11 @@ pub fn apiservers(p: &PanelProps) -> Html {
                 { for st.apiservers.iter().map(|a| {
                     let name = a.name.clone();
                     let r = |apiserver: &str| ApiserverRef { apiserver: apiserver.to_string() };
-                    let up = matches!(a.status.as_str(), "running" | "isolated" | "stopping");
+                    let up = a.status.is_up() && a.status != ApiserverStatus::Starting;
+                    let starting = a.status == ApiserverStatus::Starting;
                     let lease = leases.get(a.advertise_address.as_str()).copied();
                     html! {
-                        <li class={classes!("card", a.status.clone())} id={format!("apiserver-{}", a.name)}>
+                        <li class={classes!("card", a.status.as_str())} id={format!("apiserver-{}", a.name)}>
                             <div class="card-head">
                                 <span class="pulse-wrap">
                                     // Re-mounted on every lease write: the pulse replays.
@@ -137,15 +140,15 @@ pub fn apiservers(p: &PanelProps) -> Html {
                             </div>
                             <div class="card-body">
                                 { match lease { Some(left) => ttl_ring(left, p.frame.lease_ttl_ms, lang), None => html! { <span class="no-lease">{ lang.pick("no lease", "无租约") }</span> } } }
-                                <span class={classes!("badge", a.status.clone())}>{ status_text(&a.status, lang) }</span>
+                                <span class={classes!("badge", a.status.as_str())}>{ status_text(a.status, lang) }</span>
                                 <span class={classes!("ready", a.ready.then_some("yes"))}>{ if a.ready { lang.pick("● ready", "● 就绪") } else { lang.pick("○ not ready", "○ 未就绪") } }</span>
                             </div>
                             <div class="card-actions">
-                                <button class="crash" disabled={!up && a.status != "starting"} onclick={act(&p.on_action, Action::CrashApiserver(r(&name)))}
+                                <button class="crash" disabled={!up && !starting} onclick={act(&p.on_action, Action::CrashApiserver(r(&name)))}
                                     title={lang.pick("Dies at once: its lease stays until the TTL runs out", "立即崩溃：它的租约会一直保留到 TTL 耗尽")}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
-                                <button class="stop" disabled={!up || a.status == "stopping"} onclick={act(&p.on_action, Action::StopApiserver(r(&name)))}
+                                <button class="stop" disabled={!up || a.status == ApiserverStatus::Stopping} onclick={act(&p.on_action, Action::StopApiserver(r(&name)))}
                                     title={lang.pick("Graceful: removes its lease and endpoint at once", "优雅退出：立即删除自己的租约和 endpoint")}>{ lang.pick("■ Stop", "■ 停止") }</button>
-                                <button class="start" disabled={up || a.status == "starting"} onclick={act(&p.on_action, Action::StartApiserver(r(&name)))}>{ lang.pick("▶ Start", "▶ 启动") }</button>
+                                <button class="start" disabled={up || starting} onclick={act(&p.on_action, Action::StartApiserver(r(&name)))}>{ lang.pick("▶ Start", "▶ 启动") }</button>
                                 <button class="isolate" disabled={!up} onclick={act(&p.on_action, Action::IsolateApiserver(Isolate { apiserver: name.clone(), for_: "30s".into() }))}
                                     title={lang.pick("Cut it off from etcd for 30 s", "切断它与 etcd 的连接 30 秒")}>{ lang.pick("✂ Isolate 30s", "✂ 隔离 30s") }</button>
                             </div>
@@ -258,14 +261,14 @@ pub fn kubernetes_service(p: &PanelProps) -> Html {
             .apiservers
             .iter()
             .find(|a| a.advertise_address == ip)
-            .map(|a| a.status.as_str())
+            .map(|a| a.status)
         {
-            Some("stopped") | Some("stopping") => lang.pick(
+            Some(ApiserverStatus::Stopped | ApiserverStatus::Stopping) => lang.pick(
                 "stopped gracefully: it deleted its lease",
                 "已优雅退出：它删除了自己的租约",
             ),
-            Some("crashed") => lang.pick("crashed: its lease expired", "已崩溃：它的租约已过期"),
-            Some("isolated") => lang.pick(
+            Some(ApiserverStatus::Crashed) => lang.pick("crashed: its lease expired", "已崩溃：它的租约已过期"),
+            Some(ApiserverStatus::Isolated) => lang.pick(
                 "cut off from etcd: its lease expired",
                 "与 etcd 失联：它的租约已过期",
             ),
