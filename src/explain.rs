@@ -14,9 +14,13 @@ pub fn explain(e: &Event, lang: Lang) -> Option<String> {
         (false, Lang::En) => e.apiserver.clone(),
         (false, Lang::Zh) => format!("{} ", e.apiserver),
     };
-    let obj = e.object.as_str();
+    repair(&e.kind, &who, &e.object, lang).or_else(|| apiserver(&e.kind, &who, lang))
+}
+
+/// The repair loops' events and leak checks, about the Service `obj`.
+fn repair(kind: &EventKind, who: &str, obj: &str, lang: Lang) -> Option<String> {
     let en = lang == Lang::En;
-    let text = match &e.kind {
+    let text = match kind {
         EventKind::ClusterIpNotAllocated => if en {
             format!("{who}'s repair loop found {obj}'s ClusterIP missing from the bitmap in etcd and set it again.")
         } else {
@@ -52,24 +56,6 @@ pub fn explain(e: &Event, lang: Lang) -> Option<String> {
         } else {
             format!("{obj} 的 NodePort 不在 --service-node-port-range 之内。")
         },
-        EventKind::ActionFailed => lang
-            .pick(
-                "The API server refused the request; the cluster is unchanged.",
-                "apiserver 拒绝了这个请求；集群没有任何变化。",
-            )
-            .to_string(),
-        EventKind::EndpointsReset { .. } => if en {
-            format!("{who} rewrote the kubernetes Endpoints so that they list exactly the apiservers it believes are alive.")
-        } else {
-            format!("{who}重写了 kubernetes 的 Endpoints，让它恰好列出自己认为仍然存活的 apiserver。")
-        },
-        EventKind::LeaseExpired { ip: key } => {
-            if en {
-                format!("etcd deleted the lease {key}: nobody renewed it within its TTL, so that apiserver counts as gone.")
-            } else {
-                format!("etcd 删除了租约 {key}：在 TTL 内没有人续约，因此这个 apiserver 被视为已经下线。")
-            }
-        }
         EventKind::LeakFlagged => lang
             .pick(
                 "Allocated in etcd but used by no Service: flagged now, kept for two more repair runs in case its Service is still being created.",
@@ -88,6 +74,33 @@ pub fn explain(e: &Event, lang: Lang) -> Option<String> {
                 "疑似泄漏的分配已不在配置的范围之内，直接丢弃。",
             )
             .to_string(),
+        _ => return None,
+    };
+    Some(text)
+}
+
+/// An apiserver's life, its reconciler and etcd, and the lab's refusals.
+fn apiserver(kind: &EventKind, who: &str, lang: Lang) -> Option<String> {
+    let en = lang == Lang::En;
+    let text = match kind {
+        EventKind::ActionFailed => lang
+            .pick(
+                "The API server refused the request; the cluster is unchanged.",
+                "apiserver 拒绝了这个请求；集群没有任何变化。",
+            )
+            .to_string(),
+        EventKind::EndpointsReset { .. } => if en {
+            format!("{who} rewrote the kubernetes Endpoints so that they list exactly the apiservers it believes are alive.")
+        } else {
+            format!("{who}重写了 kubernetes 的 Endpoints，让它恰好列出自己认为仍然存活的 apiserver。")
+        },
+        EventKind::LeaseExpired { ip: key } => {
+            if en {
+                format!("etcd deleted the lease {key}: nobody renewed it within its TTL, so that apiserver counts as gone.")
+            } else {
+                format!("etcd 删除了租约 {key}：在 TTL 内没有人续约，因此这个 apiserver 被视为已经下线。")
+            }
+        }
         EventKind::StaleEndpointRemoved => if en {
             format!("{who} started and removed its own old endpoint: the last run did not shut down cleanly.")
         } else {
