@@ -24,7 +24,7 @@ impl Default for Behavior {
 
 impl Behavior {
     /// Whether allocators split their range into a static and a dynamic band.
-    pub fn static_bands(self) -> bool {
+    pub(crate) fn static_bands(self) -> bool {
         self == Behavior::V1_29
     }
 }
@@ -54,7 +54,7 @@ impl fmt::Display for IpFamily {
 }
 
 /// Parses an IP as Go's `net.ParseIP` does for our purposes: an IPv4-mapped IPv6 address is IPv4.
-pub fn parse_ip(s: &str) -> Option<IpAddr> {
+pub(crate) fn parse_ip(s: &str) -> Option<IpAddr> {
     match s.parse::<IpAddr>().ok()? {
         IpAddr::V6(v6) => Some(v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4)),
         v4 => Some(v4),
@@ -151,7 +151,7 @@ pub struct Service {
     pub ip_family_policy: Option<String>,
 }
 
-pub fn default_namespace() -> String {
+pub(crate) fn default_namespace() -> String {
     "default".to_string()
 }
 

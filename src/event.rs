@@ -102,8 +102,8 @@ impl EventKind {
 }
 
 /// The reason of the lab's own refusals, and their component.
-pub const ACTION_FAILED: &str = "action_failed";
-pub const SIM_COMPONENT: &str = "bootstrap-sim";
+pub(crate) const ACTION_FAILED: &str = "action_failed";
+pub(crate) const SIM_COMPONENT: &str = "bootstrap-sim";
 
 /// A user action the lab refused; the world is unchanged. Also recorded as an event.
 #[derive(Clone, Debug, PartialEq, Eq)]

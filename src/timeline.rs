@@ -7,7 +7,7 @@ use crate::scenario::{Action, Scenario};
 use crate::world::World;
 
 /// Virtual time between checkpoints.
-pub const CHECKPOINT_EVERY_MS: u64 = 60_000;
+pub(crate) const CHECKPOINT_EVERY_MS: u64 = 60_000;
 
 #[derive(Clone, Debug)]
 pub struct Timeline {

@@ -27,7 +27,7 @@ impl Apiserver {
     }
 
     /// RemoveEndpoints of our own address at start, in case an earlier life did not exit cleanly.
-    pub fn remove_stale_endpoint(
+    pub(crate) fn remove_stale_endpoint(
         &mut self,
         st: &mut Storage,
         cfg: &ClusterConfig,
@@ -77,7 +77,7 @@ impl Apiserver {
 
     /// `UpdateKubernetesService(false)`: create the Service if missing (never correct it), then
     /// reconcile the Endpoints. Returns whether the Service was created.
-    pub fn sync_kubernetes_service(
+    pub(crate) fn sync_kubernetes_service(
         &mut self,
         st: &mut Storage,
         cfg: &ClusterConfig,

@@ -22,14 +22,14 @@ use crate::scenario::{ApiserverSpec, ClusterConfig};
 pub const KUBERNETES: &str = "kubernetes";
 
 /// The system namespaces the apiserver keeps (`systemnamespaces` controller, every minute).
-pub const SYSTEM_NAMESPACES: [&str; 4] =
+pub(crate) const SYSTEM_NAMESPACES: [&str; 4] =
     ["kube-system", "kube-public", "default", "kube-node-lease"];
-pub const SYSTEM_NAMESPACES_INTERVAL_MS: u64 = 60_000;
+pub(crate) const SYSTEM_NAMESPACES_INTERVAL_MS: u64 = 60_000;
 /// The kubernetes-service loop polls `/readyz` this often until it answers 200.
 pub const READYZ_POLL_MS: u64 = 100;
 /// 1.29: the post-start hook waits this long for the first successful repair runs.
-pub const REPAIR_HOOK_TIMEOUT_MS: u64 = 60_000;
-pub const REPAIR_HOOK: &str = "start-service-ip-repair-controllers";
+pub(crate) const REPAIR_HOOK_TIMEOUT_MS: u64 = 60_000;
+pub(crate) const REPAIR_HOOK: &str = "start-service-ip-repair-controllers";
 
 string_enum! {
     /// The process: what a supervisor sees of one apiserver.
@@ -49,25 +49,25 @@ pub struct Apiserver {
     /// Bumped at every start, stop and crash: timers of an earlier life are ignored.
     pub epoch: u64,
     /// Post-start hooks done (1.29: the first repair runs succeeded).
-    pub hooks_done: bool,
+    pub(crate) hooks_done: bool,
     /// The kubernetes-service loop found `/readyz` answering 200 and now runs every interval.
-    pub syncing: bool,
-    pub isolated_until: Option<u64>,
+    pub(crate) syncing: bool,
+    pub(crate) isolated_until: Option<u64>,
     pub reconciler: EndpointReconciler,
-    pub ip_repair: ClusterIpRepair,
-    pub port_repair: NodePortRepair,
-    pub ip_repair_ok: bool,
-    pub port_repair_ok: bool,
+    pub(crate) ip_repair: ClusterIpRepair,
+    pub(crate) port_repair: NodePortRepair,
+    pub(crate) ip_repair_ok: bool,
+    pub(crate) port_repair_ok: bool,
     pub allocators: Allocators,
     /// 1.27+: the system namespaces are known to exist (the informer synced); gates readiness.
-    pub namespaces_ok: bool,
+    pub(crate) namespaces_ok: bool,
     /// 1.27+: the start-up RemoveEndpoints waits for the Service informer, i.e. for etcd.
-    pub pending_remove: bool,
+    pub(crate) pending_remove: bool,
 }
 
 /// What the world must do after a start instant.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Started {
+pub(crate) enum Started {
     Ready,
     /// 1.29: still waiting for a repair run to succeed (the hook times out after a minute).
     WaitingForRepair,
@@ -120,13 +120,13 @@ impl Apiserver {
 
     /// A start is under way (after its start-up delay, the start instant): a new life, whose
     /// epoch the start's timers carry.
-    pub fn begin_start(&mut self) -> u64 {
+    pub(crate) fn begin_start(&mut self) -> u64 {
         self.status = Status::Starting;
         self.new_epoch()
     }
 
     /// Timers queued before now belong to an earlier life and will be ignored.
-    pub fn new_epoch(&mut self) -> u64 {
+    pub(crate) fn new_epoch(&mut self) -> u64 {
         self.epoch += 1;
         self.epoch
     }
@@ -150,12 +150,12 @@ impl Apiserver {
     }
 
     /// Cut off from etcd until `until` (the later end, when already cut off).
-    pub fn isolate(&mut self, until: u64) {
+    pub(crate) fn isolate(&mut self, until: u64) {
         self.isolated_until = Some(self.isolated_until.map_or(until, |t| t.max(until)));
     }
 
     /// The partition heals if its time has come; returns whether it did.
-    pub fn end_isolation(&mut self, now: u64) -> bool {
+    pub(crate) fn end_isolation(&mut self, now: u64) -> bool {
         let ends = self.isolated_until.is_some_and(|t| t <= now);
         if ends {
             self.isolated_until = None;
@@ -177,7 +177,12 @@ impl Apiserver {
     }
 
     /// The start instant: remove a stale endpoint of ours, run the first repair passes.
-    pub fn start(&mut self, st: &mut Storage, cfg: &ClusterConfig, behavior: Behavior) -> Started {
+    pub(crate) fn start(
+        &mut self,
+        st: &mut Storage,
+        cfg: &ClusterConfig,
+        behavior: Behavior,
+    ) -> Started {
         self.status = Status::Running;
         for warning in cfg.startup_warnings() {
             st.rec.log(COMPONENT, EventKind::StartupWarning, warning);

@@ -11,7 +11,7 @@ use crate::repair::{clusterip, nodeport};
 impl Apiserver {
     /// One run of both repair loops (each logs its own failure and tries again next interval).
     /// The first success of both completes the post-start hook.
-    pub fn run_repairs(&mut self, st: &mut Storage) {
+    pub(crate) fn run_repairs(&mut self, st: &mut Storage) {
         match self.repair_cluster_ips(st) {
             Ok(()) => self.ip_repair_ok = true,
             Err(e) => st.rec.log(clusterip::COMPONENT, EventKind::RepairFailed, e),

@@ -11,7 +11,7 @@ impl Apiserver {
     /// The system namespaces loop: create whichever is missing. 1.27+ checks an informer cache
     /// first, so nothing is asked of etcd while they all exist; 1.20 GETs each one through the
     /// API (failing while etcd is unreachable) and leaves `default` to the kubernetes-service loop.
-    pub fn ensure_namespaces(&mut self, st: &mut Storage, behavior: Behavior) {
+    pub(crate) fn ensure_namespaces(&mut self, st: &mut Storage, behavior: Behavior) {
         let (names, text): (&[&str], &str) = match behavior {
             Behavior::V1_29 => (&SYSTEM_NAMESPACES, "Namespace"),
             Behavior::V1_20 => (

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// What a task does; apiserver tasks carry the epoch (life) of the apiserver that queued them,
 /// so that the timers of an earlier life are ignored.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Task {
+pub(crate) enum Task {
     /// A scenario step, by index.
     Step(usize),
     EndOutage,
