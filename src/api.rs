@@ -6,23 +6,25 @@ use std::net::IpAddr;
 
 use serde::{Deserialize, Serialize};
 
-/// Which Kubernetes release's rules run (`behavior` in a scenario).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-pub enum Behavior {
-    /// The release the seed articles read: plain random scan, no static bands.
-    #[serde(rename = "1.20")]
-    V1_20,
-    /// Static/dynamic bands for ClusterIPs (KEP-3070) and NodePorts (KEP-3668).
-    #[default]
-    #[serde(rename = "1.29")]
-    V1_29,
+string_enum! {
+    /// Which Kubernetes release's rules run (`behavior` in a scenario).
+    pub enum Behavior {
+        /// The release the seed articles read: plain random scan, no static bands.
+        V1_20 = "1.20",
+        /// Static/dynamic bands for ClusterIPs (KEP-3070) and NodePorts (KEP-3668).
+        V1_29 = "1.29",
+    }
+}
+
+impl Default for Behavior {
+    fn default() -> Self {
+        Behavior::V1_29
+    }
 }
 
 impl Behavior {
     /// Whether allocators split their range into a static and a dynamic band.
-    pub fn static_bands(self) -> bool {
+    pub(crate) fn static_bands(self) -> bool {
         self == Behavior::V1_29
     }
 }
@@ -52,7 +54,7 @@ impl fmt::Display for IpFamily {
 }
 
 /// Parses an IP as Go's `net.ParseIP` does for our purposes: an IPv4-mapped IPv6 address is IPv4.
-pub fn parse_ip(s: &str) -> Option<IpAddr> {
+pub(crate) fn parse_ip(s: &str) -> Option<IpAddr> {
     match s.parse::<IpAddr>().ok()? {
         IpAddr::V6(v6) => Some(v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4)),
         v4 => Some(v4),
@@ -149,7 +151,7 @@ pub struct Service {
     pub ip_family_policy: Option<String>,
 }
 
-pub fn default_namespace() -> String {
+pub(crate) fn default_namespace() -> String {
     "default".to_string()
 }
 

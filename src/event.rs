@@ -1,9 +1,12 @@
-//! Kubernetes events and log lines, as the scenario contract prints them.
+//! Kubernetes events and log lines, as the scenario contract prints them, each with a typed kind.
 
 use serde::{Deserialize, Serialize};
 
 /// `{"time_ms", "apiserver", "component", "type", "reason", "object", "message"}`; log lines that
 /// Kubernetes prints rather than records have `type` `Log` and an empty `reason`.
+///
+/// `kind` says what happened, so that the UI and the explanations never read the message text,
+/// which stays Kubernetes' own, verbatim. It is not part of the contract's JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
     pub time_ms: u64,
@@ -14,6 +17,163 @@ pub struct Event {
     pub reason: String,
     pub object: String,
     pub message: String,
+    #[serde(skip)]
+    pub kind: EventKind,
+}
+
+/// What an event or log line reports. Variants that Kubernetes records as events carry their
+/// reason (`reason()`); the rest are log lines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum EventKind {
+    // The repair loops' events (`repair.go`), one per reason.
+    ClusterIpNotValid,
+    ClusterIpNotAllocated,
+    ClusterIpAlreadyAllocated,
+    ClusterIpOutOfRange,
+    ServiceCidrFull,
+    PortNotAllocated,
+    PortAlreadyAllocated,
+    PortOutOfRange,
+    PortRangeFull,
+    /// `UnknownError`, of either repair loop.
+    RepairUnknownError,
+    /// The log line that accompanies a repair event.
+    RepairDetail,
+    /// `checkLeaked`: a leftover allocation seen for the first time.
+    LeakFlagged,
+    /// `checkLeaked`: the run that frees it.
+    LeakCleanedUp,
+    /// `checkLeaked`: a suspected leak outside the configured range.
+    LeakNotAllocatable,
+    /// A repair run could not complete (etcd unreachable, a full range).
+    RepairFailed,
+    /// Releasing a deleted Service's IP or port failed (the registry logs and goes on).
+    ReleaseFailed,
+    /// A warning about the flags, printed at start.
+    StartupWarning,
+    /// 1.20 `Start()` or the 1.29 post-start hook gave up on the first repair runs.
+    InitialCheckFailed,
+    /// At start, an endpoint left by an earlier life of this apiserver was removed.
+    StaleEndpointRemoved,
+    /// Removing our endpoint (at start or in the pre-shutdown hook) failed.
+    RemoveEndpointsFailed,
+    /// The pre-shutdown hook ran out of time.
+    RemoveEndpointsTimedOut,
+    NamespaceCreateFailed,
+    /// The pre-shutdown hook began: no more reconciling.
+    ReconcilerShutdown,
+    /// A reconciler rewrote `default/kubernetes` Endpoints to these addresses.
+    EndpointsReset {
+        addresses: Vec<String>,
+    },
+    /// The lease reconciler saw no lease at all and kept the Endpoints as they were.
+    RefusedToEraseEndpoints,
+    /// The kubernetes-service loop failed this round.
+    SyncFailed,
+    /// etcd deleted a `/masterleases/` key whose TTL ran out.
+    LeaseExpired {
+        ip: String,
+    },
+    /// The lab refused a user action (`reason` `action_failed`); not a Kubernetes event.
+    ActionFailed,
+    /// Anything else (events read back from JSON have no kind).
+    #[default]
+    Other,
+}
+
+impl EventKind {
+    /// The Kubernetes event reason, for kinds recorded as events.
+    pub fn reason(&self) -> Option<&'static str> {
+        Some(match self {
+            EventKind::ClusterIpNotValid => "ClusterIPNotValid",
+            EventKind::ClusterIpNotAllocated => "ClusterIPNotAllocated",
+            EventKind::ClusterIpAlreadyAllocated => "ClusterIPAlreadyAllocated",
+            EventKind::ClusterIpOutOfRange => "ClusterIPOutOfRange",
+            EventKind::ServiceCidrFull => "ServiceCIDRFull",
+            EventKind::PortNotAllocated => "PortNotAllocated",
+            EventKind::PortAlreadyAllocated => "PortAlreadyAllocated",
+            EventKind::PortOutOfRange => "PortOutOfRange",
+            EventKind::PortRangeFull => "PortRangeFull",
+            EventKind::RepairUnknownError => "UnknownError",
+            EventKind::ActionFailed => ACTION_FAILED,
+            _ => return None,
+        })
+    }
+}
+
+/// The reason of the lab's own refusals, and their component.
+pub(crate) const ACTION_FAILED: &str = "action_failed";
+pub(crate) const SIM_COMPONENT: &str = "bootstrap-sim";
+
+/// A user action the lab refused; the world is unchanged. Also recorded as an event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionFailed {
+    /// The apiserver that refused it, empty when none could serve it.
+    pub apiserver: String,
+    /// `namespace/name`, an apiserver's name, an IP or a port.
+    pub object: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ActionFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl Event {
+    /// A log line at `time_ms` (`klog` / `runtime.HandleError`, or etcd's own).
+    pub fn log(
+        time_ms: u64,
+        apiserver: &str,
+        component: &str,
+        kind: EventKind,
+        message: String,
+    ) -> Self {
+        Event {
+            time_ms,
+            apiserver: apiserver.to_string(),
+            component: component.to_string(),
+            type_: "Log".into(),
+            reason: String::new(),
+            object: String::new(),
+            message,
+            kind,
+        }
+    }
+
+    /// A `Warning` event about `object`, with the kind's reason.
+    pub fn warning(
+        time_ms: u64,
+        apiserver: &str,
+        component: &str,
+        kind: EventKind,
+        object: &str,
+        message: String,
+    ) -> Self {
+        Event {
+            time_ms,
+            apiserver: apiserver.to_string(),
+            component: component.to_string(),
+            type_: "Warning".into(),
+            reason: kind.reason().unwrap_or_default().to_string(),
+            object: object.to_string(),
+            message,
+            kind,
+        }
+    }
+
+    /// The event that records a refused action.
+    pub fn action_failed(time_ms: u64, f: &ActionFailed) -> Self {
+        Event::warning(
+            time_ms,
+            &f.apiserver,
+            SIM_COMPONENT,
+            EventKind::ActionFailed,
+            &f.object,
+            f.message.clone(),
+        )
+    }
 }
 
 /// Collects what controllers record during one instant of one apiserver.
@@ -33,30 +193,23 @@ impl Recorder {
         }
     }
 
-    fn push(&mut self, component: &str, type_: &str, reason: &str, object: &str, message: String) {
-        self.events.push(Event {
-            time_ms: self.time_ms,
-            apiserver: self.apiserver.clone(),
-            component: component.to_string(),
-            type_: type_.to_string(),
-            reason: reason.to_string(),
-            object: object.to_string(),
+    /// A `Warning` event about `object` (`namespace/name`); its reason is the kind's.
+    pub fn warning(&mut self, component: &str, kind: EventKind, object: &str, message: String) {
+        debug_assert!(kind.reason().is_some(), "{kind:?} is not an event");
+        let e = Event::warning(
+            self.time_ms,
+            &self.apiserver,
+            component,
+            kind,
+            object,
             message,
-        });
-    }
-
-    /// A `Warning` event about `object` (`namespace/name`).
-    pub fn warning(&mut self, component: &str, reason: &str, object: &str, message: String) {
-        self.push(component, "Warning", reason, object, message);
-    }
-
-    /// A `Normal` event about `object`.
-    pub fn normal(&mut self, component: &str, reason: &str, object: &str, message: String) {
-        self.push(component, "Normal", reason, object, message);
+        );
+        self.events.push(e);
     }
 
     /// A log line (`klog` / `runtime.HandleError`).
-    pub fn log(&mut self, component: &str, message: String) {
-        self.push(component, "Log", "", "", message);
+    pub fn log(&mut self, component: &str, kind: EventKind, message: String) {
+        let e = Event::log(self.time_ms, &self.apiserver, component, kind, message);
+        self.events.push(e);
     }
 }

@@ -4,6 +4,9 @@
 //! The core modules below import no web crate; they follow the Kubernetes files they are named
 //! after. The `ui` module (feature `web`) only reads the core's state and sends it actions.
 
+#[macro_use]
+mod string_enum;
+
 pub mod allocator;
 pub mod api;
 /// The scenario files shipped in `scenarios/` and the tours in `tours/`.
@@ -27,6 +30,7 @@ pub mod portallocator;
 pub mod reconcilers;
 pub mod registry;
 pub mod repair;
+pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod share;

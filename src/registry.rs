@@ -6,7 +6,7 @@ use std::net::IpAddr;
 
 use crate::api::{parse_ip, Endpoints, IpFamily, RangeAllocation, Service, ServiceType};
 use crate::etcd::{self, Etcd, Value};
-use crate::event::Recorder;
+use crate::event::{EventKind, Recorder};
 use crate::ipallocator::{self, Range};
 use crate::portallocator::{self, PortAllocator};
 use crate::reconcilers::{ApiError, ReconcilerApi};
@@ -120,8 +120,8 @@ impl ReconcilerApi for Storage<'_> {
         }
     }
 
-    fn log(&mut self, line: String) {
-        self.rec.log(COMPONENT, line);
+    fn log(&mut self, kind: EventKind, line: String) {
+        self.rec.log(COMPONENT, kind, line);
     }
 }
 
@@ -290,6 +290,7 @@ impl PortView {
         if self.alloc.offset_of(port).is_none() {
             st.rec.log(
                 COMPONENT,
+                EventKind::ReleaseFailed,
                 format!("port is not in the range when release it. port: {port}"),
             );
             return Ok(());
@@ -496,6 +497,7 @@ impl Allocators {
                         if let Err(e) = view.release(st, ip) {
                             st.rec.log(
                                 COMPONENT,
+                                EventKind::ReleaseFailed,
                                 format!("Error releasing service {name} IP {ip}: {e}"),
                             );
                         }
@@ -507,6 +509,7 @@ impl Allocators {
             if let Err(e) = self.ports.release(st, port) {
                 st.rec.log(
                     COMPONENT,
+                    EventKind::ReleaseFailed,
                     format!("Error releasing service {name} node port {port}: {e}"),
                 );
             }

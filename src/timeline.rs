@@ -2,11 +2,12 @@
 //! clones the nearest checkpoint at or before the target and replays forward; acting in the past
 //! forks the timeline (the actions and checkpoints after that instant are dropped).
 
+use crate::event::ActionFailed;
 use crate::scenario::{Action, Scenario};
 use crate::world::World;
 
 /// Virtual time between checkpoints.
-pub const CHECKPOINT_EVERY_MS: u64 = 60_000;
+pub(crate) const CHECKPOINT_EVERY_MS: u64 = 60_000;
 
 #[derive(Clone, Debug)]
 pub struct Timeline {
@@ -82,20 +83,23 @@ impl Timeline {
             .filter(|(at, _)| *at >= from && *at <= t)
         {
             w.run_until(*at);
-            w.act(action);
+            // A refusal replays as it happened: the same event, the world unchanged.
+            let _ = w.act(action);
         }
         w.run_until(t);
         self.world = w;
     }
 
     /// Applies `action` at the present. If the present is in the past of the action log, the
-    /// later actions and checkpoints are discarded first: a fork.
-    pub fn act(&mut self, action: Action) {
+    /// later actions and checkpoints are discarded first: a fork. A refused action stays in the
+    /// log (its event is part of the history a link replays).
+    pub fn act(&mut self, action: Action) -> Result<(), ActionFailed> {
         let now = self.world.now();
         self.actions.retain(|(at, _)| *at <= now);
         self.checkpoints
             .truncate((now / CHECKPOINT_EVERY_MS) as usize + 1);
-        self.world.act(&action);
+        let result = self.world.act(&action);
         self.actions.push((now, action));
+        result
     }
 }

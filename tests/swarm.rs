@@ -51,7 +51,7 @@ use serde_json::{json, Value as Json};
 use kube_bootstrap_lab::api::{Behavior, Endpoints, Service, ServiceType};
 use kube_bootstrap_lab::controlplane::{Apiserver, Status, KUBERNETES, READYZ_POLL_MS};
 use kube_bootstrap_lab::etcd;
-use kube_bootstrap_lab::event::Event;
+use kube_bootstrap_lab::event::{Event, EventKind};
 use kube_bootstrap_lab::ipallocator::Range;
 use kube_bootstrap_lab::portallocator::{PortAllocator, PortRange};
 use kube_bootstrap_lab::reconcilers::ReconcilerType;
@@ -60,7 +60,7 @@ use kube_bootstrap_lab::repair::NUM_REPAIRS_BEFORE_LEAK_CLEANUP;
 use kube_bootstrap_lab::rng::SimRng;
 use kube_bootstrap_lab::scenario::{self, Action, Scenario};
 use kube_bootstrap_lab::state::State;
-use kube_bootstrap_lab::world::{MarkKind, Stepped, World};
+use kube_bootstrap_lab::world::{MarkKind, Stepped, TaskKind, World};
 
 /// One hour of virtual time per seed.
 const HORIZON_MS: u64 = 3_600_000;
@@ -564,7 +564,7 @@ enum Ctx<'a> {
 
 fn describe(ctx: &Ctx) -> String {
     match ctx {
-        Ctx::Step(s) => format!("task {}", s.what),
+        Ctx::Step(s) => format!("task {s}"),
         Ctx::Act(a) => format!("action {}", serde_json::to_string(a).unwrap()),
     }
 }
@@ -858,12 +858,13 @@ impl Observer {
             ))
         };
         let kube_svc = world.etcd().service("default", KUBERNETES, now);
-        self.act_failed = events.iter().any(|e| e.reason == "action_failed");
-        if let Some(e) = events
-            .iter()
-            .rev()
-            .find(|e| e.message.starts_with("unable to sync kubernetes service"))
-        {
+        self.act_failed = events.iter().any(|e| e.kind == EventKind::ActionFailed);
+        if let Some(e) = events.iter().rev().find(|e| {
+            matches!(
+                e.kind,
+                EventKind::SyncFailed | EventKind::RefusedToEraseEndpoints
+            )
+        }) {
             self.last_unable_to_sync = Some(now);
             self.last_unable_to_sync_message = e.message.clone();
         }
@@ -897,7 +898,8 @@ impl Observer {
     fn check_refusals(&mut self, ctx: &Ctx, events: &[Event], now: u64) -> Result<(), Violation> {
         match ctx {
             Ctx::Act(Action::CreateService(c)) => {
-                let Some(failure) = events.iter().find(|e| e.reason == "action_failed") else {
+                let Some(failure) = events.iter().find(|e| e.kind == EventKind::ActionFailed)
+                else {
                     return Ok(());
                 };
                 let (msg, server) = (&failure.message, failure.apiserver.as_str());
@@ -1012,8 +1014,8 @@ impl Observer {
         let Ctx::Step(stepped) = ctx else {
             return Ok(());
         };
-        let is_start = stepped.what.starts_with("Start(");
-        if !(is_start || stepped.what.starts_with("Repair(")) {
+        let is_start = stepped.task == TaskKind::Start;
+        if !(is_start || stepped.task == TaskKind::Repair) {
             return Ok(());
         }
         let ip_written = stored.ip_rev != self.stored.ip_rev;
@@ -1023,7 +1025,7 @@ impl Observer {
         }
         if ip_written != port_written {
             return fail("(d) repair", now, format!(
-                "{} wrote only one allocation object (service IPs: {ip_written}, node ports: {port_written})", stepped.what));
+                "{} wrote only one allocation object (service IPs: {ip_written}, node ports: {port_written})", stepped));
         }
         let [runner] = runners else {
             return fail(
@@ -1031,7 +1033,7 @@ impl Observer {
                 now,
                 format!(
                     "{} rewrote the allocations but marks name runners {runners:?}",
-                    stepped.what
+                    stepped
                 ),
             );
         };
@@ -1147,7 +1149,7 @@ impl Observer {
             .collect();
         if got != want {
             return fail("(d) repair events", now, format!(
-                "{} of {runner} recorded {got:?}; the Services and storage it read imply {want:?}", stepped.what));
+                "{} of {runner} recorded {got:?}; the Services and storage it read imply {want:?}", stepped));
         }
 
         // (d) The run's result, exactly.
@@ -1155,13 +1157,13 @@ impl Observer {
         if got_ips != expect_ips {
             return fail("(d) repair", now, format!(
                 "after {} of {runner} etcd holds service IPs {got_ips:?}; the Services and leaks in grace give {expect_ips:?}",
-                stepped.what));
+                stepped));
         }
         let got_ports: BTreeSet<i32> = stored.ports.iter().collect();
         if got_ports != expect_ports {
             return fail("(d) repair", now, format!(
                 "after {} of {runner} etcd holds node ports {got_ports:?}; the Services and leaks in grace give {expect_ports:?}",
-                stepped.what));
+                stepped));
         }
         // From here until the next corruption, storage must stay consistent with the Services —
         // unless this run found Services sharing an item: repair only reports those ("please
@@ -1586,7 +1588,7 @@ fn run_seed(seed: u64, opts: &Options) -> Outcome {
                 let stepped = world.step().expect("a task is due");
                 stats.steps += 1;
                 if opts.trace {
-                    println!("  {:>8}ms task {}", stepped.time_ms, stepped.what);
+                    println!("  {:>8}ms task {}", stepped.time_ms, stepped);
                     for e in &world.events()[before..] {
                         println!(
                             "             {} {} {} {} {}",
@@ -1612,12 +1614,16 @@ fn run_seed(seed: u64, opts: &Options) -> Outcome {
                 panic!("seed {seed}: generated action does not deserialize: {e}: {raw}")
             });
             let before = world.events().len();
-            world.act(&action);
+            let failed = world.act(&action).err().map(|f| f.message);
             stats.actions += 1;
-            let failed = world.events()[before..]
+            let recorded = world.events()[before..]
                 .iter()
-                .find(|e| e.reason == "action_failed")
-                .map(|e| e.message.clone());
+                .find(|e| e.kind == EventKind::ActionFailed);
+            assert_eq!(
+                recorded.map(|e| &e.message),
+                failed.as_ref(),
+                "seed {seed}: a refusal is returned and recorded as one event"
+            );
             if failed.is_some() {
                 stats.failed_actions += 1;
             }

@@ -340,13 +340,7 @@ impl Lab {
             self.forked = true;
             self.horizon = self.now();
         }
-        let before = self.timeline.world().events().len();
-        self.timeline.act(action);
-        self.notice = self.timeline.world().events()[before..]
-            .iter()
-            .rev()
-            .find(|e| e.reason == "action_failed")
-            .map(|e| e.message.clone());
+        self.notice = self.timeline.act(action).err().map(|e| e.message);
     }
 
     /// A link to the present moment (the fragment, without `#`).

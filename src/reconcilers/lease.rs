@@ -11,6 +11,7 @@ use super::{
 };
 use crate::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
 use crate::endpoints::repack_subsets;
+use crate::event::EventKind;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaseReconciler {
@@ -124,11 +125,16 @@ impl LeaseReconciler {
         }
 
         // Go's `%v` of a []string: `[a b c]`, in lease (key) order.
-        api.log(format!(
-            "Resetting endpoints for master service {:?} to [{}]",
-            service_name,
-            lease_ips.join(" ")
-        ));
+        api.log(
+            EventKind::EndpointsReset {
+                addresses: lease_ips.clone(),
+            },
+            format!(
+                "Resetting endpoints for master service {:?} to [{}]",
+                service_name,
+                lease_ips.join(" ")
+            ),
+        );
         if should_create {
             match api.create_endpoints(&e) {
                 // Another apiserver created it first: fine, the next round reconciles it.

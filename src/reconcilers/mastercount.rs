@@ -10,6 +10,7 @@ use super::{
 };
 use crate::api::{EndpointPort, EndpointSubset, Endpoints};
 use crate::endpoints::repack_subsets;
+use crate::event::EventKind;
 
 /// How many attempts `retry.RetryOnConflict(retry.DefaultBackoff, …)` makes (4 steps). The back-off
 /// sleeps are not modelled: the attempts happen at the same instant.
@@ -66,7 +67,7 @@ impl MasterCountReconciler {
             check_format(&e, ip, ports, self.master_count, reconcile_ports);
         if !format_correct {
             e.subsets = vec![own_subset()];
-            api.log(reset_line(service_name, &e));
+            api.log(reset_kind(&e), reset_line(service_name, &e));
             return api.update_endpoints(&e).map_err(Into::into);
         }
         if !skip_mirror_changed && ip_correct && ports_correct {
@@ -87,7 +88,7 @@ impl MasterCountReconciler {
                 sub.ports = ports.to_vec();
             }
         }
-        api.log(reset_line(service_name, &e));
+        api.log(reset_kind(&e), reset_line(service_name, &e));
         api.update_endpoints(&e).map_err(Into::into)
     }
 
@@ -166,6 +167,17 @@ fn trim_after(addrs: &mut Vec<String>, own: &str, count: usize) {
 /// `&Endpoints{Name:kubernetes Namespace:default Labels:map[k:v] Subsets:[{Addresses:[10.0.0.1]
 /// NotReadyAddresses:[] Ports:[{Name:https Port:6443 Protocol:TCP}]}]}`. Labels come sorted (a
 /// BTreeMap, like Go's sorted map printing), so the line is deterministic.
+/// The kind of the reset line: the addresses the Endpoints now list.
+fn reset_kind(e: &Endpoints) -> EventKind {
+    EventKind::EndpointsReset {
+        addresses: e
+            .subsets
+            .iter()
+            .flat_map(|s| s.addresses.iter().cloned())
+            .collect(),
+    }
+}
+
 pub fn reset_line(service_name: &str, e: &Endpoints) -> String {
     format!(
         "Resetting endpoints for master service {:?} to {}",

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
+use crate::event::EventKind;
 
 pub mod lease;
 pub mod mastercount;
@@ -54,26 +55,16 @@ pub trait ReconcilerApi {
     fn update_lease(&mut self, ip: &str) -> Result<(), ApiError>;
     /// Deletes `/masterleases/<ip>`; `NotFound` when it does not exist.
     fn remove_lease(&mut self, ip: &str) -> Result<(), ApiError>;
-    /// A log line of the reconciler.
-    fn log(&mut self, line: String);
+    /// A log line of the reconciler: `Resetting endpoints …`, the only one they print.
+    fn log(&mut self, kind: EventKind, line: String);
 }
 
-/// `--endpoint-reconciler-type`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReconcilerType {
-    Lease,
-    MasterCount,
-    None,
-}
-
-impl ReconcilerType {
-    /// The flag value (`--endpoint-reconciler-type`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ReconcilerType::Lease => "lease",
-            ReconcilerType::MasterCount => "master-count",
-            ReconcilerType::None => "none",
-        }
+string_enum! {
+    /// `--endpoint-reconciler-type`, by its flag value.
+    pub enum ReconcilerType {
+        Lease = "lease",
+        MasterCount = "master-count",
+        None = "none",
     }
 }
 

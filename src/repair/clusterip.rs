@@ -8,7 +8,7 @@ use ipnet::IpNet;
 
 use super::check_leaked;
 use crate::api::{parse_ip, Behavior, IpFamily, RangeAllocation, Service};
-use crate::event::Recorder;
+use crate::event::{EventKind, Recorder};
 use crate::ipallocator::{family_of, Error, Range};
 
 pub const COMPONENT: &str = "ipallocator-repair-controller";
@@ -85,12 +85,13 @@ impl ClusterIpRepair {
                     // Upstream prints the parsed value, which is nil.
                     rec.warning(
                         COMPONENT,
-                        "ClusterIPNotValid",
+                        EventKind::ClusterIpNotValid,
                         &object(),
                         "Cluster IP <nil> is not a valid IP; please recreate service".to_string(),
                     );
                     rec.log(
                         COMPONENT,
+                        EventKind::RepairDetail,
                         format!(
                         "the cluster IP <nil> for service {}/{} is not a valid IP; please recreate",
                         svc.name, svc.namespace),
@@ -99,9 +100,9 @@ impl ClusterIpRepair {
                 };
                 let family = IpFamily::of(&ip);
                 let Some(i) = rebuilt.iter().position(|r| r.family() == family) else {
-                    rec.warning(COMPONENT, "ClusterIPNotValid", &object(), format!(
+                    rec.warning(COMPONENT, EventKind::ClusterIpNotValid, &object(), format!(
                         "Cluster IP {ip}({family}) is of ip family that is no longer configured on cluster; please recreate service"));
-                    rec.log(COMPONENT, format!(
+                    rec.log(COMPONENT, EventKind::RepairDetail, format!(
                         "the cluster IP {ip}({family}) for service {}/{} is of ip family that is no longer configured on cluster; please recreate",
                         svc.name, svc.namespace));
                     continue;
@@ -116,11 +117,11 @@ impl ClusterIpRepair {
                         } else {
                             rec.warning(
                                 COMPONENT,
-                                "ClusterIPNotAllocated",
+                                EventKind::ClusterIpNotAllocated,
                                 &object(),
                                 format!("Cluster IP [{family}]:{ip} is not allocated; repairing"),
                             );
-                            rec.log(COMPONENT, format!(
+                            rec.log(COMPONENT, EventKind::RepairDetail, format!(
                                 "the cluster IP [{family}]:{ip} for service {} is not allocated; repairing", who()));
                         }
                         if let Some(leaks) = self.leaks.get_mut(&family) {
@@ -128,27 +129,27 @@ impl ClusterIpRepair {
                         }
                     }
                     Err(Error::Allocated) => {
-                        rec.warning(COMPONENT, "ClusterIPAlreadyAllocated", &object(), format!(
+                        rec.warning(COMPONENT, EventKind::ClusterIpAlreadyAllocated, &object(), format!(
                             "Cluster IP [{family}]:{ip} was assigned to multiple services; please recreate service"));
-                        rec.log(COMPONENT, format!(
+                        rec.log(COMPONENT, EventKind::RepairDetail, format!(
                             "the cluster IP [{family}]:{ip} for service {} was assigned to multiple services; please recreate", who()));
                     }
                     Err(Error::NotInRange { .. }) => {
                         let cidr = self.networks[i];
-                        rec.warning(COMPONENT, "ClusterIPOutOfRange", &object(), format!(
+                        rec.warning(COMPONENT, EventKind::ClusterIpOutOfRange, &object(), format!(
                             "Cluster IP [{family}]:{ip} is not within the service CIDR {cidr}; please recreate service"));
-                        rec.log(COMPONENT, format!(
+                        rec.log(COMPONENT, EventKind::RepairDetail, format!(
                             "the cluster IP [{family}]:{ip} for service {} is not within the service CIDR {cidr}; please recreate", who()));
                     }
                     Err(Error::Full) => {
                         // Unreachable in practice: Allocate never answers Full.
                         let cidr = rebuilt[i].cidr();
                         let text = format!("Service CIDR {cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [{family}]:{ip}");
-                        rec.warning(COMPONENT, "ServiceCIDRFull", &object(), text);
+                        rec.warning(COMPONENT, EventKind::ServiceCidrFull, &object(), text);
                         return Err(format!("the service CIDR {cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [{family}]:{ip}"));
                     }
                     Err(e) => {
-                        rec.warning(COMPONENT, "UnknownError", &object(), format!(
+                        rec.warning(COMPONENT, EventKind::RepairUnknownError, &object(), format!(
                             "Unable to allocate cluster IP [{family}]:{ip} due to an unknown error"));
                         return Err(format!(
                             "unable to allocate cluster IP [{family}]:{ip} for service {} due to an unknown error, exiting: {e}", who()));
@@ -166,7 +167,7 @@ impl ClusterIpRepair {
                 leftovers,
                 "cluster IP",
                 |ip| rebuilt.allocate(*ip).map_err(|e| e.to_string()),
-                |line| rec.log(COMPONENT, line),
+                |kind, line| rec.log(COMPONENT, kind, line),
             );
         }
         Ok(rebuilt.iter().map(Range::snapshot).collect())

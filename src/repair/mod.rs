@@ -10,6 +10,8 @@ pub mod nodeport;
 use std::collections::BTreeMap;
 use std::fmt::Display;
 
+use crate::event::EventKind;
+
 pub use clusterip::ClusterIpRepair;
 pub use nodeport::NodePortRepair;
 
@@ -30,14 +32,15 @@ pub(crate) fn check_leaked<K: Ord + Clone + Display>(
     leftovers: impl IntoIterator<Item = K>,
     noun: &str,
     mut keep: impl FnMut(&K) -> Result<(), String>,
-    mut log: impl FnMut(String),
+    mut log: impl FnMut(EventKind, String),
 ) {
     for item in leftovers {
         let count = match leaks.get(&item) {
             None => {
-                log(format!(
-                    "the {noun} {item} may have leaked: flagging for later clean up"
-                ));
+                log(
+                    EventKind::LeakFlagged,
+                    format!("the {noun} {item} may have leaked: flagging for later clean up"),
+                );
                 NUM_REPAIRS_BEFORE_LEAK_CLEANUP - 1
             }
             Some(&count) => count,
@@ -46,14 +49,16 @@ pub(crate) fn check_leaked<K: Ord + Clone + Display>(
             // Pretend it is still in use until the count runs out.
             leaks.insert(item.clone(), count - 1);
             if let Err(e) = keep(&item) {
-                log(format!(
-                    "the {noun} {item} may have leaked, but can not be allocated: {e}"
-                ));
+                log(
+                    EventKind::LeakNotAllocatable,
+                    format!("the {noun} {item} may have leaked, but can not be allocated: {e}"),
+                );
             }
         } else {
-            log(format!(
-                "the {noun} {item} appears to have leaked: cleaning up"
-            ));
+            log(
+                EventKind::LeakCleanedUp,
+                format!("the {noun} {item} appears to have leaked: cleaning up"),
+            );
         }
     }
 }

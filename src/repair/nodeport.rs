@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::check_leaked;
 use crate::api::{Behavior, Protocol, RangeAllocation, Service};
-use crate::event::Recorder;
+use crate::event::{EventKind, Recorder};
 use crate::portallocator::{Error, PortAllocator, PortRange};
 
 pub const COMPONENT: &str = "portallocator-repair-controller";
@@ -88,30 +88,30 @@ impl NodePortRepair {
                         } else {
                             rec.warning(
                                 COMPONENT,
-                                "PortNotAllocated",
+                                EventKind::PortNotAllocated,
                                 &object(),
                                 format!("Port {port} is not allocated; repairing"),
                             );
-                            rec.log(COMPONENT, format!(
+                            rec.log(COMPONENT, EventKind::RepairDetail, format!(
                                 "the node port {port} for service {} is not allocated; repairing", who()));
                         }
                         self.leaks.remove(&port);
                     }
                     Err(Error::Allocated) => {
-                        rec.warning(COMPONENT, "PortAlreadyAllocated", &object(), format!(
+                        rec.warning(COMPONENT, EventKind::PortAlreadyAllocated, &object(), format!(
                             "Port {port} was assigned to multiple services; please recreate service"));
-                        rec.log(COMPONENT, format!(
+                        rec.log(COMPONENT, EventKind::RepairDetail, format!(
                             "the node port {port} for service {} was assigned to multiple services; please recreate", who()));
                     }
                     Err(Error::NotInRange { .. }) => {
-                        rec.warning(COMPONENT, "PortOutOfRange", &object(), format!(
+                        rec.warning(COMPONENT, EventKind::PortOutOfRange, &object(), format!(
                             "Port {port} is not within the port range {range}; please recreate service"));
-                        rec.log(COMPONENT, format!(
+                        rec.log(COMPONENT, EventKind::RepairDetail, format!(
                             "the port {port} for service {} is not within the port range {range}; please recreate", who()));
                     }
                     Err(Error::Full) => {
                         // Unreachable in practice: Allocate never answers Full.
-                        rec.warning(COMPONENT, "PortRangeFull", &object(), format!(
+                        rec.warning(COMPONENT, EventKind::PortRangeFull, &object(), format!(
                             "Port range {range} is full; you must widen the port range in order to create new services"));
                         return Err(format!(
                             "the port range {range} is full; you must widen the port range in order to create new services"));
@@ -119,7 +119,7 @@ impl NodePortRepair {
                     Err(e) => {
                         rec.warning(
                             COMPONENT,
-                            "UnknownError",
+                            EventKind::RepairUnknownError,
                             &object(),
                             format!("Unable to allocate port {port} due to an unknown error"),
                         );
@@ -136,7 +136,7 @@ impl NodePortRepair {
             leftovers,
             "node port",
             |port| rebuilt.allocate(*port).map_err(|e| e.to_string()),
-            |line| rec.log(COMPONENT, line),
+            |kind, line| rec.log(COMPONENT, kind, line),
         );
         Ok(rebuilt.snapshot())
     }

@@ -69,15 +69,8 @@ fn frame_of(lab: &Lab, cache: &mut LogCache) -> Frame {
         horizon: lab.horizon(),
         lease_ttl_ms: cfg.lease_ttl_ms,
         interval_ms: cfg.endpoint_interval_ms,
-        reconciler: match cfg.reconciler {
-            crate::reconcilers::ReconcilerType::Lease => "lease",
-            crate::reconcilers::ReconcilerType::MasterCount => "master-count",
-            crate::reconcilers::ReconcilerType::None => "none",
-        },
-        behavior: match w.behavior() {
-            crate::api::Behavior::V1_20 => "1.20",
-            crate::api::Behavior::V1_29 => "1.29",
-        },
+        reconciler: cfg.reconciler.as_str(),
+        behavior: w.behavior().as_str(),
     }
 }
 

@@ -6,54 +6,54 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::json;
 
-use kube_bootstrap_lab::event::Event;
+use kube_bootstrap_lab::event::{Event, EventKind};
 use kube_bootstrap_lab::explain::explain;
 use kube_bootstrap_lab::lang::Lang;
 use kube_bootstrap_lab::scenario;
 use kube_bootstrap_lab::world::World;
 
-fn event(apiserver: &str, reason: &str, object: &str, message: &str) -> Event {
-    Event {
-        time_ms: 0,
-        apiserver: apiserver.into(),
-        component: "test".into(),
-        type_: if reason.is_empty() { "Log" } else { "Warning" }.into(),
-        reason: reason.into(),
-        object: object.into(),
-        message: message.into(),
-    }
+fn event(apiserver: &str, kind: EventKind, object: &str, message: &str) -> Event {
+    let e = match kind.reason() {
+        Some(_) => Event::warning(0, apiserver, "test", kind, object, message.into()),
+        None => Event::log(0, apiserver, "test", kind, message.into()),
+    };
+    assert_eq!(e.object, if e.type_ == "Log" { "" } else { object });
+    e
 }
 
 /// One event of each kind that `explain` has words for.
 fn every_kind() -> Vec<Event> {
     let mut v: Vec<Event> = [
-        "ClusterIPNotAllocated",
-        "ClusterIPAlreadyAllocated",
-        "ClusterIPOutOfRange",
-        "ClusterIPNotValid",
-        "PortNotAllocated",
-        "PortAlreadyAllocated",
-        "PortOutOfRange",
-        "action_failed",
+        EventKind::ClusterIpNotAllocated,
+        EventKind::ClusterIpAlreadyAllocated,
+        EventKind::ClusterIpOutOfRange,
+        EventKind::ClusterIpNotValid,
+        EventKind::PortNotAllocated,
+        EventKind::PortAlreadyAllocated,
+        EventKind::PortOutOfRange,
+        EventKind::ActionFailed,
     ]
-    .iter()
-    .map(|r| event("apiserver-a", r, "default/web", "m"))
+    .into_iter()
+    .map(|k| event("apiserver-a", k, "default/web", "m"))
     .collect();
-    for m in [
-        "Resetting endpoints for master service \"kubernetes\" to [192.168.10.11]",
-        "lease expired, key deleted: /masterleases/192.168.10.12",
-        "the ClusterIP 10.96.0.50 may have leaked: flagging for later clean up",
-        "the ClusterIP 10.96.0.50 appears to have leaked: cleaning up",
-        "the ClusterIP 10.97.0.5 may have leaked, but can not be allocated: x",
-        "Found stale data, removed previous endpoints on kubernetes service",
-        "Shutting down kubernetes service endpoint reconciler",
-        "unable to sync kubernetes service: etcdserver: request timed out",
-        "no master IPs were listed in storage, refusing to erase all endpoints for the kubernetes service",
-        "PostStartHook \"start-cluster-ip-repair\" failed",
-        "Unable to perform initial IP and Port allocation check",
-        "RemoveEndpoints() timed out",
+    for k in [
+        EventKind::EndpointsReset {
+            addresses: vec!["192.168.10.11".into()],
+        },
+        EventKind::LeaseExpired {
+            ip: "192.168.10.12".into(),
+        },
+        EventKind::LeakFlagged,
+        EventKind::LeakCleanedUp,
+        EventKind::LeakNotAllocatable,
+        EventKind::StaleEndpointRemoved,
+        EventKind::ReconcilerShutdown,
+        EventKind::SyncFailed,
+        EventKind::RefusedToEraseEndpoints,
+        EventKind::InitialCheckFailed,
+        EventKind::RemoveEndpointsTimedOut,
     ] {
-        v.push(event("apiserver-b", "", "", m));
+        v.push(event("apiserver-b", k, "", "m"));
     }
     v
 }
@@ -72,37 +72,33 @@ fn every_explanation_has_a_chinese_version() {
         assert_ne!(en, zh);
     }
     // Nothing to add in either language for events that explain themselves.
-    let plain = event("apiserver-a", "", "", "Starting kube-apiserver");
+    let plain = event("apiserver-a", EventKind::StartupWarning, "", "a warning");
     assert_eq!(explain(&plain, Lang::En), None);
     assert_eq!(explain(&plain, Lang::Zh), None);
 }
 
 #[test]
 fn chinese_keeps_names_flags_and_kubernetes_terms_verbatim() {
-    let zh = |reason: &str, msg: &str| {
-        explain(&event("apiserver-a", reason, "default/web", msg), Lang::Zh).unwrap()
+    let zh = |kind: EventKind| {
+        explain(&event("apiserver-a", kind, "default/web", ""), Lang::Zh).unwrap()
     };
     assert_eq!(
-        zh("ClusterIPNotAllocated", ""),
+        zh(EventKind::ClusterIpNotAllocated),
         "apiserver-a 的修复循环发现 default/web 的 ClusterIP 在 etcd 的位图中没有被标记，于是重新把它标记为已分配。"
     );
-    assert!(zh("ClusterIPOutOfRange", "").contains("--service-cluster-ip-range"));
-    assert!(zh("PortOutOfRange", "").contains("--service-node-port-range"));
-    assert!(zh("PortNotAllocated", "").contains("NodePort"));
+    assert!(zh(EventKind::ClusterIpOutOfRange).contains("--service-cluster-ip-range"));
+    assert!(zh(EventKind::PortOutOfRange).contains("--service-node-port-range"));
+    assert!(zh(EventKind::PortNotAllocated).contains("NodePort"));
     assert_eq!(
-        zh(
-            "",
-            "lease expired, key deleted: /masterleases/192.168.10.12"
-        ),
+        zh(EventKind::LeaseExpired {
+            ip: "192.168.10.12".into()
+        }),
         "etcd 删除了租约 192.168.10.12：在 TTL 内没有人续约，因此这个 apiserver 被视为已经下线。"
     );
-    assert!(zh(
-        "",
-        "Resetting endpoints for master service \"kubernetes\" to []"
-    )
-    .starts_with("apiserver-a 重写了 kubernetes 的 Endpoints"));
+    assert!(zh(EventKind::EndpointsReset { addresses: vec![] })
+        .starts_with("apiserver-a 重写了 kubernetes 的 Endpoints"));
     // Without an apiserver, "the cluster" is translated too.
-    let e = event("", "ClusterIPNotAllocated", "default/web", "");
+    let e = event("", EventKind::ClusterIpNotAllocated, "default/web", "");
     assert!(explain(&e, Lang::En)
         .unwrap()
         .starts_with("The cluster's repair loop"));

@@ -136,7 +136,7 @@ impl ReconcilerApi for Fake {
         }
     }
 
-    fn log(&mut self, line: String) {
+    fn log(&mut self, _kind: kube_bootstrap_lab::event::EventKind, line: String) {
         self.log.push(line);
     }
 }

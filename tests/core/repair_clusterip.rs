@@ -2,7 +2,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::api::{Behavior, IpFamily, RangeAllocation, Service};
-use kube_bootstrap_lab::event::{Event, Recorder};
+use kube_bootstrap_lab::event::{Event, EventKind, Recorder};
 use kube_bootstrap_lab::ipallocator::Range;
 use kube_bootstrap_lab::repair::ClusterIpRepair;
 
@@ -93,6 +93,7 @@ fn events_carry_component_time_apiserver_and_object() {
             reason: "ClusterIPNotAllocated".into(),
             object: "default/web".into(),
             message: "Cluster IP [IPv4]:10.96.0.7 is not allocated; repairing".into(),
+            kind: EventKind::ClusterIpNotAllocated,
         }
     );
     // The log line names the service as name/namespace, as upstream's does.

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use kube_bootstrap_lab::duration::{format_ms, parse_ms};
 use kube_bootstrap_lab::scenario::{self, Action, ApiserverRef, Scenario};
-use kube_bootstrap_lab::state::State;
+use kube_bootstrap_lab::state::{ApiserverStatus, State};
 use kube_bootstrap_lab::timeline::Timeline;
 use kube_bootstrap_lab::world::{self, World};
 
@@ -188,7 +188,7 @@ fn an_outage_makes_everyone_unready_and_api_actions_fail() {
     let failed: Vec<_> = r
         .events
         .iter()
-        .filter(|e| e.reason == "action_failed")
+        .filter(|e| e.kind == kube_bootstrap_lab::event::EventKind::ActionFailed)
         .collect();
     assert_eq!(failed.len(), 1);
     assert_eq!(
@@ -235,7 +235,7 @@ fn create_service_allocates_and_refuses_with_kubernetes_texts() {
     let failed: Vec<(&str, &str)> = r
         .events
         .iter()
-        .filter(|e| e.reason == "action_failed")
+        .filter(|e| e.kind == kube_bootstrap_lab::event::EventKind::ActionFailed)
         .map(|e| (e.object.as_str(), e.message.as_str()))
         .collect();
     assert_eq!(failed, vec![
@@ -283,10 +283,10 @@ fn deleting_a_service_releases_its_ip_and_ports() {
         vec!["10.96.0.1"]
     );
     assert!(r.final_state.allocations.node_port.allocated.is_empty());
-    assert!(r
-        .events
-        .iter()
-        .any(|e| e.reason == "action_failed" && e.message == "services \"np\" not found"));
+    assert!(r.events.iter().any(
+        |e| e.kind == kube_bootstrap_lab::event::EventKind::ActionFailed
+            && e.message == "services \"np\" not found"
+    ));
 }
 
 #[test]
@@ -418,14 +418,14 @@ fn seeking_back_equals_replaying_and_acting_in_the_past_forks() {
     });
     let mut tl = Timeline::new(&s);
     tl.run_until(150_000);
-    tl.act(crash.clone());
+    tl.act(crash.clone()).expect("a running apiserver crashes");
     tl.run_until(400_000);
     let at_400 = State::of(tl.world());
 
     tl.seek(200_000);
     let mut fresh = World::new(&s);
     fresh.run_until(150_000);
-    fresh.act(&crash);
+    fresh.act(&crash).expect("a running apiserver crashes");
     fresh.run_until(200_000);
     assert_eq!(
         State::of(tl.world()),
@@ -439,10 +439,92 @@ fn seeking_back_equals_replaying_and_acting_in_the_past_forks() {
     tl.seek(100_000);
     tl.act(Action::StopApiserver(ApiserverRef {
         apiserver: "apiserver-a".into(),
-    }));
+    }))
+    .expect("a running apiserver stops");
     assert_eq!(tl.actions().len(), 1);
     tl.run_until(400_000);
     let st = State::of(tl.world());
-    assert_eq!(st.apiservers[0].status, "stopped");
-    assert_eq!(st.apiservers[1].status, "running");
+    assert_eq!(st.apiservers[0].status, ApiserverStatus::Stopped);
+    assert_eq!(st.apiservers[1].status, ApiserverStatus::Running);
+}
+
+/// Issue 9, 5a: the endpoints controller deletes an Endpoints object only when it sees that
+/// Endpoints' Service deleted. A stale `default/kubernetes` Endpoints given in `initial` is met by
+/// the reconciler (updated in place, as upstream's reconciler tests set it up), and an Endpoints
+/// that no Service owns is left alone.
+#[test]
+fn endpoints_without_a_service_are_left_alone_and_deleted_only_with_their_service() {
+    let s = scenario(json!({
+        "cluster": cluster(json!({"apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"}]})),
+        "initial": {"endpoints": [
+            {"namespace": "default", "name": "kubernetes", "labels": {"team": "from-before"},
+             "subsets": [{"addresses": ["192.168.10.11", "192.168.10.99"], "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}]}]},
+            {"namespace": "default", "name": "orphan",
+             "subsets": [{"addresses": ["10.0.0.1"], "ports": [{"port": 80, "protocol": "TCP"}]}]}]},
+        "steps": [
+            {"at": "20s", "do": "create_service", "service": {"name": "web", "selector": {"app": "web"}, "ports": [{"port": 80}]}},
+            {"at": "40s", "do": "delete_service", "namespace": "default", "name": "web"}],
+        "until": "1m"
+    }));
+    let names = |st: &Value| -> Vec<String> {
+        let eps = st["endpoints"].as_array().unwrap();
+        eps.iter()
+            .map(|e| e["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let st = state_at(&s, 10_000);
+    assert_eq!(names(&st), ["kubernetes", "orphan"]);
+    // Updated in place: the stale address is gone, the object (with its label) is the same one.
+    assert_eq!(addresses(&st), ["192.168.10.11"]);
+    let k = st["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "kubernetes")
+        .unwrap();
+    assert_eq!(k["labels"]["team"], "from-before", "{k}");
+    let r = world::run(&s);
+    assert!(
+        r.events.iter().any(|e| e.message
+            == "Resetting endpoints for master service \"kubernetes\" to [192.168.10.11]"),
+        "the lease reconciler met the stale list"
+    );
+    assert_eq!(
+        names(&state_at(&s, 30_000)),
+        ["kubernetes", "orphan", "web"]
+    );
+    assert_eq!(
+        names(&state_at(&s, 50_000)),
+        ["kubernetes", "orphan"],
+        "web's went with web"
+    );
+}
+
+/// A refused action returns its reason, records it once, and leaves the world unchanged.
+#[test]
+fn a_refused_action_is_returned_recorded_and_changes_nothing() {
+    let s = scenario(json!({"cluster": cluster(json!({})), "until": "1m"}));
+    let mut w = World::new(&s);
+    w.run_until(30_000);
+    let before = serde_json::to_string(&w.state()).unwrap();
+    let events = w.events().len();
+    let err = w
+        .act(&Action::StartApiserver(ApiserverRef {
+            apiserver: "apiserver-a".into(),
+        }))
+        .unwrap_err();
+    assert_eq!(err.message, "apiserver apiserver-a is already running");
+    assert_eq!(
+        (err.apiserver.as_str(), err.object.as_str()),
+        ("apiserver-a", "apiserver-a")
+    );
+    assert_eq!(serde_json::to_string(&w.state()).unwrap(), before);
+    let recorded = &w.events()[events..];
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0].reason, "action_failed");
+    assert_eq!(recorded[0].message, err.message);
+    let unknown = w.act(&Action::CrashApiserver(ApiserverRef {
+        apiserver: "nobody".into(),
+    }));
+    assert_eq!(unknown.unwrap_err().message, "unknown apiserver \"nobody\"");
 }

@@ -8,20 +8,21 @@ use super::{act, PanelProps};
 use crate::duration::format_ms;
 use crate::lang::Lang;
 use crate::scenario::{Action, AddApiserver, ApiserverRef, Isolate};
-use crate::state::ApiserverState;
+use crate::state::{ApiserverState, ApiserverStatus};
 use crate::world::MarkKind;
 
-/// An apiserver's status (the state's `running`, `crashed`, …) in words.
-fn status_text(status: &str, lang: Lang) -> String {
-    match (status, lang) {
-        (_, Lang::En) => status.to_string(),
-        ("starting", _) => "启动中".into(),
-        ("running", _) => "运行中".into(),
-        ("stopping", _) => "正在停止".into(),
-        ("stopped", _) => "已停止".into(),
-        ("crashed", _) => "已崩溃".into(),
-        ("isolated", _) => "已隔离".into(),
-        (other, _) => other.to_string(),
+/// An apiserver's status in words (in English, the state's own word).
+fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => status.as_str(),
+        Lang::Zh => match status {
+            ApiserverStatus::Starting => "启动中",
+            ApiserverStatus::Running => "运行中",
+            ApiserverStatus::Stopping => "正在停止",
+            ApiserverStatus::Stopped => "已停止",
+            ApiserverStatus::Crashed => "已崩溃",
+            ApiserverStatus::Isolated => "已隔离",
+        },
     }
 }
 
@@ -101,9 +102,10 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
 fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang: Lang) -> Html {
     let name = a.name.clone();
     let r = |apiserver: &str| ApiserverRef { apiserver: apiserver.to_string() };
-    let up = matches!(a.status.as_str(), "running" | "isolated" | "stopping");
+    let starting = a.status == ApiserverStatus::Starting;
+    let up = a.status.is_up() && !starting;
     html! {
-        <li class={classes!("card", a.status.clone())} id={format!("apiserver-{}", a.name)}>
+        <li class={classes!("card", a.status.as_str())} id={format!("apiserver-{}", a.name)}>
             <div class="card-head">
                 <span class="pulse-wrap">
                     // Re-mounted on every lease write: the pulse replays.
@@ -114,15 +116,15 @@ fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang
             </div>
             <div class="card-body">
                 { match lease { Some(left) => ttl_ring(left, p.frame.lease_ttl_ms, lang), None => html! { <span class="no-lease">{ lang.pick("no lease", "无租约") }</span> } } }
-                <span class={classes!("badge", a.status.clone())}>{ status_text(&a.status, lang) }</span>
+                <span class={classes!("badge", a.status.as_str())}>{ status_text(a.status, lang) }</span>
                 <span class={classes!("ready", a.ready.then_some("yes"))}>{ if a.ready { lang.pick("● ready", "● 就绪") } else { lang.pick("○ not ready", "○ 未就绪") } }</span>
             </div>
             <div class="card-actions">
-                <button class="crash" disabled={!up && a.status != "starting"} onclick={act(&p.lab, Action::CrashApiserver(r(&name)))}
+                <button class="crash" disabled={!up && !starting} onclick={act(&p.lab, Action::CrashApiserver(r(&name)))}
                     title={lang.pick("Dies at once: its lease stays until the TTL runs out", "立即崩溃：它的租约会一直保留到 TTL 耗尽")}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
-                <button class="stop" disabled={!up || a.status == "stopping"} onclick={act(&p.lab, Action::StopApiserver(r(&name)))}
+                <button class="stop" disabled={!up || a.status == ApiserverStatus::Stopping} onclick={act(&p.lab, Action::StopApiserver(r(&name)))}
                     title={lang.pick("Graceful: removes its lease and endpoint at once", "优雅退出：立即删除自己的租约和 endpoint")}>{ lang.pick("■ Stop", "■ 停止") }</button>
-                <button class="start" disabled={up || a.status == "starting"} onclick={act(&p.lab, Action::StartApiserver(r(&name)))}>{ lang.pick("▶ Start", "▶ 启动") }</button>
+                <button class="start" disabled={up || starting} onclick={act(&p.lab, Action::StartApiserver(r(&name)))}>{ lang.pick("▶ Start", "▶ 启动") }</button>
                 <button class="isolate" disabled={!up} onclick={act(&p.lab, Action::IsolateApiserver(Isolate { apiserver: name.clone(), for_: "30s".into() }))}
                     title={lang.pick("Cut it off from etcd for 30 s", "切断它与 etcd 的连接 30 秒")}>{ lang.pick("✂ Isolate 30s", "✂ 隔离 30s") }</button>
             </div>

@@ -5,11 +5,11 @@ use yew::prelude::*;
 
 use super::{act, Frame};
 use crate::duration::format_ms;
-use crate::event::Event;
+use crate::event::{Event, EventKind};
 use crate::lab::{EndpointsChange, Msg};
 use crate::lang::Lang;
 use crate::scenario::{Action, ObjectRef};
-use crate::state::State;
+use crate::state::{ApiserverStatus, State};
 
 /// How long an address that left the Endpoints fades out (`@keyframes leave` in
 /// `static/style.css`), after which its element is removed.
@@ -28,14 +28,16 @@ fn why_left(st: &State, ip: &str, lang: Lang) -> &'static str {
         .apiservers
         .iter()
         .find(|a| a.advertise_address == ip)
-        .map(|a| a.status.as_str())
+        .map(|a| a.status)
     {
-        Some("stopped") | Some("stopping") => lang.pick(
+        Some(ApiserverStatus::Stopped | ApiserverStatus::Stopping) => lang.pick(
             "stopped gracefully: it deleted its lease",
             "已优雅退出：它删除了自己的租约",
         ),
-        Some("crashed") => lang.pick("crashed: its lease expired", "已崩溃：它的租约已过期"),
-        Some("isolated") => lang.pick(
+        Some(ApiserverStatus::Crashed) => {
+            lang.pick("crashed: its lease expired", "已崩溃：它的租约已过期")
+        }
+        Some(ApiserverStatus::Isolated) => lang.pick(
             "cut off from etcd: its lease expired",
             "与 etcd 失联：它的租约已过期",
         ),
@@ -71,9 +73,9 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
         .endpoints
         .iter()
         .find(|e| e.namespace == "default" && e.name == "kubernetes");
-    let last_reset = p.frame.events.iter().rev().find(|e| {
-        e.message
-            .starts_with("Resetting endpoints for master service")
+    let last_reset = p.frame.events.iter().rev().find_map(|e| match &e.kind {
+        EventKind::EndpointsReset { addresses } => Some((e, addresses)),
+        _ => None,
     });
     let current: Vec<&String> = ep
         .iter()
@@ -113,20 +115,22 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
                     <li key={format!("leaving-{a}")} class="address leaving" aria-hidden="true"><code>{ a }</code></li>
                 }) }
             </ul>
-            if let Some(e) = last_reset { { written_by(e, &p.change, st, lang) } }
+            if let Some((e, to)) = last_reset { { written_by(e, to, &p.change, st, lang) } }
             <button id="delete-kubernetes" class="danger" disabled={svc.is_none()} onclick={act(&p.lab, delete)}>{ lang.pick("✖ Delete the kubernetes Service", "✖ 删除 kubernetes Service") }</button>
         </section>
     }
 }
 
-/// Who rewrote the Endpoints last, to what, and which addresses that change removed and added.
-fn written_by(e: &Event, change: &EndpointsChange, st: &State, lang: Lang) -> Html {
+/// Who rewrote the Endpoints last (`e`), to what (`to`), and which addresses the last change
+/// removed and added.
+fn written_by(e: &Event, to: &[String], change: &EndpointsChange, st: &State, lang: Lang) -> Html {
     html! {
         <p class="written-by" id="written-by">{ match lang {
             Lang::En => format!("last rewrite: t = {} by {}", format_ms(e.time_ms), e.apiserver),
             Lang::Zh => format!("最近一次重写：t = {}，由 {} 写入", format_ms(e.time_ms), e.apiserver),
         } }
-            <br /><span class="why">{ e.message.trim_start_matches("Resetting endpoints for master service \"kubernetes\" to ") }</span>
+            // As the log line prints them (Go's `%v` of the list).
+            <br /><span class="why">{ format!("[{}]", to.join(" ")) }</span>
             { for change.removed.iter().map(|ip| html! { <><br /><span class="change removed">{ format!("− {ip}{}{}", lang.pick(": ", "："), why_left(st, ip, lang)) }</span></> }) }
             { for change.added.iter().map(|ip| html! { <><br /><span class="change added">{ match lang {
                 Lang::En => format!("+ {ip}: its lease is live"),

@@ -1,0 +1,126 @@
+//! Storage writes behind the allocators' back (`corrupt` actions): what the repair loops exist
+//! to find.
+
+use std::net::IpAddr;
+
+use super::actions::refused;
+use super::World;
+use crate::api::{parse_ip, IpFamily, Service, ServicePort};
+use crate::etcd::{self, Value};
+use crate::event::ActionFailed;
+use crate::ipallocator::{family_of, Range};
+use crate::portallocator::PortAllocator;
+use crate::scenario::Corruption;
+
+impl World {
+    pub(super) fn corrupt(&mut self, c: &Corruption) -> Result<(), ActionFailed> {
+        let ip = |s: &str| parse_ip(s).expect("validated");
+        let (object, result) = match c {
+            Corruption::LeakClusterIp { ip: s } => (s.clone(), self.edit_ip_bitmap(ip(s), true)),
+            Corruption::UnallocateClusterIp { ip: s } => {
+                (s.clone(), self.edit_ip_bitmap(ip(s), false))
+            }
+            Corruption::LeakNodePort { port } => {
+                (port.to_string(), self.edit_port_bitmap(*port, true))
+            }
+            Corruption::UnallocateNodePort { port } => {
+                (port.to_string(), self.edit_port_bitmap(*port, false))
+            }
+            Corruption::ForceClusterIp {
+                namespace,
+                name,
+                ip,
+            } => (
+                format!("{namespace}/{name}"),
+                self.edit_service(namespace, name, |svc| {
+                    svc.cluster_ip = ip.clone();
+                    svc.cluster_ips = vec![ip.clone()];
+                }),
+            ),
+            Corruption::ForceNodePort {
+                namespace,
+                name,
+                port,
+            } => (
+                format!("{namespace}/{name}"),
+                self.edit_service(namespace, name, |svc| match svc.ports.first_mut() {
+                    Some(p) => p.node_port = *port,
+                    None => svc.ports.push(ServicePort {
+                        port: 80,
+                        node_port: *port,
+                        ..Default::default()
+                    }),
+                }),
+            ),
+        };
+        result.map_err(|e| refused("", &object, e))?;
+        self.sync_endpoints_controller();
+        Ok(())
+    }
+
+    /// Sets (`set`) or clears `ip` in the stored bitmap of its family.
+    fn edit_ip_bitmap(&mut self, ip: IpAddr, set: bool) -> Result<(), String> {
+        let secondary = self
+            .cfg
+            .service_ip_ranges
+            .secondary
+            .is_some_and(|n| family_of(&n) == IpFamily::of(&ip));
+        let key = if secondary {
+            etcd::RANGE_SECONDARY_SERVICE_IPS
+        } else {
+            etcd::RANGE_SERVICE_IPS
+        };
+        let (snap, _) = self
+            .etcd
+            .range(key, self.now)
+            .ok_or_else(|| format!("{key} is not initialised yet"))?;
+        let mut r = Range::from_snapshot(snap, self.behavior).map_err(|e| e.to_string())?;
+        if set {
+            r.allocate(ip).map_err(|e| e.to_string())?;
+        } else if r.has(ip) {
+            r.release(ip);
+        } else {
+            return Err(format!("{ip} is not allocated"));
+        }
+        self.etcd
+            .put(key, Value::Range(r.snapshot()), None, self.now);
+        Ok(())
+    }
+
+    /// Sets (`set`) or clears `port` in the stored NodePort bitmap.
+    fn edit_port_bitmap(&mut self, port: i32, set: bool) -> Result<(), String> {
+        let key = etcd::RANGE_NODE_PORTS;
+        let (snap, _) = self
+            .etcd
+            .range(key, self.now)
+            .ok_or("/ranges/servicenodeports is not initialised yet")?;
+        let mut a = PortAllocator::from_snapshot(snap, self.behavior).map_err(|e| e.to_string())?;
+        if set {
+            a.allocate(port).map_err(|e| e.to_string())?;
+        } else if a.has(port) {
+            a.release(port);
+        } else {
+            return Err(format!("{port} is not allocated"));
+        }
+        self.etcd
+            .put(key, Value::Range(a.snapshot()), None, self.now);
+        Ok(())
+    }
+
+    fn edit_service(
+        &mut self,
+        ns: &str,
+        name: &str,
+        edit: impl FnOnce(&mut Service),
+    ) -> Result<(), String> {
+        let mut svc = self
+            .etcd
+            .service(ns, name, self.now)
+            .cloned()
+            .ok_or_else(|| format!("services \"{name}\" not found"))?;
+        edit(&mut svc);
+        let key = etcd::service_key(ns, name);
+        self.etcd.put(&key, Value::Service(svc), None, self.now);
+        Ok(())
+    }
+}

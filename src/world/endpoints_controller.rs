@@ -1,0 +1,46 @@
+//! kube-controller-manager's endpoints controller, as the world runs it after every change.
+//!
+//! Level-based, as upstream's `syncService`: every Service with a selector gets the Endpoints its
+//! ready and not-ready Pods imply ([`endpoints_for_service`]). An Endpoints object is deleted only
+//! when the controller sees its Service deleted; one that no Service ever owned (such as a
+//! `default/kubernetes` Endpoints given in `initial` before the apiserver creates the Service) is
+//! left alone. Upstream also re-queues every Endpoints once when the controller starts
+//! (`checkLeftoverEndpoints`); the lab's controller-manager never restarts, so that pass is not
+//! modelled. It writes through the apiservers, so it does nothing while none is ready.
+
+use std::collections::BTreeSet;
+
+use super::World;
+use crate::api::{Pod, Service};
+use crate::endpoints::endpoints_for_service;
+use crate::etcd::{self, Value};
+
+impl World {
+    pub(super) fn sync_endpoints_controller(&mut self) {
+        if !self.apiservers.keys().any(|n| self.ready(n)) {
+            return;
+        }
+        let now = self.now;
+        let services: Vec<Service> = self.etcd.services(now).into_iter().cloned().collect();
+        let pods: Vec<Pod> = self.etcd.pods(now).into_iter().cloned().collect();
+        let present: BTreeSet<String> = services.iter().map(Service::key).collect();
+        for gone in self.seen_services.difference(&present) {
+            let (ns, name) = gone.split_once('/').expect("namespace/name");
+            self.etcd.delete(&etcd::endpoints_key(ns, name), now);
+        }
+        self.seen_services = present;
+        for svc in &services {
+            let Some(want) = endpoints_for_service(svc, &pods) else {
+                continue;
+            };
+            let key = etcd::endpoints_key(&svc.namespace, &svc.name);
+            let current = match self.etcd.get(&key, now).map(|e| &e.value) {
+                Some(Value::Endpoints(ep)) => Some(ep),
+                _ => None,
+            };
+            if current != Some(&want) {
+                self.etcd.put(&key, Value::Endpoints(want), None, now);
+            }
+        }
+    }
+}

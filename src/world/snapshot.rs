@@ -1,0 +1,112 @@
+//! The contract's state snapshot, read out of a world.
+
+use std::collections::BTreeMap;
+
+use super::World;
+use crate::controlplane::{Apiserver, Status};
+use crate::ipallocator::family_of;
+use crate::state::{
+    AllocationState, Allocations, ApiserverState, ApiserverStatus, EtcdState, LeaseState,
+    RepairState, State,
+};
+
+impl State {
+    /// The state of `w` now.
+    pub fn of(w: &World) -> State {
+        w.state()
+    }
+}
+
+impl World {
+    pub fn state(&self) -> State {
+        let now = self.now;
+        let etcd = &self.etcd;
+        let leases = etcd
+            .leases(now)
+            .into_iter()
+            .map(|(key, ip, expires)| LeaseState {
+                key,
+                ip,
+                ttl_left_ms: expires.map_or(0, |t| t.saturating_sub(now)),
+            })
+            .collect();
+        State {
+            time_ms: now,
+            etcd: EtcdState {
+                available: self.etcd_available(),
+                revision: etcd.revision(),
+            },
+            apiservers: self.apiservers().map(|a| self.apiserver_state(a)).collect(),
+            leases,
+            namespaces: etcd.namespaces(now),
+            services: etcd.services(now).into_iter().cloned().collect(),
+            endpoints: etcd.endpoints(now).into_iter().cloned().collect(),
+            pods: etcd.pods(now).into_iter().cloned().collect(),
+            allocations: self.allocations(),
+        }
+    }
+
+    /// How the contract reports an apiserver's status.
+    pub fn status(&self, a: &Apiserver) -> ApiserverStatus {
+        match a.status {
+            Status::Running | Status::Stopping | Status::Starting if a.isolated_until.is_some() => {
+                ApiserverStatus::Isolated
+            }
+            Status::Starting => ApiserverStatus::Starting,
+            Status::Running => ApiserverStatus::Running,
+            Status::Stopping => ApiserverStatus::Stopping,
+            Status::Stopped => ApiserverStatus::Stopped,
+            Status::Crashed => ApiserverStatus::Crashed,
+        }
+    }
+
+    fn apiserver_state(&self, a: &Apiserver) -> ApiserverState {
+        let mut cluster_ip_leaks = BTreeMap::new();
+        for net in self.cfg.service_ip_ranges.networks() {
+            if let Some(leaks) = a.ip_repair.leaks(family_of(&net)) {
+                cluster_ip_leaks.extend(leaks.iter().map(|(ip, n)| (ip.to_string(), *n)));
+            }
+        }
+        let node_port_leaks = a
+            .port_repair
+            .leaks()
+            .iter()
+            .map(|(p, n)| (p.to_string(), *n))
+            .collect();
+        ApiserverState {
+            name: a.spec.name.clone(),
+            advertise_address: a.ip(),
+            status: self.status(a),
+            ready: self.ready(&a.spec.name),
+            repair: RepairState {
+                cluster_ip_leaks,
+                node_port_leaks,
+            },
+        }
+    }
+
+    fn allocations(&self) -> Allocations {
+        let cluster_ip = (0..self.cfg.service_ip_ranges.networks().len())
+            .filter_map(|i| self.stored_cluster_ips(i))
+            .map(|range| AllocationState {
+                range: range.cidr().to_string(),
+                size: range.size(),
+                static_band: range.static_band(),
+                used: range.used(),
+                allocated: range.iter().map(|ip| ip.to_string()).collect(),
+            })
+            .collect();
+        let ports = self.stored_node_ports();
+        let node_port = AllocationState {
+            range: ports.range().to_string(),
+            size: ports.size(),
+            static_band: ports.static_band(),
+            used: ports.used(),
+            allocated: ports.iter().collect(),
+        };
+        Allocations {
+            cluster_ip,
+            node_port,
+        }
+    }
+}
