@@ -33,6 +33,22 @@ async fn mount_with(scenario: Option<&str>, link: Option<&str>) -> Element {
     root
 }
 
+/// Adds the lab's stylesheet to the page, for what depends on layout and animation.
+fn add_styles() -> Element {
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(include_str!("../static/style.css")));
+    document().head().unwrap().append_child(&style).unwrap();
+    style
+}
+
+/// How many addresses of the kubernetes Endpoints are fading out.
+fn leaving() -> u32 {
+    by_id("kubernetes-endpoints")
+        .query_selector_all(".address.leaving")
+        .unwrap()
+        .length()
+}
+
 /// The addresses listed in the kubernetes Endpoints (not those fading out).
 fn endpoints() -> String {
     let list = by_id("kubernetes-endpoints")
@@ -142,6 +158,9 @@ async fn an_invalid_cidr_is_refused_and_nothing_changes() {
             .is_none(),
         "two apiservers"
     );
+    // The bitmap shows the new cluster's range at once, though time has not moved.
+    assert_eq!(text("clock"), "t = 0s");
+    assert_eq!(text("cluster-ip-title"), "ClusterIP 172.20.0.0/20");
     root.remove();
 }
 
@@ -310,4 +329,53 @@ async fn page_options_minimal_autoplay_and_reported_problems() {
         "controls=minimal marks the app; static/style.css hides the editing controls"
     );
     assert_eq!(notice, "unknown URL parameter \"colour\"");
+}
+
+#[wasm_bindgen_test]
+async fn an_address_that_left_fades_out_and_then_takes_no_room() {
+    let style = add_styles();
+    let root = mount(None).await;
+    seek(20_000).await;
+    click(button_in("apiserver-apiserver-b", "Crash")).await;
+    let height = || by_id("kubernetes-endpoints").get_bounding_client_rect().height();
+    let before = height();
+    seek(36_000).await;
+    until("t = 36 s", || text("clock") == "t = 36s").await;
+    assert_eq!(leaving(), 1, "192.168.10.12 fades out");
+    until("the faded address is gone", || leaving() == 0).await;
+    let after = height();
+    let told = text("written-by");
+    root.remove();
+    style.remove();
+    assert!(after <= before + 1.0, "the list is {after} px high, was {before} px");
+    assert!(
+        told.contains("− 192.168.10.12: crashed: its lease expired"),
+        "the change is still told: {told}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn another_tour_or_scenario_starts_with_no_change_of_the_endpoints() {
+    let root = mount(None).await;
+    seek(20_000).await;
+    click(button_in("apiserver-apiserver-b", "Crash")).await;
+    seek(36_000).await;
+    until("b has left", || !endpoints().contains("192.168.10.12")).await;
+    assert!(text("written-by").contains("− 192.168.10.12"));
+    // A scenario picked starts afresh: what changed in the old one is not its change.
+    set_input("scenario-pick", "crash-vs-graceful-stop", "change").await;
+    until("the scenario opens", || text("clock") == "t = 0s").await;
+    let written = exists("written-by").then(|| text("written-by")).unwrap_or_default();
+    assert!(!written.contains('−') && !written.contains('+'), "{written}");
+    assert_eq!(leaving(), 0);
+    // A tour opens at its first step; 192.168.10.12 is not there yet, and it did not leave.
+    seek(10_000).await;
+    set_input("tour-pick", "kubernetes-service", "change").await;
+    until("the tour opens", || exists("tour-title")).await;
+    assert!(!endpoints().contains("192.168.10.12"), "{}", endpoints());
+    let written = exists("written-by").then(|| text("written-by")).unwrap_or_default();
+    let fading = leaving();
+    root.remove();
+    assert!(!written.contains('−') && !written.contains('+'), "{written}");
+    assert_eq!(fading, 0);
 }

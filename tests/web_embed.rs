@@ -344,3 +344,33 @@ async fn a_tour_opens_at_a_step_and_links_back_to_it() {
     lab.unmount();
     root.remove();
 }
+
+#[wasm_bindgen_test]
+async fn a_panic_is_told_in_every_instance_never_a_blank_page() {
+    let (a, b, gone) = (new_root(), new_root(), new_root());
+    let mut first = mount(a.clone(), options(&[]), None);
+    let mut second = mount(b.clone(), options(&[("lang", "zh")]), None);
+    let mut unmounted = mount(gone.clone(), options(&[]), None);
+    until("all render", || {
+        [&a, &b, &gone].iter().all(|r| find(r, ".lab").is_some())
+    })
+    .await;
+    unmounted.unmount();
+    // A bug anywhere in the module, in a task of its own: the module cannot go on after it.
+    gloo_timers::callback::Timeout::new(0, || panic!("a test of the failure notice")).forget();
+    until("the notice shows", || find(&a, ".lab-failure").is_some()).await;
+    let (told_a, told_b) = (text(&a, ".lab-failure"), text(&b, ".lab-failure"));
+    let told_gone = find(&gone, ".lab-failure").is_some();
+    first.unmount();
+    second.unmount();
+    for r in [a, b, gone] {
+        r.remove();
+    }
+    assert!(
+        told_a.starts_with("The lab stopped because of an internal error; reload the page")
+            && told_a.contains("a test of the failure notice"),
+        "{told_a}"
+    );
+    assert!(told_b.starts_with("实验室因内部错误而停止"), "{told_b}");
+    assert!(!told_gone, "an unmounted instance is no longer told");
+}
