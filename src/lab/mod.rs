@@ -113,7 +113,7 @@ pub struct Lab {
 }
 
 impl Lab {
-    pub fn new(scenario: Scenario, source: Source) -> Self {
+    pub(crate) fn new(scenario: Scenario, source: Source) -> Self {
         let mut timeline = Timeline::new(&scenario);
         timeline.run_until(0);
         Self::with_timeline(scenario, source, timeline)

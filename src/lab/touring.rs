@@ -145,7 +145,7 @@ impl Lab {
     }
 
     /// How long a reader needs for the current step's narration, in ms.
-    pub fn reading_ms(&self) -> u32 {
+    pub(crate) fn reading_ms(&self) -> u32 {
         let Some(g) = &self.guide else { return 0 };
         let chars = g.step().say.get(self.lang).chars().count() as u32;
         // About 20 characters a second in English, 7 in Chinese, plus a look at the change.

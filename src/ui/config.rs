@@ -41,7 +41,7 @@ pub fn cluster_scenario(s: &Settings) -> Result<Scenario, String> {
 }
 
 /// The sandbox scenario file the form describes (validated by `scenario::parse`).
-pub fn cluster_file(s: &Settings) -> Result<String, String> {
+fn cluster_file(s: &Settings) -> Result<String, String> {
     cluster_file_in(s, Lang::En)
 }
 
@@ -114,7 +114,7 @@ fn catalogue() -> &'static [Entry] {
 }
 
 /// The title of `s` in `lang` (else the English one, else any; its name when it has none).
-pub fn title_of(s: &Scenario, lang: Lang) -> String {
+fn title_of(s: &Scenario, lang: Lang) -> String {
     s.title
         .as_ref()
         .map(|t| t.get(lang))
@@ -124,7 +124,7 @@ pub fn title_of(s: &Scenario, lang: Lang) -> String {
 }
 
 /// The description of `s` in `lang`, if it has one.
-pub fn description_of(s: &Scenario, lang: Lang) -> Option<String> {
+fn description_of(s: &Scenario, lang: Lang) -> Option<String> {
     s.description
         .as_ref()
         .map(|d| d.get(lang).to_string())
@@ -132,7 +132,7 @@ pub fn description_of(s: &Scenario, lang: Lang) -> Option<String> {
 }
 
 #[derive(Properties, PartialEq)]
-pub struct ConfigFormProps {
+pub(crate) struct ConfigFormProps {
     /// The loaded scenario's name.
     pub current: String,
     /// Where a scenario to run goes ([`Msg::Load`]).
@@ -140,7 +140,7 @@ pub struct ConfigFormProps {
 }
 
 #[function_component(ConfigForm)]
-pub fn config_form(p: &ConfigFormProps) -> Html {
+pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
     let lang = super::use_lang();
     let settings = use_state(Settings::default);
     let error = use_state(|| None::<String>);
@@ -216,31 +216,42 @@ pub fn config_form(p: &ConfigFormProps) -> Html {
                 }
             </select>
             <button id="configure" onclick={toggle} aria-expanded={open.to_string()} aria-controls="config-form">{ lang.pick("⚙ Configure", "⚙ 配置") }</button>
-            if *open {
-                <form id="config-form" class="config-form" onsubmit={on_apply}>
-                    <label for="cfg-cidr">{ "--service-cluster-ip-range" }</label>
-                    <input id="cfg-cidr" value={s.service_cidr.clone()} onchange={field(|s| &mut s.service_cidr)} spellcheck="false" />
-                    <label for="cfg-ports">{ "--service-node-port-range" }</label>
-                    <input id="cfg-ports" value={s.node_ports.clone()} onchange={field(|s| &mut s.node_ports)} spellcheck="false" />
-                    <label for="cfg-reconciler">{ "--endpoint-reconciler-type" }</label>
-                    <select id="cfg-reconciler" onchange={field(|s| &mut s.reconciler)}>
-                        { for ["lease", "master-count", "none"].iter().map(|r| html! { <option value={*r} selected={s.reconciler == *r}>{ *r }</option> }) }
-                    </select>
-                    <label for="cfg-count">{ lang.pick("apiservers", "apiserver 数量") }</label>
-                    <input id="cfg-count" type="number" min="1" max="9" value={s.apiservers.clone()} onchange={field(|s| &mut s.apiservers)} />
-                    <label for="cfg-behavior">{ lang.pick("behaviour", "行为版本") }</label>
-                    <select id="cfg-behavior" onchange={field(|s| &mut s.behavior)}>
-                        <option value="1.29" selected={s.behavior == "1.29"}>{ lang.pick("1.29 (bands, repair gates readiness)", "1.29（静态段/动态段，修复完成前不就绪）") }</option>
-                        <option value="1.20" selected={s.behavior == "1.20"}>{ lang.pick("1.20 (as the seed articles read it)", "1.20（原始文章所依据的版本）") }</option>
-                    </select>
-                    <label for="cfg-seed">{ lang.pick("seed", "随机种子") }</label>
-                    <input id="cfg-seed" value={s.seed.clone()} onchange={field(|s| &mut s.seed)} inputmode="numeric" />
-                    <button id="cfg-apply" type="submit" class="primary">{ lang.pick("Start this cluster", "启动这个集群") }</button>
-                </form>
-            }
+            if *open { { settings_form(s, field, on_apply, lang) } }
             if let Some(msg) = &*error {
                 <p id="config-error" class="error" role="alert">{ msg.clone() }</p>
             }
         </div>
+    }
+}
+
+/// The configuration form: the apiserver flags it sets, the number of apiservers, the behaviour
+/// and the seed. `field` makes the callback that keeps one setting as typed.
+fn settings_form(
+    s: &Settings,
+    field: impl Fn(fn(&mut Settings) -> &mut String) -> Callback<Event>,
+    on_apply: Callback<SubmitEvent>,
+    lang: Lang,
+) -> Html {
+    html! {
+        <form id="config-form" class="config-form" onsubmit={on_apply}>
+            <label for="cfg-cidr">{ "--service-cluster-ip-range" }</label>
+            <input id="cfg-cidr" value={s.service_cidr.clone()} onchange={field(|s| &mut s.service_cidr)} spellcheck="false" />
+            <label for="cfg-ports">{ "--service-node-port-range" }</label>
+            <input id="cfg-ports" value={s.node_ports.clone()} onchange={field(|s| &mut s.node_ports)} spellcheck="false" />
+            <label for="cfg-reconciler">{ "--endpoint-reconciler-type" }</label>
+            <select id="cfg-reconciler" onchange={field(|s| &mut s.reconciler)}>
+                { for ["lease", "master-count", "none"].iter().map(|r| html! { <option value={*r} selected={s.reconciler == *r}>{ *r }</option> }) }
+            </select>
+            <label for="cfg-count">{ lang.pick("apiservers", "apiserver 数量") }</label>
+            <input id="cfg-count" type="number" min="1" max="9" value={s.apiservers.clone()} onchange={field(|s| &mut s.apiservers)} />
+            <label for="cfg-behavior">{ lang.pick("behaviour", "行为版本") }</label>
+            <select id="cfg-behavior" onchange={field(|s| &mut s.behavior)}>
+                <option value="1.29" selected={s.behavior == "1.29"}>{ lang.pick("1.29 (bands, repair gates readiness)", "1.29（静态段/动态段，修复完成前不就绪）") }</option>
+                <option value="1.20" selected={s.behavior == "1.20"}>{ lang.pick("1.20 (as the seed articles read it)", "1.20（原始文章所依据的版本）") }</option>
+            </select>
+            <label for="cfg-seed">{ lang.pick("seed", "随机种子") }</label>
+            <input id="cfg-seed" value={s.seed.clone()} onchange={field(|s| &mut s.seed)} inputmode="numeric" />
+            <button id="cfg-apply" type="submit" class="primary">{ lang.pick("Start this cluster", "启动这个集群") }</button>
+        </form>
     }
 }

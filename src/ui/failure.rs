@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use crate::lang::Lang;
 
 /// The class of the notice; a root that has one is not told twice.
-pub const FAILURE_CLASS: &str = "lab-failure";
+pub(crate) const FAILURE_CLASS: &str = "lab-failure";
 
 thread_local! {
     /// The elements instances were mounted into, with their language, by registration number.
@@ -51,7 +51,7 @@ fn install() {
 }
 
 /// What a reader is told, with what the panic said.
-pub fn failure_text(lang: Lang, detail: &str) -> String {
+pub(crate) fn failure_text(lang: Lang, detail: &str) -> String {
     match lang {
         Lang::En => format!(
             "The lab stopped because of an internal error; reload the page to start it again. ({detail})"

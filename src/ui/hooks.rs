@@ -17,13 +17,13 @@ type FrameFn = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 /// A chain of `requestAnimationFrame` callbacks: `frame(timestamp)` runs once a frame until it
 /// returns `false` or the loop is dropped. The one animation loop of the UI (playing, the bitmap
 /// sweep): dropping it cancels the queued frame and breaks the closure's reference to itself.
-pub struct FrameLoop {
+pub(crate) struct FrameLoop {
     handle: FrameFn,
     request: Rc<std::cell::Cell<Option<i32>>>,
 }
 
 impl FrameLoop {
-    pub fn start(mut frame: impl FnMut(f64) -> bool + 'static) -> Self {
+    pub(crate) fn start(mut frame: impl FnMut(f64) -> bool + 'static) -> Self {
         let handle: FrameFn = Rc::new(RefCell::new(None));
         let request = Rc::new(std::cell::Cell::new(None::<i32>));
         let (h, req) = (handle.clone(), request.clone());

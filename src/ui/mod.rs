@@ -6,11 +6,11 @@ mod config;
 mod controls;
 mod failure;
 mod frame;
-pub mod hooks;
+pub(crate) mod hooks;
 mod link;
 pub mod mount;
 mod panels;
-pub mod tour;
+pub(crate) mod tour;
 
 use std::rc::Rc;
 
@@ -20,10 +20,9 @@ use crate::embed::Theme;
 use crate::lab::{Lab, Msg};
 use crate::lang::Lang;
 
-pub use crate::lab::{builtin_scenario, Opening, DEFAULT_SCENARIO, SPEED_MAX_EXP, SPEED_MIN_EXP};
-pub use config::{cluster_scenario, ConfigForm, Settings};
-pub use failure::{failure_text, FAILURE_CLASS};
-pub use frame::Frame;
+pub use config::{cluster_scenario, Settings};
+use config::ConfigForm;
+pub(crate) use frame::Frame;
 
 #[derive(Properties, PartialEq)]
 pub struct AppProps {
@@ -93,7 +92,7 @@ impl AppProps {
 /// The language of this instance, for every component under [`App`] (a context, not a global,
 /// so that two instances on one page can differ).
 #[hook]
-pub fn use_lang() -> Lang {
+pub(crate) fn use_lang() -> Lang {
     use_context::<Lang>().unwrap_or_default()
 }
 

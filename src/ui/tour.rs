@@ -14,7 +14,7 @@ use crate::tour::{self, Tour};
 use super::use_lang;
 
 /// The element(s) of one instance a step's `highlight` names.
-pub fn spot_selector(spot: &str) -> String {
+pub(crate) fn spot_selector(spot: &str) -> String {
     if let Some(name) = spot.strip_prefix("apiserver:") {
         return format!("[id=\"apiserver-{}\"]", name.replace(['"', '\\'], ""));
     }
@@ -34,7 +34,7 @@ pub fn spot_selector(spot: &str) -> String {
 }
 
 /// What a spot is called on its "show me" button.
-pub fn spot_label(spot: &str, lang: Lang) -> String {
+pub(crate) fn spot_label(spot: &str, lang: Lang) -> String {
     if let Some(name) = spot.strip_prefix("apiserver:") {
         return name.to_string();
     }
@@ -72,7 +72,7 @@ fn show_spot(from: &web_sys::Element, spot: &str) {
 
 /// Marks the spots of the current step inside `root` (and only there: several instances may
 /// share a page), clearing the previous ones.
-pub fn highlight(root: &web_sys::Element, spots: &[String]) {
+pub(crate) fn highlight(root: &web_sys::Element, spots: &[String]) {
     if let Ok(old) = root.query_selector_all(".tour-spot") {
         for i in 0..old.length() {
             if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
@@ -94,12 +94,12 @@ pub fn highlight(root: &web_sys::Element, spots: &[String]) {
 }
 
 /// The tours shipped in `tours/`, parsed (a broken one is left out; the tests refuse it).
-pub fn catalogue() -> Vec<Tour> {
+pub(crate) fn catalogue() -> Vec<Tour> {
     TOURS.iter().filter_map(|(_, text)| tour::parse(text, SCENARIOS).ok()).collect()
 }
 
 #[derive(Properties, PartialEq)]
-pub struct TourCardProps {
+pub(crate) struct TourCardProps {
     pub title: Title,
     pub index: usize,
     pub len: usize,
@@ -117,7 +117,7 @@ pub struct TourCardProps {
 }
 
 #[function_component(TourCard)]
-pub fn tour_card(p: &TourCardProps) -> Html {
+pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     let lang = use_lang();
     let click = |msg: fn() -> Msg| {
         let cb = p.lab.clone();
@@ -176,14 +176,14 @@ pub fn tour_card(p: &TourCardProps) -> Html {
 }
 
 #[derive(Properties, PartialEq)]
-pub struct TourPickerProps {
+pub(crate) struct TourPickerProps {
     /// The tour being taken, if any.
     pub current: Option<AttrValue>,
     pub lab: Callback<Msg>,
 }
 
 #[function_component(TourPicker)]
-pub fn tour_picker(p: &TourPickerProps) -> Html {
+pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
     let lang = use_lang();
     let tours = use_memo((), |_| catalogue());
     let onchange = {
