@@ -26,6 +26,7 @@ pub mod lab;
 pub mod ipallocator;
 pub mod lang;
 pub mod options;
+pub mod parts;
 pub mod portallocator;
 pub mod reconcilers;
 pub mod registry;

@@ -14,6 +14,7 @@ mod lab;
 mod ipallocator;
 mod model;
 mod options;
+mod parts;
 mod portallocator;
 #[cfg(not(target_arch = "wasm32"))]
 mod props;
