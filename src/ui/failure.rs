@@ -37,14 +37,22 @@ pub(crate) fn watch(root: &web_sys::Element, lang: Lang) -> Watch {
     Watch(id)
 }
 
-/// Sets the panic hook once, keeping the one before it (the test runner's, or the default's
-/// message on the console).
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+}
+
+/// Sets the panic hook once, through yew (which otherwise puts its own, a console message only,
+/// in place of any hook when it first renders), and keeps the one before it (a test runner's).
 fn install() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            show(&info.to_string());
+        yew::set_custom_panic_hook(Box::new(move |info| {
+            let message = info.to_string();
+            show(&message);
+            console_error(&message);
             previous(info);
         }));
     });
