@@ -3,7 +3,7 @@
 //! Everything a scenario says is checked before anything runs; an error names the field path,
 //! e.g. `cluster.service_cluster_ip_range: invalid CIDR "10.96.0.0/33"`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::net::IpAddr;
 
 use serde::{Deserialize, Deserializer, Serialize};
@@ -12,20 +12,13 @@ use serde_json::Value as Json;
 use crate::api::{parse_ip, Behavior, Endpoints, IpFamily, Pod, Service};
 use crate::duration::parse_ms;
 use crate::ipallocator::family_of;
+use crate::lang::LocalizedText;
 use crate::options::{
     default_range_warning, parse_service_cluster_ip_range, parse_service_node_port_range,
     validate_apiserver_count, validate_kubernetes_service_node_port, ServiceIpRanges,
 };
 use crate::portallocator::PortRange;
 use crate::reconcilers::ReconcilerType;
-
-/// `title`: a string, or an object of language → string.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Title {
-    Plain(String),
-    ByLanguage(BTreeMap<String, String>),
-}
 
 /// Distinguishes a missing field (`None`) from an explicit `null` (`Some(None)`).
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
@@ -40,9 +33,9 @@ struct File {
     #[serde(default)]
     name: String,
     #[serde(default)]
-    title: Option<Title>,
+    title: Option<LocalizedText>,
     #[serde(default)]
-    description: Option<Title>,
+    description: Option<LocalizedText>,
     seed: Option<u64>,
     #[serde(default)]
     behavior: Behavior,
@@ -309,8 +302,8 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     pub name: String,
-    pub title: Option<Title>,
-    pub description: Option<Title>,
+    pub title: Option<LocalizedText>,
+    pub description: Option<LocalizedText>,
     pub seed: u64,
     pub behavior: Behavior,
     pub cluster: ClusterConfig,

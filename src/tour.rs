@@ -19,8 +19,8 @@ use serde_json::Value as Json;
 
 use crate::duration::parse_ms;
 use crate::expect;
-use crate::lang::Lang;
-use crate::scenario::{self, Scenario, Title};
+use crate::lang::{Lang, LocalizedText};
+use crate::scenario::{self, Scenario};
 use crate::state::State;
 use crate::timeline::Timeline;
 
@@ -61,14 +61,14 @@ pub struct TourStep {
     /// The scenario (a name of `scenarios/`) this step shows; a change restarts at its time 0.
     pub scenario: String,
     pub wait: Wait,
-    pub say: Title,
+    pub say: LocalizedText,
     pub highlight: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tour {
     pub name: String,
-    pub title: Title,
+    pub title: LocalizedText,
     pub steps: Vec<TourStep>,
 }
 
@@ -76,7 +76,7 @@ pub struct Tour {
 #[serde(deny_unknown_fields)]
 struct File {
     name: String,
-    title: Title,
+    title: LocalizedText,
     scenario: String,
     steps: Vec<StepFile>,
 }
@@ -90,15 +90,15 @@ struct StepFile {
     at: Option<String>,
     #[serde(default)]
     until: Option<Json>,
-    say: Title,
+    say: LocalizedText,
     #[serde(default)]
     highlight: Vec<String>,
 }
 
 /// Both languages, non-empty: a tour is read in either.
-fn check_text(t: &Title, field: &str) -> Result<(), String> {
+fn check_text(t: &LocalizedText, field: &str) -> Result<(), String> {
     match t {
-        Title::ByLanguage(m)
+        LocalizedText::ByLanguage(m)
             if Lang::ALL
                 .iter()
                 .all(|l| m.get(l.code()).is_some_and(|s| !s.trim().is_empty())) =>

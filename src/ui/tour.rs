@@ -6,8 +6,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::builtin::{SCENARIOS, TOURS};
-use crate::lang::Lang;
-use crate::scenario::Title;
+use crate::lang::{Lang, LocalizedText};
 use crate::tour::{self, Tour};
 
 use super::use_lang;
@@ -106,10 +105,10 @@ pub enum TourControl {
 
 #[derive(Properties, PartialEq)]
 pub struct TourCardProps {
-    pub title: Title,
+    pub title: LocalizedText,
     pub index: usize,
     pub len: usize,
-    pub say: Title,
+    pub say: LocalizedText,
     /// Why the next step cannot be shown (a tour that no longer matches the simulation).
     #[prop_or_default]
     pub error: Option<AttrValue>,
