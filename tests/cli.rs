@@ -71,7 +71,7 @@ fn invalid_input_exits_2_with_the_field_path() {
             "error: cluster.apiserver_count: --apiserver-count should be a positive number, but value '0' provided"),
         (&scenario(r#", "steps": [{"at": "1s", "do": "crash_apiserver", "apiserver": "apiserver-z"}]"#),
             r#"error: steps[0].apiserver: unknown apiserver "apiserver-z""#),
-        (&scenario(r#", "steps": [{"at": "1s", "do": "explode"}]"#), r#"error: steps[0].do: unknown action "explode""#),
+        (&scenario(r#", "steps": [{"at": "1s", "do": "explode"}]"#), "error: steps[0].do: unknown variant `explode`, expected one of `start_apiserver`"),
         (&scenario(r#", "steps": [{"at": "1s", "do": "create_service", "service": {"name": "x", "portz": []}}]"#),
             "error: steps[0].service.portz: unknown field `portz`"),
         (&scenario(r#", "steps": [{"at": "soon", "do": "etcd_outage", "for": "10s"}]"#), "error: steps[0].at: "),

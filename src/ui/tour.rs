@@ -5,7 +5,7 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::builtin::{SCENARIOS, TOURS};
+use crate::builtin::TOURS;
 use crate::lang::{Lang, LocalizedText};
 use crate::tour::{self, Tour};
 
@@ -93,7 +93,7 @@ pub fn highlight(root: &web_sys::Element, spots: &[String]) {
 
 /// The tours shipped in `tours/`, parsed (a broken one is left out; the tests refuse it).
 pub fn catalogue() -> Vec<Tour> {
-    TOURS.iter().filter_map(|(_, text)| tour::parse(text, SCENARIOS).ok()).collect()
+    TOURS.iter().filter_map(|(_, text)| tour::parse(text).ok()).collect()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

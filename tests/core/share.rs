@@ -6,7 +6,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::json;
 
-use kube_bootstrap_lab::builtin::SCENARIOS;
+use kube_bootstrap_lab::catalogue;
 use kube_bootstrap_lab::scenario::{self, Action};
 use kube_bootstrap_lab::share::{percent_decode, percent_encode, Moment, Source};
 use kube_bootstrap_lab::state::State;
@@ -32,11 +32,7 @@ fn percent_coding_round_trips() {
 
 #[test]
 fn a_link_restores_the_exact_moment() {
-    let text = SCENARIOS
-        .iter()
-        .find(|(n, _)| *n == "crash-one-of-three")
-        .unwrap()
-        .1;
+    let text = catalogue::scenario_text("crash-one-of-three").unwrap();
     let s = scenario::parse(text).unwrap();
     let mut live = Timeline::new(&s);
     live.run_until(20_000);
@@ -60,7 +56,7 @@ fn a_link_restores_the_exact_moment() {
     );
     let decoded = Moment::decode(&format!("#{link}")).unwrap();
     assert_eq!(decoded, moment);
-    let (_, restored) = decoded.restore(SCENARIOS).unwrap();
+    let (_, restored) = decoded.restore().unwrap();
     assert_eq!(State::of(restored.world()), State::of(live.world()));
     assert_eq!(restored.world().events(), live.world().events());
 
@@ -69,7 +65,7 @@ fn a_link_restores_the_exact_moment() {
         seed: Some(99),
         ..moment.clone()
     }
-    .restore(SCENARIOS)
+    .restore()
     .unwrap()
     .1;
     let web = |t: &Timeline| {
@@ -95,7 +91,7 @@ fn an_inline_scenario_travels_in_the_link() {
     };
     let (s, tl) = Moment::decode(&m.encode())
         .unwrap()
-        .restore(SCENARIOS)
+        .restore()
         .unwrap();
     assert_eq!(s.seed, 3);
     assert_eq!(State::of(tl.world()).services[0].cluster_ip, "172.20.0.1");
@@ -105,7 +101,7 @@ fn an_inline_scenario_travels_in_the_link() {
 fn bad_links_name_the_part_at_fault() {
     let err = |f: &str| {
         Moment::decode(f)
-            .and_then(|m| m.restore(SCENARIOS).map(|_| m))
+            .and_then(|m| m.restore().map(|_| m))
             .unwrap_err()
     };
     assert_eq!(
@@ -138,11 +134,7 @@ fn bad_links_name_the_part_at_fault() {
 
 #[test]
 fn actions_naming_unknown_apiservers_fail_without_changing_anything() {
-    let text = SCENARIOS
-        .iter()
-        .find(|(n, _)| *n == "crash-one-of-three")
-        .unwrap()
-        .1;
+    let text = catalogue::scenario_text("crash-one-of-three").unwrap();
     let m = Moment {
         source: Source::Builtin("crash-one-of-three".into()),
         seed: None,
@@ -158,7 +150,7 @@ fn actions_naming_unknown_apiservers_fail_without_changing_anything() {
             ),
         ],
     };
-    let (_, tl) = m.restore(SCENARIOS).unwrap();
+    let (_, tl) = m.restore().unwrap();
     let failed: Vec<_> = tl
         .world()
         .events()
