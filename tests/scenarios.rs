@@ -110,3 +110,31 @@ fn every_scenario_is_deterministic() {
         failures.join("\n  ")
     );
 }
+
+/// `docs/scenario.md` is the contract `../shared/spec/scenario.md` word for word, followed by
+/// this repository's extensions; a clone without `../shared` skips the comparison.
+#[test]
+fn docs_scenario_md_is_the_shared_contract() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let docs = std::fs::read_to_string(root.join("docs/scenario.md")).expect("docs/scenario.md");
+    let shared = root.join("../shared/spec/scenario.md");
+    let Ok(contract) = std::fs::read_to_string(&shared) else {
+        eprintln!("skipped: {} is not there to compare with", shared.display());
+        return;
+    };
+    let extensions = docs.strip_prefix(contract.as_str()).unwrap_or_else(|| {
+        let at = docs
+            .bytes()
+            .zip(contract.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(docs.len().min(contract.len()));
+        panic!(
+            "docs/scenario.md differs from {} at byte {at}: copy it again",
+            shared.display()
+        )
+    });
+    assert!(
+        extensions.is_empty() || extensions.starts_with("\n---\n"),
+        "what follows the contract in docs/scenario.md starts with a rule (---)"
+    );
+}

@@ -174,7 +174,8 @@ fn apiserver_spec(path: &str, a: &ApiserverFile, ip: IpAddr) -> Result<Apiserver
 }
 
 /// A new apiserver's name and address: non-empty and unique, and (unless the reconciler is
-/// `none`) of the service range's family, as kube-apiserver requires.
+/// `none`) of the service range's family, as kube-apiserver requires; one of at most
+/// [`super::MAX_APISERVERS`].
 pub(super) fn check_new_apiserver(
     path: &str,
     name: &str,
@@ -185,6 +186,12 @@ pub(super) fn check_new_apiserver(
 ) -> Result<IpAddr, String> {
     if name.trim().is_empty() {
         return Err(format!("{path}.name: must not be empty"));
+    }
+    if taken.names.len() == super::MAX_APISERVERS {
+        return Err(format!(
+            "{path}: more than {} apiservers, the most the lab runs",
+            super::MAX_APISERVERS
+        ));
     }
     if !taken.names.insert(name.to_string()) {
         return Err(format!("{path}.name: duplicate apiserver name {name:?}"));

@@ -28,7 +28,7 @@ use crate::duration::{format_ms, parse_ms};
 use crate::lang::LocalizedText;
 use crate::quote::quote;
 
-/// The ceiling of virtual time (`docs/scenario.md`, "Limits of this lab"): no time or duration
+/// The ceiling of virtual time (`docs/scenario.md`, "Extension: limits of this lab"): no time or duration
 /// of a scenario, and no instant of a link, may exceed it, so that every run ends in seconds.
 pub const MAX_TIME_MS: u64 = 60 * 60 * 1000;
 /// The shortest `cluster.endpoint_reconciler_interval`: every apiserver writes once per interval.
@@ -36,6 +36,10 @@ pub const MIN_ENDPOINT_INTERVAL_MS: u64 = 1000;
 /// The shortest `cluster.repair_interval`: each repair pass reads a whole bitmap (up to 2^20
 /// bits) per family and apiserver.
 pub const MIN_REPAIR_INTERVAL_MS: u64 = 10_000;
+
+/// The most apiservers a scenario may have, in `cluster` and `add_apiserver` steps together: the
+/// cost of a run grows with their number.
+pub const MAX_APISERVERS: usize = 16;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {

@@ -172,3 +172,65 @@ fn actions_naming_unknown_apiservers_fail_without_changing_anything() {
         State::of(clean.world()).services
     );
 }
+
+#[test]
+fn an_ordinary_anchor_is_not_a_link_of_the_lab() {
+    use kube_bootstrap_lab::share::is_moment;
+    for foreign in ["", "#", "#install", "#section-2", "#foo=bar&baz", "install"] {
+        assert!(!is_moment(foreign), "{foreign:?}");
+    }
+    for ours in [
+        "#scenario=crash-one-of-three",
+        "#t=10s",
+        "#file=%7B%7D",
+        "seed=3&t=1s",
+        "#scenario",
+        "#colour=red&t=5s",
+    ] {
+        assert!(is_moment(ours), "{ours:?}");
+    }
+    // Every link the lab writes is one of its moments.
+    let m = Moment {
+        source: Source::Builtin("crash-one-of-three".into()),
+        seed: Some(2),
+        time_ms: 1_000,
+        actions: vec![],
+    };
+    assert!(is_moment(&m.encode()));
+}
+
+#[test]
+fn a_link_beyond_the_ceiling_of_virtual_time_is_refused_at_once() {
+    assert_eq!(
+        Moment::decode("#scenario=crash-one-of-three&t=1000000s").unwrap_err(),
+        "link: t: \"1000000s\" exceeds 1h0m0s, the longest virtual time the lab runs"
+    );
+    let m = Moment::decode("#scenario=crash-one-of-three&t=1h").unwrap();
+    assert_eq!(m.time_ms, kube_bootstrap_lab::scenario::MAX_TIME_MS);
+}
+
+#[test]
+fn a_long_fragment_is_quoted_short() {
+    let long = "x".repeat(20_000);
+    for fragment in [
+        format!("#{long}"),
+        format!("#scenario=crash-one-of-three&{long}=1"),
+        format!("#scenario=crash-one-of-three&seed={long}"),
+        format!("#scenario=crash-one-of-three&t={long}"),
+        format!("#scenario={long}"),
+        format!("#scenario=crash-one-of-three&t=5s&actions=%5B%5B1000%2C%7B%22do%22%3A%22{long}%22%7D%5D%5D"),
+    ] {
+        let e = Moment::decode(&fragment)
+            .and_then(|m| m.restore().map(|_| m))
+            .unwrap_err();
+        assert!(e.chars().count() < 300, "{} chars: {}…", e.len(), &e[..100]);
+        assert!(e.contains("xxxx"), "{e}");
+    }
+    assert_eq!(
+        Moment::decode(&format!("#scenario={long}"))
+            .unwrap()
+            .restore()
+            .unwrap_err(),
+        format!("link: scenario: unknown scenario \"{}\"…", "x".repeat(60))
+    );
+}
