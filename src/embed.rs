@@ -28,7 +28,7 @@ impl Theme {
 }
 
 /// The panels `panels=` can choose from (also the `data-tour` names of the UI).
-pub const PANELS: &[&str] = &[
+pub(crate) const PANELS: &[&str] = &[
     "apiservers",
     "kubernetes-service",
     "etcd",

@@ -25,11 +25,11 @@ use crate::state::State;
 use crate::timeline::Timeline;
 
 /// How long a step may wait for its predicate, in virtual time, before the tour is broken.
-pub const WAIT_LIMIT_MS: u64 = 60 * 60 * 1000;
+pub(crate) const WAIT_LIMIT_MS: u64 = 60 * 60 * 1000;
 
 /// The parts of the UI a step can point at (`data-tour` attributes in the UI), besides
 /// `apiserver:<name>`.
-pub const SPOTS: &[&str] = &[
+pub(crate) const SPOTS: &[&str] = &[
     "controls",
     "apiservers",
     "etcd",

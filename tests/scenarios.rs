@@ -78,6 +78,21 @@ fn every_scenario_passes_its_expectations() {
     );
 }
 
+/// The catalogue compiled into the library holds every file of `scenarios/`, and each parses.
+#[test]
+fn the_catalogue_holds_every_scenario_file() {
+    let stems: Vec<String> = scenario_files()
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let names: Vec<&str> = kube_bootstrap_lab::catalogue::scenario_names().collect();
+    assert_eq!(names, stems);
+    for name in names {
+        assert!(kube_bootstrap_lab::catalogue::scenario(name).is_some(), "{name}");
+    }
+    assert!(kube_bootstrap_lab::catalogue::scenario("no-such-scenario").is_none());
+}
+
 #[test]
 fn every_scenario_is_deterministic() {
     let mut failures = Vec::new();

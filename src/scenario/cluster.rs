@@ -43,7 +43,7 @@ pub struct ApiserverSpec {
 
 impl ClusterConfig {
     /// Log lines kube-apiserver prints about its flags at start.
-    pub fn startup_warnings(&self) -> Vec<String> {
+    pub(crate) fn startup_warnings(&self) -> Vec<String> {
         if self.default_range_used {
             vec![default_range_warning()]
         } else {

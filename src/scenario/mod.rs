@@ -32,10 +32,10 @@ use crate::quote::quote;
 /// of a scenario, and no instant of a link, may exceed it, so that every run ends in seconds.
 pub const MAX_TIME_MS: u64 = 60 * 60 * 1000;
 /// The shortest `cluster.endpoint_reconciler_interval`: every apiserver writes once per interval.
-pub const MIN_ENDPOINT_INTERVAL_MS: u64 = 1000;
+pub(crate) const MIN_ENDPOINT_INTERVAL_MS: u64 = 1000;
 /// The shortest `cluster.repair_interval`: each repair pass reads a whole bitmap (up to 2^20
 /// bits) per family and apiserver.
-pub const MIN_REPAIR_INTERVAL_MS: u64 = 10_000;
+pub(crate) const MIN_REPAIR_INTERVAL_MS: u64 = 10_000;
 
 /// The most apiservers a scenario may have, in `cluster` and `add_apiserver` steps together: the
 /// cost of a run grows with their number.
