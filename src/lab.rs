@@ -2,9 +2,8 @@
 //! and the guided tour being taken. Whatever shows it (the browser UI) only calls these
 //! methods, so the rules of playing, forking and touring live here, tested natively.
 
-use crate::builtin::SCENARIOS;
 use crate::lang::Lang;
-use crate::scenario::{self, Action, Scenario};
+use crate::scenario::{Action, Scenario};
 use crate::share::{Moment, Source};
 use crate::timeline::Timeline;
 use crate::tour::{Guide, Tour};
@@ -221,7 +220,7 @@ impl Lab {
             .map(str::trim)
             .filter(|l| !l.trim_start_matches('#').is_empty())
         {
-            match Moment::decode(link).and_then(|m| m.restore(SCENARIOS).map(|r| (m, r))) {
+            match Moment::decode(link).and_then(|m| m.restore().map(|r| (m, r))) {
                 Ok((m, (s, tl))) => return (Lab::with_timeline(s, m.source, tl), notes),
                 Err(e) => notes.push(say(
                     format!("This link could not be opened ({e})."),
@@ -374,8 +373,5 @@ impl Lab {
 
 /// A scenario of `scenarios/`, parsed.
 pub fn builtin_scenario(name: &str) -> Option<Scenario> {
-    SCENARIOS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .and_then(|(_, text)| scenario::parse(text).ok())
+    crate::catalogue::scenario(name)
 }
