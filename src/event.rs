@@ -1,4 +1,5 @@
-//! Kubernetes events and log lines, as the scenario contract prints them, each with a typed kind.
+//! Kubernetes events and log lines, as the scenario contract (`docs/scenario.md`) prints them,
+//! each with a typed kind.
 
 use serde::{Deserialize, Serialize};
 
