@@ -6,7 +6,8 @@
 //! removed only when the list overflows, and only if every apiserver agrees on the count.
 
 use super::{
-    new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, ReconcilerApi,
+    new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, Reconciler,
+    ReconcilerApi,
 };
 use crate::api::{EndpointPort, EndpointSubset, Endpoints};
 use crate::endpoints::repack_subsets;
@@ -19,8 +20,8 @@ const CONFLICT_ATTEMPTS: usize = 4;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MasterCountReconciler {
     /// `--apiserver-count`.
-    pub master_count: u32,
-    pub stop_called: bool,
+    master_count: u32,
+    stop_called: bool,
 }
 
 impl MasterCountReconciler {
@@ -31,7 +32,10 @@ impl MasterCountReconciler {
         }
     }
 
-    pub fn reconcile_endpoints(
+}
+
+impl Reconciler for MasterCountReconciler {
+    fn reconcile_endpoints(
         &mut self,
         api: &mut dyn ReconcilerApi,
         service_name: &str,
@@ -94,7 +98,7 @@ impl MasterCountReconciler {
 
     /// Takes our IP out of the Endpoints. There is no refusal rule: the last apiserver leaves an
     /// Endpoints object with no subsets.
-    pub fn remove_endpoints(
+    fn remove_endpoints(
         &mut self,
         api: &mut dyn ReconcilerApi,
         service_name: &str,
@@ -121,8 +125,12 @@ impl MasterCountReconciler {
         result.map_err(Into::into)
     }
 
-    pub fn stop_reconciling(&mut self) {
+    fn stop_reconciling(&mut self) {
         self.stop_called = true;
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop_called
     }
 }
 
