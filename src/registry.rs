@@ -16,24 +16,24 @@ use crate::repair::nodeport::collect_service_node_ports;
 use crate::rng::SimRng;
 
 /// What a caller sees when its apiserver cannot reach etcd (client-side timeout).
-pub const UNREACHABLE: &str = "context deadline exceeded";
+pub(crate) const UNREACHABLE: &str = "context deadline exceeded";
 
 /// The component name of kube-apiserver's own log lines.
-pub const COMPONENT: &str = "kube-apiserver";
+pub(crate) const COMPONENT: &str = "kube-apiserver";
 
 /// One apiserver's access to etcd at one instant.
 pub struct Storage<'a> {
-    pub etcd: &'a mut Etcd,
-    pub now: u64,
-    pub reachable: bool,
-    pub lease_ttl_ms: u64,
-    pub rec: &'a mut Recorder,
+    pub(crate) etcd: &'a mut Etcd,
+    pub(crate) now: u64,
+    pub(crate) reachable: bool,
+    pub(crate) lease_ttl_ms: u64,
+    pub(crate) rec: &'a mut Recorder,
     /// Lease keys written, with their revision, so the world can schedule their expiry.
-    pub lease_writes: Vec<(String, u64)>,
+    pub(crate) lease_writes: Vec<(String, u64)>,
 }
 
 impl Storage<'_> {
-    pub fn check(&self) -> Result<(), ApiError> {
+    pub(crate) fn check(&self) -> Result<(), ApiError> {
         if self.reachable {
             Ok(())
         } else {
@@ -131,10 +131,10 @@ impl ReconcilerApi for Storage<'_> {
 /// reloaded from etcd only when the stored object moved on (`allocator/storage/storage.go`'s `Etcd`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View<R: ItemRange> {
-    pub alloc: Allocator<R>,
-    pub key: &'static str,
-    pub resource: &'static str,
-    pub last: Option<u64>,
+    pub(crate) alloc: Allocator<R>,
+    pub(crate) key: &'static str,
+    pub(crate) resource: &'static str,
+    pub(crate) last: Option<u64>,
 }
 
 pub type IpView = View<IpNet>;
@@ -185,7 +185,7 @@ impl<R: ItemRange> View<R> {
     }
 
     /// `Allocate` through storage. An item outside the range is refused before etcd is asked.
-    pub fn allocate(&mut self, st: &mut Storage, item: R::Item) -> Result<(), Error<R>> {
+    pub(crate) fn allocate(&mut self, st: &mut Storage, item: R::Item) -> Result<(), Error<R>> {
         self.alloc.check_in_range(item)?;
         let mut result = Ok(());
         match self.try_update(st, |a| {
@@ -199,7 +199,7 @@ impl<R: ItemRange> View<R> {
     }
 
     /// `AllocateNext` through storage.
-    pub fn allocate_next(&mut self, st: &mut Storage, rng: &mut SimRng) -> Result<R::Item, Error<R>> {
+    pub(crate) fn allocate_next(&mut self, st: &mut Storage, rng: &mut SimRng) -> Result<R::Item, Error<R>> {
         let mut result = Err(Error::Full);
         match self.try_update(st, |a| {
             result = a.allocate_next(rng);
@@ -212,7 +212,7 @@ impl<R: ItemRange> View<R> {
 
     /// `Release` through storage. An item outside the range is a no-op that never reaches etcd
     /// (the port allocator logs it).
-    pub fn release(&mut self, st: &mut Storage, item: R::Item) -> Result<(), String> {
+    pub(crate) fn release(&mut self, st: &mut Storage, item: R::Item) -> Result<(), String> {
         if self.alloc.offset_of(item).is_none() {
             if let Some(line) = R::release_outside(item) {
                 st.rec.log(COMPONENT, EventKind::ReleaseFailed, line);
@@ -233,8 +233,8 @@ impl<R: ItemRange> View<R> {
 /// the NodePort range (`storage/alloc.go`'s `Allocators`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Allocators {
-    pub ips: Vec<IpView>,
-    pub ports: PortView,
+    pub(crate) ips: Vec<IpView>,
+    pub(crate) ports: PortView,
 }
 
 /// What a create has allocated so far, given back if a later step fails (the `revert` of
@@ -257,7 +257,7 @@ impl Allocators {
 
     /// Service creation (`REST.Create` with its allocators): checks, then ClusterIP(s) and
     /// NodePorts, rolled back on any failure. Errors carry the API server's texts.
-    pub fn create_service(
+    pub(crate) fn create_service(
         &mut self,
         st: &mut Storage,
         rng: &mut SimRng,
@@ -453,7 +453,7 @@ impl Allocators {
     }
 
     /// Service deletion: the object goes, then its IPs and NodePorts are released.
-    pub fn delete_service(
+    pub(crate) fn delete_service(
         &mut self,
         st: &mut Storage,
         namespace: &str,

@@ -112,7 +112,7 @@ impl<R: ItemRange> Allocator<R> {
     }
 
     /// The range, as configured (a CIDR masked to its network).
-    pub fn range(&self) -> R {
+    pub(crate) fn range(&self) -> R {
         self.range
     }
 
@@ -187,7 +187,7 @@ impl<R: ItemRange> Allocator<R> {
     }
 
     /// Allocated bitmap offsets in ascending order.
-    pub fn offsets(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn offsets(&self) -> impl Iterator<Item = usize> + '_ {
         self.bitmap.iter()
     }
 
@@ -199,7 +199,7 @@ impl<R: ItemRange> Allocator<R> {
 
     /// The bitmap's own `Restore`, which checks the range string only: what the storage layer
     /// calls when the stored object moved on (`the provided range does not match the current range`).
-    pub fn restore_raw(&mut self, range_spec: &str, data: &[u8]) -> Result<(), String> {
+    pub(crate) fn restore_raw(&mut self, range_spec: &str, data: &[u8]) -> Result<(), String> {
         self.bitmap.restore(range_spec, data)
     }
 

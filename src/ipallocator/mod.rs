@@ -38,7 +38,7 @@ fn u128_to_ip(family: IpFamily, value: u128) -> IpAddr {
     }
 }
 
-pub fn family_of(cidr: &IpNet) -> IpFamily {
+pub(crate) fn family_of(cidr: &IpNet) -> IpFamily {
     match cidr {
         IpNet::V4(_) => IpFamily::IPv4,
         IpNet::V6(_) => IpFamily::IPv6,
@@ -47,7 +47,7 @@ pub fn family_of(cidr: &IpNet) -> IpFamily {
 
 /// Parses a CIDR as `netutils.ParseCIDRSloppy` does: the address part is masked to the network,
 /// so `10.96.0.5/12` is the range `10.96.0.0/12`. The error text is Go's `net.ParseError`.
-pub fn parse_cidr(s: &str) -> Result<IpNet, String> {
+pub(crate) fn parse_cidr(s: &str) -> Result<IpNet, String> {
     s.parse::<IpNet>()
         .map(|net| net.trunc())
         .map_err(|_| format!("invalid CIDR address: {s}"))

@@ -11,12 +11,12 @@ use std::ops::{Deref, DerefMut};
 use crate::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
 use crate::event::EventKind;
 
-pub mod lease;
-pub mod mastercount;
-pub mod none;
+mod lease;
+mod mastercount;
+mod none;
 
 pub use lease::LeaseReconciler;
-pub use mastercount::MasterCountReconciler;
+pub use mastercount::{reset_line, MasterCountReconciler};
 pub use none::NoneReconciler;
 
 /// A storage or API error as the reconcilers see it.

@@ -11,7 +11,7 @@ use crate::api::{parse_ip, Behavior, IpFamily, RangeAllocation, Service};
 use crate::event::{EventKind, Recorder};
 use crate::ipallocator::{family_of, Error};
 
-pub const COMPONENT: &str = "ipallocator-repair-controller";
+pub(crate) const COMPONENT: &str = "ipallocator-repair-controller";
 
 /// One repair controller of one apiserver: its configured networks and its own leak counters.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! disagrees, keeps suspected leaks for a grace of runs, and returns the snapshot to write back.
 //! The two loops differ in their items and texts; the bookkeeping over one range is [`Pass`].
 
-pub mod clusterip;
+pub(crate) mod clusterip;
 pub mod nodeport;
 
 use std::collections::BTreeMap;
@@ -21,7 +21,7 @@ pub use nodeport::NodePortRepair;
 pub const NUM_REPAIRS_BEFORE_LEAK_CLEANUP: i32 = 3;
 
 /// The default `repairLoopInterval` (3 minutes), in milliseconds.
-pub const DEFAULT_REPAIR_INTERVAL_MS: u64 = 3 * 60 * 1000;
+pub(crate) const DEFAULT_REPAIR_INTERVAL_MS: u64 = 3 * 60 * 1000;
 
 /// One run over one range: `stored` is what etcd holds, `rebuilt` what the Services use.
 pub(crate) struct Pass<R: ItemRange> {

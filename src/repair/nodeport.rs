@@ -8,7 +8,7 @@ use crate::api::{Behavior, Protocol, RangeAllocation, Service};
 use crate::event::{EventKind, Recorder};
 use crate::portallocator::{Error, PortRange};
 
-pub const COMPONENT: &str = "portallocator-repair-controller";
+pub(crate) const COMPONENT: &str = "portallocator-repair-controller";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodePortRepair {

@@ -4,9 +4,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use std::collections::{BTreeMap, BTreeSet};
 
 use kube_bootstrap_lab::api::{Behavior, EndpointPort, EndpointSubset, Endpoints, Protocol};
-use kube_bootstrap_lab::reconcilers::mastercount::reset_line;
 use kube_bootstrap_lab::reconcilers::{
-    ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler, NoneReconciler,
+    reset_line, ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler, NoneReconciler,
     ReconcileError, Reconciler, ReconcilerApi, ReconcilerType, NO_LEASES_V1_20, NO_LEASES_V1_29,
     SKIP_MIRROR_LABEL,
 };
