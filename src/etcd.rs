@@ -54,6 +54,16 @@ pub enum Value {
     Range(RangeAllocation),
 }
 
+/// The picker of one `Value` variant's payload, for `Etcd::values`.
+macro_rules! variant {
+    ($variant:path) => {
+        |v: &Value| match v {
+            $variant(x) => Some(x),
+            _ => None,
+        }
+    };
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub value: Value,
@@ -172,33 +182,15 @@ impl Etcd {
     }
 
     pub fn services(&self, now: u64) -> Vec<&Service> {
-        self.values(SERVICES, now, |v| {
-            if let Value::Service(s) = v {
-                Some(s)
-            } else {
-                None
-            }
-        })
+        self.values(SERVICES, now, variant!(Value::Service))
     }
 
     pub(crate) fn endpoints(&self, now: u64) -> Vec<&Endpoints> {
-        self.values(ENDPOINTS, now, |v| {
-            if let Value::Endpoints(ep) = v {
-                Some(ep)
-            } else {
-                None
-            }
-        })
+        self.values(ENDPOINTS, now, variant!(Value::Endpoints))
     }
 
     pub fn pods(&self, now: u64) -> Vec<&Pod> {
-        self.values(PODS, now, |v| {
-            if let Value::Pod(p) = v {
-                Some(p)
-            } else {
-                None
-            }
-        })
+        self.values(PODS, now, variant!(Value::Pod))
     }
 
     pub fn namespaces(&self, now: u64) -> Vec<String> {

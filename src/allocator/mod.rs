@@ -88,7 +88,8 @@ pub struct Allocator<R: ItemRange> {
 }
 
 impl<R: ItemRange> Allocator<R> {
-    /// `NewInMemory`: an empty range with the band split of `behavior` (KEP-3070 bands since 1.29).
+    /// `NewInMemory`: an empty range, with the static and dynamic bands under behaviour 1.29
+    /// (KEP-3070 for IPs, KEP-3668 for ports) and one plain random scan under 1.20.
     pub fn new(range: R, behavior: Behavior) -> Self {
         let range = range.canonical();
         let strategy = if behavior.static_bands() {

@@ -170,11 +170,6 @@ fn trim_after(addrs: &mut Vec<String>, own: &str, count: usize) {
     }
 }
 
-/// The master-count reset log line. Upstream prints the whole object with Go's `%v`/`%#v`, which
-/// is long and full of metadata; we print the fields we model in a Go `%+v`-like form instead:
-/// `&Endpoints{Name:kubernetes Namespace:default Labels:map[k:v] Subsets:[{Addresses:[10.0.0.1]
-/// NotReadyAddresses:[] Ports:[{Name:https Port:6443 Protocol:TCP}]}]}`. Labels come sorted (a
-/// BTreeMap, like Go's sorted map printing), so the line is deterministic.
 /// The kind of the reset line: the addresses the Endpoints now list.
 fn reset_kind(e: &Endpoints) -> EventKind {
     EventKind::EndpointsReset {
@@ -186,6 +181,11 @@ fn reset_kind(e: &Endpoints) -> EventKind {
     }
 }
 
+/// The master-count reset log line. Upstream prints the whole object with Go's `%v`/`%#v`, which
+/// is long and full of metadata; we print the fields we model in a Go `%+v`-like form instead:
+/// `&Endpoints{Name:kubernetes Namespace:default Labels:map[k:v] Subsets:[{Addresses:[10.0.0.1]
+/// NotReadyAddresses:[] Ports:[{Name:https Port:6443 Protocol:TCP}]}]}`. Labels come sorted (a
+/// BTreeMap, like Go's sorted map printing), so the line is deterministic.
 pub fn reset_line(service_name: &str, e: &Endpoints) -> String {
     format!(
         "Resetting endpoints for master service {:?} to {}",
