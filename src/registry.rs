@@ -199,7 +199,11 @@ impl<R: ItemRange> View<R> {
     }
 
     /// `AllocateNext` through storage.
-    pub(crate) fn allocate_next(&mut self, st: &mut Storage, rng: &mut SimRng) -> Result<R::Item, Error<R>> {
+    pub(crate) fn allocate_next(
+        &mut self,
+        st: &mut Storage,
+        rng: &mut SimRng,
+    ) -> Result<R::Item, Error<R>> {
         let mut result = Err(Error::Full);
         match self.try_update(st, |a| {
             result = a.allocate_next(rng);
@@ -338,8 +342,18 @@ impl Allocators {
                     let ip = parse_ip(raw).ok_or_else(|| invalid(&svc.name, "spec.clusterIPs[0]",
                         format!("Invalid value: \"{raw}\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")))?;
                     view.allocate(st, ip).map_err(|e| {
-                        invalid(&svc.name, "spec.clusterIPs", format!("Invalid value: []string{{{}}}: failed to allocate IP {ip}: {e}",
-                            requested.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>().join(", ")))
+                        invalid(
+                            &svc.name,
+                            "spec.clusterIPs",
+                            format!(
+                                "Invalid value: []string{{{}}}: failed to allocate IP {ip}: {e}",
+                                requested
+                                    .iter()
+                                    .map(|r| format!("{r:?}"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        )
                     })?;
                     ip
                 }

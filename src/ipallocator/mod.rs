@@ -116,7 +116,9 @@ impl ItemRange for IpNet {
     }
 
     fn not_in_range(ip: IpAddr, valid: &str) -> String {
-        format!("the provided IP ({ip}) is not in the valid range. The range of valid IPs is {valid}")
+        format!(
+            "the provided IP ({ip}) is not in the valid range. The range of valid IPs is {valid}"
+        )
     }
 
     fn restore_failed(e: String) -> String {

@@ -86,7 +86,8 @@ pub type Error = allocator::Error<PortRange>;
 impl ItemRange for PortRange {
     type Item = i32;
     const ALLOCATED: &'static str = "provided port is already allocated";
-    const MISMATCHED: &'static str = "the provided port range does not match the current port range";
+    const MISMATCHED: &'static str =
+        "the provided port range does not match the current port range";
 
     fn parse(spec: &str) -> Result<Self, String> {
         PortRange::parse(spec)
@@ -122,6 +123,8 @@ impl ItemRange for PortRange {
 
     /// Upstream logs this and returns no error.
     fn release_outside(port: i32) -> Option<String> {
-        Some(format!("port is not in the range when release it. port: {port}"))
+        Some(format!(
+            "port is not in the range when release it. port: {port}"
+        ))
     }
 }

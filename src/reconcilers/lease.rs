@@ -28,7 +28,6 @@ impl LeaseReconciler {
             stop_reconciling_called: false,
         }
     }
-
 }
 
 impl Reconciler for LeaseReconciler {

@@ -31,7 +31,6 @@ impl MasterCountReconciler {
             stop_called: false,
         }
     }
-
 }
 
 impl Reconciler for MasterCountReconciler {

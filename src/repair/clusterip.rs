@@ -70,7 +70,9 @@ impl ClusterIpRepair {
             .zip(passes)
             .map(|(network, pass)| {
                 let leaks = self.leaks.entry(family_of(network)).or_default();
-                pass.finish(leaks, "cluster IP", |kind, line| rec.log(COMPONENT, kind, line))
+                pass.finish(leaks, "cluster IP", |kind, line| {
+                    rec.log(COMPONENT, kind, line)
+                })
             })
             .collect();
         Ok(written)
@@ -104,10 +106,17 @@ impl ClusterIpRepair {
         let who = || format!("{}/{}", svc.name, svc.namespace);
         let Some(ip) = parse_ip(raw) else {
             // Upstream prints the parsed value, which is nil.
-            report(rec, COMPONENT, svc, EventKind::ClusterIpNotValid,
+            report(
+                rec,
+                COMPONENT,
+                svc,
+                EventKind::ClusterIpNotValid,
                 "Cluster IP <nil> is not a valid IP; please recreate service".to_string(),
-                format!("the cluster IP <nil> for service {}/{} is not a valid IP; please recreate",
-                    svc.name, svc.namespace));
+                format!(
+                    "the cluster IP <nil> for service {}/{} is not a valid IP; please recreate",
+                    svc.name, svc.namespace
+                ),
+            );
             return Ok(());
         };
         let family = IpFamily::of(&ip);

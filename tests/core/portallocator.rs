@@ -1,8 +1,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::api::{Behavior, RangeAllocation};
 use kube_bootstrap_lab::allocator::ItemRange;
+use kube_bootstrap_lab::api::{Behavior, RangeAllocation};
 use kube_bootstrap_lab::portallocator::{Error, PortAllocator, PortRange};
 use kube_bootstrap_lab::rng::SimRng;
 

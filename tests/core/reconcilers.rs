@@ -5,9 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use kube_bootstrap_lab::api::{Behavior, EndpointPort, EndpointSubset, Endpoints, Protocol};
 use kube_bootstrap_lab::reconcilers::{
-    reset_line, ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler, NoneReconciler,
-    ReconcileError, Reconciler, ReconcilerApi, ReconcilerType, NO_LEASES_V1_20, NO_LEASES_V1_29,
-    SKIP_MIRROR_LABEL,
+    reset_line, ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler,
+    NoneReconciler, ReconcileError, Reconciler, ReconcilerApi, ReconcilerType, NO_LEASES_V1_20,
+    NO_LEASES_V1_29, SKIP_MIRROR_LABEL,
 };
 
 const NAME: &str = "kubernetes";
@@ -696,7 +696,11 @@ fn master_count_remove_retries_conflicts() {
 #[test]
 fn master_count_reconciler_state() {
     let mut r = MasterCountReconciler::new(3);
-    assert_ne!(r, MasterCountReconciler::new(2), "the count is part of its state");
+    assert_ne!(
+        r,
+        MasterCountReconciler::new(2),
+        "the count is part of its state"
+    );
     assert!(!r.stopped());
     r.stop_reconciling();
     assert!(r.stopped());

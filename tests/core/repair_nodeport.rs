@@ -183,7 +183,12 @@ fn a_leaked_port_is_freed_by_the_third_run() {
     let svcs = [svc("a", &[(30001, TCP)], 0)];
     let mut snap = stored(PortRange::DEFAULT, &[30001, 30010]);
     let (out, evs) = run(&mut repair, &snap, &svcs);
-    assert_eq!(evs, vec![log("the node port 30010 may have leaked: flagging for later clean up")]);
+    assert_eq!(
+        evs,
+        vec![log(
+            "the node port 30010 may have leaked: flagging for later clean up"
+        )]
+    );
     assert_eq!(repair.leaks().get(&30010), Some(&1));
     assert_eq!(ports_of(&out), vec![30001, 30010]);
     snap = out;
@@ -192,7 +197,12 @@ fn a_leaked_port_is_freed_by_the_third_run() {
     assert_eq!(ports_of(&out), vec![30001, 30010]);
     snap = out;
     let (out, evs) = run(&mut repair, &snap, &svcs);
-    assert_eq!(evs, vec![log("the node port 30010 appears to have leaked: cleaning up")]);
+    assert_eq!(
+        evs,
+        vec![log(
+            "the node port 30010 appears to have leaked: cleaning up"
+        )]
+    );
     assert_eq!(ports_of(&out), vec![30001]);
     assert_eq!(repair.leaks().get(&30010), Some(&0));
 }
