@@ -7,7 +7,7 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 
 use crate::allocator::{Allocator, Error, ItemRange};
-use crate::api::{parse_ip, Endpoints, IpFamily, Service, ServiceType};
+use crate::api::{parse_ip, Endpoints, IpFamily, RangeAllocation, Service, ServiceType};
 use crate::etcd::{self, Etcd, Value};
 use crate::event::{EventKind, Recorder};
 use crate::portallocator::PortRange;
@@ -182,6 +182,34 @@ impl<R: ItemRange> View<R> {
             .put(self.key, Value::Range(self.alloc.snapshot()), None, st.now);
         self.last = Some(new_rev);
         Ok(())
+    }
+
+    /// What the repair loop reads: the stored object (empty when there is none yet) and its
+    /// resourceVersion.
+    pub(crate) fn stored(&self, st: &Storage) -> (RangeAllocation, Option<u64>) {
+        st.etcd
+            .range(self.key, st.now)
+            .map_or((RangeAllocation::default(), None), |(r, rev)| {
+                (r.clone(), Some(rev))
+            })
+    }
+
+    /// The repair loop's write, `CreateOrUpdate`: store `snapshot`, restore memory from it and
+    /// remember the version that was read (`read_rev`), not the new one.
+    pub(crate) fn create_or_update(
+        &mut self,
+        st: &mut Storage,
+        snapshot: RangeAllocation,
+        read_rev: Option<u64>,
+    ) {
+        if self
+            .alloc
+            .restore_raw(&snapshot.range, &snapshot.data)
+            .is_ok()
+        {
+            self.last = read_rev;
+        }
+        st.etcd.put(self.key, Value::Range(snapshot), None, st.now);
     }
 
     /// `Allocate` through storage. An item outside the range is refused before etcd is asked.

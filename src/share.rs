@@ -171,7 +171,8 @@ impl Moment {
         let mut tl = Timeline::new(&s);
         for (at, action) in &self.actions {
             tl.run_until(*at);
-            tl.act(action.clone());
+            // A refusal replays as the reader saw it: its event, the world unchanged.
+            let _ = tl.act(action.clone());
         }
         tl.run_until(self.time_ms);
         Ok((s, tl))

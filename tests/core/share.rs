@@ -38,9 +38,11 @@ fn a_link_restores_the_exact_moment() {
     live.run_until(20_000);
     live.act(action(
         json!({"do": "crash_apiserver", "apiserver": "apiserver-a"}),
-    ));
+    ))
+    .expect("a running apiserver crashes");
     live.run_until(45_500);
-    live.act(action(json!({"do": "create_service", "service": {"name": "web", "type": "NodePort", "ports": [{"port": 80}]}})));
+    live.act(action(json!({"do": "create_service", "service": {"name": "web", "type": "NodePort", "ports": [{"port": 80}]}})))
+        .expect("a ready apiserver creates it");
     live.run_until(61_000);
 
     let moment = Moment {
