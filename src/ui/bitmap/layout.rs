@@ -4,13 +4,13 @@
 /// Cells shown at full detail at once: a /16.
 pub const WINDOW: usize = 65_536;
 /// Columns of a full window (`layout(WINDOW).0`).
-pub const WINDOW_COLS: usize = 256;
+pub(crate) const WINDOW_COLS: usize = 256;
 /// The largest cell, in canvas pixels (small ranges).
-pub const MAX_CELL_PX: usize = 24;
+const MAX_CELL_PX: usize = 24;
 /// The canvas is about this many pixels wide before CSS scaling.
 const TARGET_PX: usize = 512;
 /// Cells at least this big get a gap and a shape per state.
-pub const PATTERN_MIN_PX: usize = 4;
+pub(crate) const PATTERN_MIN_PX: usize = 4;
 
 pub(crate) fn ceil_sqrt(n: usize) -> usize {
     let mut c = (n as f64).sqrt() as usize;

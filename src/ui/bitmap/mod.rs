@@ -1,9 +1,10 @@
 //! The ClusterIP / NodePort bitmap on a canvas.
 //!
-//! One `<canvas>` shows every cell of a range (up to 65,536 at a time, see [`layout`]), painted
-//! incrementally ([`paint`]); ranges larger than that get an [`overview`] on which the user
-//! picks the window to show. The pointer, the keyboard and the window are [`navigation`]; the
-//! colours follow the instance's [`theme`]; a repair run [`sweep`]s a band over the cells.
+//! One `<canvas>` shows every cell of a range, up to 65,536 at a time (module `layout`), painted
+//! incrementally (`paint`); ranges larger than that get an `overview` on which the user picks
+//! the window to show. The pointer, the keyboard and the window are `navigation`; the colours
+//! follow the instance's `theme`; a repair run `sweep`s a band over the cells; the `legend`
+//! counts the states.
 //!
 //! All words about a cell come from [`BitmapView::describe`]; nothing here decides what a cell
 //! means. The texts follow the instance's language ([`super::use_lang`]). The CSS lives in
@@ -22,11 +23,10 @@ use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-pub use layout::{cell_at, layout, MAX_CELL_PX, PATTERN_MIN_PX, WINDOW, WINDOW_COLS};
+pub use layout::{cell_at, layout, WINDOW};
 pub use navigation::key_target;
-pub use overview::{overview_layout, overview_window_at, Overview};
+pub use overview::{overview_layout, Overview};
 pub use paint::{background_colour, cell_colour, centre_colour};
-pub use sweep::SWEEP_MS;
 pub use theme::{prefers_dark, prefers_reduced_motion};
 
 use crate::inspect::{BitmapRange, BitmapView};

@@ -31,11 +31,11 @@ pub struct Overview {
 }
 
 impl Overview {
-    pub fn width(&self) -> usize {
+    pub(crate) fn width(&self) -> usize {
         self.tile_cols * self.tile_px
     }
 
-    pub fn height(&self) -> usize {
+    pub(crate) fn height(&self) -> usize {
         self.tile_rows * self.tile_px
     }
 
@@ -51,7 +51,7 @@ impl Overview {
     }
 
     /// The cell offsets (below `size`) that pixel `(x, y)` summarises.
-    pub fn cells_of(&self, x: usize, y: usize, size: usize) -> impl Iterator<Item = usize> {
+    pub(crate) fn cells_of(&self, x: usize, y: usize, size: usize) -> impl Iterator<Item = usize> {
         let (tx, ty) = (x / self.tile_px, y / self.tile_px);
         let w = ty * self.tile_cols + tx;
         let valid = tx < self.tile_cols && w < self.windows;
@@ -67,7 +67,7 @@ impl Overview {
     }
 
     /// The tile `(x, y)` of window `w`.
-    pub fn tile_of(&self, w: usize) -> (usize, usize) {
+    pub(crate) fn tile_of(&self, w: usize) -> (usize, usize) {
         (w % self.tile_cols, w / self.tile_cols)
     }
 
@@ -100,7 +100,7 @@ pub fn overview_layout(size: usize) -> Option<Overview> {
 }
 
 /// The window under the point `(x, y)` of the overview element (`width` × `height` CSS pixels).
-pub fn overview_window_at(x: f64, y: f64, width: f64, height: f64, ov: &Overview) -> Option<usize> {
+pub(crate) fn overview_window_at(x: f64, y: f64, width: f64, height: f64, ov: &Overview) -> Option<usize> {
     super::layout::cell_at(x, y, width, height, ov.tile_cols, ov.tile_rows, ov.windows)
 }
 

@@ -12,7 +12,7 @@ use super::theme::{is_dark, palette, prefers_reduced_motion};
 use crate::ui::hooks::FrameLoop;
 
 /// How long one repair sweep takes, in real milliseconds.
-pub const SWEEP_MS: f64 = 700.0;
+const SWEEP_MS: f64 = 700.0;
 
 /// Rows of pixels `(top, height)` of the canvas that a band frame covered.
 type Band = Rc<Cell<Option<(f64, f64)>>>;
