@@ -100,7 +100,13 @@ pub fn overview_layout(size: usize) -> Option<Overview> {
 }
 
 /// The window under the point `(x, y)` of the overview element (`width` × `height` CSS pixels).
-pub(crate) fn overview_window_at(x: f64, y: f64, width: f64, height: f64, ov: &Overview) -> Option<usize> {
+pub(crate) fn overview_window_at(
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+    ov: &Overview,
+) -> Option<usize> {
     super::layout::cell_at(x, y, width, height, ov.tile_cols, ov.tile_rows, ov.windows)
 }
 
