@@ -93,6 +93,11 @@ impl Grid {
         }
     }
 
+    /// The index of the window shown.
+    pub fn window(&self) -> usize {
+        self.first / WINDOW
+    }
+
     /// The canvas size in pixels.
     pub fn pixels(&self) -> (usize, usize) {
         (self.cols * self.px, self.rows * self.px)
@@ -202,8 +207,8 @@ mod tests {
     fn windows_of_a_large_range() {
         let g = Grid::of(1_048_574, 99);
         assert_eq!(
-            (g.first, g.count, g.last()),
-            (15 * WINDOW, 65_534, 1_048_573)
+            (g.window(), g.first, g.count, g.last()),
+            (15, 15 * WINDOW, 65_534, 1_048_573)
         );
         assert!(g.contains(15 * WINDOW) && !g.contains(15 * WINDOW - 1));
         assert_eq!(g.hit(0.0, 0.0, 512.0, 512.0), Some(15 * WINDOW));

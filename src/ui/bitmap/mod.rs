@@ -97,9 +97,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     let dark = dark_at(&canvas_ref);
     let events = cell_events(&nav.dispatcher(), &canvas_ref, grid, size);
     let overview = overview_layout(size);
-    let cursor = nav.cursor.filter(|&c| c < size);
-    let hover = nav.hover.filter(|&c| c < size);
-    let desc = match hover.or(cursor) {
+    let desc = match nav.hover_in(size).or(nav.cursor_in(size)) {
         Some(o) => view.describe(o, lang),
         None => lang
             .pick(
@@ -114,7 +112,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
         let on_hover = actions.reform(NavAction::OverviewHover);
         html! {
             <OverviewNav id={props.id.clone()} title={props.title.clone()} view={view.clone()} {ov}
-                window={grid.first / WINDOW} hover={nav.overview_hover} window_text={window_text(view, grid, lang)}
+                window={grid.window()} hover={nav.overview_hover} window_text={window_text(view, grid, lang)}
                 {theme} {on_window} {on_hover} />
         }
     });
@@ -170,9 +168,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
 /// (hidden when unused): Yew reconciles unkeyed children from the end, so children that come
 /// and go would make it rebuild the canvas.
 fn overlays(view: &BitmapView, grid: Grid, nav: &Nav, lang: Lang) -> Html {
-    let size = view.size();
-    let cursor = nav.cursor.filter(|&c| c < size);
-    let hover = nav.hover.filter(|&c| c < size);
+    let (cursor, hover) = (nav.cursor_in(view.size()), nav.hover_in(view.size()));
     let cursor_at = cursor.filter(|&o| grid.contains(o));
     let hover_at = hover
         .filter(|&o| grid.contains(o))

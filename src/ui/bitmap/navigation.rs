@@ -66,6 +66,18 @@ pub(crate) struct Nav {
     pub overview_hover: Option<usize>,
 }
 
+impl Nav {
+    /// The focus cursor, if it is in a range of `size` cells (it may be left from a larger one).
+    pub fn cursor_in(&self, size: usize) -> Option<usize> {
+        self.cursor.filter(|&c| c < size)
+    }
+
+    /// The cell under the pointer, if it is in a range of `size` cells.
+    pub fn hover_in(&self, size: usize) -> Option<usize> {
+        self.hover.filter(|&c| c < size)
+    }
+}
+
 pub(crate) enum NavAction {
     Hover(Option<usize>),
     /// A tap or click on a cell.
