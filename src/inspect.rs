@@ -205,10 +205,10 @@ trait Allocations {
     fn range(&self) -> BitmapRange;
     fn static_band(&self) -> usize;
     /// The offsets set in etcd, ascending.
-    fn set(&self) -> Vec<usize>;
+    fn set(&self) -> impl Iterator<Item = usize> + '_;
     /// The offset of `value`, if it is in the range (each allocator's own rule).
     fn offset_of(&self, value: Self::Value) -> Option<usize>;
-    /// The values `svc` holds in this range's kind (family, or node ports), each once.
+    /// The values `svc` holds of this range's kind: its ClusterIPs of the family, or its node ports.
     fn held(&self, svc: &Service) -> Vec<Self::Value>;
     /// The leak counters `a`'s repair loop keeps for this range.
     fn leaks(&self, a: &Apiserver) -> Vec<(Self::Value, i32)>;
@@ -230,8 +230,8 @@ impl Allocations for ClusterIps {
         self.0.static_band()
     }
 
-    fn set(&self) -> Vec<usize> {
-        self.0.offsets().collect()
+    fn set(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.offsets()
     }
 
     fn offset_of(&self, ip: IpAddr) -> Option<usize> {
@@ -275,8 +275,8 @@ impl Allocations for NodePorts {
         self.0.static_band()
     }
 
-    fn set(&self) -> Vec<usize> {
-        self.0.offsets().collect()
+    fn set(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.offsets()
     }
 
     fn offset_of(&self, port: i32) -> Option<usize> {
