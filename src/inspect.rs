@@ -4,14 +4,15 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::IpAddr;
 use std::str::FromStr;
 
 use ipnet::IpNet;
 
 use crate::api::{parse_ip, IpFamily, Service};
 use crate::controlplane::{Apiserver, Status, KUBERNETES};
-use crate::ipallocator::{self, ip_to_u128, Range};
+use crate::allocator::ItemRange;
+use crate::ipallocator::{self, Range};
 use crate::lang::Lang;
 use crate::portallocator::{PortAllocator, PortRange};
 use crate::repair::nodeport::collect_service_node_ports;
@@ -65,24 +66,16 @@ impl BitmapRange {
     /// The number of cells: the usable addresses of the CIDR (`Range.max`), or the ports.
     pub fn size(&self) -> usize {
         match self {
-            BitmapRange::Cidr(net) => ipallocator::usable_size(net),
-            BitmapRange::Ports(r) => r.size.max(0) as usize,
+            BitmapRange::Cidr(net) => net.usable(),
+            BitmapRange::Ports(r) => r.usable(),
         }
     }
 
-    /// The address or port at `offset`, without parsing or allocating a bitmap.
+    /// The address or port at `offset`, by the allocators' own mapping: arithmetic, no bitmap.
     pub fn label(&self, offset: usize) -> String {
         match self {
-            BitmapRange::Cidr(net) => {
-                // Upstream adds with big.Int; the wrap only matters past the range's end.
-                let value = (ip_to_u128(net.network()) + 1).wrapping_add(offset as u128);
-                match net {
-                    IpNet::V4(_) => IpAddr::V4(Ipv4Addr::from(value as u32)),
-                    IpNet::V6(_) => IpAddr::V6(Ipv6Addr::from(value)),
-                }
-                .to_string()
-            }
-            BitmapRange::Ports(r) => (r.base as i64 + offset as i64).to_string(),
+            BitmapRange::Cidr(net) => net.item_at(offset).to_string(),
+            BitmapRange::Ports(r) => r.item_at(offset).to_string(),
         }
     }
 }
