@@ -1,5 +1,5 @@
 //! Embeds every `scenarios/*.json` and `tours/*.json` into the library
-//! (`kube_bootstrap_lab::builtin::{SCENARIOS, TOURS}`), so the browser build can load them and the
+//! (`kube_bootstrap_lab::catalogue`), so the browser build can load them and the
 //! wasm tests can run them.
 
 use std::fs;

@@ -1,4 +1,4 @@
-//! The API objects the core reads and writes, with the scenario contract's snake_case field names.
+//! The API objects the core reads and writes, with the snake_case field names of `docs/scenario.md`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -243,7 +243,7 @@ pub struct EndpointPort {
     pub protocol: Protocol,
 }
 
-/// One subset; addresses are IP strings (the contract's form). Address identity is the IP.
+/// One subset; addresses are IP strings (the form of `docs/scenario.md`). Address identity is the IP.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EndpointSubset {

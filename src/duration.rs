@@ -1,10 +1,13 @@
 //! Go's duration syntax (`time.ParseDuration`): `"250ms"`, `"15s"`, `"3m"`, `"1h30m"`, `"1.5s"`,
 //! read into virtual milliseconds, and printed back the way Go's `Duration.String` does.
 
+use crate::quote::quote;
+
 /// Parses a Go duration into whole milliseconds. Negative durations, and fractions of a
 /// millisecond that do not add up to one, are refused: the simulation's clock ticks in ms.
 pub fn parse_ms(s: &str) -> Result<u64, String> {
-    let bad = || format!("invalid duration {s:?}");
+    let quoted = quote(s);
+    let bad = || format!("invalid duration {quoted}");
     if s == "0" {
         return Ok(0);
     }
@@ -20,7 +23,7 @@ pub fn parse_ms(s: &str) -> Result<u64, String> {
     while !rest.is_empty() {
         let num_len = rest
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .ok_or_else(|| format!("missing unit in duration {s:?}"))?;
+            .ok_or_else(|| format!("missing unit in duration {quoted}"))?;
         let (num, tail) = rest.split_at(num_len);
         if num.is_empty() || num == "." || num.matches('.').count() > 1 {
             return Err(bad());
@@ -36,8 +39,8 @@ pub fn parse_ms(s: &str) -> Result<u64, String> {
             "s" => 1_000_000_000,
             "m" => 60_000_000_000,
             "h" => 3_600_000_000_000,
-            "" => return Err(format!("missing unit in duration {s:?}")),
-            _ => return Err(format!("unknown unit {unit:?} in duration {s:?}")),
+            "" => return Err(format!("missing unit in duration {quoted}")),
+            _ => return Err(format!("unknown unit {} in duration {quoted}", quote(unit))),
         };
         let (int, frac) = num.split_once('.').unwrap_or((num, ""));
         let int: u128 = if int.is_empty() {
@@ -56,7 +59,7 @@ pub fn parse_ms(s: &str) -> Result<u64, String> {
     }
     if !total_ns.is_multiple_of(1_000_000) {
         return Err(format!(
-            "duration {s:?} is not a whole number of milliseconds"
+            "duration {quoted} is not a whole number of milliseconds"
         ));
     }
     u64::try_from(total_ns / 1_000_000).map_err(|_| bad())

@@ -4,6 +4,7 @@
 //! that is unknown or malformed is ignored and reported, naming it.
 
 use crate::lang::Lang;
+use crate::quote::{clip, quote, QUOTE_MAX_CHARS};
 use crate::share::percent_decode;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,7 +28,7 @@ impl Theme {
 }
 
 /// The panels `panels=` can choose from (also the `data-tour` names of the UI).
-pub const PANELS: &[&str] = &[
+pub(crate) const PANELS: &[&str] = &[
     "apiservers",
     "kubernetes-service",
     "etcd",
@@ -68,7 +69,10 @@ pub fn parse_query(query: &str) -> (PageOptions, Vec<String>) {
         let (key, raw) = part.split_once('=').unwrap_or((part, ""));
         match percent_decode(&raw.replace('+', " ")) {
             Ok(v) => o.set(key, &v, "URL parameter", &mut problems),
-            Err(e) => problems.push(format!("URL parameter {key}: {e}")),
+            Err(e) => problems.push(format!(
+                "URL parameter {}: {e}",
+                clip(key, QUOTE_MAX_CHARS)
+            )),
         }
     }
     (o, problems)
@@ -91,15 +95,18 @@ pub fn parse_settings<K: AsRef<str>, V: AsRef<str>>(
 impl PageOptions {
     /// Applies one setting, or says why it is ignored.
     fn set(&mut self, key: &str, value: &str, what: &str, problems: &mut Vec<String>) {
-        let mut bad = |allowed: &str| {
-            problems.push(format!("{what} {key}: {value:?} is not one of {allowed}"))
-        };
+        let quoted = quote(value);
+        let mut bad =
+            |allowed: &str| problems.push(format!("{what} {key}: {quoted} is not one of {allowed}"));
         match key {
             "scenario" => self.scenario = Some(value.to_string()),
             "tour" => self.tour = Some(value.to_string()),
             "step" => match value.parse::<usize>() {
                 Ok(n) if n >= 1 => self.step = Some(n),
-                _ => problems.push(format!("{what} step: {value:?} is not a step number (1, 2, …)")),
+                _ => problems.push(format!(
+                    "{what} step: {} is not a step number (1, 2, …)",
+                    quote(value)
+                )),
             },
             "lang" => match Lang::parse(value) {
                 Some(l) => self.lang = l,
@@ -129,7 +136,8 @@ impl PageOptions {
                     .collect();
                 if names.is_empty() || names.iter().any(|n| !PANELS.contains(n)) {
                     problems.push(format!(
-                        "{what} panels: {value:?} is not a comma-separated list of {}",
+                        "{what} panels: {} is not a comma-separated list of {}",
+                        quote(value),
                         PANELS.join(", ")
                     ));
                 } else {
@@ -142,7 +150,7 @@ impl PageOptions {
                     );
                 }
             }
-            other => problems.push(format!("unknown {what} {other:?}")),
+            other => problems.push(format!("unknown {what} {}", quote(other))),
         }
     }
 

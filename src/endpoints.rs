@@ -14,7 +14,7 @@ use crate::api::{
 };
 
 /// `v1.IsHeadlessService`: set on the Endpoints of a Service without a ClusterIP.
-pub const HEADLESS_LABEL: &str = "service.kubernetes.io/headless";
+pub(crate) const HEADLESS_LABEL: &str = "service.kubernetes.io/headless";
 
 /// `RepackSubsets`: expands subsets to (port → address → ready), then regroups ports that share
 /// the same addresses with the same readiness, one subset per group.

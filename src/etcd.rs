@@ -10,15 +10,15 @@ use std::collections::BTreeMap;
 use crate::api::{Endpoints, Pod, RangeAllocation, Service};
 
 pub const SERVICES: &str = "/services/specs/";
-pub const ENDPOINTS: &str = "/services/endpoints/";
-pub const PODS: &str = "/pods/";
-pub const NAMESPACES: &str = "/namespaces/";
-pub const MASTER_LEASES: &str = "/masterleases/";
+pub(crate) const ENDPOINTS: &str = "/services/endpoints/";
+pub(crate) const PODS: &str = "/pods/";
+pub(crate) const NAMESPACES: &str = "/namespaces/";
+pub(crate) const MASTER_LEASES: &str = "/masterleases/";
 pub const RANGE_SERVICE_IPS: &str = "/ranges/serviceips";
-pub const RANGE_SECONDARY_SERVICE_IPS: &str = "/ranges/secondaryserviceips";
+pub(crate) const RANGE_SECONDARY_SERVICE_IPS: &str = "/ranges/secondaryserviceips";
 pub const RANGE_NODE_PORTS: &str = "/ranges/servicenodeports";
 
-pub fn service_key(namespace: &str, name: &str) -> String {
+pub(crate) fn service_key(namespace: &str, name: &str) -> String {
     format!("{SERVICES}{namespace}/{name}")
 }
 
@@ -26,15 +26,15 @@ pub fn endpoints_key(namespace: &str, name: &str) -> String {
     format!("{ENDPOINTS}{namespace}/{name}")
 }
 
-pub fn pod_key(namespace: &str, name: &str) -> String {
+pub(crate) fn pod_key(namespace: &str, name: &str) -> String {
     format!("{PODS}{namespace}/{name}")
 }
 
-pub fn namespace_key(name: &str) -> String {
+pub(crate) fn namespace_key(name: &str) -> String {
     format!("{NAMESPACES}{name}")
 }
 
-pub fn lease_key(ip: &str) -> String {
+pub(crate) fn lease_key(ip: &str) -> String {
     format!("{MASTER_LEASES}{ip}")
 }
 
@@ -54,13 +54,23 @@ pub enum Value {
     Range(RangeAllocation),
 }
 
+/// The picker of one `Value` variant's payload, for `Etcd::values`.
+macro_rules! variant {
+    ($variant:path) => {
+        |v: &Value| match v {
+            $variant(x) => Some(x),
+            _ => None,
+        }
+    };
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub value: Value,
     /// The revision of the last write (`resourceVersion`).
     pub mod_revision: u64,
     /// Virtual time at which the key's lease runs out.
-    pub expires_at: Option<u64>,
+    pub(crate) expires_at: Option<u64>,
 }
 
 impl Entry {
@@ -76,7 +86,7 @@ pub struct Etcd {
 }
 
 impl Etcd {
-    pub fn revision(&self) -> u64 {
+    pub(crate) fn revision(&self) -> u64 {
         self.revision
     }
 
@@ -98,7 +108,7 @@ impl Etcd {
     }
 
     /// Writes `value`; with `ttl_ms` the key expires at `now + ttl_ms`. Returns the new revision.
-    pub fn put(&mut self, key: &str, value: Value, ttl_ms: Option<u64>, now: u64) -> u64 {
+    pub(crate) fn put(&mut self, key: &str, value: Value, ttl_ms: Option<u64>, now: u64) -> u64 {
         self.revision += 1;
         let entry = Entry {
             value,
@@ -110,7 +120,7 @@ impl Etcd {
     }
 
     /// Writes only if the key's revision is still `expected` (0 = must not exist).
-    pub fn compare_and_put(
+    pub(crate) fn compare_and_put(
         &mut self,
         key: &str,
         expected: u64,
@@ -125,7 +135,7 @@ impl Etcd {
     }
 
     /// Deletes a live key; false when there was none.
-    pub fn delete(&mut self, key: &str, now: u64) -> bool {
+    pub(crate) fn delete(&mut self, key: &str, now: u64) -> bool {
         if self.get(key, now).is_none() {
             return false;
         }
@@ -136,7 +146,7 @@ impl Etcd {
 
     /// Purges `key` if its lease ran out by `now` and it was not rewritten since revision
     /// `written_at`; true when it did expire.
-    pub fn expire(&mut self, key: &str, written_at: u64, now: u64) -> bool {
+    pub(crate) fn expire(&mut self, key: &str, written_at: u64, now: u64) -> bool {
         let due = self
             .kv
             .get(key)
@@ -172,33 +182,15 @@ impl Etcd {
     }
 
     pub fn services(&self, now: u64) -> Vec<&Service> {
-        self.values(SERVICES, now, |v| {
-            if let Value::Service(s) = v {
-                Some(s)
-            } else {
-                None
-            }
-        })
+        self.values(SERVICES, now, variant!(Value::Service))
     }
 
-    pub fn endpoints(&self, now: u64) -> Vec<&Endpoints> {
-        self.values(ENDPOINTS, now, |v| {
-            if let Value::Endpoints(ep) = v {
-                Some(ep)
-            } else {
-                None
-            }
-        })
+    pub(crate) fn endpoints(&self, now: u64) -> Vec<&Endpoints> {
+        self.values(ENDPOINTS, now, variant!(Value::Endpoints))
     }
 
     pub fn pods(&self, now: u64) -> Vec<&Pod> {
-        self.values(PODS, now, |v| {
-            if let Value::Pod(p) = v {
-                Some(p)
-            } else {
-                None
-            }
-        })
+        self.values(PODS, now, variant!(Value::Pod))
     }
 
     pub fn namespaces(&self, now: u64) -> Vec<String> {

@@ -1,4 +1,5 @@
-//! Kubernetes events and log lines, as the scenario contract prints them, each with a typed kind.
+//! Kubernetes events and log lines, as the scenario contract (`docs/scenario.md`) prints them,
+//! each with a typed kind.
 
 use serde::{Deserialize, Serialize};
 
@@ -130,16 +131,7 @@ impl Event {
         kind: EventKind,
         message: String,
     ) -> Self {
-        Event {
-            time_ms,
-            apiserver: apiserver.to_string(),
-            component: component.to_string(),
-            type_: "Log".into(),
-            reason: String::new(),
-            object: String::new(),
-            message,
-            kind,
-        }
+        Event::warning(time_ms, apiserver, component, kind, "", message).as_log()
     }
 
     /// A `Warning` event about `object`, with the kind's reason.
@@ -161,6 +153,14 @@ impl Event {
             message,
             kind,
         }
+    }
+
+    /// Printed, not recorded: no type of event, no reason, no object.
+    fn as_log(mut self) -> Self {
+        self.type_ = "Log".into();
+        self.reason.clear();
+        self.object.clear();
+        self
     }
 
     /// The event that records a refused action.

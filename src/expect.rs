@@ -1,4 +1,4 @@
-//! `expect` steps (scenario contract §2): a partial state matched against the real one, plus
+//! `expect` steps (`docs/scenario.md` §2): a partial state matched against the real one, plus
 //! `events_include`, `events_exclude` and `absent`.
 
 use serde_json::Value as Json;

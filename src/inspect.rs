@@ -3,203 +3,358 @@
 //! answers.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::net::IpAddr;
+use std::str::FromStr;
+
+use ipnet::IpNet;
 
 use crate::api::{parse_ip, IpFamily, Service};
-use crate::controlplane::{Status, KUBERNETES};
-use crate::ipallocator::Range;
+use crate::controlplane::{Apiserver, Status, KUBERNETES};
+use crate::allocator::ItemRange;
+use crate::ipallocator::{self, Range};
 use crate::lang::Lang;
+use crate::portallocator::{PortAllocator, PortRange};
 use crate::repair::nodeport::collect_service_node_ports;
 use crate::world::World;
 
-/// What one bitmap cell shows. The byte values are stable: the canvas maps them to colours.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-#[repr(u8)]
+/// What one bitmap cell shows: one meaning per variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Cell {
-    Free = 0,
+    Free,
     /// Set in etcd and owned by exactly one Service.
-    Allocated = 1,
-    /// The `kubernetes` Service's own address.
-    Kubernetes = 2,
-    /// Set in etcd with no Service: a leak, or an allocation whose Service is not there yet.
-    Leaked = 3,
+    Allocated,
+    /// The `kubernetes` Service's own address or port.
+    Kubernetes,
+    /// Set in etcd with no Service: a leak, or an allocation whose Service is not there yet. How
+    /// many repair runs are left before it is freed is [`BitmapView::leak_countdown`].
+    Leaked,
     /// Owned by two or more Services.
-    Duplicate = 4,
+    Duplicate,
     /// A Service holds it but the bit is clear (the repair loop will set it).
-    Unallocated = 5,
+    Unallocated,
+}
+
+impl Cell {
+    /// Every state, in declaration order (`ALL[c.index()] == c`).
+    pub const ALL: [Cell; 6] = [
+        Cell::Free,
+        Cell::Allocated,
+        Cell::Kubernetes,
+        Cell::Leaked,
+        Cell::Duplicate,
+        Cell::Unallocated,
+    ];
+
+    /// The position of this state in [`Cell::ALL`], for tables indexed by state.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The range a bitmap covers, typed, so that naming an offset is arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BitmapRange {
+    /// A Service CIDR, masked to its network: offset `i` is the address `network + 1 + i`
+    /// (`ipallocator.Range`; the network address itself is never usable).
+    Cidr(IpNet),
+    /// A NodePort range: offset `i` is the port `base + i` (`portallocator`).
+    Ports(PortRange),
+}
+
+impl BitmapRange {
+    /// The number of cells: the usable addresses of the CIDR (`Range.max`), or the ports.
+    pub fn size(&self) -> usize {
+        match self {
+            BitmapRange::Cidr(net) => net.usable(),
+            BitmapRange::Ports(r) => r.usable(),
+        }
+    }
+
+    /// The address or port at `offset`, by the allocators' own mapping: arithmetic, no bitmap.
+    pub fn label(&self, offset: usize) -> String {
+        match self {
+            BitmapRange::Cidr(net) => net.item_at(offset).to_string(),
+            BitmapRange::Ports(r) => r.item_at(offset).to_string(),
+        }
+    }
+}
+
+impl fmt::Display for BitmapRange {
+    /// `10.96.0.0/12` or `30000-32767`, as the `RangeAllocation` stores it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BitmapRange::Cidr(net) => net.fmt(f),
+            BitmapRange::Ports(r) => r.fmt(f),
+        }
+    }
+}
+
+impl FromStr for BitmapRange {
+    type Err = String;
+
+    /// A CIDR (masked as `ParseCIDRSloppy` does) or a port range, as a `RangeAllocation` names it.
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.contains('/') {
+            ipallocator::parse_cidr(s).map(BitmapRange::Cidr)
+        } else {
+            PortRange::parse(s).map(BitmapRange::Ports)
+        }
+    }
 }
 
 /// One range as the UI shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BitmapView {
-    /// `10.96.0.0/12` or `30000-32767`.
-    pub range: String,
-    pub size: usize,
-    pub static_band: usize,
-    /// One [`Cell`] byte per offset.
-    pub cells: Vec<u8>,
+    /// The range the cells cover (`10.96.0.0/12` or `30000-32767` when printed).
+    pub range: BitmapRange,
+    static_band: usize,
+    /// One state per offset.
+    cells: Vec<Cell>,
     /// Services per offset (namespace/name), for the tooltip.
-    pub owners: BTreeMap<usize, Vec<String>>,
+    owners: BTreeMap<usize, Vec<String>>,
     /// Runs left before the soonest running apiserver frees a leaked cell.
-    pub leak_countdown: BTreeMap<usize, i32>,
+    leak_countdown: BTreeMap<usize, i32>,
     /// Services whose IP or port lies outside the range: (service, value).
-    pub out_of_range: Vec<(String, String)>,
+    out_of_range: Vec<(String, String)>,
 }
 
 impl BitmapView {
-    fn build(
-        range: String,
-        size: usize,
-        static_band: usize,
-        set: impl Iterator<Item = usize>,
-        owned: Vec<(Option<usize>, String, String)>,
-        countdowns: BTreeMap<usize, i32>,
-        kubernetes: Option<usize>,
-    ) -> Self {
-        let mut cells = vec![Cell::Free as u8; size];
-        for offset in set.filter(|&o| o < size) {
-            cells[offset] = Cell::Leaked as u8;
-        }
-        let mut owners: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-        let mut out_of_range = Vec::new();
-        for (offset, who, value) in owned {
-            match offset {
-                Some(o) => owners.entry(o).or_default().push(who),
-                None => out_of_range.push((who, value)),
-            }
-        }
-        for (&o, who) in &owners {
-            let set = cells[o] != Cell::Free as u8;
-            cells[o] = match (who.len(), set) {
-                (n, _) if n > 1 => Cell::Duplicate,
-                (_, false) => Cell::Unallocated,
-                _ if Some(o) == kubernetes => Cell::Kubernetes,
-                _ => Cell::Allocated,
-            } as u8;
-        }
-        let leak_countdown = countdowns
-            .into_iter()
-            .filter(|(o, _)| cells.get(*o) == Some(&(Cell::Leaked as u8)))
-            .collect();
+    /// Every cell of `range` free, the first `static_band` of them in the static band.
+    pub fn new(range: BitmapRange, static_band: usize) -> Self {
         BitmapView {
             range,
-            size,
             static_band,
-            cells,
-            owners,
-            leak_countdown,
-            out_of_range,
+            cells: vec![Cell::Free; range.size()],
+            owners: BTreeMap::new(),
+            leak_countdown: BTreeMap::new(),
+            out_of_range: Vec::new(),
         }
+    }
+
+    /// Shows `offset` as `cell`, held by `owners` (namespace/name). Offsets past the range are
+    /// ignored.
+    pub fn set(&mut self, offset: usize, cell: Cell, owners: &[&str]) {
+        let Some(slot) = self.cells.get_mut(offset) else {
+            return;
+        };
+        *slot = cell;
+        if owners.is_empty() {
+            self.owners.remove(&offset);
+        } else {
+            let owners = owners.iter().map(|o| o.to_string()).collect();
+            self.owners.insert(offset, owners);
+        }
+    }
+
+    /// Lists `service` as holding `value`, which lies outside the range.
+    pub fn flag_out_of_range(&mut self, service: &str, value: &str) {
+        self.out_of_range
+            .push((service.to_string(), value.to_string()));
+    }
+
+    pub fn size(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Cells below this offset are in the static band.
+    pub fn static_band(&self) -> usize {
+        self.static_band
+    }
+
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// The state at `offset`; `None` past the range.
+    pub fn cell(&self, offset: usize) -> Option<Cell> {
+        self.cells.get(offset).copied()
+    }
+
+    /// The Services holding `offset`, in namespace/name order.
+    pub fn owners(&self, offset: usize) -> &[String] {
+        self.owners.get(&offset).map_or(&[], Vec::as_slice)
+    }
+
+    /// For a leaked cell some running apiserver has flagged: its lowest leak counter.
+    pub fn leak_countdown(&self, offset: usize) -> Option<i32> {
+        self.leak_countdown.get(&offset).copied()
+    }
+
+    /// Services whose IP or port lies outside the range: (service, value).
+    pub fn out_of_range(&self) -> &[(String, String)] {
+        &self.out_of_range
+    }
+
+    /// The address or port at `offset`.
+    pub fn label(&self, offset: usize) -> String {
+        self.range.label(offset)
     }
 }
 
-fn services(w: &World) -> Vec<&Service> {
-    w.etcd().services(w.now())
+/// What the ClusterIP and the NodePort bitmaps differ in; everything else is [`bitmap`].
+trait Allocations {
+    type Value: Copy + fmt::Display;
+    fn range(&self) -> BitmapRange;
+    fn static_band(&self) -> usize;
+    /// The offsets set in etcd, ascending.
+    fn set(&self) -> impl Iterator<Item = usize> + '_;
+    /// The offset of `value`, if it is in the range (each allocator's own rule).
+    fn offset_of(&self, value: Self::Value) -> Option<usize>;
+    /// The values `svc` holds of this range's kind: its ClusterIPs of the family, or its node ports.
+    fn held(&self, svc: &Service) -> Vec<Self::Value>;
+    /// The leak counters `a`'s repair loop keeps for this range.
+    fn leaks(&self, a: &Apiserver) -> Vec<(Self::Value, i32)>;
+    /// The value that marks the `kubernetes` Service's own cell.
+    fn kubernetes(&self, svc: &Service) -> Option<Self::Value>;
+}
+
+/// One family's ClusterIP range.
+struct ClusterIps(Range);
+
+impl Allocations for ClusterIps {
+    type Value = IpAddr;
+
+    fn range(&self) -> BitmapRange {
+        BitmapRange::Cidr(self.0.cidr())
+    }
+
+    fn static_band(&self) -> usize {
+        self.0.static_band()
+    }
+
+    fn set(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.offsets()
+    }
+
+    fn offset_of(&self, ip: IpAddr) -> Option<usize> {
+        self.0.offset_of(ip)
+    }
+
+    fn held(&self, svc: &Service) -> Vec<IpAddr> {
+        if !svc.is_ip_set() {
+            return Vec::new();
+        }
+        let family = self.0.family();
+        svc.cluster_ips()
+            .into_iter()
+            .filter_map(parse_ip)
+            .filter(|ip| IpFamily::of(ip) == family)
+            .collect()
+    }
+
+    fn leaks(&self, a: &Apiserver) -> Vec<(IpAddr, i32)> {
+        let leaks = a.ip_repair.leaks(self.0.family()).into_iter().flatten();
+        leaks.map(|(ip, n)| (*ip, *n)).collect()
+    }
+
+    /// `spec.clusterIP`: the primary family's address (another family's range does not hold it).
+    fn kubernetes(&self, svc: &Service) -> Option<IpAddr> {
+        parse_ip(&svc.cluster_ip)
+    }
+}
+
+/// The NodePort range.
+struct NodePorts(PortAllocator);
+
+impl Allocations for NodePorts {
+    type Value = i32;
+
+    fn range(&self) -> BitmapRange {
+        BitmapRange::Ports(self.0.range())
+    }
+
+    fn static_band(&self) -> usize {
+        self.0.static_band()
+    }
+
+    fn set(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.offsets()
+    }
+
+    fn offset_of(&self, port: i32) -> Option<usize> {
+        self.0.offset_of(port)
+    }
+
+    fn held(&self, svc: &Service) -> Vec<i32> {
+        let mut ports = collect_service_node_ports(svc);
+        ports.dedup();
+        ports
+    }
+
+    fn leaks(&self, a: &Apiserver) -> Vec<(i32, i32)> {
+        a.port_repair
+            .leaks()
+            .iter()
+            .map(|(p, n)| (*p, *n))
+            .collect()
+    }
+
+    /// The node port of the first port, if it has one.
+    fn kubernetes(&self, svc: &Service) -> Option<i32> {
+        svc.ports
+            .first()
+            .filter(|p| p.node_port != 0)
+            .map(|p| p.node_port)
+    }
 }
 
 /// The ClusterIP bitmap of family `index` (0 = primary), from what etcd stores.
 pub fn cluster_ip_bitmap(w: &World, index: usize) -> Option<BitmapView> {
-    let range = w.stored_cluster_ips(index)?;
-    let family = range.family();
-    let mut owned = Vec::new();
-    for svc in services(w).into_iter().filter(|s| s.is_ip_set()) {
-        for raw in svc.cluster_ips() {
-            if let Some(ip) = parse_ip(raw).filter(|ip| IpFamily::of(ip) == family) {
-                owned.push((range.offset_of(ip), svc.key(), ip.to_string()));
-            }
-        }
-    }
-    let countdowns = lowest_countdowns(
-        w.apiservers()
-            .filter(|a| a.status == Status::Running)
-            .flat_map(|a| {
-                a.ip_repair
-                    .leaks(family)
-                    .into_iter()
-                    .flatten()
-                    .map(|(ip, n)| (range.offset_of(*ip), *n))
-            }),
-    );
-    let kubernetes = w
-        .etcd()
-        .service("default", KUBERNETES, w.now())
-        .and_then(|s| parse_ip(&s.cluster_ip))
-        .and_then(|ip| range.offset_of(ip));
-    Some(BitmapView::build(
-        range.cidr().to_string(),
-        range.size(),
-        range.static_band(),
-        range.offsets(),
-        owned,
-        countdowns,
-        kubernetes,
-    ))
-}
-
-/// Per offset in the range, the lowest leak counter any running apiserver's repair holds: the
-/// run that frees it comes first.
-fn lowest_countdowns(leaks: impl Iterator<Item = (Option<usize>, i32)>) -> BTreeMap<usize, i32> {
-    let mut out = BTreeMap::new();
-    for (offset, n) in leaks {
-        if let Some(o) = offset {
-            out.entry(o)
-                .and_modify(|c: &mut i32| *c = (*c).min(n))
-                .or_insert(n);
-        }
-    }
-    out
+    Some(bitmap(w, &ClusterIps(w.stored_cluster_ips(index)?)))
 }
 
 /// The NodePort bitmap, from what etcd stores.
 pub fn node_port_bitmap(w: &World) -> BitmapView {
-    let alloc = w.stored_node_ports();
-    let mut owned = Vec::new();
-    for svc in services(w) {
-        let mut ports = collect_service_node_ports(svc);
-        ports.dedup();
-        for p in ports {
-            owned.push((alloc.offset_of(p), svc.key(), p.to_string()));
+    bitmap(w, &NodePorts(w.stored_node_ports()))
+}
+
+/// The view of `alloc`: the set bits, the Services holding each value, and the leak counters.
+fn bitmap<A: Allocations>(w: &World, alloc: &A) -> BitmapView {
+    let mut v = BitmapView::new(alloc.range(), alloc.static_band());
+    for offset in alloc.set() {
+        if let Some(c) = v.cells.get_mut(offset) {
+            *c = Cell::Leaked;
         }
     }
-    let countdowns = lowest_countdowns(
-        w.apiservers()
-            .filter(|a| a.status == Status::Running)
-            .flat_map(|a| {
-                a.port_repair
-                    .leaks()
-                    .iter()
-                    .map(|(port, n)| (alloc.offset_of(*port), *n))
-            }),
-    );
+    for svc in w.etcd().services(w.now()) {
+        for value in alloc.held(svc) {
+            match alloc.offset_of(value) {
+                Some(o) => v.owners.entry(o).or_default().push(svc.key()),
+                None => v.out_of_range.push((svc.key(), value.to_string())),
+            }
+        }
+    }
     let kubernetes = w
         .etcd()
         .service("default", KUBERNETES, w.now())
-        .and_then(|s| s.ports.first())
-        .filter(|p| p.node_port != 0)
-        .and_then(|p| alloc.offset_of(p.node_port));
-    BitmapView::build(
-        alloc.range().to_string(),
-        alloc.size(),
-        alloc.static_band(),
-        alloc.offsets(),
-        owned,
-        countdowns,
-        kubernetes,
-    )
+        .and_then(|s| alloc.kubernetes(s))
+        .and_then(|value| alloc.offset_of(value));
+    for (&o, who) in &v.owners {
+        let set = v.cells[o] != Cell::Free;
+        v.cells[o] = match (who.len(), set) {
+            (n, _) if n > 1 => Cell::Duplicate,
+            (_, false) => Cell::Unallocated,
+            _ if Some(o) == kubernetes => Cell::Kubernetes,
+            _ => Cell::Allocated,
+        };
+    }
+    // Per offset, the lowest counter any running apiserver's repair holds: the run that frees it
+    // comes first.
+    let running = w.apiservers().filter(|a| a.status == Status::Running);
+    for (value, n) in running.flat_map(|a| alloc.leaks(a)) {
+        match alloc.offset_of(value) {
+            Some(o) if v.cells.get(o) == Some(&Cell::Leaked) => {
+                let c = v.leak_countdown.entry(o).or_insert(n);
+                *c = (*c).min(n);
+            }
+            _ => {}
+        }
+    }
+    v
 }
 
 impl BitmapView {
-    /// The address or port at `offset`.
-    pub fn label(&self, offset: usize) -> String {
-        match crate::ipallocator::parse_cidr(&self.range) {
-            Ok(net) => Range::new(net, crate::api::Behavior::V1_20)
-                .ip_at(offset)
-                .to_string(),
-            Err(_) => crate::portallocator::PortRange::parse(&self.range)
-                .map(|r| (r.base + offset as i32).to_string())
-                .unwrap_or_default(),
-        }
-    }
-
     /// The tooltip of a cell in `lang`: address or port, band, state and owners.
     pub fn describe(&self, offset: usize, lang: Lang) -> String {
         let band = if offset < self.static_band {
@@ -207,49 +362,48 @@ impl BitmapView {
         } else {
             lang.pick("dynamic band", "动态段")
         };
-        let owners = self
-            .owners
-            .get(&offset)
-            .map(|o| o.join(", "))
-            .unwrap_or_default();
-        let en = lang == Lang::En;
-        let state = match self.cells.get(offset).copied() {
-            Some(c) if c == Cell::Free as u8 => lang.pick("free", "空闲").to_string(),
-            Some(c) if c == Cell::Allocated as u8 => match lang {
-                Lang::En => format!("allocated to {owners}"),
-                Lang::Zh => format!("已分配给 {owners}"),
-            },
-            Some(c) if c == Cell::Kubernetes as u8 => match lang {
-                Lang::En => format!("allocated to {owners} (the kubernetes Service)"),
-                Lang::Zh => format!("已分配给 {owners}（即 kubernetes Service）"),
-            },
-            Some(c) if c == Cell::Duplicate as u8 => match lang {
-                Lang::En => format!("assigned to several services: {owners}"),
-                Lang::Zh => format!("同时分配给了多个 Service：{owners}"),
-            },
-            Some(c) if c == Cell::Unallocated as u8 => match lang {
-                Lang::En => format!("used by {owners} but not allocated: repair will set it"),
-                Lang::Zh => format!("{owners} 正在使用，但位图中未标记：修复循环会补上"),
-            },
-            Some(c) if c == Cell::Leaked as u8 => match (self.leak_countdown.get(&offset), en) {
-                (Some(n), true) => format!(
-                    "allocated to no service: a suspected leak, freed by the {} repair run from now",
-                    ordinal(*n as usize + 1)
-                ),
-                (Some(n), false) => format!(
-                    "已分配但没有任何 Service 使用：疑似泄漏，将在从现在起的第 {} 轮修复中释放",
-                    *n as usize + 1
-                ),
-                (None, _) => lang
-                    .pick(
-                        "allocated to no service: the next repair run will flag it",
-                        "已分配但没有任何 Service 使用：下一轮修复会将其标记为疑似泄漏",
-                    )
-                    .to_string(),
-            },
-            _ => lang.pick("outside the range", "超出范围").to_string(),
+        let owners = self.owners(offset).join(", ");
+        let state = match (self.cell(offset), lang) {
+            (Some(Cell::Free), _) => lang.pick("free", "空闲").to_string(),
+            (Some(Cell::Allocated), Lang::En) => format!("allocated to {owners}"),
+            (Some(Cell::Allocated), Lang::Zh) => format!("已分配给 {owners}"),
+            (Some(Cell::Kubernetes), Lang::En) => {
+                format!("allocated to {owners} (the kubernetes Service)")
+            }
+            (Some(Cell::Kubernetes), Lang::Zh) => {
+                format!("已分配给 {owners}（即 kubernetes Service）")
+            }
+            (Some(Cell::Duplicate), Lang::En) => format!("assigned to several services: {owners}"),
+            (Some(Cell::Duplicate), Lang::Zh) => format!("同时分配给了多个 Service：{owners}"),
+            (Some(Cell::Unallocated), Lang::En) => {
+                format!("used by {owners} but not allocated: repair will set it")
+            }
+            (Some(Cell::Unallocated), Lang::Zh) => {
+                format!("{owners} 正在使用，但位图中未标记：修复循环会补上")
+            }
+            (Some(Cell::Leaked), _) => self.describe_leak(offset, lang),
+            (None, _) => lang.pick("outside the range", "超出范围").to_string(),
         };
         format!("{} · {band} · {state}", self.label(offset))
+    }
+
+    fn describe_leak(&self, offset: usize, lang: Lang) -> String {
+        match (self.leak_countdown(offset), lang) {
+            (Some(n), Lang::En) => format!(
+                "allocated to no service: a suspected leak, freed by the {} repair run from now",
+                ordinal(n as usize + 1)
+            ),
+            (Some(n), Lang::Zh) => format!(
+                "已分配但没有任何 Service 使用：疑似泄漏，将在从现在起的第 {} 轮修复中释放",
+                n as usize + 1
+            ),
+            (None, _) => lang
+                .pick(
+                    "allocated to no service: the next repair run will flag it",
+                    "已分配但没有任何 Service 使用：下一轮修复会将其标记为疑似泄漏",
+                )
+                .to_string(),
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 //! The two languages of the lab: English and Chinese (the seed articles' language). Labels,
 //! narration and explanations are translated; Kubernetes' reasons and messages stay verbatim.
 
-use crate::scenario::Title;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Lang {
@@ -11,7 +13,7 @@ pub enum Lang {
 }
 
 impl Lang {
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+    pub(crate) const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
 
     /// The BCP 47 code, as in `?lang=` and `<html lang>`.
     pub fn code(self) -> &'static str {
@@ -38,12 +40,21 @@ impl Lang {
     }
 }
 
-impl Title {
+/// A text written by the lab's authors (a scenario's `title` or `description`, a tour's `title`
+/// and `say`): one string for every language, or an object of language code → text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum LocalizedText {
+    Plain(String),
+    ByLanguage(BTreeMap<String, String>),
+}
+
+impl LocalizedText {
     /// The text in `lang`, else the English one, else any.
     pub fn get(&self, lang: Lang) -> &str {
         match self {
-            Title::Plain(t) => t,
-            Title::ByLanguage(m) => m
+            LocalizedText::Plain(t) => t,
+            LocalizedText::ByLanguage(m) => m
                 .get(lang.code())
                 .or_else(|| m.get("en"))
                 .or_else(|| m.values().next())

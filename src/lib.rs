@@ -9,10 +9,11 @@ mod string_enum;
 
 pub mod allocator;
 pub mod api;
-/// The scenario files shipped in `scenarios/` and the tours in `tours/`.
+/// The shipped scenarios' and tours' texts, under their old name: use [`catalogue`].
 pub mod builtin {
-    include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
+    pub use crate::catalogue::{SCENARIOS, TOURS};
 }
+pub mod catalogue;
 pub mod controlplane;
 pub mod duration;
 pub mod embed;
@@ -27,6 +28,7 @@ pub mod ipallocator;
 pub mod lang;
 pub mod options;
 pub mod parts;
+pub(crate) mod quote;
 pub mod portallocator;
 pub mod reconcilers;
 pub mod registry;

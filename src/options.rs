@@ -10,11 +10,11 @@ use crate::ipallocator::{parse_cidr, range_size, Range};
 use crate::portallocator::PortRange;
 
 /// The range used when `--service-cluster-ip-range` is not given.
-pub const DEFAULT_SERVICE_IP_CIDR: &str = "10.0.0.0/24";
+pub(crate) const DEFAULT_SERVICE_IP_CIDR: &str = "10.0.0.0/24";
 /// `--service-node-port-range`'s default.
-pub const DEFAULT_SERVICE_NODE_PORT_RANGE: &str = "30000-32767";
+pub(crate) const DEFAULT_SERVICE_NODE_PORT_RANGE: &str = "30000-32767";
 /// `maxCIDRBits`: a range is kept in etcd as a bitmap, so at most 2^20 addresses.
-pub const MAX_CIDR_BITS: u8 = 20;
+pub(crate) const MAX_CIDR_BITS: u8 = 20;
 
 /// The warning kube-apiserver logs when it falls back to the default range.
 pub fn default_range_warning() -> String {

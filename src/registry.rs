@@ -4,34 +4,36 @@
 
 use std::net::IpAddr;
 
+use ipnet::IpNet;
+
+use crate::allocator::{Allocator, Error, ItemRange};
 use crate::api::{parse_ip, Endpoints, IpFamily, RangeAllocation, Service, ServiceType};
 use crate::etcd::{self, Etcd, Value};
 use crate::event::{EventKind, Recorder};
-use crate::ipallocator::{self, Range};
-use crate::portallocator::{self, PortAllocator};
+use crate::portallocator::PortRange;
 use crate::reconcilers::{ApiError, ReconcilerApi};
 use crate::repair::nodeport::collect_service_node_ports;
 use crate::rng::SimRng;
 
 /// What a caller sees when its apiserver cannot reach etcd (client-side timeout).
-pub const UNREACHABLE: &str = "context deadline exceeded";
+pub(crate) const UNREACHABLE: &str = "context deadline exceeded";
 
 /// The component name of kube-apiserver's own log lines.
-pub const COMPONENT: &str = "kube-apiserver";
+pub(crate) const COMPONENT: &str = "kube-apiserver";
 
 /// One apiserver's access to etcd at one instant.
 pub struct Storage<'a> {
-    pub etcd: &'a mut Etcd,
-    pub now: u64,
-    pub reachable: bool,
-    pub lease_ttl_ms: u64,
-    pub rec: &'a mut Recorder,
+    pub(crate) etcd: &'a mut Etcd,
+    pub(crate) now: u64,
+    pub(crate) reachable: bool,
+    pub(crate) lease_ttl_ms: u64,
+    pub(crate) rec: &'a mut Recorder,
     /// Lease keys written, with their revision, so the world can schedule their expiry.
-    pub lease_writes: Vec<(String, u64)>,
+    pub(crate) lease_writes: Vec<(String, u64)>,
 }
 
 impl Storage<'_> {
-    pub fn check(&self) -> Result<(), ApiError> {
+    pub(crate) fn check(&self) -> Result<(), ApiError> {
         if self.reachable {
             Ok(())
         } else {
@@ -125,39 +127,18 @@ impl ReconcilerApi for Storage<'_> {
     }
 }
 
-/// A range that lives in a `RangeAllocation` object.
-pub trait Snapshottable {
-    fn snapshot(&self) -> RangeAllocation;
-    fn restore_raw(&mut self, range_spec: &str, data: &[u8]) -> Result<(), String>;
-}
-
-impl Snapshottable for Range {
-    fn snapshot(&self) -> RangeAllocation {
-        Range::snapshot(self)
-    }
-    fn restore_raw(&mut self, range_spec: &str, data: &[u8]) -> Result<(), String> {
-        Range::restore_raw(self, range_spec, data)
-    }
-}
-
-impl Snapshottable for PortAllocator {
-    fn snapshot(&self) -> RangeAllocation {
-        PortAllocator::snapshot(self)
-    }
-    fn restore_raw(&mut self, range_spec: &str, data: &[u8]) -> Result<(), String> {
-        PortAllocator::restore_raw(self, range_spec, data)
-    }
-}
-
 /// An apiserver's in-memory allocator with the resourceVersion it last wrote or read: it is
-/// reloaded from etcd only when the stored object moved on.
+/// reloaded from etcd only when the stored object moved on (`allocator/storage/storage.go`'s `Etcd`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct View<A> {
-    pub alloc: A,
-    pub key: &'static str,
-    pub resource: &'static str,
-    pub last: Option<u64>,
+pub struct View<R: ItemRange> {
+    pub(crate) alloc: Allocator<R>,
+    pub(crate) key: &'static str,
+    pub(crate) resource: &'static str,
+    pub(crate) last: Option<u64>,
 }
+
+pub type IpView = View<IpNet>;
+pub type PortView = View<PortRange>;
 
 /// Why a guaranteed update gave up.
 enum Update {
@@ -166,14 +147,16 @@ enum Update {
     Failed(String),
 }
 
-impl<A: Snapshottable> View<A> {
+impl<R: ItemRange> View<R> {
     /// `tryUpdate`: read the object, reload memory if it moved on since we last saw it, apply
     /// `op` to memory and write the result back. (Since 1.19 memory is never trusted first: a
-    /// stale view refused addresses another apiserver had freed, kubernetes#85894.)
+    /// stale view refused addresses another apiserver had freed, kubernetes#85894.) Upstream
+    /// remembers the version it read, not the one it wrote, so its next call always reloads; that
+    /// reload reads back what we wrote unless someone else wrote since, which this check sees too.
     fn try_update(
         &mut self,
         st: &mut Storage,
-        op: impl FnOnce(&mut A) -> bool,
+        op: impl FnOnce(&mut Allocator<R>) -> bool,
     ) -> Result<(), Update> {
         if !st.reachable {
             return Err(Update::Failed(UNREACHABLE.to_string()));
@@ -200,103 +183,76 @@ impl<A: Snapshottable> View<A> {
         self.last = Some(new_rev);
         Ok(())
     }
-}
 
-pub type IpView = View<Range>;
-pub type PortView = View<PortAllocator>;
-
-impl IpView {
-    pub fn allocate(&mut self, st: &mut Storage, ip: IpAddr) -> Result<(), ipallocator::Error> {
-        if self.alloc.offset_of(ip).is_none() {
-            return Err(ipallocator::Error::NotInRange {
-                ip,
-                valid_range: self.alloc.cidr().to_string(),
-            });
-        }
-        let mut result = Ok(());
-        match self.try_update(st, |r| {
-            result = r.allocate(ip);
-            result.is_ok()
-        }) {
-            Ok(()) => Ok(()),
-            Err(Update::Unable) => result,
-            Err(Update::Failed(e)) => Err(ipallocator::Error::Other(e)),
-        }
+    /// What the repair loop reads: the stored object (empty when there is none yet) and its
+    /// resourceVersion.
+    pub(crate) fn stored(&self, st: &Storage) -> (RangeAllocation, Option<u64>) {
+        st.etcd
+            .range(self.key, st.now)
+            .map_or((RangeAllocation::default(), None), |(r, rev)| {
+                (r.clone(), Some(rev))
+            })
     }
 
-    pub fn allocate_next(
+    /// The repair loop's write, `CreateOrUpdate`: store `snapshot`, restore memory from it and
+    /// remember the version that was read (`read_rev`), not the new one.
+    pub(crate) fn create_or_update(
         &mut self,
         st: &mut Storage,
-        rng: &mut SimRng,
-    ) -> Result<IpAddr, ipallocator::Error> {
-        let mut result = Err(ipallocator::Error::Full);
-        match self.try_update(st, |r| {
-            result = r.allocate_next(rng);
-            result.is_ok()
-        }) {
-            Ok(()) | Err(Update::Unable) => result,
-            Err(Update::Failed(e)) => Err(ipallocator::Error::Other(e)),
+        snapshot: RangeAllocation,
+        read_rev: Option<u64>,
+    ) {
+        if self
+            .alloc
+            .restore_raw(&snapshot.range, &snapshot.data)
+            .is_ok()
+        {
+            self.last = read_rev;
         }
+        st.etcd.put(self.key, Value::Range(snapshot), None, st.now);
     }
 
-    pub fn release(&mut self, st: &mut Storage, ip: IpAddr) -> Result<(), String> {
-        if self.alloc.offset_of(ip).is_none() {
-            return Ok(());
-        }
-        match self.try_update(st, |r| {
-            r.release(ip);
-            true
-        }) {
-            Ok(()) | Err(Update::Unable) => Ok(()),
-            Err(Update::Failed(e)) => Err(e),
-        }
-    }
-}
-
-impl PortView {
-    pub fn allocate(&mut self, st: &mut Storage, port: i32) -> Result<(), portallocator::Error> {
-        if self.alloc.offset_of(port).is_none() {
-            return Err(portallocator::Error::NotInRange {
-                valid_ports: self.alloc.range().to_string(),
-            });
-        }
+    /// `Allocate` through storage. An item outside the range is refused before etcd is asked.
+    pub(crate) fn allocate(&mut self, st: &mut Storage, item: R::Item) -> Result<(), Error<R>> {
+        self.alloc.check_in_range(item)?;
         let mut result = Ok(());
         match self.try_update(st, |a| {
-            result = a.allocate(port);
+            result = a.allocate(item);
             result.is_ok()
         }) {
             Ok(()) => Ok(()),
             Err(Update::Unable) => result,
-            Err(Update::Failed(e)) => Err(portallocator::Error::Other(e)),
+            Err(Update::Failed(e)) => Err(Error::Other(e)),
         }
     }
 
-    pub fn allocate_next(
+    /// `AllocateNext` through storage.
+    pub(crate) fn allocate_next(
         &mut self,
         st: &mut Storage,
         rng: &mut SimRng,
-    ) -> Result<i32, portallocator::Error> {
-        let mut result = Err(portallocator::Error::Full);
+    ) -> Result<R::Item, Error<R>> {
+        let mut result = Err(Error::Full);
         match self.try_update(st, |a| {
             result = a.allocate_next(rng);
             result.is_ok()
         }) {
             Ok(()) | Err(Update::Unable) => result,
-            Err(Update::Failed(e)) => Err(portallocator::Error::Other(e)),
+            Err(Update::Failed(e)) => Err(Error::Other(e)),
         }
     }
 
-    pub fn release(&mut self, st: &mut Storage, port: i32) -> Result<(), String> {
-        if self.alloc.offset_of(port).is_none() {
-            st.rec.log(
-                COMPONENT,
-                EventKind::ReleaseFailed,
-                format!("port is not in the range when release it. port: {port}"),
-            );
+    /// `Release` through storage. An item outside the range is a no-op that never reaches etcd
+    /// (the port allocator logs it).
+    pub(crate) fn release(&mut self, st: &mut Storage, item: R::Item) -> Result<(), String> {
+        if self.alloc.offset_of(item).is_none() {
+            if let Some(line) = R::release_outside(item) {
+                st.rec.log(COMPONENT, EventKind::ReleaseFailed, line);
+            }
             return Ok(());
         }
         match self.try_update(st, |a| {
-            a.release(port);
+            a.release(item);
             true
         }) {
             Ok(()) | Err(Update::Unable) => Ok(()),
@@ -306,11 +262,24 @@ impl PortView {
 }
 
 /// An apiserver's allocators: one ClusterIP range per configured family (primary first) and
-/// the NodePort range.
+/// the NodePort range (`storage/alloc.go`'s `Allocators`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Allocators {
-    pub ips: Vec<IpView>,
-    pub ports: PortView,
+    pub(crate) ips: Vec<IpView>,
+    pub(crate) ports: PortView,
+}
+
+/// What a create has allocated so far, given back if a later step fails (the `revert` of
+/// `alloc.go`'s transactions).
+#[derive(Default)]
+struct Taken {
+    ips: Vec<IpAddr>,
+    ports: Vec<i32>,
+}
+
+/// `Service "<name>" is invalid: <field>: <detail>`.
+fn invalid(name: &str, field: &str, detail: String) -> String {
+    format!("Service \"{name}\" is invalid: {field}: {detail}")
 }
 
 impl Allocators {
@@ -320,7 +289,7 @@ impl Allocators {
 
     /// Service creation (`REST.Create` with its allocators): checks, then ClusterIP(s) and
     /// NodePorts, rolled back on any failure. Errors carry the API server's texts.
-    pub fn create_service(
+    pub(crate) fn create_service(
         &mut self,
         st: &mut Storage,
         rng: &mut SimRng,
@@ -337,95 +306,7 @@ impl Allocators {
         if st.etcd.service(&svc.namespace, &svc.name, st.now).is_some() {
             return Err(format!("services \"{}\" already exists", svc.name));
         }
-        let invalid = |name: &str, field: &str, detail: String| {
-            format!("Service \"{name}\" is invalid: {field}: {detail}")
-        };
-        let mut taken_ips: Vec<IpAddr> = Vec::new();
-        let mut taken_ports: Vec<i32> = Vec::new();
-        let result = (|| -> Result<(), String> {
-            if svc.type_ == ServiceType::ExternalName {
-                svc.cluster_ip.clear();
-                svc.cluster_ips.clear();
-                return Ok(());
-            }
-            let requested: Vec<String> = svc.cluster_ips().iter().map(|s| s.to_string()).collect();
-            if requested.first().map(String::as_str) != Some("None") {
-                let families = self
-                    .families_for(&svc, &requested)
-                    .map_err(|e| invalid(&svc.name, "spec.ipFamilyPolicy", e))?;
-                let mut ips = Vec::new();
-                for (i, family) in families.iter().enumerate() {
-                    let view = self
-                        .family(*family)
-                        .expect("families_for only returns configured families");
-                    let ip = match requested.get(i) {
-                        Some(raw) => {
-                            let ip = parse_ip(raw).ok_or_else(|| invalid(&svc.name, "spec.clusterIPs[0]",
-                                format!("Invalid value: \"{raw}\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")))?;
-                            view.allocate(st, ip).map_err(|e| {
-                                invalid(&svc.name, "spec.clusterIPs", format!("Invalid value: []string{{{}}}: failed to allocate IP {ip}: {e}",
-                                    requested.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>().join(", ")))
-                            })?;
-                            ip
-                        }
-                        None => view.allocate_next(st, rng).map_err(|e| {
-                            format!("Internal error occurred: failed to allocate a serviceIP: {e}")
-                        })?,
-                    };
-                    taken_ips.push(ip);
-                    ips.push(ip.to_string());
-                }
-                svc.cluster_ip = ips[0].clone();
-                svc.cluster_ips = ips;
-                svc.ip_families = families;
-            }
-            if matches!(svc.type_, ServiceType::NodePort | ServiceType::LoadBalancer) {
-                for i in 0..svc.ports.len() {
-                    let given = svc.ports[i].node_port;
-                    let port = if given != 0 {
-                        if !taken_ports.contains(&given) {
-                            self.ports.allocate(st, given).map_err(|e| {
-                                invalid(
-                                    &svc.name,
-                                    &format!("spec.ports[{i}].nodePort"),
-                                    format!("Invalid value: {given}: {e}"),
-                                )
-                            })?;
-                            taken_ports.push(given);
-                        }
-                        given
-                    } else {
-                        let p = self.ports.allocate_next(st, rng).map_err(|e| {
-                            format!("Internal error occurred: failed to allocate a nodePort: {e}")
-                        })?;
-                        taken_ports.push(p);
-                        p
-                    };
-                    svc.ports[i].node_port = port;
-                }
-            }
-            let health = svc.health_check_node_port;
-            if health != 0 && !taken_ports.contains(&health) {
-                self.ports.allocate(st, health).map_err(|e| {
-                    invalid(
-                        &svc.name,
-                        "spec.healthCheckNodePort",
-                        format!("Invalid value: {health}: {e}"),
-                    )
-                })?;
-                taken_ports.push(health);
-            }
-            Ok(())
-        })();
-        if let Err(e) = result {
-            for ip in taken_ips {
-                let _ = self.family(IpFamily::of(&ip)).map(|v| v.release(st, ip));
-            }
-            for p in taken_ports {
-                let _ = self.ports.release(st, p);
-            }
-            return Err(e);
-        }
+        self.allocate_create(st, rng, &mut svc)?;
         st.etcd.put(
             &etcd::service_key(&svc.namespace, &svc.name),
             Value::Service(svc.clone()),
@@ -435,8 +316,95 @@ impl Allocators {
         Ok(svc)
     }
 
-    /// The families a new Service gets, from its policy, its families and its requested IPs.
-    fn families_for(&self, svc: &Service, requested: &[String]) -> Result<Vec<IpFamily>, String> {
+    /// `allocateCreate`: the ClusterIPs, then the NodePorts; on a failure everything taken so
+    /// far is released again, IPs first.
+    fn allocate_create(
+        &mut self,
+        st: &mut Storage,
+        rng: &mut SimRng,
+        svc: &mut Service,
+    ) -> Result<(), String> {
+        if svc.type_ == ServiceType::ExternalName {
+            svc.cluster_ip.clear();
+            svc.cluster_ips.clear();
+            return Ok(());
+        }
+        let mut taken = Taken::default();
+        let result = self
+            .alloc_cluster_ips(st, rng, svc, &mut taken)
+            .and_then(|()| self.alloc_node_ports(st, rng, svc, &mut taken));
+        if result.is_err() {
+            for ip in taken.ips {
+                let _ = self.family(IpFamily::of(&ip)).map(|v| v.release(st, ip));
+            }
+            for p in taken.ports {
+                let _ = self.ports.release(st, p);
+            }
+        }
+        result
+    }
+
+    /// `allocClusterIPs`: one IP per family the Service gets, the requested one or the next free.
+    /// A headless Service (`None`) gets none.
+    fn alloc_cluster_ips(
+        &mut self,
+        st: &mut Storage,
+        rng: &mut SimRng,
+        svc: &mut Service,
+        taken: &mut Taken,
+    ) -> Result<(), String> {
+        let requested: Vec<String> = svc.cluster_ips().iter().map(|s| s.to_string()).collect();
+        if requested.first().map(String::as_str) == Some("None") {
+            return Ok(());
+        }
+        let families = self
+            .init_ip_family_fields(svc, &requested)
+            .map_err(|e| invalid(&svc.name, "spec.ipFamilyPolicy", e))?;
+        let mut ips = Vec::new();
+        for (i, family) in families.iter().enumerate() {
+            let view = self
+                .family(*family)
+                .expect("init_ip_family_fields only returns configured families");
+            let ip = match requested.get(i) {
+                Some(raw) => {
+                    let ip = parse_ip(raw).ok_or_else(|| invalid(&svc.name, "spec.clusterIPs[0]",
+                        format!("Invalid value: \"{raw}\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")))?;
+                    view.allocate(st, ip).map_err(|e| {
+                        invalid(
+                            &svc.name,
+                            "spec.clusterIPs",
+                            format!(
+                                "Invalid value: []string{{{}}}: failed to allocate IP {ip}: {e}",
+                                requested
+                                    .iter()
+                                    .map(|r| format!("{r:?}"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        )
+                    })?;
+                    ip
+                }
+                None => view.allocate_next(st, rng).map_err(|e| {
+                    format!("Internal error occurred: failed to allocate a serviceIP: {e}")
+                })?,
+            };
+            taken.ips.push(ip);
+            ips.push(ip.to_string());
+        }
+        svc.cluster_ip = ips[0].clone();
+        svc.cluster_ips = ips;
+        svc.ip_families = families;
+        Ok(())
+    }
+
+    /// `initIPFamilyFields`, reduced to what a create needs: the families a new Service gets, from
+    /// its policy, its families and its requested IPs.
+    fn init_ip_family_fields(
+        &self,
+        svc: &Service,
+        requested: &[String],
+    ) -> Result<Vec<IpFamily>, String> {
         let configured: Vec<IpFamily> = self.ips.iter().map(|v| v.alloc.family()).collect();
         let mut wanted: Vec<IpFamily> = if !svc.ip_families.is_empty() {
             svc.ip_families.clone()
@@ -478,8 +446,56 @@ impl Allocators {
         Ok(wanted)
     }
 
+    /// `txnAllocNodePorts`: the NodePorts of a NodePort or LoadBalancer Service (the same port
+    /// given twice is taken once), then its `healthCheckNodePort`.
+    fn alloc_node_ports(
+        &mut self,
+        st: &mut Storage,
+        rng: &mut SimRng,
+        svc: &mut Service,
+        taken: &mut Taken,
+    ) -> Result<(), String> {
+        if matches!(svc.type_, ServiceType::NodePort | ServiceType::LoadBalancer) {
+            for i in 0..svc.ports.len() {
+                let given = svc.ports[i].node_port;
+                let port = if given != 0 {
+                    if !taken.ports.contains(&given) {
+                        self.ports.allocate(st, given).map_err(|e| {
+                            invalid(
+                                &svc.name,
+                                &format!("spec.ports[{i}].nodePort"),
+                                format!("Invalid value: {given}: {e}"),
+                            )
+                        })?;
+                        taken.ports.push(given);
+                    }
+                    given
+                } else {
+                    let p = self.ports.allocate_next(st, rng).map_err(|e| {
+                        format!("Internal error occurred: failed to allocate a nodePort: {e}")
+                    })?;
+                    taken.ports.push(p);
+                    p
+                };
+                svc.ports[i].node_port = port;
+            }
+        }
+        let health = svc.health_check_node_port;
+        if health != 0 && !taken.ports.contains(&health) {
+            self.ports.allocate(st, health).map_err(|e| {
+                invalid(
+                    &svc.name,
+                    "spec.healthCheckNodePort",
+                    format!("Invalid value: {health}: {e}"),
+                )
+            })?;
+            taken.ports.push(health);
+        }
+        Ok(())
+    }
+
     /// Service deletion: the object goes, then its IPs and NodePorts are released.
-    pub fn delete_service(
+    pub(crate) fn delete_service(
         &mut self,
         st: &mut Storage,
         namespace: &str,

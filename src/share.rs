@@ -5,9 +5,30 @@
 
 use serde_json::Value as Json;
 
-use crate::duration::{format_ms, parse_ms};
-use crate::scenario::{self, Action, Scenario};
+use crate::duration::format_ms;
+use crate::quote::{clip, quote};
+use crate::scenario::{self, parse_time, Action, Scenario};
 use crate::timeline::Timeline;
+
+/// The keys of a fragment that is a moment of the lab; a fragment with none of them is some
+/// other anchor of the page (`#install`), not a broken link.
+const KEYS: &[&str] = &["scenario", "file", "seed", "t", "actions"];
+
+/// The longest a message quotes of a parser's error about a link.
+const ERROR_MAX_CHARS: usize = 200;
+
+/// Whether `fragment` (with or without `#`) is meant as a moment of the lab: one of its
+/// `&`-separated parts has a key of ours. Anything else is left to the page, silently.
+pub fn is_moment(fragment: &str) -> bool {
+    parts(fragment).any(|part| KEYS.contains(&part.split_once('=').map_or(part, |(k, _)| k)))
+}
+
+fn parts(fragment: &str) -> impl Iterator<Item = &str> {
+    fragment
+        .trim_start_matches('#')
+        .split('&')
+        .filter(|p| !p.is_empty())
+}
 
 /// Where the scenario comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,30 +114,30 @@ impl Moment {
         parts.join("&")
     }
 
-    /// Reads a fragment (with or without `#`); every error names the part at fault.
+    /// Reads a fragment (with or without `#`); every error names the part at fault. A fragment
+    /// that is not a moment at all ([`is_moment`]) is an error here too: check that first.
     pub fn decode(fragment: &str) -> Result<Moment, String> {
         let mut source = None;
         let (mut seed, mut time_ms, mut actions) = (None, 0, Vec::new());
-        for part in fragment
-            .trim_start_matches('#')
-            .split('&')
-            .filter(|p| !p.is_empty())
-        {
+        for part in parts(fragment) {
             let (key, raw) = part
                 .split_once('=')
-                .ok_or_else(|| format!("link: {part:?} is not key=value"))?;
+                .ok_or_else(|| format!("link: {} is not key=value", quote(part)))?;
+            if !KEYS.contains(&key) {
+                return Err(format!("link: unknown part {}", quote(key)));
+            }
             let value = percent_decode(raw).map_err(|e| format!("link: {key}: {e}"))?;
             match key {
                 "scenario" => source = Some(Source::Builtin(value)),
                 "file" => source = Some(Source::Inline(value)),
                 "seed" => {
                     seed = Some(value.parse().map_err(|_| {
-                        format!("link: seed: {value:?} is not a non-negative integer")
+                        format!("link: seed: {} is not a non-negative integer", quote(&value))
                     })?)
                 }
-                "t" => time_ms = parse_ms(&value).map_err(|e| format!("link: t: {e}"))?,
-                "actions" => actions = decode_actions(&value)?,
-                other => return Err(format!("link: unknown part {other:?}")),
+                // The same ceiling as scenario files: a link cannot hang the page.
+                "t" => time_ms = parse_time(&value).map_err(|e| format!("link: t: {e}"))?,
+                _ => actions = decode_actions(&value)?,
             }
         }
         let source = source.ok_or("link: it names no scenario (scenario=… or file=…)")?;
@@ -131,15 +152,13 @@ impl Moment {
         })
     }
 
-    /// The scenario, its timeline replayed to this moment.
-    pub fn restore(&self, builtin: &[(&str, &str)]) -> Result<(Scenario, Timeline), String> {
+    /// The scenario (a shipped one is looked up in the [`crate::catalogue`]), its timeline
+    /// replayed to this moment.
+    pub fn restore(&self) -> Result<(Scenario, Timeline), String> {
         let mut s = match &self.source {
             Source::Builtin(name) => {
-                let text = builtin
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, t)| *t)
-                    .ok_or_else(|| format!("link: scenario: unknown scenario {name:?}"))?;
+                let text = crate::catalogue::scenario_text(name)
+                    .ok_or_else(|| format!("link: scenario: unknown scenario {}", quote(name)))?;
                 scenario::parse(text).map_err(|e| format!("link: scenario: {e}"))?
             }
             Source::Inline(text) => {
@@ -152,7 +171,8 @@ impl Moment {
         let mut tl = Timeline::new(&s);
         for (at, action) in &self.actions {
             tl.run_until(*at);
-            tl.act(action.clone());
+            // A refusal replays as the reader saw it: its event, the world unchanged.
+            let _ = tl.act(action.clone());
         }
         tl.run_until(self.time_ms);
         Ok((s, tl))
@@ -160,8 +180,8 @@ impl Moment {
 }
 
 fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, String> {
-    let list: Vec<(u64, Json)> =
-        serde_json::from_str(text).map_err(|e| format!("link: actions: {e}"))?;
+    let list: Vec<(u64, Json)> = serde_json::from_str(text)
+        .map_err(|e| format!("link: actions: {}", clip(&e.to_string(), ERROR_MAX_CHARS)))?;
     let mut out = Vec::with_capacity(list.len());
     let mut last = 0;
     for (i, (at, raw)) in list.into_iter().enumerate() {
@@ -169,8 +189,9 @@ fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, String> {
             return Err(format!("link: actions[{i}]: out of order"));
         }
         last = at;
-        let action: Action =
-            serde_json::from_value(raw).map_err(|e| format!("link: actions[{i}]: {e}"))?;
+        let action: Action = serde_json::from_value(raw).map_err(|e| {
+            format!("link: actions[{i}]: {}", clip(&e.to_string(), ERROR_MAX_CHARS))
+        })?;
         out.push((at, action));
     }
     Ok(out)

@@ -17,19 +17,19 @@
 use serde::Deserialize;
 use serde_json::Value as Json;
 
-use crate::duration::parse_ms;
 use crate::expect;
-use crate::lang::Lang;
-use crate::scenario::{self, Scenario, Title};
+use crate::lang::{Lang, LocalizedText};
+use crate::quote::quote;
+use crate::scenario::{self, Scenario};
 use crate::state::State;
 use crate::timeline::Timeline;
 
 /// How long a step may wait for its predicate, in virtual time, before the tour is broken.
-pub const WAIT_LIMIT_MS: u64 = 60 * 60 * 1000;
+pub(crate) const WAIT_LIMIT_MS: u64 = 60 * 60 * 1000;
 
 /// The parts of the UI a step can point at (`data-tour` attributes in the UI), besides
 /// `apiserver:<name>`.
-pub const SPOTS: &[&str] = &[
+pub(crate) const SPOTS: &[&str] = &[
     "controls",
     "apiservers",
     "etcd",
@@ -61,14 +61,14 @@ pub struct TourStep {
     /// The scenario (a name of `scenarios/`) this step shows; a change restarts at its time 0.
     pub scenario: String,
     pub wait: Wait,
-    pub say: Title,
+    pub say: LocalizedText,
     pub highlight: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tour {
     pub name: String,
-    pub title: Title,
+    pub title: LocalizedText,
     pub steps: Vec<TourStep>,
 }
 
@@ -76,7 +76,7 @@ pub struct Tour {
 #[serde(deny_unknown_fields)]
 struct File {
     name: String,
-    title: Title,
+    title: LocalizedText,
     scenario: String,
     steps: Vec<StepFile>,
 }
@@ -90,15 +90,15 @@ struct StepFile {
     at: Option<String>,
     #[serde(default)]
     until: Option<Json>,
-    say: Title,
+    say: LocalizedText,
     #[serde(default)]
     highlight: Vec<String>,
 }
 
 /// Both languages, non-empty: a tour is read in either.
-fn check_text(t: &Title, field: &str) -> Result<(), String> {
+fn check_text(t: &LocalizedText, field: &str) -> Result<(), String> {
     match t {
-        Title::ByLanguage(m)
+        LocalizedText::ByLanguage(m)
             if Lang::ALL
                 .iter()
                 .all(|l| m.get(l.code()).is_some_and(|s| !s.trim().is_empty())) =>
@@ -109,8 +109,8 @@ fn check_text(t: &Title, field: &str) -> Result<(), String> {
     }
 }
 
-/// Reads a tour; `scenarios` resolves the scenario names it uses (`builtin::SCENARIOS`).
-pub fn parse(text: &str, scenarios: &[(&str, &str)]) -> Result<Tour, String> {
+/// Reads a tour; the scenarios it names are those of the [`crate::catalogue`].
+pub fn parse(text: &str) -> Result<Tour, String> {
     let de = &mut serde_json::Deserializer::from_str(text);
     let f: File = serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
@@ -128,10 +128,8 @@ pub fn parse(text: &str, scenarios: &[(&str, &str)]) -> Result<Tour, String> {
         return Err("steps: a tour needs at least one step".into());
     }
     let load = |name: &str, field: &str| -> Result<Scenario, String> {
-        let (_, text) = scenarios
-            .iter()
-            .find(|(n, _)| *n == name)
-            .ok_or_else(|| format!("{field}: there is no scenario {name:?}"))?;
+        let text = crate::catalogue::scenario_text(name)
+            .ok_or_else(|| format!("{field}: there is no scenario {}", quote(name)))?;
         scenario::parse(text).map_err(|e| format!("{field}: scenario {name:?}: {e}"))
     };
     let mut current = (f.scenario.clone(), load(&f.scenario, "scenario")?);
@@ -148,7 +146,7 @@ pub fn parse(text: &str, scenarios: &[(&str, &str)]) -> Result<Tour, String> {
                 return Err(format!("steps[{i}]: give \"at\" or \"until\", not both"))
             }
             (Some(at), None) => {
-                Wait::At(parse_ms(&at).map_err(|e| format!("{}: {e}", field("at")))?)
+                Wait::At(scenario::parse_time(&at).map_err(|e| format!("{}: {e}", field("at")))?)
             }
             (None, Some(until)) => {
                 if !until.is_object() {
@@ -258,38 +256,46 @@ impl Guide {
         let t = match &step.wait {
             Wait::Now => from,
             Wait::At(at) => from.max(*at),
-            Wait::Until(until) => {
-                timeline.seek(from);
-                loop {
-                    match holds(until, timeline) {
-                        Ok(()) => break timeline.world().now(),
-                        Err(why) if timeline.world().now() >= from + WAIT_LIMIT_MS => {
-                            return Err(format!(
-                                "tour {:?} step {}: \"until\" did not hold within {} of virtual time: {}",
-                                self.tour.name,
-                                i + 1,
-                                crate::duration::format_ms(WAIT_LIMIT_MS),
-                                why.join("; ")
-                            ))
-                        }
-                        Err(_) => {
-                            if timeline.step().is_none() {
-                                return Err(format!("tour {:?} step {}: the simulation stopped before \"until\" held", self.tour.name, i + 1));
-                            }
-                        }
-                    }
-                }
-            }
+            Wait::Until(until) => self.wait_until(i, until, from, timeline)?,
         };
         self.times[i] = Some(t);
         Ok(t)
     }
+
+    /// The first instant from `from` on at which step `i`'s `until` holds, looked for within
+    /// [`WAIT_LIMIT_MS`] and the ceiling of virtual time.
+    fn wait_until(
+        &self,
+        i: usize,
+        until: &Json,
+        from: u64,
+        timeline: &mut Timeline,
+    ) -> Result<u64, String> {
+        let deadline = (from + WAIT_LIMIT_MS).min(scenario::MAX_TIME_MS.max(from));
+        let name = quote(&self.tour.name);
+        timeline.seek(from);
+        loop {
+            match holds(until, timeline) {
+                Ok(()) => return Ok(timeline.world().now()),
+                Err(why) if timeline.world().now() >= deadline => {
+                    return Err(format!(
+                        "tour {name} step {}: \"until\" did not hold within {} of virtual time: {}",
+                        i + 1,
+                        crate::duration::format_ms(deadline - from),
+                        why.join("; ")
+                    ))
+                }
+                Err(_) => {
+                    if timeline.step().is_none() {
+                        return Err(format!("tour {name} step {}: the simulation stopped before \"until\" held", i + 1));
+                    }
+                }
+            }
+        }
+    }
 }
 
-/// Reads a tour shipped in `tours/` by name.
+/// Reads a tour shipped in `tours/` by name: use [`crate::catalogue::tour`].
 pub fn builtin(name: &str) -> Option<Result<Tour, String>> {
-    crate::builtin::TOURS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, text)| parse(text, crate::builtin::SCENARIOS))
+    crate::catalogue::tour(name)
 }

@@ -71,7 +71,7 @@ fn invalid_input_exits_2_with_the_field_path() {
             "error: cluster.apiserver_count: --apiserver-count should be a positive number, but value '0' provided"),
         (&scenario(r#", "steps": [{"at": "1s", "do": "crash_apiserver", "apiserver": "apiserver-z"}]"#),
             r#"error: steps[0].apiserver: unknown apiserver "apiserver-z""#),
-        (&scenario(r#", "steps": [{"at": "1s", "do": "explode"}]"#), r#"error: steps[0].do: unknown action "explode""#),
+        (&scenario(r#", "steps": [{"at": "1s", "do": "explode"}]"#), "error: steps[0].do: unknown variant `explode`, expected one of `start_apiserver`"),
         (&scenario(r#", "steps": [{"at": "1s", "do": "create_service", "service": {"name": "x", "portz": []}}]"#),
             "error: steps[0].service.portz: unknown field `portz`"),
         (&scenario(r#", "steps": [{"at": "soon", "do": "etcd_outage", "for": "10s"}]"#), "error: steps[0].at: "),
@@ -82,6 +82,15 @@ fn invalid_input_exits_2_with_the_field_path() {
         (&scenario(r#", "initial": {"cluster_ip_allocation": {"range": "10.96.0.0/12", "allocated": ["fd00::1"]}}"#),
             "error: initial.cluster_ip_allocation.allocated[0]: fd00::1 is not of the family of 10.96.0.0/12"),
         (&scenario(r#", "until": "forever""#), "error: until: "),
+        // The ceiling of virtual time (docs/scenario.md, "Extension: limits of this lab").
+        (&scenario(r#", "until": "99999999h""#),
+            r#"error: until: "99999999h" exceeds 2h0m0s, the longest virtual time the lab runs"#),
+        (&scenario(r#", "steps": [{"at": "1s", "expect": {}}, {"at": "1s", "expect": {}}, {"at": "1s", "expect": {}}, {"at": "3h", "expect": {}}]"#),
+            r#"error: steps[3].at: "3h" exceeds 2h0m0s"#),
+        (r#"{"cluster": {"lease_ttl": "99999999h", "apiservers": [{"name": "a", "advertise_address": "10.0.0.1"}]}}"#,
+            r#"error: cluster.lease_ttl: "99999999h" exceeds 2h0m0s"#),
+        (r#"{"cluster": {"endpoint_reconciler_interval": "1ms", "apiservers": [{"name": "a", "advertise_address": "10.0.0.1"}]}}"#,
+            r#"error: cluster.endpoint_reconciler_interval: "1ms" is shorter than 1s"#),
         ("{\"cluster\": ", "error: invalid JSON: "),
     ];
     for (text, want) in cases {
@@ -103,6 +112,27 @@ fn unreadable_file_and_bad_usage_exit_2() {
             .code(),
         Some(2)
     );
+    let out = sim(&["state", path.to_str().unwrap(), "--at", "1000000s"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: --at: \"1000000s\" exceeds 2h0m0s, the longest virtual time the lab runs\n"
+    );
+}
+
+#[test]
+fn a_service_without_a_cluster_ip_runs() {
+    let path = write(
+        "external.json",
+        &scenario(
+            r#", "initial": {"services": [{"name": "db", "type": "ExternalName", "cluster_ip": "", "cluster_ips": [""]}]},
+            "steps": [{"at": "3m10s", "expect": {"services": [{"name": "db", "type": "ExternalName"}],
+              "events_exclude": [{"reason": "ClusterIPNotValid"}]}}]"#,
+        ),
+    );
+    let out = sim(&["run", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
 }
 
 #[test]

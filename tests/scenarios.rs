@@ -78,6 +78,21 @@ fn every_scenario_passes_its_expectations() {
     );
 }
 
+/// The catalogue compiled into the library holds every file of `scenarios/`, and each parses.
+#[test]
+fn the_catalogue_holds_every_scenario_file() {
+    let stems: Vec<String> = scenario_files()
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let names: Vec<&str> = kube_bootstrap_lab::catalogue::scenario_names().collect();
+    assert_eq!(names, stems);
+    for name in names {
+        assert!(kube_bootstrap_lab::catalogue::scenario(name).is_some(), "{name}");
+    }
+    assert!(kube_bootstrap_lab::catalogue::scenario("no-such-scenario").is_none());
+}
+
 #[test]
 fn every_scenario_is_deterministic() {
     let mut failures = Vec::new();
@@ -108,5 +123,33 @@ fn every_scenario_is_deterministic() {
         "{} nondeterministic scenario(s):\n  {}",
         failures.len(),
         failures.join("\n  ")
+    );
+}
+
+/// `docs/scenario.md` is the contract `../shared/spec/scenario.md` word for word, followed by
+/// this repository's extensions; a clone without `../shared` skips the comparison.
+#[test]
+fn docs_scenario_md_is_the_shared_contract() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let docs = std::fs::read_to_string(root.join("docs/scenario.md")).expect("docs/scenario.md");
+    let shared = root.join("../shared/spec/scenario.md");
+    let Ok(contract) = std::fs::read_to_string(&shared) else {
+        eprintln!("skipped: {} is not there to compare with", shared.display());
+        return;
+    };
+    let extensions = docs.strip_prefix(contract.as_str()).unwrap_or_else(|| {
+        let at = docs
+            .bytes()
+            .zip(contract.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(docs.len().min(contract.len()));
+        panic!(
+            "docs/scenario.md differs from {} at byte {at}: copy it again",
+            shared.display()
+        )
+    });
+    assert!(
+        extensions.is_empty() || extensions.starts_with("\n---\n"),
+        "what follows the contract in docs/scenario.md starts with a rule (---)"
     );
 }

@@ -3,7 +3,6 @@
 //! bitmap takes its theme from the nearest `data-theme` (also inside a shadow root).
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -187,17 +186,8 @@ async fn the_language_switch_turns_the_labels_back_and_forth() {
 
 /// A /24 with one allocated cell.
 fn slash24() -> Rc<BitmapView> {
-    let mut v = BitmapView {
-        range: "10.0.0.0/24".into(),
-        size: 254,
-        static_band: 16,
-        cells: vec![Cell::Free as u8; 254],
-        owners: BTreeMap::new(),
-        leak_countdown: BTreeMap::new(),
-        out_of_range: Vec::new(),
-    };
-    v.cells[20] = Cell::Allocated as u8;
-    v.owners.insert(20, vec!["default/web".into()]);
+    let mut v = BitmapView::new("10.0.0.0/24".parse().unwrap(), 16);
+    v.set(20, Cell::Allocated, &["default/web"]);
     Rc::new(v)
 }
 
@@ -218,7 +208,7 @@ fn free_and_gap(c: &HtmlCanvasElement) -> ([u8; 3], [u8; 3]) {
 
 fn theme_pixels(dark: bool) -> ([u8; 3], [u8; 3]) {
     (
-        cell_colour(Cell::Free as u8, false, dark),
+        cell_colour(Cell::Free, false, dark),
         background_colour(dark),
     )
 }

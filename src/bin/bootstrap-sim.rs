@@ -1,11 +1,10 @@
-//! `bootstrap-sim`: run, inspect and check scenario files (scenario contract §5).
+//! `bootstrap-sim`: run, inspect and check scenario files (`docs/scenario.md` §5).
 //!
 //! Exit codes: 0 success (every expectation passed), 1 an expectation failed, 2 invalid input
 //! (one line on stderr naming the field path, nothing on stdout).
 
 use std::process::ExitCode;
 
-use kube_bootstrap_lab::duration::parse_ms;
 use kube_bootstrap_lab::scenario::{self, Scenario};
 use kube_bootstrap_lab::world;
 
@@ -45,7 +44,7 @@ fn main() -> ExitCode {
             }
         },
         ["state", file, "--at", at] | ["state", "--at", at, file] => {
-            let t = match parse_ms(at) {
+            let t = match scenario::parse_time(at) {
                 Ok(t) => t,
                 Err(e) => return invalid(format!("--at: {e}")),
             };

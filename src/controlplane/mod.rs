@@ -198,20 +198,16 @@ impl Apiserver {
             Behavior::V1_20 => {
                 // Start() runs each RunOnce synchronously and dies if one fails; then the loops
                 // start, and their first run is immediate.
-                if let Err(e) = self.repair_cluster_ips(st) {
-                    st.rec.log(
-                        COMPONENT,
-                        EventKind::InitialCheckFailed,
-                        format!("Unable to perform initial IP allocation check: {e}"),
-                    );
-                    return Started::Fatal;
-                }
-                if let Err(e) = self.repair_node_ports(st) {
-                    st.rec.log(
-                        COMPONENT,
-                        EventKind::InitialCheckFailed,
-                        format!("Unable to perform initial service nodePort check: {e}"),
-                    );
+                let initial = |a: &mut Self, st: &mut Storage| {
+                    a.repair_cluster_ips(st).map_err(|e| {
+                        format!("Unable to perform initial IP allocation check: {e}")
+                    })?;
+                    a.repair_node_ports(st).map_err(|e| {
+                        format!("Unable to perform initial service nodePort check: {e}")
+                    })
+                };
+                if let Err(line) = initial(self, st) {
+                    st.rec.log(COMPONENT, EventKind::InitialCheckFailed, line);
                     return Started::Fatal;
                 }
                 self.run_repairs(st);

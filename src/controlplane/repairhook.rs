@@ -3,7 +3,6 @@
 //! success) or synchronously in `Start()` (1.20, which exits if one fails).
 
 use super::Apiserver;
-use crate::etcd::Value;
 use crate::event::EventKind;
 use crate::registry::Storage;
 use crate::repair::{clusterip, nodeport};
@@ -28,34 +27,14 @@ impl Apiserver {
     pub(super) fn repair_cluster_ips(&mut self, st: &mut Storage) -> Result<(), String> {
         st.check()
             .map_err(|e| format!("unable to refresh the service IP block: {e}"))?;
-        let read: Vec<_> = self
-            .allocators
-            .ips
-            .iter()
-            .map(|v| {
-                st.etcd
-                    .range(v.key, st.now)
-                    .map_or((Default::default(), None), |(r, rev)| {
-                        (r.clone(), Some(rev))
-                    })
-            })
-            .collect();
+        let read: Vec<_> = self.allocators.ips.iter().map(|v| v.stored(st)).collect();
         let snapshots: Vec<_> = read.iter().map(|(r, _)| r.clone()).collect();
         let services = st.etcd.services(st.now);
         let written = self.ip_repair.run_once(&snapshots, &services, st.rec)?;
         for ((view, snapshot), (_, read_rev)) in
             self.allocators.ips.iter_mut().zip(written).zip(read)
         {
-            st.etcd
-                .put(view.key, Value::Range(snapshot.clone()), None, st.now);
-            // CreateOrUpdate restores memory and remembers the version it read, not the new one.
-            if view
-                .alloc
-                .restore_raw(&snapshot.range, &snapshot.data)
-                .is_ok()
-            {
-                view.last = read_rev;
-            }
+            view.create_or_update(st, snapshot, read_rev);
         }
         Ok(())
     }
@@ -63,24 +42,12 @@ impl Apiserver {
     pub(super) fn repair_node_ports(&mut self, st: &mut Storage) -> Result<(), String> {
         st.check()
             .map_err(|e| format!("unable to refresh the port allocations: {e}"))?;
-        let view = &mut self.allocators.ports;
-        let (snapshot, read_rev) = st
-            .etcd
-            .range(view.key, st.now)
-            .map_or((Default::default(), None), |(r, rev)| {
-                (r.clone(), Some(rev))
-            });
+        let (snapshot, read_rev) = self.allocators.ports.stored(st);
         let services = st.etcd.services(st.now);
         let written = self.port_repair.run_once(&snapshot, &services, st.rec)?;
-        st.etcd
-            .put(view.key, Value::Range(written.clone()), None, st.now);
-        if view
-            .alloc
-            .restore_raw(&written.range, &written.data)
-            .is_ok()
-        {
-            view.last = read_rev;
-        }
+        self.allocators
+            .ports
+            .create_or_update(st, written, read_rev);
         Ok(())
     }
 }

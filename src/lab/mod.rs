@@ -9,7 +9,7 @@ mod touring;
 use std::rc::Rc;
 
 use crate::lang::Lang;
-use crate::scenario::{self, Action, Scenario};
+use crate::scenario::{Action, Scenario};
 use crate::share::{Moment, Source};
 use crate::state::State;
 use crate::timeline::Timeline;
@@ -444,8 +444,5 @@ fn kubernetes_addresses(state: &State) -> Vec<String> {
 
 /// A scenario of `scenarios/`, parsed.
 pub fn builtin_scenario(name: &str) -> Option<Scenario> {
-    crate::builtin::SCENARIOS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .and_then(|(_, text)| scenario::parse(text).ok())
+    crate::catalogue::scenario(name)
 }

@@ -1,9 +1,8 @@
 //! What a page opens: a link's moment, else a tour (at a step), else a scenario, else the
 //! default one, with notes, in the reader's language, on what could not be opened.
 
-use crate::builtin::SCENARIOS;
 use crate::lang::Lang;
-use crate::share::{Moment, Source};
+use crate::share::{self, Moment, Source};
 
 use super::{builtin_scenario, Lab, DEFAULT_SCENARIO};
 
@@ -57,12 +56,9 @@ impl Lab {
             Lang::En => en,
             Lang::Zh => zh,
         };
-        // An ordinary `#anchor` is not a link to a moment: `Moment::decode` says which is.
-        if let Some(link) = link
-            .map(str::trim)
-            .filter(|l| !l.trim_start_matches('#').is_empty())
-        {
-            match Moment::decode(link).and_then(|m| m.restore(SCENARIOS).map(|r| (m, r))) {
+        // An ordinary `#anchor` of the page is not a link to a moment, nor a broken one.
+        if let Some(link) = link.map(str::trim).filter(|l| share::is_moment(l)) {
+            match Moment::decode(link).and_then(|m| m.restore().map(|r| (m, r))) {
                 Ok((m, (s, tl))) => return (Lab::with_timeline(s, m.source, tl), notes),
                 Err(e) => notes.push(say(
                     format!("This link could not be opened ({e})."),

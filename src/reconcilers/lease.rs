@@ -6,8 +6,8 @@
 //! next reconcile of any survivor drops it.
 
 use super::{
-    new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, ReconcilerApi,
-    NO_LEASES_V1_20, NO_LEASES_V1_29,
+    new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, Reconciler,
+    ReconcilerApi, NO_LEASES_V1_20, NO_LEASES_V1_29,
 };
 use crate::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
 use crate::endpoints::repack_subsets;
@@ -17,8 +17,8 @@ use crate::event::EventKind;
 pub struct LeaseReconciler {
     /// V1_20: the zero-leases refusal applies even during shutdown (so the last apiserver never
     /// removes itself). V1_29: the 1.27+ rules of PR #116685.
-    pub behavior: Behavior,
-    pub stop_reconciling_called: bool,
+    behavior: Behavior,
+    stop_reconciling_called: bool,
 }
 
 impl LeaseReconciler {
@@ -28,8 +28,10 @@ impl LeaseReconciler {
             stop_reconciling_called: false,
         }
     }
+}
 
-    pub fn reconcile_endpoints(
+impl Reconciler for LeaseReconciler {
+    fn reconcile_endpoints(
         &mut self,
         api: &mut dyn ReconcilerApi,
         service_name: &str,
@@ -47,7 +49,7 @@ impl LeaseReconciler {
 
     /// Removes our lease, then reconciles so that our address leaves the Endpoints now rather than
     /// when the others notice. A failed removal (NotFound included) returns before reconciling.
-    pub fn remove_endpoints(
+    fn remove_endpoints(
         &mut self,
         api: &mut dyn ReconcilerApi,
         service_name: &str,
@@ -58,10 +60,16 @@ impl LeaseReconciler {
         self.do_reconcile(api, service_name, ports, true)
     }
 
-    pub fn stop_reconciling(&mut self) {
+    fn stop_reconciling(&mut self) {
         self.stop_reconciling_called = true;
     }
 
+    fn stopped(&self) -> bool {
+        self.stop_reconciling_called
+    }
+}
+
+impl LeaseReconciler {
     fn do_reconcile(
         &self,
         api: &mut dyn ReconcilerApi,

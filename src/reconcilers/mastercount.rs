@@ -6,7 +6,8 @@
 //! removed only when the list overflows, and only if every apiserver agrees on the count.
 
 use super::{
-    new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, ReconcilerApi,
+    new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, Reconciler,
+    ReconcilerApi,
 };
 use crate::api::{EndpointPort, EndpointSubset, Endpoints};
 use crate::endpoints::repack_subsets;
@@ -19,8 +20,8 @@ const CONFLICT_ATTEMPTS: usize = 4;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MasterCountReconciler {
     /// `--apiserver-count`.
-    pub master_count: u32,
-    pub stop_called: bool,
+    master_count: u32,
+    stop_called: bool,
 }
 
 impl MasterCountReconciler {
@@ -30,8 +31,10 @@ impl MasterCountReconciler {
             stop_called: false,
         }
     }
+}
 
-    pub fn reconcile_endpoints(
+impl Reconciler for MasterCountReconciler {
+    fn reconcile_endpoints(
         &mut self,
         api: &mut dyn ReconcilerApi,
         service_name: &str,
@@ -94,7 +97,7 @@ impl MasterCountReconciler {
 
     /// Takes our IP out of the Endpoints. There is no refusal rule: the last apiserver leaves an
     /// Endpoints object with no subsets.
-    pub fn remove_endpoints(
+    fn remove_endpoints(
         &mut self,
         api: &mut dyn ReconcilerApi,
         service_name: &str,
@@ -121,8 +124,12 @@ impl MasterCountReconciler {
         result.map_err(Into::into)
     }
 
-    pub fn stop_reconciling(&mut self) {
+    fn stop_reconciling(&mut self) {
         self.stop_called = true;
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop_called
     }
 }
 
@@ -162,11 +169,6 @@ fn trim_after(addrs: &mut Vec<String>, own: &str, count: usize) {
     }
 }
 
-/// The master-count reset log line. Upstream prints the whole object with Go's `%v`/`%#v`, which
-/// is long and full of metadata; we print the fields we model in a Go `%+v`-like form instead:
-/// `&Endpoints{Name:kubernetes Namespace:default Labels:map[k:v] Subsets:[{Addresses:[10.0.0.1]
-/// NotReadyAddresses:[] Ports:[{Name:https Port:6443 Protocol:TCP}]}]}`. Labels come sorted (a
-/// BTreeMap, like Go's sorted map printing), so the line is deterministic.
 /// The kind of the reset line: the addresses the Endpoints now list.
 fn reset_kind(e: &Endpoints) -> EventKind {
     EventKind::EndpointsReset {
@@ -178,6 +180,11 @@ fn reset_kind(e: &Endpoints) -> EventKind {
     }
 }
 
+/// The master-count reset log line. Upstream prints the whole object with Go's `%v`/`%#v`, which
+/// is long and full of metadata; we print the fields we model in a Go `%+v`-like form instead:
+/// `&Endpoints{Name:kubernetes Namespace:default Labels:map[k:v] Subsets:[{Addresses:[10.0.0.1]
+/// NotReadyAddresses:[] Ports:[{Name:https Port:6443 Protocol:TCP}]}]}`. Labels come sorted (a
+/// BTreeMap, like Go's sorted map printing), so the line is deterministic.
 pub fn reset_line(service_name: &str, e: &Endpoints) -> String {
     format!(
         "Resetting endpoints for master service {:?} to {}",

@@ -6,16 +6,17 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::{Deref, DerefMut};
 
 use crate::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
 use crate::event::EventKind;
 
-pub mod lease;
-pub mod mastercount;
-pub mod none;
+mod lease;
+mod mastercount;
+mod none;
 
 pub use lease::LeaseReconciler;
-pub use mastercount::MasterCountReconciler;
+pub use mastercount::{reset_line, MasterCountReconciler};
 pub use none::NoneReconciler;
 
 /// A storage or API error as the reconcilers see it.
@@ -114,12 +115,47 @@ pub const NO_LEASES_V1_20: &str =
 /// The label that keeps the EndpointSliceMirroring controller away from `default/kubernetes`.
 pub const SKIP_MIRROR_LABEL: &str = "endpointslice.kubernetes.io/skip-mirror";
 
+/// `EndpointReconciler` of `reconcilers.go`: what the bootstrap controller asks of whichever
+/// reconciler `--endpoint-reconciler-type` chose. (`Destroy` is left out: it shuts down the lease
+/// reconciler's own storage client, which the model does not have.)
+pub trait Reconciler {
+    /// `ReconcileEndpoints`: run every endpoint interval by the kubernetes-service loop.
+    fn reconcile_endpoints(
+        &mut self,
+        api: &mut dyn ReconcilerApi,
+        service_name: &str,
+        ip: &str,
+        ports: &[EndpointPort],
+        reconcile_ports: bool,
+    ) -> Result<(), ReconcileError>;
+
+    /// `RemoveEndpoints`: at start (stale entry of a crashed run) and in the pre-shutdown hook.
+    fn remove_endpoints(
+        &mut self,
+        api: &mut dyn ReconcilerApi,
+        service_name: &str,
+        ip: &str,
+        ports: &[EndpointPort],
+    ) -> Result<(), ReconcileError>;
+
+    /// `StopReconciling`: later `reconcile_endpoints` calls do nothing.
+    fn stop_reconciling(&mut self);
+
+    /// Whether `stop_reconciling` was called (always false for `none`, which keeps no state).
+    fn stopped(&self) -> bool;
+}
+
 /// The reconciler one apiserver runs, chosen by `--endpoint-reconciler-type`.
+///
+/// An enum rather than a `Box<dyn Reconciler>`: the apiserver that holds it must stay `Clone`,
+/// `PartialEq` and `Debug` (checkpoints, snapshots, tests), which a boxed trait object is not
+/// without hand-written cloning and comparing. It derefs to the trait object, so every
+/// [`Reconciler`] method is called on it directly and is dispatched by one match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EndpointReconciler {
     Lease(LeaseReconciler),
     MasterCount(MasterCountReconciler),
-    None,
+    None(NoneReconciler),
 }
 
 impl EndpointReconciler {
@@ -130,7 +166,7 @@ impl EndpointReconciler {
             ReconcilerType::MasterCount => {
                 EndpointReconciler::MasterCount(MasterCountReconciler::new(master_count))
             }
-            ReconcilerType::None => EndpointReconciler::None,
+            ReconcilerType::None => EndpointReconciler::None(NoneReconciler),
         }
     }
 
@@ -138,64 +174,29 @@ impl EndpointReconciler {
         match self {
             EndpointReconciler::Lease(_) => ReconcilerType::Lease,
             EndpointReconciler::MasterCount(_) => ReconcilerType::MasterCount,
-            EndpointReconciler::None => ReconcilerType::None,
+            EndpointReconciler::None(_) => ReconcilerType::None,
         }
     }
+}
 
-    /// `ReconcileEndpoints`: run every endpoint interval by the kubernetes-service loop.
-    pub fn reconcile_endpoints(
-        &mut self,
-        api: &mut dyn ReconcilerApi,
-        service_name: &str,
-        ip: &str,
-        ports: &[EndpointPort],
-        reconcile_ports: bool,
-    ) -> Result<(), ReconcileError> {
+impl Deref for EndpointReconciler {
+    type Target = dyn Reconciler;
+
+    fn deref(&self) -> &Self::Target {
         match self {
-            EndpointReconciler::Lease(r) => {
-                r.reconcile_endpoints(api, service_name, ip, ports, reconcile_ports)
-            }
-            EndpointReconciler::MasterCount(r) => {
-                r.reconcile_endpoints(api, service_name, ip, ports, reconcile_ports)
-            }
-            EndpointReconciler::None => {
-                NoneReconciler.reconcile_endpoints(api, service_name, ip, ports, reconcile_ports)
-            }
+            EndpointReconciler::Lease(r) => r,
+            EndpointReconciler::MasterCount(r) => r,
+            EndpointReconciler::None(r) => r,
         }
     }
+}
 
-    /// `RemoveEndpoints`: at start (stale entry of a crashed run) and in the pre-shutdown hook.
-    pub fn remove_endpoints(
-        &mut self,
-        api: &mut dyn ReconcilerApi,
-        service_name: &str,
-        ip: &str,
-        ports: &[EndpointPort],
-    ) -> Result<(), ReconcileError> {
+impl DerefMut for EndpointReconciler {
+    fn deref_mut(&mut self) -> &mut Self::Target {
         match self {
-            EndpointReconciler::Lease(r) => r.remove_endpoints(api, service_name, ip, ports),
-            EndpointReconciler::MasterCount(r) => r.remove_endpoints(api, service_name, ip, ports),
-            EndpointReconciler::None => {
-                NoneReconciler.remove_endpoints(api, service_name, ip, ports)
-            }
-        }
-    }
-
-    /// `StopReconciling`: later `reconcile_endpoints` calls do nothing.
-    pub fn stop_reconciling(&mut self) {
-        match self {
-            EndpointReconciler::Lease(r) => r.stop_reconciling(),
-            EndpointReconciler::MasterCount(r) => r.stop_reconciling(),
-            EndpointReconciler::None => NoneReconciler.stop_reconciling(),
-        }
-    }
-
-    /// Whether `stop_reconciling` was called (always false for `none`, which keeps no state).
-    pub fn stopped(&self) -> bool {
-        match self {
-            EndpointReconciler::Lease(r) => r.stop_reconciling_called,
-            EndpointReconciler::MasterCount(r) => r.stop_called,
-            EndpointReconciler::None => false,
+            EndpointReconciler::Lease(r) => r,
+            EndpointReconciler::MasterCount(r) => r,
+            EndpointReconciler::None(r) => r,
         }
     }
 }

@@ -2,14 +2,14 @@
 //! `pkg/controlplane/reconcilers/none.go`: it never touches the Endpoints, so whoever runs the
 //! cluster maintains `default/kubernetes` by hand.
 
-use super::{ReconcileError, ReconcilerApi};
+use super::{ReconcileError, Reconciler, ReconcilerApi};
 use crate::api::EndpointPort;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoneReconciler;
 
-impl NoneReconciler {
-    pub fn reconcile_endpoints(
+impl Reconciler for NoneReconciler {
+    fn reconcile_endpoints(
         &mut self,
         _api: &mut dyn ReconcilerApi,
         _service_name: &str,
@@ -21,7 +21,7 @@ impl NoneReconciler {
     }
 
     /// Always succeeds, which is why the bootstrap controller logs "Found stale data" at every start.
-    pub fn remove_endpoints(
+    fn remove_endpoints(
         &mut self,
         _api: &mut dyn ReconcilerApi,
         _service_name: &str,
@@ -31,5 +31,9 @@ impl NoneReconciler {
         Ok(())
     }
 
-    pub fn stop_reconciling(&mut self) {}
+    fn stop_reconciling(&mut self) {}
+
+    fn stopped(&self) -> bool {
+        false
+    }
 }

@@ -6,12 +6,12 @@ use std::net::IpAddr;
 
 use ipnet::IpNet;
 
-use super::check_leaked;
+use super::{report, Pass};
 use crate::api::{parse_ip, Behavior, IpFamily, RangeAllocation, Service};
 use crate::event::{EventKind, Recorder};
-use crate::ipallocator::{family_of, Error, Range};
+use crate::ipallocator::{family_of, Error};
 
-pub const COMPONENT: &str = "ipallocator-repair-controller";
+pub(crate) const COMPONENT: &str = "ipallocator-repair-controller";
 
 /// One repair controller of one apiserver: its configured networks and its own leak counters.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,122 +54,107 @@ impl ClusterIpRepair {
             self.networks.len(),
             "one snapshot per configured network"
         );
-        let mut stored = Vec::with_capacity(self.networks.len());
-        for (network, snapshot) in self.networks.iter().zip(snapshots) {
-            let mut snapshot = snapshot.clone();
-            if snapshot.range.is_empty() {
-                snapshot.range = network.to_string();
-            }
-            let family = family_of(network);
-            stored.push(Range::from_snapshot(&snapshot, self.behavior).map_err(|e| {
-                format!(
-                    "unable to rebuild allocator from snapshots for family:{family} with error:{e}"
-                )
-            })?);
-        }
-        let mut rebuilt: Vec<Range> = self
-            .networks
-            .iter()
-            .map(|n| Range::new(*n, self.behavior))
-            .collect();
-
+        let mut passes = self.open_passes(snapshots)?;
         for svc in services
             .iter()
             .map(Borrow::borrow)
             .filter(|s: &&Service| s.is_ip_set())
         {
-            // Built only when something is reported: a run over many services stays cheap.
-            let object = || svc.key();
             for raw in svc.cluster_ips() {
-                let Some(ip) = parse_ip(raw) else {
-                    // Upstream prints the parsed value, which is nil.
-                    rec.warning(
-                        COMPONENT,
-                        EventKind::ClusterIpNotValid,
-                        &object(),
-                        "Cluster IP <nil> is not a valid IP; please recreate service".to_string(),
-                    );
-                    rec.log(
-                        COMPONENT,
-                        EventKind::RepairDetail,
-                        format!(
-                        "the cluster IP <nil> for service {}/{} is not a valid IP; please recreate",
-                        svc.name, svc.namespace),
-                    );
-                    continue;
-                };
-                let family = IpFamily::of(&ip);
-                let Some(i) = rebuilt.iter().position(|r| r.family() == family) else {
-                    rec.warning(COMPONENT, EventKind::ClusterIpNotValid, &object(), format!(
-                        "Cluster IP {ip}({family}) is of ip family that is no longer configured on cluster; please recreate service"));
-                    rec.log(COMPONENT, EventKind::RepairDetail, format!(
-                        "the cluster IP {ip}({family}) for service {}/{} is of ip family that is no longer configured on cluster; please recreate",
-                        svc.name, svc.namespace));
-                    continue;
-                };
-                // The log lines name the service as name/namespace, as upstream's do.
-                let who = || format!("{}/{}", svc.name, svc.namespace);
-                match rebuilt[i].allocate(ip) {
-                    Ok(()) => {
-                        if stored[i].has(ip) {
-                            // Taken out of the old set, so what remains there are leaks.
-                            stored[i].release(ip);
-                        } else {
-                            rec.warning(
-                                COMPONENT,
-                                EventKind::ClusterIpNotAllocated,
-                                &object(),
-                                format!("Cluster IP [{family}]:{ip} is not allocated; repairing"),
-                            );
-                            rec.log(COMPONENT, EventKind::RepairDetail, format!(
-                                "the cluster IP [{family}]:{ip} for service {} is not allocated; repairing", who()));
-                        }
-                        if let Some(leaks) = self.leaks.get_mut(&family) {
-                            leaks.remove(&ip);
-                        }
-                    }
-                    Err(Error::Allocated) => {
-                        rec.warning(COMPONENT, EventKind::ClusterIpAlreadyAllocated, &object(), format!(
-                            "Cluster IP [{family}]:{ip} was assigned to multiple services; please recreate service"));
-                        rec.log(COMPONENT, EventKind::RepairDetail, format!(
-                            "the cluster IP [{family}]:{ip} for service {} was assigned to multiple services; please recreate", who()));
-                    }
-                    Err(Error::NotInRange { .. }) => {
-                        let cidr = self.networks[i];
-                        rec.warning(COMPONENT, EventKind::ClusterIpOutOfRange, &object(), format!(
-                            "Cluster IP [{family}]:{ip} is not within the service CIDR {cidr}; please recreate service"));
-                        rec.log(COMPONENT, EventKind::RepairDetail, format!(
-                            "the cluster IP [{family}]:{ip} for service {} is not within the service CIDR {cidr}; please recreate", who()));
-                    }
-                    Err(Error::Full) => {
-                        // Unreachable in practice: Allocate never answers Full.
-                        let cidr = rebuilt[i].cidr();
-                        let text = format!("Service CIDR {cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [{family}]:{ip}");
-                        rec.warning(COMPONENT, EventKind::ServiceCidrFull, &object(), text);
-                        return Err(format!("the service CIDR {cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [{family}]:{ip}"));
-                    }
-                    Err(e) => {
-                        rec.warning(COMPONENT, EventKind::RepairUnknownError, &object(), format!(
-                            "Unable to allocate cluster IP [{family}]:{ip} due to an unknown error"));
-                        return Err(format!(
-                            "unable to allocate cluster IP [{family}]:{ip} for service {} due to an unknown error, exiting: {e}", who()));
-                    }
-                }
+                self.check_cluster_ip(&mut passes, svc, raw, rec)?;
             }
         }
+        let written = self
+            .networks
+            .iter()
+            .zip(passes)
+            .map(|(network, pass)| {
+                let leaks = self.leaks.entry(family_of(network)).or_default();
+                pass.finish(leaks, "cluster IP", |kind, line| {
+                    rec.log(COMPONENT, kind, line)
+                })
+            })
+            .collect();
+        Ok(written)
+    }
 
-        for (i, network) in self.networks.iter().enumerate() {
-            let leaks = self.leaks.entry(family_of(network)).or_default();
-            let leftovers: Vec<IpAddr> = stored[i].iter().collect();
-            let rebuilt = &mut rebuilt[i];
-            check_leaked(
-                leaks,
-                leftovers,
-                "cluster IP",
-                |ip| rebuilt.allocate(*ip).map_err(|e| e.to_string()),
-                |kind, line| rec.log(COMPONENT, kind, line),
+    /// The stored and the rebuilt range of each configured family.
+    fn open_passes(&self, snapshots: &[RangeAllocation]) -> Result<Vec<Pass<IpNet>>, String> {
+        self.networks
+            .iter()
+            .zip(snapshots)
+            .map(|(network, snapshot)| {
+                Pass::open(*network, snapshot, self.behavior).map_err(|e| {
+                    let family = family_of(network);
+                    format!(
+                        "unable to rebuild allocator from snapshots for family:{family} with error:{e}"
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// One ClusterIP of one Service: marked in use in its family's range, or reported.
+    fn check_cluster_ip(
+        &mut self,
+        passes: &mut [Pass<IpNet>],
+        svc: &Service,
+        raw: &str,
+        rec: &mut Recorder,
+    ) -> Result<(), String> {
+        // The log lines name the service as name/namespace, as upstream's do.
+        let who = || format!("{}/{}", svc.name, svc.namespace);
+        let Some(ip) = parse_ip(raw) else {
+            // Upstream prints the parsed value, which is nil.
+            report(
+                rec,
+                COMPONENT,
+                svc,
+                EventKind::ClusterIpNotValid,
+                "Cluster IP <nil> is not a valid IP; please recreate service".to_string(),
+                format!(
+                    "the cluster IP <nil> for service {}/{} is not a valid IP; please recreate",
+                    svc.name, svc.namespace
+                ),
             );
+            return Ok(());
+        };
+        let family = IpFamily::of(&ip);
+        let Some(i) = passes.iter().position(|p| p.rebuilt().family() == family) else {
+            report(rec, COMPONENT, svc, EventKind::ClusterIpNotValid, format!(
+                "Cluster IP {ip}({family}) is of ip family that is no longer configured on cluster; please recreate service"),
+                format!("the cluster IP {ip}({family}) for service {}/{} is of ip family that is no longer configured on cluster; please recreate",
+                svc.name, svc.namespace));
+            return Ok(());
+        };
+        match passes[i].mark(ip, self.leaks.entry(family).or_default()) {
+            Ok(true) => {}
+            Ok(false) => report(rec, COMPONENT, svc, EventKind::ClusterIpNotAllocated,
+                format!("Cluster IP [{family}]:{ip} is not allocated; repairing"),
+                format!("the cluster IP [{family}]:{ip} for service {} is not allocated; repairing", who())),
+            Err(Error::Allocated) => report(rec, COMPONENT, svc, EventKind::ClusterIpAlreadyAllocated,
+                format!("Cluster IP [{family}]:{ip} was assigned to multiple services; please recreate service"),
+                format!("the cluster IP [{family}]:{ip} for service {} was assigned to multiple services; please recreate", who())),
+            Err(Error::NotInRange { .. }) => {
+                let cidr = self.networks[i];
+                report(rec, COMPONENT, svc, EventKind::ClusterIpOutOfRange,
+                    format!("Cluster IP [{family}]:{ip} is not within the service CIDR {cidr}; please recreate service"),
+                    format!("the cluster IP [{family}]:{ip} for service {} is not within the service CIDR {cidr}; please recreate", who()));
+            }
+            Err(Error::Full) => {
+                // Unreachable in practice: Allocate never answers Full.
+                let cidr = passes[i].rebuilt().cidr();
+                let text = format!("Service CIDR {cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [{family}]:{ip}");
+                rec.warning(COMPONENT, EventKind::ServiceCidrFull, &svc.key(), text);
+                return Err(format!("the service CIDR {cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [{family}]:{ip}"));
+            }
+            Err(e) => {
+                rec.warning(COMPONENT, EventKind::RepairUnknownError, &svc.key(), format!(
+                    "Unable to allocate cluster IP [{family}]:{ip} due to an unknown error"));
+                return Err(format!(
+                    "unable to allocate cluster IP [{family}]:{ip} for service {} due to an unknown error, exiting: {e}", who()));
+            }
         }
-        Ok(rebuilt.iter().map(Range::snapshot).collect())
+        Ok(())
     }
 }

@@ -3,12 +3,12 @@
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
-use super::check_leaked;
+use super::{report, Pass};
 use crate::api::{Behavior, Protocol, RangeAllocation, Service};
 use crate::event::{EventKind, Recorder};
-use crate::portallocator::{Error, PortAllocator, PortRange};
+use crate::portallocator::{Error, PortRange};
 
-pub const COMPONENT: &str = "portallocator-repair-controller";
+pub(crate) const COMPONENT: &str = "portallocator-repair-controller";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodePortRepair {
@@ -67,77 +67,54 @@ impl NodePortRepair {
         services: &[S],
         rec: &mut Recorder,
     ) -> Result<RangeAllocation, String> {
-        let mut snapshot = snapshot.clone();
-        if snapshot.range.is_empty() {
-            snapshot.range = self.range.to_string();
-        }
-        let mut stored = PortAllocator::from_snapshot(&snapshot, self.behavior)
+        let mut pass = Pass::open(self.range, snapshot, self.behavior)
             .map_err(|e| format!("unable to rebuild allocator from snapshot: {e}"))?;
-        let mut rebuilt = PortAllocator::new(self.range, self.behavior);
-        let range = self.range;
-
         for svc in services.iter().map(Borrow::borrow) {
-            // Built only when something is reported: a run over many services stays cheap.
-            let object = || svc.key();
-            let who = || format!("{}/{}", svc.name, svc.namespace);
             for port in collect_service_node_ports(svc) {
-                match rebuilt.allocate(port) {
-                    Ok(()) => {
-                        if stored.has(port) {
-                            stored.release(port);
-                        } else {
-                            rec.warning(
-                                COMPONENT,
-                                EventKind::PortNotAllocated,
-                                &object(),
-                                format!("Port {port} is not allocated; repairing"),
-                            );
-                            rec.log(COMPONENT, EventKind::RepairDetail, format!(
-                                "the node port {port} for service {} is not allocated; repairing", who()));
-                        }
-                        self.leaks.remove(&port);
-                    }
-                    Err(Error::Allocated) => {
-                        rec.warning(COMPONENT, EventKind::PortAlreadyAllocated, &object(), format!(
-                            "Port {port} was assigned to multiple services; please recreate service"));
-                        rec.log(COMPONENT, EventKind::RepairDetail, format!(
-                            "the node port {port} for service {} was assigned to multiple services; please recreate", who()));
-                    }
-                    Err(Error::NotInRange { .. }) => {
-                        rec.warning(COMPONENT, EventKind::PortOutOfRange, &object(), format!(
-                            "Port {port} is not within the port range {range}; please recreate service"));
-                        rec.log(COMPONENT, EventKind::RepairDetail, format!(
-                            "the port {port} for service {} is not within the port range {range}; please recreate", who()));
-                    }
-                    Err(Error::Full) => {
-                        // Unreachable in practice: Allocate never answers Full.
-                        rec.warning(COMPONENT, EventKind::PortRangeFull, &object(), format!(
-                            "Port range {range} is full; you must widen the port range in order to create new services"));
-                        return Err(format!(
-                            "the port range {range} is full; you must widen the port range in order to create new services"));
-                    }
-                    Err(e) => {
-                        rec.warning(
-                            COMPONENT,
-                            EventKind::RepairUnknownError,
-                            &object(),
-                            format!("Unable to allocate port {port} due to an unknown error"),
-                        );
-                        return Err(format!(
-                            "unable to allocate port {port} for service {} due to an unknown error, exiting: {e}", who()));
-                    }
-                }
+                self.check_node_port(&mut pass, svc, port, rec)?;
             }
         }
+        Ok(pass.finish(&mut self.leaks, "node port", |kind, line| {
+            rec.log(COMPONENT, kind, line)
+        }))
+    }
 
-        let leftovers: Vec<i32> = stored.iter().collect();
-        check_leaked(
-            &mut self.leaks,
-            leftovers,
-            "node port",
-            |port| rebuilt.allocate(*port).map_err(|e| e.to_string()),
-            |kind, line| rec.log(COMPONENT, kind, line),
-        );
-        Ok(rebuilt.snapshot())
+    /// One NodePort of one Service: marked in use, or reported.
+    fn check_node_port(
+        &mut self,
+        pass: &mut Pass<PortRange>,
+        svc: &Service,
+        port: i32,
+        rec: &mut Recorder,
+    ) -> Result<(), String> {
+        let range = self.range;
+        // The log lines name the service as name/namespace, as upstream's do.
+        let who = || format!("{}/{}", svc.name, svc.namespace);
+        match pass.mark(port, &mut self.leaks) {
+            Ok(true) => {}
+            Ok(false) => report(rec, COMPONENT, svc, EventKind::PortNotAllocated,
+                format!("Port {port} is not allocated; repairing"),
+                format!("the node port {port} for service {} is not allocated; repairing", who())),
+            Err(Error::Allocated) => report(rec, COMPONENT, svc, EventKind::PortAlreadyAllocated,
+                format!("Port {port} was assigned to multiple services; please recreate service"),
+                format!("the node port {port} for service {} was assigned to multiple services; please recreate", who())),
+            Err(Error::NotInRange { .. }) => report(rec, COMPONENT, svc, EventKind::PortOutOfRange,
+                format!("Port {port} is not within the port range {range}; please recreate service"),
+                format!("the port {port} for service {} is not within the port range {range}; please recreate", who())),
+            Err(Error::Full) => {
+                // Unreachable in practice: Allocate never answers Full.
+                rec.warning(COMPONENT, EventKind::PortRangeFull, &svc.key(), format!(
+                    "Port range {range} is full; you must widen the port range in order to create new services"));
+                return Err(format!(
+                    "the port range {range} is full; you must widen the port range in order to create new services"));
+            }
+            Err(e) => {
+                rec.warning(COMPONENT, EventKind::RepairUnknownError, &svc.key(),
+                    format!("Unable to allocate port {port} due to an unknown error"));
+                return Err(format!(
+                    "unable to allocate port {port} for service {} due to an unknown error, exiting: {e}", who()));
+            }
+        }
+        Ok(())
     }
 }

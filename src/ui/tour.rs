@@ -5,10 +5,9 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::builtin::{SCENARIOS, TOURS};
+use crate::builtin::TOURS;
 use crate::lab::Msg;
-use crate::lang::Lang;
-use crate::scenario::Title;
+use crate::lang::{Lang, LocalizedText};
 use crate::tour::{self, Tour};
 
 use super::use_lang;
@@ -95,15 +94,15 @@ pub(crate) fn highlight(root: &web_sys::Element, spots: &[String]) {
 
 /// The tours shipped in `tours/`, parsed (a broken one is left out; the tests refuse it).
 pub(crate) fn catalogue() -> Vec<Tour> {
-    TOURS.iter().filter_map(|(_, text)| tour::parse(text, SCENARIOS).ok()).collect()
+    TOURS.iter().filter_map(|(_, text)| tour::parse(text).ok()).collect()
 }
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct TourCardProps {
-    pub title: Title,
+    pub title: LocalizedText,
     pub index: usize,
     pub len: usize,
-    pub say: Title,
+    pub say: LocalizedText,
     /// Why the next step cannot be shown (a tour that no longer matches the simulation).
     #[prop_or_default]
     pub error: Option<AttrValue>,

@@ -12,7 +12,7 @@ use crate::etcd::{self, Etcd, Value};
 use crate::event::{ActionFailed, Event};
 use crate::scenario::{
     Action, AddApiserver, ApiserverSpec, Corruption, CreatePod, CreateService, Isolate, ObjectRef,
-    Outage, SetPodReady,
+    Outage, SetPodReady, MAX_APISERVERS,
 };
 
 /// A refusal by `apiserver` (empty when none could serve) about `object`.
@@ -142,6 +142,10 @@ impl World {
             let why = format!("invalid IP address {:?}", add.advertise_address);
             return Err(refused("", &add.name, why));
         };
+        if self.apiservers.len() >= MAX_APISERVERS {
+            let why = format!("more than {MAX_APISERVERS} apiservers, the most the lab runs");
+            return Err(refused("", &add.name, why));
+        }
         let taken = |a: &Apiserver| a.spec.name == add.name || a.spec.advertise_address == ip;
         if self.apiservers.values().any(taken) {
             let why = format!("apiserver {} or address {ip} already exists", add.name);

@@ -3,13 +3,16 @@
 
 use std::net::IpAddr;
 
+use ipnet::IpNet;
+
 use super::actions::refused;
 use super::World;
+use crate::allocator::{Allocator, ItemRange};
 use crate::api::{parse_ip, IpFamily, Service, ServicePort};
 use crate::etcd::{self, Value};
 use crate::event::ActionFailed;
-use crate::ipallocator::{family_of, Range};
-use crate::portallocator::PortAllocator;
+use crate::ipallocator::family_of;
+use crate::portallocator::PortRange;
 use crate::scenario::Corruption;
 
 impl World {
@@ -70,37 +73,33 @@ impl World {
         } else {
             etcd::RANGE_SERVICE_IPS
         };
-        let (snap, _) = self
-            .etcd
-            .range(key, self.now)
-            .ok_or_else(|| format!("{key} is not initialised yet"))?;
-        let mut r = Range::from_snapshot(snap, self.behavior).map_err(|e| e.to_string())?;
-        if set {
-            r.allocate(ip).map_err(|e| e.to_string())?;
-        } else if r.has(ip) {
-            r.release(ip);
-        } else {
-            return Err(format!("{ip} is not allocated"));
-        }
-        self.etcd
-            .put(key, Value::Range(r.snapshot()), None, self.now);
-        Ok(())
+        self.edit_bitmap::<IpNet>(key, ip, set)
     }
 
     /// Sets (`set`) or clears `port` in the stored NodePort bitmap.
     fn edit_port_bitmap(&mut self, port: i32, set: bool) -> Result<(), String> {
-        let key = etcd::RANGE_NODE_PORTS;
+        self.edit_bitmap::<PortRange>(etcd::RANGE_NODE_PORTS, port, set)
+    }
+
+    /// Sets or clears `item` in the `RangeAllocation` at `key`, as a direct etcd write would.
+    fn edit_bitmap<R: ItemRange>(
+        &mut self,
+        key: &str,
+        item: R::Item,
+        set: bool,
+    ) -> Result<(), String> {
         let (snap, _) = self
             .etcd
             .range(key, self.now)
-            .ok_or("/ranges/servicenodeports is not initialised yet")?;
-        let mut a = PortAllocator::from_snapshot(snap, self.behavior).map_err(|e| e.to_string())?;
+            .ok_or_else(|| format!("{key} is not initialised yet"))?;
+        let mut a =
+            Allocator::<R>::from_snapshot(snap, self.behavior).map_err(|e| e.to_string())?;
         if set {
-            a.allocate(port).map_err(|e| e.to_string())?;
-        } else if a.has(port) {
-            a.release(port);
+            a.allocate(item).map_err(|e| e.to_string())?;
+        } else if a.has(item) {
+            a.release(item);
         } else {
-            return Err(format!("{port} is not allocated"));
+            return Err(format!("{item} is not allocated"));
         }
         self.etcd
             .put(key, Value::Range(a.snapshot()), None, self.now);

@@ -102,3 +102,23 @@ fn a_tour_step_is_a_number_from_one() {
         );
     }
 }
+
+#[test]
+fn a_long_parameter_is_quoted_short() {
+    let long = "y".repeat(20_000);
+    let (o, problems) = parse_query(&format!("theme={long}&{long}=1&step={long}&panels={long}&scenario=%ZZ{long}"));
+    assert_eq!(o.scenario, None);
+    let cut = format!("\"{}\"…", "y".repeat(60));
+    assert_eq!(
+        problems,
+        vec![
+            format!("URL parameter theme: {cut} is not one of auto, light, dark"),
+            format!("unknown URL parameter {cut}"),
+            format!("URL parameter step: {cut} is not a step number (1, 2, …)"),
+            format!("URL parameter panels: {cut} is not a comma-separated list of apiservers, kubernetes-service, etcd, events, bitmaps, services, pods"),
+            "URL parameter scenario: %ZZ is not a percent escape".to_string(),
+        ]
+    );
+    // A name that is not too long is quoted whole, to be checked when the page opens it.
+    assert_eq!(parse_query(&format!("scenario={long}")).0.scenario, Some(long));
+}

@@ -5,7 +5,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::builtin::SCENARIOS;
+use kube_bootstrap_lab::catalogue::SCENARIOS;
 use kube_bootstrap_lab::{scenario, world};
 
 const GOLDEN: &str = include_str!("../golden/scenario-digests.txt");

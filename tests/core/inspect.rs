@@ -6,7 +6,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use serde_json::json;
 
 use kube_bootstrap_lab::explain::explain;
-use kube_bootstrap_lab::inspect::{cluster_ip_bitmap, node_port_bitmap, Cell};
+use kube_bootstrap_lab::inspect::{
+    cluster_ip_bitmap, node_port_bitmap, BitmapRange, BitmapView, Cell,
+};
 use kube_bootstrap_lab::lang::Lang;
 use kube_bootstrap_lab::scenario;
 use kube_bootstrap_lab::world::World;
@@ -37,27 +39,31 @@ fn cells_show_owners_leaks_duplicates_and_the_kubernetes_service() {
     );
     let v = cluster_ip_bitmap(&w, 0).unwrap();
     assert_eq!(
-        (v.range.as_str(), v.size, v.static_band),
+        (v.range.to_string().as_str(), v.size(), v.static_band()),
         ("10.96.0.0/24", 254, 16)
     );
-    assert_eq!(v.cells[0], Cell::Kubernetes as u8, "10.96.0.1");
+    assert_eq!(v.range, "10.96.0.0/24".parse::<BitmapRange>().unwrap());
+    assert_eq!(v.cells()[0], Cell::Kubernetes, "10.96.0.1");
     assert_eq!(
-        v.cells[19],
-        Cell::Duplicate as u8,
+        v.cells()[19],
+        Cell::Duplicate,
         "10.96.0.20 held by two services"
     );
-    assert_eq!(v.cells[49], Cell::Leaked as u8, "10.96.0.50: no service");
+    assert_eq!(v.cells()[49], Cell::Leaked, "10.96.0.50: no service");
     assert_eq!(
-        v.leak_countdown.get(&49),
-        Some(&1),
+        v.leak_countdown(49),
+        Some(1),
         "flagged by the first repair run"
     );
-    assert_eq!(v.cells[2], Cell::Free as u8);
+    assert_eq!(v.leak_countdown(2), None);
+    assert_eq!(v.cells()[2], Cell::Free);
+    assert_eq!(v.cell(254), None, "past the range");
     assert_eq!(
-        v.out_of_range,
-        vec![("default/far".to_string(), "10.97.0.1".to_string())]
+        v.out_of_range(),
+        [("default/far".to_string(), "10.97.0.1".to_string())]
     );
-    assert_eq!(v.owners[&19], vec!["default/one", "default/two"]);
+    assert_eq!(v.owners(19), ["default/one", "default/two"]);
+    assert!(v.owners(2).is_empty());
     assert_eq!(
         v.describe(0, Lang::En),
         "10.96.0.1 · static band · allocated to default/kubernetes (the kubernetes Service)"
@@ -79,9 +85,11 @@ fn cells_show_owners_leaks_duplicates_and_the_kubernetes_service() {
     );
     assert_eq!(v.describe(2, Lang::Zh), "10.96.0.3 · 静态段 · 空闲");
     let p = node_port_bitmap(&w);
-    assert_eq!((p.size, p.static_band), (2768, 86));
-    assert_eq!(p.cells[7], Cell::Allocated as u8);
-    assert_eq!(p.cells[9], Cell::Leaked as u8);
+    assert_eq!((p.size(), p.static_band()), (2768, 86));
+    assert_eq!(p.range.to_string(), "30000-32767");
+    assert_eq!(p.cells()[7], Cell::Allocated);
+    assert_eq!(p.cells()[9], Cell::Leaked);
+    assert_eq!(p.label(2767), "32767");
     assert_eq!(
         p.describe(7, Lang::En),
         "30007 · static band · allocated to default/one"
@@ -96,8 +104,8 @@ fn a_service_whose_bit_is_clear_is_unallocated_until_repair() {
     );
     // At 0 the first repair already set it again.
     assert_eq!(
-        cluster_ip_bitmap(&w, 0).unwrap().cells[29],
-        Cell::Allocated as u8
+        cluster_ip_bitmap(&w, 0).unwrap().cells()[29],
+        Cell::Allocated
     );
     let mut w = world(
         json!({"services": [{"name": "lost", "cluster_ip": "10.96.0.30", "ports": [{"port": 80}]}]}),
@@ -110,7 +118,7 @@ fn a_service_whose_bit_is_clear_is_unallocated_until_repair() {
         .unwrap(),
     );
     let v = cluster_ip_bitmap(&w, 0).unwrap();
-    assert_eq!(v.cells[29], Cell::Unallocated as u8);
+    assert_eq!(v.cells()[29], Cell::Unallocated);
     assert!(v
         .describe(29, Lang::En)
         .ends_with("used by default/lost but not allocated: repair will set it"));
@@ -119,8 +127,8 @@ fn a_service_whose_bit_is_clear_is_unallocated_until_repair() {
         .ends_with("default/lost 正在使用，但位图中未标记：修复循环会补上"));
     w.run_until(30_000);
     assert_eq!(
-        cluster_ip_bitmap(&w, 0).unwrap().cells[29],
-        Cell::Allocated as u8,
+        cluster_ip_bitmap(&w, 0).unwrap().cells()[29],
+        Cell::Allocated,
         "the 30 s repair run set it"
     );
 }
@@ -149,4 +157,62 @@ fn events_are_explained_in_plain_words() {
                 == "The third repair run that saw this allocation without a Service frees it."),
         "{lines:?}"
     );
+}
+
+#[test]
+fn a_range_names_its_offsets_by_arithmetic() {
+    // Masked as ParseCIDRSloppy masks; offset 0 is the network's base + 1.
+    let v4: BitmapRange = "10.96.0.5/12".parse().unwrap();
+    assert_eq!(v4.to_string(), "10.96.0.0/12");
+    assert_eq!(v4.size(), 1_048_574);
+    assert_eq!(v4.label(0), "10.96.0.1");
+    assert_eq!(
+        v4.label(1_048_573),
+        "10.111.255.254",
+        "the broadcast is not a cell"
+    );
+    // IPv6 ranges are capped at 65,536 addresses, the network's among them.
+    let v6: BitmapRange = "fd00:10:96::/108".parse().unwrap();
+    assert_eq!(v6.size(), 65_535);
+    assert_eq!(
+        (v6.label(0), v6.label(65_534)),
+        ("fd00:10:96::1".into(), "fd00:10:96::ffff".into())
+    );
+    let ports: BitmapRange = "30000-32767".parse().unwrap();
+    assert_eq!(
+        (ports.size(), ports.label(0), ports.label(2_767)),
+        (2_768, "30000".into(), "32767".into())
+    );
+    assert!("10.96.0.0/33".parse::<BitmapRange>().is_err());
+}
+
+#[test]
+fn a_view_built_by_hand_describes_its_cells() {
+    let mut v = BitmapView::new("10.96.0.0/12".parse().unwrap(), 256);
+    assert_eq!(
+        (
+            v.size(),
+            v.cells().iter().filter(|c| **c != Cell::Free).count()
+        ),
+        (1_048_574, 0)
+    );
+    v.set(5, Cell::Allocated, &["default/web"]);
+    v.set(1_048_574, Cell::Allocated, &["default/past"]);
+    assert_eq!(
+        v.describe(5, Lang::En),
+        "10.96.0.6 · static band · allocated to default/web"
+    );
+    assert_eq!(
+        v.describe(1_048_573, Lang::En),
+        "10.111.255.254 · dynamic band · free"
+    );
+    assert!(v.owners(1_048_574).is_empty(), "past the range: ignored");
+    v.set(5, Cell::Free, &[]);
+    assert!(v.owners(5).is_empty());
+    v.flag_out_of_range("default/far", "10.97.0.1");
+    assert_eq!(
+        v.out_of_range(),
+        [("default/far".to_string(), "10.97.0.1".to_string())]
+    );
+    assert_eq!(Cell::ALL.map(Cell::index), [0, 1, 2, 3, 4, 5]);
 }

@@ -1,8 +1,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+use kube_bootstrap_lab::allocator::ItemRange;
 use kube_bootstrap_lab::api::{Behavior, IpFamily, RangeAllocation};
-use kube_bootstrap_lab::ipallocator::{range_size, static_band_size, usable_size, Error, Range};
+use kube_bootstrap_lab::ipallocator::{range_size, Error, Range};
 use kube_bootstrap_lab::rng::SimRng;
 
 use crate::{ip, net};
@@ -38,8 +39,8 @@ fn range_sizes_and_static_bands_match_kubernetes() {
     ];
     for (cidr, size, band) in table {
         let n = net(cidr);
-        assert_eq!(usable_size(&n), size, "{cidr} size");
-        assert_eq!(static_band_size(&n), band, "{cidr} band");
+        assert_eq!(n.usable(), size, "{cidr} size");
+        assert_eq!(n.static_band_size(), band, "{cidr} band");
         let r = Range::new(n, Behavior::V1_29);
         assert_eq!(
             (r.size(), r.static_band(), r.free(), r.used()),
@@ -64,7 +65,7 @@ fn range_size_edge_cases() {
     assert_eq!(range_size(&net("::/64")), i64::MAX);
     assert_eq!(range_size(&net("::/65")), i64::MAX);
     assert_eq!(range_size(&net("::/66")), 1 << 62);
-    assert_eq!(usable_size(&net("0.0.0.0/1")), 0);
+    assert_eq!(net("0.0.0.0/1").usable(), 0);
 }
 
 #[test]

@@ -103,6 +103,31 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
 }
 
 #[test]
+fn a_link_past_the_time_ceiling_is_refused_and_an_anchor_is_no_link() {
+    let (lab, notes) = Lab::open(Opening {
+        link: Some("#scenario=crash-one-of-three&t=1000000s"),
+        ..Opening::default()
+    });
+    assert_eq!(lab.source(), &Source::Builtin(DEFAULT_SCENARIO.into()));
+    assert_eq!(lab.now(), 0);
+    assert!(
+        notes[0].starts_with("This link could not be opened (link: t: "),
+        "{notes:?}"
+    );
+    assert_eq!(notes[1], "Showing the default scenario.");
+    for anchor in ["#install", "#", "  "] {
+        let (lab, notes) = Lab::open(Opening {
+            link: Some(anchor),
+            scenario: Some("nodeport-duplicate"),
+            ..Opening::default()
+        });
+        assert!(notes.is_empty(), "{anchor:?}: {notes:?}");
+        assert_eq!(lab.notice(), None);
+        assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
+    }
+}
+
+#[test]
 fn autoplay_plays_a_scenario_and_moves_a_tour_on_by_itself() {
     let (lab, _) = Lab::open(Opening {
         autoplay: true,

@@ -21,6 +21,7 @@ mod props;
 mod reconcilers;
 mod repair_clusterip;
 mod repair_nodeport;
+mod scenario;
 mod share;
 mod tour;
 mod world;

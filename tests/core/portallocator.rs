@@ -1,8 +1,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+use kube_bootstrap_lab::allocator::ItemRange;
 use kube_bootstrap_lab::api::{Behavior, RangeAllocation};
-use kube_bootstrap_lab::portallocator::{static_band_size, Error, PortAllocator, PortRange};
+use kube_bootstrap_lab::portallocator::{Error, PortAllocator, PortRange};
 use kube_bootstrap_lab::rng::SimRng;
 
 fn pr(base: i32, size: i32) -> PortRange {
@@ -72,7 +73,7 @@ fn static_band_sizes() {
         (4096, 128),
         (8192, 128),
     ] {
-        assert_eq!(static_band_size(&pr(30000, size)), band, "size {size}");
+        assert_eq!(pr(30000, size).static_band_size(), band, "size {size}");
     }
     let a = PortAllocator::new(PortRange::DEFAULT, Behavior::V1_29);
     assert_eq!((a.size(), a.static_band(), a.free()), (2768, 86, 2768));
@@ -97,7 +98,8 @@ fn errors_carry_kubernetes_texts() {
     assert_eq!(
         a.allocate(32768).unwrap_err(),
         Error::NotInRange {
-            valid_ports: "30000-32767".into()
+            item: 32768,
+            valid: "30000-32767".into()
         }
     );
     assert_eq!(Error::Full.to_string(), "range is full");

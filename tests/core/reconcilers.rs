@@ -4,10 +4,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use std::collections::{BTreeMap, BTreeSet};
 
 use kube_bootstrap_lab::api::{Behavior, EndpointPort, EndpointSubset, Endpoints, Protocol};
-use kube_bootstrap_lab::reconcilers::mastercount::reset_line;
 use kube_bootstrap_lab::reconcilers::{
-    ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler, ReconcileError,
-    ReconcilerApi, ReconcilerType, NO_LEASES_V1_20, NO_LEASES_V1_29, SKIP_MIRROR_LABEL,
+    reset_line, ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler,
+    NoneReconciler, ReconcileError, Reconciler, ReconcilerApi, ReconcilerType, NO_LEASES_V1_20,
+    NO_LEASES_V1_29, SKIP_MIRROR_LABEL,
 };
 
 const NAME: &str = "kubernetes";
@@ -476,17 +476,13 @@ fn lease_not_ready_addresses_are_kept() {
 }
 
 #[test]
-fn lease_reconciler_struct_state() {
+fn lease_reconciler_stops_through_the_trait() {
     let mut r = LeaseReconciler::new(Behavior::V1_20);
-    assert_eq!(
-        r,
-        LeaseReconciler {
-            behavior: Behavior::V1_20,
-            stop_reconciling_called: false
-        }
-    );
-    r.stop_reconciling();
-    assert!(r.stop_reconciling_called);
+    assert!(!r.stopped());
+    let as_trait: &mut dyn Reconciler = &mut r;
+    as_trait.stop_reconciling();
+    assert!(r.stopped());
+    assert_ne!(r, LeaseReconciler::new(Behavior::V1_20));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -698,15 +694,16 @@ fn master_count_remove_retries_conflicts() {
 }
 
 #[test]
-fn master_count_reconciler_struct_state() {
-    let r = MasterCountReconciler::new(3);
-    assert_eq!(
+fn master_count_reconciler_state() {
+    let mut r = MasterCountReconciler::new(3);
+    assert_ne!(
         r,
-        MasterCountReconciler {
-            master_count: 3,
-            stop_called: false
-        }
+        MasterCountReconciler::new(2),
+        "the count is part of its state"
     );
+    assert!(!r.stopped());
+    r.stop_reconciling();
+    assert!(r.stopped());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -717,10 +714,11 @@ fn none_does_nothing() {
     let before = eps(vec![subset(&["10.0.0.9"], vec![port("x", 1)])]);
     let mut api = Fake::with(&["10.0.0.9"], Some(before.clone()));
     let mut r = EndpointReconciler::new(ReconcilerType::None, 3, Behavior::V1_29);
-    assert_eq!(r, EndpointReconciler::None);
+    assert_eq!(r, EndpointReconciler::None(NoneReconciler));
     reconcile(&mut r, &mut api, true).unwrap();
     remove(&mut r, &mut api).unwrap();
     r.stop_reconciling();
+    assert!(!r.stopped(), "none keeps no state");
     reconcile(&mut r, &mut api, true).unwrap();
     assert_eq!(*api.ep(), before);
     assert_eq!(api.leases.len(), 1);

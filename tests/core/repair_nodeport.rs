@@ -67,6 +67,11 @@ fn ev(t: &str, reason: &str, object: &str, message: &str) -> (String, String, St
     (t.into(), reason.into(), object.into(), message.into())
 }
 
+/// A log line (no event reason, no object).
+fn log(message: &str) -> (String, String, String, String) {
+    ev("Log", "", "", message)
+}
+
 const TCP: Protocol = Protocol::TCP;
 const UDP: Protocol = Protocol::UDP;
 
@@ -180,10 +185,7 @@ fn a_leaked_port_is_freed_by_the_third_run() {
     let (out, evs) = run(&mut repair, &snap, &svcs);
     assert_eq!(
         evs,
-        vec![ev(
-            "Log",
-            "",
-            "",
+        vec![log(
             "the node port 30010 may have leaked: flagging for later clean up"
         )]
     );
@@ -197,10 +199,7 @@ fn a_leaked_port_is_freed_by_the_third_run() {
     let (out, evs) = run(&mut repair, &snap, &svcs);
     assert_eq!(
         evs,
-        vec![ev(
-            "Log",
-            "",
-            "",
+        vec![log(
             "the node port 30010 appears to have leaked: cleaning up"
         )]
     );

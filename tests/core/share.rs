@@ -6,7 +6,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::json;
 
-use kube_bootstrap_lab::builtin::SCENARIOS;
+use kube_bootstrap_lab::catalogue;
 use kube_bootstrap_lab::scenario::{self, Action};
 use kube_bootstrap_lab::share::{percent_decode, percent_encode, Moment, Source};
 use kube_bootstrap_lab::state::State;
@@ -32,19 +32,17 @@ fn percent_coding_round_trips() {
 
 #[test]
 fn a_link_restores_the_exact_moment() {
-    let text = SCENARIOS
-        .iter()
-        .find(|(n, _)| *n == "crash-one-of-three")
-        .unwrap()
-        .1;
+    let text = catalogue::scenario_text("crash-one-of-three").unwrap();
     let s = scenario::parse(text).unwrap();
     let mut live = Timeline::new(&s);
     live.run_until(20_000);
     live.act(action(
         json!({"do": "crash_apiserver", "apiserver": "apiserver-a"}),
-    ));
+    ))
+    .expect("a running apiserver crashes");
     live.run_until(45_500);
-    live.act(action(json!({"do": "create_service", "service": {"name": "web", "type": "NodePort", "ports": [{"port": 80}]}})));
+    live.act(action(json!({"do": "create_service", "service": {"name": "web", "type": "NodePort", "ports": [{"port": 80}]}})))
+        .expect("a ready apiserver creates it");
     live.run_until(61_000);
 
     let moment = Moment {
@@ -60,7 +58,7 @@ fn a_link_restores_the_exact_moment() {
     );
     let decoded = Moment::decode(&format!("#{link}")).unwrap();
     assert_eq!(decoded, moment);
-    let (_, restored) = decoded.restore(SCENARIOS).unwrap();
+    let (_, restored) = decoded.restore().unwrap();
     assert_eq!(State::of(restored.world()), State::of(live.world()));
     assert_eq!(restored.world().events(), live.world().events());
 
@@ -69,7 +67,7 @@ fn a_link_restores_the_exact_moment() {
         seed: Some(99),
         ..moment.clone()
     }
-    .restore(SCENARIOS)
+    .restore()
     .unwrap()
     .1;
     let web = |t: &Timeline| {
@@ -95,7 +93,7 @@ fn an_inline_scenario_travels_in_the_link() {
     };
     let (s, tl) = Moment::decode(&m.encode())
         .unwrap()
-        .restore(SCENARIOS)
+        .restore()
         .unwrap();
     assert_eq!(s.seed, 3);
     assert_eq!(State::of(tl.world()).services[0].cluster_ip, "172.20.0.1");
@@ -105,7 +103,7 @@ fn an_inline_scenario_travels_in_the_link() {
 fn bad_links_name_the_part_at_fault() {
     let err = |f: &str| {
         Moment::decode(f)
-            .and_then(|m| m.restore(SCENARIOS).map(|_| m))
+            .and_then(|m| m.restore().map(|_| m))
             .unwrap_err()
     };
     assert_eq!(
@@ -138,11 +136,7 @@ fn bad_links_name_the_part_at_fault() {
 
 #[test]
 fn actions_naming_unknown_apiservers_fail_without_changing_anything() {
-    let text = SCENARIOS
-        .iter()
-        .find(|(n, _)| *n == "crash-one-of-three")
-        .unwrap()
-        .1;
+    let text = catalogue::scenario_text("crash-one-of-three").unwrap();
     let m = Moment {
         source: Source::Builtin("crash-one-of-three".into()),
         seed: None,
@@ -158,7 +152,7 @@ fn actions_naming_unknown_apiservers_fail_without_changing_anything() {
             ),
         ],
     };
-    let (_, tl) = m.restore(SCENARIOS).unwrap();
+    let (_, tl) = m.restore().unwrap();
     let failed: Vec<_> = tl
         .world()
         .events()
@@ -178,5 +172,67 @@ fn actions_naming_unknown_apiservers_fail_without_changing_anything() {
     assert_eq!(
         State::of(tl.world()).services,
         State::of(clean.world()).services
+    );
+}
+
+#[test]
+fn an_ordinary_anchor_is_not_a_link_of_the_lab() {
+    use kube_bootstrap_lab::share::is_moment;
+    for foreign in ["", "#", "#install", "#section-2", "#foo=bar&baz", "install"] {
+        assert!(!is_moment(foreign), "{foreign:?}");
+    }
+    for ours in [
+        "#scenario=crash-one-of-three",
+        "#t=10s",
+        "#file=%7B%7D",
+        "seed=3&t=1s",
+        "#scenario",
+        "#colour=red&t=5s",
+    ] {
+        assert!(is_moment(ours), "{ours:?}");
+    }
+    // Every link the lab writes is one of its moments.
+    let m = Moment {
+        source: Source::Builtin("crash-one-of-three".into()),
+        seed: Some(2),
+        time_ms: 1_000,
+        actions: vec![],
+    };
+    assert!(is_moment(&m.encode()));
+}
+
+#[test]
+fn a_link_beyond_the_ceiling_of_virtual_time_is_refused_at_once() {
+    assert_eq!(
+        Moment::decode("#scenario=crash-one-of-three&t=1000000s").unwrap_err(),
+        "link: t: \"1000000s\" exceeds 2h0m0s, the longest virtual time the lab runs"
+    );
+    let m = Moment::decode("#scenario=crash-one-of-three&t=2h").unwrap();
+    assert_eq!(m.time_ms, kube_bootstrap_lab::scenario::MAX_TIME_MS);
+}
+
+#[test]
+fn a_long_fragment_is_quoted_short() {
+    let long = "x".repeat(20_000);
+    for fragment in [
+        format!("#{long}"),
+        format!("#scenario=crash-one-of-three&{long}=1"),
+        format!("#scenario=crash-one-of-three&seed={long}"),
+        format!("#scenario=crash-one-of-three&t={long}"),
+        format!("#scenario={long}"),
+        format!("#scenario=crash-one-of-three&t=5s&actions=%5B%5B1000%2C%7B%22do%22%3A%22{long}%22%7D%5D%5D"),
+    ] {
+        let e = Moment::decode(&fragment)
+            .and_then(|m| m.restore().map(|_| m))
+            .unwrap_err();
+        assert!(e.chars().count() < 300, "{} chars: {}…", e.len(), &e[..100]);
+        assert!(e.contains("xxxx"), "{e}");
+    }
+    assert_eq!(
+        Moment::decode(&format!("#scenario={long}"))
+            .unwrap()
+            .restore()
+            .unwrap_err(),
+        format!("link: scenario: unknown scenario \"{}\"…", "x".repeat(60))
     );
 }

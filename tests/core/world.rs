@@ -528,3 +528,21 @@ fn a_refused_action_is_returned_recorded_and_changes_nothing() {
     }));
     assert_eq!(unknown.unwrap_err().message, "unknown apiserver \"nobody\"");
 }
+
+/// A UI or a link may add apiservers only up to the scenario format's own limit.
+#[test]
+fn adding_apiservers_stops_at_the_limit_of_the_format() {
+    let s = scenario(json!({"cluster": cluster(json!({})), "until": "1m"}));
+    let mut w = World::new(&s);
+    let add = |i: usize| -> Action {
+        serde_json::from_value(json!({"do": "add_apiserver", "name": format!("extra-{i}"),
+            "advertise_address": format!("192.168.20.{i}")}))
+        .unwrap()
+    };
+    for i in 0..scenario::MAX_APISERVERS - 2 {
+        w.act(&add(i)).expect("within the limit");
+    }
+    let err = w.act(&add(99)).unwrap_err();
+    assert_eq!(err.message, "more than 16 apiservers, the most the lab runs");
+    assert_eq!(w.apiservers().count(), scenario::MAX_APISERVERS);
+}

@@ -51,16 +51,8 @@ impl AllocationBitmap {
         }
     }
 
-    pub fn max(&self) -> usize {
+    pub(crate) fn max(&self) -> usize {
         self.max
-    }
-
-    pub fn range_spec(&self) -> &str {
-        &self.range_spec
-    }
-
-    pub fn strategy(&self) -> Strategy {
-        self.strategy
     }
 
     /// The size of the static (lower) band: 0 without an offset.

@@ -1,0 +1,67 @@
+//! The workloads timed both natively (`benches/core.rs`) and in headless Chromium
+//! (`tests/wasm_bench.rs`): one list, so that both builds measure the same work.
+
+use std::hint::black_box;
+
+use kube_bootstrap_lab::scenario::Scenario;
+use kube_bootstrap_lab::workloads;
+use kube_bootstrap_lab::world::World;
+
+pub const HOUR: u64 = 3_600_000;
+
+/// A clock in milliseconds and where result lines go: `Instant` and stdout natively,
+/// `performance.now()` and the browser console in wasm.
+pub struct Bench<'a> {
+    pub now: &'a dyn Fn() -> f64,
+    pub print: &'a dyn Fn(String),
+}
+
+impl Bench<'_> {
+    /// Runs `f` `runs` times and prints the median and the fastest time.
+    pub fn run<T>(&self, name: &str, runs: usize, mut f: impl FnMut() -> T) {
+        let mut times: Vec<f64> = (0..runs)
+            .map(|_| {
+                let start = (self.now)();
+                black_box(f());
+                (self.now)() - start
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        (self.print)(format!(
+            "{name:<48} median {:>9.3} ms   min {:>9.3} ms   ({runs} runs)",
+            times[runs / 2],
+            times[0]
+        ));
+    }
+
+    /// AllocateNext, churn and repair runs over large ranges, then a virtual day of `day`.
+    pub fn allocators_and_a_day(&self, day: &Scenario) {
+        self.run("AllocateNext: fill a /16 (65,534 IPs)", 11, || {
+            workloads::fill("10.0.0.0/16", 1)
+        });
+        self.run("AllocateNext: fill a /12 (1,048,574 IPs)", 5, || {
+            workloads::fill("10.96.0.0/12", 1)
+        });
+        self.run("churn release+AllocateNext x100k, /16 at 50%", 5, || {
+            workloads::churn(50, 100_000, 1)
+        });
+        self.run("churn release+AllocateNext x100k, /16 at 99%", 5, || {
+            workloads::churn(99, 100_000, 1)
+        });
+        for n in [10_000, 100_000] {
+            let (snapshot, services) = workloads::repair_setup(n);
+            self.run(&format!("repair run: {n} services on a /12"), 7, || {
+                workloads::repair_run(&snapshot, &services)
+            });
+        }
+        self.run(
+            "world: 24 h virtual, 5 apiservers, 1,000 services",
+            3,
+            || {
+                let mut w = World::new(day);
+                w.run_until(24 * HOUR);
+                w.events().len()
+            },
+        );
+    }
+}

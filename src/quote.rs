@@ -1,0 +1,25 @@
+//! User input echoed back in a message, quoted and cut short: a link or a URL parameter can be
+//! thousands of characters long, and the message must stay one readable line.
+
+/// The most characters of the input a message quotes.
+pub const QUOTE_MAX_CHARS: usize = 60;
+
+/// `s` quoted as Rust's `{:?}` does; past [`QUOTE_MAX_CHARS`], its start followed by `…`.
+pub fn quote(s: &str) -> String {
+    let mut chars = s.chars();
+    let head: String = chars.by_ref().take(QUOTE_MAX_CHARS).collect();
+    if chars.next().is_none() {
+        format!("{head:?}")
+    } else {
+        format!("{head:?}…")
+    }
+}
+
+/// A message from a parser that echoes its input (serde's `unknown variant `…``), cut after
+/// `max` characters.
+pub fn clip(message: &str, max: usize) -> String {
+    match message.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &message[..end]),
+        None => message.to_string(),
+    }
+}

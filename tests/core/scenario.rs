@@ -1,0 +1,243 @@
+//! The scenario parser: actions read by serde's tag keep the field path in their errors; unset
+//! ClusterIPs; the ceiling of virtual time and the other limits (`docs/scenario.md`).
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use serde_json::{json, Value as Json};
+
+use kube_bootstrap_lab::scenario::{
+    self, Action, Corruption, CreateService, StepKind, MAX_APISERVERS, MAX_TIME_MS,
+};
+use kube_bootstrap_lab::world;
+
+/// A one-apiserver scenario with `extra` merged into its top level.
+fn with(extra: Json) -> String {
+    let mut v = json!({"name": "t", "cluster": {"service_cluster_ip_range": "10.96.0.0/12",
+        "apiservers": [{"name": "a", "advertise_address": "192.168.10.11"}]}});
+    for (k, x) in extra.as_object().unwrap() {
+        v[k] = x.clone();
+    }
+    v.to_string()
+}
+
+fn err(extra: Json) -> String {
+    scenario::parse(&with(extra)).unwrap_err()
+}
+
+fn step_err(step: Json) -> String {
+    err(json!({"steps": [step]}))
+}
+
+#[test]
+fn an_action_error_names_its_field_below_the_step() {
+    let cases = [
+        (json!({"at": "1s", "do": "create_service", "service": {"name": "x", "ports": [{"port": "80"}]}}),
+            "steps[0].service.ports[0].port: invalid type: string \"80\", expected i32"),
+        (json!({"at": "1s", "do": "create_service", "service": {"ports": []}}), "steps[0].service.name: missing field"),
+        (json!({"at": "1s", "do": "crash_apiserver"}), "steps[0].apiserver: missing field"),
+        (json!({"at": "1s", "do": "crash_apiserver", "apiserver": 5}),
+            "steps[0].apiserver: invalid type: integer `5`, expected a string"),
+        (json!({"at": "1s", "do": "crash_apiserver", "apiserver": "a", "colour": 1}),
+            "steps[0].colour: unknown field `colour`, expected `apiserver`"),
+        (json!({"at": "1s", "do": "corrupt"}), "steps[0].what: missing field"),
+        (json!({"at": "1s", "do": "isolate_apiserver", "apiserver": "z", "for": "1s"}),
+            "steps[0].apiserver: unknown apiserver \"z\""),
+        (json!({"at": "1s", "do": "delete_pod", "name": "p", "via": "z"}), "steps[0].via: unknown apiserver \"z\""),
+    ];
+    for (step, want) in cases {
+        assert_eq!(step_err(step), want);
+    }
+    assert!(step_err(json!({"at": "1s", "do": "explode"}))
+        .starts_with("steps[0].do: unknown variant `explode`, expected one of `start_apiserver`"));
+    assert!(step_err(json!({"at": "1s", "do": "corrupt", "what": "boom"}))
+        .starts_with("steps[0].what: unknown variant `boom`, expected one of `leak_cluster_ip`"));
+}
+
+#[test]
+fn actions_read_from_a_file_and_from_json_are_the_same_values() {
+    let steps = json!([
+        {"at": "1s", "do": "corrupt", "what": "force_node_port", "namespace": "default", "name": "web", "port": 30001},
+        {"at": "2s", "do": "create_service", "service": {"name": "web", "type": "NodePort", "ports": [{"port": 80}]}, "via": "a"},
+    ]);
+    let s = scenario::parse(&with(json!({"steps": steps}))).unwrap();
+    let actions: Vec<&Action> = s
+        .steps
+        .iter()
+        .map(|st| match &st.kind {
+            StepKind::Do(a) => a,
+            StepKind::Expect(_) => panic!("an action"),
+        })
+        .collect();
+    assert_eq!(
+        actions[0],
+        &Action::Corrupt(Corruption::ForceNodePort {
+            namespace: "default".into(),
+            name: "web".into(),
+            port: 30001
+        })
+    );
+    for (a, raw) in actions.iter().zip(steps.as_array().unwrap()) {
+        let mut raw = raw.clone();
+        raw.as_object_mut().unwrap().remove("at");
+        let back: Action = serde_json::from_value(serde_json::to_value(a).unwrap()).unwrap();
+        assert_eq!(&&back, a);
+        assert_eq!(serde_json::from_value::<Action>(raw).unwrap(), **a);
+    }
+}
+
+#[test]
+fn an_empty_cluster_ip_is_unset_not_invalid() {
+    let s = scenario::parse(&with(json!({
+        "initial": {"services": [
+            {"name": "db", "type": "ExternalName", "cluster_ip": "", "cluster_ips": [""]},
+            {"name": "plain", "cluster_ip": ""},
+        ]},
+        "steps": [{"at": "1s", "do": "create_service", "service": {"name": "web", "cluster_ip": "", "cluster_ips": [""]}}],
+        "until": "4m",
+    })))
+    .unwrap();
+    // `[""]` reads as no list at all, in `initial` and in actions alike.
+    assert!(s.initial.services.iter().all(|svc| svc.cluster_ips.is_empty()));
+    let StepKind::Do(Action::CreateService(CreateService { service, .. })) = &s.steps[0].kind else {
+        panic!("a create_service step");
+    };
+    assert!(service.cluster_ips.is_empty());
+
+    let report = world::run(&s);
+    // Repair (at 0s and 3m) skips both, as upstream's `IsServiceIPSet` does.
+    assert!(
+        !report.events.iter().any(|e| e.object.ends_with("/db") || e.object.ends_with("/plain")),
+        "{:?}",
+        report.events
+    );
+    let state = serde_json::to_value(&report.final_state).unwrap();
+    let svc = |name: &str| {
+        state["services"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(svc("db").get("cluster_ip"), None);
+    assert_eq!(svc("db").get("cluster_ips"), None);
+    // Through the API an unset ClusterIP is allocated, as upstream allocates one for `""`.
+    assert!(svc("web")["cluster_ip"].as_str().unwrap().starts_with("10."));
+}
+
+#[test]
+fn an_empty_cluster_ip_is_accepted_in_first_place_only() {
+    let svc = |ips: Json| err(json!({"initial": {"services": [{"name": "s", "cluster_ips": ips}]}}));
+    assert_eq!(
+        svc(json!(["10.96.0.5", ""])),
+        "initial.services[0].cluster_ips[1]: invalid IP address \"\""
+    );
+    assert_eq!(
+        svc(json!(["", "fd00::/x"])),
+        "initial.services[0].cluster_ips[1]: invalid IP address \"fd00::/x\""
+    );
+    assert!(scenario::parse(&with(
+        json!({"initial": {"services": [{"name": "s", "cluster_ips": ["", "fd00::5"]}]}})
+    ))
+    .is_ok());
+}
+
+#[test]
+fn virtual_time_has_a_ceiling_and_every_field_beyond_it_is_named() {
+    let over = "exceeds 2h0m0s, the longest virtual time the lab runs";
+    let cluster = |c: Json| {
+        let mut v = json!({"apiservers": [{"name": "a", "advertise_address": "192.168.10.11"}]});
+        for (k, x) in c.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        err(json!({"cluster": v}))
+    };
+    assert_eq!(err(json!({"until": "99999999h"})), format!("until: \"99999999h\" {over}"));
+    assert_eq!(
+        step_err(json!({"at": "2h0m0.001s", "do": "etcd_outage", "for": "1s"})),
+        format!("steps[0].at: \"2h0m0.001s\" {over}")
+    );
+    assert_eq!(
+        err(json!({"steps": [{"at": "1s", "expect": {}}, {"at": "2s", "do": "etcd_outage", "for": "3h"}]})),
+        format!("steps[1].for: \"3h\" {over}")
+    );
+    assert_eq!(cluster(json!({"lease_ttl": "7201s"})), format!("cluster.lease_ttl: \"7201s\" {over}"));
+    assert_eq!(
+        cluster(json!({"repair_interval": "100000h"})),
+        format!("cluster.repair_interval: \"100000h\" {over}")
+    );
+    assert_eq!(
+        cluster(json!({"apiservers": [{"name": "a", "advertise_address": "192.168.10.11", "startup_delay": "3h"}]})),
+        format!("cluster.apiservers[0].startup_delay: \"3h\" {over}")
+    );
+    assert_eq!(
+        err(json!({"initial": {"leases": [{"ip": "192.168.10.99", "ttl_left": "121m"}]}})),
+        format!("initial.leases[0].ttl_left: \"121m\" {over}")
+    );
+    // The ceiling itself is allowed, and a run to it ends.
+    let s = scenario::parse(&with(json!({"until": "2h"}))).unwrap();
+    assert_eq!(s.until_ms, MAX_TIME_MS);
+    assert_eq!(world::run(&s).final_state.time_ms, MAX_TIME_MS);
+}
+
+#[test]
+fn intervals_have_a_floor() {
+    let cluster = |c: Json| {
+        let mut v = json!({"apiservers": [{"name": "a", "advertise_address": "192.168.10.11"}]});
+        for (k, x) in c.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        scenario::parse(&with(json!({"cluster": v})))
+    };
+    assert_eq!(
+        cluster(json!({"endpoint_reconciler_interval": "1ms"})).unwrap_err(),
+        "cluster.endpoint_reconciler_interval: \"1ms\" is shorter than 1s, the shortest the lab runs"
+    );
+    assert_eq!(
+        cluster(json!({"repair_interval": "9s"})).unwrap_err(),
+        "cluster.repair_interval: \"9s\" is shorter than 10s, the shortest the lab runs"
+    );
+    assert_eq!(
+        cluster(json!({"repair_interval": "0s"})).unwrap_err(),
+        "cluster.repair_interval: must be greater than 0"
+    );
+    let s = cluster(json!({"endpoint_reconciler_interval": "1s", "repair_interval": "10s", "lease_ttl": "1s"}))
+        .unwrap();
+    assert_eq!(
+        (s.cluster.endpoint_interval_ms, s.cluster.repair_interval_ms, s.cluster.lease_ttl_ms),
+        (1000, 10_000, 1000)
+    );
+}
+
+#[test]
+fn a_scenario_has_at_most_sixteen_apiservers() {
+    let apiservers = |n: usize| -> Vec<Json> {
+        (0..n)
+            .map(|i| json!({"name": format!("a{i}"), "advertise_address": format!("192.168.10.{}", i + 1)}))
+            .collect()
+    };
+    let file = |n: usize, steps: Json| {
+        json!({"cluster": {"apiservers": apiservers(n)}, "steps": steps}).to_string()
+    };
+    assert!(scenario::parse(&file(MAX_APISERVERS, json!([]))).is_ok());
+    assert_eq!(
+        scenario::parse(&file(MAX_APISERVERS + 1, json!([]))).unwrap_err(),
+        "cluster.apiservers[16]: more than 16 apiservers, the most the lab runs"
+    );
+    let add = json!([{"at": "1s", "do": "add_apiserver", "name": "x", "advertise_address": "192.168.10.200"}]);
+    assert!(scenario::parse(&file(MAX_APISERVERS - 1, add.clone())).is_ok());
+    assert_eq!(
+        scenario::parse(&file(MAX_APISERVERS, add)).unwrap_err(),
+        "steps[0]: more than 16 apiservers, the most the lab runs"
+    );
+}
+
+#[test]
+fn echoed_input_is_cut_short() {
+    let long = "x".repeat(20_000);
+    let e = err(json!({"until": long}));
+    assert!(e.len() < 120, "{e}");
+    assert!(e.starts_with(&format!("until: invalid duration \"{}\"…", "x".repeat(60))), "{e}");
+}
