@@ -4,6 +4,7 @@
 //! that is unknown or malformed is ignored and reported, naming it.
 
 use crate::lang::Lang;
+use crate::parts::Part;
 use crate::quote::{clip, quote, QUOTE_MAX_CHARS};
 use crate::share::percent_decode;
 
@@ -27,17 +28,6 @@ impl Theme {
     }
 }
 
-/// The panels `panels=` can choose from (also the `data-tour` names of the UI).
-pub(crate) const PANELS: &[&str] = &[
-    "apiservers",
-    "kubernetes-service",
-    "etcd",
-    "events",
-    "bitmaps",
-    "services",
-    "pods",
-];
-
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PageOptions {
     /// A name of `scenarios/` (checked when the page opens it).
@@ -53,7 +43,7 @@ pub struct PageOptions {
     /// `controls=minimal`: the story without the editing controls.
     pub minimal: bool,
     /// The panels to show, in the UI's order (`None`: all of them).
-    pub panels: Option<Vec<String>>,
+    pub panels: Option<Vec<Part>>,
 }
 
 /// Reads a query string (with or without `?`). Returns the options and one message per
@@ -134,33 +124,31 @@ impl PageOptions {
                     .map(str::trim)
                     .filter(|n| !n.is_empty())
                     .collect();
-                if names.is_empty() || names.iter().any(|n| !PANELS.contains(n)) {
+                let panel = |n: &&str| n.parse::<Part>().ok().filter(|p| p.is_panel());
+                if names.is_empty() || !names.iter().all(|n| panel(n).is_some()) {
+                    let list: Vec<&str> = Part::PANELS.iter().map(|p| p.as_str()).collect();
                     problems.push(format!(
                         "{what} panels: {} is not a comma-separated list of {}",
                         quote(value),
-                        PANELS.join(", ")
+                        list.join(", ")
                     ));
                 } else {
-                    self.panels = Some(
-                        PANELS
-                            .iter()
-                            .filter(|p| names.contains(p))
-                            .map(|p| p.to_string())
-                            .collect(),
-                    );
+                    let chosen: Vec<Part> = names.iter().filter_map(panel).collect();
+                    let in_order = Part::PANELS.iter().filter(|p| chosen.contains(p));
+                    self.panels = Some(in_order.copied().collect());
                 }
             }
             other => problems.push(format!("unknown {what} {}", quote(other))),
         }
     }
 
-    /// Whether the panel `name` (one of [`PANELS`]) is shown.
-    pub fn shows(&self, name: &str) -> bool {
-        shows(self.panels.as_deref(), name)
+    /// Whether `panel` is shown.
+    pub fn shows(&self, panel: Part) -> bool {
+        shows(self.panels.as_deref(), panel)
     }
 }
 
-/// Whether the panel `name` is shown when `panels` were chosen (`None`: all are).
-pub fn shows(panels: Option<&[String]>, name: &str) -> bool {
-    panels.is_none_or(|p| p.iter().any(|n| n == name))
+/// Whether `panel` is shown when `panels` were chosen (`None`: all are).
+pub fn shows(panels: Option<&[Part]>, panel: Part) -> bool {
+    panels.is_none_or(|p| p.contains(&panel))
 }

@@ -7,21 +7,21 @@ use std::str::FromStr;
 use crate::lang::Lang;
 
 string_enum! {
-    /// A part of the page. The first seven are panels; the rest live inside one.
+    /// A part of the page: a panel ([`Part::PANELS`]) or something inside one.
     pub enum Part {
-        Apiservers = "apiservers",
-        KubernetesService = "kubernetes-service",
-        Etcd = "etcd",
-        Events = "events",
-        Bitmaps = "bitmaps",
-        Services = "services",
-        Pods = "pods",
         Controls = "controls",
+        Apiservers = "apiservers",
+        Etcd = "etcd",
         Leases = "leases",
         Ranges = "ranges",
+        KubernetesService = "kubernetes-service",
         Endpoints = "endpoints",
+        Events = "events",
+        Bitmaps = "bitmaps",
         ClusterIp = "cluster-ip",
         NodePort = "node-port",
+        Services = "services",
+        Pods = "pods",
         Corrupt = "corrupt",
     }
 }
@@ -40,6 +40,26 @@ impl Part {
 
     pub fn is_panel(self) -> bool {
         Part::PANELS.contains(&self)
+    }
+
+    /// The element(s) of the part inside one instance of the lab.
+    pub fn selector(self) -> &'static str {
+        match self {
+            Part::Controls => ".controls",
+            Part::Apiservers => ".panel.apiservers",
+            Part::Etcd => ".panel.etcd",
+            Part::Leases => "ul.leases",
+            Part::Ranges => "ul.ranges",
+            Part::KubernetesService => ".panel.kubernetes",
+            Part::Endpoints => ".addresses",
+            Part::Events => ".panel.feed",
+            Part::Bitmaps => ".panel.bitmaps",
+            Part::ClusterIp => "[data-tour=\"cluster-ip\"]",
+            Part::NodePort => "[data-tour=\"node-port\"]",
+            Part::Services => ".panel.services",
+            Part::Pods => ".panel.pods",
+            Part::Corrupt => ".corrupt",
+        }
     }
 
     /// What the part is called on a tour's "Look at" button.
@@ -72,6 +92,14 @@ pub enum Spot {
 }
 
 impl Spot {
+    /// The element(s) of the spot inside one instance of the lab.
+    pub fn selector(&self) -> String {
+        match self {
+            Spot::Part(p) => p.selector().to_string(),
+            Spot::Apiserver(name) => format!("[id=\"apiserver-{}\"]", name.replace(['"', '\\'], "")),
+        }
+    }
+
     /// What the spot is called on a "Look at" button.
     pub fn label(&self, lang: Lang) -> String {
         match self {
@@ -81,18 +109,21 @@ impl Spot {
     }
 }
 
+/// Why `text` names no spot of the UI, with the list of those that it could name.
+pub fn not_a_spot(text: &str) -> String {
+    let parts: Vec<&str> = Part::ALL.iter().map(|p| p.as_str()).collect();
+    format!(
+        "{text:?} is not a part of the UI (one of {}, or apiserver:<name of one of the scenario's apiservers>)",
+        parts.join(", ")
+    )
+}
+
 impl FromStr for Spot {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         match s.strip_prefix("apiserver:") {
             Some(name) if !name.is_empty() => Ok(Spot::Apiserver(name.to_string())),
-            _ => s.parse::<Part>().map(Spot::Part).map_err(|_| {
-                let parts: Vec<&str> = Part::ALL.iter().map(|p| p.as_str()).collect();
-                format!(
-                    "{s:?} is not a part of the UI (one of {}, or apiserver:<name of one of the scenario's apiservers>)",
-                    parts.join(", ")
-                )
-            }),
+            _ => s.parse::<Part>().map(Spot::Part).map_err(|_| not_a_spot(s)),
         }
     }
 }

@@ -19,6 +19,7 @@ use serde_json::Value as Json;
 
 use crate::expect;
 use crate::lang::{Lang, LocalizedText};
+use crate::parts::{not_a_spot, Spot};
 use crate::quote::quote;
 use crate::scenario::{self, Scenario};
 use crate::state::State;
@@ -26,25 +27,6 @@ use crate::timeline::Timeline;
 
 /// How long a step may wait for its predicate, in virtual time, before the tour is broken.
 pub(crate) const WAIT_LIMIT_MS: u64 = 60 * 60 * 1000;
-
-/// The parts of the UI a step can point at (`data-tour` attributes in the UI), besides
-/// `apiserver:<name>`.
-pub(crate) const SPOTS: &[&str] = &[
-    "controls",
-    "apiservers",
-    "etcd",
-    "leases",
-    "ranges",
-    "kubernetes-service",
-    "endpoints",
-    "events",
-    "bitmaps",
-    "cluster-ip",
-    "node-port",
-    "services",
-    "pods",
-    "corrupt",
-];
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Wait {
@@ -62,7 +44,7 @@ pub struct TourStep {
     pub scenario: String,
     pub wait: Wait,
     pub say: LocalizedText,
-    pub highlight: Vec<String>,
+    pub highlight: Vec<Spot>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -159,24 +141,22 @@ pub fn parse(text: &str) -> Result<Tour, String> {
             }
             (None, None) => Wait::Now,
         };
-        for (j, spot) in s.highlight.iter().enumerate() {
-            let ok = match spot.strip_prefix("apiserver:") {
-                Some(name) => apiserver_names(&current.1).any(|n| n == name),
-                None => SPOTS.contains(&spot.as_str()),
-            };
-            if !ok {
-                return Err(format!(
-                    "{}[{j}]: {spot:?} is not a part of the UI (one of {}, or apiserver:<name of one of the scenario's apiservers>)",
-                    field("highlight"),
-                    SPOTS.join(", ")
-                ));
+        let mut highlight = Vec::new();
+        for (j, text) in s.highlight.iter().enumerate() {
+            let not_a_part = |e: String| format!("{}[{j}]: {e}", field("highlight"));
+            let spot: Spot = text.parse().map_err(not_a_part)?;
+            if let Spot::Apiserver(name) = &spot {
+                if !apiserver_names(&current.1).any(|n| n == name) {
+                    return Err(not_a_part(not_a_spot(text)));
+                }
             }
+            highlight.push(spot);
         }
         steps.push(TourStep {
             scenario: current.0.clone(),
             wait,
             say: s.say,
-            highlight: s.highlight,
+            highlight,
         });
     }
     Ok(Tour {

@@ -274,7 +274,7 @@ pub(crate) fn use_shortcuts(
 /// Marks the parts of the UI the tour's step talks about, after every render (a render may
 /// rewrite an element's class, or create it anew).
 #[hook]
-pub(crate) fn use_tour_highlight(root: NodeRef, spots: Vec<String>) {
+pub(crate) fn use_tour_highlight(root: NodeRef, spots: Vec<crate::parts::Spot>) {
     use_effect(move || {
         if let Some(el) = root.cast::<web_sys::Element>() {
             super::tour::highlight(&el, &spots);

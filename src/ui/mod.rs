@@ -19,6 +19,7 @@ use yew::prelude::*;
 use crate::embed::Theme;
 use crate::lab::{Lab, Msg};
 use crate::lang::Lang;
+use crate::parts::Part;
 
 pub use config::{cluster_scenario, Settings};
 use config::ConfigForm;
@@ -55,7 +56,7 @@ pub struct AppProps {
     pub theme: Theme,
     /// The panels to show (names of [`crate::embed::PANELS`]); all when absent.
     #[prop_or_default]
-    pub panels: Option<Rc<Vec<String>>>,
+    pub panels: Option<Rc<Vec<Part>>>,
     /// The lab's own page, when this instance is embedded in another one: links to a moment
     /// point there, and the host page's address is left alone.
     #[prop_or_default]
@@ -84,7 +85,7 @@ impl AppProps {
         }
     }
 
-    fn shows(&self, panel: &str) -> bool {
+    fn shows(&self, panel: Part) -> bool {
         crate::embed::shows(self.panels.as_deref().map(Vec::as_slice), panel)
     }
 }
@@ -192,21 +193,21 @@ fn grid(
     maps: &frame::Bitmaps,
     send: &Callback<Msg>,
 ) -> Html {
-    let shows = |panel: &str| props.shows(panel);
+    let shows = |panel: Part| props.shows(panel);
     let (ips, ports) = maps;
     html! {
         <main class="grid">
-            if shows("apiservers") { <panels::Apiservers frame={frame.clone()} lab={send.clone()} /> }
-            if shows("kubernetes-service") {
+            if shows(Part::Apiservers) { <panels::Apiservers frame={frame.clone()} lab={send.clone()} /> }
+            if shows(Part::KubernetesService) {
                 <panels::KubernetesService frame={frame.clone()} change={lab.endpoints_change().clone()} lab={send.clone()} />
             }
-            if shows("etcd") { <panels::Etcd frame={frame.clone()} lab={send.clone()} /> }
-            if shows("events") { <panels::EventFeed frame={(**slow).clone()} /> }
-            if shows("bitmaps") {
+            if shows(Part::Etcd) { <panels::Etcd frame={frame.clone()} lab={send.clone()} /> }
+            if shows(Part::Events) { <panels::EventFeed frame={(**slow).clone()} /> }
+            if shows(Part::Bitmaps) {
                 <panels::Bitmaps ips={ips.clone()} ports={ports.clone()} sweep={frame::repair_runs(frame)} lab={send.clone()} />
             }
-            if shows("services") { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }
-            if shows("pods") { <panels::Pods frame={(**slow).clone()} lab={send.clone()} /> }
+            if shows(Part::Services) { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }
+            if shows(Part::Pods) { <panels::Pods frame={(**slow).clone()} lab={send.clone()} /> }
         </main>
     }
 }

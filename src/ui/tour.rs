@@ -8,59 +8,15 @@ use yew::prelude::*;
 use crate::builtin::TOURS;
 use crate::lab::Msg;
 use crate::lang::{Lang, LocalizedText};
+use crate::parts::Spot;
 use crate::tour::{self, Tour};
 
 use super::use_lang;
 
-/// The element(s) of one instance a step's `highlight` names.
-pub(crate) fn spot_selector(spot: &str) -> String {
-    if let Some(name) = spot.strip_prefix("apiserver:") {
-        return format!("[id=\"apiserver-{}\"]", name.replace(['"', '\\'], ""));
-    }
-    match spot {
-        "controls" => ".controls",
-        "leases" => "ul.leases",
-        "ranges" => "ul.ranges",
-        "endpoints" => ".addresses",
-        "cluster-ip" => "[data-tour=\"cluster-ip\"]",
-        "node-port" => "[data-tour=\"node-port\"]",
-        "corrupt" => ".corrupt",
-        "kubernetes-service" => ".panel.kubernetes",
-        "events" => ".panel.feed",
-        other => return format!(".panel.{other}"),
-    }
-    .to_string()
-}
-
-/// What a spot is called on its "show me" button.
-pub(crate) fn spot_label(spot: &str, lang: Lang) -> String {
-    if let Some(name) = spot.strip_prefix("apiserver:") {
-        return name.to_string();
-    }
-    let (en, zh) = match spot {
-        "controls" => ("time controls", "时间控制"),
-        "apiservers" => ("apiservers", "apiserver"),
-        "etcd" => ("etcd", "etcd"),
-        "leases" => ("leases in etcd", "etcd 中的租约"),
-        "ranges" => ("/ranges in etcd", "etcd 中的 /ranges"),
-        "kubernetes-service" => ("default/kubernetes", "default/kubernetes"),
-        "endpoints" => ("its Endpoints", "它的 Endpoints"),
-        "events" => ("events and logs", "事件与日志"),
-        "bitmaps" => ("bitmaps", "位图"),
-        "cluster-ip" => ("ClusterIP bitmap", "ClusterIP 位图"),
-        "node-port" => ("NodePort bitmap", "NodePort 位图"),
-        "services" => ("Services", "Service 列表"),
-        "pods" => ("Pods", "Pod 列表"),
-        "corrupt" => ("storage corruption", "篡改存储"),
-        other => (other, other),
-    };
-    lang.pick(en, zh).to_string()
-}
-
 /// Scrolls the spot into view inside the instance that `from` (a clicked button) belongs to:
 /// only when the reader asks, since the page around an embedded instance is not ours.
-fn show_spot(from: &web_sys::Element, spot: &str) {
-    let Some(el) = from.closest(".lab").ok().flatten().and_then(|lab| lab.query_selector(&spot_selector(spot)).ok().flatten()) else {
+fn show_spot(from: &web_sys::Element, spot: &Spot) {
+    let Some(el) = from.closest(".lab").ok().flatten().and_then(|lab| lab.query_selector(&spot.selector()).ok().flatten()) else {
         return;
     };
     let options = web_sys::ScrollIntoViewOptions::new();
@@ -71,7 +27,7 @@ fn show_spot(from: &web_sys::Element, spot: &str) {
 
 /// Marks the spots of the current step inside `root` (and only there: several instances may
 /// share a page), clearing the previous ones.
-pub(crate) fn highlight(root: &web_sys::Element, spots: &[String]) {
+pub(crate) fn highlight(root: &web_sys::Element, spots: &[Spot]) {
     if let Ok(old) = root.query_selector_all(".tour-spot") {
         for i in 0..old.length() {
             if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
@@ -81,11 +37,11 @@ pub(crate) fn highlight(root: &web_sys::Element, spots: &[String]) {
         }
     }
     for spot in spots {
-        if let Ok(found) = root.query_selector_all(&spot_selector(spot)) {
+        if let Ok(found) = root.query_selector_all(&spot.selector()) {
             for i in 0..found.length() {
                 if let Some(el) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
                     let _ = el.class_list().add_1("tour-spot");
-                    let _ = el.set_attribute("data-tour-spot", spot);
+                    let _ = el.set_attribute("data-tour-spot", &spot.to_string());
                 }
             }
         }
@@ -111,7 +67,7 @@ pub(crate) struct TourCardProps {
     pub auto: bool,
     /// The parts of the UI the step talks about (`highlight`).
     #[prop_or_default]
-    pub spots: Vec<String>,
+    pub spots: Vec<Spot>,
     pub lab: Callback<Msg>,
 }
 
@@ -147,7 +103,7 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                                 show_spot(&b, &s);
                             }
                         });
-                        html! { <button class="small look" data-spot={spot.clone()} {onclick}>{ spot_label(spot, lang) }</button> }
+                        html! { <button class="small look" data-spot={spot.to_string()} {onclick}>{ spot.label(lang) }</button> }
                     }) }
                 </p>
             }

@@ -4,6 +4,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::embed::{parse_query, PageOptions, Theme};
+use kube_bootstrap_lab::parts::Part;
 
 #[test]
 fn known_parameters() {
@@ -54,12 +55,9 @@ fn tour_language_and_panels() {
     assert_eq!(o.tour.as_deref(), Some("lease-heartbeats"));
     assert_eq!(o.lang, kube_bootstrap_lab::lang::Lang::Zh);
     // In the UI's order, whatever the order given.
-    assert_eq!(
-        o.panels,
-        Some(vec!["apiservers".to_string(), "pods".to_string()])
-    );
-    assert!(o.shows("pods") && !o.shows("etcd"));
-    assert!(PageOptions::default().shows("etcd"));
+    assert_eq!(o.panels, Some(vec![Part::Apiservers, Part::Pods]));
+    assert!(o.shows(Part::Pods) && !o.shows(Part::Etcd));
+    assert!(PageOptions::default().shows(Part::Etcd));
     let (o, problems) = parse_query("lang=fr&panels=pods,moon");
     assert_eq!(o, PageOptions::default());
     assert_eq!(

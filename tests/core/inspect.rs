@@ -116,7 +116,8 @@ fn a_service_whose_bit_is_clear_is_unallocated_until_repair() {
             json!({"do": "corrupt", "what": "unallocate_cluster_ip", "ip": "10.96.0.30"}),
         )
         .unwrap(),
-    );
+    )
+    .expect("the bitmap is written behind the allocators' back");
     let v = cluster_ip_bitmap(&w, 0).unwrap();
     assert_eq!(v.cells()[29], Cell::Unallocated);
     assert!(v

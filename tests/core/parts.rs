@@ -36,7 +36,7 @@ fn spots_are_parts_or_apiserver_cards() {
     assert_eq!(Spot::Apiserver("b".into()).to_string(), "apiserver:b");
     let e = "moon".parse::<Spot>().unwrap_err();
     assert!(
-        e.starts_with("\"moon\" is not a part of the UI (one of apiservers, "),
+        e.starts_with("\"moon\" is not a part of the UI (one of controls, apiservers, "),
         "{e}"
     );
     assert!("apiserver:".parse::<Spot>().is_err());
