@@ -59,10 +59,7 @@ pub fn parse_query(query: &str) -> (PageOptions, Vec<String>) {
         let (key, raw) = part.split_once('=').unwrap_or((part, ""));
         match percent_decode(&raw.replace('+', " ")) {
             Ok(v) => o.set(key, &v, "URL parameter", &mut problems),
-            Err(e) => problems.push(format!(
-                "URL parameter {}: {e}",
-                clip(key, QUOTE_MAX_CHARS)
-            )),
+            Err(e) => problems.push(format!("URL parameter {}: {e}", clip(key, QUOTE_MAX_CHARS))),
         }
     }
     (o, problems)
@@ -86,8 +83,9 @@ impl PageOptions {
     /// Applies one setting, or says why it is ignored.
     fn set(&mut self, key: &str, value: &str, what: &str, problems: &mut Vec<String>) {
         let quoted = quote(value);
-        let mut bad =
-            |allowed: &str| problems.push(format!("{what} {key}: {quoted} is not one of {allowed}"));
+        let mut bad = |allowed: &str| {
+            problems.push(format!("{what} {key}: {quoted} is not one of {allowed}"))
+        };
         match key {
             "scenario" => self.scenario = Some(value.to_string()),
             "tour" => self.tour = Some(value.to_string()),

@@ -9,10 +9,6 @@ mod string_enum;
 
 pub mod allocator;
 pub mod api;
-/// The shipped scenarios' and tours' texts, under their old name: use [`catalogue`].
-pub mod builtin {
-    pub use crate::catalogue::{SCENARIOS, TOURS};
-}
 pub mod catalogue;
 pub mod controlplane;
 pub mod duration;

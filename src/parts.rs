@@ -96,7 +96,9 @@ impl Spot {
     pub fn selector(&self) -> String {
         match self {
             Spot::Part(p) => p.selector().to_string(),
-            Spot::Apiserver(name) => format!("[id=\"apiserver-{}\"]", name.replace(['"', '\\'], "")),
+            Spot::Apiserver(name) => {
+                format!("[id=\"apiserver-{}\"]", name.replace(['"', '\\'], ""))
+            }
         }
     }
 

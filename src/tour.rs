@@ -172,7 +172,11 @@ fn apiserver_names(s: &Scenario) -> impl Iterator<Item = &str> {
         scenario::StepKind::Do(scenario::Action::AddApiserver(a)) => Some(a.name.as_str()),
         _ => None,
     });
-    s.cluster.apiservers.iter().map(|a| a.name.as_str()).chain(added)
+    s.cluster
+        .apiservers
+        .iter()
+        .map(|a| a.name.as_str())
+        .chain(added)
 }
 
 /// Whether `until` holds in the world `timeline` shows now; the mismatches when not.
@@ -267,15 +271,13 @@ impl Guide {
                 }
                 Err(_) => {
                     if timeline.step().is_none() {
-                        return Err(format!("tour {name} step {}: the simulation stopped before \"until\" held", i + 1));
+                        return Err(format!(
+                            "tour {name} step {}: the simulation stopped before \"until\" held",
+                            i + 1
+                        ));
                     }
                 }
             }
         }
     }
-}
-
-/// Reads a tour shipped in `tours/` by name: use [`crate::catalogue::tour`].
-pub fn builtin(name: &str) -> Option<Result<Tour, String>> {
-    crate::catalogue::tour(name)
 }

@@ -8,7 +8,7 @@ use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
 
 use kube_bootstrap_lab::lang::Lang;
-use kube_bootstrap_lab::tour;
+use kube_bootstrap_lab::catalogue;
 use kube_bootstrap_lab::ui::mount::mount;
 use kube_bootstrap_lab::ui::{App, AppProps};
 
@@ -72,7 +72,7 @@ fn options(pairs: &[(&str, &str)]) -> JsValue {
 
 #[wasm_bindgen_test]
 async fn a_tour_steps_forward_back_at_once_and_ends_in_the_sandbox() {
-    let t = tour::builtin("kubernetes-service").unwrap().unwrap();
+    let t = catalogue::tour("kubernetes-service").unwrap().unwrap();
     let root = new_root();
     let props = yew::props!(AppProps {
         tour: Some(yew::AttrValue::from("kubernetes-service")),
@@ -292,7 +292,7 @@ async fn an_autoplaying_tour_moves_on_by_itself_until_the_reader_takes_over() {
         find(&root, "#tour-auto").is_some()
     })
     .await;
-    let n = tour::builtin("kubernetes-service")
+    let n = catalogue::tour("kubernetes-service")
         .unwrap()
         .unwrap()
         .steps
@@ -326,7 +326,7 @@ async fn a_tour_opens_at_a_step_and_links_back_to_it() {
         options(&[("tour", "etcd-outage"), ("step", "3"), ("lang", "zh")]),
         Some("https://lab.example/index.html?scenario=x#old".into()),
     );
-    let n = tour::builtin("etcd-outage").unwrap().unwrap().steps.len();
+    let n = catalogue::tour("etcd-outage").unwrap().unwrap().steps.len();
     until("step 3 shows", || {
         text(&root, "#tour-progress") == format!("第 3 步，共 {n} 步")
     })

@@ -8,8 +8,9 @@ mod touring;
 
 use std::rc::Rc;
 
+use crate::duration::format_ms;
 use crate::lang::Lang;
-use crate::scenario::{Action, Scenario};
+use crate::scenario::{Action, Scenario, MAX_TIME_MS};
 use crate::share::{Moment, Source};
 use crate::state::State;
 use crate::timeline::Timeline;
@@ -37,7 +38,9 @@ pub enum Msg {
     TogglePlay,
     /// An animation frame at `timestamp_ms` (the UI's clock, not virtual time): while playing,
     /// time moves by the real time since the previous frame times the speed.
-    Frame { timestamp_ms: f64 },
+    Frame {
+        timestamp_ms: f64,
+    },
     /// Frames stopped coming (a hidden tab, a lab scrolled away): the next frame starts anew.
     FramesStopped,
     /// Go to this virtual instant (ms).
@@ -53,10 +56,14 @@ pub enum Msg {
     /// Act on the cluster (ends a tour; in the past, forks the timeline).
     Act(Action),
     /// The reader moves the tour on (`animate`: by playing there quickly the first time).
-    TourNext { animate: bool },
+    TourNext {
+        animate: bool,
+    },
     TourBack,
     /// An autoplaying tour moves on by itself after the reading pause ([`Lab::autoplay_wait_ms`]).
-    TourAutoNext { animate: bool },
+    TourAutoNext {
+        animate: bool,
+    },
     LeaveTour,
     /// Run this scenario from its start (a shipped one picked, or a configured cluster).
     Load(Scenario, Source),
@@ -246,8 +253,17 @@ impl Lab {
         if now != self.addresses {
             self.change = EndpointsChange {
                 seq: self.change.seq + 1,
-                removed: self.addresses.iter().filter(|a| !now.contains(a)).cloned().collect(),
-                added: now.iter().filter(|a| !self.addresses.contains(a)).cloned().collect(),
+                removed: self
+                    .addresses
+                    .iter()
+                    .filter(|a| !now.contains(a))
+                    .cloned()
+                    .collect(),
+                added: now
+                    .iter()
+                    .filter(|a| !self.addresses.contains(a))
+                    .cloned()
+                    .collect(),
             };
             self.addresses = now;
         }
@@ -293,9 +309,15 @@ impl Lab {
         changed
     }
 
-    /// Moves time forward by `ms` of virtual time (stopping at a tour step being moved to).
+    /// Moves time forward by `ms` of virtual time (stopping at a tour step being moved to, and
+    /// at the ceiling of virtual time, which links and files share).
     fn advance(&mut self, ms: u64) {
-        let mut t = self.now() + ms;
+        let mut t = self.now().saturating_add(ms);
+        if t >= MAX_TIME_MS {
+            t = MAX_TIME_MS;
+            self.playing = false;
+            self.notice = Some(self.at_the_ceiling());
+        }
         if let Some((stop, _)) = self.stop_at {
             if t >= stop {
                 t = stop;
@@ -308,6 +330,15 @@ impl Lab {
     }
 
     fn step(&mut self) {
+        if self
+            .timeline
+            .world()
+            .next_time()
+            .is_some_and(|t| t > MAX_TIME_MS)
+        {
+            self.notice = Some(self.at_the_ceiling());
+            return;
+        }
         if let Some(t) = self.timeline.step() {
             self.horizon = self.horizon.max(t);
         }
@@ -328,8 +359,17 @@ impl Lab {
     }
 
     fn seek(&mut self, t: u64) {
+        let t = t.min(MAX_TIME_MS);
         self.timeline.seek(t);
         self.horizon = self.horizon.max(t);
+    }
+
+    fn at_the_ceiling(&self) -> String {
+        let max = format_ms(MAX_TIME_MS);
+        match self.lang {
+            Lang::En => format!("The lab runs at most {max} of virtual time; time stops here."),
+            Lang::Zh => format!("实验室最多运行 {max} 的虚拟时间；时间到此为止。"),
+        }
     }
 
     /// Acting ends a tour (its later steps assume the scenario alone moves the cluster). A
@@ -440,9 +480,4 @@ fn kubernetes_addresses(state: &State) -> Vec<String> {
         .flat_map(|e| e.subsets.iter())
         .flat_map(|s| s.addresses.iter().cloned())
         .collect()
-}
-
-/// A scenario of `scenarios/`, parsed.
-pub fn builtin_scenario(name: &str) -> Option<Scenario> {
-    crate::catalogue::scenario(name)
 }

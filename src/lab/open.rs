@@ -2,9 +2,10 @@
 //! default one, with notes, in the reader's language, on what could not be opened.
 
 use crate::lang::Lang;
+use crate::quote::quote;
 use crate::share::{self, Moment, Source};
 
-use super::{builtin_scenario, Lab, DEFAULT_SCENARIO};
+use super::{Lab, DEFAULT_SCENARIO};
 
 /// What a page asks to open (validated settings plus a link's fragment).
 #[derive(Clone, Copy, Debug, Default)]
@@ -74,11 +75,11 @@ impl Lab {
                 Err(note) => notes.push(note),
             }
         }
-        let known = scenario.filter(|n| builtin_scenario(n).is_some());
+        let known = scenario.filter(|n| crate::catalogue::scenario(n).is_some());
         if let (Some(n), None) = (scenario, known) {
             notes.push(say(
-                format!("There is no scenario {n:?}."),
-                format!("没有名为 {n:?} 的场景。"),
+                format!("There is no scenario {}.", quote(n)),
+                format!("没有名为 {} 的场景。", quote(n)),
             ));
         }
         let name = known.unwrap_or(DEFAULT_SCENARIO);
@@ -95,7 +96,7 @@ impl Lab {
             });
         }
         let lab = Lab::new(
-            builtin_scenario(name).expect("the default scenario parses"),
+            crate::catalogue::scenario(name).expect("the default scenario parses"),
             Source::Builtin(name.to_string()),
         );
         (lab, notes)
@@ -108,7 +109,7 @@ impl Lab {
         step: Option<usize>,
         say: impl Fn(String, String) -> String,
     ) -> Result<(Self, Vec<String>), String> {
-        let mut lab = match crate::tour::builtin(name).map(|t| t.and_then(Lab::tour)) {
+        let mut lab = match crate::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
             Some(Ok(lab)) => lab,
             Some(Err(e)) => {
                 return Err(say(
@@ -118,8 +119,8 @@ impl Lab {
             }
             None => {
                 return Err(say(
-                    format!("There is no tour {name:?}."),
-                    format!("没有名为 {name:?} 的导览。"),
+                    format!("There is no tour {}.", quote(name)),
+                    format!("没有名为 {} 的导览。", quote(name)),
                 ))
             }
         };

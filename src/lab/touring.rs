@@ -2,10 +2,11 @@
 //! before by restoring their instant, into other scenarios and out into the sandbox.
 
 use crate::lang::Lang;
+use crate::quote::quote;
 use crate::share::Source;
 use crate::tour::{Guide, Tour};
 
-use super::{builtin_scenario, Lab};
+use super::Lab;
 
 /// How long (real ms) moving to the next tour step may take at most; longer waits play faster.
 const TOUR_MOVE_MS: f64 = 2500.0;
@@ -14,7 +15,7 @@ impl Lab {
     /// Starts `tour` at its first step.
     pub(super) fn tour(tour: Tour) -> Result<Self, String> {
         let name = tour.steps[0].scenario.clone();
-        let s = builtin_scenario(&name)
+        let s = crate::catalogue::scenario(&name)
             .ok_or_else(|| format!("tour {:?}: no scenario {name:?}", tour.name))?;
         let mut lab = Lab::new(s, Source::Builtin(name));
         lab.guide = Some(Guide::new(tour));
@@ -27,13 +28,13 @@ impl Lab {
 
     /// Replaces the lab with the tour `name` of `tours/`, or says why it cannot.
     pub(super) fn pick_tour(&mut self, name: &str) {
-        match crate::tour::builtin(name).map(|t| t.and_then(Lab::tour)) {
+        match crate::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
             Some(Ok(next)) => self.replace(next),
             Some(Err(e)) => self.notice = Some(e),
             None => {
                 self.notice = Some(match self.lang {
-                    Lang::En => format!("There is no tour {name:?}."),
-                    Lang::Zh => format!("没有名为 {name:?} 的导览。"),
+                    Lang::En => format!("There is no tour {}.", quote(name)),
+                    Lang::Zh => format!("没有名为 {} 的导览。", quote(name)),
                 })
             }
         }
@@ -51,7 +52,7 @@ impl Lab {
         };
         let source = Source::Builtin(step.scenario.clone());
         if self.source != source {
-            match builtin_scenario(&step.scenario) {
+            match crate::catalogue::scenario(&step.scenario) {
                 Some(s) => {
                     let autoplay = self.tour_autoplay;
                     self.replace(Lab::new(s, source));

@@ -5,7 +5,7 @@ use serde_json::json;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::builtin::SCENARIOS;
+use crate::catalogue;
 use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::scenario::{self, Scenario};
@@ -103,11 +103,10 @@ impl Entry {
 fn catalogue() -> &'static [Entry] {
     static CATALOGUE: std::sync::OnceLock<Vec<Entry>> = std::sync::OnceLock::new();
     CATALOGUE.get_or_init(|| {
-        SCENARIOS
-            .iter()
-            .map(|(name, text)| Entry {
+        catalogue::scenario_names()
+            .map(|name| Entry {
                 name: name.to_string(),
-                scenario: scenario::parse(text).ok(),
+                scenario: catalogue::scenario(name),
             })
             .collect()
     })
@@ -150,11 +149,7 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
         let (lab, error) = (p.lab.clone(), error.clone());
         Callback::from(move |e: Event| {
             let name = e.target_unchecked_into::<HtmlSelectElement>().value();
-            match SCENARIOS
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, t)| scenario::parse(t))
-            {
+            match catalogue::scenario_text(&name).map(scenario::parse) {
                 Some(Ok(s)) => {
                     error.set(None);
                     lab.emit(Msg::Load(s, Source::Builtin(name)));

@@ -5,11 +5,10 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::builtin::TOURS;
 use crate::lab::Msg;
 use crate::lang::{Lang, LocalizedText};
 use crate::parts::Spot;
-use crate::tour::{self, Tour};
+use crate::tour::Tour;
 
 use super::use_lang;
 
@@ -50,7 +49,8 @@ pub(crate) fn highlight(root: &web_sys::Element, spots: &[Spot]) {
 
 /// The tours shipped in `tours/`, parsed (a broken one is left out; the tests refuse it).
 pub(crate) fn catalogue() -> Vec<Tour> {
-    TOURS.iter().filter_map(|(_, text)| tour::parse(text).ok()).collect()
+    let parsed = crate::catalogue::tour_names().filter_map(crate::catalogue::tour);
+    parsed.filter_map(Result::ok).collect()
 }
 
 #[derive(Properties, PartialEq)]

@@ -7,7 +7,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::lab::{
-    builtin_scenario, Lab, Msg, Opening, DEFAULT_SCENARIO, MAX_FRAME_MS, SPEED_MAX_EXP,
+    Lab, Msg, Opening, DEFAULT_SCENARIO, MAX_FRAME_MS, SPEED_MAX_EXP,
     SPEED_MIN_EXP, SPEED_STEP_EXP,
 };
 use kube_bootstrap_lab::lang::Lang;
@@ -285,7 +285,7 @@ fn loading_a_scenario_keeps_only_how_the_reader_reads() {
     lab.update(Msg::Seek(20_000));
     lab.update(crash("apiserver-b"));
     let (speed, generation) = (lab.speed_exp(), lab.generation());
-    let s = builtin_scenario("nodeport-duplicate").unwrap();
+    let s = kube_bootstrap_lab::catalogue::scenario("nodeport-duplicate").unwrap();
     assert!(lab.update(Msg::Load(s, Source::Builtin("nodeport-duplicate".into()))));
     assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
     assert_eq!((lab.now(), lab.horizon(), lab.forked()), (0, 0, false));
@@ -438,4 +438,29 @@ fn a_tour_switches_scenarios_and_back() {
         lab.update(Msg::TourBack);
         assert_eq!((lab.source().clone(), lab.now()), seen[i], "step {}", i + 1);
     }
+}
+
+/// Playing, seeking and stepping stop at the ceiling of virtual time that files and links share,
+/// so that "Link to this moment" always gives a link that opens.
+#[test]
+fn time_stops_at_the_ceiling_of_virtual_time() {
+    let max = kube_bootstrap_lab::scenario::MAX_TIME_MS;
+    let mut lab = open_default();
+    lab.update(Msg::Seek(max + 60_000));
+    assert_eq!(lab.now(), max);
+    lab.update(Msg::Seek(max - 100));
+    lab.update(Msg::SetSpeed(2.0));
+    lab.update(Msg::TogglePlay);
+    lab.update(Msg::Frame { timestamp_ms: 0.0 });
+    lab.update(Msg::Frame { timestamp_ms: 50.0 });
+    assert_eq!(lab.now(), max);
+    assert!(!lab.playing(), "playing stops at the ceiling");
+    assert_eq!(
+        lab.notice(),
+        Some("The lab runs at most 2h0m0s of virtual time; time stops here.")
+    );
+    lab.update(Msg::Step);
+    assert_eq!(lab.now(), max, "no event past the ceiling");
+    let link = lab.link();
+    assert!(kube_bootstrap_lab::share::Moment::decode(&link).is_ok(), "{link}");
 }
