@@ -22,7 +22,6 @@ use crate::lang::{Lang, LocalizedText};
 use crate::parts::{not_a_spot, Spot};
 use crate::quote::quote;
 use crate::scenario::{self, Scenario};
-use crate::state::State;
 use crate::timeline::Timeline;
 
 /// How long a step may wait for its predicate, in virtual time, before the tour is broken.
@@ -182,7 +181,7 @@ fn apiserver_names(s: &Scenario) -> impl Iterator<Item = &str> {
 /// Whether `until` holds in the world `timeline` shows now; the mismatches when not.
 pub fn holds(until: &Json, timeline: &Timeline) -> Result<(), Vec<String>> {
     let w = timeline.world();
-    let state = serde_json::to_value(State::of(w)).expect("state serialises");
+    let state = serde_json::to_value(w.state()).expect("state serialises");
     let out = expect::check(until, &state, w.events());
     if out.is_empty() {
         Ok(())

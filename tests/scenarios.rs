@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use kube_bootstrap_lab::scenario;
-use kube_bootstrap_lab::world;
+use kube_bootstrap_lab::report;
 
 /// `scenarios/*.json`, sorted by path.
 fn scenario_files() -> Vec<PathBuf> {
@@ -58,7 +58,7 @@ fn every_scenario_passes_its_expectations() {
                 scenario.name
             ));
         }
-        let report = world::run(&scenario);
+        let report = report::run(&scenario);
         for (i, exp) in report.expectations.iter().enumerate() {
             if !exp.passed {
                 let mut line = format!("{name}: expectation #{i} at {} failed", exp.at);
@@ -102,8 +102,8 @@ fn every_scenario_is_deterministic() {
             // Reported by `every_scenario_passes_its_expectations`.
             continue;
         };
-        let first = serde_json::to_string(&world::run(&scenario)).expect("report serialises");
-        let second = serde_json::to_string(&world::run(&scenario)).expect("report serialises");
+        let first = serde_json::to_string(&report::run(&scenario)).expect("report serialises");
+        let second = serde_json::to_string(&report::run(&scenario)).expect("report serialises");
         if first != second {
             let at = first
                 .bytes()

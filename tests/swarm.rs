@@ -59,7 +59,6 @@ use kube_bootstrap_lab::repair::nodeport::collect_service_node_ports;
 use kube_bootstrap_lab::repair::NUM_REPAIRS_BEFORE_LEAK_CLEANUP;
 use kube_bootstrap_lab::rng::SimRng;
 use kube_bootstrap_lab::scenario::{self, Action, Scenario};
-use kube_bootstrap_lab::state::State;
 use kube_bootstrap_lab::world::{MarkKind, Stepped, TaskKind, World};
 
 /// One hour of virtual time per seed.
@@ -1879,7 +1878,7 @@ fn swarm_is_deterministic() {
             "seed {seed}: step counts differ; reproduce: {}",
             repro(seed)
         );
-        let state = |w: &World| serde_json::to_string(&State::of(w)).unwrap();
+        let state = |w: &World| serde_json::to_string(&w.state()).unwrap();
         let events = |w: &World| serde_json::to_string(w.events()).unwrap();
         assert!(
             state(&wa) == state(&wb),

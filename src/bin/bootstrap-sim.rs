@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 use kube_bootstrap_lab::scenario::{self, Scenario};
-use kube_bootstrap_lab::world;
+use kube_bootstrap_lab::report;
 
 const USAGE: &str = "usage: bootstrap-sim run FILE | state FILE --at DURATION | check FILE";
 
@@ -34,7 +34,7 @@ fn main() -> ExitCode {
         ["run", file] => match load(file) {
             Err(e) => invalid(e),
             Ok(s) => {
-                let report = world::run(&s);
+                let report = report::run(&s);
                 print_json(&report);
                 if report.passed() {
                     ExitCode::SUCCESS
@@ -51,7 +51,7 @@ fn main() -> ExitCode {
             match load(file) {
                 Err(e) => invalid(e),
                 Ok(s) => {
-                    print_json(&world::state_at(&s, t));
+                    print_json(&report::state_at(&s, t));
                     ExitCode::SUCCESS
                 }
             }

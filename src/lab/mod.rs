@@ -128,7 +128,7 @@ impl Lab {
 
     fn with_timeline(scenario: Scenario, source: Source, timeline: Timeline) -> Self {
         let horizon = timeline.world().now();
-        let state = Rc::new(State::of(timeline.world()));
+        let state = Rc::new(timeline.world().state());
         let addresses = kubernetes_addresses(&state);
         Lab {
             scenario,
@@ -237,7 +237,7 @@ impl Lab {
 
     /// Takes the state of a scenario just put in place: what it shows first is no change.
     fn observe_afresh(&mut self) {
-        self.state = Rc::new(State::of(self.timeline.world()));
+        self.state = Rc::new(self.timeline.world().state());
         self.addresses = kubernetes_addresses(&self.state);
         self.change.removed.clear();
         self.change.added.clear();
@@ -245,7 +245,7 @@ impl Lab {
 
     /// Takes the state of the world as it is now, and how the kubernetes Endpoints changed.
     fn observe(&mut self) {
-        let state = State::of(self.timeline.world());
+        let state = self.timeline.world().state();
         if *self.state != state {
             self.state = Rc::new(state);
         }

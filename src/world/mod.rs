@@ -26,7 +26,6 @@ use crate::registry::Storage;
 use crate::rng::SimRng;
 use crate::scenario::{ClusterConfig, Scenario, Step};
 
-pub use crate::report::{run, state_at, ExpectationReport, Report};
 pub use queue::TaskKind;
 use queue::{Queue, Task};
 

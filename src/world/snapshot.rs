@@ -10,13 +10,6 @@ use crate::state::{
     RepairState, State,
 };
 
-impl State {
-    /// The state of `w` now.
-    pub fn of(w: &World) -> State {
-        w.state()
-    }
-}
-
 impl World {
     pub fn state(&self) -> State {
         let now = self.now;

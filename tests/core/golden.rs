@@ -6,7 +6,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::catalogue::SCENARIOS;
-use kube_bootstrap_lab::{scenario, world};
+use kube_bootstrap_lab::{report, scenario};
 
 const GOLDEN: &str = include_str!("../golden/scenario-digests.txt");
 
@@ -23,7 +23,7 @@ fn digests() -> Vec<(String, String)> {
         .iter()
         .map(|(name, text)| {
             let s = scenario::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let report = serde_json::to_string_pretty(&world::run(&s)).expect("report serialises");
+            let report = serde_json::to_string_pretty(&report::run(&s)).expect("report serialises");
             (
                 name.to_string(),
                 format!("{:016x}", fnv1a(report.as_bytes())),

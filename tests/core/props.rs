@@ -128,7 +128,7 @@ mod parsers {
             text.replace_range(start..end, &junk);
             if let Ok(s) = scenario::parse(&text) {
                 if s.until_ms <= 3_600_000 {
-                    let _ = kube_bootstrap_lab::world::run(&s);
+                    let _ = kube_bootstrap_lab::report::run(&s);
                 }
             }
         }

@@ -9,7 +9,7 @@ use serde_json::{json, Value as Json};
 use kube_bootstrap_lab::scenario::{
     self, Action, Corruption, CreateService, StepKind, MAX_APISERVERS, MAX_TIME_MS,
 };
-use kube_bootstrap_lab::world;
+use kube_bootstrap_lab::report;
 
 /// A one-apiserver scenario with `extra` merged into its top level.
 fn with(extra: Json) -> String {
@@ -104,7 +104,7 @@ fn an_empty_cluster_ip_is_unset_not_invalid() {
     };
     assert!(service.cluster_ips.is_empty());
 
-    let report = world::run(&s);
+    let report = report::run(&s);
     // Repair (at 0s and 3m) skips both, as upstream's `IsServiceIPSet` does.
     assert!(
         !report.events.iter().any(|e| e.object.ends_with("/db") || e.object.ends_with("/plain")),
@@ -179,7 +179,7 @@ fn virtual_time_has_a_ceiling_and_every_field_beyond_it_is_named() {
     // The ceiling itself is allowed, and a run to it ends.
     let s = scenario::parse(&with(json!({"until": "2h"}))).unwrap();
     assert_eq!(s.until_ms, MAX_TIME_MS);
-    assert_eq!(world::run(&s).final_state.time_ms, MAX_TIME_MS);
+    assert_eq!(report::run(&s).final_state.time_ms, MAX_TIME_MS);
 }
 
 #[test]

@@ -9,7 +9,6 @@ use serde_json::json;
 use kube_bootstrap_lab::catalogue;
 use kube_bootstrap_lab::scenario::{self, Action};
 use kube_bootstrap_lab::share::{percent_decode, percent_encode, Moment, Source};
-use kube_bootstrap_lab::state::State;
 use kube_bootstrap_lab::timeline::Timeline;
 
 fn action(v: serde_json::Value) -> Action {
@@ -59,7 +58,7 @@ fn a_link_restores_the_exact_moment() {
     let decoded = Moment::decode(&format!("#{link}")).unwrap();
     assert_eq!(decoded, moment);
     let (_, restored) = decoded.restore().unwrap();
-    assert_eq!(State::of(restored.world()), State::of(live.world()));
+    assert_eq!(restored.world().state(), live.world().state());
     assert_eq!(restored.world().events(), live.world().events());
 
     // Another seed is another story: the NodePort and the ClusterIP it drew differ.
@@ -71,7 +70,7 @@ fn a_link_restores_the_exact_moment() {
     .unwrap()
     .1;
     let web = |t: &Timeline| {
-        State::of(t.world())
+        t.world().state()
             .services
             .into_iter()
             .find(|s| s.name == "web")
@@ -96,7 +95,7 @@ fn an_inline_scenario_travels_in_the_link() {
         .restore()
         .unwrap();
     assert_eq!(s.seed, 3);
-    assert_eq!(State::of(tl.world()).services[0].cluster_ip, "172.20.0.1");
+    assert_eq!(tl.world().state().services[0].cluster_ip, "172.20.0.1");
 }
 
 #[test]
@@ -170,8 +169,8 @@ fn actions_naming_unknown_apiservers_fail_without_changing_anything() {
     let mut clean = Timeline::new(&scenario::parse(text).unwrap());
     clean.run_until(2_000);
     assert_eq!(
-        State::of(tl.world()).services,
-        State::of(clean.world()).services
+        tl.world().state().services,
+        clean.world().state().services
     );
 }
 

@@ -10,7 +10,7 @@ use kube_bootstrap_lab::catalogue::{self, TOURS};
 use kube_bootstrap_lab::scenario;
 use kube_bootstrap_lab::timeline::Timeline;
 use kube_bootstrap_lab::tour::{self, Guide, Wait};
-use kube_bootstrap_lab::world;
+use kube_bootstrap_lab::report;
 
 fn scenario_of(name: &str) -> scenario::Scenario {
     catalogue::scenario(name).unwrap()
@@ -58,7 +58,7 @@ fn every_tour_scenario_carries_expectations_that_pass() {
             t.steps.iter().map(|s| s.scenario.clone()).collect();
         for name in names {
             let s = scenario_of(&name);
-            let report = world::run(&s);
+            let report = report::run(&s);
             assert!(
                 !report.expectations.is_empty(),
                 "{stem}: scenario {name} has no expect steps"
@@ -88,14 +88,14 @@ fn tours_going_back_restore_the_same_state_as_going_forward() {
         .map(|&at| {
             let mut f = Timeline::new(&s);
             f.seek(at);
-            kube_bootstrap_lab::state::State::of(f.world())
+            f.world().state()
         })
         .collect();
     for i in (0..n).rev() {
         let at = guide.time_of(i, &mut tl).unwrap();
         tl.seek(at);
         assert_eq!(
-            kube_bootstrap_lab::state::State::of(tl.world()),
+            tl.world().state(),
             states[i],
             "step {}",
             i + 1

@@ -8,9 +8,10 @@ use serde_json::{json, Value};
 
 use kube_bootstrap_lab::duration::{format_ms, parse_ms};
 use kube_bootstrap_lab::scenario::{self, Action, ApiserverRef, Scenario};
-use kube_bootstrap_lab::state::{ApiserverStatus, State};
+use kube_bootstrap_lab::state::ApiserverStatus;
 use kube_bootstrap_lab::timeline::Timeline;
-use kube_bootstrap_lab::world::{self, World};
+use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::world::World;
 
 fn scenario(v: Value) -> Scenario {
     scenario::parse(&v.to_string()).unwrap()
@@ -27,7 +28,7 @@ fn cluster(extra: Value) -> Value {
 }
 
 fn state_at(s: &Scenario, t: u64) -> Value {
-    serde_json::to_value(world::state_at(s, t)).unwrap()
+    serde_json::to_value(report::state_at(s, t)).unwrap()
 }
 
 fn addresses(state: &Value) -> Vec<String> {
@@ -50,7 +51,7 @@ fn addresses(state: &Value) -> Vec<String> {
         .collect()
 }
 
-fn messages(report: &world::Report, component: &str) -> Vec<(u64, String)> {
+fn messages(report: &report::Report, component: &str) -> Vec<(u64, String)> {
     report
         .events
         .iter()
@@ -106,7 +107,7 @@ fn the_default_range_is_used_with_its_deprecation_warning() {
     let s = scenario(
         json!({"cluster": {"apiservers": [{"name": "a", "advertise_address": "10.1.0.1"}]}, "until": "1s"}),
     );
-    let r = world::run(&s);
+    let r = report::run(&s);
     assert_eq!(r.final_state.services[0].cluster_ip, "10.0.0.1");
     assert!(r.events.iter().any(|e| e.message.starts_with(
         "No CIDR for service cluster IPs specified. Default value which was 10.0.0.0/24"
@@ -155,7 +156,7 @@ fn steps_run_before_the_controllers_of_the_same_instant() {
         {"at": "10s", "expect": {"absent": {"services": [{"namespace": "default", "name": "kubernetes"}],
                                            "endpoints": [{"namespace": "default", "name": "kubernetes"}]}}}],
         "until": "10s"}));
-    let r = world::run(&s);
+    let r = report::run(&s);
     assert!(r.passed(), "{:?}", r.expectations);
     assert_eq!(
         r.final_state.services[0].cluster_ip, "10.96.0.1",
@@ -184,7 +185,7 @@ fn an_outage_makes_everyone_unready_and_api_actions_fail() {
             .is_empty(),
         "expired during the outage"
     );
-    let r = world::run(&s);
+    let r = report::run(&s);
     let failed: Vec<_> = r
         .events
         .iter()
@@ -231,7 +232,7 @@ fn create_service_allocates_and_refuses_with_kubernetes_texts() {
         {"at": "7s", "do": "create_service", "service": {"name": "dns", "ports": [{"port": 53}]}},
         {"at": "8s", "do": "create_service", "service": {"name": "auto", "type": "NodePort", "ports": [{"port": 80}]}}],
         "until": "10s"}));
-    let r = world::run(&s);
+    let r = report::run(&s);
     let failed: Vec<(&str, &str)> = r
         .events
         .iter()
@@ -277,7 +278,7 @@ fn deleting_a_service_releases_its_ip_and_ports() {
         {"at": "1s", "do": "create_service", "service": {"name": "np", "type": "NodePort", "cluster_ip": "10.96.0.20", "ports": [{"port": 80, "node_port": 30080}]}},
         {"at": "2s", "do": "delete_service", "namespace": "default", "name": "np"},
         {"at": "3s", "do": "delete_service", "namespace": "default", "name": "np"}], "until": "3s"}));
-    let r = world::run(&s);
+    let r = report::run(&s);
     assert_eq!(
         r.final_state.allocations.cluster_ip[0].allocated,
         vec!["10.96.0.1"]
@@ -294,7 +295,7 @@ fn behaviour_1_20_runs_repair_twice_at_start() {
     let leak = |behavior: &str| {
         let s = scenario(json!({"behavior": behavior, "cluster": cluster(json!({})),
             "initial": {"cluster_ip_allocation": {"range": "10.96.0.0/16", "allocated": ["10.96.0.7"]}}, "until": "1s"}));
-        world::run(&s).final_state.apiservers[0]
+        report::run(&s).final_state.apiservers[0]
             .repair
             .cluster_ip_leaks
             .get("10.96.0.7")
@@ -318,7 +319,7 @@ fn starting_during_an_outage_1_29_dies_after_a_minute_and_1_20_at_once() {
         {"at": "30s", "do": "start_apiserver", "apiserver": "apiserver-b"}], "until": "2m"}),
         )
     };
-    let r = world::run(&s("1.29"));
+    let r = report::run(&s("1.29"));
     let b: Vec<_> = r
         .events
         .iter()
@@ -346,7 +347,7 @@ fn starting_during_an_outage_1_29_dies_after_a_minute_and_1_20_at_once() {
         state_at(&s("1.29"), 90_000)["apiservers"][1]["status"],
         "crashed"
     );
-    let r = world::run(&s("1.20"));
+    let r = report::run(&s("1.20"));
     assert!(r.events.iter().any(|e| e.time_ms == 30_000 && e.message == "Unable to perform initial IP allocation check: unable to refresh the service IP block: context deadline exceeded"));
     assert_eq!(
         state_at(&s("1.20"), 30_000)["apiservers"][1]["status"],
@@ -360,7 +361,7 @@ fn a_stop_that_cannot_reach_etcd_times_out_after_two_intervals() {
         {"at": "20s", "do": "isolate_apiserver", "apiserver": "apiserver-b", "for": "5m"},
         {"at": "25s", "do": "stop_apiserver", "apiserver": "apiserver-b"}], "until": "1m"}));
     assert_eq!(state_at(&s, 30_000)["apiservers"][1]["status"], "isolated");
-    let r = world::run(&s);
+    let r = report::run(&s);
     assert!(messages(&r, "kube-apiserver")
         .contains(&(45_000, "RemoveEndpoints() timed out".to_string())));
     assert_eq!(
@@ -393,12 +394,12 @@ fn same_scenario_same_bytes() {
     let s = scenario(json!({"seed": 5, "cluster": cluster(json!({})), "steps": [
         {"at": "1s", "do": "create_service", "service": {"name": "a", "type": "NodePort", "ports": [{"port": 80}]}},
         {"at": "2s", "do": "create_service", "service": {"name": "b", "ports": [{"port": 80}]}}], "until": "5m"}));
-    let one = serde_json::to_string(&world::run(&s)).unwrap();
-    assert_eq!(one, serde_json::to_string(&world::run(&s)).unwrap());
+    let one = serde_json::to_string(&report::run(&s)).unwrap();
+    assert_eq!(one, serde_json::to_string(&report::run(&s)).unwrap());
     let other_seed = scenario::parse(&s_text_with_seed(6)).unwrap();
     assert_ne!(
-        serde_json::to_string(&world::run(&other_seed).final_state.services).unwrap(),
-        serde_json::to_string(&world::run(&s).final_state.services).unwrap(),
+        serde_json::to_string(&report::run(&other_seed).final_state.services).unwrap(),
+        serde_json::to_string(&report::run(&s).final_state.services).unwrap(),
         "the seed picks the IPs"
     );
 }
@@ -420,7 +421,7 @@ fn seeking_back_equals_replaying_and_acting_in_the_past_forks() {
     tl.run_until(150_000);
     tl.act(crash.clone()).expect("a running apiserver crashes");
     tl.run_until(400_000);
-    let at_400 = State::of(tl.world());
+    let at_400 = tl.world().state();
 
     tl.seek(200_000);
     let mut fresh = World::new(&s);
@@ -428,12 +429,12 @@ fn seeking_back_equals_replaying_and_acting_in_the_past_forks() {
     fresh.act(&crash).expect("a running apiserver crashes");
     fresh.run_until(200_000);
     assert_eq!(
-        State::of(tl.world()),
-        State::of(&fresh),
+        tl.world().state(),
+        fresh.state(),
         "seek = replay from the seed and the action log"
     );
     tl.seek(400_000);
-    assert_eq!(State::of(tl.world()), at_400, "and forward again");
+    assert_eq!(tl.world().state(), at_400, "and forward again");
 
     // Acting at 100 s, before the crash, forks: the crash is gone from this timeline.
     tl.seek(100_000);
@@ -443,7 +444,7 @@ fn seeking_back_equals_replaying_and_acting_in_the_past_forks() {
     .expect("a running apiserver stops");
     assert_eq!(tl.actions().len(), 1);
     tl.run_until(400_000);
-    let st = State::of(tl.world());
+    let st = tl.world().state();
     assert_eq!(st.apiservers[0].status, ApiserverStatus::Stopped);
     assert_eq!(st.apiservers[1].status, ApiserverStatus::Running);
 }
@@ -483,7 +484,7 @@ fn endpoints_without_a_service_are_left_alone_and_deleted_only_with_their_servic
         .find(|e| e["name"] == "kubernetes")
         .unwrap();
     assert_eq!(k["labels"]["team"], "from-before", "{k}");
-    let r = world::run(&s);
+    let r = report::run(&s);
     assert!(
         r.events.iter().any(|e| e.message
             == "Resetting endpoints for master service \"kubernetes\" to [192.168.10.11]"),
