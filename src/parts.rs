@@ -112,7 +112,7 @@ impl Spot {
 }
 
 /// Why `text` names no spot of the UI, with the list of those that it could name.
-pub fn not_a_spot(text: &str) -> String {
+pub(crate) fn not_a_spot(text: &str) -> String {
     let parts: Vec<&str> = Part::ALL.iter().map(|p| p.as_str()).collect();
     format!(
         "{text:?} is not a part of the UI (one of {}, or apiserver:<name of one of the scenario's apiservers>)",

@@ -218,7 +218,7 @@ impl Guide {
         self.times.get(i).is_some_and(Option::is_some)
     }
 
-    pub fn is_last(&self) -> bool {
+    pub(crate) fn is_last(&self) -> bool {
         self.index + 1 == self.tour.steps.len()
     }
 

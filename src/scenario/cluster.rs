@@ -19,13 +19,13 @@ use crate::reconcilers::ReconcilerType;
 pub struct ClusterConfig {
     pub service_ip_ranges: ServiceIpRanges,
     /// The flag was left out: kube-apiserver logs its deprecation warning.
-    pub default_range_used: bool,
+    pub(crate) default_range_used: bool,
     pub node_ports: PortRange,
     pub reconciler: ReconcilerType,
     pub apiserver_count: u32,
     pub kubernetes_service_node_port: i32,
-    pub secure_port: i32,
-    pub kubernetes_service_port: i32,
+    pub(crate) secure_port: i32,
+    pub(crate) kubernetes_service_port: i32,
     pub endpoint_interval_ms: u64,
     pub lease_ttl_ms: u64,
     pub repair_interval_ms: u64,

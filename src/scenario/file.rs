@@ -17,79 +17,79 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
 #[serde(deny_unknown_fields)]
 pub(super) struct File {
     #[serde(default)]
-    pub name: String,
+    pub(super) name: String,
     #[serde(default)]
-    pub title: Option<LocalizedText>,
+    pub(super) title: Option<LocalizedText>,
     #[serde(default)]
-    pub description: Option<LocalizedText>,
-    pub seed: Option<u64>,
+    pub(super) description: Option<LocalizedText>,
+    pub(super) seed: Option<u64>,
     #[serde(default)]
-    pub behavior: Behavior,
-    pub cluster: ClusterFile,
+    pub(super) behavior: Behavior,
+    pub(super) cluster: ClusterFile,
     #[serde(default)]
-    pub initial: InitialFile,
+    pub(super) initial: InitialFile,
     /// Read one by one (`super::step`): a step is `at` plus an action or an `expect`.
     #[serde(default)]
-    pub steps: Vec<Json>,
-    pub until: Option<String>,
+    pub(super) steps: Vec<Json>,
+    pub(super) until: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ClusterFile {
-    pub service_cluster_ip_range: Option<String>,
-    pub service_node_port_range: Option<String>,
-    pub endpoint_reconciler_type: Option<String>,
-    pub apiserver_count: Option<i64>,
-    pub kubernetes_service_node_port: Option<i64>,
-    pub secure_port: Option<i64>,
+    pub(super) service_cluster_ip_range: Option<String>,
+    pub(super) service_node_port_range: Option<String>,
+    pub(super) endpoint_reconciler_type: Option<String>,
+    pub(super) apiserver_count: Option<i64>,
+    pub(super) kubernetes_service_node_port: Option<i64>,
+    pub(crate) secure_port: Option<i64>,
     /// `APIServerServicePort`, the `kubernetes` Service's port (443).
-    pub kubernetes_service_port: Option<i64>,
-    pub endpoint_reconciler_interval: Option<String>,
-    pub lease_ttl: Option<String>,
-    pub repair_interval: Option<String>,
-    pub apiservers: Vec<ApiserverFile>,
+    pub(crate) kubernetes_service_port: Option<i64>,
+    pub(super) endpoint_reconciler_interval: Option<String>,
+    pub(super) lease_ttl: Option<String>,
+    pub(super) repair_interval: Option<String>,
+    pub(super) apiservers: Vec<ApiserverFile>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ApiserverFile {
-    pub name: String,
-    pub advertise_address: String,
+    pub(super) name: String,
+    pub(super) advertise_address: String,
     #[serde(default, deserialize_with = "present")]
-    pub start_at: Option<Option<String>>,
-    pub startup_delay: Option<String>,
+    pub(super) start_at: Option<Option<String>>,
+    pub(super) startup_delay: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct InitialFile {
     #[serde(default, deserialize_with = "super::initial::services_without_empty_ips")]
-    pub services: Vec<Service>,
+    pub(super) services: Vec<Service>,
     #[serde(default)]
-    pub pods: Vec<Pod>,
+    pub(super) pods: Vec<Pod>,
     #[serde(default)]
-    pub endpoints: Vec<Endpoints>,
+    pub(super) endpoints: Vec<Endpoints>,
     #[serde(default)]
-    pub namespaces: Vec<String>,
+    pub(super) namespaces: Vec<String>,
     #[serde(default)]
-    pub leases: Vec<LeaseFile>,
-    pub cluster_ip_allocation: Option<AllocationFile<String>>,
-    pub secondary_cluster_ip_allocation: Option<AllocationFile<String>>,
-    pub node_port_allocation: Option<AllocationFile<i64>>,
+    pub(super) leases: Vec<LeaseFile>,
+    pub(super) cluster_ip_allocation: Option<AllocationFile<String>>,
+    pub(crate) secondary_cluster_ip_allocation: Option<AllocationFile<String>>,
+    pub(super) node_port_allocation: Option<AllocationFile<i64>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct LeaseFile {
-    pub ip: String,
-    pub ttl_left: String,
+    pub(super) ip: String,
+    pub(super) ttl_left: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct AllocationFile<T> {
-    pub range: String,
+    pub(super) range: String,
     #[serde(default)]
-    pub allocated: Vec<T>,
+    pub(super) allocated: Vec<T>,
 }

@@ -28,7 +28,7 @@ pub struct Initial {
     /// (ip, ttl left in ms)
     pub leases: Vec<(String, u64)>,
     pub cluster_ip_allocation: Option<PresetAllocation<IpAddr>>,
-    pub secondary_cluster_ip_allocation: Option<PresetAllocation<IpAddr>>,
+    pub(crate) secondary_cluster_ip_allocation: Option<PresetAllocation<IpAddr>>,
     pub node_port_allocation: Option<PresetAllocation<i32>>,
 }
 

@@ -17,7 +17,7 @@ pub enum StepKind {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
-    pub at_ms: u64,
+    pub(crate) at_ms: u64,
     /// `at` as written, echoed in the run report.
     pub at: String,
     pub kind: StepKind,

@@ -133,9 +133,9 @@ fn description_of(s: &Scenario, lang: Lang) -> Option<String> {
 #[derive(Properties, PartialEq)]
 pub(crate) struct ConfigFormProps {
     /// The loaded scenario's name.
-    pub current: String,
+    pub(crate) current: String,
     /// Where a scenario to run goes ([`Msg::Load`]).
-    pub lab: Callback<Msg>,
+    pub(crate) lab: Callback<Msg>,
 }
 
 #[function_component(ConfigForm)]

@@ -12,13 +12,13 @@ use crate::world::{Mark, MarkKind};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct TimeControlsProps {
-    pub now: u64,
-    pub horizon: u64,
-    pub playing: bool,
-    pub speed_exp: f64,
-    pub forked: bool,
-    pub marks: Rc<Vec<Mark>>,
-    pub lab: Callback<Msg>,
+    pub(crate) now: u64,
+    pub(crate) horizon: u64,
+    pub(crate) playing: bool,
+    pub(crate) speed_exp: f64,
+    pub(crate) forked: bool,
+    pub(crate) marks: Rc<Vec<Mark>>,
+    pub(crate) lab: Callback<Msg>,
 }
 
 /// How the speed reads: "1×", "5×", "1/4×", with what it means for time.

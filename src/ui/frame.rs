@@ -20,7 +20,7 @@ pub struct Frame {
     pub marks: Rc<Vec<Mark>>,
     pub horizon: u64,
     pub lease_ttl_ms: u64,
-    pub interval_ms: u64,
+    pub(crate) interval_ms: u64,
     pub reconciler: &'static str,
     pub behavior: &'static str,
 }

@@ -6,10 +6,10 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub(crate) struct ShareLinkProps {
     /// What the link adds to the page's address, read when pressed ([`crate::lab::Lab::link_to_here`]).
-    pub relative: Callback<(), String>,
+    pub(crate) relative: Callback<(), String>,
     /// The lab's own page, when this instance is embedded in another one.
     #[prop_or_default]
-    pub home: Option<AttrValue>,
+    pub(crate) home: Option<AttrValue>,
 }
 
 #[function_component(ShareLink)]

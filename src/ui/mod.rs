@@ -60,15 +60,15 @@ pub struct AppProps {
     /// The lab's own page, when this instance is embedded in another one: links to a moment
     /// point there, and the host page's address is left alone.
     #[prop_or_default]
-    pub home: Option<AttrValue>,
+    pub(crate) home: Option<AttrValue>,
     /// This instance is the page (`index.html`): in an iframe, it reports its height to the host.
     #[prop_or_default]
-    pub report_height: bool,
+    pub(crate) report_height: bool,
 }
 
 impl AppProps {
     /// The props for validated settings (URL parameters, `mount` options or attributes).
-    pub fn from_options(o: crate::embed::PageOptions, link: Option<String>, problems: Vec<String>) -> Self {
+    pub(crate) fn from_options(o: crate::embed::PageOptions, link: Option<String>, problems: Vec<String>) -> Self {
         AppProps {
             scenario: o.scenario.map(Into::into),
             link: link.map(Into::into),

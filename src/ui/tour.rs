@@ -55,20 +55,20 @@ pub(crate) fn catalogue() -> Vec<Tour> {
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct TourCardProps {
-    pub title: LocalizedText,
-    pub index: usize,
-    pub len: usize,
-    pub say: LocalizedText,
+    pub(crate) title: LocalizedText,
+    pub(crate) index: usize,
+    pub(crate) len: usize,
+    pub(crate) say: LocalizedText,
     /// Why the next step cannot be shown (a tour that no longer matches the simulation).
     #[prop_or_default]
-    pub error: Option<AttrValue>,
+    pub(crate) error: Option<AttrValue>,
     /// The tour moves on by itself.
     #[prop_or_default]
-    pub auto: bool,
+    pub(crate) auto: bool,
     /// The parts of the UI the step talks about (`highlight`).
     #[prop_or_default]
-    pub spots: Vec<Spot>,
-    pub lab: Callback<Msg>,
+    pub(crate) spots: Vec<Spot>,
+    pub(crate) lab: Callback<Msg>,
 }
 
 #[function_component(TourCard)]
@@ -133,8 +133,8 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub(crate) struct TourPickerProps {
     /// The tour being taken, if any.
-    pub current: Option<AttrValue>,
-    pub lab: Callback<Msg>,
+    pub(crate) current: Option<AttrValue>,
+    pub(crate) lab: Callback<Msg>,
 }
 
 #[function_component(TourPicker)]

@@ -68,14 +68,14 @@ pub fn cell_at(
 /// The window of a range the main canvas shows: its grid and the offsets it holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Grid {
-    pub cols: usize,
-    pub rows: usize,
+    pub(crate) cols: usize,
+    pub(crate) rows: usize,
     /// Canvas pixels per cell edge.
-    pub px: usize,
+    pub(crate) px: usize,
     /// The offset of the first cell shown.
-    pub first: usize,
+    pub(crate) first: usize,
     /// Cells shown (the last window of a range may be partial).
-    pub count: usize,
+    pub(crate) count: usize,
 }
 
 impl Grid {
@@ -124,7 +124,7 @@ impl Grid {
     }
 
     /// The CSS box (in percent of the canvas) over the cell at `offset`.
-    pub fn box_style(&self, offset: usize) -> String {
+    pub(crate) fn box_style(&self, offset: usize) -> String {
         let (c, r) = self.place(offset);
         grid_box(c, r, self.cols, self.rows)
     }

@@ -61,11 +61,11 @@ pub(crate) fn summary(counted: &Counts, lang: Lang) -> String {
 #[derive(Properties, PartialEq)]
 pub(crate) struct LegendProps {
     /// The DOM id prefix of the bitmap.
-    pub id: AttrValue,
-    pub counted: Counts,
+    pub(crate) id: AttrValue,
+    pub(crate) counted: Counts,
     /// Cells in the static band.
-    pub static_band: usize,
-    pub dark: bool,
+    pub(crate) static_band: usize,
+    pub(crate) dark: bool,
 }
 
 #[function_component(Legend)]

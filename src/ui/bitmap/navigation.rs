@@ -56,24 +56,24 @@ pub(crate) fn pointer_in(e: &MouseEvent, node: &NodeRef) -> Option<(f64, f64, f6
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Nav {
     /// The focus cursor (a global offset).
-    pub cursor: Option<usize>,
+    pub(crate) cursor: Option<usize>,
     /// The cell under the pointer (a global offset).
-    pub hover: Option<usize>,
+    pub(crate) hover: Option<usize>,
     /// The window shown in detail (ranges larger than [`WINDOW`]).
-    pub window: usize,
-    pub focused: bool,
+    pub(crate) window: usize,
+    pub(crate) focused: bool,
     /// The window under the pointer on the overview.
-    pub overview_hover: Option<usize>,
+    pub(crate) overview_hover: Option<usize>,
 }
 
 impl Nav {
     /// The focus cursor, if it is in a range of `size` cells (it may be left from a larger one).
-    pub fn cursor_in(&self, size: usize) -> Option<usize> {
+    pub(crate) fn cursor_in(&self, size: usize) -> Option<usize> {
         self.cursor.filter(|&c| c < size)
     }
 
     /// The cell under the pointer, if it is in a range of `size` cells.
-    pub fn hover_in(&self, size: usize) -> Option<usize> {
+    pub(crate) fn hover_in(&self, size: usize) -> Option<usize> {
         self.hover.filter(|&c| c < size)
     }
 }
@@ -150,12 +150,12 @@ impl Reducible for Nav {
 
 /// The handlers of the main canvas.
 pub(crate) struct CellEvents {
-    pub on_move: Callback<PointerEvent>,
-    pub on_down: Callback<PointerEvent>,
-    pub on_leave: Callback<PointerEvent>,
-    pub on_key: Callback<KeyboardEvent>,
-    pub on_focus: Callback<FocusEvent>,
-    pub on_blur: Callback<FocusEvent>,
+    pub(crate) on_move: Callback<PointerEvent>,
+    pub(crate) on_down: Callback<PointerEvent>,
+    pub(crate) on_leave: Callback<PointerEvent>,
+    pub(crate) on_key: Callback<KeyboardEvent>,
+    pub(crate) on_focus: Callback<FocusEvent>,
+    pub(crate) on_blur: Callback<FocusEvent>,
 }
 
 /// The main canvas's handlers for a range of `size` cells shown as `grid` on the element of

@@ -228,20 +228,20 @@ fn summarise(ov: &Overview, view: &BitmapView, x: usize, y: usize) -> (Option<Ce
 #[derive(Properties, PartialEq)]
 pub(crate) struct OverviewProps {
     /// The DOM id prefix of the bitmap.
-    pub id: AttrValue,
-    pub title: AttrValue,
-    pub view: Rc<BitmapView>,
-    pub ov: Overview,
+    pub(crate) id: AttrValue,
+    pub(crate) title: AttrValue,
+    pub(crate) view: Rc<BitmapView>,
+    pub(crate) ov: Overview,
     /// The window shown in detail.
-    pub window: usize,
+    pub(crate) window: usize,
     /// The window under the pointer.
-    pub hover: Option<usize>,
+    pub(crate) hover: Option<usize>,
     /// Which cells the window holds, in words.
-    pub window_text: AttrValue,
+    pub(crate) window_text: AttrValue,
     /// The theme epoch of the bitmap (see `use_theme_epoch`).
-    pub theme: u32,
-    pub on_window: Callback<usize>,
-    pub on_hover: Callback<Option<usize>>,
+    pub(crate) theme: u32,
+    pub(crate) on_window: Callback<usize>,
+    pub(crate) on_hover: Callback<Option<usize>>,
 }
 
 /// The overview canvas with the window marked on it, and the buttons that step through windows.

@@ -46,12 +46,12 @@ fn shaded(i: usize, cols: usize, cell_px: usize) -> bool {
 /// How one cell looks, beside its state.
 #[derive(Clone, Copy)]
 pub(crate) struct Look {
-    pub cell: Option<Cell>,
-    pub in_static: bool,
+    pub(crate) cell: Option<Cell>,
+    pub(crate) in_static: bool,
     /// Draw the state's shape (cells ≥ [`PATTERN_MIN_PX`]).
-    pub patterns: bool,
+    pub(crate) patterns: bool,
     /// A free cell in a graph-paper block.
-    pub shade: bool,
+    pub(crate) shade: bool,
 }
 
 /// The colour of pixel `(x, y)` of an `s` × `s` cell that looks like `look`.
@@ -91,8 +91,8 @@ fn cell_pixel(look: Look, s: usize, x: usize, y: usize, pal: &Palette) -> Rgb {
 #[derive(Default)]
 pub(crate) struct Pixels {
     data: Vec<u8>,
-    pub width: usize,
-    pub height: usize,
+    pub(crate) width: usize,
+    pub(crate) height: usize,
 }
 
 impl Pixels {
@@ -110,7 +110,7 @@ impl Pixels {
     }
 
     /// Sets pixel `i` (row-major); outside the buffer, nothing.
-    pub fn put(&mut self, i: usize, rgb: Rgb) {
+    pub(crate) fn put(&mut self, i: usize, rgb: Rgb) {
         if let Some(px) = self.data.get_mut(i * 4..i * 4 + 4) {
             px.copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
         }
@@ -143,7 +143,7 @@ impl Pixels {
     /// An ImageData owning a copy of the buffer. (`ImageData::new_with_u8_clamped_array_and_sh`
     /// wraps a view of wasm memory, which goes stale as soon as memory grows or the buffer is
     /// reused: fine for one immediate put, wrong for the copy the sweep restores from.)
-    pub fn image(&self) -> Option<ImageData> {
+    pub(crate) fn image(&self) -> Option<ImageData> {
         let array = js_sys::Uint8ClampedArray::new_with_length(self.data.len() as u32);
         array.copy_from(&self.data);
         ImageData::new_with_js_u8_clamped_array_and_sh(
@@ -220,7 +220,7 @@ pub(crate) struct Presented {
 }
 
 impl Presented {
-    pub fn image(&self) -> Option<&ImageData> {
+    pub(crate) fn image(&self) -> Option<&ImageData> {
         self.image.as_ref()
     }
 
@@ -244,7 +244,7 @@ impl Presented {
 
     /// If Yew replaced the canvas element without anything to redraw, puts the last image on
     /// the new one.
-    pub fn rebind(&mut self, canvas: HtmlCanvasElement) {
+    pub(crate) fn rebind(&mut self, canvas: HtmlCanvasElement) {
         if self.canvas.as_ref().is_some_and(|c| *c != canvas) {
             if let Some(image) = &self.image {
                 show(&canvas, image);
@@ -269,12 +269,12 @@ pub(crate) struct MainDrawn {
     /// The state painted for each cell of the window.
     cells: Vec<Option<Cell>>,
     pixels: Pixels,
-    pub presented: Presented,
+    pub(crate) presented: Presented,
 }
 
 impl MainDrawn {
     /// The size of the cells painted, in canvas pixels.
-    pub fn cell_px(&self) -> Option<usize> {
+    pub(crate) fn cell_px(&self) -> Option<usize> {
         self.key.map(|k| k.grid.px)
     }
 

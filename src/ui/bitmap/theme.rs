@@ -15,24 +15,24 @@ const fn hex(v: u32) -> Rgb {
 
 pub(crate) struct Palette {
     /// The panel behind the grid, and the gaps between cells.
-    pub bg: Rgb,
-    pub free: Rgb,
+    pub(crate) bg: Rgb,
+    pub(crate) free: Rgb,
     /// Free cells of every other 16 × 16 block when cells are too small for gaps (graph paper).
-    pub free_alt: Rgb,
+    pub(crate) free_alt: Rgb,
     /// A free cell in the static band.
-    pub free_static: Rgb,
+    pub(crate) free_static: Rgb,
     /// The gaps around static-band cells (a tinted grid under the band).
-    pub gap_static: Rgb,
-    pub allocated: Rgb,
-    pub kubernetes: Rgb,
-    pub leaked: Rgb,
-    pub duplicate: Rgb,
-    pub unallocated: Rgb,
-    pub hatch: Rgb,
-    pub cross: Rgb,
-    pub dot: Rgb,
+    pub(crate) gap_static: Rgb,
+    pub(crate) allocated: Rgb,
+    pub(crate) kubernetes: Rgb,
+    pub(crate) leaked: Rgb,
+    pub(crate) duplicate: Rgb,
+    pub(crate) unallocated: Rgb,
+    pub(crate) hatch: Rgb,
+    pub(crate) cross: Rgb,
+    pub(crate) dot: Rgb,
     /// The sweep: the tint's rgb, its strongest alpha, and the leading edge.
-    pub sweep: (&'static str, f64, &'static str),
+    pub(crate) sweep: (&'static str, f64, &'static str),
 }
 
 // Okabe–Ito for the states, the same in both themes; only the background and free cells differ.

@@ -13,11 +13,11 @@ use crate::ui::bitmap::Bitmap;
 #[derive(Properties, PartialEq)]
 pub(crate) struct BitmapsProps {
     /// One per ClusterIP range (the primary first).
-    pub ips: Rc<Vec<Rc<BitmapView>>>,
-    pub ports: Rc<BitmapView>,
+    pub(crate) ips: Rc<Vec<Rc<BitmapView>>>,
+    pub(crate) ports: Rc<BitmapView>,
     /// How many repair runs there were: each sweeps the bitmaps.
-    pub sweep: u64,
-    pub lab: Callback<Msg>,
+    pub(crate) sweep: u64,
+    pub(crate) lab: Callback<Msg>,
 }
 
 #[function_component(Bitmaps)]

@@ -8,7 +8,7 @@ use crate::scenario::{Action, Corruption};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct CorruptProps {
-    pub lab: Callback<Msg>,
+    pub(crate) lab: Callback<Msg>,
 }
 
 /// Writes to storage behind the allocators' back, as crashes and old bugs did.

@@ -9,7 +9,7 @@ use crate::lang::Lang;
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct FeedProps {
-    pub frame: Frame,
+    pub(crate) frame: Frame,
 }
 
 #[function_component(EventFeed)]

@@ -17,9 +17,9 @@ const LEAVE_MS: u32 = 700;
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct KubernetesProps {
-    pub frame: Frame,
-    pub change: EndpointsChange,
-    pub lab: Callback<Msg>,
+    pub(crate) frame: Frame,
+    pub(crate) change: EndpointsChange,
+    pub(crate) lab: Callback<Msg>,
 }
 
 /// Why an address left, from the state of the apiserver that owned it.

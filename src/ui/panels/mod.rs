@@ -28,8 +28,8 @@ pub(crate) use services::{Pods, Services};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct PanelProps {
-    pub frame: Frame,
-    pub lab: Callback<Msg>,
+    pub(crate) frame: Frame,
+    pub(crate) lab: Callback<Msg>,
 }
 
 fn delete_label(key: &str, lang: Lang) -> String {
