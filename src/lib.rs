@@ -2,7 +2,10 @@
 //! Service alive, and the browser explainer built on it.
 //!
 //! The core modules below import no web crate; they follow the Kubernetes files they are named
-//! after. The `ui` module (feature `web`) only reads the core's state and sends it actions.
+//! after. Two façades: [`world::World`] (the simulation: `act`, `run_until`, `step`, `state`,
+//! `events`) and [`lab::Lab`] (the simulation as a reader plays it, changed only through
+//! `Lab::update(Msg)`). The `ui` module (feature `web`) reads a `Lab` and sends it messages; it
+//! never writes its fields and never decides from a message text or a status string.
 
 #[macro_use]
 mod string_enum;
