@@ -3,7 +3,7 @@
 //!
 //! One run reads the stored `RangeAllocation`, rebuilds the set from every Service, reports what
 //! disagrees, keeps suspected leaks for a grace of runs, and returns the snapshot to write back.
-//! The two loops differ in their items and texts; the bookkeeping over one range is [`Pass`].
+//! The two loops differ in their items and texts; the bookkeeping over one range is `Pass`.
 
 pub(crate) mod clusterip;
 pub mod nodeport;

@@ -10,7 +10,7 @@ use crate::api::{Pod, Service};
 /// `{"do": ...}` actions; the UI sends the same values.
 ///
 /// serde's internally tagged enums buffer a variant's fields before reading them, which loses
-/// the field path of an error; every payload is therefore read by [`payload`], which puts the
+/// the field path of an error; every payload is therefore read by `payload`, which puts the
 /// path back into the message (`service.portz: unknown field ...`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
