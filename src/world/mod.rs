@@ -1,10 +1,10 @@
 //! The discrete-event world: a virtual clock in milliseconds, one seeded PRNG, one etcd, the
-//! apiservers and the endpoints controller, driven by an ordered task queue ([`queue`]).
+//! apiservers and the endpoints controller, driven by an ordered task queue (`queue`).
 //!
-//! The parts: [`seed`] puts a scenario's `initial` objects into etcd; [`tasks`] runs what the
-//! queue hands out; [`actions`] applies one user action or scenario `do` step; [`corrupt`]
-//! writes behind the allocators' back; [`endpoints_controller`] is kube-controller-manager's;
-//! [`snapshot`] reads the contract's state out of it.
+//! The parts: `seed` puts a scenario's `initial` objects into etcd; `tasks` runs what the
+//! queue hands out; `actions` applies one user action or scenario `do` step; `corrupt`
+//! writes behind the allocators' back; `endpoints_controller` is kube-controller-manager's;
+//! `snapshot` reads the contract's state out of it.
 
 mod actions;
 mod corrupt;
