@@ -43,5 +43,5 @@ pub fn tour(name: &str) -> Option<Result<Tour, String>> {
     TOURS
         .iter()
         .find(|(n, _)| *n == name)
-        .map(|(_, text)| tour::parse(text))
+        .map(|(_, text)| tour::parse(text, scenario_text))
 }

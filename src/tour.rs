@@ -90,8 +90,12 @@ fn check_text(t: &LocalizedText, field: &str) -> Result<(), String> {
     }
 }
 
-/// Reads a tour; the scenarios it names are those of the [`crate::catalogue`].
-pub fn parse(text: &str) -> Result<Tour, String> {
+/// Reads a tour; `scenario_text` finds the text of a scenario it names (the shipped ones:
+/// `catalogue::scenario_text`, which reads tours with this function).
+pub fn parse(
+    text: &str,
+    scenario_text: impl Fn(&str) -> Option<&'static str>,
+) -> Result<Tour, String> {
     let de = &mut serde_json::Deserializer::from_str(text);
     let f: File = serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
@@ -109,7 +113,7 @@ pub fn parse(text: &str) -> Result<Tour, String> {
         return Err("steps: a tour needs at least one step".into());
     }
     let load = |name: &str, field: &str| -> Result<Scenario, String> {
-        let text = crate::catalogue::scenario_text(name)
+        let text = scenario_text(name)
             .ok_or_else(|| format!("{field}: there is no scenario {}", quote(name)))?;
         scenario::parse(text).map_err(|e| format!("{field}: scenario {name:?}: {e}"))
     };

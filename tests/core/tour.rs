@@ -53,7 +53,7 @@ fn every_tour_reaches_every_step_and_its_predicate_holds_there() {
 #[test]
 fn every_tour_scenario_carries_expectations_that_pass() {
     for (stem, text) in TOURS {
-        let t = tour::parse(text).unwrap();
+        let t = tour::parse(text, catalogue::scenario_text).unwrap();
         let names: std::collections::BTreeSet<_> =
             t.steps.iter().map(|s| s.scenario.clone()).collect();
         for name in names {
@@ -73,7 +73,7 @@ fn every_tour_scenario_carries_expectations_that_pass() {
 
 #[test]
 fn tours_going_back_restore_the_same_state_as_going_forward() {
-    let t = tour::parse(TOURS[0].1).unwrap();
+    let t = tour::parse(TOURS[0].1, catalogue::scenario_text).unwrap();
     let s = scenario_of(&t.steps[0].scenario);
     let mut guide = Guide::new(t.clone());
     let mut tl = Timeline::new(&s);
@@ -106,7 +106,7 @@ fn tours_going_back_restore_the_same_state_as_going_forward() {
 #[test]
 fn bad_tours_are_refused_naming_the_field() {
     let ok = r#"{"name":"x","title":{"en":"X","zh":"X"},"scenario":"crash-one-of-three","steps":[{"say":{"en":"a","zh":"甲"}}]}"#;
-    assert!(tour::parse(ok).is_ok());
+    assert!(tour::parse(ok, catalogue::scenario_text).is_ok());
     let cases = [
         (
             ok.replace("crash-one-of-three", "nope"),
@@ -149,7 +149,7 @@ fn bad_tours_are_refused_naming_the_field() {
         ),
     ];
     for (text, want) in cases {
-        let err = tour::parse(&text).unwrap_err();
+        let err = tour::parse(&text, catalogue::scenario_text).unwrap_err();
         assert!(err.starts_with(want), "{err:?} should start with {want:?}");
     }
 }
@@ -158,14 +158,14 @@ fn bad_tours_are_refused_naming_the_field() {
 fn an_apiserver_added_by_a_step_can_be_highlighted() {
     let text = r#"{"name":"x","title":{"en":"X","zh":"X"},"scenario":"master-count-right-count",
         "steps":[{"say":{"en":"a","zh":"甲"},"highlight":["apiserver:apiserver-d"]}]}"#;
-    assert!(tour::parse(text).is_ok());
+    assert!(tour::parse(text, catalogue::scenario_text).is_ok());
 }
 
 #[test]
 fn a_predicate_that_never_holds_is_reported() {
     let text = r#"{"name":"x","title":{"en":"X","zh":"X"},"scenario":"crash-one-of-three",
         "steps":[{"until":{"apiservers":[{"name":"apiserver-a","status":"on the moon"}]},"say":{"en":"a","zh":"甲"}}]}"#;
-    let t = tour::parse(text).unwrap();
+    let t = tour::parse(text, catalogue::scenario_text).unwrap();
     let mut g = Guide::new(t);
     let mut tl = Timeline::new(&scenario_of("crash-one-of-three"));
     let err = g.time_of(0, &mut tl).unwrap_err();
