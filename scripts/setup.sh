@@ -30,7 +30,7 @@ command -v npm >/dev/null || apt_install nodejs npm
 # trunk: 0.21.14 is the newest that builds with this rustc (0.22 needs rustc >= 1.96.1).
 TRUNK_VERSION=0.21.14
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
-  say "installing trunk $TRUNK_VERSION (about 6 minutes on 2 cores)"
+  say "installing trunk $TRUNK_VERSION (about 6 minutes on 2 idle cores, much more on busy ones)"
   cargo install trunk --version "$TRUNK_VERSION" --locked
 fi
 
@@ -38,7 +38,7 @@ fi
 # a webpki-roots release the registry no longer serves.
 WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WB_VERSION" ]; then
-  say "installing wasm-bindgen-cli $WB_VERSION (about 2 minutes)"
+  say "installing wasm-bindgen-cli $WB_VERSION (about 3.5 minutes)"
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
 
