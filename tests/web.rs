@@ -79,8 +79,8 @@ async fn opens_the_default_scenario_and_shows_the_kubernetes_service() {
             break;
         }
     }
-    assert!(endpoints().contains("192.168.10.13"));
-    assert_eq!(text("clock"), "t = 5s");
+    until("c is listed", || endpoints().contains("192.168.10.13")).await;
+    until("t = 5 s", || text("clock") == "t = 5s").await;
     root.remove();
 }
 
@@ -89,10 +89,13 @@ async fn a_crashed_apiserver_leaves_the_endpoints_after_its_ttl() {
     let root = mount(None).await;
     seek(20_000).await;
     click(button_in("apiserver-apiserver-b", "Crash")).await;
-    assert!(by_id("apiserver-apiserver-b")
-        .text_content()
-        .unwrap()
-        .contains("crashed"));
+    until("b shows crashed", || {
+        by_id("apiserver-apiserver-b")
+            .text_content()
+            .unwrap()
+            .contains("crashed")
+    })
+    .await;
     assert!(
         endpoints().contains("192.168.10.12"),
         "still listed: its lease is alive"
