@@ -109,7 +109,7 @@ async fn kubernetes_texts_stay_verbatim_in_chinese() {
     let root = mount(Lang::Zh).await;
     seek(20_000).await;
     click(button_in("apiserver-apiserver-b", "崩溃")).await;
-    assert!(text("apiserver-apiserver-b").contains("已崩溃"));
+    until("b shows 已崩溃", || text("apiserver-apiserver-b").contains("已崩溃")).await;
     seek(36_000).await;
     until("t = 36 s", || text("clock") == "t = 36s").await;
     let events = text("events");
