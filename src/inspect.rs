@@ -9,9 +9,9 @@ use std::str::FromStr;
 
 use ipnet::IpNet;
 
+use crate::allocator::{Allocator, ItemRange};
 use crate::api::{parse_ip, IpFamily, Service};
 use crate::controlplane::{Apiserver, Status, KUBERNETES};
-use crate::allocator::ItemRange;
 use crate::ipallocator::{self, Range};
 use crate::lang::Lang;
 use crate::portallocator::{PortAllocator, PortRange};
@@ -194,41 +194,32 @@ impl BitmapView {
 
 /// What the ClusterIP and the NodePort bitmaps differ in; everything else is [`bitmap`].
 trait Allocations {
-    type Value: Copy + fmt::Display;
+    type Range: ItemRange;
+    /// The stored allocations: the offsets set in etcd, each allocator's own offset rule.
+    fn alloc(&self) -> &Allocator<Self::Range>;
     fn range(&self) -> BitmapRange;
-    fn static_band(&self) -> usize;
-    /// The offsets set in etcd, ascending.
-    fn set(&self) -> impl Iterator<Item = usize> + '_;
-    /// The offset of `value`, if it is in the range (each allocator's own rule).
-    fn offset_of(&self, value: Self::Value) -> Option<usize>;
     /// The values `svc` holds of this range's kind: its ClusterIPs of the family, or its node ports.
-    fn held(&self, svc: &Service) -> Vec<Self::Value>;
+    fn held(&self, svc: &Service) -> Vec<Item<Self>>;
     /// The leak counters `a`'s repair loop keeps for this range.
-    fn leaks(&self, a: &Apiserver) -> Vec<(Self::Value, i32)>;
+    fn leaks(&self, a: &Apiserver) -> Vec<(Item<Self>, i32)>;
     /// The value that marks the `kubernetes` Service's own cell.
-    fn kubernetes(&self, svc: &Service) -> Option<Self::Value>;
+    fn kubernetes(&self, svc: &Service) -> Option<Item<Self>>;
 }
+
+type Item<A> = <<A as Allocations>::Range as ItemRange>::Item;
 
 /// One family's ClusterIP range.
 struct ClusterIps(Range);
 
 impl Allocations for ClusterIps {
-    type Value = IpAddr;
+    type Range = IpNet;
+
+    fn alloc(&self) -> &Range {
+        &self.0
+    }
 
     fn range(&self) -> BitmapRange {
         BitmapRange::Cidr(self.0.cidr())
-    }
-
-    fn static_band(&self) -> usize {
-        self.0.static_band()
-    }
-
-    fn set(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.offsets()
-    }
-
-    fn offset_of(&self, ip: IpAddr) -> Option<usize> {
-        self.0.offset_of(ip)
     }
 
     fn held(&self, svc: &Service) -> Vec<IpAddr> {
@@ -258,22 +249,14 @@ impl Allocations for ClusterIps {
 struct NodePorts(PortAllocator);
 
 impl Allocations for NodePorts {
-    type Value = i32;
+    type Range = PortRange;
+
+    fn alloc(&self) -> &PortAllocator {
+        &self.0
+    }
 
     fn range(&self) -> BitmapRange {
         BitmapRange::Ports(self.0.range())
-    }
-
-    fn static_band(&self) -> usize {
-        self.0.static_band()
-    }
-
-    fn set(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.offsets()
-    }
-
-    fn offset_of(&self, port: i32) -> Option<usize> {
-        self.0.offset_of(port)
     }
 
     fn held(&self, svc: &Service) -> Vec<i32> {
@@ -311,15 +294,16 @@ pub fn node_port_bitmap(w: &World) -> BitmapView {
 
 /// The view of `alloc`: the set bits, the Services holding each value, and the leak counters.
 fn bitmap<A: Allocations>(w: &World, alloc: &A) -> BitmapView {
-    let mut v = BitmapView::new(alloc.range(), alloc.static_band());
-    for offset in alloc.set() {
+    let stored = alloc.alloc();
+    let mut v = BitmapView::new(alloc.range(), stored.static_band());
+    for offset in stored.offsets() {
         if let Some(c) = v.cells.get_mut(offset) {
             *c = Cell::Leaked;
         }
     }
     for svc in w.etcd().services(w.now()) {
         for value in alloc.held(svc) {
-            match alloc.offset_of(value) {
+            match stored.offset_of(value) {
                 Some(o) => v.owners.entry(o).or_default().push(svc.key()),
                 None => v.out_of_range.push((svc.key(), value.to_string())),
             }
@@ -329,7 +313,7 @@ fn bitmap<A: Allocations>(w: &World, alloc: &A) -> BitmapView {
         .etcd()
         .service("default", KUBERNETES, w.now())
         .and_then(|s| alloc.kubernetes(s))
-        .and_then(|value| alloc.offset_of(value));
+        .and_then(|value| stored.offset_of(value));
     for (&o, who) in &v.owners {
         let set = v.cells[o] != Cell::Free;
         v.cells[o] = match (who.len(), set) {
@@ -343,7 +327,7 @@ fn bitmap<A: Allocations>(w: &World, alloc: &A) -> BitmapView {
     // comes first.
     let running = w.apiservers().filter(|a| a.status == Status::Running);
     for (value, n) in running.flat_map(|a| alloc.leaks(a)) {
-        match alloc.offset_of(value) {
+        match stored.offset_of(value) {
             Some(o) if v.cells.get(o) == Some(&Cell::Leaked) => {
                 let c = v.leak_countdown.entry(o).or_insert(n);
                 *c = (*c).min(n);
