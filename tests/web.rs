@@ -11,24 +11,22 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::{by_id, button_in, click, document, exists, seek, set_input, settle, text, until};
+use dom::{by_id, button_in, click, document, exists, seek, set_input, settle, text, until, Mounted};
 
 async fn click_id(id: &str) {
     click(by_id(id)).await;
 }
 
-async fn mount(scenario: Option<&str>) -> Element {
+async fn mount(scenario: Option<&str>) -> Mounted<App> {
     mount_with(scenario, None).await
 }
 
-async fn mount_with(scenario: Option<&str>, link: Option<&str>) -> Element {
-    let root = document().create_element("div").unwrap();
-    document().body().unwrap().append_child(&root).unwrap();
+async fn mount_with(scenario: Option<&str>, link: Option<&str>) -> Mounted<App> {
     let props = yew::props!(AppProps {
         scenario: scenario.map(|s| yew::AttrValue::from(s.to_string())),
         link: link.map(|s| yew::AttrValue::from(s.to_string())),
     });
-    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    let root = Mounted::new(props);
     settle().await;
     root
 }
@@ -318,14 +316,12 @@ async fn a_bad_link_or_scenario_name_says_so_and_opens_the_default() {
 
 #[wasm_bindgen_test]
 async fn page_options_minimal_autoplay_and_reported_problems() {
-    let root = document().create_element("div").unwrap();
-    document().body().unwrap().append_child(&root).unwrap();
     let props = yew::props!(AppProps {
         autoplay: true,
         minimal: true,
         problems: vec![yew::AttrValue::from("unknown URL parameter \"colour\"")],
     });
-    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    let root = Mounted::<App>::new(props);
     until("the app is mounted", || exists("play")).await;
     until("time moves", || text("clock") != "t = 0s").await;
     let playing = by_id("play").get_attribute("aria-pressed");

@@ -20,14 +20,11 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::{button_in, by_id, click, document, exists, pixel, seek, set_input, text, until};
+use dom::{button_in, by_id, click, document, exists, pixel, seek, set_input, text, until, Mounted};
 
 /// The app, opened in `lang` on the default scenario.
-async fn mount(l: Lang) -> Element {
-    let root = document().create_element("div").unwrap();
-    document().body().unwrap().append_child(&root).unwrap();
-    let props = yew::props!(AppProps { lang: l });
-    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+async fn mount(l: Lang) -> Mounted<App> {
+    let root = Mounted::new(yew::props!(AppProps { lang: l }));
     until("the app is mounted", || exists("kubernetes-ip")).await;
     root
 }

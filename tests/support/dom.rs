@@ -93,3 +93,32 @@ pub fn pixel(c: &HtmlCanvasElement, x: usize, y: usize) -> [u8; 3] {
         .data();
     [d[0], d[1], d[2]]
 }
+
+/// An app mounted on its own root in the page. `remove` destroys the app (its hooks' loops and
+/// listeners with it) before taking the root out, so that one test's app never runs into the
+/// next test.
+pub struct Mounted<C: yew::BaseComponent> {
+    pub root: Element,
+    app: yew::AppHandle<C>,
+}
+
+impl<C: yew::BaseComponent> Mounted<C> {
+    pub fn new(props: C::Properties) -> Self {
+        let root = document().create_element("div").unwrap();
+        document().body().unwrap().append_child(&root).unwrap();
+        let app = yew::Renderer::<C>::with_root_and_props(root.clone(), props).render();
+        Mounted { root, app }
+    }
+
+    pub fn remove(self) {
+        self.app.destroy();
+        self.root.remove();
+    }
+}
+
+impl<C: yew::BaseComponent> std::ops::Deref for Mounted<C> {
+    type Target = Element;
+    fn deref(&self) -> &Element {
+        &self.root
+    }
+}
