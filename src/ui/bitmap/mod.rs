@@ -50,22 +50,36 @@ pub struct BitmapProps {
     pub sweep: u64,
 }
 
-/// Paints `view` as `grid` on the canvas of `node` whenever either (or the theme) changes, and
-/// puts the painting back if Yew ever replaces the canvas element. Returns what is painted.
+/// What a canvas keeps between paints of a view laid out as `Layout` (the main grid, the
+/// overview).
+trait Drawn: Default + 'static {
+    type Layout: Copy + PartialEq + 'static;
+    fn paint(
+        &mut self,
+        canvas: &HtmlCanvasElement,
+        view: &Rc<BitmapView>,
+        layout: Self::Layout,
+        dark: bool,
+    );
+    fn presented(&mut self) -> &mut paint::Presented;
+}
+
+/// Paints `view` as `layout` on the canvas of `node` whenever either (or the theme) changes,
+/// and puts the painting back if Yew ever replaces the canvas element. Returns what is painted.
 #[hook]
-fn use_main_canvas(
+fn use_drawn_canvas<D: Drawn>(
     node: &NodeRef,
     view: &Rc<BitmapView>,
-    grid: Grid,
+    layout: D::Layout,
     theme: u32,
-) -> Rc<std::cell::RefCell<MainDrawn>> {
-    let drawn = use_mut_ref(MainDrawn::default);
+) -> Rc<std::cell::RefCell<D>> {
+    let drawn = use_mut_ref(D::default);
     {
         let (node, drawn) = (node.clone(), drawn.clone());
-        use_effect_with((view.clone(), grid, theme), move |(view, grid, _)| {
+        use_effect_with((view.clone(), layout, theme), move |(view, layout, _)| {
             if let Some(canvas) = node.cast::<HtmlCanvasElement>() {
                 let dark = is_dark(&canvas);
-                drawn.borrow_mut().draw(&canvas, view, *grid, dark);
+                drawn.borrow_mut().paint(&canvas, view, *layout, dark);
             }
         });
     }
@@ -73,11 +87,21 @@ fn use_main_canvas(
         let (node, drawn) = (node.clone(), drawn.clone());
         use_effect(move || {
             if let Some(canvas) = node.cast::<HtmlCanvasElement>() {
-                drawn.borrow_mut().presented.rebind(canvas);
+                drawn.borrow_mut().presented().rebind(canvas);
             }
         });
     }
     drawn
+}
+
+impl Drawn for MainDrawn {
+    type Layout = Grid;
+    fn paint(&mut self, canvas: &HtmlCanvasElement, view: &Rc<BitmapView>, grid: Grid, dark: bool) {
+        self.draw(canvas, view, grid, dark);
+    }
+    fn presented(&mut self) -> &mut paint::Presented {
+        &mut self.presented
+    }
 }
 
 #[function_component(Bitmap)]
@@ -90,7 +114,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     let canvas_ref = use_node_ref();
     let theme = use_theme_epoch(&canvas_ref);
     let grid = Grid::of(size, nav.window);
-    let drawn = use_main_canvas(&canvas_ref, view, grid, theme);
+    let drawn = use_drawn_canvas::<MainDrawn>(&canvas_ref, view, grid, theme);
     sweep::use_sweep(props.sweep, &canvas_ref, &drawn);
     let counted = use_memo(view.clone(), |v| counts(v.cells()));
     // This instance's theme now (the system's until the canvas is mounted), for the swatches.

@@ -9,7 +9,7 @@ use yew::prelude::*;
 use super::layout::{ceil_sqrt, grid_box, WINDOW, WINDOW_COLS};
 use super::navigation::{key_target, plain_key, pointer_in};
 use super::paint::{fill, Pixels, Presented};
-use super::theme::{is_dark, palette, Palette};
+use super::theme::{palette, Palette};
 use crate::inspect::{BitmapView, Cell};
 use crate::lang::Lang;
 
@@ -144,6 +144,22 @@ struct OverviewDrawn {
     presented: Presented,
 }
 
+impl super::Drawn for OverviewDrawn {
+    type Layout = Overview;
+    fn paint(
+        &mut self,
+        canvas: &HtmlCanvasElement,
+        view: &Rc<BitmapView>,
+        ov: Overview,
+        dark: bool,
+    ) {
+        self.draw(canvas, view, ov, dark);
+    }
+    fn presented(&mut self) -> &mut Presented {
+        &mut self.presented
+    }
+}
+
 impl OverviewDrawn {
     /// Repaints the pixels whose cells changed since the last view (all of them when the layout,
     /// the band or the theme changed), then puts the buffer on `canvas`.
@@ -249,24 +265,7 @@ pub(crate) struct OverviewProps {
 pub(crate) fn overview_nav(p: &OverviewProps) -> Html {
     let lang = super::super::use_lang();
     let node = use_node_ref();
-    let drawn = use_mut_ref(OverviewDrawn::default);
-    {
-        let (node, drawn) = (node.clone(), drawn.clone());
-        use_effect_with((p.view.clone(), p.ov, p.theme), move |(view, ov, _)| {
-            if let Some(canvas) = node.cast::<HtmlCanvasElement>() {
-                let dark = is_dark(&canvas);
-                drawn.borrow_mut().draw(&canvas, view, *ov, dark);
-            }
-        });
-    }
-    {
-        let (node, drawn) = (node.clone(), drawn.clone());
-        use_effect(move || {
-            if let Some(canvas) = node.cast::<HtmlCanvasElement>() {
-                drawn.borrow_mut().presented.rebind(canvas);
-            }
-        });
-    }
+    super::use_drawn_canvas::<OverviewDrawn>(&node, &p.view, p.ov, p.theme);
     let (ov, window, id) = (p.ov, p.window, &p.id);
     let at = {
         let node = node.clone();
