@@ -82,7 +82,7 @@ fn invalid_input_exits_2_with_the_field_path() {
         (&scenario(r#", "initial": {"cluster_ip_allocation": {"range": "10.96.0.0/12", "allocated": ["fd00::1"]}}"#),
             "error: initial.cluster_ip_allocation.allocated[0]: fd00::1 is not of the family of 10.96.0.0/12"),
         (&scenario(r#", "until": "forever""#), "error: until: "),
-        // The ceiling of virtual time (docs/scenario.md, "Extension: limits of this lab").
+        // The ceiling of virtual time (docs/extensions.md, "Extension: limits of this lab").
         (&scenario(r#", "until": "99999999h""#),
             r#"error: until: "99999999h" exceeds 2h0m0s, the longest virtual time the lab runs"#),
         (&scenario(r#", "steps": [{"at": "1s", "expect": {}}, {"at": "1s", "expect": {}}, {"at": "1s", "expect": {}}, {"at": "3h", "expect": {}}]"#),

@@ -28,7 +28,7 @@ use crate::duration::{format_ms, parse_ms};
 use crate::lang::LocalizedText;
 use crate::quote::quote;
 
-/// The ceiling of virtual time (`docs/scenario.md`, "Extension: limits of this lab"): no time or duration
+/// The ceiling of virtual time (`docs/extensions.md`, "Extension: limits of this lab"): no time or duration
 /// of a scenario, and no instant of a link, may exceed it, so that every run ends in seconds.
 pub const MAX_TIME_MS: u64 = 2 * 60 * 60 * 1000;
 /// The shortest `cluster.endpoint_reconciler_interval`: every apiserver writes once per interval.

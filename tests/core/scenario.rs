@@ -1,5 +1,5 @@
 //! The scenario parser: actions read by serde's tag keep the field path in their errors; unset
-//! ClusterIPs; the ceiling of virtual time and the other limits (`docs/scenario.md`).
+//! ClusterIPs; the ceiling of virtual time and the other limits (`docs/extensions.md`).
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
