@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::api::{Endpoints, Pod, Service};
+use crate::controlplane::KUBERNETES;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct State {
@@ -18,6 +19,23 @@ pub struct State {
     pub endpoints: Vec<Endpoints>,
     pub pods: Vec<Pod>,
     pub allocations: Allocations,
+}
+
+impl State {
+    /// The `default/kubernetes` Endpoints, if etcd holds it.
+    pub fn kubernetes_endpoints(&self) -> Option<&Endpoints> {
+        let kubernetes = |e: &&Endpoints| e.namespace == "default" && e.name == KUBERNETES;
+        self.endpoints.iter().find(kubernetes)
+    }
+
+    /// The addresses those Endpoints list, in their order.
+    pub fn kubernetes_addresses(&self) -> impl Iterator<Item = &String> {
+        let subsets = self
+            .kubernetes_endpoints()
+            .into_iter()
+            .flat_map(|e| &e.subsets);
+        subsets.flat_map(|s| &s.addresses)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

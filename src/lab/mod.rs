@@ -129,7 +129,7 @@ impl Lab {
     fn with_timeline(scenario: Scenario, source: Source, timeline: Timeline) -> Self {
         let horizon = timeline.world().now();
         let state = Rc::new(timeline.world().state());
-        let addresses = kubernetes_addresses(&state);
+        let addresses = state.kubernetes_addresses().cloned().collect();
         Lab {
             scenario,
             source,
@@ -238,7 +238,7 @@ impl Lab {
     /// Takes the state of a scenario just put in place: what it shows first is no change.
     fn observe_afresh(&mut self) {
         self.state = Rc::new(self.timeline.world().state());
-        self.addresses = kubernetes_addresses(&self.state);
+        self.addresses = self.state.kubernetes_addresses().cloned().collect();
         self.change.removed.clear();
         self.change.added.clear();
     }
@@ -249,7 +249,7 @@ impl Lab {
         if *self.state != state {
             self.state = Rc::new(state);
         }
-        let now = kubernetes_addresses(&self.state);
+        let now: Vec<String> = self.state.kubernetes_addresses().cloned().collect();
         if now != self.addresses {
             self.change = EndpointsChange {
                 seq: self.change.seq + 1,
@@ -469,15 +469,4 @@ impl Lab {
     pub fn generation(&self) -> u64 {
         self.generation
     }
-}
-
-/// The addresses of the `default/kubernetes` Endpoints in `state`.
-fn kubernetes_addresses(state: &State) -> Vec<String> {
-    state
-        .endpoints
-        .iter()
-        .filter(|e| e.namespace == "default" && e.name == crate::controlplane::KUBERNETES)
-        .flat_map(|e| e.subsets.iter())
-        .flat_map(|s| s.addresses.iter().cloned())
-        .collect()
 }

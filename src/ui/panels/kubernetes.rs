@@ -69,19 +69,12 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
         .services
         .iter()
         .find(|s| s.namespace == "default" && s.name == "kubernetes");
-    let ep = st
-        .endpoints
-        .iter()
-        .find(|e| e.namespace == "default" && e.name == "kubernetes");
+    let ep = st.kubernetes_endpoints();
     let last_reset = p.frame.events.iter().rev().find_map(|e| match &e.kind {
         EventKind::EndpointsReset { addresses } => Some((e, addresses)),
         _ => None,
     });
-    let current: Vec<&String> = ep
-        .iter()
-        .flat_map(|e| e.subsets.iter())
-        .flat_map(|s| s.addresses.iter())
-        .collect();
+    let current: Vec<&String> = st.kubernetes_addresses().collect();
     let leaving = if fading { &p.change.removed[..] } else { &[] };
     let delete = Action::DeleteService(ObjectRef {
         namespace: "default".into(),
