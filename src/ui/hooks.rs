@@ -57,6 +57,39 @@ impl Drop for FrameLoop {
     }
 }
 
+/// A listener for `event` on `target`, removed when dropped (the page's visibility, a host
+/// page's messages).
+pub(crate) struct EventListener<F: ?Sized> {
+    target: web_sys::EventTarget,
+    event: &'static str,
+    callback: Closure<F>,
+}
+
+impl<F: ?Sized + wasm_bindgen::closure::WasmClosure> EventListener<F> {
+    pub(crate) fn new(
+        target: &web_sys::EventTarget,
+        event: &'static str,
+        callback: Closure<F>,
+    ) -> Self {
+        let _ = target.add_event_listener_with_callback(event, callback.as_ref().unchecked_ref());
+        let target = target.clone();
+        EventListener {
+            target,
+            event,
+            callback,
+        }
+    }
+}
+
+impl<F: ?Sized> Drop for EventListener<F> {
+    fn drop(&mut self) {
+        let callback: &js_sys::Function = self.callback.as_ref().unchecked_ref();
+        let _ = self
+            .target
+            .remove_event_listener_with_callback(self.event, callback);
+    }
+}
+
 /// The lab as yew's one reducible state: every change is a [`Msg`] through [`Lab::update`].
 /// The lab is updated in place (cloning a timeline every animation frame would cost more than
 /// the frame), and a new handle, which re-renders, is made only when something changed.
@@ -88,7 +121,11 @@ impl Reducible for LabState {
 /// The lab this instance opens with (once: later props do not reopen it).
 #[hook]
 pub(crate) fn use_lab(props: &super::AppProps) -> UseReducerHandle<LabState> {
-    let (scenario, tour, link) = (props.scenario.clone(), props.tour.clone(), props.link.clone());
+    let (scenario, tour, link) = (
+        props.scenario.clone(),
+        props.tour.clone(),
+        props.link.clone(),
+    );
     let (step, lang, autoplay) = (props.step, props.lang, props.autoplay);
     let problems: Vec<String> = props.problems.iter().map(|p| p.to_string()).collect();
     use_reducer(move || {
@@ -124,33 +161,24 @@ pub(crate) fn use_in_view(root: NodeRef) -> bool {
     {
         let visible = visible.clone();
         use_effect_with((), move |_| {
-            let listener = Closure::<dyn FnMut()>::new(move || visible.set(!document_hidden()));
-            let doc = document();
-            if let Some(d) = &doc {
-                let _ = d.add_event_listener_with_callback(
-                    "visibilitychange",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            move || {
-                if let Some(d) = doc {
-                    let _ = d.remove_event_listener_with_callback(
-                        "visibilitychange",
-                        listener.as_ref().unchecked_ref(),
-                    );
-                }
-            }
+            let listener = document().map(|d| {
+                let on_change =
+                    Closure::<dyn FnMut()>::new(move || visible.set(!document_hidden()));
+                EventListener::new(&d, "visibilitychange", on_change)
+            });
+            move || drop(listener)
         });
     }
     {
         let on_screen = on_screen.clone();
         use_effect_with((), move |_| {
-            let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-                if let Some(last) = entries.iter().last() {
-                    let entry: web_sys::IntersectionObserverEntry = last.unchecked_into();
-                    on_screen.set(entry.is_intersecting());
-                }
-            });
+            let callback =
+                Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                    if let Some(last) = entries.iter().last() {
+                        let entry: web_sys::IntersectionObserverEntry = last.unchecked_into();
+                        on_screen.set(entry.is_intersecting());
+                    }
+                });
             let observer =
                 web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()).ok();
             if let (Some(o), Some(el)) = (&observer, root.cast::<web_sys::Element>()) {
@@ -296,7 +324,7 @@ pub(crate) fn use_height_reports(enabled: bool) {
 struct HeightReports {
     observer: Option<web_sys::ResizeObserver>,
     _on_resize: Closure<dyn FnMut()>,
-    on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_message: EventListener<dyn FnMut(web_sys::MessageEvent)>,
 }
 
 impl HeightReports {
@@ -331,25 +359,29 @@ impl HeightReports {
         };
         let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
         if let Some(o) = &observer {
-            for el in [doc.document_element(), doc.body().map(Into::into)].into_iter().flatten() {
+            for el in [doc.document_element(), doc.body().map(Into::into)]
+                .into_iter()
+                .flatten()
+            {
                 o.observe(&el);
             }
         }
         // A request from the host page (and only from it, in a version we know): report again.
-        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let from_parent = e.source().is_some_and(|s| js_sys::Object::is(&s, &parent));
-            let field = |k: &str| js_sys::Reflect::get(&e.data(), &k.into()).ok();
-            let asks = field("type").and_then(|t| t.as_string()).as_deref() == Some(HEIGHT_REQUEST)
-                && field("version").and_then(|v| v.as_f64()) == Some(MESSAGE_VERSION as f64);
-            if from_parent && (origin == "*" || e.origin() == origin) && asks {
-                send(true);
-            }
-        });
-        let _ = window.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
+        let on_message =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let from_parent = e.source().is_some_and(|s| js_sys::Object::is(&s, &parent));
+                let field = |k: &str| js_sys::Reflect::get(&e.data(), &k.into()).ok();
+                let asks = field("type").and_then(|t| t.as_string()).as_deref()
+                    == Some(HEIGHT_REQUEST)
+                    && field("version").and_then(|v| v.as_f64()) == Some(MESSAGE_VERSION as f64);
+                if from_parent && (origin == "*" || e.origin() == origin) && asks {
+                    send(true);
+                }
+            });
         Some(HeightReports {
             observer,
             _on_resize: on_resize,
-            on_message,
+            _on_message: EventListener::new(&window, "message", on_message),
         })
     }
 }
@@ -358,12 +390,6 @@ impl Drop for HeightReports {
     fn drop(&mut self) {
         if let Some(o) = &self.observer {
             o.disconnect();
-        }
-        if let Some(w) = web_sys::window() {
-            let _ = w.remove_event_listener_with_callback(
-                "message",
-                self.on_message.as_ref().unchecked_ref(),
-            );
         }
     }
 }
@@ -383,5 +409,8 @@ fn host_origin(window: &web_sys::Window) -> String {
         let url = web_sys::Url::new(&r).ok()?;
         Some(url.origin()).filter(|o| o != "null")
     };
-    from_ancestors.filter(|o| o != "null").or_else(from_referrer).unwrap_or_else(|| "*".into())
+    from_ancestors
+        .filter(|o| o != "null")
+        .or_else(from_referrer)
+        .unwrap_or_else(|| "*".into())
 }
