@@ -11,8 +11,14 @@ string_enum! {
     pub enum Behavior {
         /// The release the seed articles read: plain random scan, no static bands.
         V1_20 = "1.20",
-        /// Static/dynamic bands for ClusterIPs (KEP-3070) and NodePorts (KEP-3668).
+        /// Static/dynamic bands for ClusterIPs (KEP-3070) and NodePorts (KEP-3668); stands for
+        /// 1.26 to 1.32.
         V1_29 = "1.29",
+        /// ClusterIPs as IPAddress objects in ServiceCIDRs (KEP-1880 GA), with the bitmap still
+        /// written beside them (dual-write) but no longer repaired.
+        V1_33 = "1.33",
+        /// IPAddress objects only (dual-write off and locked); stands for 1.35 to 1.37.
+        V1_35 = "1.35",
     }
 }
 
@@ -25,12 +31,52 @@ impl Default for Behavior {
 impl Behavior {
     /// Whether allocators split their range into a static and a dynamic band.
     pub(crate) fn static_bands(self) -> bool {
-        self == Behavior::V1_29
+        self != Behavior::V1_20
+    }
+
+    /// The releases before 1.27's post-start hook and 1.28's shutdown rules (the seed articles').
+    pub(crate) fn legacy(self) -> bool {
+        self == Behavior::V1_20
+    }
+
+    /// MultiCIDRServiceAllocator: ClusterIPs are IPAddress objects inside ServiceCIDRs.
+    pub fn ip_addresses(self) -> bool {
+        self >= Behavior::V1_33
+    }
+
+    /// A ClusterIP bitmap `/ranges/serviceips` is written (by the allocator, or as 1.33's
+    /// dual-write copy).
+    pub fn cluster_ip_bitmap(self) -> bool {
+        self <= Behavior::V1_33
+    }
+
+    /// The bitmap's ClusterIP repair loop (`repair.go`) runs; from 1.33 RepairIPAddress does.
+    pub fn bitmap_ip_repair(self) -> bool {
+        !self.ip_addresses()
+    }
+
+    /// `--service-cluster-ip-range` may be at most a /12 (IPv4) or /108 (IPv6): enforced while
+    /// the bitmap is written.
+    pub(crate) fn max_cidr_limit(self) -> bool {
+        self.cluster_ip_bitmap()
+    }
+
+    /// What a reader is told this behaviour stands for.
+    pub fn label(self) -> &'static str {
+        match self {
+            Behavior::V1_20 => "1.20 (the seed articles)",
+            Behavior::V1_29 => "1.29 (1.26–1.32)",
+            Behavior::V1_33 => "1.33 (dual-write)",
+            Behavior::V1_35 => "1.35 (1.35–1.37, current)",
+        }
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub enum IpFamily {
+    #[default]
     IPv4,
     IPv6,
 }
@@ -270,5 +316,242 @@ pub struct Endpoints {
 impl Endpoints {
     pub fn key(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
+    }
+}
+
+/// `spec.parentRef` of an IPAddress: the object that holds the address.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParentReference {
+    #[serde(default)]
+    pub group: String,
+    #[serde(default = "services_resource")]
+    pub resource: String,
+    #[serde(default = "default_namespace")]
+    pub namespace: String,
+    pub name: String,
+}
+
+fn services_resource() -> String {
+    "services".to_string()
+}
+
+impl ParentReference {
+    /// The reference the allocator writes for a Service.
+    pub fn service(namespace: &str, name: &str) -> Self {
+        ParentReference {
+            group: String::new(),
+            resource: services_resource(),
+            namespace: namespace.to_string(),
+            name: name.to_string(),
+        }
+    }
+
+    /// A core Service (group `""`, resource `services`).
+    pub fn is_service(&self) -> bool {
+        self.group.is_empty() && self.resource == "services"
+    }
+
+    /// `namespace/name`.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+}
+
+impl fmt::Display for ParentReference {
+    /// `kubectl get ipaddress`'s PARENTREF column: `services/default/kubernetes`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let group = if self.group.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", self.group)
+        };
+        write!(f, "{group}{}/{}/{}", self.resource, self.namespace, self.name)
+    }
+}
+
+/// `ipaddress.kubernetes.io/ip-family`.
+pub const LABEL_IP_FAMILY: &str = "ipaddress.kubernetes.io/ip-family";
+/// `ipaddress.kubernetes.io/managed-by`.
+pub const LABEL_MANAGED_BY: &str = "ipaddress.kubernetes.io/managed-by";
+/// The allocator's `ControllerName`, the value of [`LABEL_MANAGED_BY`].
+pub const IPALLOCATOR_CONTROLLER: &str = "ipallocator.k8s.io";
+
+/// An `IPAddress` (`networking.k8s.io/v1`, cluster-scoped), named by the address in canonical
+/// form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct IpAddress {
+    pub ip: String,
+    pub parent: ParentReference,
+    pub labels: BTreeMap<String, String>,
+    /// `metadata.creationTimestamp` in virtual ms (negative: before time 0).
+    #[serde(skip)]
+    pub created_ms: i64,
+}
+
+impl IpAddress {
+    /// The object the allocator creates for `parent`'s address `ip`.
+    pub fn allocated(ip: IpAddr, parent: ParentReference, now: u64) -> Self {
+        let labels = [
+            (LABEL_IP_FAMILY, IpFamily::of(&ip).to_string()),
+            (LABEL_MANAGED_BY, IPALLOCATOR_CONTROLLER.to_string()),
+        ];
+        IpAddress {
+            ip: ip.to_string(),
+            parent,
+            labels: labels.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            created_ms: now as i64,
+        }
+    }
+
+    /// Labelled by the ClusterIP allocator (RepairIPAddress looks at no other).
+    pub fn managed(&self) -> bool {
+        self.labels.get(LABEL_MANAGED_BY).map(String::as_str) == Some(IPALLOCATOR_CONTROLLER)
+    }
+
+    pub fn address(&self) -> Option<IpAddr> {
+        parse_ip(&self.ip)
+    }
+}
+
+/// `networking.k8s.io/service-cidr-finalizer`.
+pub const SERVICE_CIDR_FINALIZER: &str = "networking.k8s.io/service-cidr-finalizer";
+
+/// A `ServiceCIDR` (`networking.k8s.io/v1`, cluster-scoped) with its `Ready` condition.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ServiceCidr {
+    pub name: String,
+    pub cidrs: Vec<String>,
+    /// The `Ready` condition's status; `None` while unset.
+    pub ready: Option<bool>,
+    pub reason: String,
+    pub message: String,
+    /// `metadata.deletionTimestamp` is set.
+    pub deleting: bool,
+    pub finalizers: Vec<String>,
+    /// When the deletion was asked for (virtual ms).
+    #[serde(skip)]
+    pub deleted_ms: Option<u64>,
+}
+
+impl ServiceCidr {
+    pub fn new(name: &str, cidrs: Vec<String>) -> Self {
+        ServiceCidr {
+            name: name.to_string(),
+            cidrs,
+            ..Default::default()
+        }
+    }
+
+    /// The MetaAllocator's `isReady`: `Ready` true or unset ("assume the ServiceCIDR is Ready,
+    /// in order to handle scenarios where kcm is not running"), and not being deleted.
+    pub fn allocatable(&self) -> bool {
+        self.ready != Some(false) && !self.deleting
+    }
+
+    /// The parsed prefixes (validated on the way in), host bits cleared.
+    pub fn prefixes(&self) -> Vec<ipnet::IpNet> {
+        let parse = |c: &String| c.parse::<ipnet::IpNet>().ok().map(|n| n.trunc());
+        self.cidrs.iter().filter_map(parse).collect()
+    }
+
+    /// `ValidateServiceCIDR` (`pkg/apis/networking/validation`): a DNS-subdomain name, one or
+    /// two CIDRs, one of each family. Errors are the API's
+    /// (`ServiceCIDR.networking.k8s.io "x" is invalid: spec.cidrs: ...`).
+    pub fn validate(name: &str, cidrs: &[String]) -> Result<Vec<ipnet::IpNet>, String> {
+        let invalid = |detail: String| {
+            format!("ServiceCIDR.networking.k8s.io {name:?} is invalid: {detail}")
+        };
+        if name.is_empty() {
+            return Err(invalid(
+                "metadata.name: Required value: name or generateName is required".to_string(),
+            ));
+        }
+        if !is_dns_subdomain(name) {
+            return Err(invalid(format!("metadata.name: Invalid value: {name:?}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")));
+        }
+        let spec = || {
+            let list: Vec<String> = cidrs.iter().map(|c| format!("{c:?}")).collect();
+            format!(
+                "networking.ServiceCIDRSpec{{CIDRs:[]string{{{}}}}}",
+                list.join(", ")
+            )
+        };
+        if cidrs.is_empty() {
+            return Err(invalid(
+                "spec.cidrs: Required value: at least one CIDR required".to_string(),
+            ));
+        }
+        if cidrs.len() > 2 {
+            return Err(invalid(format!(
+                "spec.cidrs: Invalid value: {}: may only hold up to 2 values",
+                spec()
+            )));
+        }
+        let parsed: Vec<Option<ipnet::IpNet>> = cidrs.iter().map(|c| c.parse().ok()).collect();
+        if let [Some(a), Some(b)] = parsed[..] {
+            if matches!((a, b), (ipnet::IpNet::V4(_), ipnet::IpNet::V4(_)) | (ipnet::IpNet::V6(_), ipnet::IpNet::V6(_))) {
+                return Err(invalid(format!("spec.cidrs: Invalid value: {}: may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64", spec())));
+            }
+        }
+        let mut nets = Vec::new();
+        for (i, (raw, net)) in cidrs.iter().zip(parsed).enumerate() {
+            let net = net.ok_or_else(|| invalid(format!("spec.cidrs[{i}]: Invalid value: {raw:?}: must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)")))?;
+            nets.push(net.trunc());
+        }
+        Ok(nets)
+    }
+
+    /// Sets the `Ready` condition; true when that changed it.
+    pub fn set_ready(&mut self, ready: bool, reason: &str, message: &str) -> bool {
+        let changed = self.ready != Some(ready) || self.reason != reason || self.message != message;
+        self.ready = Some(ready);
+        self.reason = reason.to_string();
+        self.message = message.to_string();
+        changed
+    }
+}
+
+/// `IsDNS1123Subdomain`: at most 253 characters of dot-separated lowercase labels.
+fn is_dns_subdomain(s: &str) -> bool {
+    let label_ok = |l: &str| {
+        !l.is_empty()
+            && l.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    s.len() <= 253 && s.split('.').all(label_ok)
+}
+
+/// `kubernetes.io/service-name`, the label that ties an EndpointSlice to its Service.
+pub const LABEL_SERVICE_NAME: &str = "kubernetes.io/service-name";
+
+/// One endpoint of an EndpointSlice.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SliceEndpoint {
+    pub addresses: Vec<String>,
+    /// `conditions.ready`.
+    pub ready: bool,
+}
+
+/// An `EndpointSlice` (`discovery.k8s.io/v1`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct EndpointSlice {
+    pub namespace: String,
+    pub name: String,
+    pub labels: BTreeMap<String, String>,
+    pub address_type: IpFamily,
+    pub endpoints: Vec<SliceEndpoint>,
+    pub ports: Vec<EndpointPort>,
+}
+
+impl EndpointSlice {
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// The addresses of its endpoints, in order.
+    pub fn addresses(&self) -> impl Iterator<Item = &String> {
+        self.endpoints.iter().flat_map(|e| &e.addresses)
     }
 }

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::api::{Endpoints, Pod, RangeAllocation, Service};
+use crate::api::{EndpointSlice, Endpoints, IpAddress, Pod, RangeAllocation, Service, ServiceCidr};
 
 pub const SERVICES: &str = "/services/specs/";
 pub(crate) const ENDPOINTS: &str = "/services/endpoints/";
@@ -17,6 +17,22 @@ pub(crate) const MASTER_LEASES: &str = "/masterleases/";
 pub const RANGE_SERVICE_IPS: &str = "/ranges/serviceips";
 pub(crate) const RANGE_SECONDARY_SERVICE_IPS: &str = "/ranges/secondaryserviceips";
 pub const RANGE_NODE_PORTS: &str = "/ranges/servicenodeports";
+pub const SERVICE_CIDRS: &str = "/servicecidrs/";
+pub const IP_ADDRESSES: &str = "/ipaddresses/";
+pub const ENDPOINT_SLICES: &str = "/endpointslices/";
+
+pub fn service_cidr_key(name: &str) -> String {
+    format!("{SERVICE_CIDRS}{name}")
+}
+
+/// An IPAddress's key: its name, the address in canonical form.
+pub fn ip_address_key(ip: &str) -> String {
+    format!("{IP_ADDRESSES}{ip}")
+}
+
+pub fn endpoint_slice_key(namespace: &str, name: &str) -> String {
+    format!("{ENDPOINT_SLICES}{namespace}/{name}")
+}
 
 pub(crate) fn service_key(namespace: &str, name: &str) -> String {
     format!("{SERVICES}{namespace}/{name}")
@@ -52,6 +68,9 @@ pub enum Value {
         generation: u64,
     },
     Range(RangeAllocation),
+    ServiceCidr(ServiceCidr),
+    IpAddress(IpAddress),
+    EndpointSlice(EndpointSlice),
 }
 
 /// The picker of one `Value` variant's payload, for `Etcd::values`.
@@ -191,6 +210,33 @@ impl Etcd {
 
     pub fn pods(&self, now: u64) -> Vec<&Pod> {
         self.values(PODS, now, variant!(Value::Pod))
+    }
+
+    pub fn service_cidrs(&self, now: u64) -> Vec<&ServiceCidr> {
+        self.values(SERVICE_CIDRS, now, variant!(Value::ServiceCidr))
+    }
+
+    pub fn service_cidr(&self, name: &str, now: u64) -> Option<&ServiceCidr> {
+        match self.get(&service_cidr_key(name), now).map(|e| &e.value) {
+            Some(Value::ServiceCidr(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// IPAddress objects in key order (not address order: `snapshot` sorts them).
+    pub fn ip_addresses(&self, now: u64) -> Vec<&IpAddress> {
+        self.values(IP_ADDRESSES, now, variant!(Value::IpAddress))
+    }
+
+    pub fn ip_address(&self, ip: &str, now: u64) -> Option<&IpAddress> {
+        match self.get(&ip_address_key(ip), now).map(|e| &e.value) {
+            Some(Value::IpAddress(a)) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn endpoint_slices(&self, now: u64) -> Vec<&EndpointSlice> {
+        self.values(ENDPOINT_SLICES, now, variant!(Value::EndpointSlice))
     }
 
     pub fn namespaces(&self, now: u64) -> Vec<String> {

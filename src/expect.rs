@@ -9,12 +9,16 @@ use crate::event::Event;
 fn identity(list: &str, item: &Json) -> Option<String> {
     let field = |k: &str| item.get(k).and_then(Json::as_str);
     match list {
-        "services" | "endpoints" | "pods" => Some(format!(
+        "services" | "endpoints" | "pods" | "endpoint_slices" => Some(format!(
             "{}/{}",
             field("namespace").unwrap_or("default"),
             field("name")?
         )),
-        "apiservers" => field("name").map(str::to_string),
+        "apiservers" | "service_cidrs" => field("name").map(str::to_string),
+        // Named by the canonical form, so `"fd00::0001"` finds `fd00::1`.
+        "ip_addresses" => field("ip").map(|ip| {
+            crate::api::parse_ip(ip).map_or_else(|| ip.to_string(), |a| a.to_string())
+        }),
         _ => None,
     }
 }
@@ -92,7 +96,16 @@ fn matches(path: &str, want: &Json, got: &Json, out: &mut Vec<String>) {
 }
 
 fn identity_list(path: &str) -> bool {
-    matches!(path, "services" | "endpoints" | "pods" | "apiservers")
+    matches!(
+        path,
+        "services"
+            | "endpoints"
+            | "pods"
+            | "apiservers"
+            | "service_cidrs"
+            | "ip_addresses"
+            | "endpoint_slices"
+    )
 }
 
 /// An event matches an entry when every given field is equal (`message_contains`: a substring).

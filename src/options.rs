@@ -64,10 +64,33 @@ fn check_max_cidr_range(cidr: &IpNet, flag: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `NewIPAllocator`'s floor for IPv6 ServiceCIDRs (1.34+, where nothing else limits the size).
+pub(crate) fn check_min_ipv6_prefix(cidr: &IpNet) -> Result<(), String> {
+    if let IpNet::V6(v6) = cidr {
+        if v6.prefix_len() < 64 {
+            return Err(format!(
+                "shortest allowed prefix length for service CIDR is 64, got {}",
+                v6.prefix_len()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Parses and validates `--service-cluster-ip-range` as kube-apiserver does at start; an empty
 /// value is the default range. An entry that does not parse is reported as `invalid CIDR "<s>"`,
 /// the other errors with kube-apiserver's texts.
 pub fn parse_service_cluster_ip_range(value: &str) -> Result<ServiceIpRanges, String> {
+    parse_service_cluster_ip_range_for(value, crate::api::Behavior::V1_29)
+}
+
+/// The same under `behavior`'s rules: the /12 and /108 ceiling holds only while a ClusterIP
+/// bitmap is written (to 1.33); from 1.34 an IPv6 range needs only a /64 (the IPAddress
+/// allocator's `shortest allowed prefix length`).
+pub fn parse_service_cluster_ip_range_for(
+    value: &str,
+    behavior: crate::api::Behavior,
+) -> Result<ServiceIpRanges, String> {
     let value = if value.is_empty() {
         DEFAULT_SERVICE_IP_CIDR
     } else {
@@ -87,12 +110,19 @@ pub fn parse_service_cluster_ip_range(value: &str) -> Result<ServiceIpRanges, St
             "--service-cluster-ip-range must not contain more than two entries".to_string(),
         );
     }
-    check_max_cidr_range(&primary, "--service-cluster-ip-range")?;
+    let check = |cidr: &IpNet, flag: &str| {
+        if behavior.max_cidr_limit() {
+            check_max_cidr_range(cidr, flag)
+        } else {
+            check_min_ipv6_prefix(cidr)
+        }
+    };
+    check(&primary, "--service-cluster-ip-range")?;
     if let Some(secondary) = &secondary {
         if crate::ipallocator::family_of(secondary) == crate::ipallocator::family_of(&primary) {
             return Err("--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family".to_string());
         }
-        check_max_cidr_range(secondary, "--service-cluster-ip-range[1]")?;
+        check(secondary, "--service-cluster-ip-range[1]")?;
     }
     Ok(ServiceIpRanges { primary, secondary })
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::api::{Endpoints, Pod, Service};
+use crate::api::{EndpointSlice, Endpoints, IpAddress, Pod, Service, ServiceCidr};
 use crate::controlplane::KUBERNETES;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -19,6 +19,12 @@ pub struct State {
     pub endpoints: Vec<Endpoints>,
     pub pods: Vec<Pod>,
     pub allocations: Allocations,
+    /// §6: ServiceCIDR objects by name (`[]` under 1.20 and 1.29).
+    pub service_cidrs: Vec<ServiceCidr>,
+    /// §6: IPAddress objects by address, IPv4 first (`[]` under 1.20 and 1.29).
+    pub ip_addresses: Vec<IpAddress>,
+    /// §6: EndpointSlices by namespace and name.
+    pub endpoint_slices: Vec<EndpointSlice>,
 }
 
 impl State {
@@ -26,6 +32,12 @@ impl State {
     pub fn kubernetes_endpoints(&self) -> Option<&Endpoints> {
         let kubernetes = |e: &&Endpoints| e.namespace == "default" && e.name == KUBERNETES;
         self.endpoints.iter().find(kubernetes)
+    }
+
+    /// The `default/kubernetes` EndpointSlice, if etcd holds it.
+    pub fn kubernetes_slice(&self) -> Option<&EndpointSlice> {
+        let kubernetes = |e: &&EndpointSlice| e.namespace == "default" && e.name == KUBERNETES;
+        self.endpoint_slices.iter().find(kubernetes)
     }
 
     /// The addresses those Endpoints list, in their order.

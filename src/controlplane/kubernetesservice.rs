@@ -39,9 +39,10 @@ impl Apiserver {
             Ok(()) => st.rec.log(COMPONENT, EventKind::StaleEndpointRemoved,
                 "Found stale data, removed previous endpoints on kubernetes service, apiserver didn't exit successfully previously".into()),
             Err(e) if e.is_not_found() => {}
-            Err(e) => st.rec.log(COMPONENT, EventKind::RemoveEndpointsFailed, match behavior {
-                Behavior::V1_20 => format!("Unable to remove old endpoints from kubernetes service: {e}"),
-                Behavior::V1_29 => format!("Error removing old endpoints from kubernetes service: {e}"),
+            Err(e) => st.rec.log(COMPONENT, EventKind::RemoveEndpointsFailed, if behavior.legacy() {
+                format!("Unable to remove old endpoints from kubernetes service: {e}")
+            } else {
+                format!("Error removing old endpoints from kubernetes service: {e}")
             }),
         }
     }
@@ -87,7 +88,7 @@ impl Apiserver {
         let result = (|| -> Result<bool, (EventKind, String)> {
             let failed = |e: String| (EventKind::SyncFailed, e);
             st.check().map_err(|e| failed(e.to_string()))?;
-            if behavior == Behavior::V1_20 {
+            if behavior.legacy() {
                 ensure_namespace(st, "default", behavior).map_err(failed)?;
             }
             let mut created = false;

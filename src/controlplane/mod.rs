@@ -112,7 +112,7 @@ impl Apiserver {
             ip_repair_ok: false,
             port_repair_ok: false,
             allocators: Allocators { ips, ports },
-            namespaces_ok: behavior == Behavior::V1_20,
+            namespaces_ok: behavior.legacy(),
             pending_remove: false,
             spec,
         }
@@ -187,15 +187,15 @@ impl Apiserver {
         for warning in cfg.startup_warnings() {
             st.rec.log(COMPONENT, EventKind::StartupWarning, warning);
         }
-        if behavior == Behavior::V1_29 && !st.reachable {
+        if !behavior.legacy() && !st.reachable {
             // The kubernetes-service controller first waits for its Service informer.
             self.pending_remove = true;
         } else {
             self.remove_stale_endpoint(st, cfg, behavior);
         }
         self.ensure_namespaces(st, behavior);
-        match behavior {
-            Behavior::V1_20 => {
+        match behavior.legacy() {
+            true => {
                 // Start() runs each RunOnce synchronously and dies if one fails; then the loops
                 // start, and their first run is immediate.
                 let initial = |a: &mut Self, st: &mut Storage| {
@@ -214,7 +214,7 @@ impl Apiserver {
                 self.hooks_done = true;
                 Started::Ready
             }
-            Behavior::V1_29 => {
+            false => {
                 self.run_repairs(st);
                 if self.hooks_done {
                     Started::Ready

@@ -12,12 +12,10 @@ impl Apiserver {
     /// first, so nothing is asked of etcd while they all exist; 1.20 GETs each one through the
     /// API (failing while etcd is unreachable) and leaves `default` to the kubernetes-service loop.
     pub(crate) fn ensure_namespaces(&mut self, st: &mut Storage, behavior: Behavior) {
-        let (names, text): (&[&str], &str) = match behavior {
-            Behavior::V1_29 => (&SYSTEM_NAMESPACES, "Namespace"),
-            Behavior::V1_20 => (
-                &["kube-system", "kube-public", "kube-node-lease"],
-                "namespace",
-            ),
+        let (names, text): (&[&str], &str) = if behavior.legacy() {
+            (&["kube-system", "kube-public", "kube-node-lease"], "namespace")
+        } else {
+            (&SYSTEM_NAMESPACES, "Namespace")
         };
         let mut ok = true;
         for ns in names {
@@ -42,7 +40,7 @@ pub(super) fn ensure_namespace(
     behavior: Behavior,
 ) -> Result<(), String> {
     let key = etcd::namespace_key(ns);
-    if behavior == Behavior::V1_29 && st.etcd.get(&key, st.now).is_some() {
+    if !behavior.legacy() && st.etcd.get(&key, st.now).is_some() {
         return Ok(());
     }
     st.check().map_err(|e| e.to_string())?;

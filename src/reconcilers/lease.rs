@@ -81,7 +81,7 @@ impl LeaseReconciler {
         let (mut e, should_create) = match api.get_endpoints(service_name) {
             Ok(e) => (e, false),
             // 1.27+: nothing to remove ourselves from during shutdown, so do not create it.
-            Err(ApiError::NotFound(_)) if stopping && self.behavior == Behavior::V1_29 => {
+            Err(ApiError::NotFound(_)) if stopping && !self.behavior.legacy() => {
                 return Ok(())
             }
             Err(ApiError::NotFound(_)) => (new_endpoints(service_name), true),
@@ -92,14 +92,11 @@ impl LeaseReconciler {
         // We have just refreshed our own key, so zero leases means storage is wrong: do not erase
         // every endpoint. Since 1.27 a stopping apiserver goes on, so the last one can leave.
         if lease_ips.is_empty() {
-            match self.behavior {
-                Behavior::V1_20 => {
-                    return Err(ReconcileError::Refused(NO_LEASES_V1_20.to_string()))
-                }
-                Behavior::V1_29 if !stopping => {
-                    return Err(ReconcileError::Refused(NO_LEASES_V1_29.to_string()))
-                }
-                Behavior::V1_29 => {}
+            if self.behavior.legacy() {
+                return Err(ReconcileError::Refused(NO_LEASES_V1_20.to_string()));
+            }
+            if !stopping {
+                return Err(ReconcileError::Refused(NO_LEASES_V1_29.to_string()));
             }
         }
 

@@ -5,7 +5,7 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value as Json;
 
-use crate::api::{Pod, Service};
+use crate::api::{ParentReference, Pod, Service};
 
 /// `{"do": ...}` actions; the UI sends the same values.
 ///
@@ -39,6 +39,12 @@ pub enum Action {
     SetPodReady(SetPodReady),
     #[serde(deserialize_with = "payload")]
     Corrupt(Corruption),
+    /// §6 (1.33 and 1.35): a ServiceCIDR created through the API.
+    #[serde(deserialize_with = "payload")]
+    CreateServiceCidr(CreateServiceCidr),
+    /// §6: a ServiceCIDR deleted through the API (it stays, `Terminating`, while needed).
+    #[serde(deserialize_with = "payload")]
+    DeleteServiceCidr(NameRef),
 }
 
 /// Reads one variant's fields with their path kept: an error reads `path: message`, or just
@@ -116,6 +122,32 @@ pub struct SetPodReady {
     pub via: Option<String>,
 }
 
+/// A ServiceCIDR as a scenario or an action writes it: `{"name", "cidrs"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServiceCidrSpec {
+    pub name: String,
+    #[serde(default)]
+    pub cidrs: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateServiceCidr {
+    pub service_cidr: ServiceCidrSpec,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+}
+
+/// A cluster-scoped object by name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NameRef {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+}
+
 /// Writes to storage behind the allocators' back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "what", rename_all = "snake_case", deny_unknown_fields)]
@@ -142,6 +174,33 @@ pub enum Corruption {
         name: String,
         port: i32,
     },
+    /// §6: an IPAddress written directly, as an interrupted create leaves one.
+    PutIpAddress {
+        ip: String,
+        parent: ParentReference,
+    },
+    /// §6: an IPAddress deleted directly.
+    DeleteIpAddress {
+        ip: String,
+    },
+}
+
+impl Corruption {
+    /// Whether it edits the ClusterIP bitmap (which 1.35 does not have).
+    pub fn edits_ip_bitmap(&self) -> bool {
+        matches!(
+            self,
+            Corruption::LeakClusterIp { .. } | Corruption::UnallocateClusterIp { .. }
+        )
+    }
+
+    /// Whether it writes IPAddress objects (which 1.20 and 1.29 do not have).
+    pub fn edits_ip_addresses(&self) -> bool {
+        matches!(
+            self,
+            Corruption::PutIpAddress { .. } | Corruption::DeleteIpAddress { .. }
+        )
+    }
 }
 
 impl Action {
@@ -156,7 +215,18 @@ impl Action {
             Action::CreatePod(c) => c.via.as_deref(),
             Action::DeleteService(o) | Action::DeletePod(o) => o.via.as_deref(),
             Action::SetPodReady(s) => s.via.as_deref(),
+            Action::CreateServiceCidr(c) => c.via.as_deref(),
+            Action::DeleteServiceCidr(n) => n.via.as_deref(),
             Action::AddApiserver(_) | Action::EtcdOutage(_) | Action::Corrupt(_) => None,
+        }
+    }
+
+    /// Whether it names ServiceCIDRs or IPAddresses, which exist from 1.33 only.
+    pub fn needs_ip_addresses(&self) -> bool {
+        match self {
+            Action::CreateServiceCidr(_) | Action::DeleteServiceCidr(_) => true,
+            Action::Corrupt(c) => c.edits_ip_addresses(),
+            _ => false,
         }
     }
 

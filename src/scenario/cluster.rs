@@ -5,10 +5,10 @@ use std::net::IpAddr;
 
 use super::file::{ApiserverFile, ClusterFile};
 use super::{duration, field, interval, ip_of, port_number};
-use crate::api::IpFamily;
+use crate::api::{Behavior, IpFamily};
 use crate::ipallocator::family_of;
 use crate::options::{
-    default_range_warning, parse_service_cluster_ip_range, parse_service_node_port_range,
+    default_range_warning, parse_service_cluster_ip_range_for, parse_service_node_port_range,
     validate_apiserver_count, validate_kubernetes_service_node_port, ServiceIpRanges,
 };
 use crate::portallocator::PortRange;
@@ -66,11 +66,14 @@ impl Taken {
     }
 }
 
-pub(super) fn cluster_config(c: &ClusterFile) -> Result<(ClusterConfig, Taken), String> {
+pub(super) fn cluster_config(
+    c: &ClusterFile,
+    behavior: Behavior,
+) -> Result<(ClusterConfig, Taken), String> {
     let flag = c.service_cluster_ip_range.as_deref().unwrap_or("");
     let service_ip_ranges = field(
         "cluster.service_cluster_ip_range",
-        parse_service_cluster_ip_range(flag),
+        parse_service_cluster_ip_range_for(flag, behavior),
     )?;
     let node_ports = field(
         "cluster.service_node_port_range",

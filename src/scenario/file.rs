@@ -3,7 +3,8 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::Value as Json;
 
-use crate::api::{Behavior, Endpoints, Pod, Service};
+use super::action::ServiceCidrSpec;
+use crate::api::{Behavior, Endpoints, ParentReference, Pod, Service};
 use crate::lang::LocalizedText;
 
 /// Distinguishes a missing field (`None`) from an explicit `null` (`Some(None)`).
@@ -77,6 +78,21 @@ pub(super) struct InitialFile {
     pub(super) cluster_ip_allocation: Option<AllocationFile<String>>,
     pub(crate) secondary_cluster_ip_allocation: Option<AllocationFile<String>>,
     pub(super) node_port_allocation: Option<AllocationFile<i64>>,
+    /// §6: existing ServiceCIDR objects.
+    #[serde(default)]
+    pub(super) service_cidrs: Vec<ServiceCidrSpec>,
+    /// §6: existing IPAddress objects.
+    #[serde(default)]
+    pub(super) ip_addresses: Vec<IpAddressFile>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct IpAddressFile {
+    pub(super) ip: String,
+    pub(super) parent: ParentReference,
+    /// How long before time 0 it was created (default `"0s"`).
+    pub(super) age: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

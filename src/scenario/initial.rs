@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer};
 use super::cluster::ClusterConfig;
 use super::file::{AllocationFile, InitialFile};
 use super::{duration, field, ip_of, port_number};
-use crate::api::{Endpoints, IpFamily, Pod, Service};
+use crate::api::{Behavior, Endpoints, IpAddress, IpFamily, Pod, Service, ServiceCidr};
 use crate::ipallocator::family_of;
 use crate::portallocator::PortRange;
 
@@ -30,6 +30,10 @@ pub struct Initial {
     pub cluster_ip_allocation: Option<PresetAllocation<IpAddr>>,
     pub(crate) secondary_cluster_ip_allocation: Option<PresetAllocation<IpAddr>>,
     pub node_port_allocation: Option<PresetAllocation<i32>>,
+    /// §6: ServiceCIDR objects as found (no condition, no finalizer).
+    pub service_cidrs: Vec<ServiceCidr>,
+    /// §6: IPAddress objects as found, with their creation time (≤ 0).
+    pub ip_addresses: Vec<IpAddress>,
 }
 
 /// `cluster_ips: [""]` is how an unset ClusterIP can be written (upstream objects and
@@ -54,7 +58,48 @@ pub(super) fn services_without_empty_ips<'de, D: Deserializer<'de>>(
     Ok(list.into_iter().map(without_empty_ips).collect())
 }
 
-pub(super) fn initial(f: &InitialFile, cluster: &ClusterConfig) -> Result<Initial, String> {
+pub(super) fn initial(
+    f: &InitialFile,
+    cluster: &ClusterConfig,
+    behavior: Behavior,
+) -> Result<Initial, String> {
+    if !behavior.ip_addresses() {
+        let named = [
+            ("service_cidrs", f.service_cidrs.is_empty()),
+            ("ip_addresses", f.ip_addresses.is_empty()),
+        ];
+        if let Some((list, _)) = named.iter().find(|(_, empty)| !empty) {
+            return Err(format!("initial.{list}: ServiceCIDR and IPAddress objects exist from behavior \"1.33\" on, not under \"{behavior}\""));
+        }
+    }
+    if behavior == Behavior::V1_35 && f.cluster_ip_allocation.is_some() {
+        return Err("initial.cluster_ip_allocation: behavior \"1.35\" has no ClusterIP bitmap".to_string());
+    }
+    unique("service_cidrs", f.service_cidrs.iter().map(|c| c.name.clone()))?;
+    let mut service_cidrs = Vec::new();
+    for (i, c) in f.service_cidrs.iter().enumerate() {
+        ServiceCidr::validate(&c.name, &c.cidrs)
+            .map_err(|e| format!("initial.service_cidrs[{i}]: {e}"))?;
+        service_cidrs.push(ServiceCidr::new(&c.name, c.cidrs.clone()));
+    }
+    let mut ip_addresses: Vec<IpAddress> = Vec::new();
+    for (i, a) in f.ip_addresses.iter().enumerate() {
+        let path = format!("initial.ip_addresses[{i}]");
+        let ip = ip_of(&format!("{path}.ip"), &a.ip)?;
+        if ip_addresses.iter().any(|b| b.ip == ip.to_string()) {
+            return Err(format!("{path}: duplicate object {ip}"));
+        }
+        if a.parent.name.is_empty() {
+            return Err(format!("{path}.parent.name: must not be empty"));
+        }
+        let age = match &a.age {
+            Some(d) => duration(&format!("{path}.age"), d)?,
+            None => 0,
+        };
+        let mut obj = IpAddress::allocated(ip, a.parent.clone(), 0);
+        obj.created_ms = -(age as i64);
+        ip_addresses.push(obj);
+    }
     unique("services", f.services.iter().map(Service::key))?;
     unique("pods", f.pods.iter().map(Pod::key))?;
     unique("endpoints", f.endpoints.iter().map(Endpoints::key))?;
@@ -90,6 +135,8 @@ pub(super) fn initial(f: &InitialFile, cluster: &ClusterConfig) -> Result<Initia
             &f.secondary_cluster_ip_allocation,
         )?,
         node_port_allocation: port_allocation(&f.node_port_allocation)?,
+        service_cidrs,
+        ip_addresses,
     })
 }
 

@@ -16,8 +16,8 @@ use std::net::IpAddr;
 use serde_json::Value as Json;
 
 pub use action::{
-    Action, AddApiserver, ApiserverRef, Corruption, CreatePod, CreateService, Isolate, ObjectRef,
-    Outage, SetPodReady,
+    Action, AddApiserver, ApiserverRef, Corruption, CreatePod, CreateService, CreateServiceCidr,
+    Isolate, NameRef, ObjectRef, Outage, ServiceCidrSpec, SetPodReady,
 };
 pub use cluster::{ApiserverSpec, ClusterConfig};
 pub use initial::{Initial, PresetAllocation};
@@ -58,11 +58,12 @@ pub struct Scenario {
 pub fn parse(text: &str) -> Result<Scenario, String> {
     let value: Json = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
     let file: file::File = de("", value)?;
-    let (cluster, mut taken) = cluster::cluster_config(&file.cluster)?;
-    let initial = initial::initial(&file.initial, &cluster)?;
+    let (cluster, mut taken) = cluster::cluster_config(&file.cluster, file.behavior)?;
+    let initial = initial::initial(&file.initial, &cluster, file.behavior)?;
     let mut steps = Vec::with_capacity(file.steps.len());
     for (i, raw) in file.steps.iter().enumerate() {
-        steps.push(step::step(&format!("steps[{i}]"), raw, &cluster, &mut taken)?);
+        let path = format!("steps[{i}]");
+        steps.push(step::step(&path, raw, &cluster, file.behavior, &mut taken)?);
     }
     let until_ms = match &file.until {
         Some(u) => duration("until", u)?,

@@ -7,6 +7,7 @@ use super::action::{Action, Corruption};
 use super::cluster::{check_new_apiserver, ClusterConfig, Taken};
 use super::initial::{check_pod, check_service};
 use super::{de, duration, ip_of, port_number};
+use crate::api::Behavior;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum StepKind {
@@ -34,6 +35,9 @@ const EXPECT_KEYS: &[&str] = &[
     "endpoints",
     "pods",
     "allocations",
+    "service_cidrs",
+    "ip_addresses",
+    "endpoint_slices",
     "events_include",
     "events_exclude",
     "absent",
@@ -44,6 +48,7 @@ pub(super) fn step(
     path: &str,
     raw: &Json,
     cluster: &ClusterConfig,
+    behavior: Behavior,
     taken: &mut Taken,
 ) -> Result<Step, String> {
     let Json::Object(map) = raw else {
@@ -65,6 +70,7 @@ pub(super) fn step(
         (true, None) => {
             let action: Action = de(path, Json::Object(rest))?;
             check_action(path, &action, cluster, taken)?;
+            check_behavior(path, &action, behavior)?;
             StepKind::Do(action)
         }
         (false, Some(expect)) => StepKind::Expect(expect_of(path, &rest, expect)?),
@@ -135,6 +141,21 @@ fn check_action(
     Ok(())
 }
 
+/// §6: ServiceCIDRs and IPAddresses exist from 1.33; 1.35 has no ClusterIP bitmap to corrupt.
+fn check_behavior(path: &str, action: &Action, behavior: Behavior) -> Result<(), String> {
+    if action.needs_ip_addresses() && !behavior.ip_addresses() {
+        return Err(format!("{path}.do: ServiceCIDR and IPAddress objects exist from behavior \"1.33\" on, not under \"{behavior}\""));
+    }
+    if let Action::Corrupt(c) = action {
+        if c.edits_ip_bitmap() && !behavior.cluster_ip_bitmap() {
+            return Err(format!(
+                "{path}.what: behavior \"{behavior}\" has no ClusterIP bitmap"
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_corruption(path: &str, c: &Corruption) -> Result<(), String> {
     match c {
         Corruption::LeakClusterIp { ip }
@@ -146,6 +167,15 @@ fn check_corruption(path: &str, c: &Corruption) -> Result<(), String> {
         | Corruption::UnallocateNodePort { port }
         | Corruption::ForceNodePort { port, .. } => {
             port_number(&format!("{path}.port"), *port as i64)?;
+        }
+        Corruption::PutIpAddress { ip, parent } => {
+            ip_of(&format!("{path}.ip"), ip)?;
+            if parent.name.is_empty() {
+                return Err(format!("{path}.parent.name: must not be empty"));
+            }
+        }
+        Corruption::DeleteIpAddress { ip } => {
+            ip_of(&format!("{path}.ip"), ip)?;
         }
     }
     Ok(())

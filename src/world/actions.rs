@@ -5,14 +5,14 @@
 //! the world as it was, recorded as an `action_failed` event.
 
 use super::{MarkKind, Task, World};
-use crate::api::parse_ip;
+use crate::api::{parse_ip, ServiceCidr};
 use crate::controlplane::{Apiserver, Status};
 use crate::duration::parse_ms;
 use crate::etcd::{self, Etcd, Value};
 use crate::event::{ActionFailed, Event};
 use crate::scenario::{
-    Action, AddApiserver, ApiserverSpec, Corruption, CreatePod, CreateService, Isolate, ObjectRef,
-    Outage, SetPodReady, MAX_APISERVERS,
+    Action, AddApiserver, ApiserverSpec, Corruption, CreatePod, CreateService, CreateServiceCidr,
+    Isolate, NameRef, ObjectRef, Outage, SetPodReady, MAX_APISERVERS,
 };
 
 /// A refusal by `apiserver` (empty when none could serve) about `object`.
@@ -41,12 +41,20 @@ impl World {
         if let Action::Corrupt(
             Corruption::LeakClusterIp { ip }
             | Corruption::UnallocateClusterIp { ip }
-            | Corruption::ForceClusterIp { ip, .. },
+            | Corruption::ForceClusterIp { ip, .. }
+            | Corruption::PutIpAddress { ip, .. }
+            | Corruption::DeleteIpAddress { ip },
         ) = action
         {
             if parse_ip(ip).is_none() {
                 return Err(refused("", ip, format!("invalid IP address {ip:?}")));
             }
+        }
+        let b = self.behavior;
+        let bitmap_edit = matches!(action, Action::Corrupt(c) if c.edits_ip_bitmap());
+        if (action.needs_ip_addresses() && !b.ip_addresses()) || (bitmap_edit && !b.cluster_ip_bitmap()) {
+            let why = format!("not possible under behavior {b}: {}", b.label());
+            return Err(refused("", "", why));
         }
         Ok(())
     }
@@ -80,6 +88,8 @@ impl World {
             Action::DeletePod(o) => self.delete_pod(o),
             Action::SetPodReady(s) => self.set_pod_ready(s),
             Action::Corrupt(c) => self.corrupt(c),
+            Action::CreateServiceCidr(c) => self.create_service_cidr(c),
+            Action::DeleteServiceCidr(n) => self.delete_service_cidr(n),
         }
     }
 
@@ -252,6 +262,41 @@ impl World {
                 _ => Err(format!("pods \"{}\" not found", s.name)),
             }
         })
+    }
+
+    /// `POST /apis/networking.k8s.io/v1/servicecidrs`: validated, then stored as given; the
+    /// ServiceCIDR controller adds its finalizer and condition when it sees it.
+    fn create_service_cidr(&mut self, c: &CreateServiceCidr) -> Result<(), ActionFailed> {
+        let spec = &c.service_cidr;
+        let server = self.server_for(c.via.as_deref(), &spec.name)?;
+        ServiceCidr::validate(&spec.name, &spec.cidrs).map_err(|e| refused(&server, &spec.name, e))?;
+        let key = etcd::service_cidr_key(&spec.name);
+        let object = Value::ServiceCidr(ServiceCidr::new(&spec.name, spec.cidrs.clone()));
+        let exists = format!("servicecidrs.networking.k8s.io {:?} already exists", spec.name);
+        self.etcd
+            .compare_and_put(&key, 0, object, self.now)
+            .map_err(|_| refused(&server, &spec.name, exists))?;
+        Ok(())
+    }
+
+    /// `DELETE`: with a finalizer the object only gets its deletion timestamp and stays until
+    /// the ServiceCIDR controller lets it go; without one it goes at once.
+    fn delete_service_cidr(&mut self, n: &NameRef) -> Result<(), ActionFailed> {
+        let server = self.server_for(n.via.as_deref(), &n.name)?;
+        let not_found = || {
+            let why = format!("servicecidrs.networking.k8s.io {:?} not found", n.name);
+            refused(&server, &n.name, why)
+        };
+        let mut cidr = self.etcd.service_cidr(&n.name, self.now).cloned().ok_or_else(not_found)?;
+        let key = etcd::service_cidr_key(&n.name);
+        if cidr.finalizers.is_empty() {
+            self.etcd.delete(&key, self.now);
+        } else if !cidr.deleting {
+            cidr.deleting = true;
+            cidr.deleted_ms = Some(self.now);
+            self.etcd.put(&key, Value::ServiceCidr(cidr), None, self.now);
+        }
+        Ok(())
     }
 
     /// A Pod write through an apiserver (Pods have no allocations: straight to etcd).

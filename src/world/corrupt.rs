@@ -8,7 +8,7 @@ use ipnet::IpNet;
 use super::actions::refused;
 use super::World;
 use crate::allocator::{Allocator, ItemRange};
-use crate::api::{parse_ip, IpFamily, Service, ServicePort};
+use crate::api::{parse_ip, IpAddress, IpFamily, Service, ServicePort};
 use crate::etcd::{self, Value};
 use crate::event::ActionFailed;
 use crate::ipallocator::family_of;
@@ -55,6 +55,18 @@ impl World {
                     }),
                 }),
             ),
+            Corruption::PutIpAddress { ip: s, parent } => {
+                let obj = IpAddress::allocated(ip(s), parent.clone(), self.now);
+                let key = etcd::ip_address_key(&obj.ip);
+                self.etcd.put(&key, Value::IpAddress(obj), None, self.now);
+                (ip(s).to_string(), Ok(()))
+            }
+            Corruption::DeleteIpAddress { ip: s } => {
+                let name = ip(s).to_string();
+                let gone = self.etcd.delete(&etcd::ip_address_key(&name), self.now);
+                let not_found = format!("ipaddresses.networking.k8s.io {name:?} not found");
+                (name, if gone { Ok(()) } else { Err(not_found) })
+            }
         };
         result.map_err(|e| refused("", &object, e))?;
         self.sync_endpoints_controller();

@@ -26,6 +26,14 @@ impl World {
             let key = etcd::service_key(&svc.namespace, &svc.name);
             self.etcd.put(&key, Value::Service(svc), None, 0);
         }
+        for cidr in &init.service_cidrs {
+            let key = etcd::service_cidr_key(&cidr.name);
+            self.etcd.put(&key, Value::ServiceCidr(cidr.clone()), None, 0);
+        }
+        for addr in &init.ip_addresses {
+            let key = etcd::ip_address_key(&addr.ip);
+            self.etcd.put(&key, Value::IpAddress(addr.clone()), None, 0);
+        }
         for pod in &init.pods {
             let key = etcd::pod_key(&pod.namespace, &pod.name);
             self.etcd.put(&key, Value::Pod(pod.clone()), None, 0);

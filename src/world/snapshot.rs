@@ -36,6 +36,9 @@ impl World {
             endpoints: etcd.endpoints(now).into_iter().cloned().collect(),
             pods: etcd.pods(now).into_iter().cloned().collect(),
             allocations: self.allocations(),
+            service_cidrs: etcd.service_cidrs(now).into_iter().cloned().collect(),
+            ip_addresses: self.ip_addresses(),
+            endpoint_slices: etcd.endpoint_slices(now).into_iter().cloned().collect(),
         }
     }
 
@@ -76,6 +79,13 @@ impl World {
                 node_port_leaks,
             },
         }
+    }
+
+    /// IPAddress objects by address, IPv4 before IPv6 (their keys sort as strings).
+    fn ip_addresses(&self) -> Vec<crate::api::IpAddress> {
+        let mut list: Vec<_> = self.etcd.ip_addresses(self.now).into_iter().cloned().collect();
+        list.sort_by_key(|a| a.address());
+        list
     }
 
     fn allocations(&self) -> Allocations {
