@@ -18,6 +18,8 @@ use crate::portallocator::{PortAllocator, PortRange};
 use crate::repair::nodeport::collect_service_node_ports;
 use crate::world::World;
 
+pub mod words;
+
 /// What one bitmap cell shows: one meaning per variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Cell {

@@ -5,7 +5,9 @@ use serde_json::json;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::api::Behavior;
 use crate::catalogue;
+use crate::inspect::words::{behavior_label, behavior_summary};
 use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::scenario::{self, Scenario};
@@ -240,10 +242,14 @@ fn settings_form(
             <label for="cfg-count">{ lang.pick("apiservers", "apiserver 数量") }</label>
             <input id="cfg-count" type="number" min="1" max="9" value={s.apiservers.clone()} onchange={field(|s| &mut s.apiservers)} />
             <label for="cfg-behavior">{ lang.pick("behaviour", "行为版本") }</label>
-            <select id="cfg-behavior" onchange={field(|s| &mut s.behavior)}>
-                <option value="1.29" selected={s.behavior == "1.29"}>{ lang.pick("1.29 (bands, repair gates readiness)", "1.29（静态段/动态段，修复完成前不就绪）") }</option>
-                <option value="1.20" selected={s.behavior == "1.20"}>{ lang.pick("1.20 (as the seed articles read it)", "1.20（原始文章所依据的版本）") }</option>
+            <select id="cfg-behavior" onchange={field(|s| &mut s.behavior)} aria-describedby="cfg-behavior-help">
+                { for Behavior::ALL.iter().map(|&b| html! {
+                    <option value={b.as_str()} selected={s.behavior == b.as_str()} title={behavior_summary(b, lang)}>{ behavior_label(b, lang) }</option>
+                }) }
             </select>
+            if let Ok(b) = s.behavior.parse::<Behavior>() {
+                <p id="cfg-behavior-help" class="help">{ behavior_summary(b, lang) }</p>
+            }
             <label for="cfg-seed">{ lang.pick("seed", "随机种子") }</label>
             <input id="cfg-seed" value={s.seed.clone()} onchange={field(|s| &mut s.seed)} inputmode="numeric" />
             <button id="cfg-apply" type="submit" class="primary">{ lang.pick("Start this cluster", "启动这个集群") }</button>

@@ -6,9 +6,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::api::Behavior;
 use crate::event::Event;
 use crate::inspect::{cluster_ip_bitmap, node_port_bitmap, BitmapView};
 use crate::lab::Lab;
+use crate::reconcilers::ReconcilerType;
 use crate::state::State;
 use crate::world::{Mark, MarkKind};
 
@@ -21,8 +23,8 @@ pub struct Frame {
     pub horizon: u64,
     pub lease_ttl_ms: u64,
     pub(crate) interval_ms: u64,
-    pub reconciler: &'static str,
-    pub behavior: &'static str,
+    pub reconciler: ReconcilerType,
+    pub behavior: Behavior,
 }
 
 impl PartialEq for Frame {
@@ -69,8 +71,8 @@ fn frame_of(lab: &Lab, cache: &mut LogCache) -> Frame {
         horizon: lab.horizon(),
         lease_ttl_ms: cfg.lease_ttl_ms,
         interval_ms: cfg.endpoint_interval_ms,
-        reconciler: cfg.reconciler.as_str(),
-        behavior: w.behavior().as_str(),
+        reconciler: cfg.reconciler,
+        behavior: w.behavior(),
     }
 }
 

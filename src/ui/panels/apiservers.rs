@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::{act, PanelProps};
 use crate::duration::format_ms;
+use crate::inspect::words::{behavior_label, crash_hint, stop_hint};
 use crate::lang::Lang;
 use crate::scenario::{Action, AddApiserver, ApiserverRef, Isolate};
 use crate::state::{ApiserverState, ApiserverStatus};
@@ -82,8 +83,8 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
     html! {
         <section class="panel apiservers" aria-labelledby="h-apiservers">
             <h2 id="h-apiservers">{ "kube-apiservers" }<span class="sub">{ match lang {
-                Lang::En => format!("reconciler: {} · behaviour {}", p.frame.reconciler, p.frame.behavior),
-                Lang::Zh => format!("reconciler：{} · 行为版本 {}", p.frame.reconciler, p.frame.behavior),
+                Lang::En => format!("reconciler: {} · behaviour {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
+                Lang::Zh => format!("reconciler：{} · 行为版本 {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
             } }</span></h2>
             <ul class="cards">
                 { for st.apiservers.iter().map(|a| {
@@ -121,9 +122,9 @@ fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang
             </div>
             <div class="card-actions">
                 <button class="crash" disabled={!up && !starting} onclick={act(&p.lab, Action::CrashApiserver(r(&name)))}
-                    title={lang.pick("Dies at once: its lease stays until the TTL runs out", "立即崩溃：它的租约会一直保留到 TTL 耗尽")}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
+                    title={crash_hint(p.frame.reconciler, lang)}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
                 <button class="stop" disabled={!up || a.status == ApiserverStatus::Stopping} onclick={act(&p.lab, Action::StopApiserver(r(&name)))}
-                    title={lang.pick("Graceful: removes its lease and endpoint at once", "优雅退出：立即删除自己的租约和 endpoint")}>{ lang.pick("■ Stop", "■ 停止") }</button>
+                    title={stop_hint(p.frame.reconciler, p.frame.behavior, lang)}>{ lang.pick("■ Stop", "■ 停止") }</button>
                 <button class="start" disabled={up || starting} onclick={act(&p.lab, Action::StartApiserver(r(&name)))}>{ lang.pick("▶ Start", "▶ 启动") }</button>
                 <button class="isolate" disabled={!up} onclick={act(&p.lab, Action::IsolateApiserver(Isolate { apiserver: name.clone(), for_: "30s".into() }))}
                     title={lang.pick("Cut it off from etcd for 30 s", "切断它与 etcd 的连接 30 秒")}>{ lang.pick("✂ Isolate 30s", "✂ 隔离 30s") }</button>
