@@ -22,6 +22,7 @@ fn every_part_has_one_name_and_a_label_in_both_languages() {
             "etcd",
             "events",
             "bitmaps",
+            "service-cidrs",
             "services",
             "pods"
         ]

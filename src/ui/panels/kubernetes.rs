@@ -9,7 +9,10 @@ use crate::event::{Event, EventKind};
 use crate::lab::{EndpointsChange, Msg};
 use crate::lang::Lang;
 use crate::scenario::{Action, ObjectRef};
-use crate::state::{ApiserverStatus, State};
+use crate::api::EndpointSlice;
+use crate::inspect::words::{address_added, address_left, selector_note};
+use crate::reconcilers::ReconcilerType;
+use crate::state::State;
 
 /// How long an address that left the Endpoints fades out (`@keyframes leave` in
 /// `static/style.css`), after which its element is removed.
@@ -22,27 +25,10 @@ pub(crate) struct KubernetesProps {
     pub(crate) lab: Callback<Msg>,
 }
 
-/// Why an address left, from the state of the apiserver that owned it.
-fn why_left(st: &State, ip: &str, lang: Lang) -> &'static str {
-    match st
-        .apiservers
-        .iter()
-        .find(|a| a.advertise_address == ip)
-        .map(|a| a.status)
-    {
-        Some(ApiserverStatus::Stopped | ApiserverStatus::Stopping) => lang.pick(
-            "stopped gracefully: it deleted its lease",
-            "已优雅退出：它删除了自己的租约",
-        ),
-        Some(ApiserverStatus::Crashed) => {
-            lang.pick("crashed: its lease expired", "已崩溃：它的租约已过期")
-        }
-        Some(ApiserverStatus::Isolated) => lang.pick(
-            "cut off from etcd: its lease expired",
-            "与 etcd 失联：它的租约已过期",
-        ),
-        _ => lang.pick("its lease is gone", "它的租约已不存在"),
-    }
+/// Why an address left: the status of the apiserver that advertises it, and the reconciler.
+fn why_left(st: &State, reconciler: ReconcilerType, ip: &str, writer: &str, lang: Lang) -> String {
+    let owner = st.apiservers.iter().find(|a| a.advertise_address == ip);
+    address_left(reconciler, owner.map(|a| a.status), writer, lang)
 }
 
 /// The change of the addresses whose departing elements are still fading out: until
@@ -83,7 +69,7 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
     });
     html! {
         <section class="panel kubernetes" aria-labelledby="h-kubernetes">
-            <h2 id="h-kubernetes">{ "default/kubernetes" }<span class="sub">{ lang.pick("Service and Endpoints, written by the apiservers themselves", "Service 与 Endpoints，由 apiserver 自己写入") }</span></h2>
+            <h2 id="h-kubernetes">{ "default/kubernetes" }<span class="sub">{ lang.pick("Service, Endpoints and EndpointSlice, written by the apiservers themselves", "Service、Endpoints 与 EndpointSlice，由 apiserver 自己写入") }</span></h2>
             <div class="svc">
                 { match svc {
                     Some(s) => html! {
@@ -91,24 +77,29 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
                             <div class="kv"><span>{ "ClusterIP" }</span><strong id="kubernetes-ip">{ &s.cluster_ip }</strong></div>
                             <div class="kv"><span>{ lang.pick("type", "类型") }</span><code>{ format!("{:?}", s.type_) }</code></div>
                             <div class="kv"><span>{ lang.pick("ports", "端口") }</span><code>{ super::services::ports_text(&s.ports, lang) }</code></div>
-                            <div class="kv"><span>{ "selector" }</span><code>{ lang.pick("none: no controller owns its Endpoints", "无：没有控制器管理它的 Endpoints") }</code></div>
+                            <div class="kv"><span>{ "selector" }</span><code>{ selector_note(p.frame.reconciler, lang) }</code></div>
                         </>
                     },
                     None => html! { <p class="missing" id="kubernetes-missing">{ lang.pick("The Service is gone: the next sync of a ready apiserver recreates it with the first IP.", "这个 Service 已被删除：就绪 apiserver 的下一次同步会用第一个 IP 重新创建它。") }</p> },
                 } }
             </div>
-            <h3>{ "Endpoints" }</h3>
-            <ul class="addresses" id="kubernetes-endpoints" aria-live="polite">
-                if current.is_empty() {
-                    <li class="empty">{ if ep.is_some() { lang.pick("no addresses", "没有地址") } else { lang.pick("no Endpoints object", "没有 Endpoints 对象") } }</li>
-                }
-                { for current.iter().map(|a| html! { <li key={a.as_str()} class="address"><code>{ a }</code></li> }) }
-                // Addresses the last rewrite removed fade out instead of vanishing, then go.
-                { for leaving.iter().map(|a| html! {
-                    <li key={format!("leaving-{a}")} class="address leaving" aria-hidden="true"><code>{ a }</code></li>
-                }) }
-            </ul>
-            if let Some((e, to)) = last_reset { { written_by(e, to, &p.change, st, lang) } }
+            <div class="ep-pair">
+                <div class="ep-side">
+                    <h3>{ "Endpoints" }</h3>
+                    <ul class="addresses" id="kubernetes-endpoints" aria-live="polite">
+                        if current.is_empty() {
+                            <li class="empty">{ if ep.is_some() { lang.pick("no addresses", "没有地址") } else { lang.pick("no Endpoints object", "没有 Endpoints 对象") } }</li>
+                        }
+                        { for current.iter().map(|a| html! { <li key={a.as_str()} class="address"><code>{ a }</code></li> }) }
+                        // Addresses the last rewrite removed fade out instead of vanishing, then go.
+                        { for leaving.iter().map(|a| html! {
+                            <li key={format!("leaving-{a}")} class="address leaving" aria-hidden="true"><code>{ a }</code></li>
+                        }) }
+                    </ul>
+                </div>
+                { slice_view(st.kubernetes_slice(), lang) }
+            </div>
+            if let Some((e, to)) = last_reset { { written_by(e, to, &p.change, st, p.frame.reconciler, lang) } }
             <button id="delete-kubernetes" class="danger" disabled={svc.is_none()} onclick={act(&p.lab, delete)}>{ lang.pick("✖ Delete the kubernetes Service", "✖ 删除 kubernetes Service") }</button>
         </section>
     }
@@ -116,7 +107,14 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
 
 /// Who rewrote the Endpoints last (`e`), to what (`to`), and which addresses the last change
 /// removed and added.
-fn written_by(e: &Event, to: &[String], change: &EndpointsChange, st: &State, lang: Lang) -> Html {
+fn written_by(
+    e: &Event,
+    to: &[String],
+    change: &EndpointsChange,
+    st: &State,
+    reconciler: ReconcilerType,
+    lang: Lang,
+) -> Html {
     html! {
         <p class="written-by" id="written-by">{ match lang {
             Lang::En => format!("last rewrite: t = {} by {}", format_ms(e.time_ms), e.apiserver),
@@ -124,11 +122,40 @@ fn written_by(e: &Event, to: &[String], change: &EndpointsChange, st: &State, la
         } }
             // As the log line prints them (Go's `%v` of the list).
             <br /><span class="why">{ format!("[{}]", to.join(" ")) }</span>
-            { for change.removed.iter().map(|ip| html! { <><br /><span class="change removed">{ format!("− {ip}{}{}", lang.pick(": ", "："), why_left(st, ip, lang)) }</span></> }) }
-            { for change.added.iter().map(|ip| html! { <><br /><span class="change added">{ match lang {
-                Lang::En => format!("+ {ip}: its lease is live"),
-                Lang::Zh => format!("+ {ip}：它的租约仍然有效"),
-            } }</span></> }) }
+            { for change.removed.iter().map(|ip| html! { <><br /><span class="change removed">{ format!("− {ip}{}{}", lang.pick(": ", "："), why_left(st, reconciler, ip, &e.apiserver, lang)) }</span></> }) }
+            { for change.added.iter().map(|ip| html! { <><br /><span class="change added">{
+                format!("+ {ip}{}{}", lang.pick(": ", "："), address_added(reconciler, lang))
+            }</span></> }) }
         </p>
+    }
+}
+
+/// The EndpointSlice `default/kubernetes` the apiservers write beside the Endpoints: its address
+/// type and each endpoint with its `ready` condition.
+fn slice_view(slice: Option<&EndpointSlice>, lang: Lang) -> Html {
+    html! {
+        <div class="ep-side slice" id="kubernetes-slice">
+            <h3>{ "EndpointSlice" }
+                if let Some(s) = slice {
+                    <span class="slice-type" id="kubernetes-slice-type">{ format!(" · addressType {}", s.address_type) }</span>
+                }
+            </h3>
+            <ul class="slice-endpoints" id="kubernetes-slice-endpoints">
+                { match slice {
+                    None => html! { <li class="empty">{ lang.pick("no EndpointSlice object", "没有 EndpointSlice 对象") }</li> },
+                    Some(s) if s.endpoints.is_empty() => html! { <li class="empty">{ lang.pick("no endpoints", "没有 endpoint") }</li> },
+                    Some(s) => s.endpoints.iter().map(|ep| {
+                        let key = ep.addresses.join(",");
+                        let ready = if ep.ready { lang.pick("ready", "就绪") } else { lang.pick("not ready", "未就绪") };
+                        html! {
+                            <li key={key} class={classes!("address", (!ep.ready).then_some("not-ready"))}>
+                                <code>{ ep.addresses.join(", ") }</code>
+                                <span class="slice-ready">{ format!(" · {ready}") }</span>
+                            </li>
+                        }
+                    }).collect::<Html>(),
+                } }
+            </ul>
+        </div>
     }
 }
