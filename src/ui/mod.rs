@@ -195,8 +195,9 @@ fn grid(
 ) -> Html {
     let shows = |panel: Part| props.shows(panel);
     let (ips, ports) = maps;
+    let cidrs = frame.behavior.ip_addresses() && shows(Part::ServiceCidrs);
     html! {
-        <main class="grid">
+        <main class={classes!("grid", cidrs.then_some("with-cidrs"))}>
             if shows(Part::Apiservers) { <panels::Apiservers frame={frame.clone()} lab={send.clone()} /> }
             if shows(Part::KubernetesService) {
                 <panels::KubernetesService frame={frame.clone()} change={lab.endpoints_change().clone()} lab={send.clone()} />
@@ -206,6 +207,7 @@ fn grid(
             if shows(Part::Bitmaps) {
                 <panels::Bitmaps ips={ips.clone()} ports={ports.clone()} sweep={frame::repair_runs(frame)} lab={send.clone()} />
             }
+            if cidrs { <panels::ServiceCidrs frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Services) { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Pods) { <panels::Pods frame={(**slow).clone()} lab={send.clone()} /> }
         </main>

@@ -8,6 +8,7 @@ mod corrupt;
 mod etcd;
 mod feed;
 mod kubernetes;
+mod service_cidrs;
 mod services;
 
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -24,6 +25,7 @@ pub(crate) use corrupt::Corrupt;
 pub(crate) use etcd::Etcd;
 pub(crate) use feed::EventFeed;
 pub(crate) use kubernetes::KubernetesService;
+pub(crate) use service_cidrs::ServiceCidrs;
 pub(crate) use services::{Pods, Services};
 
 #[derive(Properties, PartialEq)]
