@@ -18,7 +18,11 @@ use crate::portallocator::{PortAllocator, PortRange};
 use crate::repair::nodeport::collect_service_node_ports;
 use crate::world::World;
 
+mod ipaddresses;
+mod pending;
 pub mod words;
+
+pub use ipaddresses::{ip_address_map, CidrView, IpAddressMap, MAX_CELLS, ORPHAN_GRACE_MS};
 
 /// What one bitmap cell shows: one meaning per variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -29,23 +33,30 @@ pub enum Cell {
     /// The `kubernetes` Service's own address or port.
     Kubernetes,
     /// Set in etcd with no Service: a leak, or an allocation whose Service is not there yet. How
-    /// many repair runs are left before it is freed is [`BitmapView::leak_countdown`].
+    /// many repair runs are left before it is freed is [`BitmapView::leak_countdown`]. In an
+    /// IPAddress view: an IPAddress whose Service does not exist (an orphan), deletable 60 s
+    /// after its creation ([`BitmapView::deletable_at`]).
     Leaked,
     /// Owned by two or more Services.
     Duplicate,
-    /// A Service holds it but the bit is clear (the repair loop will set it).
+    /// A Service holds it but the bit is clear (the repair loop will set it); in an IPAddress
+    /// view, a Service's ClusterIP with no IPAddress object (RepairIPAddress will create it).
     Unallocated,
+    /// An IPAddress object whose parent is not a Service holding that address: the Service holds
+    /// another, or the parent is no Service at all. RepairIPAddress deletes it at once.
+    WrongReference,
 }
 
 impl Cell {
     /// Every state, in declaration order (`ALL[c.index()] == c`).
-    pub const ALL: [Cell; 6] = [
+    pub const ALL: [Cell; 7] = [
         Cell::Free,
         Cell::Allocated,
         Cell::Kubernetes,
         Cell::Leaked,
         Cell::Duplicate,
         Cell::Unallocated,
+        Cell::WrongReference,
     ];
 
     /// The position of this state in [`Cell::ALL`], for tables indexed by state.
@@ -105,18 +116,36 @@ impl FromStr for BitmapRange {
     }
 }
 
-/// One range as the UI shows it.
+/// What the cells of a view stand for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ViewKind {
+    /// A bitmap in etcd (`/ranges/...`) that a repair loop keeps.
+    #[default]
+    Bitmap,
+    /// 1.33's ClusterIP bitmap: still written beside the IPAddress objects (dual-write), but no
+    /// repair loop reads it any more.
+    DualWrite,
+    /// The IPAddress objects over one ServiceCIDR's addresses (1.33 and later).
+    IpAddresses,
+}
+
+/// One range as the UI shows it. Only the cells that are not free are stored, so that a range
+/// of millions of addresses costs what its allocations cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BitmapView {
     /// The range the cells cover (`10.96.0.0/12` or `30000-32767` when printed).
     pub range: BitmapRange,
+    kind: ViewKind,
+    size: usize,
     static_band: usize,
-    /// One state per offset.
-    cells: Vec<Cell>,
+    /// The state of every cell that is not free, by offset.
+    marked: BTreeMap<usize, Cell>,
     /// Services per offset (namespace/name), for the tooltip.
     owners: BTreeMap<usize, Vec<String>>,
     /// Runs left before the soonest running apiserver frees a leaked cell.
     leak_countdown: BTreeMap<usize, i32>,
+    /// IPAddress views: the object at each offset and what RepairIPAddress makes of it.
+    objects: BTreeMap<usize, ipaddresses::IpObject>,
     /// Services whose IP or port lies outside the range: (service, value).
     out_of_range: Vec<(String, String)>,
 }
@@ -124,12 +153,20 @@ pub struct BitmapView {
 impl BitmapView {
     /// Every cell of `range` free, the first `static_band` of them in the static band.
     pub fn new(range: BitmapRange, static_band: usize) -> Self {
+        Self::sized(range, range.size(), static_band, ViewKind::Bitmap)
+    }
+
+    /// `size` free cells of `range` of the `kind`.
+    pub(crate) fn sized(range: BitmapRange, size: usize, static_band: usize, kind: ViewKind) -> Self {
         BitmapView {
             range,
+            kind,
+            size,
             static_band,
-            cells: vec![Cell::Free; range.size()],
+            marked: BTreeMap::new(),
             owners: BTreeMap::new(),
             leak_countdown: BTreeMap::new(),
+            objects: BTreeMap::new(),
             out_of_range: Vec::new(),
         }
     }
@@ -137,15 +174,23 @@ impl BitmapView {
     /// Shows `offset` as `cell`, held by `owners` (namespace/name). Offsets past the range are
     /// ignored.
     pub fn set(&mut self, offset: usize, cell: Cell, owners: &[&str]) {
-        let Some(slot) = self.cells.get_mut(offset) else {
+        if offset >= self.size {
             return;
-        };
-        *slot = cell;
+        }
+        self.mark(offset, cell);
         if owners.is_empty() {
             self.owners.remove(&offset);
         } else {
             let owners = owners.iter().map(|o| o.to_string()).collect();
             self.owners.insert(offset, owners);
+        }
+    }
+
+    fn mark(&mut self, offset: usize, cell: Cell) {
+        if cell == Cell::Free {
+            self.marked.remove(&offset);
+        } else {
+            self.marked.insert(offset, cell);
         }
     }
 
@@ -155,8 +200,12 @@ impl BitmapView {
             .push((service.to_string(), value.to_string()));
     }
 
+    pub fn kind(&self) -> ViewKind {
+        self.kind
+    }
+
     pub fn size(&self) -> usize {
-        self.cells.len()
+        self.size
     }
 
     /// Cells below this offset are in the static band.
@@ -164,13 +213,48 @@ impl BitmapView {
         self.static_band
     }
 
-    pub fn cells(&self) -> &[Cell] {
-        &self.cells
-    }
-
     /// The state at `offset`; `None` past the range.
     pub fn cell(&self, offset: usize) -> Option<Cell> {
-        self.cells.get(offset).copied()
+        (offset < self.size).then(|| self.marked.get(&offset).copied().unwrap_or(Cell::Free))
+    }
+
+    /// The cells that are not free, by offset.
+    pub fn marked(&self) -> impl Iterator<Item = (usize, Cell)> + '_ {
+        self.marked.iter().map(|(&o, &c)| (o, c))
+    }
+
+    /// The states of the `count` cells from `first` (free past the range).
+    pub fn window(&self, first: usize, count: usize) -> Vec<Cell> {
+        let mut cells = vec![Cell::Free; count];
+        let end = first.saturating_add(count);
+        for (&o, &c) in self.marked.range(first..end) {
+            cells[o - first] = c;
+        }
+        cells
+    }
+
+    /// How many cells are in each state, indexed by [`Cell::index`].
+    pub fn counts(&self) -> [usize; Cell::ALL.len()] {
+        let mut n = [0; Cell::ALL.len()];
+        for &c in self.marked.values() {
+            n[c.index()] += 1;
+        }
+        n[Cell::Free.index()] = self.size - self.marked.len();
+        n
+    }
+
+    /// The offsets whose state differs between `self` and `other`, in order.
+    pub fn changed(&self, other: &BitmapView) -> Vec<usize> {
+        let mut out: Vec<usize> = self
+            .marked
+            .iter()
+            .filter(|(o, c)| other.marked.get(o) != Some(c))
+            .map(|(&o, _)| o)
+            .collect();
+        let gone = other.marked.keys().filter(|o| !self.marked.contains_key(o));
+        out.extend(gone);
+        out.sort_unstable();
+        out
     }
 
     /// The Services holding `offset`, in namespace/name order.
@@ -285,8 +369,16 @@ impl Allocations for NodePorts {
 }
 
 /// The ClusterIP bitmap of family `index` (0 = primary), from what etcd stores.
+/// `None` when the behaviour writes no ClusterIP bitmap (1.35).
 pub fn cluster_ip_bitmap(w: &World, index: usize) -> Option<BitmapView> {
-    Some(bitmap(w, &ClusterIps(w.stored_cluster_ips(index)?)))
+    if !w.behavior().cluster_ip_bitmap() {
+        return None;
+    }
+    let mut v = bitmap(w, &ClusterIps(w.stored_cluster_ips(index)?));
+    if !w.behavior().bitmap_ip_repair() {
+        v.kind = ViewKind::DualWrite;
+    }
+    Some(v)
 }
 
 /// The NodePort bitmap, from what etcd stores.
@@ -299,8 +391,8 @@ fn bitmap<A: Allocations>(w: &World, alloc: &A) -> BitmapView {
     let stored = alloc.alloc();
     let mut v = BitmapView::new(alloc.range(), stored.static_band());
     for offset in stored.offsets() {
-        if let Some(c) = v.cells.get_mut(offset) {
-            *c = Cell::Leaked;
+        if offset < v.size {
+            v.marked.insert(offset, Cell::Leaked);
         }
     }
     for svc in w.etcd().services(w.now()) {
@@ -317,20 +409,21 @@ fn bitmap<A: Allocations>(w: &World, alloc: &A) -> BitmapView {
         .and_then(|s| alloc.kubernetes(s))
         .and_then(|value| stored.offset_of(value));
     for (&o, who) in &v.owners {
-        let set = v.cells[o] != Cell::Free;
-        v.cells[o] = match (who.len(), set) {
+        let set = v.marked.contains_key(&o);
+        let cell = match (who.len(), set) {
             (n, _) if n > 1 => Cell::Duplicate,
             (_, false) => Cell::Unallocated,
             _ if Some(o) == kubernetes => Cell::Kubernetes,
             _ => Cell::Allocated,
         };
+        v.marked.insert(o, cell);
     }
     // Per offset, the lowest counter any running apiserver's repair holds: the run that frees it
     // comes first.
     let running = w.apiservers().filter(|a| a.status == Status::Running);
     for (value, n) in running.flat_map(|a| alloc.leaks(a)) {
         match stored.offset_of(value) {
-            Some(o) if v.cells.get(o) == Some(&Cell::Leaked) => {
+            Some(o) if v.marked.get(&o) == Some(&Cell::Leaked) => {
                 let c = v.leak_countdown.entry(o).or_insert(n);
                 *c = (*c).min(n);
             }
@@ -349,6 +442,10 @@ impl BitmapView {
             lang.pick("dynamic band", "动态段")
         };
         let owners = self.owners(offset).join(", ");
+        if self.kind == ViewKind::IpAddresses {
+            let state = self.describe_object(offset, lang);
+            return format!("{} · {band} · {state}", self.label(offset));
+        }
         let state = match (self.cell(offset), lang) {
             (Some(Cell::Free), _) => lang.pick("free", "空闲").to_string(),
             (Some(Cell::Allocated), Lang::En) => format!("allocated to {owners}"),
@@ -361,6 +458,10 @@ impl BitmapView {
             }
             (Some(Cell::Duplicate), Lang::En) => format!("assigned to several services: {owners}"),
             (Some(Cell::Duplicate), Lang::Zh) => format!("同时分配给了多个 Service：{owners}"),
+            (Some(Cell::Unallocated), _) if self.kind == ViewKind::DualWrite => match lang {
+                Lang::En => format!("used by {owners} but not set: no repair loop sets it any more"),
+                Lang::Zh => format!("{owners} 正在使用，但位图中未标记：已经没有修复循环会补上"),
+            },
             (Some(Cell::Unallocated), Lang::En) => {
                 format!("used by {owners} but not allocated: repair will set it")
             }
@@ -368,12 +469,22 @@ impl BitmapView {
                 format!("{owners} 正在使用，但位图中未标记：修复循环会补上")
             }
             (Some(Cell::Leaked), _) => self.describe_leak(offset, lang),
+            // Only IPAddress views have wrong references.
+            (Some(Cell::WrongReference), _) => String::new(),
             (None, _) => lang.pick("outside the range", "超出范围").to_string(),
         };
         format!("{} · {band} · {state}", self.label(offset))
     }
 
     fn describe_leak(&self, offset: usize, lang: Lang) -> String {
+        if self.kind == ViewKind::DualWrite {
+            return lang
+                .pick(
+                    "set, used by no service: no repair loop reads this bitmap any more, so nothing frees it",
+                    "已设置但没有任何 Service 使用：已经没有修复循环读取这个位图，所以不会被释放",
+                )
+                .to_string();
+        }
         match (self.leak_countdown(offset), lang) {
             (Some(n), Lang::En) => format!(
                 "allocated to no service: a suspected leak, freed by the {} repair run from now",

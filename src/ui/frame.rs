@@ -8,7 +8,9 @@ use yew::prelude::*;
 
 use crate::api::Behavior;
 use crate::event::Event;
-use crate::inspect::{cluster_ip_bitmap, node_port_bitmap, BitmapView};
+use crate::inspect::{
+    cluster_ip_bitmap, ip_address_map, node_port_bitmap, BitmapView, Cell, IpAddressMap,
+};
 use crate::lab::Lab;
 use crate::reconcilers::ReconcilerType;
 use crate::state::State;
@@ -90,8 +92,29 @@ pub(crate) fn use_frame(lab: &Lab) -> (Frame, Rc<Frame>) {
     (frame, slow)
 }
 
-/// The ClusterIP bitmaps (one per range) and the NodePort bitmap.
-pub(crate) type Bitmaps = (Rc<Vec<Rc<BitmapView>>>, Rc<BitmapView>);
+/// A ServiceCIDR prefix with the IPAddress objects drawn over it (1.33 and later).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct CidrCanvas {
+    pub(crate) name: String,
+    pub(crate) ready: Option<bool>,
+    pub(crate) deleting: bool,
+    /// Usable addresses of the prefix (the view may draw fewer).
+    pub(crate) addresses: u128,
+    /// Its first and last usable address.
+    pub(crate) bounds: (String, String),
+    pub(crate) view: Rc<BitmapView>,
+}
+
+/// What the allocation panel draws: the ClusterIP bitmaps (one per range; none under 1.35), the
+/// NodePort bitmap, and under 1.33 and 1.35 the IPAddress objects over each ServiceCIDR prefix
+/// with those drawn on no canvas (address, state, parent).
+#[derive(PartialEq)]
+pub(crate) struct Bitmaps {
+    pub(crate) ips: Rc<Vec<Rc<BitmapView>>>,
+    pub(crate) ports: Rc<BitmapView>,
+    pub(crate) cidrs: Rc<Vec<CidrCanvas>>,
+    pub(crate) undrawn: Rc<Vec<(String, Cell, String)>>,
+}
 
 /// The bitmaps, rebuilt when etcd, the marks or the scenario changed (a configured cluster
 /// starts at the same instant and revision as the one it replaces, with other ranges).
@@ -104,7 +127,29 @@ pub(crate) fn use_bitmaps(lab: &Lab, frame: &Frame) -> Rc<Bitmaps> {
             .filter_map(|i| cluster_ip_bitmap(w, i))
             .map(Rc::new)
             .collect();
-        (Rc::new(ips), Rc::new(node_port_bitmap(w)))
+        let map = if w.behavior().ip_addresses() {
+            ip_address_map(w)
+        } else {
+            IpAddressMap::default()
+        };
+        let cidrs = map
+            .cidrs
+            .into_iter()
+            .map(|c| CidrCanvas {
+                name: c.name,
+                ready: c.ready,
+                deleting: c.deleting,
+                addresses: c.addresses,
+                bounds: (c.first, c.last),
+                view: Rc::new(c.view),
+            })
+            .collect();
+        Bitmaps {
+            ips: Rc::new(ips),
+            ports: Rc::new(node_port_bitmap(w)),
+            cidrs: Rc::new(cidrs),
+            undrawn: Rc::new(map.undrawn),
+        }
     })
 }
 

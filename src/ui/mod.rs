@@ -23,7 +23,7 @@ use crate::parts::Part;
 
 pub use config::{cluster_scenario, Settings};
 use config::ConfigForm;
-pub(crate) use frame::Frame;
+pub(crate) use frame::{CidrCanvas, Frame};
 
 #[derive(Properties, PartialEq)]
 pub struct AppProps {
@@ -190,11 +190,10 @@ fn grid(
     lab: &Lab,
     frame: &Frame,
     slow: &Rc<Frame>,
-    maps: &frame::Bitmaps,
+    maps: &Rc<frame::Bitmaps>,
     send: &Callback<Msg>,
 ) -> Html {
     let shows = |panel: Part| props.shows(panel);
-    let (ips, ports) = maps;
     let cidrs = frame.behavior.ip_addresses() && shows(Part::ServiceCidrs);
     html! {
         <main class={classes!("grid", cidrs.then_some("with-cidrs"))}>
@@ -205,7 +204,8 @@ fn grid(
             if shows(Part::Etcd) { <panels::Etcd frame={frame.clone()} lab={send.clone()} /> }
             if shows(Part::Events) { <panels::EventFeed frame={(**slow).clone()} /> }
             if shows(Part::Bitmaps) {
-                <panels::Bitmaps ips={ips.clone()} ports={ports.clone()} sweep={frame::repair_runs(frame)} lab={send.clone()} />
+                <panels::Bitmaps maps={maps.clone()} behavior={frame.behavior} now={frame.state.time_ms}
+                    sweep={frame::repair_runs(frame)} lab={send.clone()} />
             }
             if cidrs { <panels::ServiceCidrs frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Services) { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }

@@ -43,20 +43,20 @@ fn cells_show_owners_leaks_duplicates_and_the_kubernetes_service() {
         ("10.96.0.0/24", 254, 16)
     );
     assert_eq!(v.range, "10.96.0.0/24".parse::<BitmapRange>().unwrap());
-    assert_eq!(v.cells()[0], Cell::Kubernetes, "10.96.0.1");
+    assert_eq!(v.cell(0).unwrap(), Cell::Kubernetes, "10.96.0.1");
     assert_eq!(
-        v.cells()[19],
+        v.cell(19).unwrap(),
         Cell::Duplicate,
         "10.96.0.20 held by two services"
     );
-    assert_eq!(v.cells()[49], Cell::Leaked, "10.96.0.50: no service");
+    assert_eq!(v.cell(49).unwrap(), Cell::Leaked, "10.96.0.50: no service");
     assert_eq!(
         v.leak_countdown(49),
         Some(1),
         "flagged by the first repair run"
     );
     assert_eq!(v.leak_countdown(2), None);
-    assert_eq!(v.cells()[2], Cell::Free);
+    assert_eq!(v.cell(2).unwrap(), Cell::Free);
     assert_eq!(v.cell(254), None, "past the range");
     assert_eq!(
         v.out_of_range(),
@@ -87,8 +87,8 @@ fn cells_show_owners_leaks_duplicates_and_the_kubernetes_service() {
     let p = node_port_bitmap(&w);
     assert_eq!((p.size(), p.static_band()), (2768, 86));
     assert_eq!(p.range.to_string(), "30000-32767");
-    assert_eq!(p.cells()[7], Cell::Allocated);
-    assert_eq!(p.cells()[9], Cell::Leaked);
+    assert_eq!(p.cell(7).unwrap(), Cell::Allocated);
+    assert_eq!(p.cell(9).unwrap(), Cell::Leaked);
     assert_eq!(p.label(2767), "32767");
     assert_eq!(
         p.describe(7, Lang::En),
@@ -104,7 +104,7 @@ fn a_service_whose_bit_is_clear_is_unallocated_until_repair() {
     );
     // At 0 the first repair already set it again.
     assert_eq!(
-        cluster_ip_bitmap(&w, 0).unwrap().cells()[29],
+        cluster_ip_bitmap(&w, 0).unwrap().cell(29).unwrap(),
         Cell::Allocated
     );
     let mut w = world(
@@ -119,7 +119,7 @@ fn a_service_whose_bit_is_clear_is_unallocated_until_repair() {
     )
     .expect("the bitmap is written behind the allocators' back");
     let v = cluster_ip_bitmap(&w, 0).unwrap();
-    assert_eq!(v.cells()[29], Cell::Unallocated);
+    assert_eq!(v.cell(29).unwrap(), Cell::Unallocated);
     assert!(v
         .describe(29, Lang::En)
         .ends_with("used by default/lost but not allocated: repair will set it"));
@@ -128,7 +128,7 @@ fn a_service_whose_bit_is_clear_is_unallocated_until_repair() {
         .ends_with("default/lost 正在使用，但位图中未标记：修复循环会补上"));
     w.run_until(30_000);
     assert_eq!(
-        cluster_ip_bitmap(&w, 0).unwrap().cells()[29],
+        cluster_ip_bitmap(&w, 0).unwrap().cell(29).unwrap(),
         Cell::Allocated,
         "the 30 s repair run set it"
     );
@@ -190,13 +190,7 @@ fn a_range_names_its_offsets_by_arithmetic() {
 #[test]
 fn a_view_built_by_hand_describes_its_cells() {
     let mut v = BitmapView::new("10.96.0.0/12".parse().unwrap(), 256);
-    assert_eq!(
-        (
-            v.size(),
-            v.cells().iter().filter(|c| **c != Cell::Free).count()
-        ),
-        (1_048_574, 0)
-    );
+    assert_eq!((v.size(), v.marked().count()), (1_048_574, 0));
     v.set(5, Cell::Allocated, &["default/web"]);
     v.set(1_048_574, Cell::Allocated, &["default/past"]);
     assert_eq!(
@@ -215,5 +209,66 @@ fn a_view_built_by_hand_describes_its_cells() {
         v.out_of_range(),
         [("default/far".to_string(), "10.97.0.1".to_string())]
     );
-    assert_eq!(Cell::ALL.map(Cell::index), [0, 1, 2, 3, 4, 5]);
+    assert_eq!(Cell::ALL.map(Cell::index), [0, 1, 2, 3, 4, 5, 6]);
+}
+
+#[test]
+fn a_view_stores_only_what_is_not_free() {
+    let mut v = BitmapView::new("10.96.0.0/12".parse().unwrap(), 256);
+    v.set(5, Cell::Allocated, &["default/web"]);
+    v.set(70_000, Cell::Leaked, &[]);
+    assert_eq!(v.marked().collect::<Vec<_>>(), [(5, Cell::Allocated), (70_000, Cell::Leaked)]);
+    assert_eq!(v.window(4, 3), [Cell::Free, Cell::Allocated, Cell::Free]);
+    assert_eq!(v.window(1_048_570, 8).len(), 8, "free past the end");
+    let n = v.counts();
+    assert_eq!(
+        (n[Cell::Free.index()], n[Cell::Allocated.index()], n[Cell::Leaked.index()]),
+        (1_048_572, 1, 1)
+    );
+    let before = v.clone();
+    v.set(5, Cell::Free, &[]);
+    v.set(9, Cell::Duplicate, &["default/a", "default/b"]);
+    v.set(70_000, Cell::Allocated, &["default/c"]);
+    assert_eq!(v.changed(&before), [5, 9, 70_000]);
+    assert_eq!(before.changed(&v), [5, 9, 70_000]);
+    assert!(v.changed(&v).is_empty());
+}
+
+fn world_of(behavior: &str, initial: serde_json::Value) -> World {
+    let s = scenario::parse(
+        &json!({"behavior": behavior, "cluster": {"service_cluster_ip_range": "10.96.0.0/24",
+        "apiservers": [{"name": "a", "advertise_address": "192.168.10.11"}]}, "initial": initial})
+        .to_string(),
+    )
+    .unwrap();
+    World::new(&s)
+}
+
+#[test]
+fn from_1_33_the_ip_addresses_are_drawn_over_each_service_cidr() {
+    use kube_bootstrap_lab::inspect::{ip_address_map, ViewKind};
+    let initial = json!({
+        "service_cidrs": [{"name": "kubernetes", "cidrs": ["10.96.0.0/24"]}, {"name": "extra", "cidrs": ["10.100.0.0/28"]}],
+        "ip_addresses": [{"ip": "10.96.0.50", "parent": {"namespace": "default", "name": "gone"}, "age": "10s"}]});
+    let w = world_of("1.35", initial.clone());
+    assert!(cluster_ip_bitmap(&w, 0).is_none(), "1.35 writes no ClusterIP bitmap");
+    let m = ip_address_map(&w);
+    let names: Vec<&str> = m.cidrs.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["extra", "kubernetes"]);
+    let extra = &m.cidrs[0];
+    assert_eq!((extra.view.size(), extra.view.static_band()), (14, 0), "a /28: no band");
+    assert_eq!((extra.first.as_str(), extra.last.as_str()), ("10.100.0.1", "10.100.0.14"));
+    let v = &m.cidrs[1].view;
+    assert_eq!((v.kind(), v.size(), v.static_band()), (ViewKind::IpAddresses, 254, 16));
+    assert_eq!(v.cell(49), Some(Cell::Leaked), "an orphan: its Service does not exist");
+    assert_eq!(v.deletable_at(49), Some(50_000), "created 10 s before 0, 60 s of grace");
+    assert_eq!(v.parent(49).as_deref(), Some("services/default/gone"));
+    // Under 1.33 the bitmap is still written beside them, and nothing repairs it.
+    let w = world_of("1.33", initial);
+    let b = cluster_ip_bitmap(&w, 0).unwrap();
+    assert_eq!(b.kind(), ViewKind::DualWrite);
+    // Before 1.33 there are no such objects, and the bitmap is repaired.
+    let w = world_of("1.29", json!({}));
+    assert!(ip_address_map(&w).cidrs.is_empty());
+    assert_eq!(cluster_ip_bitmap(&w, 0).unwrap().kind(), ViewKind::Bitmap);
 }

@@ -7,11 +7,14 @@ use yew::prelude::*;
 use super::layout::group;
 use super::paint::{show, swatch, SWATCH_PX};
 use super::theme::is_dark;
-use crate::inspect::Cell;
+use crate::inspect::{Cell, ViewKind};
 use crate::lang::Lang;
 
-/// The legend, in the order people look for things: (state, class, English, Chinese).
-const LEGEND: [(Cell, &str, &str, &str); 6] = [
+/// One legend entry: (state, class, English, Chinese).
+type Key = (Cell, &'static str, &'static str, &'static str);
+
+/// The legend of a bitmap, in the order people look for things.
+const BITMAP: [Key; 6] = [
     (Cell::Allocated, "allocated", "allocated", "已分配"),
     (
         Cell::Kubernetes,
@@ -35,20 +38,56 @@ const LEGEND: [(Cell, &str, &str, &str); 6] = [
     (Cell::Free, "free", "free", "空闲"),
 ];
 
+/// The legend of the IPAddress objects over a ServiceCIDR.
+const IP_ADDRESSES: [Key; 7] = [
+    (
+        Cell::Allocated,
+        "allocated",
+        "IPAddress of its Service",
+        "属于其 Service 的 IPAddress",
+    ),
+    (
+        Cell::Kubernetes,
+        "kubernetes",
+        "kubernetes Service",
+        "kubernetes Service",
+    ),
+    (
+        Cell::Unallocated,
+        "unallocated",
+        "ClusterIP, no IPAddress",
+        "有 ClusterIP，无 IPAddress",
+    ),
+    (
+        Cell::Leaked,
+        "leaked",
+        "orphan: its Service is gone",
+        "孤儿：它的 Service 已不存在",
+    ),
+    (
+        Cell::WrongReference,
+        "wrong-reference",
+        "wrong reference",
+        "引用错误",
+    ),
+    (Cell::Duplicate, "duplicate", "duplicate ClusterIP", "重复的 ClusterIP"),
+    (Cell::Free, "free", "free", "空闲"),
+];
+
+/// The states a view of `kind` can show, with their names.
+fn keys(kind: ViewKind) -> &'static [Key] {
+    match kind {
+        ViewKind::Bitmap | ViewKind::DualWrite => &BITMAP,
+        ViewKind::IpAddresses => &IP_ADDRESSES,
+    }
+}
+
 /// How many cells are in each state, indexed by [`Cell::index`].
 pub(crate) type Counts = [usize; Cell::ALL.len()];
 
-pub(crate) fn counts(cells: &[Cell]) -> Counts {
-    let mut n = [0; Cell::ALL.len()];
-    for &c in cells {
-        n[c.index()] += 1;
-    }
-    n
-}
-
 /// The counts in words, for screen readers: `allocated: 1, kubernetes Service: 1, …`.
-pub(crate) fn summary(counted: &Counts, lang: Lang) -> String {
-    LEGEND
+pub(crate) fn summary(counted: &Counts, kind: ViewKind, lang: Lang) -> String {
+    keys(kind)
         .iter()
         .map(|&(cell, _, en, zh)| {
             let n = group(counted[cell.index()]);
@@ -63,6 +102,7 @@ pub(crate) struct LegendProps {
     /// The DOM id prefix of the bitmap.
     pub(crate) id: AttrValue,
     pub(crate) counted: Counts,
+    pub(crate) kind: ViewKind,
     /// Cells in the static band.
     pub(crate) static_band: usize,
     pub(crate) dark: bool,
@@ -84,7 +124,7 @@ pub(crate) fn legend(p: &LegendProps) -> Html {
     };
     html! {
         <ul class="bitmap-legend" aria-label={lang.pick("Legend", "图例")}>
-            { for LEGEND.iter().map(|&(cell, class, en, zh)| key(Some(cell), class, lang.pick(en, zh), p.counted[cell.index()])) }
+            { for keys(p.kind).iter().map(|&(cell, class, en, zh)| key(Some(cell), class, lang.pick(en, zh), p.counted[cell.index()])) }
             { key(None, "static", lang.pick("static band", "静态段"), p.static_band) }
         </ul>
     }
@@ -119,20 +159,32 @@ fn swatch_view(props: &SwatchProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::inspect::BitmapView;
 
     #[test]
     fn counts_and_their_summary() {
         use Cell::*;
-        let n = counts(&[Free, Allocated, Allocated, Leaked]);
-        assert_eq!(n, [1, 2, 0, 1, 0, 0]);
+        let mut v = BitmapView::new("10.0.0.0/29".parse().unwrap(), 0);
+        v.set(1, Allocated, &["default/a"]);
+        v.set(2, Allocated, &["default/b"]);
+        v.set(3, Leaked, &[]);
+        let n = v.counts();
+        assert_eq!(n, [3, 2, 0, 1, 0, 0, 0]);
         assert_eq!(
-            summary(&n, Lang::En),
-            "allocated: 2, kubernetes Service: 0, in use, bit not set: 0, set, no Service: 1, duplicate: 0, free: 1"
+            summary(&n, ViewKind::Bitmap, Lang::En),
+            "allocated: 2, kubernetes Service: 0, in use, bit not set: 0, set, no Service: 1, duplicate: 0, free: 3"
         );
-        assert!(summary(&n, Lang::Zh).starts_with("已分配：2，kubernetes Service：0"));
-        // Every state is in the legend once.
-        let mut listed: Vec<Cell> = LEGEND.iter().map(|l| l.0).collect();
-        listed.sort();
-        assert_eq!(listed, Cell::ALL);
+        assert!(summary(&n, ViewKind::Bitmap, Lang::Zh).starts_with("已分配：2，kubernetes Service：0"));
+        assert!(summary(&n, ViewKind::IpAddresses, Lang::En)
+            .contains("orphan: its Service is gone: 1, wrong reference: 0"));
+        // A bitmap can show every state but a wrong reference; IPAddresses every state.
+        let listed = |kind| {
+            let mut l: Vec<Cell> = keys(kind).iter().map(|k| k.0).collect();
+            l.sort();
+            l
+        };
+        assert_eq!(listed(ViewKind::IpAddresses), Cell::ALL);
+        let no_wrong: Vec<Cell> = Cell::ALL.into_iter().filter(|&c| c != WrongReference).collect();
+        assert_eq!(listed(ViewKind::Bitmap), no_wrong);
     }
 }

@@ -24,6 +24,7 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 pub use layout::{cell_at, layout, WINDOW};
+pub(crate) use layout::group;
 pub use navigation::key_target;
 pub use overview::{overview_layout, Overview};
 pub use paint::{background_colour, cell_colour, centre_colour};
@@ -31,8 +32,8 @@ pub use theme::{prefers_dark, prefers_reduced_motion};
 
 use crate::inspect::{BitmapRange, BitmapView};
 use crate::lang::Lang;
-use layout::{group, Grid};
-use legend::{counts, summary, Legend};
+use layout::Grid;
+use legend::{summary, Legend};
 use navigation::{cell_events, Nav, NavAction};
 use overview::OverviewNav;
 use paint::MainDrawn;
@@ -116,7 +117,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
     let grid = Grid::of(size, nav.window);
     let drawn = use_drawn_canvas::<MainDrawn>(&canvas_ref, view, grid, theme);
     sweep::use_sweep(props.sweep, &canvas_ref, &drawn);
-    let counted = use_memo(view.clone(), |v| counts(v.cells()));
+    let counted = use_memo(view.clone(), |v| v.counts());
     // This instance's theme now (the system's until the canvas is mounted), for the swatches.
     let dark = dark_at(&canvas_ref);
     let events = cell_events(&nav.dispatcher(), &canvas_ref, grid, size);
@@ -166,14 +167,14 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                             aria-describedby={desc_id.clone()}
                             onpointermove={events.on_move} onpointerdown={events.on_down} onpointerleave={events.on_leave}
                             onkeydown={events.on_key} onfocus={events.on_focus} onblur={events.on_blur}>
-                            { summary(&counted, lang) }
+                            { summary(&counted, view.kind(), lang) }
                         </canvas>
                         { overlays(view, grid, &nav, lang) }
                     </div>
                     <p id={desc_id} class="bitmap-desc" aria-live="polite">{ desc }</p>
                 </div>
             </div>
-            <Legend id={props.id.clone()} counted={*counted} static_band={view.static_band().min(size)} {dark} />
+            <Legend id={props.id.clone()} counted={*counted} kind={view.kind()} static_band={view.static_band().min(size)} {dark} />
             if !view.out_of_range().is_empty() {
                 <div class="bitmap-oor" id={format!("{id}-oor")} role="note">
                     <span class="bitmap-oor-title">{ lang.pick("Flagged out of range:", "被标记为超出范围：") }</span>

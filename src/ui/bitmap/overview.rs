@@ -50,8 +50,9 @@ impl Overview {
         )
     }
 
-    /// The cell offsets (below `size`) that pixel `(x, y)` summarises.
-    pub(crate) fn cells_of(&self, x: usize, y: usize, size: usize) -> impl Iterator<Item = usize> {
+    /// The cell offsets (below `size`) that pixel `(x, y)` summarises, one by one.
+    #[cfg(test)]
+    fn cells_of(&self, x: usize, y: usize, size: usize) -> impl Iterator<Item = usize> {
         let (tx, ty) = (x / self.tile_px, y / self.tile_px);
         let w = ty * self.tile_cols + tx;
         let valid = tx < self.tile_cols && w < self.windows;
@@ -64,6 +65,35 @@ impl Overview {
         (0..scale)
             .flat_map(move |dr| (0..scale).map(move |dc| base + (r0 + dr) * WINDOW_COLS + c0 + dc))
             .filter(move |&o| o < size)
+    }
+
+    /// The first cell offset pixel `(x, y)` summarises (`None` outside the tiles); it may lie
+    /// past the range's end.
+    pub(crate) fn first_cell(&self, x: usize, y: usize) -> Option<usize> {
+        let (tx, ty) = (x / self.tile_px, y / self.tile_px);
+        let w = ty * self.tile_cols + tx;
+        (tx < self.tile_cols && w < self.windows).then(|| {
+            w * WINDOW
+                + (y % self.tile_px) * self.scale * WINDOW_COLS
+                + (x % self.tile_px) * self.scale
+        })
+    }
+
+    /// The runs of cells (first offset, length) below `size` that pixel `(x, y)` summarises:
+    /// one run per grid row it covers.
+    pub(crate) fn rows_of(
+        &self,
+        x: usize,
+        y: usize,
+        size: usize,
+    ) -> impl Iterator<Item = (usize, usize)> {
+        let first = self.first_cell(x, y);
+        let scale = if first.is_some() { self.scale } else { 0 };
+        let first = first.unwrap_or(0);
+        (0..scale)
+            .map(move |dr| first + dr * WINDOW_COLS)
+            .filter(move |&o| o < size)
+            .map(move |o| (o, scale.min(size - o)))
     }
 
     /// The tile `(x, y)` of window `w`.
@@ -111,10 +141,11 @@ pub(crate) fn overview_window_at(
 }
 
 /// How notable a state is when many cells share one overview pixel:
-/// duplicate > leaked > unallocated > kubernetes > allocated > free.
+/// duplicate > wrong reference > leaked > unallocated > kubernetes > allocated > free.
 pub(crate) fn priority(cell: Cell) -> u8 {
     match cell {
-        Cell::Duplicate => 5,
+        Cell::Duplicate => 6,
+        Cell::WrongReference => 5,
         Cell::Leaked => 4,
         Cell::Unallocated => 3,
         Cell::Kubernetes => 2,
@@ -176,24 +207,32 @@ impl OverviewDrawn {
         let mut dirty: Vec<usize> = Vec::new();
         if full {
             self.pixels = Pixels::new(w, h, [0; 3]);
-            self.summary = vec![None; w * h];
-            self.in_static = (0..w * h)
-                .map(|p| summarise(&ov, view, p % w, p / w).1)
+            // Free wherever the pixel has cells, then the marked cells on top: the work is the
+            // pixels plus the allocations, however large the range.
+            let first = |p: usize| ov.first_cell(p % w, p / w);
+            self.summary = (0..w * h)
+                .map(|p| first(p).filter(|&o| o < view.size()).map(|_| Cell::Free))
                 .collect();
+            self.in_static = (0..w * h)
+                .map(|p| first(p).is_some_and(|o| o < view.static_band()))
+                .collect();
+            for (o, cell) in view.marked() {
+                let (x, y) = ov.pixel_of(o);
+                let slot = &mut self.summary[y * w + x];
+                *slot = most_notable(slot.iter().copied().chain([cell]));
+            }
             dirty.extend(0..w * h);
             self.key = Some(key);
         } else if let Some(prev) = self.prev.as_ref().filter(|p| !Rc::ptr_eq(p, view)) {
-            for (o, (a, b)) in prev.cells().iter().zip(view.cells()).enumerate() {
-                if a != b {
-                    let (x, y) = ov.pixel_of(o);
-                    dirty.push(y * w + x);
-                }
+            for o in view.changed(prev) {
+                let (x, y) = ov.pixel_of(o);
+                dirty.push(y * w + x);
             }
             dirty.sort_unstable();
             dirty.dedup();
-        }
-        for &p in &dirty {
-            self.summary[p] = summarise(&ov, view, p % w, p / w).0;
+            for &p in &dirty {
+                self.summary[p] = summarise(&ov, view, p % w, p / w);
+            }
         }
         if !dirty.is_empty() {
             self.paint(&ov, palette(dark));
@@ -233,12 +272,9 @@ impl OverviewDrawn {
     }
 }
 
-/// The summary of pixel `(x, y)`: the most notable of its cells (`None` when it has none), and
-/// whether it starts in the static band.
-fn summarise(ov: &Overview, view: &BitmapView, x: usize, y: usize) -> (Option<Cell>, bool) {
-    let mut cells = ov.cells_of(x, y, view.size()).peekable();
-    let in_static = cells.peek().is_some_and(|&o| o < view.static_band());
-    (most_notable(cells.filter_map(|o| view.cell(o))), in_static)
+/// The summary of pixel `(x, y)`: the most notable of its cells (`None` when it has none).
+fn summarise(ov: &Overview, view: &BitmapView, x: usize, y: usize) -> Option<Cell> {
+    most_notable(ov.rows_of(x, y, view.size()).flat_map(|(first, n)| view.window(first, n)))
 }
 
 #[derive(Properties, PartialEq)]
@@ -360,6 +396,16 @@ mod tests {
         assert_eq!(ov.pixel_of(WINDOW + 5), (65, 0));
         assert_eq!(ov.pixel_of(5 * WINDOW + 256 * 8 + 9), (64 + 2, 64 + 2));
         assert_eq!(ov.cells_of(0, 0, 1_048_574).count(), 16);
+        // The runs of a pixel are the cells it sums up.
+        for (x, y) in [(0, 0), (65, 0), (66, 66), (255, 255), (130, 200)] {
+            let runs: Vec<usize> = ov
+                .rows_of(x, y, 1_048_574)
+                .flat_map(|(o, n)| o..o + n)
+                .collect();
+            let cells: Vec<usize> = ov.cells_of(x, y, 1_048_574).collect();
+            assert_eq!(runs, cells, "({x}, {y})");
+            assert_eq!(ov.first_cell(x, y), cells.first().copied());
+        }
         assert_eq!(ov.cells_of(255, 255, 1_048_574).count(), 14);
         assert!(overview_layout(65_536).is_none());
         let two = overview_layout(131_070).unwrap();
@@ -389,7 +435,7 @@ mod tests {
         ranked.sort_by_key(|&c| priority(c));
         assert_eq!(
             ranked,
-            [Free, Allocated, Kubernetes, Unallocated, Leaked, Duplicate]
+            [Free, Allocated, Kubernetes, Unallocated, Leaked, WrongReference, Duplicate]
         );
     }
 }

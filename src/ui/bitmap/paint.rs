@@ -22,6 +22,7 @@ pub(crate) fn fill(cell: Option<Cell>, in_static: bool, pal: &Palette) -> Rgb {
         Some(Cell::Leaked) => pal.leaked,
         Some(Cell::Duplicate) => pal.duplicate,
         Some(Cell::Unallocated) => pal.unallocated,
+        Some(Cell::WrongReference) => pal.wrong,
         None => pal.bg,
     }
 }
@@ -82,6 +83,11 @@ fn cell_pixel(look: Look, s: usize, x: usize, y: usize, pal: &Palette) -> Rgb {
             if x >= outline && y >= outline && x + outline < s && y + outline < s =>
         {
             fill(Some(Cell::Free), look.in_static, pal)
+        }
+        Some(Cell::WrongReference)
+            if (y as f64 - centre).abs() < (s as f64 * 0.14).max(0.5) && x > 0 && x + 1 < s =>
+        {
+            pal.bar
         }
         _ => base,
     }
@@ -306,8 +312,9 @@ impl MainDrawn {
             self.key = Some(key);
         }
         let mut changed = full;
-        for i in 0..grid.count {
-            let cell = view.cell(first + i);
+        let window = view.window(first, grid.count);
+        for (i, &cell) in window.iter().enumerate() {
+            let cell = Some(cell);
             if full || self.cells[i] != cell {
                 let look = Look {
                     cell,
@@ -370,6 +377,9 @@ mod tests {
         // Not allocated: an outline around a free inside.
         p.cell(0, 0, 23, look(Cell::Unallocated, true), pal);
         assert_eq!((p.rgb(11, 11), p.rgb(0, 11)), (pal.free, pal.unallocated));
+        // A wrong reference: a dark bar across a yellow cell.
+        p.cell(0, 0, 23, look(Cell::WrongReference, true), pal);
+        assert_eq!((p.rgb(11, 11), p.rgb(11, 2)), (pal.bar, pal.wrong));
         // Without patterns, one flat colour.
         p.cell(0, 0, 23, look(Cell::Kubernetes, false), pal);
         assert_eq!(p.rgb(11, 11), pal.kubernetes);

@@ -4,11 +4,35 @@ use yew::prelude::*;
 
 use super::value_of;
 use crate::lab::Msg;
+use crate::api::{Behavior, ParentReference};
 use crate::scenario::{Action, Corruption};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct CorruptProps {
     pub(crate) lab: Callback<Msg>,
+    pub(crate) behavior: Behavior,
+}
+
+/// The corruptions `behavior` has objects for: (kind, English, Chinese). The ClusterIP bitmap's
+/// are gone under 1.35, the IPAddress ones only exist from 1.33.
+fn kinds(behavior: Behavior) -> Vec<(&'static str, &'static str, &'static str)> {
+    let ip = || "10.96.0.9".to_string();
+    let parent = ParentReference::service("default", "x");
+    let all = [
+        (Corruption::LeakClusterIp { ip: ip() }, "leak_cluster_ip", "leak a ClusterIP", "泄漏一个 ClusterIP"),
+        (Corruption::UnallocateClusterIp { ip: ip() }, "unallocate_cluster_ip", "clear a ClusterIP bit", "清除一个 ClusterIP 的位"),
+        (Corruption::PutIpAddress { ip: ip(), parent }, "put_ip_address", "write an IPAddress for a service", "为某个 Service 写入一个 IPAddress"),
+        (Corruption::DeleteIpAddress { ip: ip() }, "delete_ip_address", "delete an IPAddress", "删除一个 IPAddress"),
+        (Corruption::LeakNodePort { port: 0 }, "leak_node_port", "leak a NodePort", "泄漏一个 NodePort"),
+        (Corruption::UnallocateNodePort { port: 0 }, "unallocate_node_port", "clear a NodePort bit", "清除一个 NodePort 的位"),
+        (Corruption::ForceClusterIp { namespace: String::new(), name: String::new(), ip: ip() }, "force_cluster_ip", "force a Service onto an IP", "强行让 Service 使用某个 IP"),
+        (Corruption::ForceNodePort { namespace: String::new(), name: String::new(), port: 0 }, "force_node_port", "force a Service onto a NodePort", "强行让 Service 使用某个 NodePort"),
+    ];
+    all.into_iter()
+        .filter(|(c, ..)| !(c.edits_ip_bitmap() && !behavior.cluster_ip_bitmap()))
+        .filter(|(c, ..)| !(c.edits_ip_addresses() && !behavior.ip_addresses()))
+        .map(|(_, kind, en, zh)| (kind, en, zh))
+        .collect()
 }
 
 /// Writes to storage behind the allocators' back, as crashes and old bugs did.
@@ -38,6 +62,11 @@ pub(crate) fn corrupt(p: &CorruptProps) -> Html {
                     name,
                     ip: value,
                 },
+                "put_ip_address" => Corruption::PutIpAddress {
+                    ip: value,
+                    parent: ParentReference::service(&ns, &name),
+                },
+                "delete_ip_address" => Corruption::DeleteIpAddress { ip: value },
                 _ => Corruption::ForceNodePort {
                     namespace: ns,
                     name,
@@ -51,15 +80,12 @@ pub(crate) fn corrupt(p: &CorruptProps) -> Html {
         <form class="create corrupt" id="corrupt" onsubmit={on_submit}>
             <span class="label">{ lang.pick("Corrupt storage", "篡改存储") }</span>
             <select id="corrupt-what" aria-label={lang.pick("corruption", "篡改方式")}>
-                <option value="leak_cluster_ip" selected=true>{ lang.pick("leak a ClusterIP", "泄漏一个 ClusterIP") }</option>
-                <option value="unallocate_cluster_ip">{ lang.pick("clear a ClusterIP bit", "清除一个 ClusterIP 的位") }</option>
-                <option value="leak_node_port">{ lang.pick("leak a NodePort", "泄漏一个 NodePort") }</option>
-                <option value="unallocate_node_port">{ lang.pick("clear a NodePort bit", "清除一个 NodePort 的位") }</option>
-                <option value="force_cluster_ip">{ lang.pick("force a Service onto an IP", "强行让 Service 使用某个 IP") }</option>
-                <option value="force_node_port">{ lang.pick("force a Service onto a NodePort", "强行让 Service 使用某个 NodePort") }</option>
+                { for kinds(p.behavior).into_iter().enumerate().map(|(i, (value, en, zh))| html! {
+                    <option {value} selected={i == 0}>{ lang.pick(en, zh) }</option>
+                }) }
             </select>
             <input id="corrupt-value" placeholder={lang.pick("IP or port", "IP 或端口")} aria-label={lang.pick("IP or port", "IP 或端口")} />
-            <input id="corrupt-service" placeholder={lang.pick("service (for force)", "Service（强行分配时填写）")} aria-label={lang.pick("service namespace/name", "Service 的 namespace/name")} />
+            <input id="corrupt-service" placeholder={lang.pick("service (force, IPAddress)", "Service（强行分配或写 IPAddress 时填写）")} aria-label={lang.pick("service namespace/name", "Service 的 namespace/name")} />
             <button type="submit">{ lang.pick("Write to etcd", "写入 etcd") }</button>
         </form>
     }
