@@ -7,9 +7,9 @@
 //! the reconcilers' "nothing to do" paths call [`ensure_slice`], so a slice that is missing or
 //! differs is rewritten even when the Endpoints are right.
 //!
-//! The slice is derived from the Endpoints as upstream's 1.19–1.27 adapter did
-//! (`EnsureEndpointSliceFromEndpoints`); like the current adapter (`Sync`), it deletes every other
-//! slice labelled `kubernetes.io/service-name=<service>`. Left out: the dual-stack secondary
+//! The slice is derived from the Endpoints as upstream's original adapter did (from 1.17 until its
+//! `Sync` rewrite, about 1.28: `EnsureEndpointSliceFromEndpoints`); like the current adapter
+//! (`Sync`), it deletes every other slice labelled `kubernetes.io/service-name=<service>`. Left out: the dual-stack secondary
 //! slice (`kubernetes-v4`/`kubernetes-v6`), never used by a single-stack apiserver, and the
 //! `retry.OnError` back-off, which a slice write in this model can never need (nothing else
 //! writes the slice at the same instant).
@@ -35,7 +35,7 @@ pub fn update(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), 
 /// other slices of the same Service.
 ///
 /// The namespace's slices are listed once. The one with our name and address type is ours: it is
-/// updated when its endpoints, ports or labels differ (it is found by name, as the 1.19–1.27
+/// updated when its endpoints, ports or labels differ (it is found by name, as the original
 /// adapter's `Get` did, so one that lost its label gets it back). One with our name but another
 /// address type is deleted and created again (the address type cannot be updated). Every other
 /// slice carrying our service-name label is deleted; a NotFound there means someone else was
@@ -71,7 +71,7 @@ pub fn ensure_slice(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Resul
 /// The address type is IPv6 when there are addresses and all are IPv6, IPv4 otherwise (so an
 /// Endpoints with no subsets gives an empty IPv4 slice, as upstream's `allAddressesIPv6` did);
 /// addresses of the other family are left out. Not-ready addresses are left out too: the current
-/// adapter lists only the apiservers' IPs, all ready (the 1.19–1.27 one added them with
+/// adapter lists only the apiservers' IPs, all ready (the original one added them with
 /// `ready: false`). The reconcilers always write one subset; a hand-made second one is ignored, as
 /// upstream ignores it.
 pub fn slice_from_endpoints(endpoints: &Endpoints) -> EndpointSlice {

@@ -1,5 +1,5 @@
 //! Endpoint reconcilers for the `default/kubernetes` Service, after
-//! `pkg/controlplane/reconcilers/{reconcilers,lease,instancecount,none}.go`.
+//! `pkg/controlplane/reconcilers/{reconcilers,lease,instancecount,none,endpointsadapter}.go`.
 //!
 //! A reconciler talks to storage only through [`ReconcilerApi`], which the world implements for
 //! one apiserver at one instant (with its reachability), and tests implement in memory. It writes
