@@ -87,6 +87,52 @@ impl ReconcilerApi for Storage<'_> {
         Ok(())
     }
 
+    fn list_endpoint_slices(
+        &mut self,
+        namespace: &str,
+    ) -> Result<Vec<crate::api::EndpointSlice>, ApiError> {
+        self.check()?;
+        Ok(self
+            .etcd
+            .endpoint_slices(self.now)
+            .into_iter()
+            .filter(|s| s.namespace == namespace)
+            .cloned()
+            .collect())
+    }
+
+    fn create_endpoint_slice(&mut self, slice: &crate::api::EndpointSlice) -> Result<(), ApiError> {
+        self.check()?;
+        let key = etcd::endpoint_slice_key(&slice.namespace, &slice.name);
+        self.etcd
+            .compare_and_put(&key, 0, Value::EndpointSlice(slice.clone()), self.now)
+            .map(|_| ())
+            .map_err(|_| ApiError::AlreadyExists(slice_error(&slice.name, "already exists")))
+    }
+
+    fn update_endpoint_slice(&mut self, slice: &crate::api::EndpointSlice) -> Result<(), ApiError> {
+        self.check()?;
+        let key = etcd::endpoint_slice_key(&slice.namespace, &slice.name);
+        if self.etcd.get(&key, self.now).is_none() {
+            return Err(ApiError::NotFound(slice_error(&slice.name, "not found")));
+        }
+        self.etcd
+            .put(&key, Value::EndpointSlice(slice.clone()), None, self.now);
+        Ok(())
+    }
+
+    fn delete_endpoint_slice(&mut self, namespace: &str, name: &str) -> Result<(), ApiError> {
+        self.check()?;
+        if self
+            .etcd
+            .delete(&etcd::endpoint_slice_key(namespace, name), self.now)
+        {
+            Ok(())
+        } else {
+            Err(ApiError::NotFound(slice_error(name, "not found")))
+        }
+    }
+
     fn list_leases(&mut self) -> Result<Vec<String>, ApiError> {
         self.check()?;
         Ok(self
@@ -130,6 +176,11 @@ impl ReconcilerApi for Storage<'_> {
     fn log(&mut self, kind: EventKind, line: String) {
         self.rec.log(COMPONENT, kind, line);
     }
+}
+
+/// The API's error text for an EndpointSlice: `endpointslices.discovery.k8s.io "<name>" <what>`.
+fn slice_error(name: &str, what: &str) -> String {
+    format!("endpointslices.discovery.k8s.io \"{name}\" {what}")
 }
 
 /// An apiserver's in-memory allocator with the resourceVersion it last wrote or read: it is

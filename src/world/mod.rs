@@ -262,12 +262,13 @@ impl World {
         Some(stepped)
     }
 
-    /// Runs `f`, marking a rewrite of the `kubernetes` Endpoints by `who` if it made one.
+    /// Runs `f`, marking a rewrite of the `kubernetes` Endpoints or EndpointSlice by `who` if it
+    /// made one (the slice alone is rewritten when it went missing or wrong).
     fn marking_rewrites<T>(&mut self, who: &str, f: impl FnOnce(&mut Self) -> T) -> T {
-        let before = self.kubernetes_endpoints_revision();
+        let before = self.kubernetes_endpoints_revisions();
         let out = f(self);
         self.settle();
-        if self.kubernetes_endpoints_revision() != before {
+        if self.kubernetes_endpoints_revisions() != before {
             self.mark(MarkKind::EndpointsRewrite, who);
         }
         out
@@ -313,9 +314,14 @@ impl World {
         }
     }
 
-    fn kubernetes_endpoints_revision(&self) -> Option<u64> {
-        let key = etcd::endpoints_key("default", crate::controlplane::KUBERNETES);
-        self.etcd.get(&key, self.now).map(|e| e.mod_revision)
+    /// The mod revisions of the `default/kubernetes` Endpoints and EndpointSlice.
+    fn kubernetes_endpoints_revisions(&self) -> [Option<u64>; 2] {
+        let kubernetes = crate::controlplane::KUBERNETES;
+        [
+            etcd::endpoints_key("default", kubernetes),
+            etcd::endpoint_slice_key("default", kubernetes),
+        ]
+        .map(|key| self.etcd.get(&key, self.now).map(|e| e.mod_revision))
     }
 
     fn mark(&mut self, kind: MarkKind, subject: &str) {

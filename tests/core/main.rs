@@ -7,6 +7,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod allocator;
 mod embed;
 mod endpoints;
+mod endpointsadapter;
 mod explain;
 mod golden;
 mod inspect;
