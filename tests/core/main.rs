@@ -23,6 +23,7 @@ mod reconcilers;
 mod repair_clusterip;
 mod repair_nodeport;
 mod scenario;
+mod servicecidr;
 mod share;
 mod tour;
 mod world;
