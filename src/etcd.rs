@@ -9,6 +9,9 @@ use std::collections::BTreeMap;
 
 use crate::api::{EndpointSlice, Endpoints, IpAddress, Pod, RangeAllocation, Service, ServiceCidr};
 
+/// What a client sees when it cannot reach etcd (client-side timeout).
+pub(crate) const UNREACHABLE: &str = "context deadline exceeded";
+
 pub const SERVICES: &str = "/services/specs/";
 pub(crate) const ENDPOINTS: &str = "/services/endpoints/";
 pub(crate) const PODS: &str = "/pods/";
@@ -102,11 +105,18 @@ impl Entry {
 pub struct Etcd {
     revision: u64,
     kv: BTreeMap<String, Entry>,
+    /// Keys written or deleted since the world last looked: the watch that informers follow.
+    changed: Vec<String>,
 }
 
 impl Etcd {
     pub(crate) fn revision(&self) -> u64 {
         self.revision
+    }
+
+    /// The keys written or deleted since the last call, in write order.
+    pub(crate) fn take_changes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.changed)
     }
 
     /// The live entry at `key`: an expired key is never returned, even before it is purged.
@@ -135,6 +145,7 @@ impl Etcd {
             expires_at: ttl_ms.map(|t| now + t),
         };
         self.kv.insert(key.to_string(), entry);
+        self.changed.push(key.to_string());
         self.revision
     }
 
@@ -160,6 +171,7 @@ impl Etcd {
         }
         self.kv.remove(key);
         self.revision += 1;
+        self.changed.push(key.to_string());
         true
     }
 
@@ -173,6 +185,7 @@ impl Etcd {
         if due {
             self.kv.remove(key);
             self.revision += 1;
+            self.changed.push(key.to_string());
         }
         due
     }

@@ -31,6 +31,20 @@ pub enum EventKind {
     ClusterIpNotAllocated,
     ClusterIpAlreadyAllocated,
     ClusterIpOutOfRange,
+    /// RepairIPAddress (1.33+): a Service's IPAddress names another parent; recreated.
+    ClusterIpWrongReference,
+    /// RepairIPAddress: an orphan IPAddress past its grace period, deleted.
+    IpAddressLeaked,
+    /// RepairIPAddress: an IPAddress whose parent is not a Service, deleted.
+    IpAddressModified,
+    /// RepairIPAddress: an IPAddress whose Service does not hold its address, deleted.
+    IpAddressWrongReference,
+    /// The default-ServiceCIDR controller: the `kubernetes` ServiceCIDR differs from the flags.
+    DefaultServiceCidrInconsistent,
+    /// The default-ServiceCIDR controller could not create or mark it.
+    DefaultServiceCidrError,
+    /// Log lines of the ServiceCIDR machinery (allocator set-up, deletions).
+    ServiceCidrLog,
     ServiceCidrFull,
     PortNotAllocated,
     PortAlreadyAllocated,
@@ -91,6 +105,11 @@ impl EventKind {
             EventKind::ClusterIpAlreadyAllocated => "ClusterIPAlreadyAllocated",
             EventKind::ClusterIpOutOfRange => "ClusterIPOutOfRange",
             EventKind::ServiceCidrFull => "ServiceCIDRFull",
+            EventKind::ClusterIpWrongReference => "ClusterIPNotAllocated",
+            EventKind::IpAddressLeaked | EventKind::IpAddressModified => "IPAddressNotAllocated",
+            EventKind::IpAddressWrongReference => "IPAddressWrongReference",
+            EventKind::DefaultServiceCidrInconsistent => "KubernetesDefaultServiceCIDRInconsistent",
+            EventKind::DefaultServiceCidrError => "KubernetesDefaultServiceCIDRError",
             EventKind::PortNotAllocated => "PortNotAllocated",
             EventKind::PortAlreadyAllocated => "PortAlreadyAllocated",
             EventKind::PortOutOfRange => "PortOutOfRange",

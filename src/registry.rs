@@ -7,7 +7,11 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 
 use crate::allocator::{Allocator, Error, ItemRange};
-use crate::api::{parse_ip, Endpoints, IpFamily, RangeAllocation, Service, ServiceType};
+use crate::api::{
+    parse_ip, Endpoints, IpAddress, IpFamily, ParentReference, RangeAllocation, Service,
+    ServiceType,
+};
+use crate::ipallocator::cidrallocator;
 use crate::etcd::{self, Etcd, Value};
 use crate::event::{EventKind, Recorder};
 use crate::portallocator::PortRange;
@@ -15,8 +19,7 @@ use crate::reconcilers::{ApiError, ReconcilerApi};
 use crate::repair::nodeport::collect_service_node_ports;
 use crate::rng::SimRng;
 
-/// What a caller sees when its apiserver cannot reach etcd (client-side timeout).
-pub(crate) const UNREACHABLE: &str = "context deadline exceeded";
+pub(crate) use crate::etcd::UNREACHABLE;
 
 /// The component name of kube-apiserver's own log lines.
 pub(crate) const COMPONENT: &str = "kube-apiserver";
@@ -30,6 +33,8 @@ pub struct Storage<'a> {
     pub(crate) rec: &'a mut Recorder,
     /// Lease keys written, with their revision, so the world can schedule their expiry.
     pub(crate) lease_writes: Vec<(String, u64)>,
+    /// IPAddresses RepairIPAddress wants to check again, and when (its `AddAfter`).
+    pub(crate) ip_rechecks: Vec<(String, u64)>,
 }
 
 impl Storage<'_> {
@@ -82,6 +87,52 @@ impl ReconcilerApi for Storage<'_> {
         Ok(())
     }
 
+    fn list_endpoint_slices(
+        &mut self,
+        namespace: &str,
+    ) -> Result<Vec<crate::api::EndpointSlice>, ApiError> {
+        self.check()?;
+        Ok(self
+            .etcd
+            .endpoint_slices(self.now)
+            .into_iter()
+            .filter(|s| s.namespace == namespace)
+            .cloned()
+            .collect())
+    }
+
+    fn create_endpoint_slice(&mut self, slice: &crate::api::EndpointSlice) -> Result<(), ApiError> {
+        self.check()?;
+        let key = etcd::endpoint_slice_key(&slice.namespace, &slice.name);
+        self.etcd
+            .compare_and_put(&key, 0, Value::EndpointSlice(slice.clone()), self.now)
+            .map(|_| ())
+            .map_err(|_| ApiError::AlreadyExists(slice_error(&slice.name, "already exists")))
+    }
+
+    fn update_endpoint_slice(&mut self, slice: &crate::api::EndpointSlice) -> Result<(), ApiError> {
+        self.check()?;
+        let key = etcd::endpoint_slice_key(&slice.namespace, &slice.name);
+        if self.etcd.get(&key, self.now).is_none() {
+            return Err(ApiError::NotFound(slice_error(&slice.name, "not found")));
+        }
+        self.etcd
+            .put(&key, Value::EndpointSlice(slice.clone()), None, self.now);
+        Ok(())
+    }
+
+    fn delete_endpoint_slice(&mut self, namespace: &str, name: &str) -> Result<(), ApiError> {
+        self.check()?;
+        if self
+            .etcd
+            .delete(&etcd::endpoint_slice_key(namespace, name), self.now)
+        {
+            Ok(())
+        } else {
+            Err(ApiError::NotFound(slice_error(name, "not found")))
+        }
+    }
+
     fn list_leases(&mut self) -> Result<Vec<String>, ApiError> {
         self.check()?;
         Ok(self
@@ -125,6 +176,11 @@ impl ReconcilerApi for Storage<'_> {
     fn log(&mut self, kind: EventKind, line: String) {
         self.rec.log(COMPONENT, kind, line);
     }
+}
+
+/// The API's error text for an EndpointSlice: `endpointslices.discovery.k8s.io "<name>" <what>`.
+fn slice_error(name: &str, what: &str) -> String {
+    format!("endpointslices.discovery.k8s.io \"{name}\" {what}")
 }
 
 /// An apiserver's in-memory allocator with the resourceVersion it last wrote or read: it is
@@ -261,12 +317,18 @@ impl<R: ItemRange> View<R> {
     }
 }
 
-/// An apiserver's allocators: one ClusterIP range per configured family (primary first) and
-/// the NodePort range (`storage/alloc.go`'s `Allocators`).
+/// An apiserver's allocators (`storage/alloc.go`'s `Allocators`): per configured family
+/// (primary first) a ClusterIP bitmap (to 1.29 the allocator itself, in 1.33 the dual-written
+/// copy, none from 1.34) or, from 1.33, the MetaAllocator over ServiceCIDRs and IPAddress
+/// objects; and the NodePort range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Allocators {
     pub(crate) ips: Vec<IpView>,
     pub(crate) ports: PortView,
+    /// The configured families, primary first.
+    pub(crate) families: Vec<IpFamily>,
+    /// MultiCIDRServiceAllocator: ClusterIPs are IPAddress objects (1.33+).
+    pub(crate) ip_addresses: bool,
 }
 
 /// What a create has allocated so far, given back if a later step fails (the `revert` of
@@ -277,6 +339,22 @@ struct Taken {
     ports: Vec<i32>,
 }
 
+/// The IPAddress the allocator creates: `AlreadyExists` is `ErrAllocated`.
+fn create_ip_address(
+    st: &mut Storage,
+    ip: IpAddr,
+    parent: &ParentReference,
+) -> Result<(), cidrallocator::Error> {
+    st.check()
+        .map_err(|e| cidrallocator::Error::Other(e.to_string()))?;
+    let obj = IpAddress::allocated(ip, parent.clone(), st.now);
+    let key = etcd::ip_address_key(&obj.ip);
+    st.etcd
+        .compare_and_put(&key, 0, Value::IpAddress(obj), st.now)
+        .map(|_| ())
+        .map_err(|_| cidrallocator::Error::Allocated)
+}
+
 /// `Service "<name>" is invalid: <field>: <detail>`.
 fn invalid(name: &str, field: &str, detail: String) -> String {
     format!("Service \"{name}\" is invalid: {field}: {detail}")
@@ -285,6 +363,93 @@ fn invalid(name: &str, field: &str, detail: String) -> String {
 impl Allocators {
     fn family(&mut self, family: IpFamily) -> Option<&mut IpView> {
         self.ips.iter_mut().find(|v| v.alloc.family() == family)
+    }
+
+    /// The MetaAllocator's allocators of `family`, from the ServiceCIDRs in etcd (the lab's
+    /// informer cache is always in sync).
+    fn cidr_allocators(st: &Storage, family: IpFamily) -> Vec<cidrallocator::Item> {
+        cidrallocator::allocators(&st.etcd.service_cidrs(st.now), family)
+    }
+
+    /// 1.33's dual-write copy of `family`, when it covers `ip`.
+    fn dual_write(&mut self, ip: IpAddr) -> Option<&mut IpView> {
+        self.family(IpFamily::of(&ip))
+            .filter(|v| v.alloc.cidr().contains(&ip))
+    }
+
+    /// `Allocate(ip)` for `parent`: the bitmap's, or `AllocateService` of the MetaAllocator
+    /// (the address in a ready ServiceCIDR; 1.33 first takes the bit, and returns its refusal).
+    fn allocate_ip(
+        &mut self,
+        st: &mut Storage,
+        ip: IpAddr,
+        parent: &ParentReference,
+    ) -> Result<(), String> {
+        if !self.ip_addresses {
+            let view = self.family(IpFamily::of(&ip)).ok_or_else(|| {
+                Error::<IpNet>::MismatchedNetwork.to_string()
+            })?;
+            return view.allocate(st, ip).map_err(|e| e.to_string());
+        }
+        let items = Self::cidr_allocators(st, IpFamily::of(&ip));
+        cidrallocator::allocator_for(&items, ip, true).map_err(|e| e.to_string())?;
+        if let Some(view) = self.dual_write(ip) {
+            view.allocate(st, ip).map_err(|e| e.to_string())?;
+        }
+        create_ip_address(st, ip, parent).map_err(|e| e.to_string())
+    }
+
+    /// `AllocateNext` for `parent`: the bitmap's, or the MetaAllocator's over its ready
+    /// allocators in seeded order; under 1.33 an address whose bit is already set is given up
+    /// (its IPAddress stays) and the next allocator tried, as upstream does.
+    fn allocate_next_ip(
+        &mut self,
+        st: &mut Storage,
+        rng: &mut SimRng,
+        family: IpFamily,
+        parent: &ParentReference,
+    ) -> Result<IpAddr, String> {
+        if !self.ip_addresses {
+            let view = self.family(family).expect("a configured family");
+            return view.allocate_next(st, rng).map_err(|e| e.to_string());
+        }
+        st.check().map_err(|e| e.to_string())?;
+        let items = Self::cidr_allocators(st, family);
+        for item in cidrallocator::dynamic_order(&items, rng) {
+            let etcd = &*st.etcd;
+            let now = st.now;
+            let taken = |ip: IpAddr| etcd.ip_address(&ip.to_string(), now).is_some();
+            let Some(ip) = item.range.next_free(rng, taken) else {
+                continue;
+            };
+            create_ip_address(st, ip, parent).map_err(|e| e.to_string())?;
+            if let Some(view) = self.dual_write(ip) {
+                if view.allocate(st, ip).is_err() {
+                    continue;
+                }
+            }
+            return Ok(ip);
+        }
+        Err(cidrallocator::Error::Full.to_string())
+    }
+
+    /// `Release(ip)`: the bitmap's, or the MetaAllocator's through any allocator containing
+    /// the address, ready or not (1.33 also clears the bit); the IPAddress object goes.
+    fn release_ip(&mut self, st: &mut Storage, ip: IpAddr) -> Result<(), String> {
+        if !self.ip_addresses {
+            return match self.family(IpFamily::of(&ip)) {
+                Some(view) => view.release(st, ip),
+                None => Ok(()),
+            };
+        }
+        let items = Self::cidr_allocators(st, IpFamily::of(&ip));
+        cidrallocator::allocator_for(&items, ip, false).map_err(|e| e.to_string())?;
+        if let Some(view) = self.dual_write(ip) {
+            let _ = view.release(st, ip);
+        }
+        st.check().map_err(|e| e.to_string())?;
+        st.etcd.delete(&etcd::ip_address_key(&ip.to_string()), st.now);
+        Ok(())
     }
 
     /// Service creation (`REST.Create` with its allocators): checks, then ClusterIP(s) and
@@ -335,7 +500,7 @@ impl Allocators {
             .and_then(|()| self.alloc_node_ports(st, rng, svc, &mut taken));
         if result.is_err() {
             for ip in taken.ips {
-                let _ = self.family(IpFamily::of(&ip)).map(|v| v.release(st, ip));
+                let _ = self.release_ip(st, ip);
             }
             for p in taken.ports {
                 let _ = self.ports.release(st, p);
@@ -361,15 +526,13 @@ impl Allocators {
             .init_ip_family_fields(svc, &requested)
             .map_err(|e| invalid(&svc.name, "spec.ipFamilyPolicy", e))?;
         let mut ips = Vec::new();
+        let parent = ParentReference::service(&svc.namespace, &svc.name);
         for (i, family) in families.iter().enumerate() {
-            let view = self
-                .family(*family)
-                .expect("init_ip_family_fields only returns configured families");
             let ip = match requested.get(i) {
                 Some(raw) => {
                     let ip = parse_ip(raw).ok_or_else(|| invalid(&svc.name, "spec.clusterIPs[0]",
                         format!("Invalid value: \"{raw}\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")))?;
-                    view.allocate(st, ip).map_err(|e| {
+                    self.allocate_ip(st, ip, &parent).map_err(|e| {
                         invalid(
                             &svc.name,
                             "spec.clusterIPs",
@@ -385,7 +548,7 @@ impl Allocators {
                     })?;
                     ip
                 }
-                None => view.allocate_next(st, rng).map_err(|e| {
+                None => self.allocate_next_ip(st, rng, *family, &parent).map_err(|e| {
                     format!("Internal error occurred: failed to allocate a serviceIP: {e}")
                 })?,
             };
@@ -405,7 +568,7 @@ impl Allocators {
         svc: &Service,
         requested: &[String],
     ) -> Result<Vec<IpFamily>, String> {
-        let configured: Vec<IpFamily> = self.ips.iter().map(|v| v.alloc.family()).collect();
+        let configured = self.families.clone();
         let mut wanted: Vec<IpFamily> = if !svc.ip_families.is_empty() {
             svc.ip_families.clone()
         } else if !requested.is_empty() {
@@ -509,14 +672,12 @@ impl Allocators {
         if svc.is_ip_set() {
             for raw in svc.cluster_ips() {
                 if let Some(ip) = parse_ip(raw) {
-                    if let Some(view) = self.family(IpFamily::of(&ip)) {
-                        if let Err(e) = view.release(st, ip) {
-                            st.rec.log(
-                                COMPONENT,
-                                EventKind::ReleaseFailed,
-                                format!("Error releasing service {name} IP {ip}: {e}"),
-                            );
-                        }
+                    if let Err(e) = self.release_ip(st, ip) {
+                        st.rec.log(
+                            COMPONENT,
+                            EventKind::ReleaseFailed,
+                            format!("Error releasing service {name} IP {ip}: {e}"),
+                        );
                     }
                 }
             }

@@ -4,6 +4,7 @@
 //! Endpoints in `kubernetesservice`, the repair loops gating readiness in `repairhook`, the
 //! system namespaces in `systemnamespaces`.
 
+mod defaultservicecidr;
 mod kubernetesservice;
 mod repairhook;
 mod systemnamespaces;
@@ -11,7 +12,7 @@ mod systemnamespaces;
 use crate::api::Behavior;
 use crate::etcd;
 use crate::event::EventKind;
-use crate::ipallocator::Range;
+use crate::ipallocator::{family_of, Range};
 use crate::portallocator::PortAllocator;
 use crate::reconcilers::EndpointReconciler;
 use crate::registry::{Allocators, IpView, PortView, Storage, COMPONENT};
@@ -30,6 +31,8 @@ pub const READYZ_POLL_MS: u64 = 100;
 /// 1.29: the post-start hook waits this long for the first successful repair runs.
 pub(crate) const REPAIR_HOOK_TIMEOUT_MS: u64 = 60_000;
 pub(crate) const REPAIR_HOOK: &str = "start-service-ip-repair-controllers";
+pub use defaultservicecidr::DEFAULT_SERVICE_CIDR;
+pub(crate) use defaultservicecidr::{DEFAULT_SERVICE_CIDR_INTERVAL_MS, DEFAULT_SERVICE_CIDR_POLL_MS};
 
 string_enum! {
     /// The process: what a supervisor sees of one apiserver.
@@ -63,6 +66,11 @@ pub struct Apiserver {
     pub(crate) namespaces_ok: bool,
     /// 1.27+: the start-up RemoveEndpoints waits for the Service informer, i.e. for etcd.
     pub(crate) pending_remove: bool,
+    /// 1.33+: the default-ServiceCIDR hook has synced once (readiness waits for it); always
+    /// true before 1.33, which has no such hook.
+    pub(crate) cidr_ok: bool,
+    /// 1.35: the `KubernetesDefaultServiceCIDRInconsistent` event is recorded once per life.
+    pub(crate) cidr_inconsistency_reported: bool,
 }
 
 /// What the world must do after a start instant.
@@ -82,9 +90,12 @@ impl Apiserver {
             (etcd::RANGE_SERVICE_IPS),
             (etcd::RANGE_SECONDARY_SERVICE_IPS),
         ];
-        let ips = cfg
-            .service_ip_ranges
-            .networks()
+        let bitmaps = if behavior.cluster_ip_bitmap() {
+            cfg.service_ip_ranges.networks()
+        } else {
+            Vec::new()
+        };
+        let ips = bitmaps
             .into_iter()
             .zip(keys)
             .map(|(net, key)| IpView {
@@ -111,9 +122,16 @@ impl Apiserver {
             port_repair: NodePortRepair::new(cfg.node_ports, behavior),
             ip_repair_ok: false,
             port_repair_ok: false,
-            allocators: Allocators { ips, ports },
+            allocators: Allocators {
+                ips,
+                ports,
+                families: cfg.service_ip_ranges.networks().iter().map(family_of).collect(),
+                ip_addresses: behavior.ip_addresses(),
+            },
             namespaces_ok: behavior.legacy(),
             pending_remove: false,
+            cidr_ok: !behavior.ip_addresses(),
+            cidr_inconsistency_reported: false,
             spec,
         }
     }
@@ -173,7 +191,27 @@ impl Apiserver {
 
     /// `/readyz`: post-start hooks done, informers synced and etcd reachable.
     pub fn ready(&self, reachable: bool) -> bool {
-        self.status == Status::Running && self.hooks_done && self.namespaces_ok && reachable
+        self.status == Status::Running
+            && self.hooks_done
+            && self.namespaces_ok
+            && self.cidr_ok
+            && reachable
+    }
+
+    /// 1.33 at start: "kube-apiserver started with IP allocator and dual write enabled but
+    /// bitmap allocator does not exist, recreating it ...": an empty bitmap is written where
+    /// none is stored (nothing else would: no repair loop keeps it any more).
+    fn init_dual_write_bitmaps(&mut self, st: &mut Storage) {
+        if !st.reachable {
+            return;
+        }
+        for view in &mut self.allocators.ips {
+            if view.stored(st).1.is_none() {
+                st.rec.log(COMPONENT, EventKind::ServiceCidrLog, "kube-apiserver started with IP allocator and dual write enabled but bitmap allocator does not exist, recreating it ...".to_string());
+                let empty = Range::new(view.alloc.cidr(), Behavior::V1_33).snapshot();
+                view.create_or_update(st, empty, None);
+            }
+        }
     }
 
     /// The start instant: remove a stale endpoint of ours, run the first repair passes.
@@ -194,6 +232,10 @@ impl Apiserver {
             self.remove_stale_endpoint(st, cfg, behavior);
         }
         self.ensure_namespaces(st, behavior);
+        if behavior.ip_addresses() {
+            self.init_dual_write_bitmaps(st);
+            self.sync_default_service_cidr(st, cfg, behavior);
+        }
         match behavior.legacy() {
             true => {
                 // Start() runs each RunOnce synchronously and dies if one fails; then the loops

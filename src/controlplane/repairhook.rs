@@ -1,19 +1,25 @@
 //! The repair loops as one apiserver runs them: every `repair_interval`, and at start as the
 //! post-start hook `start-service-ip-repair-controllers` (1.27+; readiness waits for their first
-//! success) or synchronously in `Start()` (1.20, which exits if one fails).
+//! success) or synchronously in `Start()` (1.20, which exits if one fails). From 1.33 the
+//! ClusterIP loop is RepairIPAddress, which first waits for the ServiceCIDR `kubernetes`.
 
 use super::Apiserver;
 use crate::event::EventKind;
 use crate::registry::Storage;
+use crate::repair::repairip::{self, Client};
 use crate::repair::{clusterip, nodeport};
 
 impl Apiserver {
     /// One run of both repair loops (each logs its own failure and tries again next interval).
     /// The first success of both completes the post-start hook.
     pub(crate) fn run_repairs(&mut self, st: &mut Storage) {
-        match self.repair_cluster_ips(st) {
-            Ok(()) => self.ip_repair_ok = true,
-            Err(e) => st.rec.log(clusterip::COMPONENT, EventKind::RepairFailed, e),
+        if self.allocators.ip_addresses {
+            self.repair_ip_addresses(st);
+        } else {
+            match self.repair_cluster_ips(st) {
+                Ok(()) => self.ip_repair_ok = true,
+                Err(e) => st.rec.log(clusterip::COMPONENT, EventKind::RepairFailed, e),
+            }
         }
         match self.repair_node_ports(st) {
             Ok(()) => self.port_repair_ok = true,
@@ -21,6 +27,50 @@ impl Apiserver {
         }
         if self.ip_repair_ok && self.port_repair_ok {
             self.hooks_done = true;
+        }
+    }
+
+    /// RepairIPAddress's full pass: its first waits (silently, polling) for the ServiceCIDR
+    /// `kubernetes`; later ones are the informers' resync.
+    pub(crate) fn repair_ip_addresses(&mut self, st: &mut Storage) {
+        let waiting = !self.ip_repair_ok
+            && st
+                .etcd
+                .service_cidr(super::DEFAULT_SERVICE_CIDR, st.now)
+                .is_none();
+        if waiting {
+            return;
+        }
+        match repairip::run_once(&mut client(st)) {
+            Ok(()) => self.ip_repair_ok = true,
+            Err(e) => st.rec.log(repairip::COMPONENT, EventKind::RepairFailed, e),
+        }
+    }
+
+    /// RepairIPAddress's first pass, if it is still waiting for the ServiceCIDR `kubernetes`;
+    /// its success may complete the post-start hook.
+    pub(crate) fn retry_ip_repair(&mut self, st: &mut Storage) {
+        if self.ip_repair_ok {
+            return;
+        }
+        self.repair_ip_addresses(st);
+        if self.ip_repair_ok && self.port_repair_ok {
+            self.hooks_done = true;
+        }
+    }
+
+    /// RepairIPAddress's handlers: the Services (`namespace/name`) and IPAddresses that just
+    /// changed, once its first pass is done and while it can reach etcd.
+    pub(crate) fn repair_changed(&mut self, st: &mut Storage, services: &[String], ips: &[String]) {
+        if !self.ip_repair_ok || !self.is_up() || !st.reachable {
+            return;
+        }
+        let mut c = client(st);
+        for key in services {
+            repairip::sync_service(&mut c, key);
+        }
+        for ip in ips {
+            repairip::sync_ip_address(&mut c, ip);
         }
     }
 
@@ -49,5 +99,16 @@ impl Apiserver {
             .ports
             .create_or_update(st, written, read_rev);
         Ok(())
+    }
+}
+
+/// RepairIPAddress's view of one apiserver's storage.
+fn client<'a>(st: &'a mut Storage) -> Client<'a> {
+    Client {
+        etcd: &mut *st.etcd,
+        now: st.now,
+        reachable: st.reachable,
+        rec: &mut *st.rec,
+        rechecks: &mut st.ip_rechecks,
     }
 }

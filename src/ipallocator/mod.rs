@@ -3,6 +3,9 @@
 //! Offset `i` of the bitmap is the IP `network + 1 + i`: the network address is never usable, the
 //! IPv4 broadcast address neither, and an IPv6 range is capped at 65,536 addresses.
 
+pub mod cidrallocator;
+pub mod ipaddress;
+
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use ipnet::IpNet;
@@ -24,14 +27,14 @@ pub fn range_size(cidr: &IpNet) -> i64 {
     }
 }
 
-fn ip_to_u128(ip: IpAddr) -> u128 {
+pub(crate) fn ip_to_u128(ip: IpAddr) -> u128 {
     match ip {
         IpAddr::V4(v4) => u32::from(v4) as u128,
         IpAddr::V6(v6) => u128::from(v6),
     }
 }
 
-fn u128_to_ip(family: IpFamily, value: u128) -> IpAddr {
+pub(crate) fn u128_to_ip(family: IpFamily, value: u128) -> IpAddr {
     match family {
         IpFamily::IPv4 => IpAddr::V4(Ipv4Addr::from(value as u32)),
         IpFamily::IPv6 => IpAddr::V6(Ipv6Addr::from(value)),

@@ -6,8 +6,8 @@
 //! next reconcile of any survivor drops it.
 
 use super::{
-    new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, Reconciler,
-    ReconcilerApi, NO_LEASES_V1_20, NO_LEASES_V1_29,
+    endpointsadapter, new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError,
+    Reconciler, ReconcilerApi, NO_LEASES_V1_20, NO_LEASES_V1_29,
 };
 use crate::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
 use crate::endpoints::repack_subsets;
@@ -81,9 +81,7 @@ impl LeaseReconciler {
         let (mut e, should_create) = match api.get_endpoints(service_name) {
             Ok(e) => (e, false),
             // 1.27+: nothing to remove ourselves from during shutdown, so do not create it.
-            Err(ApiError::NotFound(_)) if stopping && !self.behavior.legacy() => {
-                return Ok(())
-            }
+            Err(ApiError::NotFound(_)) if stopping && !self.behavior.legacy() => return Ok(()),
             Err(ApiError::NotFound(_)) => (new_endpoints(service_name), true),
             Err(err) => return Err(err.into()),
         };
@@ -104,8 +102,8 @@ impl LeaseReconciler {
         let (format_correct, ips_correct, ports_correct) =
             check_format_with_lease(&e, &lease_ips, ports, reconcile_ports);
         if !skip_mirror_changed && format_correct && ips_correct && ports_correct {
-            // Upstream only re-syncs the EndpointSlice here, which we do not model.
-            return Ok(());
+            // The Endpoints are right; the slice may still be missing or differ.
+            return endpointsadapter::ensure_slice(api, &e).map_err(Into::into);
         }
 
         if !format_correct {
@@ -141,13 +139,13 @@ impl LeaseReconciler {
             ),
         );
         if should_create {
-            match api.create_endpoints(&e) {
+            match endpointsadapter::create(api, &e) {
                 // Another apiserver created it first: fine, the next round reconciles it.
                 Err(ApiError::AlreadyExists(_)) => Ok(()),
                 r => r.map_err(Into::into),
             }
         } else {
-            api.update_endpoints(&e).map_err(Into::into)
+            endpointsadapter::update(api, &e).map_err(Into::into)
         }
     }
 }

@@ -6,8 +6,8 @@
 //! removed only when the list overflows, and only if every apiserver agrees on the count.
 
 use super::{
-    new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError, Reconciler,
-    ReconcilerApi,
+    endpointsadapter, new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError,
+    Reconciler, ReconcilerApi,
 };
 use crate::api::{EndpointPort, EndpointSubset, Endpoints};
 use crate::endpoints::repack_subsets;
@@ -63,7 +63,7 @@ impl Reconciler for MasterCountReconciler {
         let skip_mirror_changed = set_skip_mirror_true(&mut e);
         if not_found {
             e.subsets = vec![own_subset()];
-            return api.create_endpoints(&e).map_err(Into::into);
+            return endpointsadapter::create(api, &e).map_err(Into::into);
         }
 
         let (format_correct, ip_correct, ports_correct) =
@@ -71,11 +71,11 @@ impl Reconciler for MasterCountReconciler {
         if !format_correct {
             e.subsets = vec![own_subset()];
             api.log(reset_kind(&e), reset_line(service_name, &e));
-            return api.update_endpoints(&e).map_err(Into::into);
+            return endpointsadapter::update(api, &e).map_err(Into::into);
         }
         if !skip_mirror_changed && ip_correct && ports_correct {
-            // Upstream only re-syncs the EndpointSlice here, which we do not model.
-            return Ok(());
+            // The Endpoints are right; the slice may still be missing or differ.
+            return endpointsadapter::ensure_slice(api, &e).map_err(Into::into);
         }
 
         if !ip_correct {
@@ -92,7 +92,7 @@ impl Reconciler for MasterCountReconciler {
             }
         }
         api.log(reset_kind(&e), reset_line(service_name, &e));
-        api.update_endpoints(&e).map_err(Into::into)
+        endpointsadapter::update(api, &e).map_err(Into::into)
     }
 
     /// Takes our IP out of the Endpoints. There is no refusal rule: the last apiserver leaves an
@@ -116,7 +116,7 @@ impl Reconciler for MasterCountReconciler {
         e.subsets = repack_subsets(&e.subsets);
         let mut result = Ok(());
         for _ in 0..CONFLICT_ATTEMPTS {
-            result = api.update_endpoints(&e);
+            result = endpointsadapter::update(api, &e);
             if !matches!(result, Err(ApiError::Conflict(_))) {
                 break;
             }

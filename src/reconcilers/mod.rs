@@ -1,16 +1,18 @@
 //! Endpoint reconcilers for the `default/kubernetes` Service, after
-//! `pkg/controlplane/reconcilers/{reconcilers,lease,instancecount,none}.go`.
+//! `pkg/controlplane/reconcilers/{reconcilers,lease,instancecount,none,endpointsadapter}.go`.
 //!
 //! A reconciler talks to storage only through [`ReconcilerApi`], which the world implements for
-//! one apiserver at one instant (with its reachability), and tests implement in memory.
+//! one apiserver at one instant (with its reachability), and tests implement in memory. It writes
+//! the Endpoints only through [`endpointsadapter`], which writes the EndpointSlice beside them.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
-use crate::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
+use crate::api::{Behavior, EndpointPort, EndpointSlice, EndpointSubset, Endpoints};
 use crate::event::EventKind;
 
+pub mod endpointsadapter;
 mod lease;
 mod mastercount;
 mod none;
@@ -50,6 +52,15 @@ pub trait ReconcilerApi {
     fn create_endpoints(&mut self, endpoints: &Endpoints) -> Result<(), ApiError>;
     /// `NotFound` when absent.
     fn update_endpoints(&mut self, endpoints: &Endpoints) -> Result<(), ApiError>;
+    /// Every EndpointSlice in `namespace`, in name order (the adapter picks its own by name and
+    /// label).
+    fn list_endpoint_slices(&mut self, namespace: &str) -> Result<Vec<EndpointSlice>, ApiError>;
+    /// `AlreadyExists` when present.
+    fn create_endpoint_slice(&mut self, slice: &EndpointSlice) -> Result<(), ApiError>;
+    /// `NotFound` when absent.
+    fn update_endpoint_slice(&mut self, slice: &EndpointSlice) -> Result<(), ApiError>;
+    /// `NotFound` when absent.
+    fn delete_endpoint_slice(&mut self, namespace: &str, name: &str) -> Result<(), ApiError>;
     /// IPs of the live (unexpired) keys under `/masterleases/`, in key order.
     fn list_leases(&mut self) -> Result<Vec<String>, ApiError>;
     /// Creates or refreshes `/masterleases/<ip>` with the lease TTL.

@@ -7,6 +7,7 @@
 
 pub(crate) mod clusterip;
 pub mod nodeport;
+pub mod repairip;
 
 use std::collections::BTreeMap;
 

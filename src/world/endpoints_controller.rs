@@ -17,6 +17,8 @@ use crate::etcd::{self, Value};
 
 impl World {
     pub(super) fn sync_endpoints_controller(&mut self) {
+        // The controller-manager's other controller that follows readiness changes.
+        self.sync_service_cidrs();
         if !self.apiservers.keys().any(|n| self.ready(n)) {
             return;
         }

@@ -3,14 +3,16 @@
 //!
 //! The parts: `seed` puts a scenario's `initial` objects into etcd; `tasks` runs what the
 //! queue hands out; `actions` applies one user action or scenario `do` step; `corrupt`
-//! writes behind the allocators' back; `endpoints_controller` is kube-controller-manager's;
-//! `snapshot` reads the contract's state out of it.
+//! writes behind the allocators' back; `endpoints_controller` and `servicecidrs_controller` are
+//! kube-controller-manager's; `snapshot` reads the contract's state out of it. After every task
+//! and action, `settle` hands what changed in etcd to the controllers that watch it.
 
 mod actions;
 mod corrupt;
 mod endpoints_controller;
 pub mod queue;
 mod seed;
+mod servicecidrs_controller;
 mod snapshot;
 mod tasks;
 
@@ -260,19 +262,66 @@ impl World {
         Some(stepped)
     }
 
-    /// Runs `f`, marking a rewrite of the `kubernetes` Endpoints by `who` if it made one.
+    /// Runs `f`, marking a rewrite of the `kubernetes` Endpoints or EndpointSlice by `who` if it
+    /// made one (the slice alone is rewritten when it went missing or wrong).
     fn marking_rewrites<T>(&mut self, who: &str, f: impl FnOnce(&mut Self) -> T) -> T {
-        let before = self.kubernetes_endpoints_revision();
+        let before = self.kubernetes_endpoints_revisions();
         let out = f(self);
-        if self.kubernetes_endpoints_revision() != before {
+        self.settle();
+        if self.kubernetes_endpoints_revisions() != before {
             self.mark(MarkKind::EndpointsRewrite, who);
         }
         out
     }
 
-    fn kubernetes_endpoints_revision(&self) -> Option<u64> {
-        let key = etcd::endpoints_key("default", crate::controlplane::KUBERNETES);
-        self.etcd.get(&key, self.now).map(|e| e.mod_revision)
+    /// The watches: what changed in etcd goes to the controllers that follow it (1.33+: the
+    /// ServiceCIDR controller, and every apiserver's RepairIPAddress, Services first), until
+    /// their own writes change nothing more they watch.
+    fn settle(&mut self) {
+        const ROUNDS: usize = 16;
+        for _ in 0..ROUNDS {
+            let changes = self.etcd.take_changes();
+            if !self.behavior.ip_addresses() {
+                return;
+            }
+            let mut services = BTreeSet::new();
+            let mut ips = BTreeSet::new();
+            let mut cidrs = false;
+            for key in &changes {
+                if let Some(k) = key.strip_prefix(etcd::SERVICES) {
+                    services.insert(k.to_string());
+                } else if let Some(ip) = key.strip_prefix(etcd::IP_ADDRESSES) {
+                    ips.insert(ip.to_string());
+                    cidrs = true;
+                } else if key.starts_with(etcd::SERVICE_CIDRS) {
+                    cidrs = true;
+                }
+            }
+            if services.is_empty() && !cidrs {
+                return;
+            }
+            if cidrs {
+                self.sync_service_cidrs();
+            }
+            let services: Vec<String> = services.into_iter().collect();
+            let ips: Vec<String> = ips.into_iter().collect();
+            let names: Vec<String> = self.apiservers.keys().cloned().collect();
+            for name in names {
+                self.with_apiserver(&name, |a, st, _, _, _| {
+                    a.repair_changed(st, &services, &ips)
+                });
+            }
+        }
+    }
+
+    /// The mod revisions of the `default/kubernetes` Endpoints and EndpointSlice.
+    fn kubernetes_endpoints_revisions(&self) -> [Option<u64>; 2] {
+        let kubernetes = crate::controlplane::KUBERNETES;
+        [
+            etcd::endpoints_key("default", kubernetes),
+            etcd::endpoint_slice_key("default", kubernetes),
+        ]
+        .map(|key| self.etcd.get(&key, self.now).map(|e| e.mod_revision))
     }
 
     fn mark(&mut self, kind: MarkKind, subject: &str) {
@@ -300,9 +349,14 @@ impl World {
             lease_ttl_ms: self.cfg.lease_ttl_ms,
             rec: &mut rec,
             lease_writes: Vec::new(),
+            ip_rechecks: Vec::new(),
         };
+        let epoch = a.epoch;
         let out = f(a, &mut st, &self.cfg, self.behavior, &mut self.rng);
         let leases = std::mem::take(&mut st.lease_writes);
+        for (ip, at) in std::mem::take(&mut st.ip_rechecks) {
+            self.queue.push(at, name, Task::IpAddressRecheck(epoch, ip));
+        }
         self.events.extend(rec.events);
         if !leases.is_empty() {
             self.mark(MarkKind::LeaseWrite, name);

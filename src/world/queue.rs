@@ -2,8 +2,8 @@
 //!
 //! At one instant: scenario steps and user actions (in the order given), then etcd and the
 //! network (lease expiries, healed partitions, the endpoints controller), then the apiservers'
-//! controllers, apiservers by name and, for one apiserver, start → repair → namespaces → readyz
-//! → kubernetes-service sync → shutdown timers.
+//! controllers, apiservers by name and, for one apiserver, start → default ServiceCIDR → repair
+//! → IPAddress rechecks → namespaces → readyz → kubernetes-service sync → shutdown timers.
 
 use std::collections::BTreeMap;
 
@@ -20,8 +20,14 @@ pub(crate) enum Task {
         rev: u64,
     },
     EndpointsController,
+    /// kube-controller-manager's service-cidr-controller (1.33+), at a deletion's grace end.
+    ServiceCidrController,
     Start(u64),
+    /// The default-ServiceCIDR controller: 100 ms polls until its first sync, then every 10 s.
+    DefaultServiceCidr(u64),
     Repair(u64),
+    /// RepairIPAddress checks one IPAddress again when its orphan grace period ends.
+    IpAddressRecheck(u64, String),
     Namespaces(u64),
     Readyz(u64),
     Sync(u64),
@@ -37,8 +43,11 @@ pub enum TaskKind {
     EndIsolation,
     LeaseExpiry,
     EndpointsController,
+    ServiceCidrController,
     Start,
+    DefaultServiceCidr,
     Repair,
+    IpAddressRecheck,
     Namespaces,
     Readyz,
     Sync,
@@ -54,8 +63,11 @@ impl Task {
             Task::EndIsolation(_) => TaskKind::EndIsolation,
             Task::LeaseExpiry { .. } => TaskKind::LeaseExpiry,
             Task::EndpointsController => TaskKind::EndpointsController,
+            Task::ServiceCidrController => TaskKind::ServiceCidrController,
             Task::Start(_) => TaskKind::Start,
+            Task::DefaultServiceCidr(_) => TaskKind::DefaultServiceCidr,
             Task::Repair(_) => TaskKind::Repair,
+            Task::IpAddressRecheck(..) => TaskKind::IpAddressRecheck,
             Task::Namespaces(_) => TaskKind::Namespaces,
             Task::Readyz(_) => TaskKind::Readyz,
             Task::Sync(_) => TaskKind::Sync,
@@ -71,7 +83,8 @@ impl Task {
             TaskKind::EndOutage
             | TaskKind::EndIsolation
             | TaskKind::LeaseExpiry
-            | TaskKind::EndpointsController => 1,
+            | TaskKind::EndpointsController
+            | TaskKind::ServiceCidrController => 1,
             _ => 2,
         }
     }
@@ -80,11 +93,13 @@ impl Task {
     fn order(&self) -> u8 {
         match self.kind() {
             TaskKind::Start => 0,
-            TaskKind::Repair => 1,
-            TaskKind::Namespaces => 2,
-            TaskKind::Readyz => 3,
-            TaskKind::Sync => 4,
-            TaskKind::HookTimeout | TaskKind::StopTimeout => 5,
+            TaskKind::DefaultServiceCidr => 1,
+            TaskKind::Repair => 2,
+            TaskKind::IpAddressRecheck => 3,
+            TaskKind::Namespaces => 4,
+            TaskKind::Readyz => 5,
+            TaskKind::Sync => 6,
+            TaskKind::HookTimeout | TaskKind::StopTimeout => 7,
             _ => 0,
         }
     }

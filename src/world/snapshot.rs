@@ -89,7 +89,13 @@ impl World {
     }
 
     fn allocations(&self) -> Allocations {
-        let cluster_ip = (0..self.cfg.service_ip_ranges.networks().len())
+        // From 1.34 no ClusterIP bitmap exists at all.
+        let bitmaps = if self.behavior.cluster_ip_bitmap() {
+            self.cfg.service_ip_ranges.networks().len()
+        } else {
+            0
+        };
+        let cluster_ip = (0..bitmaps)
             .filter_map(|i| self.stored_cluster_ips(i))
             .map(|range| AllocationState {
                 range: range.cidr().to_string(),

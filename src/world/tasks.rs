@@ -3,8 +3,8 @@
 
 use super::{MarkKind, Task, World};
 use crate::controlplane::{
-    Started, Status, READYZ_POLL_MS, REPAIR_HOOK, REPAIR_HOOK_TIMEOUT_MS,
-    SYSTEM_NAMESPACES_INTERVAL_MS,
+    Started, Status, DEFAULT_SERVICE_CIDR_INTERVAL_MS, DEFAULT_SERVICE_CIDR_POLL_MS,
+    READYZ_POLL_MS, REPAIR_HOOK, REPAIR_HOOK_TIMEOUT_MS, SYSTEM_NAMESPACES_INTERVAL_MS,
 };
 use crate::etcd;
 use crate::event::{Event, EventKind};
@@ -36,10 +36,15 @@ impl World {
             }
             Task::LeaseExpiry { key, rev } => self.expire_lease(&key, rev),
             Task::EndpointsController => self.sync_endpoints_controller(),
+            Task::ServiceCidrController => self.sync_service_cidrs(),
             // A timer of an earlier life of the apiserver does nothing.
             _ if !self.task_alive(name, &task) => {}
             Task::Start(epoch) => self.start_instant(name, epoch),
             Task::Repair(epoch) => self.repair(name, epoch),
+            Task::DefaultServiceCidr(epoch) => self.default_service_cidr(name, epoch),
+            Task::IpAddressRecheck(_, ip) => {
+                self.with_apiserver(name, |a, st, _, _, _| a.repair_changed(st, &[], &[ip]));
+            }
             Task::Namespaces(epoch) => {
                 self.with_apiserver(name, |a, st, _, behavior, _| {
                     a.ensure_namespaces(st, behavior)
@@ -80,6 +85,8 @@ impl World {
     fn task_alive(&self, name: &str, task: &Task) -> bool {
         let epoch = match task {
             Task::Start(e)
+            | Task::DefaultServiceCidr(e)
+            | Task::IpAddressRecheck(e, _)
             | Task::Repair(e)
             | Task::Namespaces(e)
             | Task::Readyz(e)
@@ -117,6 +124,31 @@ impl World {
         }
         let next = self.now + self.cfg.repair_interval_ms;
         self.queue.push(next, name, Task::Repair(epoch));
+    }
+
+    /// The default-ServiceCIDR controller's sync; its first success also lets RepairIPAddress,
+    /// which polls for that ServiceCIDR, run its first pass.
+    fn default_service_cidr(&mut self, name: &str, epoch: u64) {
+        let ready_before = self.ready(name);
+        self.with_apiserver(name, |a, st, cfg, behavior, _| {
+            a.sync_default_service_cidr(st, cfg, behavior);
+            a.retry_ip_repair(st);
+        });
+        if !ready_before && self.ready(name) {
+            self.sync_endpoints_controller();
+        }
+        self.schedule_default_service_cidr(name, epoch);
+    }
+
+    /// Every 100 ms until the first sync succeeded, then every 10 s.
+    fn schedule_default_service_cidr(&mut self, name: &str, epoch: u64) {
+        let delay = if self.apiservers[name].cidr_ok {
+            DEFAULT_SERVICE_CIDR_INTERVAL_MS
+        } else {
+            DEFAULT_SERVICE_CIDR_POLL_MS
+        };
+        let at = self.now + delay;
+        self.queue.push(at, name, Task::DefaultServiceCidr(epoch));
     }
 
     /// The kubernetes-service loop polls `/readyz` until it answers, then syncs every interval.
@@ -166,6 +198,9 @@ impl World {
         }
         let next = self.now + self.cfg.repair_interval_ms;
         self.queue.push(next, name, Task::Repair(epoch));
+        if self.behavior.ip_addresses() {
+            self.schedule_default_service_cidr(name, epoch);
+        }
         self.schedule_namespaces(name, epoch);
         self.queue.push(self.now, name, Task::Readyz(epoch));
     }

@@ -3,38 +3,45 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kube_bootstrap_lab::api::{Behavior, EndpointPort, EndpointSubset, Endpoints, Protocol};
+use kube_bootstrap_lab::api::{
+    Behavior, EndpointPort, EndpointSlice, EndpointSubset, Endpoints, Protocol,
+};
 use kube_bootstrap_lab::reconcilers::{
     reset_line, ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler,
     NoneReconciler, ReconcileError, Reconciler, ReconcilerApi, ReconcilerType, NO_LEASES_V1_20,
     NO_LEASES_V1_29, SKIP_MIRROR_LABEL,
 };
 
-const NAME: &str = "kubernetes";
-const OWN: &str = "10.0.0.3";
-const UNAVAILABLE: &str = "etcdserver: request timed out";
+pub(crate) const NAME: &str = "kubernetes";
+pub(crate) const OWN: &str = "10.0.0.3";
+pub(crate) const UNAVAILABLE: &str = "etcdserver: request timed out";
 
-/// In-memory storage as one apiserver sees it.
+/// In-memory storage as one apiserver sees it (the endpoints adapter's tests use it too).
 #[derive(Default)]
-struct Fake {
-    endpoints: BTreeMap<String, Endpoints>,
+pub(crate) struct Fake {
+    pub(crate) endpoints: BTreeMap<String, Endpoints>,
+    /// EndpointSlices by `namespace/name`, so they list in namespace then name order.
+    pub(crate) slices: BTreeMap<String, EndpointSlice>,
     /// Lease IPs; a BTreeSet lists them in key order, as etcd does.
-    leases: BTreeSet<String>,
-    log: Vec<String>,
+    pub(crate) leases: BTreeSet<String>,
+    pub(crate) log: Vec<String>,
     /// Every call fails as if etcd were unreachable.
-    unavailable: bool,
+    pub(crate) unavailable: bool,
     /// `list_leases` returns nothing although the keys exist (storage went wrong).
-    lose_leases: bool,
+    pub(crate) lose_leases: bool,
     /// `get_endpoints` says NotFound, but another apiserver creates the object before us.
-    race_create: bool,
+    pub(crate) race_create: bool,
     /// How many endpoint updates fail with Conflict before one succeeds.
-    conflicts: usize,
+    pub(crate) conflicts: usize,
     /// Successful and failed Endpoints writes, in order ("create"/"update").
-    writes: Vec<&'static str>,
+    pub(crate) writes: Vec<&'static str>,
+    /// Successful and failed EndpointSlice writes, in order: "create kubernetes",
+    /// "update kubernetes", "delete kubernetes-v6".
+    pub(crate) slice_writes: Vec<String>,
 }
 
 impl Fake {
-    fn with(leases: &[&str], endpoints: Option<Endpoints>) -> Self {
+    pub(crate) fn with(leases: &[&str], endpoints: Option<Endpoints>) -> Self {
         Fake {
             leases: leases.iter().map(|s| s.to_string()).collect(),
             endpoints: endpoints.into_iter().map(|e| (e.name.clone(), e)).collect(),
@@ -50,11 +57,16 @@ impl Fake {
         }
     }
 
-    fn ep(&self) -> &Endpoints {
+    pub(crate) fn ep(&self) -> &Endpoints {
         &self.endpoints[NAME]
     }
 
-    fn addresses(&self) -> Vec<&str> {
+    /// The `default/kubernetes` slice.
+    pub(crate) fn slice(&self) -> &EndpointSlice {
+        &self.slices["default/kubernetes"]
+    }
+
+    pub(crate) fn addresses(&self) -> Vec<&str> {
         self.ep()
             .subsets
             .iter()
@@ -110,6 +122,55 @@ impl ReconcilerApi for Fake {
         }
     }
 
+    fn list_endpoint_slices(&mut self, namespace: &str) -> Result<Vec<EndpointSlice>, ApiError> {
+        self.check()?;
+        Ok(self
+            .slices
+            .values()
+            .filter(|s| s.namespace == namespace)
+            .cloned()
+            .collect())
+    }
+
+    fn create_endpoint_slice(&mut self, slice: &EndpointSlice) -> Result<(), ApiError> {
+        self.check()?;
+        self.slice_writes.push(format!("create {}", slice.name));
+        if self.slices.contains_key(&slice.key()) {
+            return Err(ApiError::AlreadyExists(format!(
+                "endpointslices.discovery.k8s.io \"{}\" already exists",
+                slice.name
+            )));
+        }
+        self.slices.insert(slice.key(), slice.clone());
+        Ok(())
+    }
+
+    fn update_endpoint_slice(&mut self, slice: &EndpointSlice) -> Result<(), ApiError> {
+        self.check()?;
+        self.slice_writes.push(format!("update {}", slice.name));
+        match self.slices.get_mut(&slice.key()) {
+            Some(s) => {
+                *s = slice.clone();
+                Ok(())
+            }
+            None => Err(ApiError::NotFound(format!(
+                "endpointslices.discovery.k8s.io \"{}\" not found",
+                slice.name
+            ))),
+        }
+    }
+
+    fn delete_endpoint_slice(&mut self, namespace: &str, name: &str) -> Result<(), ApiError> {
+        self.check()?;
+        self.slice_writes.push(format!("delete {name}"));
+        match self.slices.remove(&format!("{namespace}/{name}")) {
+            Some(_) => Ok(()),
+            None => Err(ApiError::NotFound(format!(
+                "endpointslices.discovery.k8s.io \"{name}\" not found"
+            ))),
+        }
+    }
+
     fn list_leases(&mut self) -> Result<Vec<String>, ApiError> {
         self.check()?;
         Ok(if self.lose_leases {
@@ -141,7 +202,7 @@ impl ReconcilerApi for Fake {
     }
 }
 
-fn port(name: &str, port: i32) -> EndpointPort {
+pub(crate) fn port(name: &str, port: i32) -> EndpointPort {
     EndpointPort {
         name: name.into(),
         port,
@@ -149,11 +210,11 @@ fn port(name: &str, port: i32) -> EndpointPort {
     }
 }
 
-fn https() -> Vec<EndpointPort> {
+pub(crate) fn https() -> Vec<EndpointPort> {
     vec![port("https", 6443)]
 }
 
-fn subset(ips: &[&str], ports: Vec<EndpointPort>) -> EndpointSubset {
+pub(crate) fn subset(ips: &[&str], ports: Vec<EndpointPort>) -> EndpointSubset {
     EndpointSubset {
         addresses: ips.iter().map(|s| s.to_string()).collect(),
         ports,
@@ -162,7 +223,7 @@ fn subset(ips: &[&str], ports: Vec<EndpointPort>) -> EndpointSubset {
 }
 
 /// `default/kubernetes` with the skip-mirror label and the given subsets.
-fn eps(subsets: Vec<EndpointSubset>) -> Endpoints {
+pub(crate) fn eps(subsets: Vec<EndpointSubset>) -> Endpoints {
     Endpoints {
         namespace: "default".into(),
         name: NAME.into(),
@@ -171,15 +232,15 @@ fn eps(subsets: Vec<EndpointSubset>) -> Endpoints {
     }
 }
 
-fn lease(behavior: Behavior) -> EndpointReconciler {
+pub(crate) fn lease(behavior: Behavior) -> EndpointReconciler {
     EndpointReconciler::new(ReconcilerType::Lease, 1, behavior)
 }
 
-fn master_count(count: u32) -> EndpointReconciler {
+pub(crate) fn master_count(count: u32) -> EndpointReconciler {
     EndpointReconciler::new(ReconcilerType::MasterCount, count, Behavior::V1_29)
 }
 
-fn reconcile(
+pub(crate) fn reconcile(
     r: &mut EndpointReconciler,
     api: &mut Fake,
     reconcile_ports: bool,
@@ -187,7 +248,7 @@ fn reconcile(
     r.reconcile_endpoints(api, NAME, OWN, &https(), reconcile_ports)
 }
 
-fn remove(r: &mut EndpointReconciler, api: &mut Fake) -> Result<(), ReconcileError> {
+pub(crate) fn remove(r: &mut EndpointReconciler, api: &mut Fake) -> Result<(), ReconcileError> {
     r.remove_endpoints(api, NAME, OWN, &https())
 }
 

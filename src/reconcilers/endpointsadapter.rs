@@ -1,0 +1,106 @@
+//! The endpoints adapter, after `pkg/controlplane/reconcilers/endpointsadapter.go`: the one place
+//! where the lease and master-count reconcilers write the `default/kubernetes` Endpoints, and
+//! with them the EndpointSlice of the same name.
+//!
+//! The reconcilers decide what the Endpoints should be (their own rules, unchanged); every write
+//! of the Endpoints goes through [`create`] or [`update`], which then make the slice follow, and
+//! the reconcilers' "nothing to do" paths call [`ensure_slice`], so a slice that is missing or
+//! differs is rewritten even when the Endpoints are right.
+//!
+//! The slice is derived from the Endpoints as upstream's original adapter did (from 1.17 until its
+//! `Sync` rewrite, about 1.28: `EnsureEndpointSliceFromEndpoints`); like the current adapter
+//! (`Sync`), it deletes every other slice labelled `kubernetes.io/service-name=<service>`. Left out: the dual-stack secondary
+//! slice (`kubernetes-v4`/`kubernetes-v6`), never used by a single-stack apiserver, and the
+//! `retry.OnError` back-off, which a slice write in this model can never need (nothing else
+//! writes the slice at the same instant).
+
+use std::collections::BTreeMap;
+
+use super::{ApiError, ReconcilerApi};
+use crate::api::{parse_ip, EndpointSlice, Endpoints, IpFamily, SliceEndpoint, LABEL_SERVICE_NAME};
+
+/// Creates the Endpoints, then (only if that worked) their slice.
+pub fn create(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), ApiError> {
+    api.create_endpoints(endpoints)?;
+    ensure_slice(api, endpoints)
+}
+
+/// Updates the Endpoints, then (only if that worked) their slice.
+pub fn update(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), ApiError> {
+    api.update_endpoints(endpoints)?;
+    ensure_slice(api, endpoints)
+}
+
+/// Makes the slice named after the Endpoints equal to [`slice_from_endpoints`], and deletes the
+/// other slices of the same Service.
+///
+/// The namespace's slices are listed once. The one with our name and address type is ours: it is
+/// updated when its endpoints, ports or labels differ (it is found by name, as the original
+/// adapter's `Get` did, so one that lost its label gets it back). One with our name but another
+/// address type is deleted and created again (the address type cannot be updated). Every other
+/// slice carrying our service-name label is deleted; a NotFound there means someone else was
+/// faster, which is fine. When there is no slice of ours it is created; AlreadyExists means
+/// another apiserver created it first, fine too: the next round compares it.
+pub fn ensure_slice(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), ApiError> {
+    let want = slice_from_endpoints(endpoints);
+    let mut current = None;
+    for slice in api.list_endpoint_slices(&want.namespace)? {
+        if slice.name == want.name && slice.address_type == want.address_type {
+            current = Some(slice);
+        } else if slice.name == want.name || is_labelled_for(&slice, &endpoints.name) {
+            match api.delete_endpoint_slice(&slice.namespace, &slice.name) {
+                Ok(()) | Err(ApiError::NotFound(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    match current {
+        None => match api.create_endpoint_slice(&want) {
+            Err(ApiError::AlreadyExists(_)) => Ok(()),
+            r => r,
+        },
+        Some(slice) if slice == want => Ok(()),
+        Some(_) => api.update_endpoint_slice(&want),
+    }
+}
+
+/// The slice the Endpoints imply: same namespace and name, labels exactly
+/// `{kubernetes.io/service-name: <name>}`, one ready endpoint per ready address of the first
+/// subset, that subset's ports.
+///
+/// The address type is IPv6 when there are addresses and all are IPv6, IPv4 otherwise (so an
+/// Endpoints with no subsets gives an empty IPv4 slice, as upstream's `allAddressesIPv6` did);
+/// addresses of the other family are left out. Not-ready addresses are left out too: the current
+/// adapter lists only the apiservers' IPs, all ready (the original one added them with
+/// `ready: false`). The reconcilers always write one subset; a hand-made second one is ignored, as
+/// upstream ignores it.
+pub fn slice_from_endpoints(endpoints: &Endpoints) -> EndpointSlice {
+    let subset = endpoints.subsets.first();
+    let addresses = subset.map_or(&[][..], |s| &s.addresses[..]);
+    let ipv6 = !addresses.is_empty() && addresses.iter().all(|ip| is_ipv6(ip));
+    EndpointSlice {
+        namespace: endpoints.namespace.clone(),
+        name: endpoints.name.clone(),
+        labels: BTreeMap::from([(LABEL_SERVICE_NAME.to_string(), endpoints.name.clone())]),
+        address_type: if ipv6 { IpFamily::IPv6 } else { IpFamily::IPv4 },
+        endpoints: addresses
+            .iter()
+            .filter(|ip| is_ipv6(ip) == ipv6)
+            .map(|ip| SliceEndpoint {
+                addresses: vec![ip.clone()],
+                ready: true,
+            })
+            .collect(),
+        ports: subset.map(|s| s.ports.clone()).unwrap_or_default(),
+    }
+}
+
+/// Whether the slice carries `kubernetes.io/service-name=<service>`.
+fn is_labelled_for(slice: &EndpointSlice, service: &str) -> bool {
+    slice.labels.get(LABEL_SERVICE_NAME).map(String::as_str) == Some(service)
+}
+
+/// `utilnet.IsIPv6String`: false for an IPv4-mapped address and for anything unparseable.
+fn is_ipv6(ip: &str) -> bool {
+    parse_ip(ip).is_some_and(|a| a.is_ipv6())
+}

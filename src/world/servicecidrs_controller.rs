@@ -1,0 +1,88 @@
+//! kube-controller-manager's `service-cidr-controller` (1.33+), after
+//! `pkg/controller/servicecidrs/servicecidrs_controller.go`, run by the world after every change
+//! to ServiceCIDRs or IPAddresses and when a deletion's grace period ends.
+//!
+//! A live ServiceCIDR gets the finalizer and `Ready`. A deleted one lets go of its finalizer
+//! only when no IPAddress depends on it alone (or other ServiceCIDRs cover all of it), and not
+//! before 10 s after its deletion, "so every apiserver's allocator has stopped using it";
+//! meanwhile it is not ready, `Terminating`. Like the endpoints controller it writes through the
+//! apiservers, so it does nothing while none is ready.
+
+use super::{Task, World};
+use crate::api::{IpAddress, ServiceCidr, SERVICE_CIDR_FINALIZER};
+use crate::etcd::{self, Value};
+use crate::ipallocator::ipaddress::CidrRange;
+
+/// `deletionGracePeriod`.
+pub const DELETION_GRACE_MS: u64 = 10_000;
+pub const TERMINATING: &str = "Terminating";
+pub const TERMINATING_MESSAGE: &str =
+    "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR";
+const READY_MESSAGE: &str = "Kubernetes Service CIDR is ready";
+
+impl World {
+    pub(super) fn sync_service_cidrs(&mut self) {
+        if !self.behavior.ip_addresses() || !self.apiservers.keys().any(|n| self.ready(n)) {
+            return;
+        }
+        let now = self.now;
+        let cidrs: Vec<ServiceCidr> = self.etcd.service_cidrs(now).into_iter().cloned().collect();
+        let addresses: Vec<IpAddress> = self.etcd.ip_addresses(now).into_iter().cloned().collect();
+        for sc in &cidrs {
+            let key = etcd::service_cidr_key(&sc.name);
+            let mut next = sc.clone();
+            if !sc.deleting {
+                if !next.finalizers.iter().any(|f| f == SERVICE_CIDR_FINALIZER) {
+                    next.finalizers.push(SERVICE_CIDR_FINALIZER.to_string());
+                }
+                if next.ready != Some(true) {
+                    next.set_ready(true, "", READY_MESSAGE);
+                }
+            } else if blocked(sc, &cidrs, &addresses) {
+                next.set_ready(false, TERMINATING, TERMINATING_MESSAGE);
+            } else {
+                let due = sc.deleted_ms.unwrap_or(now) + DELETION_GRACE_MS;
+                if now < due {
+                    self.queue.push(due, "", Task::ServiceCidrController);
+                } else {
+                    // The finalizer goes, and with it the object.
+                    self.etcd.delete(&key, now);
+                    continue;
+                }
+            }
+            if &next != sc {
+                self.etcd.put(&key, Value::ServiceCidr(next), None, now);
+            }
+        }
+    }
+}
+
+/// `canDeleteCIDR`'s negation: some CIDR of `sc` is not covered by another live ServiceCIDR,
+/// and an allocator-made IPAddress lies in `sc` and in no other live ServiceCIDR.
+fn blocked(sc: &ServiceCidr, all: &[ServiceCidr], addresses: &[IpAddress]) -> bool {
+    let others: Vec<&ServiceCidr> = all
+        .iter()
+        .filter(|o| o.name != sc.name && !o.deleting)
+        .collect();
+    let covered = sc.prefixes().iter().all(|net| {
+        others
+            .iter()
+            .flat_map(|o| o.prefixes())
+            .any(|other| other.contains(net))
+    });
+    if covered {
+        return false;
+    }
+    let ranges: Vec<CidrRange> = sc.prefixes().into_iter().map(CidrRange::new).collect();
+    let elsewhere = |ip| {
+        others
+            .iter()
+            .flat_map(|o| o.prefixes())
+            .any(|net| CidrRange::new(net).contains(ip))
+    };
+    addresses
+        .iter()
+        .filter(|a| a.managed())
+        .filter_map(IpAddress::address)
+        .any(|ip| ranges.iter().any(|r| r.contains(ip)) && !elsewhere(ip))
+}

@@ -1,0 +1,448 @@
+//! §6 of the contract: behaviours 1.33 and 1.35, where ClusterIPs are IPAddress objects inside
+//! ServiceCIDRs. The cases follow upstream's `ipallocator_test.go`, `cidrallocator_test.go`,
+//! `repairip_test.go` and `servicecidrs_controller_test.go` where the contract can express them.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use serde_json::{json, Value};
+
+use kube_bootstrap_lab::api::{IpAddress, ParentReference, Service, ServiceCidr};
+use kube_bootstrap_lab::ipallocator::cidrallocator::{self, allocator_for, allocators, Error};
+use kube_bootstrap_lab::ipallocator::ipaddress::CidrRange;
+use kube_bootstrap_lab::repair::repairip::{ip_address_verdict, IpAddressVerdict, ORPHAN_GRACE_MS};
+use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::rng::SimRng;
+use kube_bootstrap_lab::scenario;
+
+use super::{ip, net};
+
+// ---- the per-CIDR allocator (ipallocator_test.go) ----------------------------------------
+
+#[test]
+fn a_cidr_range_has_upstreams_bounds_and_band() {
+    let r = CidrRange::new(net("192.168.1.0/28"));
+    assert_eq!((r.size(), r.static_band()), (14, 0), "a /28: 14 addresses, no band");
+    assert!(!r.contains(ip("192.168.1.0")), "the network address");
+    assert!(r.contains(ip("192.168.1.1")) && r.contains(ip("192.168.1.14")));
+    assert!(!r.contains(ip("192.168.1.15")), "the broadcast address");
+    assert_eq!(CidrRange::new(net("10.0.0.0/24")).static_band(), 16);
+    assert_eq!(CidrRange::new(net("10.96.0.0/12")).static_band(), 256);
+    let v6 = CidrRange::new(net("2001:db8::/120"));
+    assert_eq!(v6.size(), 255, "IPv6 has no broadcast: the all-ones address is usable");
+    assert!(v6.contains(ip("2001:db8::ff")));
+    let big = CidrRange::new(net("fd00::/64"));
+    assert_eq!(big.size(), (1u128 << 64) - 1);
+    assert!(!CidrRange::new(net("10.0.0.0/24")).contains(ip("fd00::1")));
+}
+
+#[test]
+fn dynamic_allocation_fills_the_upper_band_before_the_static_one() {
+    // TestAllocateNextServiceCIDR-like: a /24 has a 16-address static band.
+    let r = CidrRange::new(net("10.0.0.0/24"));
+    let mut rng = SimRng::new(7);
+    let mut taken = std::collections::BTreeSet::new();
+    for _ in 0..(254 - 16) {
+        let got = r.next_free(&mut rng, |ip| taken.contains(&ip)).unwrap();
+        assert!(r.offset_of(got).unwrap() >= 16, "{got} is in the static band");
+        assert!(taken.insert(got), "{got} given twice");
+    }
+    for _ in 0..16 {
+        let got = r.next_free(&mut rng, |ip| taken.contains(&ip)).unwrap();
+        assert!(r.offset_of(got).unwrap() < 16, "the upper band is full");
+        taken.insert(got);
+    }
+    assert_eq!(r.next_free(&mut rng, |ip| taken.contains(&ip)), None, "full");
+}
+
+#[test]
+fn the_same_seed_scans_the_same_way() {
+    let r = CidrRange::new(net("10.96.0.0/12"));
+    let picks = |seed| {
+        let mut rng = SimRng::new(seed);
+        (0..5)
+            .map(|_| r.next_free(&mut rng, |_| false).unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(picks(3), picks(3));
+    assert_ne!(picks(3), picks(4));
+}
+
+// ---- the MetaAllocator (cidrallocator_test.go) -------------------------------------------
+
+fn cidr(name: &str, cidrs: &[&str]) -> ServiceCidr {
+    ServiceCidr::new(name, cidrs.iter().map(|c| c.to_string()).collect())
+}
+
+#[test]
+fn overlapping_service_cidrs_share_one_allocator_that_is_ready_if_one_of_them_is() {
+    let mut a = cidr("a", &["10.0.0.0/24"]);
+    let b = cidr("b", &["10.0.0.0/24", "fd00::/120"]);
+    a.deleting = true;
+    let list = [&a, &b];
+    let items = allocators(&list, kube_bootstrap_lab::api::IpFamily::IPv4);
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0].service_cidrs, vec!["a", "b"]);
+    assert!(items[0].ready, "b is not deleting and has no condition yet: assumed ready");
+    let only_a = allocators(&[&a], kube_bootstrap_lab::api::IpFamily::IPv4);
+    assert!(!only_a[0].ready, "a deleting ServiceCIDR takes no allocations");
+    let mut not_ready = cidr("c", &["10.1.0.0/24"]);
+    not_ready.set_ready(false, "Terminating", "x");
+    let items = allocators(&[&not_ready], kube_bootstrap_lab::api::IpFamily::IPv4);
+    assert!(!items[0].ready, "Ready=False");
+}
+
+#[test]
+fn get_allocator_excludes_network_and_broadcast_and_respects_readiness() {
+    let mut a = cidr("a", &["10.0.0.0/24"]);
+    let items = allocators(&[&a], kube_bootstrap_lab::api::IpFamily::IPv4);
+    assert!(allocator_for(&items, ip("10.0.0.7"), true).is_ok());
+    for bad in ["10.0.0.0", "10.0.0.255", "10.0.1.1"] {
+        assert_eq!(
+            allocator_for(&items, ip(bad), true).unwrap_err(),
+            Error::MismatchedNetwork,
+            "{bad}"
+        );
+    }
+    a.deleting = true;
+    let items = allocators(&[&a], kube_bootstrap_lab::api::IpFamily::IPv4);
+    assert!(allocator_for(&items, ip("10.0.0.7"), true).is_err(), "not ready");
+    assert!(allocator_for(&items, ip("10.0.0.7"), false).is_ok(), "release works on it");
+    assert_eq!(
+        Error::MismatchedNetwork.to_string(),
+        "the provided network does not match the current range"
+    );
+    assert_eq!(Error::Full.to_string(), "range is full");
+}
+
+#[test]
+fn dynamic_order_tries_only_ready_allocators_from_a_seeded_start() {
+    let a = cidr("a", &["10.0.0.0/24"]);
+    let b = cidr("b", &["10.1.0.0/24"]);
+    let mut c = cidr("c", &["10.2.0.0/24"]);
+    c.deleting = true;
+    let items = allocators(&[&a, &b, &c], kube_bootstrap_lab::api::IpFamily::IPv4);
+    let starts: std::collections::BTreeSet<String> = (0..20)
+        .map(|seed| {
+            let order = cidrallocator::dynamic_order(&items, &mut SimRng::new(seed));
+            assert_eq!(order.len(), 2, "the deleting one is skipped");
+            order[0].range.net().to_string()
+        })
+        .collect();
+    assert_eq!(starts.len(), 2, "either ready allocator may come first");
+}
+
+#[test]
+fn service_cidr_validation_keeps_the_apis_texts() {
+    let err = |name: &str, cidrs: &[&str]| {
+        ServiceCidr::validate(name, &cidrs.iter().map(|c| c.to_string()).collect::<Vec<_>>())
+            .unwrap_err()
+    };
+    assert_eq!(
+        err("x", &[]),
+        "ServiceCIDR.networking.k8s.io \"x\" is invalid: spec.cidrs: Required value: at least one CIDR required"
+    );
+    assert!(err("x", &["10.0.0.0/24", "10.1.0.0/24"]).ends_with("may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64"));
+    assert!(err("x", &["10.0.0.0/24", "fd00::/64", "10.2.0.0/24"]).ends_with("may only hold up to 2 values"));
+    assert!(err("x", &["10.0.0.0/33"]).contains("spec.cidrs[0]: Invalid value: \"10.0.0.0/33\": must be a valid CIDR value"));
+    assert!(err("Bad_Name", &["10.0.0.0/24"]).contains("metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain"));
+    assert!(ServiceCidr::validate("ok", &["10.0.0.0/24".into(), "fd00::/64".into()]).is_ok());
+}
+
+// ---- RepairIPAddress's decision on one IPAddress (repairip_test.go) ----------------------
+
+fn svc(name: &str, ip: &str) -> Service {
+    Service {
+        namespace: "default".into(),
+        name: name.into(),
+        cluster_ip: ip.into(),
+        cluster_ips: vec![ip.into()],
+        ..Default::default()
+    }
+}
+
+#[test]
+fn an_ip_address_is_judged_by_its_parent() {
+    let a = IpAddress::allocated(ip("10.0.0.5"), ParentReference::service("default", "web"), 1_000);
+    assert_eq!(ip_address_verdict(&a, Some(&svc("web", "10.0.0.5"))), IpAddressVerdict::Ok);
+    assert_eq!(
+        ip_address_verdict(&a, Some(&svc("web", "10.0.0.6"))),
+        IpAddressVerdict::WrongReference
+    );
+    assert_eq!(
+        ip_address_verdict(&a, None),
+        IpAddressVerdict::Orphan { deletable_at_ms: 1_000 + ORPHAN_GRACE_MS as i64 }
+    );
+    let mut gateway = a.clone();
+    gateway.parent.group = "gateway.networking.k8s.io".into();
+    gateway.parent.resource = "gateways".into();
+    assert_eq!(ip_address_verdict(&gateway, None), IpAddressVerdict::NotService);
+    let mut foreign = a.clone();
+    foreign.labels.clear();
+    assert_eq!(ip_address_verdict(&foreign, None), IpAddressVerdict::Unmanaged);
+}
+
+// ---- the world under 1.33 and 1.35 -------------------------------------------------------
+
+fn run(behavior: &str, range: &str, initial: Value, steps: Value, until: &str) -> report::Report {
+    let s = json!({
+        "behavior": behavior,
+        "cluster": {"service_cluster_ip_range": range,
+            "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"},
+                           {"name": "apiserver-b", "advertise_address": "192.168.10.12"}]},
+        "initial": initial, "steps": steps, "until": until});
+    report::run(&scenario::parse(&s.to_string()).unwrap())
+}
+
+fn state(r: &report::Report) -> Value {
+    serde_json::to_value(&r.final_state).unwrap()
+}
+
+fn events(r: &report::Report, reason: &str) -> Vec<(u64, String, String)> {
+    r.events
+        .iter()
+        .filter(|e| e.reason == reason)
+        .map(|e| (e.time_ms, e.object.clone(), e.message.clone()))
+        .collect()
+}
+
+fn ip_names(st: &Value) -> Vec<(String, String)> {
+    st["ip_addresses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let p = &a["parent"];
+            (a["ip"].as_str().unwrap().to_string(), format!("{}/{}", p["namespace"].as_str().unwrap(), p["name"].as_str().unwrap()))
+        })
+        .collect()
+}
+
+#[test]
+fn a_fresh_1_35_cluster_has_the_default_service_cidr_and_an_ip_address_per_cluster_ip() {
+    let r = run("1.35", "10.96.0.0/12", json!({}),
+        json!([{"at": "1s", "do": "create_service", "service": {"name": "web"}}]), "2s");
+    let st = state(&r);
+    assert_eq!(
+        st["service_cidrs"],
+        json!([{"name": "kubernetes", "cidrs": ["10.96.0.0/12"], "ready": true, "reason": "",
+            "message": "Kubernetes default Service CIDR is ready", "deleting": false,
+            "finalizers": ["networking.k8s.io/service-cidr-finalizer"]}])
+    );
+    assert_eq!(st["allocations"]["cluster_ip"], json!([]), "1.35 has no ClusterIP bitmap");
+    let ips = ip_names(&st);
+    assert_eq!(ips[0], ("10.96.0.1".into(), "default/kubernetes".into()));
+    let web = st["services"].as_array().unwrap().iter().find(|s| s["name"] == "web").unwrap();
+    let web_ip = web["cluster_ip"].as_str().unwrap();
+    assert!(ips.contains(&(web_ip.to_string(), "default/web".to_string())));
+    assert_eq!(
+        st["ip_addresses"][0]["labels"],
+        json!({"ipaddress.kubernetes.io/ip-family": "IPv4", "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io"})
+    );
+    let off = CidrRange::new(net("10.96.0.0/12")).offset_of(ip(web_ip)).unwrap();
+    assert!(off >= 256, "dynamic allocation starts in the upper band: offset {off}");
+}
+
+#[test]
+fn service_delete_deletes_its_ip_address_and_a_full_range_grows_with_a_new_service_cidr() {
+    let creates: Vec<Value> = (0..14)
+        .map(|i| json!({"at": "1s", "do": "create_service", "service": {"name": format!("s{i}")}}))
+        .collect();
+    let mut steps = creates;
+    steps.push(json!({"at": "2s", "do": "create_service_cidr", "service_cidr": {"name": "more", "cidrs": ["10.96.1.0/24"]}}));
+    steps.push(json!({"at": "3s", "do": "create_service", "service": {"name": "late"}}));
+    steps.push(json!({"at": "4s", "do": "delete_service", "name": "s0"}));
+    let r = run("1.35", "10.96.0.0/28", json!({}), json!(steps), "5s");
+    let full: Vec<_> = r.events.iter().filter(|e| e.reason == "action_failed").collect();
+    assert_eq!(full.len(), 1, "13 addresses are left after 10.96.0.1: the 14th create fails");
+    assert_eq!(full[0].message, "Internal error occurred: failed to allocate a serviceIP: range is full");
+    let st = state(&r);
+    let late = st["services"].as_array().unwrap().iter().find(|s| s["name"] == "late").unwrap();
+    assert!(late["cluster_ip"].as_str().unwrap().starts_with("10.96.1."), "{late}");
+    assert!(!ip_names(&st).iter().any(|(_, p)| p == "default/s0"), "deleted with its Service");
+}
+
+#[test]
+fn a_requested_ip_is_checked_against_ready_service_cidrs() {
+    let steps = json!([
+        {"at": "1s", "do": "create_service", "service": {"name": "a", "cluster_ip": "10.96.0.10"}},
+        {"at": "1s", "do": "create_service", "service": {"name": "b", "cluster_ip": "10.96.0.10"}},
+        {"at": "1s", "do": "create_service", "service": {"name": "c", "cluster_ip": "10.96.0.0"}},
+        {"at": "1s", "do": "create_service", "service": {"name": "d", "cluster_ip": "10.99.0.1"}}]);
+    let r = run("1.35", "10.96.0.0/24", json!({}), steps, "2s");
+    let msgs: Vec<String> = r.events.iter().filter(|e| e.reason == "action_failed").map(|e| e.message.clone()).collect();
+    assert_eq!(msgs, vec![
+        "Service \"b\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.96.0.10\"}: failed to allocate IP 10.96.0.10: provided IP is already allocated",
+        "Service \"c\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.96.0.0\"}: failed to allocate IP 10.96.0.0: the provided network does not match the current range",
+        "Service \"d\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.99.0.1\"}: failed to allocate IP 10.99.0.1: the provided network does not match the current range",
+    ]);
+}
+
+#[test]
+fn an_upgraded_cluster_gets_its_ip_addresses_from_the_first_repair_pass() {
+    let initial = json!({"namespaces": ["default"], "services": [
+        {"name": "web", "cluster_ip": "10.96.0.20"}, {"name": "db", "cluster_ip": "10.96.0.30"},
+        {"name": "far", "cluster_ip": "10.200.0.1"}, {"name": "headless", "cluster_ip": "None"}]});
+    let r = run("1.35", "10.96.0.0/16", initial, json!([]), "1s");
+    let not_allocated = events(&r, "ClusterIPNotAllocated");
+    assert_eq!(not_allocated, vec![
+        (0, "default/db".into(), "Cluster IP [IPv4]: 10.96.0.30 is not allocated; repairing".into()),
+        (0, "default/web".into(), "Cluster IP [IPv4]: 10.96.0.20 is not allocated; repairing".into()),
+    ], "once, by the first apiserver's first pass");
+    let out_of_range = (0, "default/far".to_string(),
+        "Cluster IP [IPv4]: 10.200.0.1 is not within any configured Service CIDR; please recreate service".to_string());
+    assert_eq!(events(&r, "ClusterIPOutOfRange"), vec![out_of_range.clone(), out_of_range],
+        "each apiserver's RepairIPAddress reports it (there is nothing to repair)");
+    assert!(r.events.iter().filter(|e| e.reason.starts_with("ClusterIP")).all(|e| e.component == "ipallocator-repair-controller" && e.type_ == "Warning"));
+    let ips = ip_names(&state(&r));
+    assert!(ips.contains(&("10.96.0.20".into(), "default/web".into())));
+    assert!(ips.contains(&("10.96.0.30".into(), "default/db".into())));
+}
+
+#[test]
+fn an_orphan_ip_address_is_deleted_when_its_grace_period_ends_and_not_before() {
+    let initial = json!({"ip_addresses": [
+        {"ip": "10.96.0.9", "parent": {"namespace": "default", "name": "gone"}, "age": "15s"},
+        {"ip": "10.96.0.8", "parent": {"namespace": "default", "name": "older"}, "age": "2m"}]});
+    let steps = json!([
+        {"at": "44999ms", "expect": {"ip_addresses": [{"ip": "10.96.0.9"}]}},
+        // Steps run before the controllers due at their instant: the deletion at 45 s is seen
+        // from the next instant on.
+        {"at": "45001ms", "expect": {"absent": {"ip_addresses": [{"ip": "10.96.0.9"}]}}}]);
+    let r = run("1.35", "10.96.0.0/24", initial, steps, "46s");
+    assert!(r.expectations.iter().all(|e| e.passed), "{:?}", r.expectations);
+    assert_eq!(events(&r, "IPAddressNotAllocated"), vec![
+        (0, "10.96.0.8".into(), "IPAddress: 10.96.0.8 for Service default/older appears to have leaked: cleaning up".into()),
+        (45_000, "10.96.0.9".into(), "IPAddress: 10.96.0.9 for Service default/gone appears to have leaked: cleaning up".into()),
+    ]);
+}
+
+#[test]
+fn wrong_references_and_duplicates_are_reported_as_upstream_does() {
+    let initial = json!({"namespaces": ["default"],
+        "services": [{"name": "web", "cluster_ip": "10.96.0.20"}, {"name": "twin", "cluster_ip": "10.96.0.20"},
+                     {"name": "moved", "cluster_ip": "10.96.0.40"}, {"name": "lost", "cluster_ip": "10.96.0.50"}],
+        "ip_addresses": [
+            {"ip": "10.96.0.20", "parent": {"namespace": "default", "name": "web"}},
+            {"ip": "10.96.0.41", "parent": {"namespace": "default", "name": "moved"}},
+            {"ip": "10.96.0.50", "parent": {"namespace": "default", "name": "nobody"}},
+            {"ip": "10.96.0.60", "parent": {"group": "gateway.networking.k8s.io", "resource": "gateways", "namespace": "default", "name": "gw"}}]});
+    let r = run("1.35", "10.96.0.0/24", initial, json!([]), "1s");
+    let twin = (0, "default/twin".to_string(),
+        "Cluster IP [IPv4]:10.96.0.20 was assigned to multiple services; please recreate service".to_string());
+    assert_eq!(events(&r, "ClusterIPAlreadyAllocated"), vec![twin.clone(), twin], "once per apiserver");
+    assert_eq!(events(&r, "IPAddressWrongReference"), vec![(0, "10.96.0.41".into(),
+        "IPAddress: 10.96.0.41 for Service default/moved has a wrong reference; cleaning up".into())]);
+    let not_allocated = events(&r, "ClusterIPNotAllocated");
+    assert!(not_allocated.contains(&(0, "default/lost".into(),
+        "the ClusterIP [IPv4]: 10.96.0.50 for Service default/lost has a wrong reference; repairing".into())), "{not_allocated:?}");
+    assert!(not_allocated.contains(&(0, "default/moved".into(),
+        "Cluster IP [IPv4]: 10.96.0.40 is not allocated; repairing".into())));
+    assert_eq!(events(&r, "IPAddressNotAllocated"), vec![(0, "10.96.0.60".into(),
+        "IPAddress 10.96.0.60 appears to have been modified, not referencing a Service &ParentReference{Group:gateway.networking.k8s.io,Resource:gateways,Namespace:default,Name:gw,}: cleaning up".into())]);
+    let ips = ip_names(&state(&r));
+    assert!(ips.contains(&("10.96.0.50".into(), "default/lost".into())), "recreated for its Service");
+    assert!(ips.contains(&("10.96.0.20".into(), "default/web".into())), "a duplicate is only reported");
+    assert!(!ips.iter().any(|(ip, _)| ip == "10.96.0.41" || ip == "10.96.0.60"));
+}
+
+#[test]
+fn a_deleted_default_service_cidr_stays_terminating_until_another_covers_its_ips() {
+    let steps = json!([
+        {"at": "5s", "do": "delete_service_cidr", "name": "kubernetes"},
+        {"at": "6s", "do": "create_service", "service": {"name": "x", "cluster_ip": "10.96.0.30"}},
+        {"at": "30s", "expect": {"service_cidrs": [{"name": "kubernetes", "ready": false, "reason": "Terminating",
+            "message": "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR",
+            "deleting": true, "finalizers": ["networking.k8s.io/service-cidr-finalizer"]}]}},
+        {"at": "40s", "do": "create_service_cidr", "service_cidr": {"name": "bigger", "cidrs": ["10.96.0.0/23"]}},
+        {"at": "40s", "expect": {"absent": {"service_cidrs": [{"name": "kubernetes"}]}}},
+    ]);
+    let r = run("1.35", "10.96.0.0/24", json!({}), steps, "41s");
+    assert!(r.expectations.iter().all(|e| e.passed), "{:?}", r.expectations);
+    let refused = events(&r, "action_failed");
+    assert_eq!(refused.len(), 1);
+    assert!(refused[0].2.ends_with("failed to allocate IP 10.96.0.30: the provided network does not match the current range"), "a deleting ServiceCIDR takes no new IPAddress");
+    // The apiservers recreate the default ServiceCIDR from their flags within 10 s.
+    let st = state(&r);
+    assert!(st["service_cidrs"].as_array().unwrap().iter().any(|c| c["name"] == "bigger"));
+}
+
+#[test]
+fn an_unused_deleted_service_cidr_goes_ten_seconds_after_its_deletion() {
+    let steps = json!([
+        {"at": "1s", "do": "create_service_cidr", "service_cidr": {"name": "extra", "cidrs": ["10.97.0.0/24"]}},
+        {"at": "2s", "do": "delete_service_cidr", "name": "extra"},
+        {"at": "11999ms", "expect": {"service_cidrs": [{"name": "extra", "deleting": true}]}},
+        {"at": "12001ms", "expect": {"absent": {"service_cidrs": [{"name": "extra"}]}}}]);
+    let r = run("1.35", "10.96.0.0/24", json!({}), steps, "13s");
+    assert!(r.expectations.iter().all(|e| e.passed), "{:?}", r.expectations);
+}
+
+#[test]
+fn under_1_33_a_bit_leaked_in_the_unrepaired_bitmap_refuses_a_free_ip() {
+    let steps = json!([
+        {"at": "1s", "do": "corrupt", "what": "leak_cluster_ip", "ip": "10.96.0.10"},
+        {"at": "10m", "do": "create_service", "service": {"name": "dns", "cluster_ip": "10.96.0.10"}}]);
+    let r = run("1.33", "10.96.0.0/24", json!({}), steps, "11m");
+    let refused = events(&r, "action_failed");
+    assert_eq!(refused.len(), 1, "no repair loop ever cleared the bit");
+    assert!(refused[0].2.ends_with("failed to allocate IP 10.96.0.10: provided IP is already allocated"));
+    let st = state(&r);
+    assert!(!ip_names(&st).iter().any(|(ip, _)| ip == "10.96.0.10"), "no IPAddress holds it");
+    let bitmap = &st["allocations"]["cluster_ip"][0];
+    assert_eq!(bitmap["allocated"], json!(["10.96.0.1", "10.96.0.10"]), "dual-written, never repaired");
+    assert!(r.events.iter().any(|e| e.message.starts_with("kube-apiserver started with IP allocator and dual write enabled but bitmap allocator does not exist")));
+    assert!(events(&r, "ClusterIPNotAllocated").is_empty());
+}
+
+#[test]
+fn the_behaviours_refuse_what_they_do_not_have() {
+    let parse = |v: Value| scenario::parse(&v.to_string()).map(|_| ()).unwrap_err();
+    let base = |behavior: &str, extra: Value| {
+        let mut s = json!({"behavior": behavior, "cluster": {"apiservers": [{"name": "a", "advertise_address": "192.168.10.11"}]}});
+        s.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        s
+    };
+    assert!(parse(base("1.29", json!({"initial": {"service_cidrs": [{"name": "x", "cidrs": ["10.0.0.0/24"]}]}}))).starts_with("initial.service_cidrs:"));
+    assert!(parse(base("1.20", json!({"steps": [{"at": "1s", "do": "delete_service_cidr", "name": "kubernetes"}]}))).starts_with("steps[0].do:"));
+    assert!(parse(base("1.35", json!({"steps": [{"at": "1s", "do": "corrupt", "what": "leak_cluster_ip", "ip": "10.0.0.5"}]}))).starts_with("steps[0].what:"));
+    assert!(scenario::parse(&base("1.33", json!({"steps": [{"at": "1s", "do": "corrupt", "what": "leak_cluster_ip", "ip": "10.0.0.5"}]})).to_string()).is_ok());
+    let range = |behavior: &str, r: &str| {
+        let b = behavior.parse().unwrap();
+        kube_bootstrap_lab::options::parse_service_cluster_ip_range_for(r, b)
+            .map(|_| ())
+            .map_err(|e| format!("cluster.service_cluster_ip_range: {e}"))
+    };
+    assert!(range("1.33", "10.0.0.0/8").unwrap_err().contains("the mask must be >= 12"));
+    assert!(range("1.35", "10.0.0.0/8").is_ok(), "no /12 ceiling from 1.34");
+    assert_eq!(range("1.35", "fd00::/48").unwrap_err(),
+        "cluster.service_cluster_ip_range: shortest allowed prefix length for service CIDR is 64, got 48");
+    assert!(range("1.35", "fd00::/64").is_ok());
+    assert!(parse(base("1.35", json!({"initial": {"service_cidrs": [{"name": "x", "cidrs": []}]}}))).contains("at least one CIDR required"));
+}
+
+#[test]
+fn under_1_35_a_default_service_cidr_unlike_the_flags_is_left_alone_and_reported_once() {
+    let initial = json!({"service_cidrs": [{"name": "kubernetes", "cidrs": ["10.100.0.0/24"]}]});
+    let r = run("1.35", "10.96.0.0/24", initial.clone(), json!([]), "30s");
+    let inconsistent = events(&r, "KubernetesDefaultServiceCIDRInconsistent");
+    assert_eq!(inconsistent, vec![
+        (0, "kubernetes".into(), "The default ServiceCIDR [10.100.0.0/24] does not match the controller flag configurations [10.96.0.0/24]".into()),
+        (0, "kubernetes".into(), "The default ServiceCIDR [10.100.0.0/24] does not match the controller flag configurations [10.96.0.0/24]".into()),
+    ], "once per apiserver");
+    let st = state(&r);
+    assert_eq!(st["service_cidrs"][0]["cidrs"], json!(["10.100.0.0/24"]), "never overwritten");
+    let r33 = run("1.33", "10.96.0.0/24", initial, json!([]), "30s");
+    assert!(events(&r33, "KubernetesDefaultServiceCIDRInconsistent").is_empty());
+}
+
+#[test]
+fn endpoints_and_the_endpoint_slice_agree_in_the_new_behaviours() {
+    let steps = json!([{"at": "30s", "do": "crash_apiserver", "apiserver": "apiserver-b"}]);
+    for behavior in ["1.33", "1.35"] {
+        let r = run(behavior, "10.96.0.0/24", json!({}), steps.clone(), "70s");
+        let st = state(&r);
+        let slice = &st["endpoint_slices"][0];
+        assert_eq!(slice["endpoints"], json!([{"addresses": ["192.168.10.11"], "ready": true}]), "{behavior}");
+    }
+}
