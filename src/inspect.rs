@@ -19,7 +19,6 @@ use crate::repair::nodeport::collect_service_node_ports;
 use crate::world::World;
 
 mod ipaddresses;
-mod pending;
 pub mod words;
 
 pub use ipaddresses::{ip_address_map, CidrView, IpAddressMap, MAX_CELLS, ORPHAN_GRACE_MS};

@@ -14,12 +14,9 @@ use crate::api::{IpAddress, ParentReference, Service, ServiceCidr};
 use crate::controlplane::KUBERNETES;
 use crate::duration::format_ms;
 use crate::lang::Lang;
-// TEMPORARY until main has ipallocator::ipaddress and repair::repairip (then these two lines
-// become `use crate::ipallocator::ipaddress::CidrRange;` and
-// `use crate::repair::repairip::{ip_address_verdict, IpAddressVerdict};`).
-pub use super::pending::ORPHAN_GRACE_MS;
-use super::pending::{ip_address_verdict, IpAddressVerdict};
-use super::pending::CidrRange;
+use crate::ipallocator::ipaddress::CidrRange;
+pub use crate::repair::repairip::ORPHAN_GRACE_MS;
+use crate::repair::repairip::{ip_address_verdict, IpAddressVerdict};
 use crate::world::World;
 
 /// The most cells a view draws: a /8. A larger prefix (1.35 lifts the /12 limit; an IPv6
