@@ -30,7 +30,7 @@ pub use overview::{overview_layout, Overview};
 pub use paint::{background_colour, cell_colour, centre_colour};
 pub use theme::{prefers_dark, prefers_reduced_motion};
 
-use crate::inspect::{BitmapRange, BitmapView};
+use crate::inspect::{BitmapRange, BitmapView, Cell, ViewKind};
 use crate::lang::Lang;
 use layout::Grid;
 use legend::{summary, Legend};
@@ -170,6 +170,7 @@ pub fn bitmap(props: &BitmapProps) -> Html {
                             { summary(&counted, view.kind(), lang) }
                         </canvas>
                         { overlays(view, grid, &nav, lang) }
+                        { rings(view, grid) }
                     </div>
                     <p id={desc_id} class="bitmap-desc" aria-live="polite">{ desc }</p>
                 </div>
@@ -219,6 +220,42 @@ fn overlays(view: &BitmapView, grid: Grid, nav: &Nav, lang: Lang) -> Html {
                 style={cursor_at.map(|o| grid.box_style(o))} aria-hidden="true"></div>
             <div class={classes!("bitmap-tip", tip_class)} aria-hidden="true" hidden={tip_at.is_none()} style={tip_style}>{ tip_text }</div>
         </>
+    }
+}
+
+/// The most rings drawn over one window.
+const MAX_RINGS: usize = 64;
+
+/// Rings around the IPAddress objects RepairIPAddress is about to delete (orphans, wrong
+/// references) and duplicated ClusterIPs, when cells are too small to find by eye. One wrapper
+/// always there, its children keyed, so that the canvas before it is never rebuilt.
+fn rings(view: &BitmapView, grid: Grid) -> Html {
+    let wanted = view.kind() == ViewKind::IpAddresses && grid.px < RING_BELOW_PX;
+    let notable = |&(o, c): &(usize, Cell)| {
+        grid.contains(o) && matches!(c, Cell::Leaked | Cell::WrongReference | Cell::Duplicate)
+    };
+    let marks: Vec<(usize, Cell)> = if wanted {
+        view.marked().filter(notable).take(MAX_RINGS).collect()
+    } else {
+        Vec::new()
+    };
+    html! {
+        <div class="bitmap-rings" aria-hidden="true">
+            { for marks.iter().map(|&(o, c)| html! {
+                <div key={o} class={classes!("bitmap-ring", ring_class(c))} style={grid.box_style(o)}></div>
+            }) }
+        </div>
+    }
+}
+
+/// Cells smaller than this (in canvas pixels) get rings.
+const RING_BELOW_PX: usize = 8;
+
+fn ring_class(c: Cell) -> &'static str {
+    match c {
+        Cell::WrongReference => "ring-wrong",
+        Cell::Duplicate => "ring-duplicate",
+        _ => "ring-orphan",
     }
 }
 
