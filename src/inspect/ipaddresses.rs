@@ -13,8 +13,8 @@ use super::{BitmapRange, BitmapView, Cell, ViewKind};
 use crate::api::{IpAddress, ParentReference, Service, ServiceCidr};
 use crate::controlplane::KUBERNETES;
 use crate::duration::format_ms;
-use crate::lang::Lang;
 use crate::ipallocator::ipaddress::CidrRange;
+use crate::lang::Lang;
 pub use crate::repair::repairip::ORPHAN_GRACE_MS;
 use crate::repair::repairip::{ip_address_verdict, IpAddressVerdict};
 use crate::world::World;
@@ -69,12 +69,20 @@ pub fn ip_address_map(w: &World) -> IpAddressMap {
 }
 
 /// [`ip_address_map`] from the objects themselves.
-pub(crate) fn build(cidrs: &[&ServiceCidr], addresses: &[&IpAddress], services: &[&Service]) -> IpAddressMap {
+pub(crate) fn build(
+    cidrs: &[&ServiceCidr],
+    addresses: &[&IpAddress],
+    services: &[&Service],
+) -> IpAddressMap {
     let by_key: BTreeMap<String, &Service> = services.iter().map(|s| (s.key(), *s)).collect();
     // Per address: the Services holding it, in namespace/name order.
     let mut holders: BTreeMap<IpAddr, Vec<String>> = BTreeMap::new();
     for svc in services.iter().filter(|s| s.is_ip_set()) {
-        for ip in svc.cluster_ips().into_iter().filter_map(crate::api::parse_ip) {
+        for ip in svc
+            .cluster_ips()
+            .into_iter()
+            .filter_map(crate::api::parse_ip)
+        {
             holders.entry(ip).or_default().push(svc.key());
         }
     }
@@ -120,7 +128,9 @@ fn object_cell(verdict: IpAddressVerdict, a: &IpAddress, holders: usize) -> Cell
         IpAddressVerdict::Orphan { .. } => Cell::Leaked,
         IpAddressVerdict::WrongReference | IpAddressVerdict::NotService => Cell::WrongReference,
         IpAddressVerdict::Ok | IpAddressVerdict::Unmanaged
-            if a.parent.namespace == "default" && a.parent.name == KUBERNETES && a.parent.is_service() =>
+            if a.parent.namespace == "default"
+                && a.parent.name == KUBERNETES
+                && a.parent.is_service() =>
         {
             Cell::Kubernetes
         }
@@ -137,7 +147,12 @@ fn cidr_view(
     let range = CidrRange::new(net);
     let size = range.size().min(MAX_CELLS as u128) as usize;
     let band = range.static_band().min(size as u128) as usize;
-    let mut v = BitmapView::sized(BitmapRange::Cidr(net.trunc()), size, band, ViewKind::IpAddresses);
+    let mut v = BitmapView::sized(
+        BitmapRange::Cidr(net.trunc()),
+        size,
+        band,
+        ViewKind::IpAddresses,
+    );
     let cell_of = |ip: IpAddr| {
         range
             .offset_of(ip)
@@ -153,7 +168,13 @@ fn cidr_view(
         if !owners.is_empty() {
             v.owners.insert(o, owners.to_vec());
         }
-        v.objects.insert(o, IpObject { parent: a.parent.clone(), verdict });
+        v.objects.insert(
+            o,
+            IpObject {
+                parent: a.parent.clone(),
+                verdict,
+            },
+        );
         placed.push(ip);
     }
     for (&ip, who) in holders {
@@ -161,7 +182,11 @@ fn cidr_view(
         if v.objects.contains_key(&o) {
             continue;
         }
-        let cell = if who.len() > 1 { Cell::Duplicate } else { Cell::Unallocated };
+        let cell = if who.len() > 1 {
+            Cell::Duplicate
+        } else {
+            Cell::Unallocated
+        };
         v.marked.insert(o, cell);
         v.owners.insert(o, who.clone());
     }
@@ -273,7 +298,11 @@ mod tests {
     }
 
     fn addr(ip: &str, parent: &str, created_ms: i64) -> IpAddress {
-        let mut a = IpAddress::allocated(ip.parse().unwrap(), ParentReference::service("default", parent), 0);
+        let mut a = IpAddress::allocated(
+            ip.parse().unwrap(),
+            ParentReference::service("default", parent),
+            0,
+        );
         a.created_ms = created_ms;
         a
     }
@@ -281,7 +310,13 @@ mod tests {
     #[test]
     fn objects_are_placed_and_classified_by_the_repair_loop() {
         let cidr = ServiceCidr::new(KUBERNETES, vec!["10.96.0.0/24".into()]);
-        let services = [svc(KUBERNETES, "10.96.0.1"), svc("web", "10.96.0.20"), svc("lost", "10.96.0.30"), svc("a", "10.96.0.40"), svc("b", "10.96.0.40")];
+        let services = [
+            svc(KUBERNETES, "10.96.0.1"),
+            svc("web", "10.96.0.20"),
+            svc("lost", "10.96.0.30"),
+            svc("a", "10.96.0.40"),
+            svc("b", "10.96.0.40"),
+        ];
         let addresses = [
             addr("10.96.0.1", KUBERNETES, 0),
             addr("10.96.0.20", "web", 0),
@@ -289,30 +324,65 @@ mod tests {
             addr("10.96.0.60", "web", 0),
             addr("10.200.0.1", "web", 0),
         ];
-        let m = build(&[&cidr], &addresses.iter().collect::<Vec<_>>(), &services.iter().collect::<Vec<_>>());
+        let m = build(
+            &[&cidr],
+            &addresses.iter().collect::<Vec<_>>(),
+            &services.iter().collect::<Vec<_>>(),
+        );
         assert_eq!(m.cidrs.len(), 1);
         let v = &m.cidrs[0].view;
-        assert_eq!((v.size(), v.static_band(), v.kind()), (254, 16, ViewKind::IpAddresses));
+        assert_eq!(
+            (v.size(), v.static_band(), v.kind()),
+            (254, 16, ViewKind::IpAddresses)
+        );
         assert_eq!(m.cidrs[0].addresses, 254);
-        assert_eq!((m.cidrs[0].first.as_str(), m.cidrs[0].last.as_str()), ("10.96.0.1", "10.96.0.254"));
+        assert_eq!(
+            (m.cidrs[0].first.as_str(), m.cidrs[0].last.as_str()),
+            ("10.96.0.1", "10.96.0.254")
+        );
         assert_eq!(v.cell(0), Some(Cell::Kubernetes));
         assert_eq!(v.cell(19), Some(Cell::Allocated));
-        assert_eq!(v.cell(29), Some(Cell::Unallocated), "a ClusterIP with no IPAddress");
+        assert_eq!(
+            v.cell(29),
+            Some(Cell::Unallocated),
+            "a ClusterIP with no IPAddress"
+        );
         assert_eq!(v.cell(39), Some(Cell::Duplicate));
         assert_eq!(v.cell(49), Some(Cell::Leaked), "an orphan");
-        assert_eq!(v.cell(59), Some(Cell::WrongReference), "web holds .20, not .60");
+        assert_eq!(
+            v.cell(59),
+            Some(Cell::WrongReference),
+            "web holds .20, not .60"
+        );
         assert_eq!(v.deletable_at(49), Some(65_000));
-        assert_eq!((v.deletable_in(49, 60_000), v.deletable_in(49, 70_000)), (Some(5_000), Some(0)));
+        assert_eq!(
+            (v.deletable_in(49, 60_000), v.deletable_in(49, 70_000)),
+            (Some(5_000), Some(0))
+        );
         assert_eq!(v.orphans(), [(49, 65_000)]);
         assert_eq!(v.deletable_at(19), None);
-        assert_eq!(m.undrawn, [("10.200.0.1".to_string(), Cell::WrongReference, "services/default/web".to_string())]);
+        assert_eq!(
+            m.undrawn,
+            [(
+                "10.200.0.1".to_string(),
+                Cell::WrongReference,
+                "services/default/web".to_string()
+            )]
+        );
         assert_eq!(
             v.describe(49, Lang::En),
             "10.96.0.50 · dynamic band · IPAddress, parent services/default/gone: its Service does not exist: an orphan, deletable by RepairIPAddress from t = 1m5s, 60 s after it was created"
         );
-        assert!(v.describe(59, Lang::En).contains("wrong reference: default/web exists but does not hold this address"));
-        assert!(v.describe(29, Lang::Zh).ends_with("default/lost 的 ClusterIP 没有 IPAddress：RepairIPAddress 会创建它"));
-        assert_eq!(v.describe(2, Lang::En), "10.96.0.3 · static band · free: no IPAddress");
+        assert!(v
+            .describe(59, Lang::En)
+            .contains("wrong reference: default/web exists but does not hold this address"));
+        assert!(v
+            .describe(29, Lang::Zh)
+            .ends_with("default/lost 的 ClusterIP 没有 IPAddress：RepairIPAddress 会创建它"));
+        assert_eq!(
+            v.describe(2, Lang::En),
+            "10.96.0.3 · static band · free: no IPAddress"
+        );
     }
 
     #[test]

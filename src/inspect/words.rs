@@ -186,7 +186,12 @@ mod tests {
     #[test]
     fn lease_texts_keep_their_leases() {
         let lease = ReconcilerType::Lease;
-        let left = address_left(lease, Some(ApiserverStatus::Crashed), "apiserver-b", Lang::En);
+        let left = address_left(
+            lease,
+            Some(ApiserverStatus::Crashed),
+            "apiserver-b",
+            Lang::En,
+        );
         assert_eq!(left, "crashed: its lease expired");
         assert_eq!(address_added(lease, Lang::Zh), "它的租约仍然有效");
         assert!(stop_hint(lease, Behavior::V1_20, Lang::En).contains("except the last"));

@@ -29,8 +29,8 @@ fn kinds(behavior: Behavior) -> Vec<(&'static str, &'static str, &'static str)> 
         (Corruption::ForceNodePort { namespace: String::new(), name: String::new(), port: 0 }, "force_node_port", "force a Service onto a NodePort", "强行让 Service 使用某个 NodePort"),
     ];
     all.into_iter()
-        .filter(|(c, ..)| !(c.edits_ip_bitmap() && !behavior.cluster_ip_bitmap()))
-        .filter(|(c, ..)| !(c.edits_ip_addresses() && !behavior.ip_addresses()))
+        .filter(|(c, ..)| !c.edits_ip_bitmap() || behavior.cluster_ip_bitmap())
+        .filter(|(c, ..)| !c.edits_ip_addresses() || behavior.ip_addresses())
         .map(|(_, kind, en, zh)| (kind, en, zh))
         .collect()
 }

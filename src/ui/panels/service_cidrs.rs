@@ -24,7 +24,11 @@ pub(crate) struct FieldError {
 
 /// The spec the form describes, or what is wrong with the first field that cannot be sent:
 /// an empty name, no first CIDR, or a CIDR that is not one.
-pub(crate) fn form_spec(name: &str, cidrs: [&str; 2], lang: Lang) -> Result<ServiceCidrSpec, FieldError> {
+pub(crate) fn form_spec(
+    name: &str,
+    cidrs: [&str; 2],
+    lang: Lang,
+) -> Result<ServiceCidrSpec, FieldError> {
     let name = name.trim();
     if name.is_empty() {
         return Err(FieldError {
@@ -34,7 +38,10 @@ pub(crate) fn form_spec(name: &str, cidrs: [&str; 2], lang: Lang) -> Result<Serv
     }
     let mut list = Vec::new();
     for (i, raw) in cidrs.iter().map(|c| c.trim()).enumerate() {
-        let label = [lang.pick("First CIDR", "第一个 CIDR"), lang.pick("Second CIDR", "第二个 CIDR")][i];
+        let label = [
+            lang.pick("First CIDR", "第一个 CIDR"),
+            lang.pick("Second CIDR", "第二个 CIDR"),
+        ][i];
         if raw.is_empty() {
             if i == 0 {
                 return Err(FieldError {
@@ -51,8 +58,12 @@ pub(crate) fn form_spec(name: &str, cidrs: [&str; 2], lang: Lang) -> Result<Serv
             return Err(FieldError {
                 field: CIDR[i],
                 message: match lang {
-                    Lang::En => format!("{label}: {raw:?} is not a CIDR (e.g. 10.100.0.0/16 or 2001:db8::/64)."),
-                    Lang::Zh => format!("{label}：{raw:?} 不是 CIDR（例如 10.100.0.0/16 或 2001:db8::/64）。"),
+                    Lang::En => format!(
+                        "{label}: {raw:?} is not a CIDR (e.g. 10.100.0.0/16 or 2001:db8::/64)."
+                    ),
+                    Lang::Zh => format!(
+                        "{label}：{raw:?} 不是 CIDR（例如 10.100.0.0/16 或 2001:db8::/64）。"
+                    ),
                 },
             });
         }
@@ -86,7 +97,10 @@ pub(crate) fn service_cidrs(p: &PanelProps) -> Html {
             match form_spec(&value_of(NAME), [&c0, &c1], lang) {
                 Ok(service_cidr) => {
                     error.set(None);
-                    let create = CreateServiceCidr { service_cidr, via: None };
+                    let create = CreateServiceCidr {
+                        service_cidr,
+                        via: None,
+                    };
                     lab.emit(Msg::Act(Action::CreateServiceCidr(create)));
                 }
                 Err(e) => error.set(Some(e)),
@@ -172,10 +186,28 @@ mod tests {
     fn the_form_names_the_field_it_cannot_send() {
         let e = form_spec("extra", ["10.96.0.0/33", ""], Lang::En).unwrap_err();
         assert_eq!(e.field, "scidr-cidr-0");
-        assert!(e.message.starts_with("First CIDR: \"10.96.0.0/33\" is not a CIDR"), "{}", e.message);
-        assert_eq!(form_spec(" ", ["10.0.0.0/24", ""], Lang::En).unwrap_err().field, "scidr-name");
-        assert_eq!(form_spec("a", ["", ""], Lang::Zh).unwrap_err().field, "scidr-cidr-0");
-        assert_eq!(form_spec("a", ["10.0.0.0/24", "nope"], Lang::En).unwrap_err().field, "scidr-cidr-1");
+        assert!(
+            e.message
+                .starts_with("First CIDR: \"10.96.0.0/33\" is not a CIDR"),
+            "{}",
+            e.message
+        );
+        assert_eq!(
+            form_spec(" ", ["10.0.0.0/24", ""], Lang::En)
+                .unwrap_err()
+                .field,
+            "scidr-name"
+        );
+        assert_eq!(
+            form_spec("a", ["", ""], Lang::Zh).unwrap_err().field,
+            "scidr-cidr-0"
+        );
+        assert_eq!(
+            form_spec("a", ["10.0.0.0/24", "nope"], Lang::En)
+                .unwrap_err()
+                .field,
+            "scidr-cidr-1"
+        );
         let ok = form_spec(" extra ", ["10.100.0.0/16", "2001:db8::/64"], Lang::En).unwrap();
         assert_eq!((ok.name.as_str(), ok.cidrs.len()), ("extra", 2));
         // What Kubernetes refuses (two of one family, a bad name) is the core's to refuse.
