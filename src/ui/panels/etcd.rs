@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::{act, used_text, PanelProps};
 use crate::duration::format_ms;
+use crate::etcd;
 use crate::lang::Lang;
 use crate::scenario::{Action, Outage};
 
@@ -56,8 +57,24 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
                 <li><code>{ "/ranges/servicenodeports" }</code>
                     { used_text(&st.allocations.node_port.range, st.allocations.node_port.used, st.allocations.node_port.size as i64, lang) }</li>
             </ul>
+            if p.frame.behavior.ip_addresses() {
+                <h3>{ lang.pick("ClusterIP objects", "ClusterIP 对象") }</h3>
+                <ul class="ranges objects" id="etcd-objects">
+                    <li><code>{ etcd::SERVICE_CIDRS }</code>{ objects_text(st.service_cidrs.len(), lang) }</li>
+                    <li><code>{ etcd::IP_ADDRESSES }</code>{ objects_text(st.ip_addresses.len(), lang) }</li>
+                </ul>
+            }
             <button id="etcd-outage" disabled={!st.etcd.available} onclick={act(&p.lab, Action::EtcdOutage(Outage { for_: "30s".into() }))}>
                 { lang.pick("⚡ etcd outage 30s", "⚡ etcd 中断 30s") }</button>
         </section>
+    }
+}
+
+/// ` · 3 objects`
+fn objects_text(n: usize, lang: Lang) -> String {
+    match (lang, n) {
+        (Lang::En, 1) => " · 1 object".to_string(),
+        (Lang::En, n) => format!(" · {n} objects"),
+        (Lang::Zh, n) => format!(" · {n} 个对象"),
     }
 }
