@@ -180,7 +180,7 @@ async fn the_endpoint_slice_is_rewritten_with_the_endpoints() {
         slice().contains("192.168.10.11") && slice().contains("192.168.10.12")
     })
     .await;
-    assert_eq!(text("kubernetes-slice-type"), " · addressType IPv4");
+    assert_eq!(text("kubernetes-slice-type"), "addressType IPv4 · https 6443/TCP");
     let ready = by_id("kubernetes-slice-endpoints")
         .query_selector_all(".slice-ready")
         .unwrap();

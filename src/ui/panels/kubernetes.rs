@@ -135,11 +135,7 @@ fn written_by(
 fn slice_view(slice: Option<&EndpointSlice>, lang: Lang) -> Html {
     html! {
         <div class="ep-side slice" id="kubernetes-slice">
-            <h3>{ "EndpointSlice" }
-                if let Some(s) = slice {
-                    <span class="slice-type" id="kubernetes-slice-type">{ format!(" · addressType {}", s.address_type) }</span>
-                }
-            </h3>
+            <h3>{ "EndpointSlice" }</h3>
             <ul class="slice-endpoints" id="kubernetes-slice-endpoints">
                 { match slice {
                     None => html! { <li class="empty">{ lang.pick("no EndpointSlice object", "没有 EndpointSlice 对象") }</li> },
@@ -156,6 +152,10 @@ fn slice_view(slice: Option<&EndpointSlice>, lang: Lang) -> Html {
                     }).collect::<Html>(),
                 } }
             </ul>
+            if let Some(s) = slice {
+                <p class="slice-type" id="kubernetes-slice-type">{ format!("addressType {}", s.address_type) }
+                    { for s.ports.iter().map(|p| format!(" · {} {}/{}", p.name, p.port, p.protocol)) }</p>
+            }
         </div>
     }
 }
