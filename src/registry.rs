@@ -374,12 +374,18 @@ impl Allocators {
                             &svc.name,
                             "spec.clusterIPs",
                             format!(
-                                "Invalid value: []string{{{}}}: failed to allocate IP {ip}: {e}",
+                                "Invalid value: []string{{{}}}: {}",
                                 requested
                                     .iter()
                                     .map(|r| format!("{r:?}"))
                                     .collect::<Vec<_>>()
-                                    .join(", ")
+                                    .join(", "),
+                                // 1.20's rest.go; `alloc.go`'s wording since the 1.22/1.23 refactor.
+                                if view.alloc.behavior().legacy() {
+                                    format!("failed to allocated ip:{ip} with error:{e}")
+                                } else {
+                                    format!("failed to allocate IP {ip}: {e}")
+                                }
                             ),
                         )
                     })?;

@@ -85,6 +85,8 @@ impl<R: ItemRange> std::error::Error for Error<R> {}
 pub struct Allocator<R: ItemRange> {
     range: R,
     bitmap: AllocationBitmap,
+    /// The release whose rules it follows; the Service REST paths word some errors by it.
+    behavior: Behavior,
 }
 
 impl<R: ItemRange> Allocator<R> {
@@ -100,7 +102,13 @@ impl<R: ItemRange> Allocator<R> {
         Allocator {
             bitmap: AllocationBitmap::new(range.usable(), range.to_string(), strategy),
             range,
+            behavior,
         }
+    }
+
+    /// The release whose rules this allocator follows.
+    pub(crate) fn behavior(&self) -> Behavior {
+        self.behavior
     }
 
     /// `NewFromSnapshot`: a range over the snapshot's own range string (not the configured
