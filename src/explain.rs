@@ -27,14 +27,39 @@ fn repair(kind: &EventKind, who: &str, obj: &str, lang: Lang) -> Option<String> 
             format!("{who}的修复循环发现 {obj} 的 ClusterIP 在 etcd 中没有被分配（1.32 及以前是位图中的一位，1.33 起是一个 IPAddress 对象），于是重新把它分配。")
         },
         EventKind::ClusterIpAlreadyAllocated => if en {
-            format!("{obj} holds a ClusterIP that an earlier Service (in namespace/name order) already holds; only recreating it fixes that.")
+            format!("{obj} holds a ClusterIP that another Service already holds (up to 1.32: one earlier in namespace/name order; from 1.33: the one its IPAddress names); only recreating it fixes that.")
         } else {
-            format!("{obj} 的 ClusterIP 已被另一个排在它前面（按 namespace/name 排序）的 Service 占用；只有删除并重建它才能解决。")
+            format!("{obj} 的 ClusterIP 已被另一个 Service 占用（1.32 及以前：按 namespace/name 排在它前面的那个；1.33 起：IPAddress 所指向的那个）；只有删除并重建它才能解决。")
         },
         EventKind::ClusterIpOutOfRange => if en {
-            format!("{obj}'s ClusterIP lies outside --service-cluster-ip-range (was the range changed?); the repair loop cannot keep it.")
+            format!("{obj}'s ClusterIP lies outside the Service range (--service-cluster-ip-range; from 1.33 every ServiceCIDR); the repair loop cannot keep it and says so again at every pass.")
         } else {
-            format!("{obj} 的 ClusterIP 不在 --service-cluster-ip-range 之内（是不是改过网段？）；修复循环无法为它保留这个地址。")
+            format!("{obj} 的 ClusterIP 不在 Service 网段之内（--service-cluster-ip-range；1.33 起是所有 ServiceCIDR）；修复循环无法为它保留这个地址，并且每一轮都会再报一次。")
+        },
+        EventKind::ClusterIpWrongReference => if en {
+            format!("{who}'s RepairIPAddress found the IPAddress of {obj}'s ClusterIP naming something else that does not hold it, and recreated it for {obj}.")
+        } else {
+            format!("{who}的 RepairIPAddress 发现 {obj} 的 ClusterIP 所对应的 IPAddress 指向了别的对象（而那个对象并不持有它），于是为 {obj} 重新创建了这个 IPAddress。")
+        },
+        EventKind::IpAddressLeaked => if en {
+            format!("The IPAddress {obj} names a Service that does not exist and is older than the 60 s grace period, so {who}'s RepairIPAddress deleted it: one check, no three-run counter as with the bitmap.")
+        } else {
+            format!("IPAddress {obj} 指向的 Service 不存在，而且已超过 60 秒宽限期，所以{who}的 RepairIPAddress 删除了它：只看一次，不像位图那样数三轮。")
+        },
+        EventKind::IpAddressModified => if en {
+            format!("The IPAddress {obj} was made by the ClusterIP allocator but now names something that is not a Service, so {who}'s RepairIPAddress deleted it.")
+        } else {
+            format!("IPAddress {obj} 由 ClusterIP 分配器创建，却指向了一个不是 Service 的对象，所以{who}的 RepairIPAddress 删除了它。")
+        },
+        EventKind::IpAddressWrongReference => if en {
+            format!("The IPAddress {obj} names a Service that exists but holds another ClusterIP, so {who}'s RepairIPAddress deleted it (the Service's own IPAddress is checked on its own).")
+        } else {
+            format!("IPAddress {obj} 指向的 Service 存在，但持有的是另一个 ClusterIP，所以{who}的 RepairIPAddress 删除了它（该 Service 自己的 IPAddress 会单独检查）。")
+        },
+        EventKind::DefaultServiceCidrInconsistent => if en {
+            format!("{who} found the ServiceCIDR kubernetes with other CIDRs than its --service-cluster-ip-range: the first apiserver's object stays; change the flags or the object by hand.")
+        } else {
+            format!("{who}发现名为 kubernetes 的 ServiceCIDR 的网段与自己的 --service-cluster-ip-range 不同：保留第一个 apiserver 创建的对象；要么改参数，要么手动改这个对象。")
         },
         EventKind::ClusterIpNotValid => if en {
             format!("{obj}'s ClusterIP cannot be used by this cluster; the repair loop skips it.")
