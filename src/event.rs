@@ -85,7 +85,8 @@ pub enum EventKind {
     RefusedToEraseEndpoints,
     /// The kubernetes-service loop failed this round.
     SyncFailed,
-    /// etcd deleted a `/masterleases/` key whose TTL ran out.
+    /// etcd deleted a `/masterleases/` key whose TTL ran out: a note of the lab's own (etcd logs
+    /// nothing), under [`SIM_COMPONENT`].
     LeaseExpired {
         ip: String,
     },
@@ -121,7 +122,7 @@ impl EventKind {
     }
 }
 
-/// The reason of the lab's own refusals, and their component.
+/// The reason of the lab's own refusals, and the component of every line the lab writes itself.
 pub(crate) const ACTION_FAILED: &str = "action_failed";
 pub(crate) const SIM_COMPONENT: &str = "bootstrap-sim";
 
@@ -142,7 +143,8 @@ impl std::fmt::Display for ActionFailed {
 }
 
 impl Event {
-    /// A log line at `time_ms` (`klog` / `runtime.HandleError`, or etcd's own).
+    /// A log line at `time_ms` (`klog` / `runtime.HandleError`, or a note of the lab's own under
+    /// [`SIM_COMPONENT`]).
     pub fn log(
         time_ms: u64,
         apiserver: &str,

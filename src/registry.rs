@@ -8,7 +8,7 @@ use ipnet::IpNet;
 
 use crate::allocator::{Allocator, Error, ItemRange};
 use crate::api::{
-    parse_ip, Endpoints, IpAddress, IpFamily, ParentReference, RangeAllocation, Service,
+    parse_ip, Behavior, Endpoints, IpAddress, IpFamily, ParentReference, RangeAllocation, Service,
     ServiceType,
 };
 use crate::ipallocator::cidrallocator;
@@ -327,8 +327,8 @@ pub struct Allocators {
     pub(crate) ports: PortView,
     /// The configured families, primary first.
     pub(crate) families: Vec<IpFamily>,
-    /// MultiCIDRServiceAllocator: ClusterIPs are IPAddress objects (1.33+).
-    pub(crate) ip_addresses: bool,
+    /// The release whose rules (and texts) they follow.
+    pub(crate) behavior: Behavior,
 }
 
 /// What a create has allocated so far, given back if a later step fails (the `revert` of
@@ -385,7 +385,7 @@ impl Allocators {
         ip: IpAddr,
         parent: &ParentReference,
     ) -> Result<(), String> {
-        if !self.ip_addresses {
+        if !self.behavior.ip_addresses() {
             let view = self.family(IpFamily::of(&ip)).ok_or_else(|| {
                 Error::<IpNet>::MismatchedNetwork.to_string()
             })?;
@@ -409,7 +409,7 @@ impl Allocators {
         family: IpFamily,
         parent: &ParentReference,
     ) -> Result<IpAddr, String> {
-        if !self.ip_addresses {
+        if !self.behavior.ip_addresses() {
             let view = self.family(family).expect("a configured family");
             return view.allocate_next(st, rng).map_err(|e| e.to_string());
         }
@@ -436,7 +436,7 @@ impl Allocators {
     /// `Release(ip)`: the bitmap's, or the MetaAllocator's through any allocator containing
     /// the address, ready or not (1.33 also clears the bit); the IPAddress object goes.
     fn release_ip(&mut self, st: &mut Storage, ip: IpAddr) -> Result<(), String> {
-        if !self.ip_addresses {
+        if !self.behavior.ip_addresses() {
             return match self.family(IpFamily::of(&ip)) {
                 Some(view) => view.release(st, ip),
                 None => Ok(()),
@@ -527,6 +527,7 @@ impl Allocators {
             .map_err(|e| invalid(&svc.name, "spec.ipFamilyPolicy", e))?;
         let mut ips = Vec::new();
         let parent = ParentReference::service(&svc.namespace, &svc.name);
+        let legacy = self.behavior.legacy();
         for (i, family) in families.iter().enumerate() {
             let ip = match requested.get(i) {
                 Some(raw) => {
@@ -537,12 +538,18 @@ impl Allocators {
                             &svc.name,
                             "spec.clusterIPs",
                             format!(
-                                "Invalid value: []string{{{}}}: failed to allocate IP {ip}: {e}",
+                                "Invalid value: []string{{{}}}: {}",
                                 requested
                                     .iter()
                                     .map(|r| format!("{r:?}"))
                                     .collect::<Vec<_>>()
-                                    .join(", ")
+                                    .join(", "),
+                                // 1.20's rest.go; `alloc.go`'s wording since the 1.22/1.23 refactor.
+                                if legacy {
+                                    format!("failed to allocated ip:{ip} with error:{e}")
+                                } else {
+                                    format!("failed to allocate IP {ip}: {e}")
+                                }
                             ),
                         )
                     })?;

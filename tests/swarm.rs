@@ -1516,7 +1516,7 @@ const TALLY: &[&str] = &[
     "PostStartHook",
     "Unable to perform initial",
     "Resetting endpoints",
-    "lease expired",
+    "expired and etcd deleted the key",
     "range is full",
     "already allocated",
     "not in the valid range",

@@ -110,15 +110,16 @@ async fn kubernetes_texts_stay_verbatim_in_chinese() {
     seek(36_000).await;
     until("t = 36 s", || text("clock") == "t = 36s").await;
     let events = text("events");
-    // Kubernetes' messages and reasons, exactly as Kubernetes prints them...
+    // Kubernetes' messages and reasons, exactly as Kubernetes prints them, and the lab's own
+    // note of the lease expiry in its own (English) words...
     assert!(
-        events.contains("lease expired, key deleted: /masterleases/192.168.10.12"),
+        events.contains("lab note: the lease of /masterleases/192.168.10.12 expired and etcd deleted the key"),
         "{events}"
     );
     assert!(events.contains("Resetting endpoints for master service \"kubernetes\" to"));
     // ...each with its explanation in Chinese.
     assert!(
-        events.contains("etcd 删除了租约 192.168.10.12：在 TTL 内没有人续约"),
+        events.contains("etcd 删除了租约 192.168.10.12，因为在 TTL 内没有人续约"),
         "{events}"
     );
     assert!(events.contains("重写了 kubernetes 的 Endpoints"));

@@ -1,5 +1,5 @@
 //! The `kubernetes` Service and its Endpoints, after
-//! `pkg/controlplane/controller/kubernetesservice/controller.go` (1.27+; `controller.go`'s
+//! `pkg/controlplane/controller/kubernetesservice/controller.go` (1.28+; `controller.go`'s
 //! `RunKubernetesService` in 1.20): create the Service if missing, reconcile the Endpoints every
 //! interval, remove our own endpoint at start (a stale one) and in the pre-shutdown hook.
 
@@ -27,6 +27,10 @@ impl Apiserver {
     }
 
     /// RemoveEndpoints of our own address at start, in case an earlier life did not exit cleanly.
+    ///
+    /// 1.20's `Start()` logs every error, NotFound included (so a clean lease start prints the
+    /// missing key), and nothing on success; "Found stale data" and the NotFound filter came
+    /// with PR #107677 (1.24).
     pub(crate) fn remove_stale_endpoint(
         &mut self,
         st: &mut Storage,
@@ -35,15 +39,21 @@ impl Apiserver {
     ) {
         self.pending_remove = false;
         let ip = self.ip();
-        match self.reconciler.remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg)) {
+        let result = self.reconciler.remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg));
+        if behavior.legacy() {
+            if let Err(e) = result {
+                let e = storage_error_text(&e, &ip);
+                st.rec.log(COMPONENT, EventKind::RemoveEndpointsFailed,
+                    format!("Unable to remove old endpoints from kubernetes service: {e}"));
+            }
+            return;
+        }
+        match result {
             Ok(()) => st.rec.log(COMPONENT, EventKind::StaleEndpointRemoved,
                 "Found stale data, removed previous endpoints on kubernetes service, apiserver didn't exit successfully previously".into()),
             Err(e) if e.is_not_found() => {}
-            Err(e) => st.rec.log(COMPONENT, EventKind::RemoveEndpointsFailed, if behavior.legacy() {
-                format!("Unable to remove old endpoints from kubernetes service: {e}")
-            } else {
-                format!("Error removing old endpoints from kubernetes service: {e}")
-            }),
+            Err(e) => st.rec.log(COMPONENT, EventKind::RemoveEndpointsFailed,
+                format!("Error removing old endpoints from kubernetes service: {e}")),
         }
     }
 
@@ -120,8 +130,9 @@ impl Apiserver {
     }
 
     /// The pre-shutdown hook: stop reconciling and remove our endpoint. Returns whether the
-    /// removal finished (otherwise the hook waits until its 2× interval timeout).
-    pub fn stop(&mut self, st: &mut Storage, cfg: &ClusterConfig) -> bool {
+    /// removal finished (otherwise the hook waits until its 2× interval timeout). 1.20's `Stop()`
+    /// logs the bare error (`klog.Error(err)`); the prefixed line came with 1.24's code.
+    pub fn stop(&mut self, st: &mut Storage, cfg: &ClusterConfig, behavior: Behavior) -> bool {
         self.status = Status::Stopping;
         self.syncing = false;
         st.rec.log(
@@ -138,13 +149,27 @@ impl Apiserver {
             Ok(()) => true,
             Err(ReconcileError::Api(ApiError::Unavailable(_))) => false,
             Err(e) => {
-                st.rec.log(
-                    COMPONENT,
-                    EventKind::RemoveEndpointsFailed,
-                    format!("Unable to remove endpoints from kubernetes service: {e}"),
-                );
+                let line = if behavior.legacy() {
+                    storage_error_text(&e, &ip)
+                } else {
+                    format!("Unable to remove endpoints from kubernetes service: {e}")
+                };
+                st.rec.log(COMPONENT, EventKind::RemoveEndpointsFailed, line);
                 true
             }
         }
+    }
+}
+
+/// A RemoveEndpoints error as 1.20 prints it: a missing lease of ours is the storage layer's
+/// `StorageError` for the full etcd key (with the default `--etcd-prefix`, `/registry`).
+fn storage_error_text(e: &ReconcileError, ip: &str) -> String {
+    if e.is_not_found() {
+        format!(
+            "StorageError: key not found, Code: 1, Key: /registry{}, ResourceVersion: 0, AdditionalErrorMsg: ",
+            crate::etcd::lease_key(ip)
+        )
+    } else {
+        e.to_string()
     }
 }

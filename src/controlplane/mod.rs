@@ -1,5 +1,5 @@
 //! One kube-apiserver and its bootstrap controller, after `pkg/controlplane/controller.go`
-//! (1.20) and `pkg/controlplane/controller/kubernetesservice/controller.go` (1.27+): its lives
+//! (1.20–1.27) and `pkg/controlplane/controller/kubernetesservice/controller.go` (1.28+): its lives
 //! (start, stop, crash, partition) and its start instant here; the `kubernetes` Service and
 //! Endpoints in `kubernetesservice`, the repair loops gating readiness in `repairhook`, the
 //! system namespaces in `systemnamespaces`.
@@ -126,7 +126,7 @@ impl Apiserver {
                 ips,
                 ports,
                 families: cfg.service_ip_ranges.networks().iter().map(family_of).collect(),
-                ip_addresses: behavior.ip_addresses(),
+                behavior,
             },
             namespaces_ok: behavior.legacy(),
             pending_remove: false,

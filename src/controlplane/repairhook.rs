@@ -13,7 +13,7 @@ impl Apiserver {
     /// One run of both repair loops (each logs its own failure and tries again next interval).
     /// The first success of both completes the post-start hook.
     pub(crate) fn run_repairs(&mut self, st: &mut Storage) {
-        if self.allocators.ip_addresses {
+        if self.allocators.behavior.ip_addresses() {
             self.repair_ip_addresses(st);
         } else {
             match self.repair_cluster_ips(st) {

@@ -16,7 +16,7 @@ use crate::event::EventKind;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaseReconciler {
     /// V1_20: the zero-leases refusal applies even during shutdown (so the last apiserver never
-    /// removes itself). V1_29: the 1.27+ rules of PR #116685.
+    /// removes itself). V1_29: the 1.28+ rules of PR #116685.
     behavior: Behavior,
     stop_reconciling_called: bool,
 }
@@ -80,15 +80,17 @@ impl LeaseReconciler {
         let stopping = self.stop_reconciling_called;
         let (mut e, should_create) = match api.get_endpoints(service_name) {
             Ok(e) => (e, false),
-            // 1.27+: nothing to remove ourselves from during shutdown, so do not create it.
-            Err(ApiError::NotFound(_)) if stopping && !self.behavior.legacy() => return Ok(()),
+            // 1.28+: nothing to remove ourselves from during shutdown, so do not create it.
+            Err(ApiError::NotFound(_)) if stopping && !self.behavior.legacy() => {
+                return Ok(())
+            }
             Err(ApiError::NotFound(_)) => (new_endpoints(service_name), true),
             Err(err) => return Err(err.into()),
         };
 
         let lease_ips = api.list_leases()?;
         // We have just refreshed our own key, so zero leases means storage is wrong: do not erase
-        // every endpoint. Since 1.27 a stopping apiserver goes on, so the last one can leave.
+        // every endpoint. Since 1.28 a stopping apiserver goes on, so the last one can leave.
         if lease_ips.is_empty() {
             if self.behavior.legacy() {
                 return Err(ReconcileError::Refused(NO_LEASES_V1_20.to_string()));
@@ -120,7 +122,7 @@ impl LeaseReconciler {
             // no addresses left and disappears, leaving no subsets at all.
             e.subsets = repack_subsets(&e.subsets);
         }
-        // With zero leases the subset is gone: there are no ports to fix (1.27+ guards this too).
+        // With zero leases the subset is gone: there are no ports to fix (1.28+ guards this too).
         if !ports_correct {
             if let Some(sub) = e.subsets.first_mut() {
                 sub.ports = ports.to_vec();

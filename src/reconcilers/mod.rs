@@ -116,10 +116,10 @@ impl fmt::Display for ReconcileError {
     }
 }
 
-/// The zero-leases refusal since 1.27 (PR #116685).
+/// The zero-leases refusal as the 1.29 code words it.
 pub const NO_LEASES_V1_29: &str =
     "no API server IP addresses were listed in storage, refusing to erase all endpoints for the kubernetes Service";
-/// The zero-leases refusal up to 1.26.
+/// The zero-leases refusal as the 1.20 code words it.
 pub const NO_LEASES_V1_20: &str =
     "no master IPs were listed in storage, refusing to erase all endpoints for the kubernetes service";
 

@@ -72,9 +72,6 @@ pub(super) fn initial(
             return Err(format!("initial.{list}: ServiceCIDR and IPAddress objects exist from behavior \"1.33\" on, not under \"{behavior}\""));
         }
     }
-    if behavior == Behavior::V1_35 && f.cluster_ip_allocation.is_some() {
-        return Err("initial.cluster_ip_allocation: behavior \"1.35\" has no ClusterIP bitmap".to_string());
-    }
     unique("service_cidrs", f.service_cidrs.iter().map(|c| c.name.clone()))?;
     let mut service_cidrs = Vec::new();
     for (i, c) in f.service_cidrs.iter().enumerate() {

@@ -121,7 +121,7 @@ impl World {
                 format!("apiserver {name} is not running"),
             ));
         }
-        let done = self.with_apiserver(name, |a, st, cfg, _, _| a.stop(st, cfg));
+        let done = self.with_apiserver(name, |a, st, cfg, behavior, _| a.stop(st, cfg, behavior));
         if done {
             self.exit(name, Status::Stopped);
         } else {

@@ -27,7 +27,12 @@ impl World {
         }
         let now = self.now;
         let cidrs: Vec<ServiceCidr> = self.etcd.service_cidrs(now).into_iter().cloned().collect();
-        let addresses: Vec<IpAddress> = self.etcd.ip_addresses(now).into_iter().cloned().collect();
+        // Only a deletion needs the IPAddresses.
+        let addresses: Vec<IpAddress> = if cidrs.iter().any(|c| c.deleting) {
+            self.etcd.ip_addresses(now).into_iter().cloned().collect()
+        } else {
+            Vec::new()
+        };
         for sc in &cidrs {
             let key = etcd::service_cidr_key(&sc.name);
             let mut next = sc.clone();

@@ -47,6 +47,7 @@ fn every_kind() -> Vec<Event> {
         EventKind::LeakCleanedUp,
         EventKind::LeakNotAllocatable,
         EventKind::StaleEndpointRemoved,
+        EventKind::RemoveEndpointsFailed,
         EventKind::ReconcilerShutdown,
         EventKind::SyncFailed,
         EventKind::RefusedToEraseEndpoints,
@@ -84,7 +85,7 @@ fn chinese_keeps_names_flags_and_kubernetes_terms_verbatim() {
     };
     assert_eq!(
         zh(EventKind::ClusterIpNotAllocated),
-        "apiserver-a 的修复循环发现 default/web 的 ClusterIP 在 etcd 的位图中没有被标记，于是重新把它标记为已分配。"
+        "apiserver-a 的修复循环发现 default/web 的 ClusterIP 在 etcd 中没有被分配（1.32 及以前是位图中的一位，1.33 起是一个 IPAddress 对象），于是重新把它分配。"
     );
     assert!(zh(EventKind::ClusterIpOutOfRange).contains("--service-cluster-ip-range"));
     assert!(zh(EventKind::PortOutOfRange).contains("--service-node-port-range"));
@@ -93,7 +94,7 @@ fn chinese_keeps_names_flags_and_kubernetes_terms_verbatim() {
         zh(EventKind::LeaseExpired {
             ip: "192.168.10.12".into()
         }),
-        "etcd 删除了租约 192.168.10.12：在 TTL 内没有人续约，因此这个 apiserver 被视为已经下线。"
+        "这是实验自己的注记：etcd 删除了租约 192.168.10.12，因为在 TTL 内没有人续约，这个 apiserver 因此被视为已经下线。etcd 自己不会为此打印日志。"
     );
     assert!(zh(EventKind::EndpointsReset { addresses: vec![] })
         .starts_with("apiserver-a 重写了 kubernetes 的 Endpoints"));
