@@ -42,7 +42,8 @@ pub enum Cell {
     /// view, a Service's ClusterIP with no IPAddress object (RepairIPAddress will create it).
     Unallocated,
     /// An IPAddress object whose parent is not a Service holding that address: the Service holds
-    /// another, or the parent is no Service at all. RepairIPAddress deletes it at once.
+    /// another, or the parent is no Service at all. RepairIPAddress deletes it, with no grace
+    /// period, when it next checks it.
     WrongReference,
 }
 

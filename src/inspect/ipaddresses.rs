@@ -255,17 +255,17 @@ impl BitmapView {
                 format_ms(deletable_at_ms.max(0) as u64)
             ),
             (_, IpAddressVerdict::WrongReference, Lang::En) => format!(
-                "wrong reference: {} exists but does not hold this address; RepairIPAddress deletes it at once",
+                "wrong reference: {} exists but does not hold this address; RepairIPAddress deletes it when it next checks this IPAddress, with no grace period",
                 obj.parent.key()
             ),
             (_, IpAddressVerdict::WrongReference, Lang::Zh) => format!(
-                "引用错误：{} 存在，但并不持有这个地址；RepairIPAddress 会立即删除它",
+                "引用错误：{} 存在，但并不持有这个地址；RepairIPAddress 下次检查这个 IPAddress 时会删除它，没有宽限期",
                 obj.parent.key()
             ),
             (_, IpAddressVerdict::NotService, _) => lang
                 .pick(
-                    "its parent is not a Service: RepairIPAddress deletes it at once",
-                    "它的 parent 不是 Service：RepairIPAddress 会立即删除它",
+                    "its parent is not a Service: RepairIPAddress deletes it when it next checks this IPAddress",
+                    "它的 parent 不是 Service：RepairIPAddress 下次检查这个 IPAddress 时会删除它",
                 )
                 .to_string(),
             (_, IpAddressVerdict::Unmanaged, _) => lang
