@@ -18,6 +18,7 @@ use crate::lang::Lang;
 pub use crate::repair::repairip::ORPHAN_GRACE_MS;
 use crate::repair::repairip::{ip_address_verdict, IpAddressVerdict};
 use crate::world::World;
+use crate::world::TERMINATING;
 
 /// The most cells a view draws: a /8. A larger prefix (1.35 lifts the /12 limit; an IPv6
 /// ServiceCIDR may be a /64) is drawn from its first address up to this many, and its objects
@@ -40,6 +41,9 @@ pub struct CidrView {
     pub ready: Option<bool>,
     /// Being deleted (it may stay `Terminating` while IPAddresses depend on it alone).
     pub deleting: bool,
+    /// Held back by IPAddresses that lie in it alone: its `Ready` condition is false with the
+    /// reason the ServiceCIDR controller gives it then.
+    pub terminating: bool,
     /// Usable addresses of the prefix, drawn or not.
     pub addresses: u128,
     /// The prefix's first and last usable address: its boundary.
@@ -105,6 +109,7 @@ pub(crate) fn build(
                 name: c.name.clone(),
                 ready: c.ready,
                 deleting: c.deleting,
+                terminating: c.deleting && c.ready == Some(false) && c.reason == TERMINATING,
                 addresses: range.size(),
                 first: bound(0),
                 last: bound(range.size().saturating_sub(1)),
@@ -383,6 +388,17 @@ mod tests {
             v.describe(2, Lang::En),
             "10.96.0.3 · static band · free: no IPAddress"
         );
+    }
+
+    #[test]
+    fn a_deleted_service_cidr_held_by_its_addresses_is_terminating() {
+        let mut cidr = ServiceCidr::new("old", vec!["10.96.0.0/24".into()]);
+        cidr.deleting = true;
+        let m = build(&[&cidr], &[], &[]);
+        assert!(m.cidrs[0].deleting && !m.cidrs[0].terminating);
+        cidr.set_ready(false, TERMINATING, "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR");
+        let m = build(&[&cidr], &[], &[]);
+        assert!(m.cidrs[0].terminating);
     }
 
     #[test]

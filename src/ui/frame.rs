@@ -98,6 +98,8 @@ pub(crate) struct CidrCanvas {
     pub(crate) name: String,
     pub(crate) ready: Option<bool>,
     pub(crate) deleting: bool,
+    /// Kept, not ready, by IPAddresses that lie in it alone.
+    pub(crate) terminating: bool,
     /// Usable addresses of the prefix (the view may draw fewer).
     pub(crate) addresses: u128,
     /// Its first and last usable address.
@@ -139,6 +141,7 @@ pub(crate) fn use_bitmaps(lab: &Lab, frame: &Frame) -> Rc<Bitmaps> {
                 name: c.name,
                 ready: c.ready,
                 deleting: c.deleting,
+                terminating: c.terminating,
                 addresses: c.addresses,
                 bounds: (c.first, c.last),
                 view: Rc::new(c.view),

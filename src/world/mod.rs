@@ -13,6 +13,8 @@ mod endpoints_controller;
 pub mod queue;
 mod seed;
 mod servicecidrs_controller;
+
+pub use servicecidrs_controller::TERMINATING;
 mod snapshot;
 mod tasks;
 

@@ -90,6 +90,13 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
 fn cidr_canvas(i: usize, c: &CidrCanvas, sweep: u64, lang: Lang) -> Html {
     let v = &c.view;
     let (state_class, state) = match (c.deleting, c.ready) {
+        (true, _) if c.terminating => (
+            "deleting",
+            lang.pick(
+                "deleting, Terminating: IPAddresses lie in it alone; it takes no new allocation",
+                "删除中，Terminating：仍有只属于它的 IPAddress；不再接受新的分配",
+            ),
+        ),
         (true, _) => ("deleting", lang.pick("deleting: takes no new allocation", "删除中：不再接受新的分配")),
         (false, Some(false)) => ("not-ready", lang.pick("not ready", "未就绪")),
         (false, Some(true)) => ("ready", lang.pick("ready", "就绪")),
