@@ -31,6 +31,7 @@ impl Apiserver {
         if st.check().is_err() {
             return false;
         }
+        self.init_dual_write_bitmaps(st);
         let flags: Vec<String> = cfg
             .service_ip_ranges
             .networks()

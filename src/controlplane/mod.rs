@@ -200,8 +200,10 @@ impl Apiserver {
 
     /// 1.33 at start: "kube-apiserver started with IP allocator and dual write enabled but
     /// bitmap allocator does not exist, recreating it ...": an empty bitmap is written where
-    /// none is stored (nothing else would: no repair loop keeps it any more).
-    fn init_dual_write_bitmaps(&mut self, st: &mut Storage) {
+    /// none is stored (nothing else would: no repair loop keeps it any more). Upstream does it
+    /// while building its storage and exits when etcd does not answer; the lab's apiserver
+    /// instead retries with the default-ServiceCIDR hook, which readiness waits for.
+    pub(crate) fn init_dual_write_bitmaps(&mut self, st: &mut Storage) {
         if !st.reachable {
             return;
         }
@@ -233,7 +235,6 @@ impl Apiserver {
         }
         self.ensure_namespaces(st, behavior);
         if behavior.ip_addresses() {
-            self.init_dual_write_bitmaps(st);
             self.sync_default_service_cidr(st, cfg, behavior);
         }
         match behavior.legacy() {
