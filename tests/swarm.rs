@@ -902,8 +902,9 @@ const SERVICE_CIDR_DELETION_GRACE_MS: u64 = 10_000;
 /// (`Rc`) and recomputed only when one of their keys was written.
 #[derive(Default)]
 struct Ipam {
-    /// Identifies the Services, IPAddresses and ServiceCIDRs it was read from.
-    fingerprint: Vec<u64>,
+    /// Identifies the IPAddresses and ServiceCIDRs it was read from (the Services by
+    /// `Owners`' fingerprint).
+    fingerprint: [u64; 4],
     services: BTreeMap<String, Service>,
     /// Every ClusterIP of every Service that has one set, with its holders in key order.
     holders: BTreeMap<IpAddr, Vec<String>>,
@@ -915,17 +916,21 @@ struct Ipam {
 }
 
 impl Ipam {
-    fn fingerprint(world: &World) -> Vec<u64> {
+    /// Per prefix, the number of keys and their highest mod revision: every write raises the
+    /// latter (revisions only grow), every deletion without a write lowers the former.
+    fn fingerprint(world: &World) -> [u64; 4] {
         let (etcd, now) = (world.etcd(), world.now());
-        let mut f = Vec::new();
-        for prefix in [etcd::SERVICES, etcd::IP_ADDRESSES, etcd::SERVICE_CIDRS] {
-            f.extend(etcd.list(prefix, now).map(|(_, e)| e.mod_revision));
-            f.push(u64::MAX);
+        let mut f = [0; 4];
+        for (i, prefix) in [etcd::IP_ADDRESSES, etcd::SERVICE_CIDRS].iter().enumerate() {
+            for (_, e) in etcd.list(prefix, now) {
+                f[2 * i] += 1;
+                f[2 * i + 1] = f[2 * i + 1].max(e.mod_revision);
+            }
         }
         f
     }
 
-    fn of(world: &World, fingerprint: Vec<u64>) -> Ipam {
+    fn of(world: &World, fingerprint: [u64; 4]) -> Ipam {
         let (etcd, now) = (world.etcd(), world.now());
         let mut ipam = Ipam {
             fingerprint,
@@ -1197,7 +1202,7 @@ impl Observer {
             ipam_on: world.behavior().ip_addresses(),
             repair_interval: cfg.repair_interval_ms,
             ipam: Rc::new(Ipam {
-                fingerprint: vec![u64::MAX],
+                fingerprint: [u64::MAX; 4],
                 ..Ipam::default()
             }),
             g_clean: false,
@@ -1232,18 +1237,19 @@ impl Observer {
             .any(|m| m.kind == MarkKind::EndpointsRewrite);
         self.marks_seen = world.marks().len();
         let stored = Stored::read(world, Some(&self.stored));
+        let fingerprint = Owners::fingerprint(world);
+        let services_changed = fingerprint != self.owners.fingerprint;
         let ipam = if !self.ipam_on {
             self.ipam.clone()
         } else {
             let f = Ipam::fingerprint(world);
-            if f == self.ipam.fingerprint {
+            if f == self.ipam.fingerprint && !services_changed {
                 self.ipam.clone()
             } else {
                 Rc::new(Ipam::of(world, f))
             }
         };
-        let fingerprint = Owners::fingerprint(world);
-        let owners = if fingerprint == self.owners.fingerprint {
+        let owners = if !services_changed {
             self.owners.clone()
         } else {
             Rc::new(Owners::of(
@@ -2294,16 +2300,11 @@ impl Observer {
             return Ok(());
         }
         let now = world.now();
-        let signature: Vec<(u64, Status, bool, bool)> = world
-            .apiservers()
-            .map(|a| {
-                let name = &a.spec.name;
-                (a.epoch, a.status, world.ready(name), world.reachable(name))
-            })
-            .collect();
-        if signature != self.h_signature || world.etcd_available() != self.h_etcd {
-            self.h_signature = signature;
-            self.h_etcd = world.etcd_available();
+        // (a)'s signature, read this very observation, without the kubernetes Service.
+        let signature = &self.signature;
+        if signature.apiservers != self.h_signature || signature.etcd_available != self.h_etcd {
+            self.h_signature = signature.apiservers.clone();
+            self.h_etcd = signature.etcd_available;
             self.h_disturbance = now;
         }
         // A Service deleted through the API releases its ClusterIPs: each IPAddress goes in the
@@ -2361,7 +2362,7 @@ impl Observer {
             self.coverage.h_resolved += resolved as u64;
             self.h_unjustified = next;
         }
-        if !world.apiservers().any(|a| world.ready(&a.spec.name)) {
+        if !self.signature.apiservers.iter().any(|a| a.2) {
             return Ok(());
         }
         for (ip, &(created, since)) in &self.h_unjustified {
