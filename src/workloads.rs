@@ -4,9 +4,14 @@
 
 use ipnet::IpNet;
 
-use crate::api::{Behavior, RangeAllocation, Service};
+use crate::api::{Behavior, IpAddress, ParentReference, RangeAllocation, Service, ServiceCidr};
+use crate::controlplane::Apiserver;
+use crate::etcd::{self, Etcd, Value};
 use crate::event::Recorder;
+use crate::ipallocator::ipaddress::CidrRange;
 use crate::ipallocator::Range;
+use crate::registry::Storage;
+use crate::repair::repairip;
 use crate::repair::ClusterIpRepair;
 use crate::rng::SimRng;
 
@@ -108,4 +113,186 @@ pub fn control_plane_scenario(apiservers: usize, services: usize) -> crate::scen
             "cluster_ip_allocation": {"range": "10.96.0.0/12", "allocated": allocated}},
     });
     crate::scenario::parse(&file.to_string()).expect("bench scenario is valid")
+}
+
+/// One apiserver's Service REST path (`Allocators::create_service`) over a bare etcd holding
+/// the `default` namespace and, under 1.33+, the ServiceCIDR `kubernetes` = `10.96.0.0/12`
+/// (ready); under 1.29 the empty ClusterIP bitmap its first repair run would have written.
+pub struct ServiceCreation {
+    etcd: Etcd,
+    apiserver: Apiserver,
+    rng: SimRng,
+    behavior: Behavior,
+}
+
+impl ServiceCreation {
+    pub fn new(behavior: Behavior, seed: u64) -> Self {
+        let file = serde_json::json!({
+            "name": "bench", "seed": seed, "behavior": behavior.as_str(),
+            "cluster": {"service_cluster_ip_range": "10.96.0.0/12",
+                "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"}]},
+        });
+        let scenario = crate::scenario::parse(&file.to_string()).expect("bench scenario is valid");
+        let spec = scenario.cluster.apiservers[0].clone();
+        let apiserver = Apiserver::new(spec, &scenario.cluster, behavior);
+        let mut etcd = Etcd::default();
+        etcd.put(&etcd::namespace_key("default"), Value::Namespace, None, 0);
+        if behavior.ip_addresses() {
+            let mut cidr = ServiceCidr::new("kubernetes", vec!["10.96.0.0/12".to_string()]);
+            cidr.set_ready(true, "", "Kubernetes default Service CIDR is ready");
+            etcd.put(
+                &etcd::service_cidr_key("kubernetes"),
+                Value::ServiceCidr(cidr),
+                None,
+                0,
+            );
+        }
+        for view in &apiserver.allocators.ips {
+            let empty = Range::new(view.alloc.cidr(), behavior).snapshot();
+            etcd.put(view.key, Value::Range(empty), None, 0);
+        }
+        let ports = &apiserver.allocators.ports;
+        etcd.put(ports.key, Value::Range(ports.alloc.snapshot()), None, 0);
+        ServiceCreation {
+            etcd,
+            apiserver,
+            rng: SimRng::new(seed),
+            behavior,
+        }
+    }
+
+    /// Creates `n` more ClusterIP Services (dynamic ClusterIPs, no NodePorts) as `create_service`
+    /// does: under 1.29 each allocation reads, sets and writes back the stored bitmap; under
+    /// 1.35 the MetaAllocator picks the ServiceCIDR, scans its dynamic band from a random start
+    /// skipping addresses whose IPAddress exists, and creates the IPAddress; under 1.33 both.
+    /// Returns how many ClusterIPs are held in all.
+    pub fn create(&mut self, n: usize) -> u64 {
+        let mut rec = Recorder::new(0, "bench");
+        let mut st = Storage {
+            etcd: &mut self.etcd,
+            now: 0,
+            reachable: true,
+            lease_ttl_ms: 15_000,
+            rec: &mut rec,
+            lease_writes: Vec::new(),
+            ip_rechecks: Vec::new(),
+        };
+        let first = st.etcd.services(0).len();
+        for i in first..first + n {
+            let svc = Service {
+                namespace: "default".into(),
+                name: format!("svc-{i:06}"),
+                ..Service::default()
+            };
+            self.apiserver
+                .allocators
+                .create_service(&mut st, &mut self.rng, svc)
+                .expect("a /12 has room for the bench's Services");
+        }
+        // The change log only the world drains; the bench has no watchers.
+        st.etcd.take_changes();
+        if self.behavior.ip_addresses() {
+            self.etcd.ip_addresses(0).len() as u64
+        } else {
+            let (snapshot, _) = self.etcd.range(etcd::RANGE_SERVICE_IPS, 0).expect("stored");
+            let range = Range::from_snapshot(snapshot, self.behavior).expect("stored bitmap");
+            range.used() as u64
+        }
+    }
+}
+
+/// `n` ClusterIP Services through one 1.35 (or 1.29, 1.33) apiserver's create path on a /12;
+/// returns the ClusterIPs held.
+pub fn create_services(behavior: Behavior, n: usize, seed: u64) -> u64 {
+    ServiceCreation::new(behavior, seed).create(n)
+}
+
+/// etcd as a 1.35 cluster leaves it: the ServiceCIDR `kubernetes` = `10.96.0.0/12` (ready) and
+/// `n` ClusterIP Services in 100 namespaces, each with its IPAddress (distinct addresses, every
+/// third one), for a RepairIPAddress pass.
+pub fn repair_ip_setup(n: usize) -> Etcd {
+    let net = cidr("10.96.0.0/12");
+    let range = CidrRange::new(net);
+    let mut etcd = Etcd::default();
+    let mut cidr = ServiceCidr::new("kubernetes", vec![net.to_string()]);
+    cidr.set_ready(true, "", "Kubernetes default Service CIDR is ready");
+    etcd.put(
+        &etcd::service_cidr_key("kubernetes"),
+        Value::ServiceCidr(cidr),
+        None,
+        0,
+    );
+    for i in 0..n {
+        let ip = range.ip_at(i as u128 * 3);
+        let svc = Service {
+            namespace: format!("ns-{:03}", i % 100),
+            name: format!("svc-{i:06}"),
+            cluster_ip: ip.to_string(),
+            cluster_ips: vec![ip.to_string()],
+            ..Service::default()
+        };
+        let parent = ParentReference::service(&svc.namespace, &svc.name);
+        let key = etcd::service_key(&svc.namespace, &svc.name);
+        etcd.put(&key, Value::Service(svc), None, 0);
+        let addr = IpAddress::allocated(ip, parent, 0);
+        etcd.put(
+            &etcd::ip_address_key(&addr.ip),
+            Value::IpAddress(addr),
+            None,
+            0,
+        );
+    }
+    etcd.take_changes();
+    etcd
+}
+
+/// One full RepairIPAddress pass (`runOnce`: `syncService` for every Service, then
+/// `syncIPAddress` for every IPAddress the allocator labelled) over `etcd`, an hour after the
+/// setup; returns the IPAddresses left and the events recorded (none when every Service has
+/// its IPAddress, so the pass writes nothing and can be repeated on the same etcd).
+///
+/// Where its time goes (perf, native): about half in `syncService`, a quarter in
+/// `syncIPAddress`, the rest listing and collecting the keys of both; inside them, looking up
+/// objects in the lab's etcd (a `format!`ted string key per Service and per IPAddress, compared
+/// byte by byte along a long common prefix) and cloning each Service and IPAddress (with its
+/// labels map). The bitmap's repair run walks an in-memory bitmap instead.
+pub fn repair_ip_run(etcd: &mut Etcd) -> (u64, usize) {
+    let mut rec = Recorder::new(0, "bench");
+    let mut rechecks = Vec::new();
+    let mut client = repairip::Client {
+        etcd: &mut *etcd,
+        now: 3_600_000,
+        reachable: true,
+        rec: &mut rec,
+        rechecks: &mut rechecks,
+    };
+    repairip::run_once(&mut client).expect("etcd is reachable");
+    etcd.take_changes();
+    (etcd.ip_addresses(0).len() as u64, rec.events.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_created_service_holds_a_cluster_ip() {
+        for behavior in [Behavior::V1_29, Behavior::V1_33, Behavior::V1_35] {
+            assert_eq!(create_services(behavior, 500, 7), 500, "{behavior:?}");
+        }
+    }
+
+    #[test]
+    fn a_pass_over_consistent_services_changes_nothing_and_repairs_a_missing_ipaddress() {
+        let mut etcd = repair_ip_setup(300);
+        assert_eq!(repair_ip_run(&mut etcd), (300, 0));
+        let ip = etcd.ip_addresses(0)[0].ip.clone();
+        etcd.delete(&etcd::ip_address_key(&ip), 0);
+        assert_eq!(
+            repair_ip_run(&mut etcd),
+            (300, 1),
+            "ClusterIPNotAllocated, recreated"
+        );
+        assert!(etcd.ip_address(&ip, 0).is_some());
+    }
 }

@@ -6,7 +6,16 @@
 //! `World::step`, and at random instants a random action (crashes, stops, restarts, new members,
 //! isolation, short etcd outages, Services, Pods and storage corruptions) is applied with
 //! `World::act` after `World::run_until`. After **every** task and every action the observer
-//! below checks the invariants (a)–(f) against etcd, the apiservers and the event log.
+//! below checks the invariants (a)–(j) against etcd, the apiservers and the event log.
+//!
+//! Each seed runs one behaviour, a quarter each: 1.20, 1.29, 1.33 and 1.35. Under 1.33 and 1.35
+//! (ClusterIPs as IPAddress objects in ServiceCIDRs, `docs/scenario.md` §6) the generator also
+//! creates ServiceCIDRs (valid ones that cover, border, halve or repeat the service range, fresh
+//! small ones, IPv6 and dual-stack ones, and invalid ones the API must refuse), deletes them
+//! (`kubernetes` included), and writes or deletes IPAddress objects behind the allocator's back
+//! (on Services' IPs or free ones, naming other Services, missing ones or a non-Service parent);
+//! the ClusterIP bitmap corruptions stay for 1.33 (whose dual-written bitmap nobody repairs)
+//! and are not drawn under 1.35 (which has no bitmap and refuses them); 1.35 may also run a /10.
 //!
 //! Running it:
 //! - `cargo test --no-default-features --test swarm` runs 300 seeds (`SWARM_SEEDS=n` for more,
@@ -28,14 +37,36 @@
 //!   one interval of a deletion while an apiserver is ready, unless etcd holds that IP or port
 //!   for something else, in which case `unable to sync kubernetes service` must be logged;
 //! - (c) lease mode: the Endpoints never lose their last address while a lease exists, and only
-//!   in the 1.29 last-apiserver shutdown; RemoveEndpoints at start / graceful stop deletes the
+//!   in the 1.29+ last-apiserver shutdown; RemoveEndpoints at start / graceful stop deletes the
 //!   apiserver's own lease (and its address) at once when etcd is reachable;
 //! - (d) a successful repair run writes exactly the Services' items plus leaks in grace and
 //!   records exactly the events they imply; after a clean run and no corruption since, no item is
 //!   held twice and every Service's items are stored;
 //! - (e) a leaked IP or port is kept by the first two repair runs of an apiserver that see it and
 //!   freed by the third;
-//! - (f) "already allocated" / "range is full" refusals are justified by what etcd holds;
+//! - (f) "already allocated" / "range is full" refusals are justified by what etcd holds (1.33+:
+//!   the IPAddress objects, 1.33's dual-written bits, and for "does not match the current
+//!   range" the ServiceCIDRs that take allocations);
+//!
+//! Under 1.33 and 1.35 (d) and (e) keep only their NodePort halves (no bitmap ClusterIP repair
+//! runs; 1.33's bitmap is written but unrepaired), (b) also counts the kubernetes Service's IP as
+//! held by an IPAddress or by no ServiceCIDR taking allocations, and four more hold:
+//! - (g) after a RepairIPAddress pass (at an apiserver's start once the ServiceCIDR `kubernetes`
+//!   exists, and every repair interval), whose events and resulting IPAddresses are checked
+//!   exactly, and with no corruption of ClusterIPs or IPAddresses since: every ClusterIP of
+//!   every Service that lies in some ServiceCIDR has an IPAddress naming that Service, and the
+//!   handlers never have to repair one; two Services sharing a ClusterIP are reported
+//!   (`ClusterIPAlreadyAllocated`) by every pass, and keep (g) off until one goes;
+//! - (h) no IPAddress outlives its Service (or exists without one, or names one that does not
+//!   hold it) past the 60 s grace period and one repair interval while some apiserver is ready
+//!   and nothing disturbs the apiservers or etcd; a Service deleted through the API takes its
+//!   IPAddresses with it at once;
+//! - (i) every allocation lies in a ServiceCIDR that takes allocations (so a deleting one never
+//!   receives an IPAddress that lies only in it), and a ServiceCIDR with the finalizer goes only
+//!   when no IPAddress depends on it alone, and not before 10 s after its deletion;
+//! - (j) in every behaviour, once an EndpointSlice exists: after every rewrite of the
+//!   `default/kubernetes` Endpoints or EndpointSlice, both list the same addresses and no other
+//!   slice is labelled for the kubernetes Service;
 //! - and no panic. The findings are summarised at the end of this file.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -48,17 +79,23 @@ use std::time::Instant;
 use ipnet::IpNet;
 use serde_json::{json, Value as Json};
 
-use kube_bootstrap_lab::api::{Behavior, Endpoints, Service, ServiceType};
+use kube_bootstrap_lab::api::{
+    Behavior, Endpoints, IpAddress, IpFamily, ParentReference, Service, ServiceCidr, ServiceType,
+    LABEL_IP_FAMILY, LABEL_SERVICE_NAME,
+};
 use kube_bootstrap_lab::controlplane::{Apiserver, Status, KUBERNETES, READYZ_POLL_MS};
 use kube_bootstrap_lab::etcd;
 use kube_bootstrap_lab::event::{Event, EventKind};
+use kube_bootstrap_lab::ipallocator::cidrallocator;
+use kube_bootstrap_lab::ipallocator::ipaddress::CidrRange;
 use kube_bootstrap_lab::ipallocator::Range;
 use kube_bootstrap_lab::portallocator::{PortAllocator, PortRange};
 use kube_bootstrap_lab::reconcilers::ReconcilerType;
 use kube_bootstrap_lab::repair::nodeport::collect_service_node_ports;
+use kube_bootstrap_lab::repair::repairip::{self, ip_address_verdict, IpAddressVerdict};
 use kube_bootstrap_lab::repair::NUM_REPAIRS_BEFORE_LEAK_CLEANUP;
 use kube_bootstrap_lab::rng::SimRng;
-use kube_bootstrap_lab::scenario::{self, Action, Scenario};
+use kube_bootstrap_lab::scenario::{self, Action, Corruption, Scenario};
 use kube_bootstrap_lab::world::{MarkKind, Stepped, TaskKind, World};
 
 /// One hour of virtual time per seed.
@@ -68,19 +105,38 @@ const DEFAULT_SEEDS: u64 = 300;
 /// Engine bugs found by this swarm and still present (see the end of this file). Violations that
 /// match one of these classifiers are counted as "known" and do not fail the test unless
 /// `SWARM_STRICT=1`; each classifier is as narrow as the bug it describes.
-const KNOWN_ENGINE_BUGS: &[&str] = &[B2_NAMESPACES_BEFORE_INFORMER_SYNC];
+const KNOWN_ENGINE_BUGS: &[&str] = &[
+    B2_NAMESPACES_BEFORE_INFORMER_SYNC,
+    B3_DUAL_WRITE_BITMAP_NEVER_CREATED,
+];
 
-/// B2 (behaviour 1.29): an apiserver that starts while etcd is unreachable runs its system
-/// namespaces loop at the start instant (which fails) and then only every minute from there, so
+/// B2 (behaviour 1.29, and 1.33 and 1.35, which share its start-up): an apiserver that starts
+/// while etcd is unreachable runs its system namespaces loop at the start instant (which fails)
+/// and then only every minute from there, so
 /// on a fresh cluster it becomes ready — the repair hook passed — but cannot create the
 /// `kubernetes` Service (`namespaces "default" not found`) for up to a minute. Upstream (1.27+,
 /// `controller/systemnamespaces`) first waits for the namespace informer to sync — which also
 /// gates `/readyz` through the `informer-sync` check — and then syncs at once
 /// (`wait.UntilWithContext` runs immediately), so `default` exists by the time the
 /// kubernetes-service loop's first readyz poll succeeds, or at the latest for its next sync.
-/// Classified narrowly: 1.29, `default` missing, and the last sync failure says so.
+/// Classified narrowly: 1.29 or later, `default` missing, and the last sync failure says so.
 const B2_NAMESPACES_BEFORE_INFORMER_SYNC: &str =
-    "B2 1.29 system namespaces loop does not wait for the informer sync (default namespace missing after an outage at start)";
+    "B2 1.29+ system namespaces loop does not wait for the informer sync (default namespace missing after an outage at start)";
+
+/// B3 (behaviour 1.33): an apiserver whose start instant falls in an etcd outage (or its own
+/// isolation) on a cluster that has no `/ranges/serviceips` yet skips 1.33's "bitmap allocator
+/// does not exist, recreating it" step (`init_dual_write_bitmaps` returns when etcd is
+/// unreachable) and never tries again; it becomes ready (RepairIPAddress and the NodePort
+/// repair succeed once etcd is back), but every ClusterIP allocation, the kubernetes Service's
+/// included, fails for the rest of its life with `cannot allocate resources of type
+/// serviceipallocations at this time` (the dual write finds no stored bitmap). Upstream
+/// (`storage_core.go`, `newServiceIPAllocators`) reads the bitmap while building the storage and
+/// returns `cannot create cluster IP allocator` when it cannot, so that apiserver never serves
+/// at all. Repro: `behavior` 1.33, one apiserver, `repair_interval` 30s, an `etcd_outage` of 10s
+/// at 0s: the kubernetes Service never appears. Classified narrowly: 1.33, no stored ClusterIP
+/// bitmap, and the last sync failure says so.
+const B3_DUAL_WRITE_BITMAP_NEVER_CREATED: &str =
+    "B3 1.33 dual-write bitmap never created when etcd is unreachable at the start instant (ClusterIP allocations fail for the apiserver's whole life)";
 
 fn known(
     bug: &'static str,
@@ -143,15 +199,20 @@ fn ms(v: u64) -> String {
 
 /// The random cluster of a seed, as scenario JSON text with no steps.
 fn gen_cluster(g: &mut Gen) -> String {
-    let behavior = if g.chance(50) { "1.29" } else { "1.20" };
+    let behavior = g.weighted(&[("1.20", 25), ("1.29", 25), ("1.33", 25), ("1.35", 25)]);
     let reconciler = g.weighted(&[("lease", 60), ("master-count", 20), ("none", 20)]);
-    let range = *g.pick(&[
+    let mut ranges = vec![
         "10.96.0.0/16",
         "10.0.0.0/24",
         "172.20.0.0/20",
         "10.10.0.0/27",
         "10.0.0.0/28",
-    ]);
+    ];
+    if behavior == "1.35" {
+        // No bitmap, so no /12 ceiling any more.
+        ranges.push("10.64.0.0/10");
+    }
+    let range = *g.pick(&ranges);
     let node_ports = *g.pick(&["", "30000-32767", "30000-30031", "31000-31009"]);
     let n = 1 + g.below(5);
     // Distinct advertise addresses in 192.168.10.0/24.
@@ -239,6 +300,11 @@ enum Kind {
     UnallocatePort,
     ForceIp,
     ForcePort,
+    // §6 (1.33 and 1.35 only).
+    CreateServiceCidr,
+    DeleteServiceCidr,
+    PutIpAddress,
+    DeleteIpAddress,
 }
 
 const KINDS: &[(Kind, usize)] = &[
@@ -262,27 +328,136 @@ const KINDS: &[(Kind, usize)] = &[
     (Kind::ForcePort, 2),
 ];
 
+/// The §6 actions, added under 1.33 and 1.35.
+const IPAM_KINDS: &[(Kind, usize)] = &[
+    (Kind::CreateServiceCidr, 4),
+    (Kind::DeleteServiceCidr, 3),
+    (Kind::PutIpAddress, 3),
+    (Kind::DeleteIpAddress, 3),
+];
+
+/// What the generator draws from under `behavior`: the bitmap corruptions of ClusterIPs only
+/// where a ClusterIP bitmap exists (1.35 refuses them), the §6 actions only where ServiceCIDRs
+/// and IPAddresses exist.
+fn kinds(behavior: Behavior) -> Vec<(Kind, usize)> {
+    let mut table: Vec<(Kind, usize)> = KINDS
+        .iter()
+        .copied()
+        .filter(|(k, _)| {
+            behavior.cluster_ip_bitmap() || !matches!(k, Kind::LeakIp | Kind::UnallocateIp)
+        })
+        .collect();
+    if behavior.ip_addresses() {
+        table.extend_from_slice(IPAM_KINDS);
+    }
+    table
+}
+
 /// Names and addresses handed out so far.
 #[derive(Default)]
 struct Names {
     services: usize,
     pods: usize,
     apiservers: usize,
+    service_cidrs: usize,
 }
 
+/// The usable address at `offset` (network + 1 + offset), as the bitmap numbers them.
 fn ip_in(net: &IpNet, offset: usize) -> IpAddr {
-    Range::new(*net, Behavior::V1_29).ip_at(offset)
+    CidrRange::new(*net).ip_at(offset as u128)
 }
 
-/// A random usable address of the service range, or (sometimes) one outside it.
+/// The usable addresses of `net` (without the network and IPv4 broadcast addresses), capped so
+/// that a draw fits in `usize`.
+fn usable(net: &IpNet) -> usize {
+    CidrRange::new(*net).size().min(1 << 32) as usize
+}
+
+/// A random usable address of the service range, or (sometimes) one outside it; under 1.33+
+/// sometimes one of another ServiceCIDR.
 fn random_cluster_ip(g: &mut Gen, world: &World) -> String {
     let net = world.config().service_ip_ranges.primary;
-    let size = Range::new(net, Behavior::V1_29).size();
+    let extra = extra_v4_cidrs(world);
     match g.below(10) {
         0 => net.network().to_string(),  // the network address: not usable
         1 => "192.0.2.77".to_string(),   // outside the range
         2 => ip_in(&net, 0).to_string(), // the kubernetes Service IP
-        _ => ip_in(&net, g.below(size)).to_string(),
+        3 if !extra.is_empty() => {
+            let other = *g.pick(&extra);
+            ip_in(&other, g.below(usable(&other).max(1))).to_string()
+        }
+        _ => ip_in(&net, g.below(usable(&net))).to_string(),
+    }
+}
+
+/// The IPv4 prefixes of the ServiceCIDRs other than the service range itself (1.33+).
+fn extra_v4_cidrs(world: &World) -> Vec<IpNet> {
+    let primary = world.config().service_ip_ranges.primary;
+    let mut nets: Vec<IpNet> = world
+        .etcd()
+        .service_cidrs(world.now())
+        .iter()
+        .flat_map(|c| c.prefixes())
+        .filter(|n| matches!(n, IpNet::V4(_)) && *n != primary && usable(n) > 0)
+        .collect();
+    nets.dedup();
+    nets
+}
+
+/// The `cidrs` of a ServiceCIDR to create: mostly valid (a supernet of the service range that
+/// covers it, its sibling, a half of it, the same prefix again, a fresh small block, IPv6 or
+/// dual-stack), sometimes invalid (the API must refuse it with its validation text).
+fn gen_service_cidr_cidrs(g: &mut Gen, world: &World) -> Vec<String> {
+    let IpNet::V4(p) = world.config().service_ip_ranges.primary else {
+        unreachable!("the swarm's clusters are IPv4")
+    };
+    let len = p.prefix_len();
+    let at = |addr: u32, len: u8| -> String {
+        ipnet::Ipv4Net::new(Ipv4Addr::from(addr), len)
+            .expect("prefix length")
+            .trunc()
+            .to_string()
+    };
+    let base = u32::from(p.network());
+    let size = 1u64 << (32 - len);
+    let kind = g.weighted(&[
+        ("superset", 3),
+        ("sibling", 3),
+        ("half", 2),
+        ("same", 1),
+        ("fresh", 3),
+        ("ipv6", 1),
+        ("dual", 1),
+        ("invalid", 3),
+    ]);
+    match kind {
+        "superset" => vec![at(base, len.saturating_sub(1 + g.below(3) as u8).max(8))],
+        "sibling" => vec![at(base.wrapping_add(size as u32), len)],
+        "half" if len < 30 => {
+            let upper = if g.chance(50) { size as u32 / 2 } else { 0 };
+            vec![at(base + upper, len + 1)]
+        }
+        "half" | "same" => vec![p.to_string()],
+        "fresh" => {
+            let len = *g.pick(&[24u8, 26, 28, 29]);
+            vec![at(
+                u32::from(Ipv4Addr::new(10, 200, g.below(4) as u8, 0)),
+                len,
+            )]
+        }
+        "ipv6" => vec![format!("fd00:{}::/112", 1 + g.below(3))],
+        "dual" => vec!["10.201.0.0/26".to_string(), "fd00:9::/120".to_string()],
+        _ => match g.below(5) {
+            0 => vec!["10.0.0.0/33".to_string()],
+            1 => vec!["not-a-cidr".to_string()],
+            2 => vec![],
+            3 => vec!["10.1.0.0/24".to_string(), "10.2.0.0/24".to_string()],
+            _ => vec![
+                "10.1.0.0/24".to_string(),
+                "fd00::/64".to_string(),
+                "10.3.0.0/24".to_string(),
+            ],
+        },
     }
 }
 
@@ -353,7 +528,8 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
         .iter()
         .map(|p| (p.namespace.clone(), p.name.clone()))
         .collect();
-    let kind = g.weighted(KINDS);
+    let behavior = world.behavior();
+    let kind = g.weighted(&kinds(behavior));
     match kind {
         Kind::Crash => json!({"do": "crash_apiserver", "apiserver": target(g, &up)}),
         Kind::Stop => json!({"do": "stop_apiserver", "apiserver": target(g, &up)}),
@@ -475,8 +651,11 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
             };
             json!({"do": "corrupt", "what": "unallocate_node_port", "port": port})
         }
-        Kind::ForceIp | Kind::ForcePort if users.is_empty() => {
+        Kind::ForceIp | Kind::ForcePort if users.is_empty() && behavior.cluster_ip_bitmap() => {
             json!({"do": "corrupt", "what": "leak_cluster_ip", "ip": leakable_ip(g, world)})
+        }
+        Kind::ForceIp | Kind::ForcePort if users.is_empty() => {
+            json!({"do": "corrupt", "what": "delete_ip_address", "ip": leakable_ip(g, world)})
         }
         Kind::ForceIp => {
             let s = g.pick(&users).clone();
@@ -498,6 +677,65 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
             };
             json!({"do": "corrupt", "what": "force_node_port", "namespace": s.namespace, "name": s.name, "port": port})
         }
+        Kind::CreateServiceCidr => {
+            names.service_cidrs += 1;
+            let name = match g.below(20) {
+                0 | 1 => KUBERNETES.to_string(), // exists (or recreated by hand, maybe wrong)
+                2 => "Bad_Name".to_string(),     // not a DNS subdomain
+                _ => format!("cidr-{}", names.service_cidrs),
+            };
+            let cidrs = gen_service_cidr_cidrs(g, world);
+            json!({"do": "create_service_cidr", "service_cidr": {"name": name, "cidrs": cidrs}})
+        }
+        Kind::DeleteServiceCidr => {
+            let existing: Vec<String> = world
+                .etcd()
+                .service_cidrs(now)
+                .iter()
+                .map(|c| c.name.clone())
+                .collect();
+            let name = if existing.is_empty() || g.chance(10) {
+                "cidr-none".to_string()
+            } else if g.chance(25) && existing.iter().any(|n| n == KUBERNETES) {
+                KUBERNETES.to_string()
+            } else {
+                g.pick(&existing).clone()
+            };
+            json!({"do": "delete_service_cidr", "name": name})
+        }
+        Kind::PutIpAddress => {
+            let taken = service_ips(world);
+            let ip = match g.below(10) {
+                0..=3 if !taken.is_empty() => g.pick(&taken).clone(),
+                0..=6 => random_cluster_ip(g, world),
+                _ => leakable_ip(g, world),
+            };
+            let parent = match g.below(10) {
+                0..=3 if !users.is_empty() => {
+                    let s = g.pick(&users);
+                    json!({"namespace": s.namespace, "name": s.name})
+                }
+                0..=6 => json!({"namespace": "default", "name": format!("ghost-{}", g.below(3))}),
+                7 => json!({"namespace": "default", "name": KUBERNETES}),
+                _ => json!({"group": "gateway.networking.k8s.io", "resource": "gateways",
+                    "namespace": "default", "name": "gw"}),
+            };
+            json!({"do": "corrupt", "what": "put_ip_address", "ip": ip, "parent": parent})
+        }
+        Kind::DeleteIpAddress => {
+            let existing: Vec<String> = world
+                .etcd()
+                .ip_addresses(now)
+                .iter()
+                .map(|a| a.ip.clone())
+                .collect();
+            let ip = if !existing.is_empty() && g.chance(80) {
+                g.pick(&existing).clone()
+            } else {
+                leakable_ip(g, world)
+            };
+            json!({"do": "corrupt", "what": "delete_ip_address", "ip": ip})
+        }
     }
 }
 
@@ -505,11 +743,10 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
 /// succeed; sometimes the kubernetes Service IP itself).
 fn leakable_ip(g: &mut Gen, world: &World) -> String {
     let net = world.config().service_ip_ranges.primary;
-    let size = Range::new(net, Behavior::V1_29).size();
     if g.chance(15) {
         ip_in(&net, 0).to_string()
     } else {
-        ip_in(&net, g.below(size)).to_string()
+        ip_in(&net, g.below(usable(&net))).to_string()
     }
 }
 
@@ -676,6 +913,127 @@ impl Owners {
     }
 }
 
+/// `service-cidr-controller`'s `deletionGracePeriod` (`world::servicecidrs_controller`, private).
+const SERVICE_CIDR_DELETION_GRACE_MS: u64 = 10_000;
+
+/// The §6 objects (1.33 and 1.35) as etcd holds them, with the Services they refer to. Shared
+/// (`Rc`) and recomputed only when one of their keys was written.
+#[derive(Default)]
+struct Ipam {
+    /// Identifies the IPAddresses and ServiceCIDRs it was read from (the Services by
+    /// `Owners`' fingerprint).
+    fingerprint: [u64; 4],
+    services: BTreeMap<String, Service>,
+    /// Every ClusterIP of every Service that has one set, with its holders in key order.
+    holders: BTreeMap<IpAddr, Vec<String>>,
+    addrs: BTreeMap<IpAddr, IpAddress>,
+    cidrs: Vec<ServiceCidr>,
+    /// Every prefix of every ServiceCIDR, parsed once, with whether its ServiceCIDR takes
+    /// allocations.
+    ranges: Vec<(CidrRange, bool)>,
+}
+
+impl Ipam {
+    /// Per prefix, the number of keys and their highest mod revision: every write raises the
+    /// latter (revisions only grow), every deletion without a write lowers the former.
+    fn fingerprint(world: &World) -> [u64; 4] {
+        let (etcd, now) = (world.etcd(), world.now());
+        let mut f = [0; 4];
+        for (i, prefix) in [etcd::IP_ADDRESSES, etcd::SERVICE_CIDRS].iter().enumerate() {
+            for (_, e) in etcd.list(prefix, now) {
+                f[2 * i] += 1;
+                f[2 * i + 1] = f[2 * i + 1].max(e.mod_revision);
+            }
+        }
+        f
+    }
+
+    fn of(world: &World, fingerprint: [u64; 4]) -> Ipam {
+        let (etcd, now) = (world.etcd(), world.now());
+        let mut ipam = Ipam {
+            fingerprint,
+            ..Ipam::default()
+        };
+        for svc in etcd.services(now) {
+            if svc.is_ip_set() {
+                for ip in svc.cluster_ips().iter().filter_map(|r| r.parse().ok()) {
+                    ipam.holders.entry(ip).or_default().push(svc.key());
+                }
+            }
+            ipam.services.insert(svc.key(), svc.clone());
+        }
+        for a in etcd.ip_addresses(now) {
+            let ip = a.address().expect("IPAddresses are named by their address");
+            ipam.addrs.insert(ip, a.clone());
+        }
+        ipam.cidrs = etcd.service_cidrs(now).into_iter().cloned().collect();
+        ipam.ranges = ipam
+            .cidrs
+            .iter()
+            .flat_map(|c| {
+                c.prefixes()
+                    .into_iter()
+                    .map(|n| (CidrRange::new(n), c.allocatable()))
+            })
+            .collect();
+        ipam
+    }
+
+    /// `ip` lies in some ServiceCIDR, terminating ones included (RepairIPAddress's "in range").
+    fn in_any(&self, ip: IpAddr) -> bool {
+        self.ranges.iter().any(|(r, _)| r.contains(ip))
+    }
+
+    /// `ip` lies in a ServiceCIDR that takes allocations (ready or unset, not being deleted).
+    fn in_live(&self, ip: IpAddr) -> bool {
+        self.ranges.iter().any(|(r, live)| *live && r.contains(ip))
+    }
+
+    fn has_kubernetes_cidr(&self) -> bool {
+        self.cidrs.iter().any(|c| c.name == KUBERNETES)
+    }
+
+    /// The Service an IPAddress's parent reference names, if it exists (whatever its group).
+    fn parent(&self, a: &IpAddress) -> Option<&Service> {
+        self.services.get(&a.parent.key())
+    }
+
+    /// `syncIPAddress`'s verdict on `a` in this state.
+    fn verdict(&self, a: &IpAddress) -> IpAddressVerdict {
+        ip_address_verdict(a, self.parent(a))
+    }
+
+    fn cidr_names(&self) -> String {
+        let names: Vec<String> = self
+            .cidrs
+            .iter()
+            .map(|c| {
+                let state = if c.deleting { " deleting" } else { "" };
+                format!("{} {:?}{state}", c.name, c.cidrs)
+            })
+            .collect();
+        format!("[{}]", names.join(", "))
+    }
+}
+
+/// Containment as the allocators and repair loops test it (`PrefixContainsIP`: neither the
+/// network address nor the IPv4 broadcast address counts).
+fn in_cidrs<'a>(cidrs: impl Iterator<Item = &'a ServiceCidr>, ip: IpAddr) -> bool {
+    cidrs
+        .flat_map(|c| c.prefixes())
+        .any(|net| CidrRange::new(net).contains(ip))
+}
+
+/// `verifyIPAddressLabels`: made by the allocator, with the family label of its address.
+fn labels_right(a: &IpAddress) -> bool {
+    let family = a.address().map(|ip| IpFamily::of(&ip).to_string());
+    a.managed() && a.labels.get(LABEL_IP_FAMILY).cloned() == family
+}
+
+fn names(a: &IpAddress, key: &str) -> bool {
+    a.parent.is_service() && a.parent.key() == key
+}
+
 /// Per apiserver life: how many successful repair runs saw each item leaked (stored, no Service).
 #[derive(Clone, Default)]
 struct Sightings {
@@ -712,6 +1070,21 @@ struct Coverage {
     e_leaks_freed: u64,
     /// Refusals (already allocated / full) checked against storage by (f).
     f_refusals_checked: u64,
+    /// RepairIPAddress passes checked exactly by (g), observations under (g)'s clean
+    /// condition, and ClusterIPs found held twice at a pass (and reported).
+    g_passes: u64,
+    g_checked: u64,
+    g_duplicates: u64,
+    /// IPAddresses followed by (h) while unjustified (no Service holds them), and how many of
+    /// them went (or were justified again).
+    h_tracked: u64,
+    h_resolved: u64,
+    /// Allocations checked by (i) to lie in a live ServiceCIDR, and terminating ServiceCIDRs
+    /// checked by (i) when they went.
+    i_allocations: u64,
+    i_removals: u64,
+    /// Endpoints rewrites at which (j) compared the EndpointSlice.
+    j_checked: u64,
 }
 
 impl Coverage {
@@ -726,6 +1099,14 @@ impl Coverage {
         self.e_leaks_kept += o.e_leaks_kept;
         self.e_leaks_freed += o.e_leaks_freed;
         self.f_refusals_checked += o.f_refusals_checked;
+        self.g_passes += o.g_passes;
+        self.g_checked += o.g_checked;
+        self.g_duplicates += o.g_duplicates;
+        self.h_tracked += o.h_tracked;
+        self.h_resolved += o.h_resolved;
+        self.i_allocations += o.i_allocations;
+        self.i_removals += o.i_removals;
+        self.j_checked += o.j_checked;
     }
 }
 
@@ -765,6 +1146,20 @@ struct Observer {
     clean: bool,
     // (e)
     sightings: BTreeMap<String, Sightings>,
+    // (f)–(i): 1.33 and 1.35, ClusterIPs as IPAddress objects.
+    ipam_on: bool,
+    repair_interval: u64,
+    ipam: Rc<Ipam>,
+    // (g)
+    g_clean: bool,
+    /// Service ClusterIPs outside every ServiceCIDR at the last clean pass, by IP.
+    g_exempt: BTreeMap<IpAddr, BTreeSet<String>>,
+    // (h)
+    h_signature: Vec<(u64, Status, bool, bool)>,
+    h_etcd: bool,
+    h_disturbance: u64,
+    /// Unjustified IPAddresses: creation time and since when (observed) unjustified.
+    h_unjustified: BTreeMap<IpAddr, (i64, u64)>,
 
     coverage: Coverage,
     /// Violations classified as known engine bugs: they are counted and the run goes on.
@@ -822,6 +1217,18 @@ impl Observer {
             leases_before: BTreeSet::new(),
             clean: false,
             sightings: BTreeMap::new(),
+            ipam_on: world.behavior().ip_addresses(),
+            repair_interval: cfg.repair_interval_ms,
+            ipam: Rc::new(Ipam {
+                fingerprint: [u64::MAX; 4],
+                ..Ipam::default()
+            }),
+            g_clean: false,
+            g_exempt: BTreeMap::new(),
+            h_signature: Vec::new(),
+            h_etcd: true,
+            h_disturbance: 0,
+            h_unjustified: BTreeMap::new(),
             coverage: Coverage::default(),
             known_hits: BTreeMap::new(),
         }
@@ -843,10 +1250,24 @@ impl Observer {
             .filter(|m| m.kind == MarkKind::Start)
             .map(|m| m.subject.as_str())
             .collect();
+        let rewrote = world.marks()[self.marks_seen..]
+            .iter()
+            .any(|m| m.kind == MarkKind::EndpointsRewrite);
         self.marks_seen = world.marks().len();
         let stored = Stored::read(world, Some(&self.stored));
         let fingerprint = Owners::fingerprint(world);
-        let owners = if fingerprint == self.owners.fingerprint {
+        let services_changed = fingerprint != self.owners.fingerprint;
+        let ipam = if !self.ipam_on {
+            self.ipam.clone()
+        } else {
+            let f = Ipam::fingerprint(world);
+            if f == self.ipam.fingerprint && !services_changed {
+                self.ipam.clone()
+            } else {
+                Rc::new(Ipam::of(world, f))
+            }
+        };
+        let owners = if !services_changed {
             self.owners.clone()
         } else {
             Rc::new(Owners::of(
@@ -873,11 +1294,16 @@ impl Observer {
             self.check_refusals(ctx, events, now),
             self.check_repair(world, ctx, events, &stored, &repair_runners),
             self.check_allocations(now, &stored, &owners),
-            self.check_kubernetes_service(world, &stored, kube_svc),
+            self.check_kubernetes_service(world, &stored, &ipam, kube_svc),
             self.check_endpoints(world, ctx, &starts, kube_svc.is_some()),
+            self.check_ip_repair(world, ctx, events, &ipam, &repair_runners),
+            self.check_orphans(world, ctx, &ipam),
+            self.check_service_cidrs(world, ctx, &ipam),
+            self.check_slice(world, rewrote),
         ];
         self.stored = stored;
         self.owners = owners;
+        self.ipam = ipam;
         for v in results.into_iter().filter_map(Result::err) {
             match v.bug {
                 Some(bug) => *self.known_hits.entry(bug).or_default() += 1,
@@ -894,6 +1320,13 @@ impl Observer {
     /// `tryUpdate`) reloads the bitmap from etcd whenever the stored object moved on since it
     /// last read it, before testing the bit, so no apiserver refuses an IP or port that etcd has
     /// free (kubernetes#85894 was exactly that bug).
+    ///
+    /// Under 1.33 and 1.35 a ClusterIP is held by its IPAddress object (1.33 also refuses an IP
+    /// whose dual-written bit is set, even a stale one: kubernetes#136475); "range is full" means
+    /// every ServiceCIDR that takes allocations has no address without an IPAddress (1.33: or
+    /// one whose stale bit makes the dual write fail, after which the next CIDR is tried); "the
+    /// provided network does not match the current range" means no such ServiceCIDR contains
+    /// the requested IP.
     fn check_refusals(&mut self, ctx: &Ctx, events: &[Event], now: u64) -> Result<(), Violation> {
         match ctx {
             Ctx::Act(Action::CreateService(c)) => {
@@ -906,10 +1339,19 @@ impl Observer {
                 if msg.contains("provided IP is already allocated") {
                     self.coverage.f_refusals_checked += 1;
                     let ip: IpAddr = svc.cluster_ip.parse().expect("a refused IP was given");
-                    if !self.stored.ips.has(ip) {
+                    if !self.ip_held(ip) {
                         return fail("(f) refusal", now, format!(
                             "{server} refused to create {} with cluster_ip {ip} ({msg:?}) but etcd does not hold {ip}",
                             svc.key()));
+                    }
+                }
+                if self.ipam_on && msg.contains("does not match the current range") {
+                    self.coverage.f_refusals_checked += 1;
+                    let ip: IpAddr = svc.cluster_ip.parse().expect("a refused IP was given");
+                    if self.ipam.in_live(ip) {
+                        return fail("(f) refusal", now, format!(
+                            "{server} refused to create {} with cluster_ip {ip} ({msg:?}) but {ip} lies in a ServiceCIDR that takes allocations: {}",
+                            svc.key(), self.ipam.cidr_names()));
                     }
                 }
                 if msg.contains("provided port is already allocated") {
@@ -921,7 +1363,19 @@ impl Observer {
                             svc.key()));
                     }
                 }
-                if msg.contains("failed to allocate a serviceIP: range is full") {
+                if self.ipam_on && msg.contains("failed to allocate a serviceIP: range is full") {
+                    self.coverage.f_refusals_checked += 1;
+                    if let Some(why) = self.free_cluster_ip() {
+                        return fail(
+                            "(f) refusal",
+                            now,
+                            format!(
+                                "{server} failed to create {} with {msg:?} but {why}",
+                                svc.key()
+                            ),
+                        );
+                    }
+                } else if msg.contains("failed to allocate a serviceIP: range is full") {
                     self.coverage.f_refusals_checked += 1;
                     if self.stored.ips.free() > 0 {
                         return fail("(f) refusal", now, format!(
@@ -944,9 +1398,17 @@ impl Observer {
                     .iter()
                     .filter(|e| e.message.starts_with("unable to sync kubernetes service"))
                 {
+                    if self.ipam_on && e.message.contains("does not match the current range") {
+                        self.coverage.f_refusals_checked += 1;
+                        if self.ipam.in_live(self.kube_ip) {
+                            return fail("(f) refusal", now, format!(
+                                "{} could not recreate the kubernetes Service ({:?}) although {} lies in a ServiceCIDR that takes allocations: {}",
+                                e.apiserver, e.message, self.kube_ip, self.ipam.cidr_names()));
+                        }
+                    }
                     if e.message.contains("provided IP is already allocated") {
                         self.coverage.f_refusals_checked += 1;
-                        if !self.stored.ips.has(self.kube_ip) {
+                        if !self.ip_held(self.kube_ip) {
                             return fail("(f) refusal", now, format!(
                                 "{} could not recreate the kubernetes Service ({:?}) although etcd does not hold {}",
                                 e.apiserver, e.message, self.kube_ip));
@@ -967,6 +1429,54 @@ impl Observer {
         Ok(())
     }
 
+    /// Whether etcd held `ip` before the current task or action: its bit (up to 1.33, where
+    /// 1.33's dual-written bitmap still refuses a set bit) or its IPAddress (1.33+).
+    fn ip_held(&self, ip: IpAddr) -> bool {
+        let bit = self.behavior.cluster_ip_bitmap() && self.stored.ips.has(ip);
+        bit || (self.ipam_on && self.ipam.addrs.contains_key(&ip))
+    }
+
+    /// 1.33+, before the current action: why a dynamic ClusterIP allocation must not have found
+    /// the ranges full, if it must not. Each ServiceCIDR prefix that takes allocations is tried;
+    /// it fails when every usable address has an IPAddress, or (1.33) when the first free one
+    /// its scan meets has a stale bit in the dual-written bitmap, so one such bit in the prefix
+    /// is enough to excuse it.
+    fn free_cluster_ip(&self) -> Option<String> {
+        let ipam = &self.ipam;
+        let cidrs: Vec<&ServiceCidr> = ipam.cidrs.iter().collect();
+        let family = IpFamily::of(&self.kube_ip);
+        for item in cidrallocator::allocators(&cidrs, family)
+            .iter()
+            .filter(|i| i.ready)
+        {
+            let range = item.range;
+            let held = ipam.addrs.keys().filter(|ip| range.contains(**ip)).count() as u128;
+            if held >= range.size() {
+                continue;
+            }
+            let stale_bit = self.behavior.cluster_ip_bitmap()
+                && self
+                    .stored
+                    .ips
+                    .iter()
+                    .any(|ip| range.contains(ip) && !ipam.addrs.contains_key(&ip));
+            if stale_bit {
+                continue;
+            }
+            let free = (0..range.size())
+                .map(|o| range.ip_at(o))
+                .find(|ip| !ipam.addrs.contains_key(ip))
+                .expect("fewer IPAddresses than addresses");
+            return Some(format!(
+                "{free} of {} (ServiceCIDRs {:?}) has no IPAddress ({held} of {} used)",
+                range.net(),
+                item.service_cidrs,
+                range.size()
+            ));
+        }
+        None
+    }
+
     // ---- (d) and (e): what a repair run writes -----------------------------------------------
 
     /// After a successful repair run (a `Repair` or `Start` task that rewrote the allocation
@@ -977,6 +1487,10 @@ impl Observer {
     /// process (a crash or restart starts from zero); a run that sees a Service holding the item
     /// forgets it; a failed run (etcd unreachable) sees nothing. After the third sighting the
     /// count stays at zero upstream, so every later sighting frees the item at once.
+    ///
+    /// Under 1.33 and 1.35 only the NodePort halves apply: no bitmap repair runs for ClusterIPs
+    /// (1.33 still writes its bitmap on every allocation and release, and creates an empty one
+    /// at start when none is stored, but nobody repairs it); RepairIPAddress is (g)'s.
     fn check_repair(
         &mut self,
         world: &World,
@@ -1017,12 +1531,13 @@ impl Observer {
         if !(is_start || stepped.task == TaskKind::Repair) {
             return Ok(());
         }
-        let ip_written = stored.ip_rev != self.stored.ip_rev;
+        let ipam = self.ipam_on;
+        let ip_written = stored.ip_rev != self.stored.ip_rev && !ipam;
         let port_written = stored.port_rev != self.stored.port_rev;
         if !ip_written && !port_written {
             return Ok(()); // the run failed, or the apiserver died at start
         }
-        if ip_written != port_written {
+        if ip_written != port_written && !ipam {
             return fail("(d) repair", now, format!(
                 "{} wrote only one allocation object (service IPs: {ip_written}, node ports: {port_written})", stepped));
         }
@@ -1058,7 +1573,7 @@ impl Observer {
             .stored
             .ips
             .iter()
-            .filter(|ip| !owners.ips.contains_key(ip))
+            .filter(|ip| !ipam && !owners.ips.contains_key(ip))
         {
             let n = s.ips.entry(ip).or_insert(0);
             *n += runs;
@@ -1107,7 +1622,7 @@ impl Observer {
         // items outside the range get `...OutOfRange`. (1.20's two runs at start repeat only the
         // duplicate and out-of-range reports; sets make that invisible.)
         let mut want: BTreeSet<(&str, String)> = BTreeSet::new();
-        for (ip, holders) in &owners.ips {
+        for (ip, holders) in owners.ips.iter().filter(|_| !ipam) {
             if !self.stored.ips.has(*ip) {
                 want.insert(("ClusterIPNotAllocated", holders[0].clone()));
             }
@@ -1121,6 +1636,7 @@ impl Observer {
             owners
                 .ips_out_of_range
                 .iter()
+                .filter(|_| !ipam)
                 .map(|h| ("ClusterIPOutOfRange", h.clone())),
         );
         for (p, holders) in &owners.ports {
@@ -1142,7 +1658,12 @@ impl Observer {
         let got: BTreeSet<(&str, String)> = events
             .iter()
             .filter(|e| {
-                e.type_ == "Warning" && e.component.ends_with("allocator-repair-controller")
+                let component = if ipam {
+                    "portallocator-repair-controller"
+                } else {
+                    "allocator-repair-controller"
+                };
+                e.type_ == "Warning" && e.component.ends_with(component)
             })
             .map(|e| (e.reason.as_str(), e.object.clone()))
             .collect();
@@ -1153,7 +1674,7 @@ impl Observer {
 
         // (d) The run's result, exactly.
         let got_ips: BTreeSet<IpAddr> = stored.ips.iter().collect();
-        if got_ips != expect_ips {
+        if !ipam && got_ips != expect_ips {
             return fail("(d) repair", now, format!(
                 "after {} of {runner} etcd holds service IPs {got_ips:?}; the Services and leaks in grace give {expect_ips:?}",
                 stepped));
@@ -1167,7 +1688,10 @@ impl Observer {
         // From here until the next corruption, storage must stay consistent with the Services —
         // unless this run found Services sharing an item: repair only reports those ("please
         // recreate service"), and they stay until one of the Services goes.
-        self.clean = owners.duplicates().is_empty();
+        self.clean = owners
+            .duplicates()
+            .iter()
+            .all(|d| ipam && d.starts_with("IP "));
         Ok(())
     }
 
@@ -1175,7 +1699,7 @@ impl Observer {
     /// by two Services and every Service's usable IP and in-range port is set in etcd. (API
     /// writes keep this: a create allocates before it stores the Service, a delete releases only
     /// what the Service held, and nothing can be allocated twice while storage covers every
-    /// Service.)
+    /// Service.) Under 1.33 and 1.35, NodePorts only: (g) is the ClusterIPs'.
     fn check_allocations(
         &mut self,
         now: u64,
@@ -1186,14 +1710,23 @@ impl Observer {
             return Ok(());
         }
         self.coverage.d_checked += 1;
-        if let Some(d) = owners.duplicates().first() {
+        let ipam = self.ipam_on;
+        if let Some(d) = owners
+            .duplicates()
+            .iter()
+            .find(|d| !(ipam && d.starts_with("IP ")))
+        {
             return fail(
                 "(d) allocations",
                 now,
                 format!("after a clean repair and no corruption since, {d}"),
             );
         }
-        if let Some((ip, who)) = owners.ips.iter().find(|(ip, _)| !stored.ips.has(**ip)) {
+        if let Some((ip, who)) = owners
+            .ips
+            .iter()
+            .find(|(ip, _)| !ipam && !stored.ips.has(**ip))
+        {
             return fail("(d) allocations", now, format!(
                 "after a clean repair and no corruption since, {who:?} holds cluster IP {ip} but etcd does not"));
         }
@@ -1212,11 +1745,16 @@ impl Observer {
     /// Exception, as upstream: while etcd holds that IP (or the configured kubernetes NodePort)
     /// for something else — a user Service created or forced onto it, or a leaked bit —
     /// creation fails and every attempt logs `unable to sync kubernetes service`; the interval
-    /// then counts from the moment the item was last seen held.
+    /// then counts from the moment the item was last seen held. Under 1.33 and 1.35 the IP is
+    /// held by an IPAddress object (any parent), or (1.33) by a stale bit of the dual-written
+    /// bitmap, and the Service cannot be created either while its IP lies in no ServiceCIDR that
+    /// takes allocations (the ServiceCIDR `kubernetes` terminating or gone, and not yet
+    /// recreated by the default-ServiceCIDR controller within its 10 s).
     fn check_kubernetes_service(
         &mut self,
         world: &World,
         stored: &Stored,
+        ipam: &Ipam,
         svc: Option<&Service>,
     ) -> Result<(), Violation> {
         let now = world.now();
@@ -1262,14 +1800,18 @@ impl Observer {
             return Ok(());
         }
         let missing_since = *self.kube_missing_since.get_or_insert(now);
-        let blocked = stored.ips.has(self.kube_ip)
-            || (self.kube_node_port > 0 && stored.ports.has(self.kube_node_port));
+        let bit = self.behavior.cluster_ip_bitmap() && stored.ips.has(self.kube_ip);
+        let ip_blocked = bit
+            || (self.ipam_on
+                && (ipam.addrs.contains_key(&self.kube_ip) || !ipam.in_live(self.kube_ip)));
+        let blocked =
+            ip_blocked || (self.kube_node_port > 0 && stored.ports.has(self.kube_node_port));
         if blocked {
             self.kube_blocked_at = Some(now);
         }
-        // B2 (known engine bug): under 1.29 the `default` namespace should exist by the time an
+        // B2 (known engine bug): under 1.29+ the `default` namespace should exist by the time an
         // apiserver is ready; while it is missing, creation fails with `namespaces "default" not found`.
-        let namespace_missing = self.behavior == Behavior::V1_29
+        let namespace_missing = self.behavior != Behavior::V1_20
             && !world.etcd().namespaces(now).iter().any(|n| n == "default")
             && self
                 .last_unable_to_sync_message
@@ -1299,6 +1841,16 @@ impl Observer {
             if namespace_missing {
                 return known(B2_NAMESPACES_BEFORE_INFORMER_SYNC, "(b) kubernetes Service", now, format!(
                     "default/kubernetes is missing since {missing_since}ms while {name} has been ready since {since}ms, because namespace default does not exist ({:?})",
+                    self.last_unable_to_sync_message));
+            }
+            let no_bitmap = self.behavior == Behavior::V1_33
+                && stored.ip_rev.is_none()
+                && self
+                    .last_unable_to_sync_message
+                    .contains("cannot allocate resources of type serviceipallocations");
+            if no_bitmap {
+                return known(B3_DUAL_WRITE_BITMAP_NEVER_CREATED, "(b) kubernetes Service", now, format!(
+                    "default/kubernetes is missing since {missing_since}ms while {name} has been ready since {since}ms: no ClusterIP bitmap is stored ({:?})",
                     self.last_unable_to_sync_message));
             }
             // Once B2's missing namespace appears, creation follows within one interval.
@@ -1441,11 +1993,11 @@ impl Observer {
         }
         if empty && !self.endpoints_empty {
             let shutdown = matches!(ctx, Ctx::Act(Action::StopApiserver(_)))
-                && self.behavior == Behavior::V1_29;
+                && self.behavior != Behavior::V1_20;
             if !shutdown {
                 self.endpoints_empty = empty;
                 return fail("(c) endpoints", now, format!(
-                    "default/kubernetes lost its last address outside the 1.29 last-apiserver shutdown ({})", describe(ctx)));
+                    "default/kubernetes lost its last address outside the 1.29+ last-apiserver shutdown ({})", describe(ctx)));
             }
             self.coverage.c_emptied_at_shutdown += 1;
         }
@@ -1483,12 +2035,503 @@ impl Observer {
     }
 }
 
+// The §6 invariants (1.33 and 1.35; (j) in every behaviour once an EndpointSlice exists).
+impl Observer {
+    // ---- (g) every Service ClusterIP has its IPAddress ----------------------------------------
+
+    /// (g) RepairIPAddress. A full pass (`runOnce`) runs at an apiserver's start instant once
+    /// the ServiceCIDR `kubernetes` exists (the apiserver creates it there when it can reach
+    /// etcd) and at every `Repair` task (`repair_interval`, the informers' resync). The pass is
+    /// recognised where it certainly ran: a `Start` or `Repair` task (its `RepairRun` mark
+    /// names the apiserver), the apiserver up and reaching etcd, the ServiceCIDR `kubernetes`
+    /// there. (A first pass that waited for that ServiceCIDR and ran at a later
+    /// default-ServiceCIDR sync is not recognised; the next resync is.)
+    ///
+    /// The pass is checked exactly (`check_pass`); then, if it found no ClusterIP held by two
+    /// Services and left none without its IPAddress, the state is clean: until a corruption
+    /// that touches Services' ClusterIPs or IPAddresses, every ClusterIP of every Service that
+    /// lies in some ServiceCIDR must have an IPAddress naming that Service, after every task and
+    /// action (`check_ip_addresses_steady`). API writes keep that (a create makes the IPAddress
+    /// before it stores the Service and refuses an IP whose IPAddress exists, a delete removes
+    /// only its own; a ServiceCIDR with an IPAddress only it contains cannot go) and the
+    /// handlers only ever delete IPAddresses no Service holds. ClusterIPs that lay in no
+    /// ServiceCIDR at the pass are exempt (a ServiceCIDR created since may cover them, and
+    /// only the next resync gives them an IPAddress, as upstream: a ServiceCIDR has no
+    /// handler in RepairIPAddress).
+    fn check_ip_repair(
+        &mut self,
+        world: &World,
+        ctx: &Ctx,
+        events: &[Event],
+        after: &Rc<Ipam>,
+        runners: &[&str],
+    ) -> Result<(), Violation> {
+        if !self.ipam_on {
+            return Ok(());
+        }
+        let now = world.now();
+        let corrupted = matches!(
+            ctx,
+            Ctx::Act(Action::Corrupt(
+                Corruption::ForceClusterIp { .. }
+                    | Corruption::PutIpAddress { .. }
+                    | Corruption::DeleteIpAddress { .. },
+            ))
+        );
+        // While clean, RepairIPAddress's handlers find nothing to repair on a Service: API
+        // writes keep every ClusterIP's IPAddress (a repair there would hide an allocator
+        // that forgot one). Passes may still give an exempt Service its IPAddress once a
+        // ServiceCIDR covers it.
+        let is_pass_task =
+            matches!(ctx, Ctx::Step(s) if matches!(s.task, TaskKind::Start | TaskKind::Repair));
+        if self.g_clean && !corrupted && !is_pass_task {
+            let exempt = |svc: &str| self.g_exempt.values().any(|e| e.contains(svc));
+            if let Some(e) = events.iter().find(|e| {
+                e.component == repairip::COMPONENT
+                    && matches!(
+                        e.reason.as_str(),
+                        "ClusterIPNotAllocated" | "ClusterIPAlreadyAllocated"
+                    )
+                    && !exempt(&e.object)
+            }) {
+                return fail("(g) IPAddresses", now, format!(
+                    "after a clean RepairIPAddress pass and no corruption since, {} of {} had to repair {} ({:?}: {})",
+                    describe(ctx), e.apiserver, e.object, e.reason, e.message));
+            }
+        }
+        if corrupted {
+            self.g_clean = false;
+        }
+        if let (Ctx::Step(stepped), [runner]) = (ctx, runners) {
+            let before = self.ipam.clone();
+            let up = world
+                .apiservers()
+                .any(|a| a.spec.name == *runner && a.is_up());
+            let pass = matches!(stepped.task, TaskKind::Start | TaskKind::Repair)
+                && up
+                && world.reachable(runner)
+                && (before.has_kubernetes_cidr() || after.has_kubernetes_cidr());
+            if pass {
+                self.check_pass(now, stepped, runner, events, &before, after)?;
+                return self.check_ip_addresses_steady(now, after);
+            }
+        }
+        // Nothing it reads changed: the last verdict stands.
+        if Rc::ptr_eq(&self.ipam, after) && !matches!(ctx, Ctx::Act(_)) {
+            return Ok(());
+        }
+        self.check_ip_addresses_steady(now, after)
+    }
+
+    /// (g) One full RepairIPAddress pass, from the state before the task: `syncService` for
+    /// every Service in key order (an IPAddress created for a ClusterIP without one,
+    /// `ClusterIPNotAllocated`; recreated when it names no Service or a missing one, also
+    /// `ClusterIPNotAllocated`; left to the other Service that holds the same IP,
+    /// `ClusterIPAlreadyAllocated`; recreated silently when its labels are wrong;
+    /// `ClusterIPOutOfRange` outside every ServiceCIDR), then `syncIPAddress` for every
+    /// IPAddress the allocator labelled (deleted when it names no Service,
+    /// `IPAddressNotAllocated`; when its Service is gone and it is at least 60 s old, the same;
+    /// when its Service does not hold it, `IPAddressWrongReference`). The other apiservers'
+    /// handlers then only see IPAddresses that changed, which changes nothing more. So the
+    /// events and the IPAddresses after the task are exactly these; and every Service sharing
+    /// a ClusterIP with another, except the one the IPAddress names, was reported.
+    fn check_pass(
+        &mut self,
+        now: u64,
+        stepped: &Stepped,
+        runner: &str,
+        events: &[Event],
+        before: &Ipam,
+        after: &Ipam,
+    ) -> Result<(), Violation> {
+        self.coverage.g_passes += 1;
+        // The ServiceCIDRs the pass read: those before the task, and at a start instant the
+        // `kubernetes` one the apiserver has just created.
+        let mut cidrs = before.cidrs.clone();
+        if !before.has_kubernetes_cidr() {
+            let created = after.cidrs.iter().filter(|c| c.name == KUBERNETES);
+            cidrs.extend(created.cloned());
+        }
+        let mut addrs = before.addrs.clone();
+        let mut want: BTreeSet<(&str, String)> = BTreeSet::new();
+        let mut exempt: BTreeMap<IpAddr, BTreeSet<String>> = BTreeMap::new();
+        let fresh = |ip: IpAddr, svc: &Service| {
+            IpAddress::allocated(ip, ParentReference::service(&svc.namespace, &svc.name), now)
+        };
+        for (key, svc) in &before.services {
+            if !svc.is_ip_set() {
+                continue;
+            }
+            for ip in svc
+                .cluster_ips()
+                .iter()
+                .filter_map(|r| r.parse::<IpAddr>().ok())
+            {
+                if !in_cidrs(cidrs.iter(), ip) {
+                    want.insert(("ClusterIPOutOfRange", key.clone()));
+                    exempt.entry(ip).or_default().insert(key.clone());
+                    continue;
+                }
+                let Some(a) = addrs.get(&ip) else {
+                    want.insert(("ClusterIPNotAllocated", key.clone()));
+                    addrs.insert(ip, fresh(ip, svc));
+                    continue;
+                };
+                let names_us = a.parent.namespace == svc.namespace && a.parent.name == svc.name;
+                let other = (!names_us).then(|| before.parent(a)).flatten();
+                if !a.parent.is_service() || (!names_us && other.is_none()) {
+                    want.insert(("ClusterIPNotAllocated", key.clone()));
+                    addrs.insert(ip, fresh(ip, svc));
+                    continue;
+                }
+                if other.is_some_and(|o| o.cluster_ips().contains(&a.ip.as_str())) {
+                    want.insert(("ClusterIPAlreadyAllocated", key.clone()));
+                }
+                if !labels_right(a) {
+                    addrs.insert(ip, fresh(ip, svc));
+                }
+            }
+        }
+        let listed: Vec<IpAddr> = addrs
+            .iter()
+            .filter(|(_, a)| a.managed())
+            .map(|(ip, _)| *ip)
+            .collect();
+        for ip in listed {
+            let a = &addrs[&ip];
+            let reason = match before.verdict(a) {
+                IpAddressVerdict::Unmanaged | IpAddressVerdict::Ok => continue,
+                IpAddressVerdict::Orphan { deletable_at_ms } if (now as i64) < deletable_at_ms => {
+                    continue
+                }
+                IpAddressVerdict::NotService | IpAddressVerdict::Orphan { .. } => {
+                    "IPAddressNotAllocated"
+                }
+                IpAddressVerdict::WrongReference => "IPAddressWrongReference",
+            };
+            want.insert((reason, a.ip.clone()));
+            addrs.remove(&ip);
+        }
+
+        // Every Service sharing a ClusterIP, except the one its IPAddress now names, was told.
+        let reported: BTreeSet<&str> = events
+            .iter()
+            .filter(|e| e.reason == "ClusterIPAlreadyAllocated")
+            .map(|e| e.object.as_str())
+            .collect();
+        let mut duplicates = 0;
+        let mut holes = Vec::new();
+        for (ip, holders) in &before.holders {
+            if exempt.contains_key(ip) {
+                continue;
+            }
+            let Some(owner) = addrs.get(ip) else {
+                holes.push(format!("{ip} of {holders:?}"));
+                continue;
+            };
+            if holders.len() < 2 {
+                continue;
+            }
+            duplicates += 1;
+            for h in holders.iter().filter(|h| !names(owner, h)) {
+                if !reported.contains(h.as_str()) {
+                    return fail("(g) repair pass", now, format!(
+                        "{stepped}: {holders:?} all hold cluster IP {ip}, whose IPAddress names {}, but {h} was not reported with ClusterIPAlreadyAllocated",
+                        owner.parent));
+                }
+            }
+        }
+
+        let got: BTreeSet<(&str, String)> = events
+            .iter()
+            .filter(|e| e.type_ == "Warning" && e.component == repairip::COMPONENT)
+            .map(|e| (e.reason.as_str(), e.object.clone()))
+            .collect();
+        if got != want {
+            return fail("(g) repair pass", now, format!(
+                "{stepped} (RepairIPAddress of {runner}) recorded {got:?}; the Services, IPAddresses and ServiceCIDRs {} it read imply {want:?}",
+                before.cidr_names()));
+        }
+        let show = |m: &BTreeMap<IpAddr, IpAddress>| -> Vec<String> {
+            m.values()
+                .map(|a| format!("{} -> {}", a.ip, a.parent))
+                .collect()
+        };
+        if show(&addrs) != show(&after.addrs) {
+            return fail("(g) repair pass", now, format!(
+                "after {stepped} (RepairIPAddress of {runner}) the IPAddresses are {:?}; the pass should leave {:?}",
+                show(&after.addrs), show(&addrs)));
+        }
+        self.coverage.g_duplicates += duplicates;
+        // A ClusterIP left without an IPAddress: its IPAddress named another Service, which
+        // exists but does not hold it, so `syncService` left it and `syncIPAddress` deleted it
+        // (upstream too); only the next resync creates one. Not clean until then.
+        self.g_clean = duplicates == 0 && holes.is_empty();
+        self.g_exempt = exempt;
+        Ok(())
+    }
+
+    /// (g) After a clean pass and no corruption of ClusterIPs or IPAddresses since.
+    fn check_ip_addresses_steady(&mut self, now: u64, after: &Ipam) -> Result<(), Violation> {
+        if !self.g_clean {
+            return Ok(());
+        }
+        self.coverage.g_checked += 1;
+        for (ip, holders) in &after.holders {
+            let exempt = self.g_exempt.get(ip);
+            let held: Vec<&String> = holders
+                .iter()
+                .filter(|h| !exempt.is_some_and(|e| e.contains(*h)))
+                .collect();
+            if held.is_empty() || !after.in_any(*ip) {
+                continue;
+            }
+            if holders.len() > 1 {
+                return fail("(g) IPAddresses", now, format!(
+                    "after a clean RepairIPAddress pass and no corruption since, cluster IP {ip} is held by {holders:?}"));
+            }
+            match after.addrs.get(ip) {
+                Some(a) if names(a, held[0]) => {}
+                Some(a) => {
+                    return fail("(g) IPAddresses", now, format!(
+                        "after a clean RepairIPAddress pass and no corruption since, {} holds cluster IP {ip} but IPAddress {ip} names {}",
+                        held[0], a.parent));
+                }
+                None => {
+                    return fail("(g) IPAddresses", now, format!(
+                        "after a clean RepairIPAddress pass and no corruption since, {} holds cluster IP {ip}, which lies in {}, but there is no IPAddress {ip}",
+                        held[0], after.cidr_names()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---- (h) no IPAddress outlives its Service ------------------------------------------------
+
+    /// (h) An IPAddress the allocator labelled that no Service justifies — its parent is no
+    /// Service, or its Service is gone, or does not hold its address — is deleted by
+    /// RepairIPAddress: at once by its handler when it changes, else at the next resync, and an
+    /// orphan not before it is 60 s old (then its handler asks to see it again when the grace
+    /// period ends). So while some apiserver is ready (its first pass done, etcd reachable)
+    /// with nothing disturbing the apiservers or etcd, no such IPAddress lives past
+    /// `max(unjustified since + repair_interval, created + 60 s)`, counting from the last
+    /// disturbance at the earliest (a crash, stop, start, isolation or outage, or a change of
+    /// readiness, of any apiserver).
+    fn check_orphans(
+        &mut self,
+        world: &World,
+        ctx: &Ctx,
+        after: &Rc<Ipam>,
+    ) -> Result<(), Violation> {
+        if !self.ipam_on {
+            return Ok(());
+        }
+        let now = world.now();
+        // (a)'s signature, read this very observation, without the kubernetes Service.
+        let signature = &self.signature;
+        if signature.apiservers != self.h_signature || signature.etcd_available != self.h_etcd {
+            self.h_signature = signature.apiservers.clone();
+            self.h_etcd = signature.etcd_available;
+            self.h_disturbance = now;
+        }
+        // A Service deleted through the API releases its ClusterIPs: each IPAddress goes in the
+        // same request (`Release` finds an allocator for any ServiceCIDR containing the
+        // address, terminating ones included, and deletes the object whatever it names).
+        if let Ctx::Act(Action::DeleteService(o)) = ctx {
+            let key = format!("{}/{}", o.namespace, o.name);
+            let svc = self.ipam.services.get(&key).filter(|_| !self.act_failed);
+            let ips: Vec<IpAddr> = svc
+                .filter(|s| s.is_ip_set())
+                .map(|s| {
+                    s.cluster_ips()
+                        .iter()
+                        .filter_map(|r| r.parse().ok())
+                        .collect()
+                })
+                .unwrap_or_default();
+            for ip in ips {
+                if self.ipam.in_any(ip) && after.addrs.contains_key(&ip) {
+                    return fail(
+                        "(h) release",
+                        now,
+                        format!(
+                            "{key} was deleted but IPAddress {ip} ({}) is still there",
+                            after.addrs[&ip].parent
+                        ),
+                    );
+                }
+            }
+        }
+        let mut next = BTreeMap::new();
+        let unchanged = Rc::ptr_eq(&self.ipam, after);
+        for (ip, a) in after.addrs.iter().filter(|_| !unchanged) {
+            if matches!(
+                after.verdict(a),
+                IpAddressVerdict::Unmanaged | IpAddressVerdict::Ok
+            ) {
+                continue;
+            }
+            let since = match self.h_unjustified.get(ip) {
+                Some(&(created, since)) if created == a.created_ms => since,
+                _ => {
+                    self.coverage.h_tracked += 1;
+                    now
+                }
+            };
+            next.insert(*ip, (a.created_ms, since));
+        }
+        if !unchanged {
+            let resolved = self
+                .h_unjustified
+                .keys()
+                .filter(|ip| !next.contains_key(ip))
+                .count();
+            self.coverage.h_resolved += resolved as u64;
+            self.h_unjustified = next;
+        }
+        if !self.signature.apiservers.iter().any(|a| a.2) {
+            return Ok(());
+        }
+        for (ip, &(created, since)) in &self.h_unjustified {
+            let from = since.max(self.h_disturbance);
+            let grace_end = (created + repairip::ORPHAN_GRACE_MS as i64).max(0) as u64;
+            let deadline = (from + self.repair_interval).max(grace_end);
+            if now > deadline {
+                let a = &after.addrs[ip];
+                return fail("(h) orphan IPAddress", now, format!(
+                    "IPAddress {ip} (parent {}, created at {created}ms) is unjustified ({:?}) since {since}ms and still there, past {deadline}ms (apiservers steady since {}ms, repair interval {}ms)",
+                    a.parent, after.verdict(a), self.h_disturbance, self.repair_interval));
+            }
+        }
+        Ok(())
+    }
+
+    // ---- (i) ServiceCIDRs being deleted -------------------------------------------------------
+
+    /// (i) An allocation (an IPAddress created for a Service that did not exist before the task
+    /// or action: the API's create, or the kubernetes Service's) lies in a ServiceCIDR that
+    /// takes allocations, so a deleting ServiceCIDR never receives one that lies only in it
+    /// (RepairIPAddress may still recreate an existing Service's, as upstream). A deleting
+    /// ServiceCIDR goes only when no IPAddress the allocator labelled lies in it and in no
+    /// other ServiceCIDR that is not being deleted, and not before 10 s after its deletion.
+    fn check_service_cidrs(
+        &mut self,
+        world: &World,
+        ctx: &Ctx,
+        after: &Rc<Ipam>,
+    ) -> Result<(), Violation> {
+        if !self.ipam_on {
+            return Ok(());
+        }
+        let now = world.now();
+        let before = self.ipam.clone();
+        if Rc::ptr_eq(&before, after) {
+            return Ok(());
+        }
+        if !matches!(ctx, Ctx::Act(Action::Corrupt(_))) {
+            for (ip, a) in &after.addrs {
+                let old = before.addrs.get(ip);
+                if old.is_some_and(|b| b.created_ms == a.created_ms && b.parent == a.parent)
+                    || before.services.contains_key(&a.parent.key())
+                {
+                    continue;
+                }
+                self.coverage.i_allocations += 1;
+                if !before.in_live(*ip) {
+                    return fail("(i) allocation", now, format!(
+                        "{}: IPAddress {ip} was created for {}, which did not exist before, but {ip} lies in no ServiceCIDR that takes allocations: {}",
+                        describe(ctx), a.parent, before.cidr_names()));
+                }
+            }
+        }
+        // A ServiceCIDR with the finalizer can only go through `deleting` (possibly within
+        // this very action); one without goes at once when deleted, as any object does.
+        for gone in before.cidrs.iter().filter(|c| {
+            (c.deleting || !c.finalizers.is_empty())
+                && !after.cidrs.iter().any(|x| x.name == c.name)
+        }) {
+            self.coverage.i_removals += 1;
+            let deleted = gone.deleted_ms.unwrap_or(now);
+            if now < deleted + SERVICE_CIDR_DELETION_GRACE_MS {
+                return fail("(i) ServiceCIDR removal", now, format!(
+                    "ServiceCIDR {} {:?}, deleted at {deleted}ms, went at {now}ms, before its 10 s grace period ended ({})",
+                    gone.name, gone.cidrs, describe(ctx)));
+            }
+            let others = after.cidrs.iter().filter(|c| !c.deleting);
+            let others: Vec<&ServiceCidr> = others.collect();
+            let alone = after.addrs.iter().find(|(ip, a)| {
+                a.managed()
+                    && in_cidrs(std::iter::once(gone), **ip)
+                    && !in_cidrs(others.iter().copied(), **ip)
+            });
+            if let Some((ip, a)) = alone {
+                return fail("(i) ServiceCIDR removal", now, format!(
+                    "ServiceCIDR {} {:?} went ({}) while IPAddress {ip} ({}) lies in it and in no other live ServiceCIDR: {}",
+                    gone.name, gone.cidrs, describe(ctx), a.parent, after.cidr_names()));
+            }
+        }
+        Ok(())
+    }
+
+    // ---- (j) the kubernetes EndpointSlice -----------------------------------------------------
+
+    /// (j) The lease and master-count reconcilers write the Endpoints `default/kubernetes`
+    /// through the endpoints adapter, which writes the EndpointSlice `default/kubernetes` beside
+    /// them and deletes any other slice labelled for the Service: after every task or action
+    /// that rewrote either (an `EndpointsRewrite` mark) while the Endpoints exist, the slice
+    /// exists and lists the same addresses, and is the only one labelled
+    /// `kubernetes.io/service-name: kubernetes`. Enabled once some EndpointSlice exists (the
+    /// core writes none before the adapter).
+    fn check_slice(&mut self, world: &World, rewrote: bool) -> Result<(), Violation> {
+        let now = world.now();
+        if !rewrote || world.etcd().endpoint_slices(now).is_empty() {
+            return Ok(());
+        }
+        let Some(ep) = kubernetes_endpoints(world) else {
+            return Ok(());
+        };
+        self.coverage.j_checked += 1;
+        let want: BTreeSet<&String> = ep.subsets.iter().flat_map(|s| &s.addresses).collect();
+        let slices = world.etcd().endpoint_slices(now);
+        let ours = slices
+            .iter()
+            .find(|s| s.namespace == "default" && s.name == KUBERNETES);
+        let Some(slice) = ours else {
+            return fail("(j) EndpointSlice", now, format!(
+                "default/kubernetes Endpoints list {want:?} after a rewrite but there is no EndpointSlice default/kubernetes"));
+        };
+        let got: BTreeSet<&String> = slice.addresses().collect();
+        if got != want {
+            return fail("(j) EndpointSlice", now, format!(
+                "after a rewrite the Endpoints default/kubernetes list {want:?} but the EndpointSlice lists {got:?}"));
+        }
+        let labelled = |s: &&&kube_bootstrap_lab::api::EndpointSlice| {
+            s.name != KUBERNETES
+                && s.labels.get(LABEL_SERVICE_NAME).map(String::as_str) == Some(KUBERNETES)
+        };
+        if let Some(other) = slices.iter().find(labelled) {
+            return fail(
+                "(j) EndpointSlice",
+                now,
+                format!(
+                    "after a rewrite EndpointSlice {} is still labelled for the kubernetes Service",
+                    other.key()
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+
 // =============================================================================================
 // Driver
 // =============================================================================================
 
 #[derive(Default, Clone, Debug)]
 struct Stats {
+    /// Seeds per behaviour (one per seed; summed over seeds).
+    behaviors: BTreeMap<&'static str, u64>,
     steps: u64,
     actions: u64,
     failed_actions: u64,
@@ -1522,6 +2565,18 @@ const TALLY: &[&str] = &[
     "not in the valid range",
     "not within the service CIDR",
     "no apiserver can serve",
+    // §6 (1.33 and 1.35)
+    "IPAddressNotAllocated",
+    "IPAddressWrongReference",
+    "has a wrong reference",
+    "was assigned to multiple services",
+    "not within any configured Service CIDR",
+    "does not match the current range",
+    "KubernetesDefaultServiceCIDRInconsistent",
+    "ServiceCIDR.networking.k8s.io",
+    "servicecidrs.networking.k8s.io",
+    "ipaddresses.networking.k8s.io",
+    "dual write enabled but bitmap allocator does not exist",
 ];
 
 fn tally(events: &[Event]) -> BTreeMap<&'static str, u64> {
@@ -1569,6 +2624,7 @@ fn run_seed(seed: u64, opts: &Options) -> Outcome {
     let mut world = World::new(&scenario);
     let mut obs = Observer::new(&world);
     let mut stats = Stats::default();
+    stats.behaviors.insert(scenario.behavior.as_str(), 1);
     let mut names = Names::default();
     let mut recent: Vec<String> = Vec::new();
     let times = gen_times(&mut g);
@@ -1777,6 +2833,9 @@ fn swarm() {
     let mut by_bug: BTreeMap<&'static str, Vec<u64>> = BTreeMap::new();
     let mut failures = Vec::new();
     for o in &outcomes {
+        for (b, n) in &o.stats.behaviors {
+            *total.behaviors.entry(b).or_default() += n;
+        }
         total.steps += o.stats.steps;
         total.actions += o.stats.actions;
         total.failed_actions += o.stats.failed_actions;
@@ -1813,6 +2872,7 @@ fn swarm() {
         threads,
         started.elapsed()
     );
+    println!("swarm behaviours: {:?}", total.behaviors);
     println!("swarm coverage: {:?}", total.coverage);
     if env_flag("SWARM_TALLY") {
         println!("swarm tally: {:?}", total.tally);
@@ -1911,7 +2971,28 @@ fn swarm_is_deterministic() {
 //
 // B2 (open, `KNOWN_ENGINE_BUGS`): see `B2_NAMESPACES_BEFORE_INFORMER_SYNC`.
 //
+// B3 (open, `KNOWN_ENGINE_BUGS`, 1.33): see `B3_DUAL_WRITE_BITMAP_NEVER_CREATED`; found by (b) at
+// seed 2348 (`SWARM_SEED=2348`), one seed in the 3,000 run so far.
+//
 // Scoped invariants: (a) and (c) only under the lease reconciler (see `check_endpoints`); (b)
 // allows a held IP/port (a user Service on network+1, a leaked bit); (d)'s consistency only from
 // a repair run that found no duplicates (repair merely reports those); (e) counts per apiserver
 // process and only successful runs.
+//
+// §6 (1.33 and 1.35), as found running the swarm on them (one engine bug, B3 above). Two upstream
+// behaviours the invariants had to allow, both in `repairip.go` as well as in the lab:
+// - One pass does not always converge. When a Service's ClusterIP has an IPAddress naming
+//   another Service that exists but does not hold that IP, `syncService` leaves it alone (it only
+//   reports a duplicate when the other Service holds the IP too) and `syncIPAddress` then
+//   deletes it as a wrong reference; the deletion's handler looks at the IPAddress only, so the
+//   Service has no IPAddress until the next resync. (g) is off after such a pass.
+// - A ServiceCIDR has no handler in RepairIPAddress: a Service whose ClusterIP lay in no
+//   ServiceCIDR gets no IPAddress when a new ServiceCIDR covers it, until the next resync. (g)
+//   exempts ClusterIPs that were out of range at the pass; a deleted Service's IPAddress likewise
+//   waits for a resync when its release did not delete it, which (h)'s deadline allows.
+// The invariants were checked against deliberate engine mutations (each caught within 80
+// seeds): no deletion in `syncIPAddress` (g, h), a ServiceCIDR controller blind to IPAddresses
+// or to its 10 s grace (i), deleting ServiceCIDRs still allocating (i), a release that keeps
+// the IPAddress (h), an allocator that forgets the IPAddress (g: the handler repaired it), no
+// `ClusterIPAlreadyAllocated` (g), no IPAddress created for a Service without one (g), no
+// recheck at the end of the grace period (h), an EndpointSlice missing an address (j).

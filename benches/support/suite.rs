@@ -3,6 +3,7 @@
 
 use std::hint::black_box;
 
+use kube_bootstrap_lab::api::Behavior;
 use kube_bootstrap_lab::scenario::Scenario;
 use kube_bootstrap_lab::workloads;
 use kube_bootstrap_lab::world::World;
@@ -34,7 +35,8 @@ impl Bench<'_> {
         ));
     }
 
-    /// AllocateNext, churn and repair runs over large ranges, then a virtual day of `day`.
+    /// AllocateNext, churn and repair runs over large ranges (the bitmap's, and from 1.33 the
+    /// IPAddress objects' beside them), then a virtual day of `day`.
     pub fn allocators_and_a_day(&self, day: &Scenario) {
         self.run("AllocateNext: fill a /16 (65,534 IPs)", 11, || {
             workloads::fill("10.0.0.0/16", 1)
@@ -48,11 +50,31 @@ impl Bench<'_> {
         self.run("churn release+AllocateNext x100k, /16 at 99%", 5, || {
             workloads::churn(99, 100_000, 1)
         });
+        // 1.33+ (docs/scenario.md §6): one apiserver's Service create path, the ClusterIP as an
+        // IPAddress object (1.35), as a bit of the stored bitmap (1.29), or both (1.33).
+        self.run("create 100k Services, /12: IPAddresses (1.35)", 3, || {
+            workloads::create_services(Behavior::V1_35, 100_000, 1)
+        });
+        for (behavior, what) in [
+            (Behavior::V1_35, "IPAddresses (1.35)"),
+            (Behavior::V1_29, "stored bitmap (1.29)"),
+            (Behavior::V1_33, "dual write (1.33)"),
+        ] {
+            self.run(&format!("create 10k Services, /12: {what}"), 3, || {
+                workloads::create_services(behavior, 10_000, 1)
+            });
+        }
         for n in [10_000, 100_000] {
             let (snapshot, services) = workloads::repair_setup(n);
             self.run(&format!("repair run: {n} services on a /12"), 7, || {
                 workloads::repair_run(&snapshot, &services)
             });
+            let mut etcd = workloads::repair_ip_setup(n);
+            self.run(
+                &format!("RepairIPAddress pass: {n} services, /12"),
+                7,
+                || workloads::repair_ip_run(&mut etcd),
+            );
         }
         self.run(
             "world: 24 h virtual, 5 apiservers, 1,000 services",
