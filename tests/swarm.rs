@@ -107,7 +107,6 @@ const DEFAULT_SEEDS: u64 = 300;
 /// `SWARM_STRICT=1`; each classifier is as narrow as the bug it describes.
 const KNOWN_ENGINE_BUGS: &[&str] = &[
     B2_NAMESPACES_BEFORE_INFORMER_SYNC,
-    B3_DUAL_WRITE_BITMAP_NEVER_CREATED,
 ];
 
 /// B2 (behaviour 1.29, and 1.33 and 1.35, which share its start-up): an apiserver that starts
@@ -122,21 +121,6 @@ const KNOWN_ENGINE_BUGS: &[&str] = &[
 /// Classified narrowly: 1.29 or later, `default` missing, and the last sync failure says so.
 const B2_NAMESPACES_BEFORE_INFORMER_SYNC: &str =
     "B2 1.29+ system namespaces loop does not wait for the informer sync (default namespace missing after an outage at start)";
-
-/// B3 (behaviour 1.33): an apiserver whose start instant falls in an etcd outage (or its own
-/// isolation) on a cluster that has no `/ranges/serviceips` yet skips 1.33's "bitmap allocator
-/// does not exist, recreating it" step (`init_dual_write_bitmaps` returns when etcd is
-/// unreachable) and never tries again; it becomes ready (RepairIPAddress and the NodePort
-/// repair succeed once etcd is back), but every ClusterIP allocation, the kubernetes Service's
-/// included, fails for the rest of its life with `cannot allocate resources of type
-/// serviceipallocations at this time` (the dual write finds no stored bitmap). Upstream
-/// (`storage_core.go`, `newServiceIPAllocators`) reads the bitmap while building the storage and
-/// returns `cannot create cluster IP allocator` when it cannot, so that apiserver never serves
-/// at all. Repro: `behavior` 1.33, one apiserver, `repair_interval` 30s, an `etcd_outage` of 10s
-/// at 0s: the kubernetes Service never appears. Classified narrowly: 1.33, no stored ClusterIP
-/// bitmap, and the last sync failure says so.
-const B3_DUAL_WRITE_BITMAP_NEVER_CREATED: &str =
-    "B3 1.33 dual-write bitmap never created when etcd is unreachable at the start instant (ClusterIP allocations fail for the apiserver's whole life)";
 
 fn known(
     bug: &'static str,
@@ -1843,16 +1827,6 @@ impl Observer {
                     "default/kubernetes is missing since {missing_since}ms while {name} has been ready since {since}ms, because namespace default does not exist ({:?})",
                     self.last_unable_to_sync_message));
             }
-            let no_bitmap = self.behavior == Behavior::V1_33
-                && stored.ip_rev.is_none()
-                && self
-                    .last_unable_to_sync_message
-                    .contains("cannot allocate resources of type serviceipallocations");
-            if no_bitmap {
-                return known(B3_DUAL_WRITE_BITMAP_NEVER_CREATED, "(b) kubernetes Service", now, format!(
-                    "default/kubernetes is missing since {missing_since}ms while {name} has been ready since {since}ms: no ClusterIP bitmap is stored ({:?})",
-                    self.last_unable_to_sync_message));
-            }
             // Once B2's missing namespace appears, creation follows within one interval.
             if now > from.max(self.b2_blocked_at.unwrap_or(0)) + self.interval + READYZ_POLL_MS {
                 return fail("(b) kubernetes Service", now, format!(
@@ -2971,15 +2945,19 @@ fn swarm_is_deterministic() {
 //
 // B2 (open, `KNOWN_ENGINE_BUGS`): see `B2_NAMESPACES_BEFORE_INFORMER_SYNC`.
 //
-// B3 (open, `KNOWN_ENGINE_BUGS`, 1.33): see `B3_DUAL_WRITE_BITMAP_NEVER_CREATED`; found by (b) at
-// seed 2348 (`SWARM_SEED=2348`), one seed in the 3,000 run so far.
+// B3 (1.33, fixed meanwhile): an apiserver whose start instant fell in an etcd outage on a
+//    cluster with no `/ranges/serviceips` skipped 1.33's "bitmap allocator does not exist,
+//    recreating it" step for good, became ready and failed every ClusterIP allocation (the
+//    kubernetes Service's too) with `cannot allocate resources of type serviceipallocations`.
+//    Found by (b) at seeds 2348 and 4246; the apiserver now writes the bitmap with its
+//    default-ServiceCIDR hook, which readiness waits for.
 //
 // Scoped invariants: (a) and (c) only under the lease reconciler (see `check_endpoints`); (b)
 // allows a held IP/port (a user Service on network+1, a leaked bit); (d)'s consistency only from
 // a repair run that found no duplicates (repair merely reports those); (e) counts per apiserver
 // process and only successful runs.
 //
-// §6 (1.33 and 1.35), as found running the swarm on them (one engine bug, B3 above). Two upstream
+// §6 (1.33 and 1.35), as found running the swarm on them (one engine bug, B3 above, since fixed). Two upstream
 // behaviours the invariants had to allow, both in `repairip.go` as well as in the lab:
 // - One pass does not always converge. When a Service's ClusterIP has an IPAddress naming
 //   another Service that exists but does not hold that IP, `syncService` leaves it alone (it only
