@@ -83,6 +83,15 @@ pub struct EndpointsChange {
 }
 
 /// The model behind the page: a timeline plus how it is being played.
+/// A move to tour step `step`: playing runs at `speed` (virtual ms per real ms) until `at`, and
+/// the step's narration appears when the clock gets there, not before.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TourMove {
+    pub(crate) at: u64,
+    pub(crate) speed: f64,
+    pub(crate) step: usize,
+}
+
 pub struct Lab {
     scenario: Scenario,
     /// Where the scenario came from, for links to a moment.
@@ -99,8 +108,8 @@ pub struct Lab {
     guide: Option<Guide>,
     /// Why the tour cannot go on (it no longer matches the simulation).
     tour_error: Option<String>,
-    /// Playing stops at this instant (a tour step), at this speed (virtual ms per real ms).
-    stop_at: Option<(u64, f64)>,
+    /// Playing towards a tour step: it stops there and shows the step then.
+    stop_at: Option<TourMove>,
     /// The tour moves on by itself after a reading pause (`autoplay` with a tour), until the
     /// reader takes over.
     tour_autoplay: bool,
@@ -318,11 +327,12 @@ impl Lab {
             self.playing = false;
             self.notice = Some(self.at_the_ceiling());
         }
-        if let Some((stop, _)) = self.stop_at {
-            if t >= stop {
-                t = stop;
+        if let Some(m) = self.stop_at {
+            if t >= m.at {
+                t = m.at;
                 self.stop_at = None;
                 self.playing = false;
+                self.arrive(m.step);
             }
         }
         self.timeline.run_until(t);
@@ -437,7 +447,7 @@ impl Lab {
 
     /// The speed playing runs at now: faster while moving to a far tour step.
     pub fn play_speed(&self) -> f64 {
-        self.stop_at.map_or_else(|| self.speed(), |(_, s)| s)
+        self.stop_at.map_or_else(|| self.speed(), |m| m.speed)
     }
 
     /// The furthest instant reached on this timeline (at least now).

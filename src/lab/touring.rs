@@ -6,7 +6,7 @@ use crate::quote::quote;
 use crate::share::Source;
 use crate::tour::{Guide, Tour};
 
-use super::Lab;
+use super::{Lab, TourMove};
 
 /// How long (real ms) moving to the next tour step may take at most; longer waits play faster.
 const TOUR_MOVE_MS: f64 = 2500.0;
@@ -69,14 +69,16 @@ impl Lab {
         let animate = animate && !guide.found(i);
         match guide.time_of(i, &mut self.timeline) {
             Ok(t) => {
-                guide.index = i;
                 self.tour_error = None;
                 if animate && t > now {
+                    // The present step stays until the clock reaches the next one's instant.
                     self.timeline.seek(now);
-                    self.stop_at = Some((t, self.speed().max((t - now) as f64 / TOUR_MOVE_MS)));
+                    let speed = self.speed().max((t - now) as f64 / TOUR_MOVE_MS);
+                    self.stop_at = Some(TourMove { at: t, speed, step: i });
                     self.playing = true;
                     self.last_frame = None;
                 } else {
+                    guide.index = i;
                     self.timeline.seek(t);
                     self.stop_at = None;
                     self.playing = false;
@@ -91,18 +93,27 @@ impl Lab {
         self.guide = Some(guide);
     }
 
-    /// Moves the tour by one step. Going forward while still moving to a step first lands on it.
+    /// The clock reached the instant of step `i` it was moving to: the step shows now.
+    pub(super) fn arrive(&mut self, i: usize) {
+        if let Some(g) = self.guide.as_mut() {
+            g.index = i;
+        }
+    }
+
+    /// Moves the tour by one step. Going forward while still moving to the next step lands on
+    /// it at once: one press, one step.
     pub(super) fn tour_move(&mut self, forward: bool, animate: bool) {
-        let Some(i) = self.guide.as_ref().map(|g| g.index) else {
-            return;
-        };
-        if let Some((t, _)) = self.stop_at.take() {
-            self.seek(t);
+        if let Some(m) = self.stop_at.take() {
+            self.seek(m.at);
             self.playing = false;
+            self.arrive(m.step);
             if forward {
                 return;
             }
         }
+        let Some(i) = self.guide.as_ref().map(|g| g.index) else {
+            return;
+        };
         match forward {
             true => self.tour_goto(i + 1, animate),
             false if i > 0 => self.tour_goto(i - 1, false),

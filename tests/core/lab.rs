@@ -379,13 +379,15 @@ fn a_tour_opens_at_the_step_asked_for() {
 fn a_tour_moves_forward_by_playing_and_back_by_restoring() {
     let mut lab = open_tour("lease-crash-vs-stop");
     let t0 = lab.now();
-    // Animated: it plays toward the step's instant and stops exactly there.
+    // Animated: it plays toward the step's instant and stops exactly there; the step's
+    // narration appears when the clock gets there, not before.
     lab.update(Msg::TourNext { animate: true });
-    assert_eq!(step_of(&lab), 1);
+    assert_eq!(step_of(&lab), 0, "step 2 speaks of 32s: it is not shown at t = {t0}");
     assert!(lab.moving() && lab.playing(), "step 2 lies later than step 1");
     assert!(lab.play_speed() >= lab.speed(), "a far step is reached faster");
     play_until_still(&mut lab);
     assert!(!lab.moving() && !lab.playing());
+    assert_eq!(step_of(&lab), 1, "shown on arrival");
     let t1 = lab.now();
     assert!(t1 > t0);
     // Not animated: at once.
@@ -406,17 +408,21 @@ fn a_tour_moves_forward_by_playing_and_back_by_restoring() {
 }
 
 #[test]
-fn forward_while_moving_lands_on_the_step_first() {
+fn next_always_moves_to_the_next_step() {
     let mut lab = open_tour("lease-crash-vs-stop");
     lab.update(Msg::TourNext { animate: true });
     assert!(lab.moving(), "step 2 lies later than step 1");
+    assert_eq!(step_of(&lab), 0, "still step 1 while the clock plays towards step 2");
+    // Impatient: a second press lands on step 2 at once, at its instant.
     lab.update(Msg::TourNext { animate: true });
     assert!(!lab.moving());
-    assert_eq!(
-        step_of(&lab),
-        1,
-        "the first press lands on the step being moved to"
-    );
+    assert_eq!(step_of(&lab), 1, "one press, one step: step 2 is shown");
+    let t1 = lab.now();
+    // The next press goes on to step 3 (it does not stop again on step 2).
+    lab.update(Msg::TourNext { animate: true });
+    play_until_still(&mut lab);
+    assert_eq!(step_of(&lab), 2);
+    assert!(lab.now() > t1);
 }
 
 #[test]
