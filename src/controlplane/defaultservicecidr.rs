@@ -21,15 +21,15 @@ pub(crate) const DEFAULT_SERVICE_CIDR_POLL_MS: u64 = 100;
 pub(crate) const READY_MESSAGE: &str = "Kubernetes default Service CIDR is ready";
 
 impl Apiserver {
-    /// One `sync()`: create the object if missing, then its status. True when it succeeded.
+    /// One `sync()`: create the object if missing, then its status; `cidr_ok` once it succeeded.
     pub(crate) fn sync_default_service_cidr(
         &mut self,
         st: &mut Storage,
         cfg: &ClusterConfig,
         behavior: Behavior,
-    ) -> bool {
+    ) {
         if st.check().is_err() {
-            return false;
+            return;
         }
         self.init_dual_write_bitmaps(st);
         let flags: Vec<String> = cfg
@@ -62,7 +62,6 @@ impl Apiserver {
         }
         self.sync_default_status(st, cidr, &flags, behavior);
         self.cidr_ok = true;
-        true
     }
 
     /// `syncStatus`: leave a deleting or a foreign object alone (1.35: say so once); set

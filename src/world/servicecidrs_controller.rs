@@ -11,7 +11,7 @@
 use super::{Task, World};
 use crate::api::{IpAddress, ServiceCidr, SERVICE_CIDR_FINALIZER};
 use crate::etcd::{self, Value};
-use crate::ipallocator::ipaddress::CidrRange;
+use crate::ipallocator::cidrallocator::within_any;
 
 /// `deletionGracePeriod`.
 pub const DELETION_GRACE_MS: u64 = 10_000;
@@ -78,16 +78,9 @@ fn blocked(sc: &ServiceCidr, all: &[ServiceCidr], addresses: &[IpAddress]) -> bo
     if covered {
         return false;
     }
-    let ranges: Vec<CidrRange> = sc.prefixes().into_iter().map(CidrRange::new).collect();
-    let elsewhere = |ip| {
-        others
-            .iter()
-            .flat_map(|o| o.prefixes())
-            .any(|net| CidrRange::new(net).contains(ip))
-    };
     addresses
         .iter()
         .filter(|a| a.managed())
         .filter_map(IpAddress::address)
-        .any(|ip| ranges.iter().any(|r| r.contains(ip)) && !elsewhere(ip))
+        .any(|ip| within_any(&[sc], ip) && !within_any(&others, ip))
 }
