@@ -107,11 +107,27 @@ pub struct Etcd {
     kv: BTreeMap<String, Entry>,
     /// Keys written or deleted since the world last looked: the watch that informers follow.
     changed: Vec<String>,
+    /// Whether anyone follows that watch (1.33+); otherwise no write pays for it.
+    watched: bool,
 }
 
 impl Etcd {
     pub(crate) fn revision(&self) -> u64 {
         self.revision
+    }
+
+    /// An etcd whose writes are logged for [`Etcd::take_changes`] when `watched`.
+    pub(crate) fn new(watched: bool) -> Self {
+        Etcd {
+            watched,
+            ..Etcd::default()
+        }
+    }
+
+    fn record(&mut self, key: &str) {
+        if self.watched {
+            self.changed.push(key.to_string());
+        }
     }
 
     /// The keys written or deleted since the last call, in write order.
@@ -145,7 +161,7 @@ impl Etcd {
             expires_at: ttl_ms.map(|t| now + t),
         };
         self.kv.insert(key.to_string(), entry);
-        self.changed.push(key.to_string());
+        self.record(key);
         self.revision
     }
 
@@ -171,7 +187,7 @@ impl Etcd {
         }
         self.kv.remove(key);
         self.revision += 1;
-        self.changed.push(key.to_string());
+        self.record(key);
         true
     }
 
@@ -185,7 +201,7 @@ impl Etcd {
         if due {
             self.kv.remove(key);
             self.revision += 1;
-            self.changed.push(key.to_string());
+            self.record(key);
         }
         due
     }

@@ -105,7 +105,7 @@ impl World {
             behavior: scenario.behavior,
             cfg: scenario.cluster.clone(),
             steps: scenario.steps.clone(),
-            etcd: Etcd::default(),
+            etcd: Etcd::new(scenario.behavior.ip_addresses()),
             apiservers: BTreeMap::new(),
             queue: Queue::default(),
             outage_until: None,
@@ -283,9 +283,6 @@ impl World {
         const ROUNDS: usize = 16;
         for _ in 0..ROUNDS {
             let changes = self.etcd.take_changes();
-            if !self.behavior.ip_addresses() {
-                return;
-            }
             let mut services = BTreeSet::new();
             let mut ips = BTreeSet::new();
             let mut cidrs = false;
