@@ -101,6 +101,58 @@ impl Entry {
     }
 }
 
+/// The loop a request to etcd came from: what the stage colours and shapes its packet by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Loop {
+    /// An apiserver's endpoint reconciler: its lease, the `kubernetes` Endpoints and EndpointSlice.
+    EndpointReconciler,
+    /// An apiserver's repair loops: the range snapshots and, from 1.33, IPAddress objects.
+    Repair,
+    /// An API request an apiserver serves: a Service, Pod or ServiceCIDR created or deleted.
+    Request,
+    /// An apiserver's own bootstrap controllers: the `kubernetes` Service, the system
+    /// namespaces, the default ServiceCIDR.
+    #[default]
+    Bootstrap,
+    /// kube-controller-manager: the endpoints controller and the ServiceCIDR controller.
+    ControllerManager,
+    /// etcd itself, when a lease's TTL runs out.
+    Ttl,
+    /// The lab writing behind the allocators' back (`corrupt`).
+    Lab,
+}
+
+/// What happened to one request on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WireOp {
+    Put,
+    Delete,
+    /// etcd deleted the key: its lease ran out.
+    Expire,
+    /// The request never reached etcd (an isolated apiserver, an outage: a client timeout) or
+    /// the loop refused to send it (the lease reconciler's refusal to erase every endpoint).
+    Bounce,
+}
+
+/// One request on the wire, for a UI to draw as a packet from `sender` to `key`: the lab's
+/// record of who wrote what (etcd keeps no such log).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Write {
+    pub time_ms: u64,
+    pub key: String,
+    pub op: WireOp,
+    /// The apiserver that sent it, `kube-controller-manager`, `etcd` (expiry) or `lab`.
+    pub sender: String,
+    pub via: Loop,
+    /// Why a bounced request did not land (Kubernetes' error text).
+    pub reason: Option<String>,
+}
+
+/// The sender of `kube-controller-manager`'s writes.
+pub const KCM: &str = "kube-controller-manager";
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Etcd {
     revision: u64,
@@ -109,6 +161,11 @@ pub struct Etcd {
     changed: Vec<String>,
     /// Whether anyone follows that watch (1.33+); otherwise no write pays for it.
     watched: bool,
+    /// The wire, when a UI draws it: requests since it last took them. `None` (the CLI, the
+    /// tests) costs nothing.
+    wire: Option<Vec<Write>>,
+    /// Who sends the requests made now, and from which loop (kept only while the wire is on).
+    sender: (String, Loop),
 }
 
 impl Etcd {
@@ -124,10 +181,55 @@ impl Etcd {
         }
     }
 
-    fn record(&mut self, key: &str) {
+    fn record(&mut self, key: &str, op: WireOp, now: u64) {
         if self.watched {
             self.changed.push(key.to_string());
         }
+        self.send(key, op, now, None);
+    }
+
+    fn send(&mut self, key: &str, op: WireOp, now: u64, reason: Option<String>) {
+        if let Some(wire) = &mut self.wire {
+            let (sender, via) = &self.sender;
+            wire.push(Write {
+                time_ms: now,
+                key: key.to_string(),
+                op,
+                sender: sender.clone(),
+                via: *via,
+                reason,
+            });
+        }
+    }
+
+    /// Turns the wire on: from now on requests are kept for [`Etcd::take_wire`].
+    pub(crate) fn record_wire(&mut self) {
+        self.wire.get_or_insert_with(Vec::new);
+    }
+
+    /// The requests since the last call, in order (none when the wire is off).
+    pub(crate) fn take_wire(&mut self) -> Vec<Write> {
+        self.wire.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The requests made from now on are `sender`'s, from `via`.
+    pub(crate) fn sending(&mut self, sender: &str, via: Loop) {
+        if self.wire.is_some() {
+            if self.sender.0 != sender {
+                self.sender.0 = sender.to_string();
+            }
+            self.sender.1 = via;
+        }
+    }
+
+    /// The requests made from now on come from `via` (same sender).
+    pub(crate) fn sending_from(&mut self, via: Loop) {
+        self.sender.1 = via;
+    }
+
+    /// A request to `key` at `now` that did not land, and why.
+    pub(crate) fn bounce(&mut self, key: &str, now: u64, reason: &str) {
+        self.send(key, WireOp::Bounce, now, Some(reason.to_string()));
     }
 
     /// The keys written or deleted since the last call, in write order.
@@ -161,7 +263,7 @@ impl Etcd {
             expires_at: ttl_ms.map(|t| now + t),
         };
         self.kv.insert(key.to_string(), entry);
-        self.record(key);
+        self.record(key, WireOp::Put, now);
         self.revision
     }
 
@@ -187,7 +289,7 @@ impl Etcd {
         }
         self.kv.remove(key);
         self.revision += 1;
-        self.record(key);
+        self.record(key, WireOp::Delete, now);
         true
     }
 
@@ -201,7 +303,7 @@ impl Etcd {
         if due {
             self.kv.remove(key);
             self.revision += 1;
-            self.record(key);
+            self.record(key, WireOp::Expire, now);
         }
         due
     }

@@ -20,6 +20,7 @@ use crate::repair::nodeport::collect_service_node_ports;
 use crate::rng::SimRng;
 
 pub(crate) use crate::etcd::UNREACHABLE;
+use crate::etcd::Loop;
 
 /// The component name of kube-apiserver's own log lines.
 pub(crate) const COMPONENT: &str = "kube-apiserver";
@@ -45,11 +46,22 @@ impl Storage<'_> {
             Err(ApiError::Unavailable(UNREACHABLE.to_string()))
         }
     }
+
+    /// [`Storage::check`] for a request about `key`: one that cannot reach etcd bounces.
+    pub(crate) fn reach(&mut self, key: &str) -> Result<(), ApiError> {
+        self.check().inspect_err(|_| self.etcd.bounce(key, self.now, UNREACHABLE))
+    }
+
+    /// A request of the endpoint reconciler about `key`.
+    fn reconciler(&mut self, key: &str) -> Result<(), ApiError> {
+        self.etcd.sending_from(Loop::EndpointReconciler);
+        self.reach(key)
+    }
 }
 
 impl ReconcilerApi for Storage<'_> {
     fn get_endpoints(&mut self, name: &str) -> Result<Endpoints, ApiError> {
-        self.check()?;
+        self.reconciler(&etcd::endpoints_key("default", name))?;
         match self
             .etcd
             .get(&etcd::endpoints_key("default", name), self.now)
@@ -63,8 +75,8 @@ impl ReconcilerApi for Storage<'_> {
     }
 
     fn create_endpoints(&mut self, endpoints: &Endpoints) -> Result<(), ApiError> {
-        self.check()?;
         let key = etcd::endpoints_key(&endpoints.namespace, &endpoints.name);
+        self.reconciler(&key)?;
         self.etcd
             .compare_and_put(&key, 0, Value::Endpoints(endpoints.clone()), self.now)
             .map(|_| ())
@@ -74,8 +86,8 @@ impl ReconcilerApi for Storage<'_> {
     }
 
     fn update_endpoints(&mut self, endpoints: &Endpoints) -> Result<(), ApiError> {
-        self.check()?;
         let key = etcd::endpoints_key(&endpoints.namespace, &endpoints.name);
+        self.reconciler(&key)?;
         if self.etcd.get(&key, self.now).is_none() {
             return Err(ApiError::NotFound(format!(
                 "endpoints \"{}\" not found",
@@ -91,7 +103,7 @@ impl ReconcilerApi for Storage<'_> {
         &mut self,
         namespace: &str,
     ) -> Result<Vec<crate::api::EndpointSlice>, ApiError> {
-        self.check()?;
+        self.reconciler(&etcd::endpoint_slice_key(namespace, ""))?;
         Ok(self
             .etcd
             .endpoint_slices(self.now)
@@ -102,8 +114,8 @@ impl ReconcilerApi for Storage<'_> {
     }
 
     fn create_endpoint_slice(&mut self, slice: &crate::api::EndpointSlice) -> Result<(), ApiError> {
-        self.check()?;
         let key = etcd::endpoint_slice_key(&slice.namespace, &slice.name);
+        self.reconciler(&key)?;
         self.etcd
             .compare_and_put(&key, 0, Value::EndpointSlice(slice.clone()), self.now)
             .map(|_| ())
@@ -111,8 +123,8 @@ impl ReconcilerApi for Storage<'_> {
     }
 
     fn update_endpoint_slice(&mut self, slice: &crate::api::EndpointSlice) -> Result<(), ApiError> {
-        self.check()?;
         let key = etcd::endpoint_slice_key(&slice.namespace, &slice.name);
+        self.reconciler(&key)?;
         if self.etcd.get(&key, self.now).is_none() {
             return Err(ApiError::NotFound(slice_error(&slice.name, "not found")));
         }
@@ -122,10 +134,9 @@ impl ReconcilerApi for Storage<'_> {
     }
 
     fn delete_endpoint_slice(&mut self, namespace: &str, name: &str) -> Result<(), ApiError> {
-        self.check()?;
-        if self
-            .etcd
-            .delete(&etcd::endpoint_slice_key(namespace, name), self.now)
+        let key = etcd::endpoint_slice_key(namespace, name);
+        self.reconciler(&key)?;
+        if self.etcd.delete(&key, self.now)
         {
             Ok(())
         } else {
@@ -134,7 +145,7 @@ impl ReconcilerApi for Storage<'_> {
     }
 
     fn list_leases(&mut self) -> Result<Vec<String>, ApiError> {
-        self.check()?;
+        self.reconciler(etcd::MASTER_LEASES)?;
         Ok(self
             .etcd
             .leases(self.now)
@@ -144,8 +155,8 @@ impl ReconcilerApi for Storage<'_> {
     }
 
     fn update_lease(&mut self, ip: &str) -> Result<(), ApiError> {
-        self.check()?;
         let key = etcd::lease_key(ip);
+        self.reconciler(&key)?;
         let generation = match self.etcd.get(&key, self.now).map(|e| &e.value) {
             Some(Value::Lease { generation, .. }) => generation + 1,
             _ => 1,
@@ -164,8 +175,8 @@ impl ReconcilerApi for Storage<'_> {
     }
 
     fn remove_lease(&mut self, ip: &str) -> Result<(), ApiError> {
-        self.check()?;
         let key = etcd::lease_key(ip);
+        self.reconciler(&key)?;
         if self.etcd.delete(&key, self.now) {
             Ok(())
         } else {
@@ -214,7 +225,7 @@ impl<R: ItemRange> View<R> {
         st: &mut Storage,
         op: impl FnOnce(&mut Allocator<R>) -> bool,
     ) -> Result<(), Update> {
-        if !st.reachable {
+        if st.reach(self.key).is_err() {
             return Err(Update::Failed(UNREACHABLE.to_string()));
         }
         let Some((existing, rev)) = st.etcd.range(self.key, st.now).map(|(r, v)| (r.clone(), v))

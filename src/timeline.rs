@@ -34,6 +34,20 @@ impl Timeline {
         &self.world
     }
 
+    /// Keeps the requests to etcd for [`Timeline::take_wire`], from the start (the first
+    /// checkpoint too: a seek replays from them).
+    pub fn record_wire(&mut self) {
+        self.world.record_wire();
+        for (cp, _, _) in &mut self.checkpoints {
+            cp.record_wire();
+        }
+    }
+
+    /// The requests to etcd since the last call (see [`World::take_wire`]).
+    pub fn take_wire(&mut self) -> Vec<crate::etcd::Write> {
+        self.world.take_wire()
+    }
+
     pub fn actions(&self) -> &[(u64, Action)] {
         &self.actions
     }

@@ -28,7 +28,8 @@ impl Apiserver {
         cfg: &ClusterConfig,
         behavior: Behavior,
     ) {
-        if st.check().is_err() {
+        st.etcd.sending_from(crate::etcd::Loop::Bootstrap);
+        if st.reach(&crate::etcd::service_cidr_key(super::DEFAULT_SERVICE_CIDR)).is_err() {
             return;
         }
         self.init_dual_write_bitmaps(st);

@@ -10,6 +10,7 @@ use super::{Apiserver, Status, KUBERNETES};
 use crate::api::{
     Behavior, EndpointPort, IntOrString, Protocol, Service, ServicePort, ServiceType,
 };
+use crate::etcd::{self, Loop};
 use crate::event::EventKind;
 use crate::ipallocator::family_of;
 use crate::reconcilers::{ApiError, ReconcileError};
@@ -97,7 +98,10 @@ impl Apiserver {
     ) -> bool {
         let result = (|| -> Result<bool, (EventKind, String)> {
             let failed = |e: String| (EventKind::SyncFailed, e);
-            st.check().map_err(|e| failed(e.to_string()))?;
+            // Its first request reads the Service: from an isolated apiserver it times out.
+            st.etcd.sending_from(Loop::Bootstrap);
+            st.reach(&etcd::service_key("default", KUBERNETES))
+                .map_err(|e| failed(e.to_string()))?;
             if behavior.legacy() {
                 ensure_namespace(st, "default", behavior).map_err(failed)?;
             }
@@ -113,6 +117,9 @@ impl Apiserver {
                 .reconcile_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg), false)
                 .map_err(|e| match e {
                     ReconcileError::Refused(_) => {
+                        // The write the reconciler would not send.
+                        let key = etcd::endpoints_key("default", KUBERNETES);
+                        st.etcd.bounce(&key, st.now, &e.to_string());
                         (EventKind::RefusedToEraseEndpoints, e.to_string())
                     }
                     ReconcileError::Api(_) => failed(e.to_string()),

@@ -4,6 +4,7 @@
 //! ClusterIP loop is RepairIPAddress, which first waits for the ServiceCIDR `kubernetes`.
 
 use super::Apiserver;
+use crate::etcd::Loop;
 use crate::event::EventKind;
 use crate::registry::Storage;
 use crate::repair::repairip::{self, Client};
@@ -13,6 +14,7 @@ impl Apiserver {
     /// One run of both repair loops (each logs its own failure and tries again next interval).
     /// The first success of both completes the post-start hook.
     pub(crate) fn run_repairs(&mut self, st: &mut Storage) {
+        st.etcd.sending_from(Loop::Repair);
         if self.allocators.behavior.ip_addresses() {
             self.repair_ip_addresses(st);
         } else {
@@ -33,6 +35,7 @@ impl Apiserver {
     /// RepairIPAddress's full pass: its first waits (silently, polling) for the ServiceCIDR
     /// `kubernetes`; later ones are the informers' resync.
     pub(crate) fn repair_ip_addresses(&mut self, st: &mut Storage) {
+        st.etcd.sending_from(Loop::Repair);
         let waiting = !self.ip_repair_ok
             && st
                 .etcd
@@ -65,6 +68,7 @@ impl Apiserver {
         if !self.ip_repair_ok || !self.is_up() || !st.reachable {
             return;
         }
+        st.etcd.sending_from(Loop::Repair);
         let mut c = client(st);
         for key in services {
             repairip::sync_service(&mut c, key);
@@ -75,7 +79,7 @@ impl Apiserver {
     }
 
     pub(super) fn repair_cluster_ips(&mut self, st: &mut Storage) -> Result<(), String> {
-        st.check()
+        st.reach(crate::etcd::RANGE_SERVICE_IPS)
             .map_err(|e| format!("unable to refresh the service IP block: {e}"))?;
         let read: Vec<_> = self.allocators.ips.iter().map(|v| v.stored(st)).collect();
         let snapshots: Vec<_> = read.iter().map(|(r, _)| r.clone()).collect();
@@ -90,7 +94,7 @@ impl Apiserver {
     }
 
     pub(super) fn repair_node_ports(&mut self, st: &mut Storage) -> Result<(), String> {
-        st.check()
+        st.reach(crate::etcd::RANGE_NODE_PORTS)
             .map_err(|e| format!("unable to refresh the port allocations: {e}"))?;
         let (snapshot, read_rev) = self.allocators.ports.stored(st);
         let services = st.etcd.services(st.now);

@@ -43,7 +43,8 @@ pub(super) fn ensure_namespace(
     if !behavior.legacy() && st.etcd.get(&key, st.now).is_some() {
         return Ok(());
     }
-    st.check().map_err(|e| e.to_string())?;
+    st.etcd.sending_from(crate::etcd::Loop::Bootstrap);
+    st.reach(&key).map_err(|e| e.to_string())?;
     if st.etcd.get(&key, st.now).is_none() {
         st.etcd.put(&key, Value::Namespace, None, st.now);
     }

@@ -9,6 +9,7 @@ mod touring;
 use std::rc::Rc;
 
 use crate::duration::format_ms;
+use crate::etcd::Write;
 use crate::lang::Lang;
 use crate::scenario::{Action, Scenario, MAX_TIME_MS};
 use crate::share::{Moment, Source};
@@ -28,6 +29,9 @@ pub const SPEED_MAX_EXP: f64 = 2.0;
 pub const SPEED_STEP_EXP: f64 = 0.25;
 /// The speed a lab opens at (10^0.7 ≈ 5×).
 const SPEED_START_EXP: f64 = 0.7;
+/// The furthest back (virtual ms) a move may reach for requests to show as packets: one frame
+/// at the top speed covers this much, a longer move is a jump and shows only its last instant.
+pub const WIRE_REACH_MS: u64 = 10_000;
 /// The longest real time (ms) one animation frame may move the clock by: after a stall (a busy
 /// tab, a breakpoint) playing goes on where it was instead of jumping ahead.
 pub const MAX_FRAME_MS: f64 = 100.0;
@@ -126,11 +130,15 @@ pub struct Lab {
     change: EndpointsChange,
     /// Bumped whenever another scenario replaces the one shown.
     generation: u64,
+    /// The requests to etcd of the last move that made any, and a count of such moves.
+    wire: Rc<Vec<Write>>,
+    wire_seq: u64,
 }
 
 impl Lab {
     pub(crate) fn new(scenario: Scenario, source: Source) -> Self {
         let mut timeline = Timeline::new(&scenario);
+        timeline.record_wire();
         timeline.run_until(0);
         Self::with_timeline(scenario, source, timeline)
     }
@@ -158,6 +166,8 @@ impl Lab {
             addresses,
             change: EndpointsChange::default(),
             generation: 0,
+            wire: Rc::default(),
+            wire_seq: 0,
         }
     }
 
@@ -165,6 +175,7 @@ impl Lab {
     /// redraws only then: most animation frames of a slow speed move no virtual millisecond).
     pub fn update(&mut self, msg: Msg) -> bool {
         let generation = self.generation;
+        let before = self.now();
         let world_moves = !matches!(
             msg,
             Msg::SetSpeed(_) | Msg::Faster | Msg::Slower | Msg::SetLang(_) | Msg::FramesStopped
@@ -240,8 +251,22 @@ impl Lab {
             self.observe_afresh();
         } else if changed && world_moves {
             self.observe();
+            self.take_wire(before);
         }
         changed
+    }
+
+    /// Takes the requests made by a move from `before` to now: all of them when time flowed
+    /// (playing, stepping), only those of the instant arrived at after a jump or a seek.
+    fn take_wire(&mut self, before: u64) {
+        let now = self.now();
+        let flowed = now >= before && now - before <= WIRE_REACH_MS;
+        let mut wire = self.timeline.take_wire();
+        wire.retain(|w| w.time_ms == now || (flowed && w.time_ms > before));
+        if !wire.is_empty() {
+            self.wire = Rc::new(wire);
+            self.wire_seq += 1;
+        }
     }
 
     /// Takes the state of a scenario just put in place: what it shows first is no change.
@@ -286,6 +311,7 @@ impl Lab {
             speed_exp: self.speed_exp,
             lang: self.lang,
             generation: self.generation + 1,
+            wire_seq: self.wire_seq,
             change: EndpointsChange {
                 seq,
                 ..EndpointsChange::default()
@@ -472,6 +498,16 @@ impl Lab {
     /// The last change of the kubernetes Endpoints' addresses in this scenario.
     pub fn endpoints_change(&self) -> &EndpointsChange {
         &self.change
+    }
+
+    /// The requests to etcd of the last move that made any (see [`Lab::wire_seq`]).
+    pub fn wire(&self) -> &Rc<Vec<Write>> {
+        &self.wire
+    }
+
+    /// Counts the moves that made requests: a view draws [`Lab::wire`] once per new count.
+    pub fn wire_seq(&self) -> u64 {
+        self.wire_seq
     }
 
     /// Bumped whenever another scenario replaces the one shown (what was derived from the old

@@ -8,7 +8,7 @@ use super::{MarkKind, Task, World};
 use crate::api::{parse_ip, ServiceCidr};
 use crate::controlplane::{Apiserver, Status};
 use crate::duration::parse_ms;
-use crate::etcd::{self, Etcd, Value};
+use crate::etcd::{self, Etcd, Loop, Value};
 use crate::event::{ActionFailed, Event};
 use crate::scenario::{
     Action, AddApiserver, ApiserverSpec, Corruption, CreatePod, CreateService, CreateServiceCidr,
@@ -198,6 +198,7 @@ impl World {
         let server = self.server_for(c.via.as_deref(), &c.service.key())?;
         let svc = c.service.clone();
         self.with_apiserver(&server, |a, st, _, _, rng| {
+            st.etcd.sending_from(Loop::Request);
             a.allocators.create_service(st, rng, svc)
         })
         .map_err(|e| refused(&server, &c.service.key(), e))?;
@@ -209,6 +210,7 @@ impl World {
         let object = format!("{}/{}", o.namespace, o.name);
         let server = self.server_for(o.via.as_deref(), &object)?;
         self.with_apiserver(&server, |a, st, _, _, _| {
+            st.etcd.sending_from(Loop::Request);
             a.allocators.delete_service(st, &o.namespace, &o.name)
         })
         .map_err(|e| refused(&server, &object, e))?;
@@ -271,6 +273,7 @@ impl World {
         let server = self.server_for(c.via.as_deref(), &spec.name)?;
         ServiceCidr::validate(&spec.name, &spec.cidrs).map_err(|e| refused(&server, &spec.name, e))?;
         let key = etcd::service_cidr_key(&spec.name);
+        self.etcd.sending(&server, Loop::Request);
         let object = Value::ServiceCidr(ServiceCidr::new(&spec.name, spec.cidrs.clone()));
         let exists = format!("servicecidrs.networking.k8s.io {:?} already exists", spec.name);
         self.etcd
@@ -289,6 +292,7 @@ impl World {
         };
         let mut cidr = self.etcd.service_cidr(&n.name, self.now).cloned().ok_or_else(not_found)?;
         let key = etcd::service_cidr_key(&n.name);
+        self.etcd.sending(&server, Loop::Request);
         if cidr.finalizers.is_empty() {
             self.etcd.delete(&key, self.now);
         } else if !cidr.deleting {
@@ -309,6 +313,7 @@ impl World {
     ) -> Result<(), ActionFailed> {
         let object = format!("{ns}/{name}");
         let server = self.server_for(via, &object)?;
+        self.etcd.sending(&server, Loop::Request);
         write(&mut self.etcd, self.now).map_err(|e| refused(&server, &object, e))?;
         self.sync_endpoints_controller();
         Ok(())

@@ -9,7 +9,7 @@ use super::actions::refused;
 use super::World;
 use crate::allocator::{Allocator, ItemRange};
 use crate::api::{parse_ip, IpAddress, IpFamily, Service, ServicePort};
-use crate::etcd::{self, Value};
+use crate::etcd::{self, Loop, Value};
 use crate::event::ActionFailed;
 use crate::ipallocator::family_of;
 use crate::portallocator::PortRange;
@@ -17,6 +17,7 @@ use crate::scenario::Corruption;
 
 impl World {
     pub(super) fn corrupt(&mut self, c: &Corruption) -> Result<(), ActionFailed> {
+        self.etcd.sending("lab", Loop::Lab);
         let ip = |s: &str| parse_ip(s).expect("validated");
         let (object, result) = match c {
             Corruption::LeakClusterIp { ip: s } => (s.clone(), self.edit_ip_bitmap(ip(s), true)),

@@ -13,12 +13,13 @@ use std::collections::BTreeSet;
 use super::World;
 use crate::api::{Pod, Service};
 use crate::endpoints::endpoints_for_service;
-use crate::etcd::{self, Value};
+use crate::etcd::{self, Loop, Value};
 
 impl World {
     pub(super) fn sync_endpoints_controller(&mut self) {
         // The controller-manager's other controller that follows readiness changes.
         self.sync_service_cidrs();
+        self.etcd.sending(etcd::KCM, Loop::ControllerManager);
         if !self.apiservers.keys().any(|n| self.ready(n)) {
             return;
         }

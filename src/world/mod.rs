@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::api::Behavior;
 use crate::controlplane::Apiserver;
-use crate::etcd::{self, Etcd};
+use crate::etcd::{self, Etcd, Loop};
 use crate::event::{Event, Recorder};
 use crate::ipallocator::Range;
 use crate::portallocator::PortAllocator;
@@ -208,12 +208,23 @@ impl World {
             .unwrap_or_else(|| PortAllocator::new(self.cfg.node_ports, self.behavior))
     }
 
+    /// Keeps every request to etcd from now on, for [`World::take_wire`] (a UI's packets).
+    pub fn record_wire(&mut self) {
+        self.etcd.record_wire();
+    }
+
+    /// The requests to etcd since the last call, in order: who sent which write to which key,
+    /// and the ones that bounced.
+    pub fn take_wire(&mut self) -> Vec<etcd::Write> {
+        self.etcd.take_wire()
+    }
+
     // ---- checkpoints ---------------------------------------------------------------------
 
     /// A copy without the event log and marks (which only grow): what a checkpoint keeps,
     /// with the length of each log then.
     pub fn checkpoint(&self) -> (World, usize, usize) {
-        let cp = World {
+        let mut cp = World {
             now: self.now,
             rng: self.rng.clone(),
             behavior: self.behavior,
@@ -228,6 +239,8 @@ impl World {
             marks: Vec::new(),
             expectations: self.expectations.clone(),
         };
+        // Requests not yet taken belong to the present, not to a replay from here.
+        cp.etcd.take_wire();
         (cp, self.events.len(), self.marks.len())
     }
 
@@ -339,6 +352,8 @@ impl World {
         f: impl FnOnce(&mut Apiserver, &mut Storage, &ClusterConfig, Behavior, &mut SimRng) -> T,
     ) -> T {
         let reachable = self.reachable(name);
+        // Its own controllers unless the code it runs says which loop it is in.
+        self.etcd.sending(name, Loop::Bootstrap);
         let mut rec = Recorder::new(self.now, name);
         let a = self.apiservers.get_mut(name).expect("known apiserver");
         let mut st = Storage {

@@ -10,7 +10,7 @@
 
 use super::{Task, World};
 use crate::api::{IpAddress, ServiceCidr, SERVICE_CIDR_FINALIZER};
-use crate::etcd::{self, Value};
+use crate::etcd::{self, Loop, Value};
 use crate::ipallocator::cidrallocator::within_any;
 
 /// `deletionGracePeriod`.
@@ -25,6 +25,7 @@ impl World {
         if !self.behavior.ip_addresses() || !self.apiservers.keys().any(|n| self.ready(n)) {
             return;
         }
+        self.etcd.sending(etcd::KCM, Loop::ControllerManager);
         let now = self.now;
         let cidrs: Vec<ServiceCidr> = self.etcd.service_cidrs(now).into_iter().cloned().collect();
         // Only a deletion needs the IPAddresses.

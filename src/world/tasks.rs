@@ -6,7 +6,7 @@ use crate::controlplane::{
     Started, Status, DEFAULT_SERVICE_CIDR_INTERVAL_MS, DEFAULT_SERVICE_CIDR_POLL_MS,
     READYZ_POLL_MS, REPAIR_HOOK, REPAIR_HOOK_TIMEOUT_MS, SYSTEM_NAMESPACES_INTERVAL_MS,
 };
-use crate::etcd;
+use crate::etcd::{self, Loop};
 use crate::event::{Event, EventKind, SIM_COMPONENT};
 use crate::registry::COMPONENT;
 use crate::scenario::StepKind;
@@ -96,6 +96,7 @@ impl World {
     }
 
     fn expire_lease(&mut self, key: &str, rev: u64) {
+        self.etcd.sending("etcd", Loop::Ttl);
         if !self.etcd.expire(key, rev, self.now) {
             return;
         }
