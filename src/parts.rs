@@ -10,6 +10,7 @@ string_enum! {
     /// A part of the page: a panel ([`Part::PANELS`]) or something inside one.
     pub enum Part {
         Controls = "controls",
+        Stage = "stage",
         Apiservers = "apiservers",
         Etcd = "etcd",
         Leases = "leases",
@@ -32,6 +33,7 @@ string_enum! {
 impl Part {
     /// The panels `panels=` can choose from, in the UI's order.
     pub const PANELS: &'static [Part] = &[
+        Part::Stage,
         Part::Apiservers,
         Part::KubernetesService,
         Part::Etcd,
@@ -50,6 +52,7 @@ impl Part {
     pub fn selector(self) -> &'static str {
         match self {
             Part::Controls => ".controls",
+            Part::Stage => ".stage",
             Part::Apiservers => ".panel.apiservers",
             Part::Etcd => ".panel.etcd",
             Part::Leases => "ul.leases",
@@ -73,6 +76,7 @@ impl Part {
     pub fn label(self, lang: Lang) -> &'static str {
         let (en, zh) = match self {
             Part::Controls => ("time controls", "时间控制"),
+            Part::Stage => ("the stage", "舞台"),
             Part::Apiservers => ("apiservers", "apiserver"),
             Part::Etcd => ("etcd", "etcd"),
             Part::Leases => ("leases in etcd", "etcd 中的租约"),

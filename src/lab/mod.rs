@@ -69,6 +69,8 @@ pub enum Msg {
         animate: bool,
     },
     LeaveTour,
+    /// The reader takes over a tour that was moving on by itself (any click in the lab).
+    TakeOver,
     /// Run this scenario from its start (a shipped one picked, or a configured cluster).
     Load(Scenario, Source),
     /// Start the tour of this name (of `tours/`) at its first step.
@@ -226,9 +228,11 @@ impl Lab {
                 let due = self.autoplay_wait_ms().is_some();
                 if due {
                     self.tour_move(true, animate);
+                    self.story_onward();
                 }
                 due
             }
+            Msg::TakeOver => self.take_over(),
             Msg::LeaveTour => {
                 self.leave_tour();
                 true
@@ -353,16 +357,17 @@ impl Lab {
             self.playing = false;
             self.notice = Some(self.at_the_ceiling());
         }
-        if let Some(m) = self.stop_at {
-            if t >= m.at {
-                t = m.at;
-                self.stop_at = None;
-                self.playing = false;
-                self.arrive(m.step);
-            }
+        let arrived = self.stop_at.filter(|m| t >= m.at);
+        if let Some(m) = arrived {
+            t = m.at;
+            self.stop_at = None;
+            self.playing = false;
         }
         self.timeline.run_until(t);
         self.horizon = self.horizon.max(t);
+        if let Some(m) = arrived {
+            self.arrive(m.step);
+        }
     }
 
     fn step(&mut self) {

@@ -32,6 +32,7 @@ impl Lab {
         lab.lang = o.lang;
         lab.tour_autoplay = o.autoplay && lab.guide.is_some();
         lab.playing = o.autoplay && lab.guide.is_none();
+        lab.story_onward();
         let all: Vec<&str> = o
             .problems
             .iter()

@@ -43,6 +43,13 @@ impl Lab {
     /// Shows tour step `i`: the first time forward by playing there quickly (`animate`), else
     /// at once, by restoring the instant remembered for that step (never replaying to get back).
     pub(super) fn tour_goto(&mut self, i: usize, animate: bool) {
+        self.tour_goto_in(i, animate, None);
+    }
+
+    /// [`Lab::tour_goto`]; with `story_ms`, a story moving on by itself: the clock plays to the
+    /// next step's instant in that long (the present caption stays meanwhile), and a step at
+    /// the same instant is left for the reading pause instead.
+    fn tour_goto_in(&mut self, i: usize, animate: bool, story_ms: Option<f64>) {
         let Some(mut guide) = self.guide.take() else {
             return;
         };
@@ -70,10 +77,15 @@ impl Lab {
         match guide.time_of(i, &mut self.timeline) {
             Ok(t) => {
                 self.tour_error = None;
-                if animate && t > now {
+                if story_ms.is_some() && t <= now {
+                    self.timeline.seek(now);
+                } else if animate && t > now {
                     // The present step stays until the clock reaches the next one's instant.
                     self.timeline.seek(now);
-                    let speed = self.speed().max((t - now) as f64 / TOUR_MOVE_MS);
+                    let speed = match story_ms {
+                        Some(ms) => (t - now) as f64 / ms,
+                        None => self.speed().max((t - now) as f64 / TOUR_MOVE_MS),
+                    };
                     self.stop_at = Some(TourMove { at: t, speed, step: i });
                     self.playing = true;
                     self.last_frame = None;
@@ -98,6 +110,32 @@ impl Lab {
         if let Some(g) = self.guide.as_mut() {
             g.index = i;
         }
+        self.story_onward();
+    }
+
+    /// A story (a tour that moves on by itself) starts playing to its next step at once, over
+    /// the time its caption takes to read: the clock never stands still while the reader
+    /// reads. A next step at the same instant waits for [`Lab::autoplay_wait_ms`] instead.
+    pub(super) fn story_onward(&mut self) {
+        let Some(i) = self.guide.as_ref().filter(|g| !g.is_last()).map(|g| g.index) else {
+            return;
+        };
+        if self.tour_autoplay && !self.moving() {
+            let ms = self.reading_ms() as f64;
+            self.tour_goto_in(i + 1, true, Some(ms));
+        }
+    }
+
+    /// The reader takes over a story: it stops where it is, on the step shown.
+    pub(super) fn take_over(&mut self) -> bool {
+        if !self.tour_autoplay {
+            return false;
+        }
+        self.tour_autoplay = false;
+        if self.stop_at.take().is_some() {
+            self.playing = false;
+        }
+        true
     }
 
     /// Moves the tour by one step. Going forward while still moving to the next step lands on

@@ -10,6 +10,7 @@ pub(crate) mod hooks;
 mod link;
 pub mod mount;
 mod panels;
+mod stage;
 pub(crate) mod tour;
 
 use std::rc::Rc;
@@ -24,6 +25,9 @@ use crate::parts::Part;
 pub use config::{cluster_scenario, Settings};
 use config::ConfigForm;
 pub(crate) use frame::{CidrCanvas, Frame};
+
+/// The tour the untouched page and embeds open on, moving on by itself.
+pub const STORY: &str = "story";
 
 #[derive(Properties, PartialEq)]
 pub struct AppProps {
@@ -69,6 +73,13 @@ pub struct AppProps {
 impl AppProps {
     /// The props for validated settings (URL parameters, `mount` options or attributes).
     pub(crate) fn from_options(o: crate::embed::PageOptions, link: Option<String>, problems: Vec<String>) -> Self {
+        // Asked for nothing in particular, the page and an embed open on the story, playing:
+        // most readers never click, so the untouched view has to teach by itself.
+        let untouched = o.tour.is_none() && o.scenario.is_none() && link.is_none() && o.step.is_none();
+        let o = match untouched {
+            true => crate::embed::PageOptions { tour: Some(STORY.into()), autoplay: true, ..o },
+            false => o,
+        };
         AppProps {
             scenario: o.scenario.map(Into::into),
             link: link.map(Into::into),
@@ -115,6 +126,15 @@ pub fn app(props: &AppProps) -> Html {
         in_view,
         dispatch.clone(),
     );
+    // One click (or key) anywhere hands a story over to the reader.
+    let onpointerdown = {
+        let (dispatch, story) = (dispatch.clone(), lab.tour_autoplay());
+        use_callback(story, move |_: PointerEvent, &story| {
+            if story {
+                dispatch.dispatch(Msg::TakeOver);
+            }
+        })
+    };
     let onkeydown = hooks::use_shortcuts(guide.is_some(), dispatch);
     hooks::use_tour_highlight(root.clone(), guide.map(|g| g.step().highlight.clone()).unwrap_or_default());
     hooks::use_height_reports(props.report_height);
@@ -125,11 +145,31 @@ pub fn app(props: &AppProps) -> Html {
         use_callback((), move |(), _| state.get().link_to_here())
     };
     let t = lab.lang();
+    let picked = use_state(|| None::<crate::upstream::Subject>);
+    let on_pick = {
+        let picked = picked.clone();
+        use_callback((), move |s: crate::upstream::Subject, _| picked.set(Some(s)))
+    };
+    let details = use_node_ref();
+    let on_details = {
+        let details = details.clone();
+        use_callback((), move |(), _| {
+            if let Some(el) = details.cast::<web_sys::Element>() {
+                el.scroll_into_view();
+            }
+        })
+    };
+    let card = guide.map(|g| html! {
+        <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay()}
+            spots={g.step().highlight.clone()}
+            say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
+    });
+    let staged = props.shows(Part::Stage);
     html! {
         <ContextProvider<Lang> context={t}>
         <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"))}
             lang={t.code()} data-theme={props.theme.forced()} data-moving={lab.moving().then_some("true")}
-            tabindex="-1" {onkeydown} ref={root}>
+            tabindex="-1" {onkeydown} {onpointerdown} ref={root}>
             { topbar(&lab, &send) }
             <controls::TimeControls
                 now={lab.now()} horizon={frame.horizon} playing={lab.playing()} speed_exp={lab.speed_exp()}
@@ -137,14 +177,21 @@ pub fn app(props: &AppProps) -> Html {
             if let Some(msg) = lab.notice() {
                 <p class="notice" role="alert" id="action-error">{ msg.to_string() }</p>
             }
-            if let Some(g) = guide {
-                <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay()}
-                    spots={g.step().highlight.clone()}
-                    say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
+            if staged {
+                <div class="stage-row">
+                    <stage::Stage frame={frame.clone()} wire={lab.wire().clone()} wire_seq={lab.wire_seq()}
+                        generation={lab.generation()} speed={lab.play_speed()} change={lab.endpoints_change().clone()}
+                        on_pick={on_pick.clone()} {on_details} lab={send.clone()} />
+                    { card.clone().unwrap_or_default() }
+                </div>
+            } else {
+                { card.unwrap_or_default() }
             }
             // A new scenario forgets the link shown for the old one.
             <link::ShareLink key={lab.generation()} {relative} home={props.home.clone()} />
-            { grid(props, &lab, &frame, &slow, &maps, &send) }
+            <div class="details" ref={details}>
+                { grid(props, &lab, &frame, &slow, &maps, &send) }
+            </div>
         </div>
         </ContextProvider<Lang>>
     }

@@ -35,8 +35,17 @@ pub(crate) fn highlight(root: &web_sys::Element, spots: &[Spot]) {
             }
         }
     }
+    // On the stage when it has the spot (what the narration names is then on one screen),
+    // else in the details.
+    let stage = root.query_selector(".stage").ok().flatten();
     for spot in spots {
-        if let Ok(found) = root.query_selector_all(&spot.selector()) {
+        let on_stage = format!("[data-spot~=\"{}\"]", spot.to_string().replace(['"', '\\'], ""));
+        let found = stage
+            .as_ref()
+            .and_then(|s| s.query_selector_all(&on_stage).ok())
+            .filter(|f| f.length() > 0)
+            .or_else(|| root.query_selector_all(&spot.selector()).ok());
+        if let Some(found) = found {
             for i in 0..found.length() {
                 if let Some(el) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
                     let _ = el.class_list().add_1("tour-spot");

@@ -135,23 +135,33 @@ fn autoplay_plays_a_scenario_and_moves_a_tour_on_by_itself() {
     });
     assert!(lab.playing() && !lab.tour_autoplay());
     assert_eq!(lab.autoplay_wait_ms(), None);
+    // A tour with autoplay is a story: the clock plays at once towards the next step, over the
+    // time the present caption takes to read, and the caption stays until it gets there.
     let (mut lab, _) = Lab::open(Opening {
-        tour: Some("lease-crash-vs-stop"),
+        tour: Some("story"),
         autoplay: true,
         ..Opening::default()
     });
-    assert!(!lab.playing() && lab.tour_autoplay());
-    let wait = lab.autoplay_wait_ms().expect("armed on the first step");
-    assert!((4000..=20000).contains(&wait), "{wait}");
-    assert!(lab.update(Msg::TourAutoNext { animate: false }));
+    assert!(lab.playing() && lab.tour_autoplay() && lab.moving());
+    assert_eq!((step_of(&lab), lab.now()), (0, 0));
+    assert_eq!(lab.autoplay_wait_ms(), None, "nothing waits at t = 0");
+    let mut real = 0.0;
+    lab.update(Msg::Frame { timestamp_ms: real });
+    while step_of(&lab) == 0 {
+        real += MAX_FRAME_MS;
+        lab.update(Msg::Frame { timestamp_ms: real });
+        assert!(real < 30_000.0, "stuck at {}", lab.now());
+    }
+    assert_eq!(lab.now(), 32_000, "step 2 shows when the crash happens");
+    assert!((4_000.0..=20_000.0).contains(&real), "read for {real} ms");
+    assert!(lab.moving() && lab.tour_autoplay(), "and goes on by itself");
+    // One click hands over: the story stops where it is.
+    assert!(lab.update(Msg::TakeOver));
+    assert!(!lab.playing() && !lab.moving() && !lab.tour_autoplay());
     assert_eq!(step_of(&lab), 1);
-    assert!(lab.tour_autoplay(), "moving on by itself keeps autoplay");
-    // The reader takes over.
-    lab.update(Msg::TourBack);
-    assert!(!lab.tour_autoplay());
     assert_eq!(lab.autoplay_wait_ms(), None);
     assert!(!lab.update(Msg::TourAutoNext { animate: false }));
-    assert_eq!(step_of(&lab), 0);
+    assert!(!lab.update(Msg::TakeOver), "only once");
 }
 
 #[test]

@@ -17,6 +17,7 @@ fn every_part_has_one_name_and_a_label_in_both_languages() {
     assert_eq!(
         panels,
         [
+            "stage",
             "apiservers",
             "kubernetes-service",
             "etcd",
@@ -37,7 +38,7 @@ fn spots_are_parts_or_apiserver_cards() {
     assert_eq!(Spot::Apiserver("b".into()).to_string(), "apiserver:b");
     let e = "moon".parse::<Spot>().unwrap_err();
     assert!(
-        e.starts_with("\"moon\" is not a part of the UI (one of controls, apiservers, "),
+        e.starts_with("\"moon\" is not a part of the UI (one of controls, stage, apiservers, "),
         "{e}"
     );
     assert!("apiserver:".parse::<Spot>().is_err());

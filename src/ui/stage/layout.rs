@@ -1,0 +1,254 @@
+//! Where everything stands on the stage, in the SVG's own units: apiservers on one side, etcd
+//! and its keys in the middle, the `kubernetes` Service and the allocations on the other. Two
+//! shapes: landscape (side by side) and portrait (stacked, for a phone or a narrow column).
+//! Pure geometry, so that packets know where to fly from and to.
+
+/// A rectangle in stage units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Rect {
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+    pub(crate) w: f64,
+    pub(crate) h: f64,
+}
+
+impl Rect {
+    pub(crate) fn new(x: f64, y: f64, w: f64, h: f64) -> Self {
+        Rect { x, y, w, h }
+    }
+
+    pub(crate) fn mid_y(&self) -> f64 {
+        self.y + self.h / 2.0
+    }
+
+    pub(crate) fn mid_x(&self) -> f64 {
+        self.x + self.w / 2.0
+    }
+
+    pub(crate) fn right(&self) -> f64 {
+        self.x + self.w
+    }
+
+    pub(crate) fn bottom(&self) -> f64 {
+        self.y + self.h
+    }
+}
+
+/// The stage's width beyond which it is laid out side by side (in CSS px of its container).
+pub(crate) const PORTRAIT_BELOW_PX: f64 = 640.0;
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Layout {
+    pub(crate) portrait: bool,
+    pub(crate) width: f64,
+    pub(crate) height: f64,
+    /// The column (or row) of apiservers, with its title.
+    pub(crate) apiserver_area: Rect,
+    pub(crate) apiservers: Vec<Rect>,
+    pub(crate) kcm: Rect,
+    /// etcd's body; its title band is at the top.
+    pub(crate) etcd: Rect,
+    pub(crate) rows: Vec<Rect>,
+    /// The `default/kubernetes` Service card (ClusterIP, Endpoints, EndpointSlice, Services).
+    pub(crate) service: Rect,
+    /// The allocation strip (ClusterIP / IPAddress and NodePort).
+    pub(crate) strip: Rect,
+}
+
+const ROW_H: f64 = 24.0;
+const ROW_GAP: f64 = 4.0;
+const ETCD_HEAD: f64 = 40.0;
+
+impl Layout {
+    /// The stage for `apiservers` apiservers and `rows` keys in etcd.
+    pub(crate) fn new(portrait: bool, apiservers: usize, rows: usize) -> Self {
+        if portrait {
+            Self::portrait(apiservers, rows)
+        } else {
+            Self::landscape(apiservers, rows)
+        }
+    }
+
+    fn rows_in(etcd: Rect, rows: usize, head: f64) -> Vec<Rect> {
+        // Rows shrink (never below 12 units) when there are many keys.
+        let gap = if rows > 14 { 2.0 } else { ROW_GAP };
+        let room = etcd.h - head - 8.0;
+        let h = ((room - gap * rows.saturating_sub(1) as f64) / rows.max(1) as f64)
+            .clamp(12.0, ROW_H);
+        (0..rows)
+            .map(|i| {
+                let y = etcd.y + head + i as f64 * (h + gap);
+                Rect::new(etcd.x + 10.0, y, etcd.w - 20.0, h)
+            })
+            .collect()
+    }
+
+    fn landscape(n: usize, rows: usize) -> Self {
+        // As tall as the busiest column needs, within 400…540 units.
+        let width = 960.0;
+        let keys = 16.0 + ETCD_HEAD + 8.0 + rows as f64 * (ROW_H + ROW_GAP);
+        let nodes = 8.0 + 26.0 + n as f64 * 76.0 + 64.0;
+        let height = keys.max(nodes).clamp(400.0, 540.0);
+        let area = Rect::new(8.0, 8.0, 230.0, height - 80.0);
+        let top = area.y + 26.0;
+        let gap = if n > 6 { 4.0 } else { 8.0 };
+        let h = ((area.bottom() - top - gap * n.saturating_sub(1) as f64) / n.max(1) as f64)
+            .min(68.0);
+        let apiservers = (0..n)
+            .map(|i| Rect::new(area.x, top + i as f64 * (h + gap), area.w, h))
+            .collect();
+        let kcm = Rect::new(8.0, height - 60.0, 230.0, 52.0);
+        let etcd = Rect::new(290.0, 8.0, 356.0, height - 16.0);
+        let service = Rect::new(684.0, 8.0, 268.0, height - 150.0);
+        let strip = Rect::new(684.0, height - 134.0, 268.0, 126.0);
+        Layout {
+            portrait: false,
+            width,
+            height,
+            apiserver_area: area,
+            apiservers,
+            kcm,
+            rows: Self::rows_in(etcd, rows, ETCD_HEAD),
+            etcd,
+            service,
+            strip,
+        }
+    }
+
+    fn portrait(n: usize, rows: usize) -> Self {
+        let width = 400.0;
+        let per_line = n.clamp(1, 4);
+        let lines = n.div_ceil(per_line).max(1);
+        let node_h = if lines > 2 { 26.0 } else { 40.0 };
+        let area = Rect::new(6.0, 6.0, width - 12.0, 22.0 + lines as f64 * (node_h + 6.0));
+        let w = (area.w - 6.0 * (per_line - 1) as f64) / per_line as f64;
+        let apiservers = (0..n)
+            .map(|i| {
+                let (line, col) = (i / per_line, i % per_line);
+                let y = area.y + 20.0 + line as f64 * (node_h + 6.0);
+                Rect::new(area.x + col as f64 * (w + 6.0), y, w, node_h)
+            })
+            .collect();
+        let etcd_h = 30.0 + 8.0 + rows.max(1) as f64 * (17.0 + ROW_GAP);
+        let etcd = Rect::new(40.0, area.bottom() + 10.0, width - 46.0, etcd_h.min(300.0));
+        let kcm = Rect::new(6.0, etcd.y, 28.0, etcd.h);
+        let service = Rect::new(6.0, etcd.bottom() + 10.0, 210.0, 176.0);
+        let strip = Rect::new(222.0, service.y, width - 228.0, 176.0);
+        let height = service.bottom() + 6.0;
+        Layout {
+            portrait: true,
+            width,
+            height,
+            apiserver_area: area,
+            apiservers,
+            kcm,
+            rows: Self::rows_in(etcd, rows, 30.0),
+            etcd,
+            service,
+            strip,
+        }
+    }
+
+    /// Where a packet from apiserver `i` leaves.
+    pub(crate) fn apiserver_port(&self, i: usize) -> (f64, f64) {
+        let r = self.apiservers.get(i).copied().unwrap_or(self.apiserver_area);
+        if self.portrait {
+            (r.mid_x(), r.bottom())
+        } else {
+            (r.right(), r.mid_y())
+        }
+    }
+
+    /// Where the controller-manager's packets leave.
+    pub(crate) fn kcm_port(&self) -> (f64, f64) {
+        if self.portrait {
+            (self.kcm.right(), self.kcm.mid_y())
+        } else {
+            (self.kcm.right(), self.kcm.mid_y())
+        }
+    }
+
+    /// Where a packet to row `i` lands (its near edge).
+    pub(crate) fn row_port(&self, i: usize, from: (f64, f64)) -> (f64, f64) {
+        let r = self.rows.get(i).copied().unwrap_or(self.etcd);
+        if self.portrait && from.1 < r.y {
+            (from.0.clamp(r.x + 8.0, r.right() - 8.0), r.y)
+        } else {
+            (r.x, r.mid_y())
+        }
+    }
+
+    /// Where the lab's own writes (corruption) come from: the allocation strip.
+    pub(crate) fn lab_port(&self) -> (f64, f64) {
+        if self.portrait {
+            (self.strip.mid_x(), self.strip.y)
+        } else {
+            (self.strip.x, self.strip.mid_y())
+        }
+    }
+
+    /// The viewBox attribute.
+    pub(crate) fn view_box(&self) -> String {
+        format!("0 0 {} {}", self.width, self.height)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inside(inner: Rect, outer: Rect) -> bool {
+        inner.x >= outer.x - 0.01
+            && inner.y >= outer.y - 0.01
+            && inner.right() <= outer.right() + 0.01
+            && inner.bottom() <= outer.bottom() + 0.01
+    }
+
+    fn overlap(a: Rect, b: Rect) -> bool {
+        a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom()
+    }
+
+    #[test]
+    fn everything_fits_the_view_and_nothing_overlaps() {
+        for portrait in [false, true] {
+            for n in 1..=16 {
+                for rows in [1, 8, 14, 24] {
+                    let l = Layout::new(portrait, n, rows);
+                    let view = Rect::new(0.0, 0.0, l.width, l.height);
+                    let boxes = [l.apiserver_area, l.kcm, l.etcd, l.service, l.strip];
+                    for b in boxes.iter().chain(&l.apiservers).chain(&l.rows) {
+                        assert!(inside(*b, view), "{portrait} {n} {rows}: {b:?}");
+                    }
+                    for r in &l.rows {
+                        assert!(inside(*r, l.etcd), "{portrait} {n} {rows}: {r:?}");
+                    }
+                    for (i, a) in l.apiservers.iter().enumerate() {
+                        assert!(inside(*a, l.apiserver_area));
+                        for b in &l.apiservers[i + 1..] {
+                            assert!(!overlap(*a, *b), "{portrait} {n}: {a:?} {b:?}");
+                        }
+                    }
+                    for (i, a) in boxes.iter().enumerate().skip(1) {
+                        for b in &boxes[i + 1..] {
+                            assert!(!overlap(*a, *b), "{portrait} {n} {rows}: {a:?} {b:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn packets_fly_towards_etcd() {
+        for portrait in [false, true] {
+            let l = Layout::new(portrait, 3, 10);
+            let from = l.apiserver_port(1);
+            let to = l.row_port(4, from);
+            if portrait {
+                assert!(to.1 > from.1);
+            } else {
+                assert!(to.0 > from.0);
+            }
+        }
+    }
+}

@@ -1,0 +1,529 @@
+//! The stage: one scene that tells the story. The apiservers on one side (status, readiness,
+//! the TTL ring of their lease), etcd in the middle with the keys that matter, the
+//! `default/kubernetes` Service with its endpoints on the other side and a strip of the
+//! allocations; every request to etcd flies across it as a packet. Everything is drawn from
+//! the core's state and wire; clicking or focusing an object asks to inspect it.
+
+mod layout;
+mod packets;
+mod rows;
+mod strip;
+
+use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use super::Frame;
+use crate::controlplane::KUBERNETES;
+use crate::duration::format_ms;
+use crate::etcd::{Loop, WireOp, Write};
+use crate::lab::{EndpointsChange, Msg};
+use crate::lang::Lang;
+use crate::state::{ApiserverState, ApiserverStatus};
+use crate::upstream::Subject;
+
+use layout::{Layout, Rect, PORTRAIT_BELOW_PX};
+use packets::{Flight, FLIGHT_MS};
+use rows::{Row, RowsOf};
+
+/// Packets are announced to screen readers only up to this speed (virtual ms per real ms):
+/// faster, they would be a stream of noise.
+const ANNOUNCE_UP_TO_SPEED: f64 = 1.0;
+
+#[derive(Properties, PartialEq)]
+pub(crate) struct StageProps {
+    pub(crate) frame: Frame,
+    /// The requests of the last move (see `Lab::wire`), new when `wire_seq` changes.
+    pub(crate) wire: Rc<Vec<Write>>,
+    pub(crate) wire_seq: u64,
+    pub(crate) generation: u64,
+    /// Virtual ms per real ms.
+    pub(crate) speed: f64,
+    pub(crate) change: EndpointsChange,
+    /// What the reader picked to inspect.
+    pub(crate) on_pick: Callback<Subject>,
+    /// Open the full allocation views (the details' bitmaps and corruption form).
+    pub(crate) on_details: Callback<()>,
+    #[prop_or_default]
+    pub(crate) lab: Option<Callback<Msg>>,
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The width of `node` in CSS px, followed as it changes (the container's, not the window's).
+#[hook]
+fn use_width(node: NodeRef) -> f64 {
+    let width = use_state(|| 960.0);
+    {
+        let width = width.clone();
+        use_effect_with(node, move |node| {
+            let el = node.cast::<web_sys::Element>();
+            let observer = el.as_ref().and_then(|el| {
+                let set = width.clone();
+                width.set(el.client_width() as f64);
+                let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                    if let Some(e) = entries.get(0).dyn_ref::<web_sys::ResizeObserverEntry>() {
+                        set.set(e.content_rect().width());
+                    }
+                });
+                let o = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
+                o.observe(el);
+                Some((o, cb))
+            });
+            move || {
+                if let Some((o, _cb)) = observer {
+                    o.disconnect();
+                }
+            }
+        });
+    }
+    *width
+}
+
+/// A click, Enter or Space, or focus on an object: inspect it (focus stays where it is).
+fn pickable(on_pick: &Callback<Subject>, subject: Subject) -> (Callback<MouseEvent>, Callback<KeyboardEvent>, Callback<FocusEvent>) {
+    let click = {
+        let (on_pick, subject) = (on_pick.clone(), subject.clone());
+        Callback::from(move |_| on_pick.emit(subject.clone()))
+    };
+    let focus = {
+        let (on_pick, subject) = (on_pick.clone(), subject.clone());
+        Callback::from(move |_| on_pick.emit(subject.clone()))
+    };
+    let key = {
+        let on_pick = on_pick.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                e.stop_propagation();
+                on_pick.emit(subject.clone());
+            }
+        })
+    };
+    (click, key, focus)
+}
+
+fn status_word(s: ApiserverStatus, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => s.as_str(),
+        Lang::Zh => match s {
+            ApiserverStatus::Starting => "启动中",
+            ApiserverStatus::Running => "运行中",
+            ApiserverStatus::Stopping => "正在停止",
+            ApiserverStatus::Stopped => "已停止",
+            ApiserverStatus::Crashed => "已崩溃",
+            ApiserverStatus::Isolated => "已隔离",
+        },
+    }
+}
+
+/// `text` cut to `max` characters, with an ellipsis.
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
+        s.push('…');
+        s
+    }
+}
+
+#[function_component(Stage)]
+pub(crate) fn stage(p: &StageProps) -> Html {
+    let lang = super::use_lang();
+    let node = use_node_ref();
+    let width = use_width(node.clone());
+    let flight = use_mut_ref(Flight::default);
+    let redraw = use_force_update();
+    let announce = use_state(String::new);
+    let st = &p.frame.state;
+    let rows = RowsOf {
+        state: st,
+        behavior: p.frame.behavior,
+        reconciler: p.frame.reconciler,
+        lease_ttl_ms: p.frame.lease_ttl_ms,
+        fading: &flight.borrow().fading_keys(),
+        lang,
+    }
+    .rows();
+    let portrait = width < PORTRAIT_BELOW_PX;
+    let layout = Layout::new(portrait, st.apiservers.len(), rows.len());
+    let names: Vec<String> = st.apiservers.iter().map(|a| a.name.clone()).collect();
+    {
+        // A new batch of requests takes off; another scenario clears the sky.
+        let (flight, redraw, announce) = (flight.clone(), redraw.clone(), announce.clone());
+        let (wire, layout, names, rows) = (p.wire.clone(), layout.clone(), names.clone(), rows.clone());
+        let speed = p.speed;
+        use_effect_with((p.wire_seq, p.generation), move |_| {
+            let now = now_ms();
+            let mut f = flight.borrow_mut();
+            f.prune(now);
+            f.launch(&wire, now, &layout, &names, &rows);
+            drop(f);
+            if speed <= ANNOUNCE_UP_TO_SPEED && !wire.is_empty() {
+                announce.set(wire.iter().map(|w| describe(w, lang)).collect::<Vec<_>>().join("; "));
+            }
+            redraw.force_update();
+        });
+    }
+    {
+        let flight = flight.clone();
+        use_effect_with(p.generation, move |_| {
+            *flight.borrow_mut() = Flight::default();
+        });
+    }
+    let land = {
+        let (flight, redraw) = (flight.clone(), redraw.clone());
+        Callback::from(move |id: u64| {
+            flight.borrow_mut().land(id);
+            redraw.force_update();
+        })
+    };
+    let faded = {
+        let (flight, redraw) = (flight.clone(), redraw.clone());
+        Callback::from(move |key: String| {
+            flight.borrow_mut().faded(&key);
+            redraw.force_update();
+        })
+    };
+    let title = lang.pick(
+        "The stage: apiservers, etcd and the default/kubernetes Service; each request to etcd flies as a packet",
+        "舞台：apiserver、etcd 与 default/kubernetes Service；每个发往 etcd 的请求都以数据包的形式飞过",
+    );
+    html! {
+        <section class={classes!("stage", portrait.then_some("portrait"))} aria-label={title} ref={node}>
+            <svg class="stage-svg" viewBox={layout.view_box()} role="group" aria-label={title}
+                preserveAspectRatio="xMidYMin meet">
+                { apiservers(p, &layout, lang) }
+                { kcm(&layout, lang) }
+                { etcd_box(p, &layout, &rows, &faded, lang) }
+                { service_card(p, &layout, lang) }
+                { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, lang) }
+                <g class="packets" aria-hidden="true">
+                    { for flight.borrow().packets.iter().map(|pk| packet(pk, &land)) }
+                </g>
+            </svg>
+            { caption(p, lang) }
+            <p class="sr-only" aria-live="polite">{ (*announce).clone() }</p>
+        </section>
+    }
+}
+
+/// A request in words, for the live region.
+fn describe(w: &Write, lang: Lang) -> String {
+    let op = match (w.op, lang) {
+        (WireOp::Put, Lang::En) => "writes",
+        (WireOp::Delete, Lang::En) => "deletes",
+        (WireOp::Expire, Lang::En) => "expires",
+        (WireOp::Bounce, Lang::En) => "cannot reach etcd for",
+        (WireOp::Put, Lang::Zh) => "写入",
+        (WireOp::Delete, Lang::Zh) => "删除",
+        (WireOp::Expire, Lang::Zh) => "过期删除",
+        (WireOp::Bounce, Lang::Zh) => "无法送达",
+    };
+    format!("{} {op} {}", w.sender, w.key)
+}
+
+fn apiservers(p: &StageProps, l: &Layout, lang: Lang) -> Html {
+    let area = l.apiserver_area;
+    html! {
+        <g class="area apiservers" data-spot="apiservers">
+            <rect class="spot-frame" x={(area.x - 4.0).to_string()} y={(area.y - 4.0).to_string()}
+                width={(area.w + 8.0).to_string()} height={(area.h + 8.0).to_string()} rx="10" />
+            <text class="area-title" x={area.x.to_string()} y={(area.y + 12.0).to_string()}>{ "kube-apiservers" }</text>
+            { for p.frame.state.apiservers.iter().zip(&l.apiservers).map(|(a, r)| apiserver(p, a, *r, lang)) }
+        </g>
+    }
+}
+
+fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang) -> Html {
+    let lease = p.frame.state.leases.iter().find(|l| l.ip == a.advertise_address);
+    let ttl = p.frame.lease_ttl_ms.max(1);
+    let status = status_word(a.status, lang);
+    let ready = if a.ready { lang.pick("ready", "就绪") } else { lang.pick("not ready", "未就绪") };
+    let lease_words = match (lease, lang) {
+        (Some(l), Lang::En) => format!("lease TTL left {}", format_ms(l.ttl_left_ms)),
+        (Some(l), Lang::Zh) => format!("租约 TTL 剩余 {}", format_ms(l.ttl_left_ms)),
+        (None, _) => lang.pick("no lease", "无租约").to_string(),
+    };
+    let label = format!("{}, {}, {status}, {ready}, {lease_words}", a.name, a.advertise_address);
+    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Apiserver(a.name.clone()));
+    let compact = r.h < 44.0;
+    let tiny = r.h < 34.0;
+    let ring_r = (r.h / 2.0 - 8.0).min(r.w * 0.1).clamp(6.0, 18.0);
+    let (cx, cy) = (r.right() - ring_r - 10.0, r.mid_y());
+    let c = 2.0 * std::f64::consts::PI * ring_r;
+    let frac = lease.map_or(0.0, |l| l.ttl_left_ms as f64 / ttl as f64);
+    let spot = format!("apiserver:{}", a.name);
+    html! {
+        <g class={classes!("node", "apiserver", a.status.as_str(), a.ready.then_some("is-ready"))}
+            data-spot={spot} id={format!("stage-apiserver-{}", a.name)}
+            tabindex="0" role="button" aria-label={label} {onclick} {onkeydown} {onfocus}>
+            <rect class="frame" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
+            <circle class="ready-dot" cx={(r.x + 10.0).to_string()} cy={(r.y + if tiny { r.h / 2.0 } else { 14.0 }).to_string()} r="4" />
+            <text class={classes!("name", (r.w < 140.0).then_some("small"))} x={(r.x + 18.0).to_string()}
+                y={(r.y + if tiny { r.h / 2.0 + 4.0 } else { 18.0 }).to_string()}>{ &a.name }</text>
+            if compact && !tiny {
+                <text class={classes!("status", "small", a.status.as_str())} x={(r.x + 18.0).to_string()} y={(r.y + 32.0).to_string()}>
+                    { status }</text>
+            }
+            if !compact {
+                <text class="ip" x={(r.x + 18.0).to_string()} y={(r.y + 34.0).to_string()}>{ &a.advertise_address }</text>
+                <text class={classes!("status", a.status.as_str())} x={(r.x + 18.0).to_string()} y={(r.y + r.h - 10.0).min(r.y + 54.0).to_string()}>
+                    { format!("{status} · {ready}") }</text>
+            }
+            if lease.is_some() {
+                <g class="ttl-ring">
+                    <circle class="ring-bg" cx={cx.to_string()} cy={cy.to_string()} r={ring_r.to_string()} />
+                    <circle class="ring-fg" cx={cx.to_string()} cy={cy.to_string()} r={ring_r.to_string()}
+                        stroke-dasharray={format!("{:.2} {:.2}", c * frac, c)} transform={format!("rotate(-90 {cx} {cy})")} />
+                    if ring_r >= 10.0 {
+                        <text class="ring-text" x={cx.to_string()} y={(cy + 4.0).to_string()} text-anchor="middle">
+                            { lease.map(|l| l.ttl_left_ms.div_ceil(1000).to_string()).unwrap_or_default() }</text>
+                    }
+                </g>
+            }
+        </g>
+    }
+}
+
+fn kcm(l: &Layout, lang: Lang) -> Html {
+    let r = l.kcm;
+    let label = lang.pick(
+        "kube-controller-manager: the endpoints controller and the ServiceCIDR controller",
+        "kube-controller-manager：endpoints 控制器与 ServiceCIDR 控制器",
+    );
+    html! {
+        <g class="node kcm" role="img" aria-label={label}>
+            <rect class="frame" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
+            if l.portrait {
+                <text class="name vertical" transform={format!("translate({} {}) rotate(-90)", r.mid_x() + 4.0, r.mid_y())} text-anchor="middle">
+                    { "kube-controller-manager" }</text>
+            } else {
+                <text class="name" x={(r.x + 10.0).to_string()} y={(r.y + 20.0).to_string()}>{ "kube-controller-manager" }</text>
+                <text class="sub" x={(r.x + 10.0).to_string()} y={(r.y + 38.0).to_string()}>
+                    { lang.pick("endpoints · ServiceCIDR controllers", "endpoints 与 ServiceCIDR 控制器") }</text>
+            }
+        </g>
+    }
+}
+
+fn etcd_box(p: &StageProps, l: &Layout, rows: &[Row], faded: &Callback<String>, lang: Lang) -> Html {
+    let e = l.etcd;
+    let st = &p.frame.state;
+    let head = match (st.etcd.available, lang) {
+        (true, Lang::En) => format!("revision {}", st.etcd.revision),
+        (true, Lang::Zh) => format!("revision {}", st.etcd.revision),
+        (false, _) => lang.pick("outage: nobody can reach it", "中断：无人可以访问").to_string(),
+    };
+    html! {
+        <g class={classes!("area", "etcd", (!st.etcd.available).then_some("down"))} data-spot="etcd">
+            <rect class="spot-frame" x={(e.x - 4.0).to_string()} y={(e.y - 4.0).to_string()}
+                width={(e.w + 8.0).to_string()} height={(e.h + 8.0).to_string()} rx="14" />
+            <rect class="body" x={e.x.to_string()} y={e.y.to_string()} width={e.w.to_string()} height={e.h.to_string()} rx="12" />
+            <text class="area-title" x={(e.x + 12.0).to_string()} y={(e.y + if l.portrait { 19.0 } else { 24.0 }).to_string()}>{ "etcd" }</text>
+            <text class="sub" x={(e.right() - 12.0).to_string()} y={(e.y + if l.portrait { 19.0 } else { 24.0 }).to_string()} text-anchor="end">{ head }</text>
+            { for rows.iter().zip(&l.rows).map(|(row, r)| key_row(p, row, *r, faded, lang)) }
+        </g>
+    }
+}
+
+fn key_row(p: &StageProps, row: &Row, r: Rect, faded: &Callback<String>, lang: Lang) -> Html {
+    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Key(row.key.clone()));
+    let chars = ((r.w * 0.62) / 7.0) as usize;
+    let label = format!("{}: {}", row.key, row.detail);
+    let onanimationend = row.fading.then(|| {
+        let (faded, key) = (faded.clone(), row.key.clone());
+        Callback::from(move |_: AnimationEvent| faded.emit(key.clone()))
+    });
+    let small = r.h < 20.0;
+    let text_y = r.mid_y() + if small { 3.5 } else { 4.0 };
+    let _ = lang;
+    html! {
+        <g class={classes!("row", row.missing.then_some("missing"), row.fading.then_some("fading"))}
+            data-spot={row.id.spots()} data-key={row.key.clone()} tabindex={(!row.fading).then_some("0")} role="button"
+            aria-label={label} {onclick} {onkeydown} {onfocus} {onanimationend}>
+            <rect class="frame" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="5" />
+            if let Some((left, total)) = row.ttl {
+                <rect class="ttl-bar" x={r.x.to_string()} y={(r.bottom() - 3.0).to_string()}
+                    width={(r.w * left as f64 / total.max(1) as f64).to_string()} height="3" />
+            }
+            <text class={classes!("key", small.then_some("small"))} x={(r.x + 8.0).to_string()} y={text_y.to_string()}>
+                { clip(&row.key, chars) }</text>
+            <text class={classes!("detail", small.then_some("small"))} x={(r.right() - 8.0).to_string()} y={text_y.to_string()}
+                text-anchor="end">{ clip(&row.detail, ((r.w * 0.36) / 6.6) as usize) }</text>
+        </g>
+    }
+}
+
+fn service_card(p: &StageProps, l: &Layout, lang: Lang) -> Html {
+    let r = l.service;
+    let st = &p.frame.state;
+    let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
+    let ip = svc.map_or_else(|| lang.pick("deleted: recreated at the next sync", "已删除：下次同步时重建").to_string(), |s| s.cluster_ip.clone());
+    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Key(crate::etcd::service_key("default", KUBERNETES)));
+    let addresses: Vec<&String> = st.kubernetes_addresses().collect();
+    let slice: Vec<String> = st
+        .kubernetes_slice()
+        .map(|s| s.endpoints.iter().flat_map(|e| e.addresses.clone()).collect())
+        .unwrap_or_default();
+    let others: Vec<_> = st.services.iter().filter(|s| !(s.namespace == "default" && s.name == KUBERNETES)).collect();
+    let x = r.x + 10.0;
+    let chip_w = if l.portrait { 92.0 } else { 120.0 };
+    let per_line = (((r.w - 16.0) / (chip_w + 4.0)) as usize).max(1);
+    let chips = |list: Vec<String>, y: f64, leaving: &[String], id: &str| -> Html {
+        html! {
+            <g class="chips" id={id.to_string()}>
+                { for list.iter().chain(leaving).enumerate().map(|(i, a)| {
+                    let (cx, cy) = (x + (i % per_line) as f64 * (chip_w + 4.0), y + (i / per_line) as f64 * 22.0);
+                    let gone = i >= list.len();
+                    html! {
+                        <g class={classes!("chip", gone.then_some("leaving"))} key={format!("{a}{gone}")}>
+                            <rect x={cx.to_string()} y={cy.to_string()} width={chip_w.to_string()} height="18" rx="9" />
+                            <text x={(cx + chip_w / 2.0).to_string()} y={(cy + 13.0).to_string()} text-anchor="middle">{ a }</text>
+                        </g>
+                    }
+                }) }
+            </g>
+        }
+    };
+    let leaving: Vec<String> = p.change.removed.iter().filter(|a| !addresses.contains(a)).cloned().collect();
+    let ep_lines = (addresses.len() + leaving.len()).div_ceil(per_line).max(1) as f64;
+    let slice_lines = slice.len().div_ceil(per_line).max(1) as f64;
+    let y_ep = r.y + if l.portrait { 62.0 } else { 92.0 };
+    let y_slice = y_ep + ep_lines * 22.0 + 22.0;
+    let y_svcs = y_slice + slice_lines * 22.0 + 18.0;
+    let room = ((r.bottom() - y_svcs - 20.0) / 16.0).max(0.0) as usize;
+    let shown = if others.len() > room { room.saturating_sub(1) } else { others.len() };
+    let pods = st.pods.len();
+    html! {
+        <g class="area service" data-spot="kubernetes-service">
+            <rect class="spot-frame" x={(r.x - 4.0).to_string()} y={(r.y - 4.0).to_string()}
+                width={(r.w + 8.0).to_string()} height={(r.h + 8.0).to_string()} rx="10" />
+            <rect class="body" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
+            <g class="service-head" tabindex="0" role="button" {onclick} {onkeydown} {onfocus}
+                aria-label={format!("Service default/kubernetes, ClusterIP {ip}")}>
+                <text class="area-title" x={x.to_string()} y={(r.y + 20.0).to_string()}>{ "default/kubernetes" }</text>
+                <text class={classes!("cluster-ip", svc.is_none().then_some("missing"))} x={x.to_string()}
+                    y={(r.y + if l.portrait { 42.0 } else { 52.0 }).to_string()} id="stage-kubernetes-ip">{ ip }</text>
+                if !l.portrait {
+                    <text class="sub" x={x.to_string()} y={(r.y + 68.0).to_string()}>{ "ClusterIP · 443/TCP" }</text>
+                }
+            </g>
+            <g class="endpoints" data-spot="endpoints">
+                <text class="label" x={x.to_string()} y={(y_ep - 6.0).to_string()}>{ "Endpoints" }</text>
+                { chips(addresses.iter().map(|a| a.to_string()).collect(), y_ep, &leaving, "stage-endpoints") }
+            </g>
+            <g class="slice" data-spot="endpoint-slice">
+                <text class="label" x={x.to_string()} y={(y_slice - 6.0).to_string()}>{ "EndpointSlice" }</text>
+                { chips(slice, y_slice, &[], "stage-slice") }
+            </g>
+            <g class="services" data-spot="services pods">
+                <text class="label" x={x.to_string()} y={y_svcs.to_string()}>
+                    { match lang { Lang::En => format!("Other Services: {}", others.len()), Lang::Zh => format!("其他 Service：{} 个", others.len()) } }
+                    { if pods > 0 { match lang { Lang::En => format!(" · Pods: {pods}"), Lang::Zh => format!(" · Pod：{pods} 个") } } else { String::new() } }
+                </text>
+                { for others.iter().take(shown).enumerate().map(|(i, s)| html! {
+                    <text class="service-line" x={x.to_string()} y={(y_svcs + 16.0 * (i as f64 + 1.0)).to_string()}>
+                        { clip(&format!("{}/{} {}", s.namespace, s.name, s.cluster_ip), 34) }</text>
+                }) }
+                if shown < others.len() {
+                    <text class="service-line" x={x.to_string()} y={(y_svcs + 16.0 * (shown as f64 + 1.0)).to_string()}>
+                        { match lang { Lang::En => format!("+ {} more", others.len() - shown), Lang::Zh => format!("还有 {} 个", others.len() - shown) } }</text>
+                }
+            </g>
+        </g>
+    }
+}
+
+/// A packet: the shape says which loop sent it, the colour too; a bounce turns back.
+fn packet(pk: &packets::Packet, land: &Callback<u64>) -> Html {
+    let (x0, y0) = pk.from;
+    let (x1, y1) = pk.to;
+    let style = format!(
+        "--x0:{x0:.1}px;--y0:{y0:.1}px;--x1:{x1:.1}px;--y1:{y1:.1}px;--xm:{:.1}px;--ym:{:.1}px;animation-duration:{FLIGHT_MS}ms",
+        (x0 + x1) / 2.0,
+        (y0 + y1) / 2.0
+    );
+    let id = pk.id;
+    let onanimationend = land.reform(move |_: AnimationEvent| id);
+    let shape = legend_shape(pk.write.via);
+    html! {
+        <g class={pk.classes()} {style} key={pk.id.to_string()} {onanimationend}>
+            { shape }
+            if pk.count > 1 {
+                <text class="count" x="9" y="-6">{ format!("×{}", pk.count) }</text>
+            }
+        </g>
+    }
+}
+
+/// Under the stage: the last events, and what each packet shape means.
+fn caption(p: &StageProps, lang: Lang) -> Html {
+    let events = &p.frame.events;
+    let recent: Vec<_> = events.iter().rev().take(2).collect();
+    let legend = [
+        (Loop::EndpointReconciler, lang.pick("endpoint reconciler", "endpoint 协调器")),
+        (Loop::Repair, lang.pick("repair loop", "修复循环")),
+        (Loop::Request, lang.pick("API request", "API 请求")),
+        (Loop::Bootstrap, lang.pick("bootstrap controller", "引导控制器")),
+        (Loop::ControllerManager, lang.pick("controller-manager", "controller-manager")),
+        (Loop::Ttl, lang.pick("TTL expiry", "TTL 过期")),
+    ];
+    html! {
+        <div class="stage-caption">
+            <ol class="stage-events" data-spot="events" aria-label={lang.pick("Latest events", "最新事件")}>
+                if recent.is_empty() {
+                    <li class="quiet">{ lang.pick("No event yet.", "还没有事件。") }</li>
+                }
+                { for recent.iter().map(|e| {
+                    let subject = Subject::Event(e.kind.clone());
+                    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, subject);
+                    html! {
+                        <li tabindex="0" role="button" {onclick} {onkeydown} {onfocus}>
+                            <span class="t">{ format_ms(e.time_ms) }</span>
+                            <b>{ if e.apiserver.is_empty() { e.component.clone() } else { e.apiserver.clone() } }</b>
+                            if !e.reason.is_empty() { <span class="reason">{ &e.reason }</span> }
+                            <span class="msg">{ &e.message }</span>
+                        </li>
+                    }
+                }) }
+            </ol>
+            <ul class="legend" aria-label={lang.pick("Packet shapes", "数据包形状")}>
+                { for legend.iter().map(|(via, name)| {
+                    let class = packets::Packet {
+                        id: 0,
+                        write: Write { time_ms: 0, key: String::new(), op: WireOp::Put, sender: String::new(), via: *via, reason: None },
+                        count: 1, born: 0.0, from: (0.0, 0.0), to: (0.0, 0.0),
+                    }.classes();
+                    html! {
+                        <li><svg viewBox="-9 -9 18 18" class="legend-shape" aria-hidden="true">
+                            <g class={class.replace("packet ", "shape ")}>{ legend_shape(*via) }</g></svg>{ *name }</li>
+                    }
+                }) }
+                <li><svg viewBox="-9 -9 18 18" class="legend-shape" aria-hidden="true"><g class="shape op-bounce"><circle r="6" /></g></svg>
+                    { lang.pick("bounced (no etcd)", "被退回（连不上 etcd）") }</li>
+            </ul>
+        </div>
+    }
+}
+
+/// The shape of a packet from loop `via` (in a packet and in the legend alike).
+fn legend_shape(via: Loop) -> Html {
+    match via {
+        Loop::EndpointReconciler => html! { <circle r="6" /> },
+        Loop::Repair => html! { <rect x="-5.5" y="-5.5" width="11" height="11" /> },
+        Loop::Request => html! { <path d="M0 -7 L7 0 L0 7 L-7 0 Z" /> },
+        Loop::Bootstrap => html! { <path d="M0 -7 L7 6 L-7 6 Z" /> },
+        Loop::ControllerManager => html! { <path d="M-7 -4 L0 -8 L7 -4 L7 4 L0 8 L-7 4 Z" /> },
+        Loop::Ttl => html! { <path d="M-6 -6 L6 6 M6 -6 L-6 6" class="cross" /> },
+        Loop::Lab => html! { <path d="M0 -8 L2 -2 L8 -2 L3 2 L5 8 L0 4 L-5 8 L-3 2 L-8 -2 L-2 -2 Z" /> },
+    }
+}
+

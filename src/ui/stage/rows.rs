@@ -1,0 +1,215 @@
+//! The keys etcd shows on the stage, one row each: the master leases, the `/ranges/*`
+//! snapshots, the `default/kubernetes` Service, Endpoints and EndpointSlice, from 1.33 the
+//! ServiceCIDRs and IPAddresses, and the other objects grouped. Rows keep their slot when
+//! their key is missing (a deleted Service), so the eye can follow them.
+
+use crate::api::Behavior;
+use crate::controlplane::KUBERNETES;
+use crate::duration::format_ms;
+use crate::etcd;
+use crate::lang::Lang;
+use crate::reconcilers::ReconcilerType;
+use crate::state::State;
+
+/// Which row a key is drawn on.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum RowId {
+    Lease(String),
+    Range(&'static str),
+    Service,
+    Endpoints,
+    Slice,
+    ServiceCidrs,
+    IpAddresses,
+    /// Every other Service (with its Endpoints and EndpointSlices).
+    Services,
+    Pods,
+    Namespaces,
+}
+
+impl RowId {
+    /// The row a key written on the wire belongs to.
+    pub(crate) fn of(key: &str) -> RowId {
+        let kubernetes = |prefix: &str| key == format!("{prefix}default/{KUBERNETES}");
+        if let Some(ip) = key.strip_prefix(etcd::MASTER_LEASES) {
+            RowId::Lease(ip.to_string())
+        } else if kubernetes(etcd::SERVICES) {
+            RowId::Service
+        } else if kubernetes(etcd::ENDPOINTS) {
+            RowId::Endpoints
+        } else if kubernetes(etcd::ENDPOINT_SLICES) {
+            RowId::Slice
+        } else if key.starts_with("/ranges/") {
+            match key {
+                etcd::RANGE_SERVICE_IPS => RowId::Range(etcd::RANGE_SERVICE_IPS),
+                etcd::RANGE_NODE_PORTS => RowId::Range(etcd::RANGE_NODE_PORTS),
+                _ => RowId::Range(etcd::RANGE_SECONDARY_SERVICE_IPS),
+            }
+        } else if key.starts_with(etcd::SERVICE_CIDRS) {
+            RowId::ServiceCidrs
+        } else if key.starts_with(etcd::IP_ADDRESSES) {
+            RowId::IpAddresses
+        } else if key.starts_with(etcd::PODS) {
+            RowId::Pods
+        } else if key.starts_with(etcd::NAMESPACES) {
+            RowId::Namespaces
+        } else {
+            RowId::Services
+        }
+    }
+
+    /// The tour spots (`data-spot` tokens) this row stands for.
+    pub(crate) fn spots(&self) -> &'static str {
+        match self {
+            RowId::Lease(_) => "leases",
+            RowId::Range(k) if *k == etcd::RANGE_NODE_PORTS => "ranges node-port",
+            RowId::Range(_) => "ranges cluster-ip",
+            RowId::Service => "kubernetes-service",
+            RowId::Endpoints => "endpoints",
+            RowId::Slice => "endpoint-slice",
+            RowId::ServiceCidrs => "service-cidrs",
+            RowId::IpAddresses => "ip-addresses",
+            RowId::Services => "services",
+            RowId::Pods => "pods",
+            RowId::Namespaces => "namespaces",
+        }
+    }
+}
+
+/// One row: its key as etcd names it (without `/registry`), what it holds in a few words,
+/// and for a lease its TTL.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Row {
+    pub(crate) id: RowId,
+    pub(crate) key: String,
+    pub(crate) detail: String,
+    /// (left, total) of a lease's TTL.
+    pub(crate) ttl: Option<(u64, u64)>,
+    /// The key is not in etcd now (deleted, or a lease fading out after it expired).
+    pub(crate) missing: bool,
+    /// A lease that expired or was deleted a moment ago, drawn while it fades.
+    pub(crate) fading: bool,
+}
+
+/// What the rows need beyond the state.
+pub(crate) struct RowsOf<'a> {
+    pub(crate) state: &'a State,
+    pub(crate) behavior: Behavior,
+    pub(crate) reconciler: ReconcilerType,
+    pub(crate) lease_ttl_ms: u64,
+    /// Lease keys that just left etcd, still fading on the stage.
+    pub(crate) fading: &'a [String],
+    pub(crate) lang: Lang,
+}
+
+fn count(n: usize, one: &str, many: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En if n == 1 => format!("1 {one}"),
+        Lang::En => format!("{n} {many}"),
+        Lang::Zh => format!("{n} 个{one}"),
+    }
+}
+
+impl RowsOf<'_> {
+    pub(crate) fn rows(&self) -> Vec<Row> {
+        let (st, lang) = (self.state, self.lang);
+        let row = |id: RowId, key: String, detail: String, missing: bool| Row {
+            id,
+            key,
+            detail,
+            ttl: None,
+            missing,
+            fading: false,
+        };
+        let mut rows: Vec<Row> = st
+            .leases
+            .iter()
+            .map(|l| Row {
+                ttl: Some((l.ttl_left_ms, self.lease_ttl_ms)),
+                ..row(
+                    RowId::Lease(l.ip.clone()),
+                    l.key.clone(),
+                    format!("TTL {}", format_ms(l.ttl_left_ms)),
+                    false,
+                )
+            })
+            .collect();
+        for key in self.fading {
+            if !st.leases.iter().any(|l| &l.key == key) {
+                let ip = key.trim_start_matches(etcd::MASTER_LEASES).to_string();
+                let gone = lang.pick("gone", "已删除").to_string();
+                rows.push(Row {
+                    fading: true,
+                    ..row(RowId::Lease(ip), key.clone(), gone, true)
+                });
+            }
+        }
+        if rows.is_empty() && self.reconciler == ReconcilerType::Lease {
+            let none = lang.pick("no lease", "无租约").to_string();
+            rows.push(row(RowId::Lease(String::new()), format!("{}*", etcd::MASTER_LEASES), none, true));
+        }
+        let ips = &st.allocations.cluster_ip;
+        if self.behavior.cluster_ip_bitmap() {
+            let keys = [etcd::RANGE_SERVICE_IPS, etcd::RANGE_SECONDARY_SERVICE_IPS];
+            for (a, key) in ips.iter().zip(keys) {
+                let detail = format!("{} · {}", a.range, count(a.allocated.len(), "IP", "IPs", lang));
+                rows.push(row(RowId::Range(key), key.to_string(), detail, false));
+            }
+        }
+        let np = &st.allocations.node_port;
+        let ports = format!("{} · {}", np.range, count(np.allocated.len(), "port", "ports", lang));
+        rows.push(row(RowId::Range(etcd::RANGE_NODE_PORTS), etcd::RANGE_NODE_PORTS.into(), ports, false));
+        let kubernetes = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
+        let missing = lang.pick("missing", "不存在").to_string();
+        rows.push(match kubernetes {
+            Some(s) => row(RowId::Service, etcd::service_key("default", KUBERNETES), s.cluster_ip.clone(), false),
+            None => row(RowId::Service, etcd::service_key("default", KUBERNETES), missing.clone(), true),
+        });
+        let addresses = st.kubernetes_addresses().count();
+        rows.push(match st.kubernetes_endpoints() {
+            Some(_) => row(
+                RowId::Endpoints,
+                etcd::endpoints_key("default", KUBERNETES),
+                count(addresses, lang.pick("address", "地址"), "addresses", lang),
+                false,
+            ),
+            None => row(RowId::Endpoints, etcd::endpoints_key("default", KUBERNETES), missing.clone(), true),
+        });
+        rows.push(match st.kubernetes_slice() {
+            Some(s) => row(
+                RowId::Slice,
+                etcd::endpoint_slice_key("default", KUBERNETES),
+                count(s.endpoints.len(), lang.pick("endpoint", "端点"), "endpoints", lang),
+                false,
+            ),
+            None => row(RowId::Slice, etcd::endpoint_slice_key("default", KUBERNETES), missing, true),
+        });
+        if self.behavior.ip_addresses() {
+            let cidrs: Vec<String> = st.service_cidrs.iter().map(|c| c.name.clone()).collect();
+            let detail = if cidrs.is_empty() { "—".to_string() } else { cidrs.join(", ") };
+            rows.push(row(RowId::ServiceCidrs, format!("{}*", etcd::SERVICE_CIDRS), detail, cidrs.is_empty()));
+            let n = st.ip_addresses.len();
+            let detail = count(n, "IPAddress", "IPAddresses", lang);
+            rows.push(row(RowId::IpAddresses, format!("{}*", etcd::IP_ADDRESSES), detail, n == 0));
+        }
+        let others = st.services.len() - usize::from(kubernetes.is_some());
+        let detail = count(others, "Service", "Services", lang);
+        rows.push(row(RowId::Services, format!("{}*", etcd::SERVICES), detail, others == 0));
+        if !st.pods.is_empty() {
+            let detail = count(st.pods.len(), "Pod", "Pods", lang);
+            rows.push(row(RowId::Pods, format!("{}*", etcd::PODS), detail, false));
+        }
+        let detail = st.namespaces.join(", ");
+        rows.push(row(RowId::Namespaces, format!("{}*", etcd::NAMESPACES), detail, st.namespaces.is_empty()));
+        rows
+    }
+}
+
+/// The row a key lands on among `rows` (a lease with no row of its own lands on the leases).
+pub(crate) fn slot(rows: &[Row], key: &str) -> Option<usize> {
+    let id = RowId::of(key);
+    rows.iter().position(|r| r.id == id).or_else(|| match id {
+        RowId::Lease(_) => rows.iter().position(|r| matches!(r.id, RowId::Lease(_))),
+        _ => None,
+    })
+}
