@@ -130,7 +130,7 @@ impl Layout {
             })
             .collect();
         let etcd_h = 30.0 + 8.0 + rows.max(1) as f64 * (17.0 + ROW_GAP);
-        let etcd = Rect::new(40.0, area.bottom() + 10.0, width - 46.0, etcd_h.min(300.0));
+        let etcd = Rect::new(40.0, area.bottom() + 10.0, width - 46.0, etcd_h.min(420.0));
         let kcm = Rect::new(6.0, etcd.y, 28.0, etcd.h);
         let service = Rect::new(6.0, etcd.bottom() + 10.0, 210.0, 176.0);
         let strip = Rect::new(222.0, service.y, width - 228.0, 176.0);
