@@ -39,6 +39,7 @@ pub mod share;
 pub mod state;
 pub mod timeline;
 pub mod tour;
+pub mod upstream;
 #[doc(hidden)]
 pub mod workloads;
 pub mod world;
