@@ -191,7 +191,12 @@ fn links(topics: &[Topic], behavior: Behavior) -> Vec<SourceLink> {
 
 /// The upstream code that `subject` models under `behavior`, most specific first.
 pub fn sources(subject: &Subject, behavior: Behavior) -> Vec<SourceLink> {
-    links(&topics(subject, behavior), behavior)
+    let found = links(&topics(subject, behavior), behavior);
+    if found.is_empty() {
+        // An object this behaviour has no code for (none the lab makes): its bootstrap loop.
+        return links(&[KubernetesService], behavior);
+    }
+    found
 }
 
 fn topics(subject: &Subject, b: Behavior) -> Vec<Topic> {
@@ -253,10 +258,8 @@ fn packet_topics(w: &Write, b: Behavior) -> Vec<Topic> {
             _ => vec![LeaseWrite, LeaseReconcile],
         },
         Loop::EndpointReconciler => vec![LeaseReconcile, Adapter],
-        Loop::Repair if key.starts_with(etcd::IP_ADDRESSES) || (b.ip_addresses() && key != etcd::RANGE_NODE_PORTS) => {
-            vec![RepairIpAddress]
-        }
         Loop::Repair if key == etcd::RANGE_NODE_PORTS => vec![RepairPort, BitmapStorage],
+        Loop::Repair if b.ip_addresses() => vec![RepairIpAddress],
         Loop::Repair => vec![RepairIpBitmap, BitmapStorage],
         Loop::Request if key.starts_with(etcd::SERVICES) => vec![ServiceCreate],
         Loop::Ttl => vec![LeaseWrite],
