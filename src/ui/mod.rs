@@ -7,6 +7,8 @@ mod controls;
 mod failure;
 mod frame;
 pub(crate) mod hooks;
+#[doc(hidden)]
+pub mod inspector;
 mod link;
 pub mod mount;
 mod panels;
@@ -24,6 +26,8 @@ use crate::parts::Part;
 pub use config::{cluster_scenario, Settings};
 use config::ConfigForm;
 pub(crate) use frame::{CidrCanvas, Frame};
+#[allow(unused_imports)] // until the stage mounts it
+pub(crate) use inspector::Inspector;
 
 #[derive(Properties, PartialEq)]
 pub struct AppProps {
