@@ -108,8 +108,22 @@ struct Row {
     lines: Option<(u32, u32)>,
 }
 
-const fn r(topic: Topic, from: Behavior, to: Behavior, path: &'static str, symbol: &'static str, lines: Option<(u32, u32)>) -> Row {
-    Row { topic, from, to, path, symbol, lines }
+const fn r(
+    topic: Topic,
+    from: Behavior,
+    to: Behavior,
+    path: &'static str,
+    symbol: &'static str,
+    lines: Option<(u32, u32)>,
+) -> Row {
+    Row {
+        topic,
+        from,
+        to,
+        path,
+        symbol,
+        lines,
+    }
 }
 
 // One row a line: scripts/check-upstream.sh reads them.
@@ -184,7 +198,12 @@ fn links(topics: &[Topic], behavior: Behavior) -> Vec<SourceLink> {
             TABLE
                 .iter()
                 .filter(move |row| row.topic == t && (row.from..=row.to).contains(&behavior))
-                .map(|row| SourceLink { path: row.path, symbol: row.symbol, lines: row.lines, what: what(row.topic) })
+                .map(|row| SourceLink {
+                    path: row.path,
+                    symbol: row.symbol,
+                    lines: row.lines,
+                    what: what(row.topic),
+                })
         })
         .collect()
 }
@@ -202,7 +221,13 @@ pub fn sources(subject: &Subject, behavior: Behavior) -> Vec<SourceLink> {
 fn topics(subject: &Subject, b: Behavior) -> Vec<Topic> {
     let ip_objects = b.ip_addresses();
     match subject {
-        Subject::Apiserver(_) => vec![KubernetesService, LeaseReconcile, LeaseRemove, InstanceCount, NoneReconciler],
+        Subject::Apiserver(_) => vec![
+            KubernetesService,
+            LeaseReconcile,
+            LeaseRemove,
+            InstanceCount,
+            NoneReconciler,
+        ],
         Subject::Key(key) => key_topics(key, b),
         Subject::Packet(w) => packet_topics(w, b),
         Subject::ClusterIp(_) if ip_objects => vec![MetaAlloc, IpAddressAlloc, RepairIpAddress],
@@ -227,13 +252,25 @@ fn key_topics(key: &str, b: Behavior) -> Vec<Topic> {
     } else if key == etcd::RANGE_NODE_PORTS {
         vec![PortRange, BitmapStorage, RepairPort]
     } else if let Some(nn) = rest(etcd::SERVICES) {
-        if nn == KUBERNETES_NN { vec![CreateService] } else { vec![ServiceCreate] }
+        if nn == KUBERNETES_NN {
+            vec![CreateService]
+        } else {
+            vec![ServiceCreate]
+        }
     } else if let Some(nn) = rest(etcd::ENDPOINTS) {
-        if nn == KUBERNETES_NN { vec![LeaseReconcile, Adapter] } else { vec![EndpointsSync] }
+        if nn == KUBERNETES_NN {
+            vec![LeaseReconcile, Adapter]
+        } else {
+            vec![EndpointsSync]
+        }
     } else if key.starts_with(etcd::ENDPOINT_SLICES) {
         vec![Adapter]
     } else if let Some(name) = rest(etcd::SERVICE_CIDRS).filter(|_| ip_objects) {
-        if name == crate::controlplane::KUBERNETES { vec![DefaultCidr, CidrsSync] } else { vec![CidrsSync] }
+        if name == crate::controlplane::KUBERNETES {
+            vec![DefaultCidr, CidrsSync]
+        } else {
+            vec![CidrsSync]
+        }
     } else if key.starts_with(etcd::IP_ADDRESSES) && ip_objects {
         vec![IpAddressAlloc, RepairIpAddress]
     } else if key.starts_with(etcd::SERVICE_CIDRS) || key.starts_with(etcd::IP_ADDRESSES) {
@@ -270,22 +307,52 @@ fn packet_topics(w: &Write, b: Behavior) -> Vec<Topic> {
 }
 
 fn event_topics(e: &Event, b: Behavior) -> Vec<Topic> {
-    let ip_repair = if b.ip_addresses() { RepairIpAddress } else { RepairIpBitmap };
+    let ip_repair = if b.ip_addresses() {
+        RepairIpAddress
+    } else {
+        RepairIpBitmap
+    };
     let ports = e.component == crate::repair::nodeport::COMPONENT;
     use EventKind as K;
     match &e.kind {
-        K::PortNotAllocated | K::PortAlreadyAllocated | K::PortOutOfRange | K::PortRangeFull => vec![RepairPort],
-        K::RepairUnknownError | K::RepairDetail | K::LeakFlagged | K::LeakCleanedUp | K::LeakNotAllocatable | K::RepairFailed | K::InitialCheckFailed if ports => {
+        K::PortNotAllocated | K::PortAlreadyAllocated | K::PortOutOfRange | K::PortRangeFull => {
             vec![RepairPort]
         }
-        K::ClusterIpNotValid | K::ClusterIpNotAllocated | K::ClusterIpAlreadyAllocated | K::ClusterIpOutOfRange | K::RepairUnknownError | K::RepairDetail | K::LeakFlagged | K::LeakCleanedUp | K::LeakNotAllocatable | K::RepairFailed | K::InitialCheckFailed => {
+        K::RepairUnknownError
+        | K::RepairDetail
+        | K::LeakFlagged
+        | K::LeakCleanedUp
+        | K::LeakNotAllocatable
+        | K::RepairFailed
+        | K::InitialCheckFailed
+            if ports =>
+        {
+            vec![RepairPort]
+        }
+        K::ClusterIpNotValid
+        | K::ClusterIpNotAllocated
+        | K::ClusterIpAlreadyAllocated
+        | K::ClusterIpOutOfRange
+        | K::RepairUnknownError
+        | K::RepairDetail
+        | K::LeakFlagged
+        | K::LeakCleanedUp
+        | K::LeakNotAllocatable
+        | K::RepairFailed
+        | K::InitialCheckFailed => {
             vec![ip_repair]
         }
-        K::ClusterIpWrongReference | K::IpAddressLeaked | K::IpAddressModified | K::IpAddressWrongReference => vec![RepairIpAddress],
+        K::ClusterIpWrongReference
+        | K::IpAddressLeaked
+        | K::IpAddressModified
+        | K::IpAddressWrongReference => vec![RepairIpAddress],
         K::DefaultServiceCidrInconsistent | K::DefaultServiceCidrError => vec![DefaultCidr],
         K::ServiceCidrLog | K::ServiceCidrFull => vec![MetaAlloc, CidrsSync],
         K::ReleaseFailed | K::ActionFailed => vec![ServiceCreate],
-        K::StaleEndpointRemoved | K::RemoveEndpointsFailed | K::RemoveEndpointsTimedOut | K::ReconcilerShutdown => vec![LeaseRemove],
+        K::StaleEndpointRemoved
+        | K::RemoveEndpointsFailed
+        | K::RemoveEndpointsTimedOut
+        | K::ReconcilerShutdown => vec![LeaseRemove],
         K::NamespaceCreateFailed => vec![Namespaces],
         K::EndpointsReset { .. } | K::RefusedToEraseEndpoints => vec![LeaseReconcile],
         K::LeaseExpired { .. } => vec![LeaseWrite],
@@ -310,7 +377,14 @@ fn note(subject: &Subject, b: Behavior) -> (&'static str, &'static str) {
         Subject::ClusterIp(_) | Subject::IpAddress(_) if b.ip_addresses() => IP_OBJECTS,
         Subject::IpAddress(_) => NO_IP_OBJECTS,
         Subject::ClusterIp(_) | Subject::NodePort(_) => BITMAP,
-        Subject::Event(e) if matches!(e.kind, EventKind::LeaseExpired { .. } | EventKind::ActionFailed) => LAB_LINE,
+        Subject::Event(e)
+            if matches!(
+                e.kind,
+                EventKind::LeaseExpired { .. } | EventKind::ActionFailed
+            ) =>
+        {
+            LAB_LINE
+        }
         Subject::Event(_) => EVENT,
     }
 }
@@ -322,7 +396,9 @@ fn key_note(key: &str, b: Behavior) -> (&'static str, &'static str) {
         SLICE
     } else if key.starts_with(etcd::RANGE_SERVICE_IPS) || key.starts_with("/ranges/") {
         BITMAP
-    } else if (key.starts_with(etcd::SERVICE_CIDRS) || key.starts_with(etcd::IP_ADDRESSES)) && !b.ip_addresses() {
+    } else if (key.starts_with(etcd::SERVICE_CIDRS) || key.starts_with(etcd::IP_ADDRESSES))
+        && !b.ip_addresses()
+    {
         NO_IP_OBJECTS
     } else if key.starts_with(etcd::SERVICE_CIDRS) || key.starts_with(etcd::IP_ADDRESSES) {
         IP_OBJECTS

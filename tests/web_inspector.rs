@@ -26,7 +26,10 @@ use dom::{by_id, click, settle, text, Mounted};
 
 /// A lab of `scenario` at `ms`.
 fn lab_at(scenario: &str, ms: u64) -> Lab {
-    let (mut lab, notes) = Lab::open(Opening { scenario: Some(scenario), ..Opening::default() });
+    let (mut lab, notes) = Lab::open(Opening {
+        scenario: Some(scenario),
+        ..Opening::default()
+    });
     assert!(notes.is_empty(), "{notes:?}");
     lab.update(Msg::Seek(ms));
     lab
@@ -65,7 +68,10 @@ fn hrefs() -> Vec<String> {
         .map(|n| {
             let a: Element = n.dyn_into().unwrap();
             let attr = |name: &str| a.get_attribute(name).unwrap_or_default();
-            assert_eq!((attr("target"), attr("rel")), ("_blank".to_string(), "noopener".to_string()));
+            assert_eq!(
+                (attr("target"), attr("rel")),
+                ("_blank".to_string(), "noopener".to_string())
+            );
             attr("href")
         })
         .collect()
@@ -88,11 +94,22 @@ async fn an_apiserver_shows_its_state_links_and_actions_named_with_it() {
     let d = details();
     assert!(d.contains("192.168.10.12") && d.contains("running"), "{d}");
     assert!(d.contains("Lease TTL left14s"), "{d}");
-    assert!(has_link("v1.29.0", "pkg/controlplane/controller/kubernetesservice/controller.go"));
+    assert!(has_link(
+        "v1.29.0",
+        "pkg/controlplane/controller/kubernetesservice/controller.go"
+    ));
     assert!(has_link("v1.29.0", "pkg/controlplane/reconcilers/lease.go"));
     assert!(text("inspector-note").contains("bootstrap controller"));
-    let crash: Element = o.root.query_selector("button[aria-label='Crash apiserver-b']").unwrap().expect("a named Crash");
-    assert!(o.root.query_selector("button[aria-label='Isolate for 30 s apiserver-b']").unwrap().is_some());
+    let crash: Element = o
+        .root
+        .query_selector("button[aria-label='Crash apiserver-b']")
+        .unwrap()
+        .expect("a named Crash");
+    assert!(o
+        .root
+        .query_selector("button[aria-label='Isolate for 30 s apiserver-b']")
+        .unwrap()
+        .is_some());
     click(crash).await;
     let sent = o.sent.borrow();
     assert!(
@@ -109,7 +126,10 @@ async fn a_lease_key_shows_its_holder_and_ttl_and_links_to_update_lease() {
     let o = open(&lab, Subject::Key("/masterleases/192.168.10.11".into())).await;
     assert_eq!(text("inspector-title"), "/masterleases/192.168.10.11");
     let d = details();
-    assert!(d.contains("the lease of apiserver-a") && d.contains("TTL left14s"), "{d}");
+    assert!(
+        d.contains("the lease of apiserver-a") && d.contains("TTL left14s"),
+        "{d}"
+    );
     assert!(has_link("v1.29.0", "pkg/controlplane/reconcilers/lease.go"));
     o.root.remove();
 }
@@ -126,9 +146,17 @@ async fn a_bounced_packet_shows_its_sender_loop_and_reason() {
         reason: Some("context deadline exceeded".into()),
     };
     let o = open(&lab, Subject::Packet(w)).await;
-    assert_eq!(text("inspector-title"), "bounced /masterleases/192.168.10.11");
+    assert_eq!(
+        text("inspector-title"),
+        "bounced /masterleases/192.168.10.11"
+    );
     let d = details();
-    assert!(d.contains("apiserver-a") && d.contains("endpoint reconciler") && d.contains("context deadline exceeded"), "{d}");
+    assert!(
+        d.contains("apiserver-a")
+            && d.contains("endpoint reconciler")
+            && d.contains("context deadline exceeded"),
+        "{d}"
+    );
     assert!(text("inspector-note").contains("never reached etcd"));
     o.root.remove();
 }
@@ -139,28 +167,50 @@ async fn allocation_cells_name_their_service_with_the_code_of_their_behaviour() 
     let o = open(&lab, Subject::ClusterIp("10.96.0.1".into())).await;
     assert_eq!(text("inspector-title"), "ClusterIP 10.96.0.1");
     assert!(details().contains("default/kubernetes"));
-    assert!(has_link("v1.29.0", "pkg/registry/core/service/ipallocator/bitmap.go"));
-    assert!(has_link("v1.29.0", "pkg/registry/core/service/ipallocator/controller/repair.go"));
+    assert!(has_link(
+        "v1.29.0",
+        "pkg/registry/core/service/ipallocator/bitmap.go"
+    ));
+    assert!(has_link(
+        "v1.29.0",
+        "pkg/registry/core/service/ipallocator/controller/repair.go"
+    ));
     o.root.remove();
 
     let lab = lab_at("ipaddress-fresh-cluster-1-35", 10_000);
     let o = open(&lab, Subject::IpAddress("10.96.0.1".into())).await;
     assert_eq!(text("inspector-title"), "IPAddress 10.96.0.1");
-    assert!(details().contains("services/default/kubernetes"), "{}", details());
-    assert!(has_link("v1.35.0", "pkg/registry/core/service/ipallocator/controller/repairip.go"));
+    assert!(
+        details().contains("services/default/kubernetes"),
+        "{}",
+        details()
+    );
+    assert!(has_link(
+        "v1.35.0",
+        "pkg/registry/core/service/ipallocator/controller/repairip.go"
+    ));
     assert!(!hrefs().iter().any(|h| h.contains("/v1.29.0/")));
     o.root.remove();
 
     let o = open(&lab, Subject::NodePort(30080)).await;
     assert_eq!(text("inspector-title"), "NodePort 30080");
-    assert!(has_link("v1.35.0", "pkg/registry/core/service/portallocator/controller/repair.go"));
+    assert!(has_link(
+        "v1.35.0",
+        "pkg/registry/core/service/portallocator/controller/repair.go"
+    ));
     o.root.remove();
 }
 
 #[wasm_bindgen_test]
 async fn an_event_shows_its_time_component_and_message() {
     let lab = lab_at("crash-vs-graceful-stop", 60_000);
-    let e: Event = lab.world().events().iter().find(|e| !e.message.is_empty()).cloned().expect("an event by 60 s");
+    let e: Event = lab
+        .world()
+        .events()
+        .iter()
+        .find(|e| !e.message.is_empty())
+        .cloned()
+        .expect("an event by 60 s");
     let o = open(&lab, Subject::Event(e.clone())).await;
     let d = details();
     assert!(d.contains(&e.component) && d.contains(&e.message), "{d}");

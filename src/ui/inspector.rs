@@ -95,7 +95,9 @@ fn title(s: &Subject, t: Lang) -> String {
         Subject::ClusterIp(ip) => format!("ClusterIP {ip}"),
         Subject::NodePort(port) => format!("NodePort {port}"),
         Subject::IpAddress(ip) => format!("IPAddress {ip}"),
-        Subject::Event(e) if e.reason.is_empty() => format!("{} · {}", e.component, t.pick("log", "日志")),
+        Subject::Event(e) if e.reason.is_empty() => {
+            format!("{} · {}", e.component, t.pick("log", "日志"))
+        }
         Subject::Event(e) => format!("{} · {}", e.component, e.reason),
     }
 }
@@ -122,7 +124,12 @@ fn loop_text(via: Loop, t: Lang) -> &'static str {
 }
 
 fn yes_no(b: bool, t: Lang) -> String {
-    (if b { t.pick("yes", "是") } else { t.pick("no", "否") }).to_string()
+    (if b {
+        t.pick("yes", "是")
+    } else {
+        t.pick("no", "否")
+    })
+    .to_string()
 }
 
 fn details(s: &Subject, f: &Frame, t: Lang) -> Vec<Row> {
@@ -144,18 +151,40 @@ fn details(s: &Subject, f: &Frame, t: Lang) -> Vec<Row> {
             rows
         }
         Subject::ClusterIp(ip) => {
-            let owner = st.services.iter().find(|s| &s.cluster_ip == ip || s.cluster_ips.contains(ip));
-            vec![("Owner Service", "所属 Service", owner.map_or_else(|| none(t), |s| format!("{}/{}", s.namespace, s.name)))]
+            let owner = st
+                .services
+                .iter()
+                .find(|s| &s.cluster_ip == ip || s.cluster_ips.contains(ip));
+            vec![(
+                "Owner Service",
+                "所属 Service",
+                owner.map_or_else(|| none(t), |s| format!("{}/{}", s.namespace, s.name)),
+            )]
         }
         Subject::NodePort(port) => {
-            let owner = st.services.iter().find(|s| s.ports.iter().any(|p| p.node_port == i32::from(*port)));
-            vec![("Owner Service", "所属 Service", owner.map_or_else(|| none(t), |s| format!("{}/{}", s.namespace, s.name)))]
+            let owner = st
+                .services
+                .iter()
+                .find(|s| s.ports.iter().any(|p| p.node_port == i32::from(*port)));
+            vec![(
+                "Owner Service",
+                "所属 Service",
+                owner.map_or_else(|| none(t), |s| format!("{}/{}", s.namespace, s.name)),
+            )]
         }
         Subject::IpAddress(ip) => ip_address_rows(ip, st, t),
         Subject::Event(e) => vec![
             ("Time", "时间", format_ms(e.time_ms)),
             ("Component", "组件", e.component.clone()),
-            ("Apiserver", "apiserver", if e.apiserver.is_empty() { none(t) } else { e.apiserver.clone() }),
+            (
+                "Apiserver",
+                "apiserver",
+                if e.apiserver.is_empty() {
+                    none(t)
+                } else {
+                    e.apiserver.clone()
+                },
+            ),
             ("Type", "类型", e.type_.clone()),
             ("Object", "对象", e.object.clone()),
             ("Message", "消息", e.message.clone()),
@@ -176,7 +205,14 @@ fn apiserver_rows(name: &str, st: &State, t: Lang) -> Vec<Row> {
         ("Address", "地址", a.advertise_address.clone()),
         ("Status", "状态", a.status.as_str().to_string()),
         ("Ready", "就绪", yes_no(a.ready, t)),
-        ("Lease TTL left", "租约 TTL 剩余", lease.map_or_else(|| t.pick("no lease", "无租约").to_string(), |l| format_ms(l.ttl_left_ms))),
+        (
+            "Lease TTL left",
+            "租约 TTL 剩余",
+            lease.map_or_else(
+                || t.pick("no lease", "无租约").to_string(),
+                |l| format_ms(l.ttl_left_ms),
+            ),
+        ),
     ]
 }
 
@@ -185,19 +221,34 @@ fn ip_address_rows(ip: &str, st: &State, t: Lang) -> Vec<Row> {
         Some(a) => vec![(
             "Parent",
             "父对象",
-            format!("{}/{}/{}", a.parent.resource, a.parent.namespace, a.parent.name),
+            format!(
+                "{}/{}/{}",
+                a.parent.resource, a.parent.namespace, a.parent.name
+            ),
         )],
-        None => vec![("Object", "对象", t.pick("not in etcd", "不在 etcd 中").to_string())],
+        None => vec![(
+            "Object",
+            "对象",
+            t.pick("not in etcd", "不在 etcd 中").to_string(),
+        )],
     }
 }
 
 fn key_rows(key: &str, st: &State, t: Lang) -> Vec<Row> {
     let value = key_value(key, st, t);
-    let mut rows = vec![("Value", "值", value.unwrap_or_else(|| t.pick("not in etcd", "不在 etcd 中").to_string()))];
+    let mut rows = vec![(
+        "Value",
+        "值",
+        value.unwrap_or_else(|| t.pick("not in etcd", "不在 etcd 中").to_string()),
+    )];
     if let Some(l) = st.leases.iter().find(|l| l.key == key) {
         rows.push(("TTL left", "TTL 剩余", format_ms(l.ttl_left_ms)));
     }
-    rows.push(("etcd revision", "etcd 修订版本", st.etcd.revision.to_string()));
+    rows.push((
+        "etcd revision",
+        "etcd 修订版本",
+        st.etcd.revision.to_string(),
+    ));
     rows
 }
 
@@ -224,16 +275,34 @@ fn key_value(key: &str, st: &State, t: Lang) -> Option<String> {
         return Some(used(&st.allocations.node_port, t));
     }
     if let Some(nn) = nn(etcd::SERVICES) {
-        let s = st.services.iter().find(|s| format!("{}/{}", s.namespace, s.name) == nn)?;
-        return Some(format!("{:?} · ClusterIP {}", s.type_, if s.cluster_ip.is_empty() { none(t) } else { s.cluster_ip.clone() }));
+        let s = st
+            .services
+            .iter()
+            .find(|s| format!("{}/{}", s.namespace, s.name) == nn)?;
+        return Some(format!(
+            "{:?} · ClusterIP {}",
+            s.type_,
+            if s.cluster_ip.is_empty() {
+                none(t)
+            } else {
+                s.cluster_ip.clone()
+            }
+        ));
     }
     if let Some(nn) = nn(etcd::ENDPOINTS) {
         let e = st.endpoints.iter().find(|e| e.key() == nn)?;
-        return Some(list(e.subsets.iter().flat_map(|s| s.addresses.clone()).collect()));
+        return Some(list(
+            e.subsets.iter().flat_map(|s| s.addresses.clone()).collect(),
+        ));
     }
     if let Some(nn) = nn(etcd::ENDPOINT_SLICES) {
         let e = st.endpoint_slices.iter().find(|e| e.key() == nn)?;
-        return Some(list(e.endpoints.iter().flat_map(|s| s.addresses.clone()).collect()));
+        return Some(list(
+            e.endpoints
+                .iter()
+                .flat_map(|s| s.addresses.clone())
+                .collect(),
+        ));
     }
     if let Some(name) = key.strip_prefix(etcd::SERVICE_CIDRS) {
         let c = st.service_cidrs.iter().find(|c| c.name == name)?;
@@ -241,14 +310,32 @@ fn key_value(key: &str, st: &State, t: Lang) -> Option<String> {
     }
     if let Some(ip) = key.strip_prefix(etcd::IP_ADDRESSES) {
         let a = st.ip_addresses.iter().find(|a| a.ip == ip)?;
-        return Some(format!("{}/{}/{}", a.parent.resource, a.parent.namespace, a.parent.name));
+        return Some(format!(
+            "{}/{}/{}",
+            a.parent.resource, a.parent.namespace, a.parent.name
+        ));
     }
     if let Some(n) = key.strip_prefix(etcd::NAMESPACES) {
-        return st.namespaces.iter().any(|x| x == n).then(|| t.pick("a Namespace", "一个 Namespace").to_string());
+        return st
+            .namespaces
+            .iter()
+            .any(|x| x == n)
+            .then(|| t.pick("a Namespace", "一个 Namespace").to_string());
     }
     if let Some(nn) = nn(etcd::PODS) {
-        let p = st.pods.iter().find(|p| format!("{}/{}", p.namespace, p.name) == nn)?;
-        return Some(format!("{} · {}", p.pod_ip, if p.ready { t.pick("ready", "就绪") } else { t.pick("not ready", "未就绪") }));
+        let p = st
+            .pods
+            .iter()
+            .find(|p| format!("{}/{}", p.namespace, p.name) == nn)?;
+        return Some(format!(
+            "{} · {}",
+            p.pod_ip,
+            if p.ready {
+                t.pick("ready", "就绪")
+            } else {
+                t.pick("not ready", "未就绪")
+            }
+        ));
     }
     None
 }
@@ -268,8 +355,14 @@ fn actions(name: &str, st: &State, lab: &Callback<Msg>, t: Lang) -> Html {
     };
     let starting = a.status == ApiserverStatus::Starting;
     let up = a.status.is_up() && !starting;
-    let r = || ApiserverRef { apiserver: name.to_string() };
-    let button = |class: &'static str, text: (&'static str, &'static str), label: (&str, &str), enabled: bool, action: Action| {
+    let r = || ApiserverRef {
+        apiserver: name.to_string(),
+    };
+    let button = |class: &'static str,
+                  text: (&'static str, &'static str),
+                  label: (&str, &str),
+                  enabled: bool,
+                  action: Action| {
         let lab = lab.clone();
         let onclick = Callback::from(move |_: MouseEvent| lab.emit(Msg::Act(action.clone())));
         let aria = match t {
