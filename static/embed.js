@@ -13,7 +13,7 @@
 // state; the only thing shared is the compiled module.
 
 const base = new URL("./", import.meta.url);
-const STYLES = ["style.css", "bitmap.css", "stage.css"];
+const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];
 const ATTRIBUTES = ["tour", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "link"];
 
 let loading;

@@ -42,6 +42,13 @@ impl PartialEq for Frame {
     }
 }
 
+impl Frame {
+    /// The frame of `lab` now, built afresh (the app's renders share one through [`use_frame`]).
+    pub(crate) fn of(lab: &Lab) -> Self {
+        frame_of(lab, &mut LogCache::default())
+    }
+}
+
 /// The logs only grow while playing: copy them for the panels only when they changed.
 #[derive(Default)]
 struct LogCache {

@@ -7,6 +7,8 @@ mod controls;
 mod failure;
 mod frame;
 pub(crate) mod hooks;
+#[doc(hidden)]
+pub mod inspector;
 mod link;
 pub mod mount;
 mod panels;
@@ -25,6 +27,7 @@ use crate::parts::Part;
 pub use config::{cluster_scenario, Settings};
 use config::ConfigForm;
 pub(crate) use frame::{CidrCanvas, Frame};
+pub(crate) use inspector::Inspector;
 
 /// The tour the untouched page and embeds open on, moving on by itself.
 pub const STORY: &str = "story";
@@ -145,10 +148,14 @@ pub fn app(props: &AppProps) -> Html {
         use_callback((), move |(), _| state.get().link_to_here())
     };
     let t = lab.lang();
-    let picked = use_state(|| None::<crate::upstream::Subject>);
+    let picked = use_state(|| None::<(crate::upstream::Subject, bool)>);
     let on_pick = {
         let picked = picked.clone();
-        use_callback((), move |s: crate::upstream::Subject, _| picked.set(Some(s)))
+        use_callback((), move |s: (crate::upstream::Subject, bool), _| picked.set(Some(s)))
+    };
+    let on_close = {
+        let picked = picked.clone();
+        use_callback((), move |(), _| picked.set(None))
     };
     let details = use_node_ref();
     let on_details = {
@@ -179,9 +186,14 @@ pub fn app(props: &AppProps) -> Html {
             }
             if staged {
                 <div class="stage-row">
-                    <stage::Stage frame={frame.clone()} wire={lab.wire().clone()} wire_seq={lab.wire_seq()}
-                        generation={lab.generation()} speed={lab.play_speed()} change={lab.endpoints_change().clone()}
-                        on_pick={on_pick.clone()} {on_details} lab={send.clone()} />
+                    <div class="stage-wrap">
+                        <stage::Stage frame={frame.clone()} wire={lab.wire().clone()} wire_seq={lab.wire_seq()}
+                            generation={lab.generation()} speed={lab.play_speed()} change={lab.endpoints_change().clone()}
+                            on_pick={on_pick.clone()} {on_details} lab={send.clone()} />
+                        if let Some((subject, take_focus)) = (*picked).clone() {
+                            <Inspector {subject} {take_focus} frame={frame.clone()} lab={send.clone()} {on_close} />
+                        }
+                    </div>
                     { card.clone().unwrap_or_default() }
                 </div>
             } else {

@@ -26,6 +26,7 @@ mod scenario;
 mod servicecidr;
 mod share;
 mod tour;
+mod upstream;
 mod wire;
 mod world;
 

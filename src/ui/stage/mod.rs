@@ -43,7 +43,7 @@ pub(crate) struct StageProps {
     pub(crate) speed: f64,
     pub(crate) change: EndpointsChange,
     /// What the reader picked to inspect.
-    pub(crate) on_pick: Callback<Subject>,
+    pub(crate) on_pick: Callback<(Subject, bool)>,
     /// Open the full allocation views (the details' bitmaps and corruption form).
     pub(crate) on_details: Callback<()>,
     #[prop_or_default]
@@ -87,14 +87,14 @@ fn use_width(node: NodeRef) -> f64 {
 }
 
 /// A click, Enter or Space, or focus on an object: inspect it (focus stays where it is).
-fn pickable(on_pick: &Callback<Subject>, subject: Subject) -> (Callback<MouseEvent>, Callback<KeyboardEvent>, Callback<FocusEvent>) {
+fn pickable(on_pick: &Callback<(Subject, bool)>, subject: Subject) -> (Callback<MouseEvent>, Callback<KeyboardEvent>, Callback<FocusEvent>) {
     let click = {
         let (on_pick, subject) = (on_pick.clone(), subject.clone());
-        Callback::from(move |_| on_pick.emit(subject.clone()))
+        Callback::from(move |_| on_pick.emit((subject.clone(), true)))
     };
     let focus = {
         let (on_pick, subject) = (on_pick.clone(), subject.clone());
-        Callback::from(move |_| on_pick.emit(subject.clone()))
+        Callback::from(move |_| on_pick.emit((subject.clone(), false)))
     };
     let key = {
         let on_pick = on_pick.clone();
@@ -102,7 +102,7 @@ fn pickable(on_pick: &Callback<Subject>, subject: Subject) -> (Callback<MouseEve
             if e.key() == "Enter" || e.key() == " " {
                 e.prevent_default();
                 e.stop_propagation();
-                on_pick.emit(subject.clone());
+                on_pick.emit((subject.clone(), true));
             }
         })
     };
@@ -483,7 +483,7 @@ fn caption(p: &StageProps, lang: Lang) -> Html {
                     <li class="quiet">{ lang.pick("No event yet.", "还没有事件。") }</li>
                 }
                 { for recent.iter().map(|e| {
-                    let subject = Subject::Event(e.kind.clone());
+                    let subject = Subject::Event((*e).clone());
                     let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, subject);
                     html! {
                         <li tabindex="0" role="button" {onclick} {onkeydown} {onfocus}>

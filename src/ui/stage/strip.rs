@@ -106,7 +106,7 @@ fn bars(frame: &Frame, lang: Lang) -> Vec<Bar> {
     out
 }
 
-pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<Subject>, on_details: &Callback<()>, lang: Lang) -> Html {
+pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>, on_details: &Callback<()>, lang: Lang) -> Html {
     let bars = bars(frame, lang);
     let room = r.h - 42.0;
     let each = (room / bars.len().max(1) as f64).min(34.0);
@@ -130,10 +130,10 @@ pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<Subject>, on_deta
                 let y = r.y + 6.0 + i as f64 * each;
                 let pick = on_pick.clone();
                 let subject = b.subject.clone();
-                let onclick = Callback::from(move |_: MouseEvent| pick.emit(subject.clone()));
+                let onclick = Callback::from(move |_: MouseEvent| pick.emit((subject.clone(), true)));
                 let pick = on_pick.clone();
                 let subject = b.subject.clone();
-                let onkeydown = keys(Callback::from(move |_| pick.emit(subject.clone())));
+                let onkeydown = keys(Callback::from(move |_| pick.emit((subject.clone(), true))));
                 // One tick per column of the bar: thousands of allocations stay cheap.
                 let mut columns = std::collections::BTreeMap::new();
                 for (f, s, what) in &b.ticks {
@@ -151,7 +151,7 @@ pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<Subject>, on_deta
                         </g>
                         { for columns.into_iter().map(|(col, (s, what))| {
                             let pick = on_pick.clone();
-                            let onclick = Callback::from(move |_: MouseEvent| pick.emit(s.clone()));
+                            let onclick = Callback::from(move |_: MouseEvent| pick.emit((s.clone(), true)));
                             html! {
                                 <rect class="tick" x={(bx + col as f64).to_string()} y={(y + 13.0).to_string()} width="2" height="12" {onclick}>
                                     <title>{ what }</title>

@@ -1,0 +1,387 @@
+//! The inspector: one object of the stage (an apiserver, an etcd key, a packet, an allocation
+//! cell, an event) with its details read from the frame's state, the upstream code it models at
+//! the behaviour's tag (`crate::upstream`) and what the lab simplifies there.
+
+use yew::prelude::*;
+
+use crate::duration::format_ms;
+use crate::etcd::{self, Loop, WireOp};
+use crate::lab::{Lab, Msg};
+use crate::lang::Lang;
+use crate::scenario::{Action, ApiserverRef, Isolate};
+use crate::state::{ApiserverStatus, State};
+use crate::upstream::{self, Subject};
+
+pub use super::frame::Frame;
+
+/// A frame of `lab` as the app renders it (for tests and hosts that mount the inspector alone).
+#[doc(hidden)]
+pub fn frame_of(lab: &Lab) -> Frame {
+    Frame::of(lab)
+}
+
+#[derive(Properties, PartialEq)]
+pub struct InspectorProps {
+    pub subject: Subject,
+    pub frame: Frame,
+    pub lab: Callback<Msg>,
+    pub on_close: Callback<()>,
+    /// Opened by a click or a key: it takes the focus. Opened by focus moving onto an object on
+    /// the stage, it only shows, so that tabbing on goes on from there.
+    #[prop_or(true)]
+    pub take_focus: bool,
+}
+
+/// (label en, label zh, value)
+type Row = (&'static str, &'static str, String);
+
+#[function_component(Inspector)]
+pub fn inspector(p: &InspectorProps) -> Html {
+    let t = super::use_lang();
+    let close_ref = use_node_ref();
+    {
+        // A dialog takes the focus when it opens (on another subject too).
+        let close_ref = close_ref.clone();
+        use_effect_with((p.subject.clone(), p.take_focus), move |(_, take)| {
+            if let Some(b) = close_ref.cast::<web_sys::HtmlElement>().filter(|_| *take) {
+                let _ = b.focus();
+            }
+        });
+    }
+    let close = p.on_close.reform(|_: MouseEvent| ());
+    let onkeydown = {
+        let on_close = p.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                e.prevent_default();
+                e.stop_propagation();
+                on_close.emit(());
+            }
+        })
+    };
+    let behavior = p.frame.behavior;
+    let rows = details(&p.subject, &p.frame, t);
+    let links = upstream::sources(&p.subject, behavior);
+    html! {
+        <aside class="inspector" role="dialog" aria-labelledby="inspector-title" id="inspector" {onkeydown}>
+            <header class="inspector-head">
+                <h2 id="inspector-title">{ title(&p.subject, t) }</h2>
+                <button class="inspector-close" ref={close_ref} onclick={close}
+                    aria-label={t.pick("Close the inspector", "关闭检查器")}>{ "×" }</button>
+            </header>
+            <dl class="inspector-details" id="inspector-details">
+                { for rows.into_iter().map(|(en, zh, v)| html! { <><dt>{ t.pick(en, zh) }</dt><dd>{ v }</dd></> }) }
+            </dl>
+            if let Subject::Apiserver(name) = &p.subject {
+                { actions(name, &p.frame.state, &p.lab, t) }
+            }
+            <h3>{ t.pick("Upstream source", "上游源码") }<span class="sub">{ format!(" {}", upstream::tag(behavior)) }</span></h3>
+            <ul class="inspector-sources" id="inspector-sources">
+                { for links.iter().map(|l| html! {
+                    <li>
+                        <a href={upstream::url(l, behavior)} target="_blank" rel="noopener">
+                            <code>{ l.path }</code>{ " · " }<code>{ l.symbol }</code></a>
+                        <p>{ t.pick(l.what.0, l.what.1) }</p>
+                    </li>
+                }) }
+            </ul>
+            <h3>{ t.pick("What the lab simplifies", "实验的简化之处") }</h3>
+            <p class="inspector-note" id="inspector-note">{ upstream::simplification(&p.subject, behavior, t) }</p>
+        </aside>
+    }
+}
+
+fn title(s: &Subject, t: Lang) -> String {
+    match s {
+        Subject::Apiserver(name) => name.clone(),
+        Subject::Key(key) => key.clone(),
+        Subject::Packet(w) => format!("{} {}", op_text(w.op, t), w.key),
+        Subject::ClusterIp(ip) => format!("ClusterIP {ip}"),
+        Subject::NodePort(port) => format!("NodePort {port}"),
+        Subject::IpAddress(ip) => format!("IPAddress {ip}"),
+        Subject::Event(e) if e.reason.is_empty() => {
+            format!("{} · {}", e.component, t.pick("log", "日志"))
+        }
+        Subject::Event(e) => format!("{} · {}", e.component, e.reason),
+    }
+}
+
+fn op_text(op: WireOp, t: Lang) -> &'static str {
+    match op {
+        WireOp::Put => t.pick("PUT", "写入"),
+        WireOp::Delete => t.pick("DELETE", "删除"),
+        WireOp::Expire => t.pick("expired", "过期"),
+        WireOp::Bounce => t.pick("bounced", "被弹回"),
+    }
+}
+
+fn loop_text(via: Loop, t: Lang) -> &'static str {
+    match via {
+        Loop::EndpointReconciler => t.pick("endpoint reconciler", "端点协调器"),
+        Loop::Repair => t.pick("repair loop", "修复循环"),
+        Loop::Request => t.pick("API request", "API 请求"),
+        Loop::Bootstrap => t.pick("bootstrap controller", "引导控制器"),
+        Loop::ControllerManager => "kube-controller-manager",
+        Loop::Ttl => t.pick("etcd lease TTL", "etcd 租约 TTL"),
+        Loop::Lab => t.pick("the lab", "实验"),
+    }
+}
+
+fn yes_no(b: bool, t: Lang) -> String {
+    (if b {
+        t.pick("yes", "是")
+    } else {
+        t.pick("no", "否")
+    })
+    .to_string()
+}
+
+fn details(s: &Subject, f: &Frame, t: Lang) -> Vec<Row> {
+    let st = &f.state;
+    match s {
+        Subject::Apiserver(name) => apiserver_rows(name, st, t),
+        Subject::Key(key) => key_rows(key, st, t),
+        Subject::Packet(w) => {
+            let mut rows = vec![
+                ("Sender", "发送者", w.sender.clone()),
+                ("Loop", "循环", loop_text(w.via, t).to_string()),
+                ("Operation", "操作", op_text(w.op, t).to_string()),
+                ("Key", "键", w.key.clone()),
+                ("Time", "时间", format_ms(w.time_ms)),
+            ];
+            if let Some(r) = &w.reason {
+                rows.push(("Why it bounced", "弹回原因", r.clone()));
+            }
+            rows
+        }
+        Subject::ClusterIp(ip) => {
+            let owner = st
+                .services
+                .iter()
+                .find(|s| &s.cluster_ip == ip || s.cluster_ips.contains(ip));
+            vec![(
+                "Owner Service",
+                "所属 Service",
+                owner.map_or_else(|| none(t), |s| format!("{}/{}", s.namespace, s.name)),
+            )]
+        }
+        Subject::NodePort(port) => {
+            let owner = st
+                .services
+                .iter()
+                .find(|s| s.ports.iter().any(|p| p.node_port == i32::from(*port)));
+            vec![(
+                "Owner Service",
+                "所属 Service",
+                owner.map_or_else(|| none(t), |s| format!("{}/{}", s.namespace, s.name)),
+            )]
+        }
+        Subject::IpAddress(ip) => ip_address_rows(ip, st, t),
+        Subject::Event(e) => vec![
+            ("Time", "时间", format_ms(e.time_ms)),
+            ("Component", "组件", e.component.clone()),
+            (
+                "Apiserver",
+                "apiserver",
+                if e.apiserver.is_empty() {
+                    none(t)
+                } else {
+                    e.apiserver.clone()
+                },
+            ),
+            ("Type", "类型", e.type_.clone()),
+            ("Object", "对象", e.object.clone()),
+            ("Message", "消息", e.message.clone()),
+        ],
+    }
+}
+
+fn none(t: Lang) -> String {
+    t.pick("none", "无").to_string()
+}
+
+fn apiserver_rows(name: &str, st: &State, t: Lang) -> Vec<Row> {
+    let Some(a) = st.apiservers.iter().find(|a| a.name == name) else {
+        return vec![("Status", "状态", t.pick("gone", "已不存在").to_string())];
+    };
+    let lease = st.leases.iter().find(|l| l.ip == a.advertise_address);
+    vec![
+        ("Address", "地址", a.advertise_address.clone()),
+        ("Status", "状态", a.status.as_str().to_string()),
+        ("Ready", "就绪", yes_no(a.ready, t)),
+        (
+            "Lease TTL left",
+            "租约 TTL 剩余",
+            lease.map_or_else(
+                || t.pick("no lease", "无租约").to_string(),
+                |l| format_ms(l.ttl_left_ms),
+            ),
+        ),
+    ]
+}
+
+fn ip_address_rows(ip: &str, st: &State, t: Lang) -> Vec<Row> {
+    match st.ip_addresses.iter().find(|a| a.ip == ip) {
+        Some(a) => vec![(
+            "Parent",
+            "父对象",
+            format!(
+                "{}/{}/{}",
+                a.parent.resource, a.parent.namespace, a.parent.name
+            ),
+        )],
+        None => vec![(
+            "Object",
+            "对象",
+            t.pick("not in etcd", "不在 etcd 中").to_string(),
+        )],
+    }
+}
+
+fn key_rows(key: &str, st: &State, t: Lang) -> Vec<Row> {
+    let value = key_value(key, st, t);
+    let mut rows = vec![(
+        "Value",
+        "值",
+        value.unwrap_or_else(|| t.pick("not in etcd", "不在 etcd 中").to_string()),
+    )];
+    if let Some(l) = st.leases.iter().find(|l| l.key == key) {
+        rows.push(("TTL left", "TTL 剩余", format_ms(l.ttl_left_ms)));
+    }
+    rows.push((
+        "etcd revision",
+        "etcd 修订版本",
+        st.etcd.revision.to_string(),
+    ));
+    rows
+}
+
+/// A summary of what `key` holds, `None` when etcd does not hold it.
+fn key_value(key: &str, st: &State, t: Lang) -> Option<String> {
+    let nn = |prefix: &str| key.strip_prefix(prefix).map(str::to_string);
+    let list = |v: Vec<String>| if v.is_empty() { none(t) } else { v.join(", ") };
+    if let Some(ip) = key.strip_prefix(etcd::MASTER_LEASES) {
+        let holder = st.apiservers.iter().find(|a| a.advertise_address == ip);
+        st.leases.iter().find(|l| l.key == key)?;
+        return Some(match (t, holder) {
+            (Lang::En, Some(a)) => format!("{ip}, the lease of {}", a.name),
+            (Lang::Zh, Some(a)) => format!("{ip}，{} 的租约", a.name),
+            _ => ip.to_string(),
+        });
+    }
+    if key == etcd::RANGE_SERVICE_IPS {
+        return st.allocations.cluster_ip.first().map(|a| used(a, t));
+    }
+    if key == etcd::RANGE_SECONDARY_SERVICE_IPS {
+        return st.allocations.cluster_ip.get(1).map(|a| used(a, t));
+    }
+    if key == etcd::RANGE_NODE_PORTS {
+        return Some(used(&st.allocations.node_port, t));
+    }
+    if let Some(nn) = nn(etcd::SERVICES) {
+        let s = st
+            .services
+            .iter()
+            .find(|s| format!("{}/{}", s.namespace, s.name) == nn)?;
+        return Some(format!(
+            "{:?} · ClusterIP {}",
+            s.type_,
+            if s.cluster_ip.is_empty() {
+                none(t)
+            } else {
+                s.cluster_ip.clone()
+            }
+        ));
+    }
+    if let Some(nn) = nn(etcd::ENDPOINTS) {
+        let e = st.endpoints.iter().find(|e| e.key() == nn)?;
+        return Some(list(
+            e.subsets.iter().flat_map(|s| s.addresses.clone()).collect(),
+        ));
+    }
+    if let Some(nn) = nn(etcd::ENDPOINT_SLICES) {
+        let e = st.endpoint_slices.iter().find(|e| e.key() == nn)?;
+        return Some(list(
+            e.endpoints
+                .iter()
+                .flat_map(|s| s.addresses.clone())
+                .collect(),
+        ));
+    }
+    if let Some(name) = key.strip_prefix(etcd::SERVICE_CIDRS) {
+        let c = st.service_cidrs.iter().find(|c| c.name == name)?;
+        return Some(c.cidrs.join(", "));
+    }
+    if let Some(ip) = key.strip_prefix(etcd::IP_ADDRESSES) {
+        let a = st.ip_addresses.iter().find(|a| a.ip == ip)?;
+        return Some(format!(
+            "{}/{}/{}",
+            a.parent.resource, a.parent.namespace, a.parent.name
+        ));
+    }
+    if let Some(n) = key.strip_prefix(etcd::NAMESPACES) {
+        return st
+            .namespaces
+            .iter()
+            .any(|x| x == n)
+            .then(|| t.pick("a Namespace", "一个 Namespace").to_string());
+    }
+    if let Some(nn) = nn(etcd::PODS) {
+        let p = st
+            .pods
+            .iter()
+            .find(|p| format!("{}/{}", p.namespace, p.name) == nn)?;
+        return Some(format!(
+            "{} · {}",
+            p.pod_ip,
+            if p.ready {
+                t.pick("ready", "就绪")
+            } else {
+                t.pick("not ready", "未就绪")
+            }
+        ));
+    }
+    None
+}
+
+/// A range object: its range and how much of it is used.
+fn used<T>(a: &crate::state::AllocationState<T>, t: Lang) -> String {
+    match t {
+        Lang::En => format!("{} · {} of {} used", a.range, a.used, a.size),
+        Lang::Zh => format!("{} · 已用 {} / {}", a.range, a.used, a.size),
+    }
+}
+
+/// The apiserver's actions, as its card offers them, each named with the apiserver.
+fn actions(name: &str, st: &State, lab: &Callback<Msg>, t: Lang) -> Html {
+    let Some(a) = st.apiservers.iter().find(|a| a.name == name) else {
+        return html! {};
+    };
+    let starting = a.status == ApiserverStatus::Starting;
+    let up = a.status.is_up() && !starting;
+    let r = || ApiserverRef {
+        apiserver: name.to_string(),
+    };
+    let button = |class: &'static str,
+                  text: (&'static str, &'static str),
+                  label: (&str, &str),
+                  enabled: bool,
+                  action: Action| {
+        let lab = lab.clone();
+        let onclick = Callback::from(move |_: MouseEvent| lab.emit(Msg::Act(action.clone())));
+        let aria = match t {
+            Lang::En => format!("{} {name}", label.0),
+            Lang::Zh => format!("{}{name}", label.1),
+        };
+        html! { <button class={class} disabled={!enabled} aria-label={aria} {onclick}>{ t.pick(text.0, text.1) }</button> }
+    };
+    html! {
+        <div class="card-actions inspector-actions">
+            { button("crash", ("✖ Crash", "✖ 崩溃"), ("Crash", "使崩溃 "), up || starting, Action::CrashApiserver(r())) }
+            { button("stop", ("■ Stop", "■ 停止"), ("Stop", "停止 "), up && a.status != ApiserverStatus::Stopping, Action::StopApiserver(r())) }
+            { button("start", ("▶ Start", "▶ 启动"), ("Start", "启动 "), !up && !starting, Action::StartApiserver(r())) }
+            { button("isolate", ("✂ Isolate 30s", "✂ 隔离 30s"), ("Isolate for 30 s", "隔离 30 秒："), up,
+                Action::IsolateApiserver(Isolate { apiserver: name.to_string(), for_: "30s".into() })) }
+        </div>
+    }
+}

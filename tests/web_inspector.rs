@@ -1,0 +1,239 @@
+//! Component tests of the inspector: for an object of each kind, its heading, a detail read from
+//! the state, the link to the upstream file at the behaviour's tag (1.29 and 1.35), the
+//! apiserver's actions named with it, and Escape or the close button closing it.
+#![cfg(all(target_arch = "wasm32", feature = "web"))]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::Element;
+use yew::Callback;
+
+use kube_bootstrap_lab::etcd::{Loop, WireOp, Write};
+use kube_bootstrap_lab::event::Event;
+use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
+use kube_bootstrap_lab::scenario::{Action, ApiserverRef};
+use kube_bootstrap_lab::ui::inspector::{frame_of, Inspector, InspectorProps};
+use kube_bootstrap_lab::upstream::Subject;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[path = "support/dom.rs"]
+mod dom;
+use dom::{by_id, click, settle, text, Mounted};
+
+/// A lab of `scenario` at `ms`.
+fn lab_at(scenario: &str, ms: u64) -> Lab {
+    let (mut lab, notes) = Lab::open(Opening {
+        scenario: Some(scenario),
+        ..Opening::default()
+    });
+    assert!(notes.is_empty(), "{notes:?}");
+    lab.update(Msg::Seek(ms));
+    lab
+}
+
+struct Opened {
+    root: Mounted<Inspector>,
+    sent: Rc<RefCell<Vec<Msg>>>,
+    closed: Rc<RefCell<u32>>,
+}
+
+async fn open(lab: &Lab, subject: Subject) -> Opened {
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let closed = Rc::new(RefCell::new(0));
+    let props = InspectorProps {
+        subject,
+        frame: frame_of(lab),
+        lab: {
+            let sent = sent.clone();
+            Callback::from(move |m| sent.borrow_mut().push(m))
+        },
+        on_close: {
+            let closed = closed.clone();
+            Callback::from(move |()| *closed.borrow_mut() += 1)
+        },
+    };
+    let root = Mounted::new(props);
+    settle().await;
+    Opened { root, sent, closed }
+}
+
+fn hrefs() -> Vec<String> {
+    let list = by_id("inspector-sources").query_selector_all("a").unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(|n| {
+            let a: Element = n.dyn_into().unwrap();
+            let attr = |name: &str| a.get_attribute(name).unwrap_or_default();
+            assert_eq!(
+                (attr("target"), attr("rel")),
+                ("_blank".to_string(), "noopener".to_string())
+            );
+            attr("href")
+        })
+        .collect()
+}
+
+fn has_link(tag: &str, path: &str) -> bool {
+    let want = format!("https://github.com/kubernetes/kubernetes/blob/{tag}/{path}");
+    hrefs().iter().any(|h| h.starts_with(&want))
+}
+
+fn details() -> String {
+    text("inspector-details")
+}
+
+#[wasm_bindgen_test]
+async fn an_apiserver_shows_its_state_links_and_actions_named_with_it() {
+    let lab = lab_at("crash-vs-graceful-stop", 31_000);
+    let o = open(&lab, Subject::Apiserver("apiserver-b".into())).await;
+    assert_eq!(text("inspector-title"), "apiserver-b");
+    let d = details();
+    assert!(d.contains("192.168.10.12") && d.contains("running"), "{d}");
+    assert!(d.contains("Lease TTL left14s"), "{d}");
+    assert!(has_link(
+        "v1.29.0",
+        "pkg/controlplane/controller/kubernetesservice/controller.go"
+    ));
+    assert!(has_link("v1.29.0", "pkg/controlplane/reconcilers/lease.go"));
+    assert!(text("inspector-note").contains("bootstrap controller"));
+    let crash: Element = o
+        .root
+        .query_selector("button[aria-label='Crash apiserver-b']")
+        .unwrap()
+        .expect("a named Crash");
+    assert!(o
+        .root
+        .query_selector("button[aria-label='Isolate for 30 s apiserver-b']")
+        .unwrap()
+        .is_some());
+    click(crash).await;
+    let sent = o.sent.borrow();
+    assert!(
+        matches!(sent.as_slice(), [Msg::Act(Action::CrashApiserver(ApiserverRef { apiserver }))] if apiserver == "apiserver-b"),
+        "{sent:?}"
+    );
+    drop(sent);
+    o.root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_lease_key_shows_its_holder_and_ttl_and_links_to_update_lease() {
+    let lab = lab_at("crash-vs-graceful-stop", 31_000);
+    let o = open(&lab, Subject::Key("/masterleases/192.168.10.11".into())).await;
+    assert_eq!(text("inspector-title"), "/masterleases/192.168.10.11");
+    let d = details();
+    assert!(
+        d.contains("the lease of apiserver-a") && d.contains("TTL left14s"),
+        "{d}"
+    );
+    assert!(has_link("v1.29.0", "pkg/controlplane/reconcilers/lease.go"));
+    o.root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_bounced_packet_shows_its_sender_loop_and_reason() {
+    let lab = lab_at("crash-vs-graceful-stop", 31_000);
+    let w = Write {
+        time_ms: 31_000,
+        key: "/masterleases/192.168.10.11".into(),
+        op: WireOp::Bounce,
+        sender: "apiserver-a".into(),
+        via: Loop::EndpointReconciler,
+        reason: Some("context deadline exceeded".into()),
+    };
+    let o = open(&lab, Subject::Packet(w)).await;
+    assert_eq!(
+        text("inspector-title"),
+        "bounced /masterleases/192.168.10.11"
+    );
+    let d = details();
+    assert!(
+        d.contains("apiserver-a")
+            && d.contains("endpoint reconciler")
+            && d.contains("context deadline exceeded"),
+        "{d}"
+    );
+    assert!(text("inspector-note").contains("never reached etcd"));
+    o.root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn allocation_cells_name_their_service_with_the_code_of_their_behaviour() {
+    let lab = lab_at("crash-vs-graceful-stop", 31_000);
+    let o = open(&lab, Subject::ClusterIp("10.96.0.1".into())).await;
+    assert_eq!(text("inspector-title"), "ClusterIP 10.96.0.1");
+    assert!(details().contains("default/kubernetes"));
+    assert!(has_link(
+        "v1.29.0",
+        "pkg/registry/core/service/ipallocator/bitmap.go"
+    ));
+    assert!(has_link(
+        "v1.29.0",
+        "pkg/registry/core/service/ipallocator/controller/repair.go"
+    ));
+    o.root.remove();
+
+    let lab = lab_at("ipaddress-fresh-cluster-1-35", 10_000);
+    let o = open(&lab, Subject::IpAddress("10.96.0.1".into())).await;
+    assert_eq!(text("inspector-title"), "IPAddress 10.96.0.1");
+    assert!(
+        details().contains("services/default/kubernetes"),
+        "{}",
+        details()
+    );
+    assert!(has_link(
+        "v1.35.0",
+        "pkg/registry/core/service/ipallocator/controller/repairip.go"
+    ));
+    assert!(!hrefs().iter().any(|h| h.contains("/v1.29.0/")));
+    o.root.remove();
+
+    let o = open(&lab, Subject::NodePort(30080)).await;
+    assert_eq!(text("inspector-title"), "NodePort 30080");
+    assert!(has_link(
+        "v1.35.0",
+        "pkg/registry/core/service/portallocator/controller/repair.go"
+    ));
+    o.root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn an_event_shows_its_time_component_and_message() {
+    let lab = lab_at("crash-vs-graceful-stop", 60_000);
+    let e: Event = lab
+        .world()
+        .events()
+        .iter()
+        .find(|e| !e.message.is_empty())
+        .cloned()
+        .expect("an event by 60 s");
+    let o = open(&lab, Subject::Event(e.clone())).await;
+    let d = details();
+    assert!(d.contains(&e.component) && d.contains(&e.message), "{d}");
+    assert!(hrefs().iter().all(|h| h.contains("/blob/v1.29.0/")));
+    o.root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn escape_and_the_close_button_close_it() {
+    let lab = lab_at("crash-vs-graceful-stop", 1_000);
+    let o = open(&lab, Subject::Key("/ranges/serviceips".into())).await;
+    // It took the focus: Escape pressed there closes it.
+    let focused = dom::document().active_element().expect("focus");
+    assert_eq!(focused.class_name(), "inspector-close");
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Escape");
+    init.set_bubbles(true);
+    let esc = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    focused.dispatch_event(&esc).unwrap();
+    settle().await;
+    assert_eq!(*o.closed.borrow(), 1);
+    click(o.root.query_selector(".inspector-close").unwrap().unwrap()).await;
+    assert_eq!(*o.closed.borrow(), 2);
+    assert!(o.sent.borrow().is_empty());
+    o.root.remove();
+}
