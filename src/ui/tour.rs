@@ -117,7 +117,7 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                 </p>
             }
             if p.auto && !last {
-                <p class="tour-auto" id="tour-auto">{ lang.pick("The tour moves on by itself; any tour button takes over.", "导览会自动前进；点击任一导览按钮即可接管。") }</p>
+                <p class="tour-auto" id="tour-auto">{ lang.pick("The story plays by itself; click anywhere to take over.", "故事会自动播放；点击任意处即可接管。") }</p>
             }
             if let Some(e) = &p.error {
                 <p class="notice" role="alert">{ e.clone() }</p>

@@ -134,7 +134,7 @@ try {
       const errors = [];
       page.on('pageerror', (e) => errors.push(String(e)));
       page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-      await page.goto(server.url);
+      await page.goto(`${server.url}?scenario=crash-one-of-three`);
       await page.waitForSelector('#kubernetes-ip');
       const firstFrame = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now()))));
       await page.screenshot({ path: `${ARTIFACTS}/start-${label}-${colorScheme}.png`, fullPage: label === 'desktop' });
@@ -161,7 +161,7 @@ try {
     await page.screenshot({ path: `${ARTIFACTS}/minimal-forced-dark.png` });
     await context.close();
   }
-  const f = await frameTimes(browser, server.url);
+  const f = await frameTimes(browser, `${server.url}?scenario=crash-one-of-three`);
   console.log(`     playing at 20× on a /16 for 5 s: ${f.frames} frames, p95 frame work ${f.p95Work.toFixed(2)} ms, p95 frame interval ${f.p95Gap.toFixed(1)} ms, reached ${f.clock}`);
   check(f.frames > 0, 'the play loop draws frames while playing');
   console.log('release page weight (bytes, gzip -9):');

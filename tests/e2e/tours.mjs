@@ -249,6 +249,116 @@ async function badInput(browser, server) {
   await context.close();
 }
 
+/** The fraction of each highlighted element inside the viewport, for every step of every tour,
+ *  in English and Chinese, at three viewports: printed as a table, each must be ≥ 0.9. */
+async function spotTable(browser, server) {
+  const viewports = [[1280, 720], [1440, 900], [390, 844]];
+  const rows = [];
+  for (const [width, height] of viewports) {
+    const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    for (const tour of tours) {
+      for (const lang of ['en', 'zh']) {
+        await page.goto(`${server.url}?tour=${tour.name}&lang=${lang}`);
+        await page.waitForSelector('#tour-say');
+        const n = tour.steps.length;
+        for (let i = 0; i < n; i++) {
+          await atStep(page, i, n, lang);
+          await page.waitForTimeout(50);
+          const spots = await page.evaluate(() => [...document.querySelectorAll('.tour-spot')].map((el) => {
+            const r = el.getBoundingClientRect();
+            const w = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0));
+            const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+            const area = r.width * r.height;
+            return { spot: el.dataset.tourSpot, fraction: area > 0 ? (w * h) / area : 0, stage: !!el.closest('.stage') };
+          }));
+          const min = spots.length ? Math.min(...spots.map((x) => x.fraction)) : 1;
+          const worst = spots.find((x) => x.fraction === min);
+          rows.push({ vp: `${width}×${height}`, lang, tour: tour.name, step: i + 1, spots: spots.length, min, worst: worst?.spot ?? '-', scrolled: await page.evaluate(() => scrollY) });
+          if (i + 1 < n) await page.click('#tour-next');
+        }
+      }
+    }
+    await context.close();
+  }
+  console.log('     viewport   lang tour                        step spots min-in-view worst');
+  for (const r of rows) {
+    console.log(`     ${r.vp.padEnd(10)} ${r.lang}   ${r.tour.padEnd(27)} ${String(r.step).padStart(4)} ${String(r.spots).padStart(5)} ${r.min.toFixed(2).padStart(11)} ${r.min < 0.9 ? r.worst : ''}`);
+  }
+  const bad = rows.filter((r) => r.min < 0.9);
+  check(bad.length === 0, `every highlighted element of every tour step is ≥ 90 % in view at 1280×720, 1440×900 and 390×844 (${rows.length} steps; ${bad.length} below)`);
+  check(rows.every((r) => r.scrolled === 0), 'no tour step needs scrolling');
+}
+
+/** What a packet on the stage is: who sent it, to which key, which loop and what op. */
+const packets = (page) => page.$$eval('.stage .packet', (els) => els.map((el) => ({
+  sender: el.dataset.sender, key: el.dataset.key, cls: el.getAttribute('class'),
+})));
+const clockMs = async (page) => {
+  const t = (await page.textContent('#clock')).replace('t = ', '').trim();
+  let ms = 0;
+  for (const [, n, u] of t.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s)/g)) ms += Number(n) * { h: 3600000, m: 60000, s: 1000, ms: 1 }[u];
+  return ms;
+};
+
+/** The untouched page: the story plays by itself and shows the lease writes, a crash leaving
+ *  its key to expire and a graceful stop deleting it, all on one screen, within a minute. */
+async function untouched(browser, server) {
+  const tag = 'the untouched page';
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const t0 = Date.now();
+  await page.goto(server.url);
+  await page.waitForSelector('.stage .node.apiserver');
+  const firstFrame = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now()))));
+  const seen = [];
+  let fadedAt = null, lastStep = null;
+  while (Date.now() - t0 < 75000) {
+    const t = await clockMs(page);
+    for (const p of await packets(page)) seen.push({ t, ...p });
+    if (fadedAt === null && await page.$('.stage .row.fading[data-key="/masterleases/192.168.10.12"]')) fadedAt = t;
+    if ((await page.textContent('#tour-progress')) === 'Step 5 of 5') { lastStep = Date.now() - t0; break; }
+    await page.waitForTimeout(60);
+  }
+  await page.waitForTimeout(1200);
+  for (const p of await packets(page)) seen.push({ t: await clockMs(page), ...p });
+  await page.screenshot({ path: `${ARTIFACTS}/stage-story-end.png` });
+  const lease = (who, ip) => seen.filter((p) => p.sender === who && p.key === `/masterleases/${ip}` && p.cls.includes('via-endpoint-reconciler'));
+  check(lease('apiserver-a', '192.168.10.11').length > 0 && lease('apiserver-b', '192.168.10.12').length > 0, `${tag}: lease writes fly from the apiservers to etcd (${seen.length} packets seen)`);
+  check(seen.filter((p) => p.sender === 'apiserver-b' && p.t > 33000).length === 0, `${tag}: after its crash at 32s no packet leaves apiserver-b`);
+  check(fadedAt !== null && fadedAt >= 45000 && fadedAt < 50000, `${tag}: its lease key fades out at its TTL (seen at ${fadedAt} ms)`);
+  check(seen.some((p) => p.sender === 'apiserver-c' && p.key === '/masterleases/192.168.10.13' && p.cls.includes('op-delete')), `${tag}: the graceful stop deletes apiserver-c's lease at once (a delete packet)`);
+  check(seen.some((p) => p.key === '/services/endpoints/default/kubernetes'), `${tag}: the Endpoints are rewritten on the stage`);
+  check(lastStep !== null && lastStep < 60000, `${tag}: the whole story plays within a minute (${lastStep} ms)`);
+  check((await page.$$eval('#stage-endpoints .chip:not(.leaving)', (els) => els.map((e) => e.textContent))).join(' ') === '192.168.10.11', `${tag}: the Endpoints end with 192.168.10.11 alone`);
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  console.log(`     ${tag}: first frame ${firstFrame.toFixed(0)} ms after navigation; document height ${height}px at 1280×720`);
+  // One click hands over.
+  await page.click('.stage .node.apiserver');
+  check(!(await page.isVisible('#tour-auto')), `${tag}: one click hands over control`);
+  check(await page.isVisible('.inspector'), `${tag}: a click on an apiserver opens the inspector`);
+  check(errors.length === 0, `${tag}: no page errors ${errors.join('; ')}`);
+  await context.close();
+}
+
+/** An isolated apiserver's requests bounce off etcd. */
+async function isolation(browser, server) {
+  const tag = 'isolation on the stage';
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}?scenario=crash-one-of-three`);
+  await page.waitForSelector('.stage .node.apiserver');
+  await page.click('#stage-apiserver-apiserver-a');
+  await page.click('.inspector button.isolate');
+  await page.click('#play');
+  const bounce = await page.waitForFunction(() => document.querySelector('.stage .packet.op-bounce[data-sender="apiserver-a"]'), null, { timeout: 15000 }).then(() => true, () => false);
+  await page.screenshot({ path: `${ARTIFACTS}/stage-isolation.png` });
+  check(bounce, `${tag}: apiserver-a's requests bounce back while it is cut off`);
+  await context.close();
+}
+
 const server = await serve(DIST);
 const browser = await chromium.launch(CHROMIUM);
 await mkdir(ARTIFACTS, { recursive: true });
@@ -262,6 +372,11 @@ try {
       for (const lang of ['en', 'zh']) await tourRun(browser, server, tour, lang, i === 0 && lang === 'en');
     }
     await tourOnPhone(browser, server, tours[0]);
+  }
+  if (part('stage')) {
+    await untouched(browser, server);
+    await isolation(browser, server);
+    await spotTable(browser, server);
   }
   if (part('docs')) for (const scheme of ['light', 'dark']) await docsExample(browser, server, scheme);
   if (part('snippets')) await readmeSnippets(browser, server);

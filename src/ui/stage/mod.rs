@@ -455,7 +455,8 @@ fn packet(pk: &packets::Packet, land: &Callback<u64>) -> Html {
     let onanimationend = land.reform(move |_: AnimationEvent| id);
     let shape = legend_shape(pk.write.via);
     html! {
-        <g class={pk.classes()} {style} key={pk.id.to_string()} {onanimationend}>
+        <g class={pk.classes()} {style} key={pk.id.to_string()} {onanimationend}
+            data-sender={pk.write.sender.clone()} data-key={pk.write.key.clone()}>
             { shape }
             if pk.count > 1 {
                 <text class="count" x="9" y="-6">{ format!("×{}", pk.count) }</text>

@@ -144,8 +144,14 @@ impl RowsOf<'_> {
                 });
             }
         }
-        if rows.is_empty() && self.reconciler == ReconcilerType::Lease {
-            let none = lang.pick("no lease", "无租约").to_string();
+        // The leases keep their place even when none is held (and under master-count or
+        // none, which keep none: the stage shows that absence).
+        if rows.is_empty() {
+            let none = match self.reconciler {
+                ReconcilerType::Lease => lang.pick("no lease", "无租约"),
+                _ => lang.pick("none: this reconciler keeps no lease", "无：此协调器不使用租约"),
+            }
+            .to_string();
             rows.push(row(RowId::Lease(String::new()), format!("{}*", etcd::MASTER_LEASES), none, true));
         }
         let ips = &st.allocations.cluster_ip;
