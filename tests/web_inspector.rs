@@ -55,6 +55,7 @@ async fn open(lab: &Lab, subject: Subject) -> Opened {
             let closed = closed.clone();
             Callback::from(move |()| *closed.borrow_mut() += 1)
         },
+        take_focus: true,
     };
     let root = Mounted::new(props);
     settle().await;
