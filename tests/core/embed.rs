@@ -120,3 +120,18 @@ fn a_long_parameter_is_quoted_short() {
     // A name that is not too long is quoted whole, to be checked when the page opens it.
     assert_eq!(parse_query(&format!("scenario={long}")).0.scenario, Some(long));
 }
+
+/// The tour menu lists the tours in their numbered order ("1. …" to "10. …"), not by file name
+/// nor by title text (where "10." comes before "2."), and leaves none out.
+#[test]
+fn tours_come_in_tour_order() {
+    use kube_bootstrap_lab::catalogue;
+    use kube_bootstrap_lab::lang::Lang;
+    let tours = catalogue::tours();
+    assert_eq!(tours.len(), catalogue::tour_names().count());
+    for (i, t) in tours.iter().enumerate() {
+        let title = t.title.get(Lang::En);
+        assert!(title.starts_with(&format!("{}. ", i + 1)), "tour {} is {title:?}", i + 1);
+    }
+    assert_eq!(tours[0].name, "kubernetes-service");
+}
