@@ -10,7 +10,9 @@
 //
 // Options and attributes are the lab page's URL parameters: tour, step, scenario, lang, theme,
 // controls, autoplay, panels (plus link: a moment's `#…` fragment). Each instance has its own
-// state; the only thing shared is the compiled module.
+// state; the only thing shared is the compiled module. While the module loads, the element holds
+// a box of the lab's size that says so (role=status); if it cannot load, a message naming the
+// file that failed (role=alert), and mount() rejects with a LoadError.
 
 const base = new URL("./", import.meta.url);
 const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];

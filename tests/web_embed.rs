@@ -386,7 +386,8 @@ fn add_styles() -> Element {
 
 /// Whether the first `sel` inside `root` takes room on the page (`display: none` takes none).
 fn shown(root: &Element, sel: &str) -> bool {
-    find(root, sel).unwrap_or_else(|| panic!("no {sel}")).get_client_rects().length() > 0
+    let r = find(root, sel).unwrap_or_else(|| panic!("no {sel}")).get_bounding_client_rect();
+    r.width() > 0.0 && r.height() > 0.0
 }
 
 #[wasm_bindgen_test]
