@@ -139,7 +139,8 @@ pub(crate) struct TourPickerProps {
     pub(crate) lab: Callback<Msg>,
 }
 
-/// The tour menu, in tour order, and while no tour runs a button that starts the first one.
+/// The tour menu, in tour order, and while no tour runs (or only the opening story) a button
+/// that starts the first tour.
 #[function_component(TourPicker)]
 pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
     let lang = use_lang();
@@ -155,7 +156,10 @@ pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
             }
         })
     };
-    let start = tours.first().filter(|_| p.current.is_none()).map(|first| {
+    // The story the untouched view plays is no tour the reader took: the button shows over it.
+    let touring = p.current.as_deref().is_some_and(|c| c != super::STORY);
+    let first = tours.iter().find(|t| t.name != super::STORY);
+    let start = first.filter(|_| !touring).map(|first| {
         let (cb, name) = (p.lab.clone(), first.name.clone());
         let onclick = Callback::from(move |_: MouseEvent| cb.emit(Msg::PickTour(name.clone())));
         html! {
