@@ -402,7 +402,7 @@ async fn minimal_controls_show_the_story_and_nothing_that_edits() {
     let editing = [
         ".topbar", "#tour-pick", "#lang", "#scenario-pick", "#configure", "#share", "#back", "#step",
         "#speed", "#add-apiserver", ".card-actions", "#etcd-outage", "#delete-kubernetes",
-        "#create-service", "#create-pod", "#corrupt", ".services td:last-child button",
+        "#create-service", "#create-pod", "#corrupt", ".services td:last-child button", ".stage-button[data-spot=corrupt]",
     ];
     let seen = |root: &Element, sels: &[&str]| sels.iter().map(|s| (s.to_string(), shown(root, s))).collect::<Vec<_>>();
     let (full_story, full_editing) = (seen(&full, &story), seen(&full, &editing));

@@ -183,8 +183,13 @@ async function containerWidths(browser, server) {
     await host.locator('kube-bootstrap-lab #kubernetes-ip').waitFor();
     const asMount = await host.evaluate(`(${layoutIn})(document.getElementById('lab-mount'))`);
     const asElement = await host.evaluate(`(${layoutIn})(document.querySelector('kube-bootstrap-lab').shadowRoot)`);
-    await host.locator('#col-mount').screenshot({ path: `${ARTIFACTS}/width-${width}-mount.png` });
-    await host.locator('#col-element').screenshot({ path: `${ARTIFACTS}/width-${width}-element.png` });
+    // The top 1000 px of each column (the stage, the controls, the first panels): what a reader sees first.
+    for (const which of ['mount', 'element']) {
+      // Scrolled so that the column starts at the window's top: the sticky time bar in its place.
+      await host.evaluate((id) => scrollTo(0, document.getElementById(id).getBoundingClientRect().top + scrollY), `col-${which}`);
+      const b = await host.locator(`#col-${which}`).boundingBox();
+      await host.screenshot({ path: `${ARTIFACTS}/width-${width}-${which}.png`, clip: { x: b.x, y: 0, width: b.width, height: Math.min(b.height, 1000) } });
+    }
     await wide.close();
 
     for (const [how, l] of [['page', asPage], ['mount()', asMount], ['element', asElement]]) {
@@ -393,7 +398,7 @@ try {
     await page.waitForSelector('#kubernetes-ip');
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     check(bg === 'rgb(14, 18, 25)', `?theme=dark in a light system gives the dark page (${bg})`);
-    const hidden = ['#tour-pick', '#lang', '#scenario-pick', '#configure', '#share', '#speed', '#step', '#corrupt', '#create-service', '#create-pod', '#add-apiserver', '#delete-kubernetes'];
+    const hidden = ['#tour-pick', '#lang', '#scenario-pick', '#configure', '#share', '#speed', '#step', '#corrupt', '#create-service', '#create-pod', '#add-apiserver', '#delete-kubernetes', '.stage-button[data-spot="corrupt"]'];
     const shown = ['#play', '#scrubber', '#kubernetes-ip'];
     const visible = async (sels) => Promise.all(sels.map(async (s) => [s, await page.isVisible(s)]));
     const leftOver = (await visible(hidden)).filter(([, v]) => v).map(([s]) => s);
