@@ -104,7 +104,7 @@ async function pageWeight() {
 async function frameTimes(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  await page.goto(`${url}?scenario=crash-one-of-three`);
+  await page.goto(url);
   await page.waitForSelector('#kubernetes-ip');
   await page.click('#configure');
   await page.fill('#cfg-cidr', '10.96.0.0/16');
@@ -380,9 +380,6 @@ try {
       await page.waitForSelector('#kubernetes-ip');
       const firstFrame = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now()))));
       await page.screenshot({ path: `${ARTIFACTS}/start-${label}-${colorScheme}.png`, fullPage: label === 'desktop' });
-      // Untouched, the page plays its opening story (tests/e2e/tours.mjs): this drives the sandbox.
-      await page.goto(`${server.url}?scenario=crash-one-of-three`);
-      await page.waitForSelector('#kubernetes-ip');
       await story(page, tag);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
       check(!overflow, `${tag}: no horizontal overflow`);
