@@ -10,35 +10,109 @@
 //
 // Options and attributes are the lab page's URL parameters: tour, step, scenario, lang, theme,
 // controls, autoplay, panels (plus link: a moment's `#…` fragment). Each instance has its own
-// state; the only thing shared is the compiled module.
+// state; the only thing shared is the compiled module. While the module loads, the element holds
+// a box of the lab's size that says so (role=status); if it cannot load, a message naming the
+// file that failed (role=alert), and mount() rejects with a LoadError.
 
 const base = new URL("./", import.meta.url);
 const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];
 const ATTRIBUTES = ["tour", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "link"];
 
+/** What could not be loaded, by URL: the message in the element names it. */
+class LoadError extends Error {
+  constructor(url, cause) {
+    super(`${url}: ${cause?.message ?? cause}`, { cause });
+    this.name = "LoadError";
+    this.url = url;
+  }
+}
+
 let loading;
-/** Loads and starts the wasm module once per page. */
+/** Loads and starts the wasm module once per page; a failure names the file that failed. */
 function load() {
-  loading ??= import(new URL("kube-bootstrap-lab.js", base).href).then(async (m) => {
-    await m.default({ module_or_path: new URL("kube-bootstrap-lab_bg.wasm", base) });
+  loading ??= (async () => {
+    const js = new URL("kube-bootstrap-lab.js", base).href;
+    const wasm = new URL("kube-bootstrap-lab_bg.wasm", base).href;
+    let m;
+    try {
+      m = await import(js);
+    } catch (err) {
+      throw new LoadError(js, err);
+    }
+    try {
+      await m.default({ module_or_path: wasm });
+    } catch (err) {
+      throw new LoadError(wasm, err);
+    }
     return m;
-  });
+  })();
   return loading;
 }
 
-/** Adds the lab's stylesheets to `root` (the document's head, or a shadow root) once. */
+/** The lab's stylesheets, by link element: settled once each has loaded or failed. */
+const sheets = new WeakMap();
+
+/**
+ * Adds the lab's stylesheets to `root` (the document's head, or a shadow root) once. Resolves
+ * when they are in (loaded or failed): the loading box is sized by them.
+ */
 function addStyles(root) {
   const parent = root instanceof ShadowRoot ? root : document.head;
-  for (const name of STYLES) {
+  return Promise.all(STYLES.map((name) => {
     const href = new URL(name, base).href;
-    if (![...parent.querySelectorAll("link[data-kube-bootstrap-lab]")].some((l) => l.href === href)) {
-      const link = document.createElement("link");
+    let link = [...parent.querySelectorAll("link[data-kube-bootstrap-lab]")].find((l) => l.href === href);
+    if (!link) {
+      link = document.createElement("link");
       link.rel = "stylesheet";
       link.href = href;
       link.dataset.kubeBootstrapLab = "";
+      sheets.set(link, new Promise((done) => {
+        link.addEventListener("load", done, { once: true });
+        link.addEventListener("error", done, { once: true });
+      }));
       parent.append(link);
     }
-  }
+    return sheets.get(link) ?? Promise.resolve();
+  }));
+}
+
+const say = (lang, en, zh) => (lang === "zh" ? zh : en);
+
+/** A box for `element` in the instance's language and theme (style.css: `.lab-loading`, `.lab-failure`). */
+function box(tag, className, options) {
+  const el = document.createElement(tag);
+  el.className = className;
+  el.lang = options.lang === "zh" ? "zh" : "en";
+  if (options.theme === "light" || options.theme === "dark") el.dataset.theme = options.theme;
+  return el;
+}
+
+/**
+ * Fills `element` with the room the lab will take and a status line while the module loads:
+ * no blank box that jumps. The app's first render replaces it (Yew empties its root).
+ */
+function showLoading(element, options) {
+  const status = box("div", "lab-loading", options);
+  status.setAttribute("role", "status");
+  const spinner = document.createElement("span");
+  spinner.className = "lab-spinner";
+  spinner.setAttribute("aria-hidden", "true");
+  const label = document.createElement("span");
+  label.textContent = say(options.lang, "Loading the lab…", "正在加载实验室…");
+  status.append(spinner, label);
+  element.replaceChildren(status);
+}
+
+/** Says in `element`, in place of the loading box, that the module could not be loaded, and which file. */
+function showLoadFailure(element, options, err) {
+  const p = box("p", "lab-failure", options);
+  p.setAttribute("role", "alert");
+  const url = err?.url ?? new URL("kube-bootstrap-lab.js", base).href;
+  const why = err?.cause?.message ?? err?.message ?? String(err);
+  p.textContent = say(options.lang,
+    `The lab could not be loaded: ${url} failed (${why}). Its files must be served, with CORS (Access-Control-Allow-Origin) when this page is on another origin.`,
+    `实验室无法加载：${url} 加载失败（${why}）。需要能访问实验室的文件；若本页面在另一个源上，服务器还须提供 CORS（Access-Control-Allow-Origin）。`);
+  element.replaceChildren(p);
 }
 
 /** The elements labs are mounted in, with their language: a trap of the module tells them. */
@@ -72,8 +146,17 @@ for (const event of ["error", "unhandledrejection"]) {
  */
 export async function mount(element, options = {}) {
   if (!(element instanceof Element)) throw new TypeError("mount(element, options): element must be a DOM element");
-  addStyles(element.getRootNode());
-  const m = await load();
+  const module = load();
+  module.catch(() => {}); // handled below, once the styles are in
+  await addStyles(element.getRootNode());
+  showLoading(element, options);
+  let m;
+  try {
+    m = await module;
+  } catch (err) {
+    showLoadFailure(element, options, err);
+    throw err;
+  }
   let instance;
   try {
     instance = m.mount(element, options, new URL("index.html", base).href);
@@ -129,7 +212,12 @@ export class KubeBootstrapLab extends HTMLElement {
     for (const name of ATTRIBUTES) {
       if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
     }
-    const lab = await mount(container, options);
+    let lab;
+    try {
+      lab = await mount(container, options);
+    } catch {
+      return; // the element says what failed
+    }
     // Removed or re-rendered while loading: this instance is no longer wanted.
     if (generation !== this.#generation) lab.unmount();
     else this.#lab = lab;

@@ -374,3 +374,104 @@ async fn a_panic_is_told_in_every_instance_never_a_blank_page() {
     assert!(told_b.starts_with("实验室因内部错误而停止"), "{told_b}");
     assert!(!told_gone, "an unmounted instance is no longer told");
 }
+
+/// Adds the lab's stylesheets to the page (what is hidden or laid out depends on them).
+fn add_styles() -> Element {
+    let style = document().create_element("style").unwrap();
+    let css = concat!(include_str!("../static/style.css"), include_str!("../static/bitmap.css"));
+    style.set_text_content(Some(css));
+    document().head().unwrap().append_child(&style).unwrap();
+    style
+}
+
+/// Whether the first `sel` inside `root` takes room on the page (`display: none` takes none).
+fn shown(root: &Element, sel: &str) -> bool {
+    let r = find(root, sel).unwrap_or_else(|| panic!("no {sel}")).get_bounding_client_rect();
+    r.width() > 0.0 && r.height() > 0.0
+}
+
+#[wasm_bindgen_test]
+async fn minimal_controls_show_the_story_and_nothing_that_edits() {
+    let style = add_styles();
+    let (full, minimal) = (new_root(), new_root());
+    let tour = [("tour", "kubernetes-service"), ("scenario", "nodeport-duplicate")];
+    let mut a = mount(full.clone(), options(&tour), None);
+    let mut b = mount(minimal.clone(), options(&[tour[0], tour[1], ("controls", "minimal")]), None);
+    until("both render", || find(&full, "#tour-say").is_some() && find(&minimal, "#tour-say").is_some()).await;
+    let story = ["#play", "#scrubber", "#tour-say", "#tour-next", "#kubernetes-ip", ".bitmap-canvas"];
+    let editing = [
+        ".topbar", "#tour-pick", "#lang", "#scenario-pick", "#configure", "#share", "#back", "#step",
+        "#speed", "#add-apiserver", ".card-actions", "#etcd-outage", "#delete-kubernetes",
+        "#create-service", "#create-pod", "#corrupt", ".services td:last-child button", ".stage-button[data-spot=corrupt]",
+    ];
+    let seen = |root: &Element, sels: &[&str]| sels.iter().map(|s| (s.to_string(), shown(root, s))).collect::<Vec<_>>();
+    let (full_story, full_editing) = (seen(&full, &story), seen(&full, &editing));
+    let (min_story, min_editing) = (seen(&minimal, &story), seen(&minimal, &editing));
+    a.unmount();
+    b.unmount();
+    full.remove();
+    minimal.remove();
+    style.remove();
+    assert!(full_story.iter().chain(&full_editing).all(|(_, s)| *s), "the full view shows everything: {full_story:?} {full_editing:?}");
+    assert!(min_story.iter().all(|(_, s)| *s), "minimal keeps the story: {min_story:?}");
+    let left: Vec<_> = min_editing.iter().filter(|(_, s)| *s).collect();
+    assert!(left.is_empty(), "minimal shows editing controls: {left:?}");
+}
+
+#[wasm_bindgen_test]
+async fn the_tour_menu_is_in_tour_order_and_a_button_starts_the_first_tour() {
+    let number = |title: &str| title.split_once(". ").and_then(|(n, _)| n.parse::<u32>().ok());
+    for (lang, start) in [("en", "Start the guided tour"), ("zh", "开始导览")] {
+        // Untouched, the lab plays its opening story: the button shows over it.
+        let root = new_root();
+        let mut lab = mount(root.clone(), options(&[("lang", lang)]), None);
+        until("it renders", || find(&root, "#tour-start").is_some()).await;
+        let list = root.query_selector_all("#tour-pick option").unwrap();
+        let titles: Vec<String> = (1..list.length()).map(|i| list.item(i).unwrap().text_content().unwrap_or_default()).collect();
+        let label = text(&root, "#tour-start");
+        click(&root, "#tour-start");
+        let picked = || find(&root, "#tour-pick").unwrap().dyn_into::<web_sys::HtmlSelectElement>().unwrap().value();
+        until("a tour starts", || !["", kube_bootstrap_lab::ui::STORY].contains(&picked().as_str())).await;
+        let picked = picked();
+        let button_left = find(&root, "#tour-start").is_some();
+        lab.unmount();
+        root.remove();
+        let numbers: Vec<Option<u32>> = titles.iter().map(|t| number(t)).collect();
+        let from = numbers[0].unwrap_or_else(|| panic!("{lang}: {titles:?}"));
+        let expected: Vec<Option<u32>> = (from..from + titles.len() as u32).map(Some).collect();
+        assert_eq!(numbers, expected, "{lang}: the menu in tour order: {titles:?}");
+        assert_eq!(titles.len(), catalogue::tour_names().count());
+        assert_eq!(label, start);
+        let first = catalogue::tour(&picked).unwrap().unwrap();
+        assert_eq!(number(first.title.get(Lang::En)), Some(1), "{lang}: the button starts tour 1, not {picked}");
+        assert!(!button_left, "{lang}: no Start button while a tour runs");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_layout_follows_the_labs_width_not_the_windows() {
+    let style = add_styles();
+    let mut seen = Vec::new();
+    for (width, columns) in [(1440, 12), (750, 2), (390, 1)] {
+        let root = new_root();
+        root.set_attribute("style", &format!("width: {width}px")).unwrap();
+        let mut lab = mount(root.clone(), options(&[]), None);
+        until("it renders", || find(&root, "#kubernetes-ip").is_some()).await;
+        let window = web_sys::window().unwrap();
+        let grid = window.get_computed_style(&find(&root, ".grid").unwrap()).unwrap().unwrap();
+        let tracks = grid.get_property_value("grid-template-columns").unwrap().split_whitespace().count();
+        let (ip, panel) = (find(&root, "#kubernetes-ip").unwrap(), find(&root, ".panel.kubernetes").unwrap());
+        let inside = ip.get_bounding_client_rect().right() <= panel.get_bounding_client_rect().right() + 0.5;
+        let lab_el = find(&root, ".lab").unwrap();
+        let no_overflow = lab_el.scroll_width() <= lab_el.client_width();
+        seen.push((width, tracks, columns, inside, no_overflow));
+        lab.unmount();
+        root.remove();
+    }
+    style.remove();
+    for (width, tracks, columns, inside, no_overflow) in seen {
+        assert_eq!(tracks, columns, "a {width}px lab has {columns} grid columns");
+        assert!(inside, "{width}px: 10.96.0.1 is inside its panel");
+        assert!(no_overflow, "{width}px: nothing overflows the lab");
+    }
+}

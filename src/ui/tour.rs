@@ -8,7 +8,6 @@ use yew::prelude::*;
 use crate::lab::Msg;
 use crate::lang::{Lang, LocalizedText};
 use crate::parts::Spot;
-use crate::tour::Tour;
 
 use super::use_lang;
 
@@ -54,12 +53,6 @@ pub(crate) fn highlight(root: &web_sys::Element, spots: &[Spot]) {
             }
         }
     }
-}
-
-/// The tours shipped in `tours/`, parsed (a broken one is left out; the tests refuse it).
-pub(crate) fn catalogue() -> Vec<Tour> {
-    let parsed = crate::catalogue::tour_names().filter_map(crate::catalogue::tour);
-    parsed.filter_map(Result::ok).collect()
 }
 
 #[derive(Properties, PartialEq)]
@@ -146,10 +139,12 @@ pub(crate) struct TourPickerProps {
     pub(crate) lab: Callback<Msg>,
 }
 
+/// The tour menu, in tour order, and while no tour runs (or only the opening story) a button
+/// that starts the first tour.
 #[function_component(TourPicker)]
 pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
     let lang = use_lang();
-    let tours = use_memo((), |_| catalogue());
+    let tours = use_memo((), |_| crate::catalogue::tours());
     let onchange = {
         let cb = p.lab.clone();
         Callback::from(move |e: Event| {
@@ -161,15 +156,29 @@ pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
             }
         })
     };
+    // The story the untouched view plays is no tour the reader took: the button shows over it.
+    let touring = p.current.as_deref().is_some_and(|c| c != super::STORY);
+    let first = tours.iter().find(|t| t.name != super::STORY);
+    let start = first.filter(|_| !touring).map(|first| {
+        let (cb, name) = (p.lab.clone(), first.name.clone());
+        let onclick = Callback::from(move |_: MouseEvent| cb.emit(Msg::PickTour(name.clone())));
+        html! {
+            <button id="tour-start" class="primary" {onclick} title={first.title.get(lang).to_string()}>
+                { lang.pick("Start the guided tour", "开始导览") }</button>
+        }
+    });
     html! {
-        <label class="tour-picker">
-            <span>{ lang.pick("Guided tour", "导览") }</span>
-            <select id="tour-pick" {onchange} aria-label={lang.pick("Guided tour", "导览")}>
-                <option value="" selected={p.current.is_none()}>{ lang.pick("— choose a tour —", "— 选择一个导览 —") }</option>
-                { for tours.iter().map(|t| html! {
-                    <option value={t.name.clone()} selected={p.current.as_deref() == Some(t.name.as_str())}>{ t.title.get(lang) }</option>
-                }) }
-            </select>
-        </label>
+        <div class="tour-menu">
+            <label class="tour-picker">
+                <span>{ lang.pick("Guided tour", "导览") }</span>
+                <select id="tour-pick" {onchange} aria-label={lang.pick("Guided tour", "导览")}>
+                    <option value="" selected={p.current.is_none()}>{ lang.pick("— choose a tour —", "— 选择一个导览 —") }</option>
+                    { for tours.iter().map(|t| html! {
+                        <option value={t.name.clone()} selected={p.current.as_deref() == Some(t.name.as_str())}>{ t.title.get(lang) }</option>
+                    }) }
+                </select>
+            </label>
+            { for start }
+        </div>
     }
 }

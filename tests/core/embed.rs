@@ -120,3 +120,23 @@ fn a_long_parameter_is_quoted_short() {
     // A name that is not too long is quoted whole, to be checked when the page opens it.
     assert_eq!(parse_query(&format!("scenario={long}")).0.scenario, Some(long));
 }
+
+/// The tour menu lists the tours in their numbered order ("0. …" or "1. …" to "10. …"), not by
+/// file name nor by title text (where "10." comes before "2."), and leaves none out.
+#[test]
+fn tours_come_in_tour_order() {
+    use kube_bootstrap_lab::catalogue;
+    use kube_bootstrap_lab::lang::Lang;
+    let tours = catalogue::tours();
+    assert_eq!(tours.len(), catalogue::tour_names().count());
+    let numbers: Vec<u32> = tours
+        .iter()
+        .map(|t| {
+            let title = t.title.get(Lang::En);
+            title.split_once(". ").and_then(|(n, _)| n.parse().ok()).unwrap_or_else(|| panic!("{title:?} has no number"))
+        })
+        .collect();
+    let from = numbers[0];
+    assert_eq!(numbers, (from..from + tours.len() as u32).collect::<Vec<_>>());
+    assert!(numbers.contains(&10), "{numbers:?}");
+}

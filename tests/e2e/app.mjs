@@ -4,6 +4,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
+import { createServer } from 'node:http';
 import { serve } from './serve.mjs';
 import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
 
@@ -122,11 +123,252 @@ async function frameTimes(browser, url) {
   return { frames: work.length, p95Work: p95(work), p95Gap: p95(gaps.slice(5)), clock: now };
 }
 
+/** A page on the lab's origin (served by route) that embeds the lab: `body` is its <body>. */
+async function hostPage(page, server, name, body) {
+  const url = `${server.url}__e2e/${name}.html`;
+  await page.route(url, (route) => route.fulfill({
+    contentType: 'text/html; charset=utf-8',
+    body: `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${name}</title>
+<script type="module" src="${server.url}embed.js"></script>
+<style>body { margin: 0; font: 17px Georgia, serif; } .col { margin: 0 auto; }</style></head><body>${body}</body></html>`,
+  }));
+  return url;
+}
+
+/**
+ * How a lab lays out, inside `root` (a document or a shadow root): each panel's place relative to
+ * the lab (the same for the same width, wherever the lab is), whether 10.96.0.1 lies whole inside
+ * its panel and inside the window, and whether anything overflows sideways.
+ */
+function layoutIn(root = document) {
+  const lab = root.querySelector('.lab');
+  const box = lab.getBoundingClientRect();
+  const panels = [...lab.querySelectorAll('.panel')].map((p) => {
+    const r = p.getBoundingClientRect();
+    return `${p.classList[1]}@${Math.round(r.left - box.left)}+${Math.round(r.width)}`;
+  });
+  const ip = lab.querySelector('#kubernetes-ip');
+  const ipBox = ip.getBoundingClientRect();
+  const panel = ip.closest('.panel').getBoundingClientRect();
+  return {
+    width: Math.round(box.width),
+    height: Math.round(box.height),
+    panels: panels.join(' '),
+    ipWhole: ip.textContent === '10.96.0.1' && ipBox.width > 0 && ipBox.left >= panel.left && ipBox.right <= panel.right + 0.5
+      && ipBox.right <= document.documentElement.clientWidth,
+    overflow: lab.scrollWidth > lab.clientWidth + 1 || document.documentElement.scrollWidth > window.innerWidth + 1,
+  };
+}
+
+/** The lab's layout at container widths, as the page and as mount() and <kube-bootstrap-lab> in a column of that width. */
+async function containerWidths(browser, server) {
+  const rows = [];
+  for (const width of [1440, 1280, 750, 720, 390]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}?scenario=crash-vs-graceful-stop`);
+    await page.waitForSelector('#kubernetes-ip');
+    const asPage = await page.evaluate(layoutIn);
+    await page.screenshot({ path: `${ARTIFACTS}/width-${width}-page.png` });
+    await context.close();
+
+    const wide = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    const host = await wide.newPage();
+    const url = await hostPage(host, server, `column-${width}`, `<p>Prose above.</p>
+<div class="col" id="col-mount" style="width:${width}px"><div id="lab-mount"></div></div>
+<div class="col" id="col-element" style="width:${width}px"><kube-bootstrap-lab scenario="crash-vs-graceful-stop"></kube-bootstrap-lab></div>
+<script type="module">import { mount } from "${server.url}embed.js"; await mount(document.getElementById("lab-mount"), { scenario: "crash-vs-graceful-stop" });</script>`);
+    await host.goto(url);
+    await host.locator('#lab-mount #kubernetes-ip').waitFor();
+    await host.locator('kube-bootstrap-lab #kubernetes-ip').waitFor();
+    const asMount = await host.evaluate(`(${layoutIn})(document.getElementById('lab-mount'))`);
+    const asElement = await host.evaluate(`(${layoutIn})(document.querySelector('kube-bootstrap-lab').shadowRoot)`);
+    // The top 1000 px of each column (the stage, the controls, the first panels): what a reader sees first.
+    for (const which of ['mount', 'element']) {
+      // Scrolled so that the column starts at the window's top: the sticky time bar in its place.
+      await host.evaluate((id) => scrollTo(0, document.getElementById(id).getBoundingClientRect().top + scrollY), `col-${which}`);
+      const b = await host.locator(`#col-${which}`).boundingBox();
+      await host.screenshot({ path: `${ARTIFACTS}/width-${width}-${which}.png`, clip: { x: b.x, y: 0, width: b.width, height: Math.min(b.height, 1000) } });
+    }
+    await wide.close();
+
+    for (const [how, l] of [['page', asPage], ['mount()', asMount], ['element', asElement]]) {
+      check(l.width === Math.min(width, 1440) && l.ipWhole && !l.overflow, `${width}px ${how}: 10.96.0.1 whole, no horizontal overflow (lab ${l.width}px wide)`);
+    }
+    check(asMount.panels === asPage.panels && asElement.panels === asPage.panels,
+      `${width}px: the page, mount() and the element lay out alike (${asPage.panels}${asMount.panels === asPage.panels ? '' : ` | mount ${asMount.panels}`}${asElement.panels === asPage.panels ? '' : ` | element ${asElement.panels}`})`);
+    rows.push({ width, page: asPage.height, mount: asMount.height, element: asElement.height, columns: new Set(asPage.panels.split(' ').map((p) => p.split('@')[1].split('+')[0])).size });
+  }
+  console.log('     lab height by container width (px): width  page  mount()  element  panel columns');
+  for (const r of rows) console.log(`     ${String(r.width).padStart(26)} ${String(r.page).padStart(5)} ${String(r.mount).padStart(8)} ${String(r.element).padStart(8)} ${String(r.columns).padStart(8)}`);
+  const docs = rows.find((r) => r.width === 750);
+  console.log(`     the lab in a 750 px docs column is ${docs.mount} px tall (mount()), ${docs.element} px (element)`);
+}
+
+/**
+ * While the module loads, each way in shows a sized box with a status line. Held: the wasm is
+ * answered only once the boxes were checked. Throttled: how long the box shows on 1.6 Mbps.
+ */
+async function loading(browser, server) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/kube-bootstrap-lab_bg.wasm', async (route) => { await held; await route.continue(); });
+  const url = await hostPage(page, server, 'loading', `<div class="col" style="width:750px"><div id="lab-mount"></div>
+<kube-bootstrap-lab lang="zh" theme="dark"></kube-bootstrap-lab></div>
+<script type="module">import { mount } from "${server.url}embed.js"; await mount(document.getElementById("lab-mount"), {});</script>`);
+  await page.goto(url);
+  const mounted = page.locator('#lab-mount .lab-loading');
+  const element = page.locator('kube-bootstrap-lab .lab-loading');
+  await mounted.waitFor();
+  await element.waitFor();
+  const box = async (l) => ({ role: await l.getAttribute('role'), text: (await l.textContent()).trim(), height: (await l.boundingBox()).height });
+  const [m, e] = [await box(mounted), await box(element)];
+  check(m.role === 'status' && m.text === 'Loading the lab…' && e.role === 'status' && e.text === '正在加载实验室…',
+    `while the wasm loads, mount() and the element say so (role=status): "${m.text}", "${e.text}"`);
+  check(m.height >= 750 * 9 / 16 + 100 && e.height >= 750 * 9 / 16 + 100, `and reserve room in a 750 px column (${m.height}px, ${e.height}px)`);
+  await page.screenshot({ path: `${ARTIFACTS}/loading-embeds.png` });
+  release();
+  await page.locator('#lab-mount #kubernetes-ip').waitFor();
+  await page.locator('kube-bootstrap-lab #kubernetes-ip').waitFor();
+  check(await page.locator('.lab-loading').count() === 0, 'the app replaces the loading boxes');
+  await context.close();
+
+  // The page, held the same way, in Chinese.
+  const ctx2 = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const phone = await ctx2.newPage();
+  let release2;
+  const held2 = new Promise((r) => { release2 = r; });
+  await phone.route('**/kube-bootstrap-lab_bg.wasm', async (route) => { await held2; await route.continue(); });
+  await phone.goto(`${server.url}?lang=zh&theme=dark`, { waitUntil: 'domcontentloaded' });
+  const p = await box(phone.locator('.lab-loading'));
+  check(p.role === 'status' && p.text === '正在加载实验室…' && p.height >= 390 * 9 / 16 + 100, `the page says it is loading, in its language (${p.text}, ${p.height}px)`);
+  await phone.screenshot({ path: `${ARTIFACTS}/loading-page-zh.png` });
+  release2();
+  await phone.waitForSelector('#kubernetes-ip');
+  await ctx2.close();
+
+  // Throttled to 1.6 Mbps: the time the box shows, recorded each frame by the page itself.
+  for (const [what, path] of [['page', ''], ['embed in a 750 px column', null]]) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const tab = await ctx.newPage();
+    const cdp = await ctx.newCDPSession(tab);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
+    await tab.addInitScript(() => {
+      const seen = (window.__loadingSeen = { first: null, last: null, lab: null, box: 0, labHeight: 0 });
+      const find = (sel) => document.querySelector(sel) ?? document.querySelector('kube-bootstrap-lab')?.shadowRoot?.querySelector(sel);
+      const tick = (t) => {
+        const box = find('.lab-loading');
+        if (box && box.getBoundingClientRect().height > 0) {
+          seen.first ??= t;
+          seen.last = t;
+          seen.box = Math.round(box.getBoundingClientRect().height);
+        }
+        const lab = find('.lab');
+        if (lab) { seen.lab = t; seen.labHeight = Math.round(lab.getBoundingClientRect().height); return; }
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    const target = path ?? await hostPage(tab, server, 'throttled', '<div class="col" style="width:750px"><kube-bootstrap-lab></kube-bootstrap-lab></div>');
+    await tab.goto(path === null ? target : `${server.url}${path}`, { timeout: 120000 });
+    await tab.waitForFunction(() => window.__loadingSeen.lab !== null, null, { timeout: 120000 });
+    const s = await tab.evaluate(() => window.__loadingSeen);
+    check(s.first !== null && s.box > 0, `1.6 Mbps, ${what}: the loading box shows before the app`);
+    console.log(`     1.6 Mbps, ${what}: the loading indicator shows for ${Math.round(s.last - s.first)} ms (from ${Math.round(s.first)} ms after navigation), ${s.box} px tall; the app renders at ${Math.round(s.lab)} ms, ${s.labHeight} px tall`);
+    await ctx.close();
+  }
+}
+
+/**
+ * Serves `root` like serve.mjs, but with the CORS header on everything except the wasm; and
+ * `pages` (path → HTML). A real server: playwright adds CORS headers to the responses it
+ * fulfills, and Chromium keeps a page it fulfilled from reaching a loopback address.
+ */
+function serveScriptsOnlyCors(root, pages = {}) {
+  const types = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.html': 'text/html' };
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url, 'http://x').pathname.replace(/\.\./g, '');
+    if (pages[path]) return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[path]);
+    try {
+      const body = await readFile(`${root}${path}`);
+      const ext = path.slice(path.lastIndexOf('.'));
+      res.writeHead(200, { 'content-type': types[ext] ?? 'application/octet-stream', ...(ext === '.wasm' ? {} : { 'access-control-allow-origin': '*' }) });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() });
+  }));
+}
+
+/** A module that cannot load says so in the element, naming the file: 404s, and a server without CORS. */
+async function loadFailures(browser, server) {
+  const cases = [
+    ['the wasm answers 404', '**/kube-bootstrap-lab_bg.wasm', (route) => route.fulfill({ status: 404, body: 'not found' }), 'kube-bootstrap-lab_bg.wasm'],
+    ['the module answers 404', '**/kube-bootstrap-lab.js', (route) => route.fulfill({ status: 404, body: 'not found' }), 'kube-bootstrap-lab.js'],
+    ['the wasm is served without CORS to another origin', null, null, 'kube-bootstrap-lab_bg.wasm'],
+  ];
+  for (const [what, glob, handler, file] of cases) {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const page = await context.newPage();
+    if (glob) await page.route(glob, handler);
+    const body = `<div class="col" style="width:750px"><div id="lab-mount"></div><kube-bootstrap-lab lang="zh"></kube-bootstrap-lab></div>
+<script type="module">import { mount } from "${server.url}embed.js"; window.mounted = mount(document.getElementById("lab-mount"), {}).then(() => "mounted", (e) => e.name);</script>`;
+    let url;
+    let lab = server;
+    let docs;
+    if (what.includes('CORS')) {
+      // A docs site, and the lab on another origin whose CORS header covers scripts, not the wasm.
+      lab = await serveScriptsOnlyCors(DIST);
+      docs = await serveScriptsOnlyCors(DIST, { '/chapter.html': `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>docs</title>
+<script type="module" src="${lab.url}embed.js"></script>${body.replaceAll(server.url, lab.url)}` });
+      url = `${docs.url}chapter.html`;
+    } else {
+      url = await hostPage(page, server, 'failing', body);
+    }
+    await page.goto(url);
+    const mounted = page.locator('#lab-mount .lab-failure');
+    const element = page.locator('kube-bootstrap-lab .lab-failure');
+    await mounted.waitFor({ timeout: 20000 }).catch(() => {});
+    await element.waitFor({ timeout: 20000 }).catch(() => {});
+    const told = async (l) => (await l.count()) ? { role: await l.getAttribute('role'), text: await l.textContent(), height: (await l.boundingBox()).height } : null;
+    const [m, e] = [await told(mounted), await told(element)];
+    if (docs) { lab.close(); docs.close(); }
+    check(m?.role === 'alert' && m.text.startsWith('The lab could not be loaded: ') && m.text.includes(`${lab.url}${file}`) && m.height > 20,
+      `${what}: mount() says which file failed (${m?.text})`);
+    check(e?.role === 'alert' && e.text.startsWith('实验室无法加载') && e.text.includes(file), `${what}: the element says it in Chinese (${e?.text?.slice(0, 60)}…)`);
+    check(await page.evaluate(() => window.mounted) === 'LoadError', `${what}: mount() rejects with a LoadError`);
+    await page.screenshot({ path: `${ARTIFACTS}/load-failure-${file.replace(/\W/g, '-')}${what.includes('CORS') ? '-cors' : ''}.png` });
+    await context.close();
+  }
+  // The page itself.
+  for (const [glob, file] of [['**/kube-bootstrap-lab_bg.wasm', 'kube-bootstrap-lab_bg.wasm'], ['**/kube-bootstrap-lab.js', 'kube-bootstrap-lab.js']]) {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const page = await context.newPage();
+    await page.route(glob, (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await page.goto(server.url);
+    const told = await page.locator('.lab-failure').textContent({ timeout: 20000 }).catch(() => '');
+    check(told.startsWith('The lab could not be loaded: ') && told.includes(`${server.url}${file}`) && await page.locator('.lab-loading').count() === 0,
+      `the page, when ${file} answers 404, says which file failed (${told})`);
+    check(await page.locator('.lab-failure').getAttribute('role').catch(() => null) === 'alert', `and it is an alert`);
+    await page.screenshot({ path: `${ARTIFACTS}/load-failure-page-${file.replace(/\W/g, '-')}.png` });
+    await context.close();
+  }
+}
+
 const server = await serve(DIST);
 const browser = await chromium.launch(CHROMIUM);
 await mkdir(ARTIFACTS, { recursive: true });
+// E2E_ONLY=story|embeds|widths|loading|failures|speed runs one part (while working on it).
+const part = (...names) => !process.env.E2E_ONLY || names.includes(process.env.E2E_ONLY);
 try {
-  for (const [label, viewport] of [['desktop', { width: 1440, height: 1000 }], ['phone', { width: 360, height: 780 }]]) {
+  if (part('story')) for (const [label, viewport] of [['desktop', { width: 1440, height: 1000 }], ['phone', { width: 360, height: 780 }]]) {
     for (const colorScheme of ['light', 'dark']) {
       const tag = `${label}/${colorScheme}`;
       const context = await browser.newContext({ viewport, colorScheme });
@@ -149,23 +391,33 @@ try {
   }
   // URL parameters: a forced theme beats the system one, minimal controls hide editing,
   // and an unknown parameter is reported.
-  {
+  if (part('embeds')) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
     const page = await context.newPage();
     await page.goto(`${server.url}?theme=dark&controls=minimal&colour=red`);
     await page.waitForSelector('#kubernetes-ip');
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     check(bg === 'rgb(14, 18, 25)', `?theme=dark in a light system gives the dark page (${bg})`);
-    check(!(await page.isVisible('#configure')) && !(await page.isVisible('#create-service')), '?controls=minimal hides the editing controls');
+    const hidden = ['#tour-pick', '#lang', '#scenario-pick', '#configure', '#share', '#speed', '#step', '#corrupt', '#create-service', '#create-pod', '#add-apiserver', '#delete-kubernetes', '.stage-button[data-spot="corrupt"]'];
+    const shown = ['#play', '#scrubber', '#kubernetes-ip'];
+    const visible = async (sels) => Promise.all(sels.map(async (s) => [s, await page.isVisible(s)]));
+    const leftOver = (await visible(hidden)).filter(([, v]) => v).map(([s]) => s);
+    const missing = (await visible(shown)).filter(([, v]) => !v).map(([s]) => s);
+    check(leftOver.length === 0 && missing.length === 0, `?controls=minimal shows play/pause, the scrubber and the views, no editing control (left: ${leftOver.join(' ') || 'none'}; missing: ${missing.join(' ') || 'none'})`);
     check((await text(page, '#action-error')) === 'unknown URL parameter "colour"', 'an unknown URL parameter is reported');
     await page.screenshot({ path: `${ARTIFACTS}/minimal-forced-dark.png` });
     await context.close();
   }
-  const f = await frameTimes(browser, `${server.url}?scenario=crash-one-of-three`);
-  console.log(`     playing at 20× on a /16 for 5 s: ${f.frames} frames, p95 frame work ${f.p95Work.toFixed(2)} ms, p95 frame interval ${f.p95Gap.toFixed(1)} ms, reached ${f.clock}`);
-  check(f.frames > 0, 'the play loop draws frames while playing');
-  console.log('release page weight (bytes, gzip -9):');
-  for (const r of await pageWeight()) console.log(`     ${r.kind.padEnd(5)} ${String(r.bytes).padStart(9)}  ${String(r.gzip).padStart(9)}  ${r.file}`);
+  if (part('embeds', 'widths')) await containerWidths(browser, server);
+  if (part('embeds', 'loading')) await loading(browser, server);
+  if (part('embeds', 'failures')) await loadFailures(browser, server);
+  if (part('speed')) {
+    const f = await frameTimes(browser, `${server.url}?scenario=crash-one-of-three`);
+    console.log(`     playing at 20× on a /16 for 5 s: ${f.frames} frames, p95 frame work ${f.p95Work.toFixed(2)} ms, p95 frame interval ${f.p95Gap.toFixed(1)} ms, reached ${f.clock}`);
+    check(f.frames > 0, 'the play loop draws frames while playing');
+    console.log('release page weight (bytes, gzip -9):');
+    for (const r of await pageWeight()) console.log(`     ${r.kind.padEnd(5)} ${String(r.bytes).padStart(9)}  ${String(r.gzip).padStart(9)}  ${r.file}`);
+  }
 } finally {
   await browser.close();
   server.close();
