@@ -11,6 +11,7 @@ mod link;
 pub mod mount;
 mod panels;
 pub(crate) mod tour;
+pub mod table;
 
 use std::rc::Rc;
 

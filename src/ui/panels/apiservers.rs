@@ -13,7 +13,7 @@ use crate::state::{ApiserverState, ApiserverStatus};
 use crate::world::MarkKind;
 
 /// An apiserver's status in words (in English, the state's own word).
-fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {
+pub(crate) fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {
     match lang {
         Lang::En => status.as_str(),
         Lang::Zh => match status {
