@@ -30,36 +30,78 @@ fn ttl_text(left: Option<u64>, lang: Lang) -> String {
 /// the `default/kubernetes` Service, Endpoints and EndpointSlice, and under the behaviours with
 /// IPAddress objects the ServiceCIDRs and IPAddresses.
 fn key_rows(st: &State, ip_objects: bool, lang: Lang) -> Vec<KeyRow> {
-    let row = |key: String, holds: String| KeyRow { key, holds, ttl_left_ms: None };
+    let row = |key: String, holds: String| KeyRow {
+        key,
+        holds,
+        ttl_left_ms: None,
+    };
     let mut rows: Vec<KeyRow> = st
         .leases
         .iter()
-        .map(|l| KeyRow { key: l.key.clone(), holds: l.ip.clone(), ttl_left_ms: Some(l.ttl_left_ms) })
+        .map(|l| KeyRow {
+            key: l.key.clone(),
+            holds: l.ip.clone(),
+            ttl_left_ms: Some(l.ttl_left_ms),
+        })
         .collect();
     let used = |range: &str, used: i64, size: usize| match lang {
         Lang::En => format!("{range}: {used} of {size} used"),
         Lang::Zh => format!("{range}：已用 {used} / {size}"),
     };
     for (i, a) in st.allocations.cluster_ip.iter().enumerate() {
-        let key = if i == 0 { etcd::RANGE_SERVICE_IPS } else { etcd::RANGE_SECONDARY_SERVICE_IPS };
+        let key = if i == 0 {
+            etcd::RANGE_SERVICE_IPS
+        } else {
+            etcd::RANGE_SECONDARY_SERVICE_IPS
+        };
         rows.push(row(key.into(), used(&a.range, a.used, a.size)));
     }
     let ports = &st.allocations.node_port;
-    rows.push(row(etcd::RANGE_NODE_PORTS.into(), used(&ports.range, ports.used, ports.size)));
-    let kubernetes = st.services.iter().find(|s| s.namespace == "default" && s.name == "kubernetes");
+    rows.push(row(
+        etcd::RANGE_NODE_PORTS.into(),
+        used(&ports.range, ports.used, ports.size),
+    ));
+    let kubernetes = st
+        .services
+        .iter()
+        .find(|s| s.namespace == "default" && s.name == "kubernetes");
     if let Some(s) = kubernetes {
-        rows.push(row(etcd::service_key("default", "kubernetes"), format!("ClusterIP {}", s.cluster_ip)));
+        rows.push(row(
+            etcd::service_key("default", "kubernetes"),
+            format!("ClusterIP {}", s.cluster_ip),
+        ));
     }
     let none = || lang.pick("no addresses", "没有地址").to_string();
     if let Some(e) = st.kubernetes_endpoints() {
-        let listed: Vec<&str> = e.subsets.iter().flat_map(|s| &s.addresses).map(String::as_str).collect();
-        let holds = if listed.is_empty() { none() } else { listed.join(", ") };
+        let listed: Vec<&str> = e
+            .subsets
+            .iter()
+            .flat_map(|s| &s.addresses)
+            .map(String::as_str)
+            .collect();
+        let holds = if listed.is_empty() {
+            none()
+        } else {
+            listed.join(", ")
+        };
         rows.push(row(etcd::endpoints_key("default", "kubernetes"), holds));
     }
     if let Some(s) = st.kubernetes_slice() {
-        let listed: Vec<&str> = s.endpoints.iter().flat_map(|e| &e.addresses).map(String::as_str).collect();
-        let holds = if listed.is_empty() { none() } else { listed.join(", ") };
-        rows.push(row(etcd::endpoint_slice_key("default", "kubernetes"), holds));
+        let listed: Vec<&str> = s
+            .endpoints
+            .iter()
+            .flat_map(|e| &e.addresses)
+            .map(String::as_str)
+            .collect();
+        let holds = if listed.is_empty() {
+            none()
+        } else {
+            listed.join(", ")
+        };
+        rows.push(row(
+            etcd::endpoint_slice_key("default", "kubernetes"),
+            holds,
+        ));
     }
     if ip_objects {
         for c in &st.service_cidrs {
@@ -70,7 +112,10 @@ fn key_rows(st: &State, ip_objects: bool, lang: Lang) -> Vec<KeyRow> {
             rows.push(row(etcd::service_cidr_key(&c.name), holds));
         }
         for a in &st.ip_addresses {
-            let parent = format!("{} {}/{}", a.parent.resource, a.parent.namespace, a.parent.name);
+            let parent = format!(
+                "{} {}/{}",
+                a.parent.resource, a.parent.namespace, a.parent.name
+            );
             rows.push(row(etcd::ip_address_key(&a.ip), parent));
         }
     }
