@@ -71,8 +71,11 @@ async fn opens_the_default_scenario_and_shows_the_kubernetes_service() {
         "apiserver-c starts at 5 s"
     );
     // Step to the next events until c has started.
+    // Each click is waited for: a loaded machine can delay a render past a fixed pause.
     for _ in 0..20 {
+        let before = text("clock");
         click_id("step").await;
+        until("the step is shown", || text("clock") != before).await;
         if endpoints().contains("192.168.10.13") {
             break;
         }
@@ -531,3 +534,5 @@ async fn the_focus_stays_in_the_lab_on_the_last_tour_step_and_after_leaving() {
     assert_eq!(on_last, "tour-leave", "Next's place is taken by the way out");
     assert_eq!(after_leaving, "tour-pick");
 }
+
+
