@@ -132,6 +132,73 @@ fn description_of(s: &Scenario, lang: Lang) -> Option<String> {
         .filter(|d| !d.is_empty())
 }
 
+/// The events of a `<select>` that loads what it names on commit, not on every key: moving
+/// through it by keyboard (arrows, type-ahead; some browsers fire `change` for each) only keeps
+/// the choice pending, and Enter, leaving the menu with another value, or a pick with the
+/// pointer loads it. Escape puts back the loaded value.
+pub(super) struct CommitSelect {
+    pub(super) onchange: Callback<Event>,
+    pub(super) onkeydown: Callback<KeyboardEvent>,
+    pub(super) onfocusout: Callback<FocusEvent>,
+    pub(super) onpointerdown: Callback<PointerEvent>,
+}
+
+/// [`CommitSelect`] for a menu whose loaded value is `current`; `load` gets a committed value
+/// other than it (and never the empty placeholder).
+#[hook]
+pub(super) fn use_commit_select(current: String, load: Callback<String>) -> CommitSelect {
+    // A key moved the choice since the last commit: its `change` waits.
+    let keyed = use_mut_ref(|| false);
+    let commit = {
+        let (keyed, current, load) = (keyed.clone(), current.clone(), load.clone());
+        move |s: &HtmlSelectElement| {
+            *keyed.borrow_mut() = false;
+            let value = s.value();
+            if !value.is_empty() && value != current {
+                load.emit(value);
+            }
+        }
+    };
+    let onchange = {
+        let (keyed, commit) = (keyed.clone(), commit.clone());
+        Callback::from(move |e: Event| {
+            if !*keyed.borrow() {
+                commit(&e.target_unchecked_into::<HtmlSelectElement>());
+            }
+        })
+    };
+    let onkeydown = {
+        let (keyed, commit) = (keyed.clone(), commit.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let s = e.target_unchecked_into::<HtmlSelectElement>();
+            match e.key().as_str() {
+                "Enter" => {
+                    e.prevent_default();
+                    commit(&s);
+                }
+                "Escape" => {
+                    *keyed.borrow_mut() = false;
+                    s.set_value(&current);
+                }
+                // Tab leaves (focusout commits); modifiers alone change nothing.
+                "Tab" | "Shift" | "Control" | "Alt" | "Meta" => {}
+                // Alt+↓ and F4 open the browser's list, whose pick is a commit.
+                "ArrowDown" | "ArrowUp" if e.alt_key() => *keyed.borrow_mut() = false,
+                "F4" => *keyed.borrow_mut() = false,
+                _ => *keyed.borrow_mut() = true,
+            }
+        })
+    };
+    let onfocusout = Callback::from(move |e: FocusEvent| commit(&e.target_unchecked_into::<HtmlSelectElement>()));
+    let onpointerdown = Callback::from(move |_: PointerEvent| *keyed.borrow_mut() = false);
+    CommitSelect {
+        onchange,
+        onkeydown,
+        onfocusout,
+        onpointerdown,
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub(crate) struct ConfigFormProps {
     /// The loaded scenario's name.
@@ -147,10 +214,9 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
     let error = use_state(|| None::<String>);
     let open = use_state(|| false);
 
-    let on_pick = {
+    let load = {
         let (lab, error) = (p.lab.clone(), error.clone());
-        Callback::from(move |e: Event| {
-            let name = e.target_unchecked_into::<HtmlSelectElement>().value();
+        Callback::from(move |name: String| {
             match catalogue::scenario_text(&name).map(scenario::parse) {
                 Some(Ok(s)) => {
                     error.set(None);
@@ -161,6 +227,7 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
             }
         })
     };
+    let pick = use_commit_select(p.current.clone(), load);
     let field = |get: fn(&mut Settings) -> &mut String| {
         let settings = settings.clone();
         Callback::from(move |e: Event| {
@@ -203,7 +270,8 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
     html! {
         <div class="config">
             <label for="scenario-pick">{ lang.pick("Scenario", "场景") }</label>
-            <select id="scenario-pick" onchange={on_pick} title={current_description}>
+            <select id="scenario-pick" title={current_description} onchange={pick.onchange}
+                onkeydown={pick.onkeydown} onfocusout={pick.onfocusout} onpointerdown={pick.onpointerdown}>
                 { for catalogue().iter().map(|e| html! {
                     <option value={e.name.clone()} selected={e.name == p.current}
                         title={e.description(lang)}>{ e.title(lang) }</option>

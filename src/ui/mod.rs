@@ -14,6 +14,7 @@ pub mod mount;
 mod panels;
 mod stage;
 pub(crate) mod tour;
+pub mod table;
 
 use std::rc::Rc;
 
@@ -172,6 +173,11 @@ pub fn app(props: &AppProps) -> Html {
             say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
     });
     let staged = props.shows(Part::Stage);
+    let as_table = use_state(|| false);
+    let flip = {
+        let as_table = as_table.clone();
+        Callback::from(move |_: MouseEvent| as_table.set(!*as_table))
+    };
     html! {
         <ContextProvider<Lang> context={t}>
         <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"))}
@@ -187,9 +193,15 @@ pub fn app(props: &AppProps) -> Html {
             if staged {
                 <div class="stage-row">
                     <div class="stage-wrap">
-                        <stage::Stage frame={frame.clone()} wire={lab.wire().clone()} wire_seq={lab.wire_seq()}
-                            generation={lab.generation()} speed={lab.play_speed()} change={lab.endpoints_change().clone()}
-                            on_pick={on_pick.clone()} {on_details} lab={send.clone()} />
+                        <button id="stage-as-table" class="small view-switch" onclick={flip} aria-pressed={as_table.to_string()}>
+                            { if *as_table { t.pick("View as stage", "以舞台查看") } else { t.pick("View as table", "以表格查看") } }</button>
+                        if *as_table {
+                            <table::TableView frame={frame.clone()} />
+                        } else {
+                            <stage::Stage frame={frame.clone()} wire={lab.wire().clone()} wire_seq={lab.wire_seq()}
+                                generation={lab.generation()} speed={lab.play_speed()} change={lab.endpoints_change().clone()}
+                                on_pick={on_pick.clone()} {on_details} lab={send.clone()} />
+                        }
                         if let Some((subject, take_focus)) = (*picked).clone() {
                             <Inspector {subject} {take_focus} frame={frame.clone()} lab={send.clone()} {on_close} />
                         }

@@ -73,12 +73,78 @@ pub(crate) struct TourCardProps {
     pub(crate) lab: Callback<Msg>,
 }
 
+/// The element that has the focus in the document or shadow root of `near`, if it is still in
+/// the page (the body counts as none: it is where a browser drops the focus when its element
+/// goes).
+fn focused(near: &web_sys::Element) -> Option<web_sys::Element> {
+    let root = near.get_root_node();
+    let el = match root.dyn_ref::<web_sys::ShadowRoot>() {
+        Some(shadow) => shadow.active_element(),
+        None => root.dyn_ref::<web_sys::Document>()?.active_element(),
+    }?;
+    (el.is_connected() && el.tag_name() != "BODY").then_some(el)
+}
+
+/// Focuses the first of `selectors` inside `root` that takes it, else `root` itself.
+fn focus_first(root: &web_sys::Element, selectors: &[&str]) {
+    let found = selectors.iter().filter_map(|sel| root.query_selector(sel).ok().flatten());
+    for el in found.chain([root.clone()]) {
+        if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+            let _ = h.focus();
+            if focused(root).is_some_and(|f| f == el) {
+                return;
+            }
+        }
+    }
+}
+
+/// Keeps the focus in the card when a step takes away the button that held it (Next, on the
+/// last step): it goes to the button in its place, else to the card's heading.
+#[hook]
+fn use_focus_kept(card: NodeRef) {
+    let had = use_mut_ref(|| false);
+    // Read while rendering, before the step's changes reach the page.
+    let holds = |c: web_sys::Element| focused(&c).is_some_and(|f| c.contains(Some(&f)));
+    *had.borrow_mut() = card.cast::<web_sys::Element>().is_some_and(holds);
+    use_effect(move || {
+        if let Some(c) = card.cast::<web_sys::Element>() {
+            if *had.borrow() && focused(&c).is_none() {
+                focus_first(&c, &["#tour-next", "#tour-leave", "#tour-title"]);
+            }
+        }
+    });
+}
+
+/// After the tour is left (its card is gone with the focused button), the focus goes to the
+/// tour menu of the same instance, else to the instance itself: never to the page's body.
+fn refocus_after_leaving(from: Option<web_sys::Element>) {
+    let Some(lab) = from.and_then(|el| el.closest(".lab").ok().flatten()) else {
+        return;
+    };
+    gloo_timers::callback::Timeout::new(0, move || {
+        if lab.is_connected() && focused(&lab).is_none() {
+            focus_first(&lab, &["#tour-pick"]);
+        }
+    })
+    .forget();
+}
+
 #[function_component(TourCard)]
 pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     let lang = use_lang();
+    let card = use_node_ref();
+    use_focus_kept(card.clone());
     let click = |msg: fn() -> Msg| {
         let cb = p.lab.clone();
         Callback::from(move |_: MouseEvent| cb.emit(msg()))
+    };
+    let leave = {
+        let cb = p.lab.clone();
+        Callback::from(move |e: MouseEvent| {
+            let from = e.target_dyn_into::<web_sys::Element>();
+            cb.emit(Msg::LeaveTour);
+            refocus_after_leaving(from);
+        })
     };
     let last = p.index + 1 == p.len;
     let progress = match lang {
@@ -86,9 +152,9 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
         Lang::Zh => format!("第 {} 步，共 {} 步", p.index + 1, p.len),
     };
     html! {
-        <section class="tour" aria-labelledby="tour-title" data-tour-step={p.index.to_string()}>
+        <section class="tour" aria-labelledby="tour-title" ref={card} data-tour-step={p.index.to_string()}>
             <div class="tour-head">
-                <h2 id="tour-title">{ p.title.get(lang) }</h2>
+                <h2 id="tour-title" tabindex="-1">{ p.title.get(lang) }</h2>
                 <span class="tour-progress" id="tour-progress">{ progress }</span>
             </div>
             <ol class="tour-dots" aria-hidden="true">
@@ -119,12 +185,12 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                 <button id="tour-back" disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
                     { lang.pick("← Back", "← 上一步") }</button>
                 if last {
-                    <button id="tour-leave" class="primary" onclick={click(|| Msg::LeaveTour)}>
+                    <button id="tour-leave" class="primary" onclick={leave.clone()}>
                         { lang.pick("Explore on your own", "自由探索") }</button>
                 } else {
                     <button id="tour-next" class="primary" onclick={click(|| Msg::TourNext { animate: !super::bitmap::prefers_reduced_motion() })}>
                         { lang.pick("Next →", "下一步 →") }</button>
-                    <button id="tour-leave" class="quiet" onclick={click(|| Msg::LeaveTour)}>
+                    <button id="tour-leave" class="quiet" onclick={leave}>
                         { lang.pick("Leave the tour", "退出导览") }</button>
                 }
             </div>
@@ -145,17 +211,8 @@ pub(crate) struct TourPickerProps {
 pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
     let lang = use_lang();
     let tours = use_memo((), |_| crate::catalogue::tours());
-    let onchange = {
-        let cb = p.lab.clone();
-        Callback::from(move |e: Event| {
-            if let Some(s) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                let name = s.value();
-                if !name.is_empty() {
-                    cb.emit(Msg::PickTour(name));
-                }
-            }
-        })
-    };
+    let load = p.lab.reform(Msg::PickTour);
+    let pick = super::config::use_commit_select(p.current.as_deref().unwrap_or_default().to_string(), load);
     // The story the untouched view plays is no tour the reader took: the button shows over it.
     let touring = p.current.as_deref().is_some_and(|c| c != super::STORY);
     let first = tours.iter().find(|t| t.name != super::STORY);
@@ -171,7 +228,8 @@ pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
         <div class="tour-menu">
             <label class="tour-picker">
                 <span>{ lang.pick("Guided tour", "导览") }</span>
-                <select id="tour-pick" {onchange} aria-label={lang.pick("Guided tour", "导览")}>
+                <select id="tour-pick" onchange={pick.onchange} onkeydown={pick.onkeydown}
+                    onfocusout={pick.onfocusout} onpointerdown={pick.onpointerdown} aria-label={lang.pick("Guided tour", "导览")}>
                     <option value="" selected={p.current.is_none()}>{ lang.pick("— choose a tour —", "— 选择一个导览 —") }</option>
                     { for tours.iter().map(|t| html! {
                         <option value={t.name.clone()} selected={p.current.as_deref() == Some(t.name.as_str())}>{ t.title.get(lang) }</option>

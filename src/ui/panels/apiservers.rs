@@ -13,7 +13,7 @@ use crate::state::{ApiserverState, ApiserverStatus};
 use crate::world::MarkKind;
 
 /// An apiserver's status in words (in English, the state's own word).
-fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {
+pub(crate) fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {
     match lang {
         Lang::En => status.as_str(),
         Lang::Zh => match status {
@@ -98,6 +98,25 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
     }
 }
 
+/// The accessible names of the actions on apiserver `name` (crash, stop, start, isolate): the
+/// visible words, the same on every card, and the apiserver.
+fn action_labels(name: &str, lang: Lang) -> [String; 4] {
+    match lang {
+        Lang::En => [
+            format!("Crash {name}"),
+            format!("Stop {name}"),
+            format!("Start {name}"),
+            format!("Isolate 30s: {name}"),
+        ],
+        Lang::Zh => [
+            format!("让 {name} 崩溃"),
+            format!("停止 {name}"),
+            format!("启动 {name}"),
+            format!("隔离 30s：{name}"),
+        ],
+    }
+}
+
 /// One apiserver's card: `lease` is its lease's TTL left, `pulse` the instant of its last
 /// lease write.
 fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang: Lang) -> Html {
@@ -105,6 +124,7 @@ fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang
     let r = |apiserver: &str| ApiserverRef { apiserver: apiserver.to_string() };
     let starting = a.status == ApiserverStatus::Starting;
     let up = a.status.is_up() && !starting;
+    let [crash, stop, start, isolate] = action_labels(&name, lang);
     html! {
         <li class={classes!("card", a.status.as_str())} id={format!("apiserver-{}", a.name)}>
             <div class="card-head">
@@ -122,11 +142,13 @@ fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang
             </div>
             <div class="card-actions">
                 <button class="crash" disabled={!up && !starting} onclick={act(&p.lab, Action::CrashApiserver(r(&name)))}
-                    title={crash_hint(p.frame.reconciler, lang)}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
+                    aria-label={crash} title={crash_hint(p.frame.reconciler, lang)}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
                 <button class="stop" disabled={!up || a.status == ApiserverStatus::Stopping} onclick={act(&p.lab, Action::StopApiserver(r(&name)))}
-                    title={stop_hint(p.frame.reconciler, p.frame.behavior, lang)}>{ lang.pick("■ Stop", "■ 停止") }</button>
-                <button class="start" disabled={up || starting} onclick={act(&p.lab, Action::StartApiserver(r(&name)))}>{ lang.pick("▶ Start", "▶ 启动") }</button>
+                    aria-label={stop} title={stop_hint(p.frame.reconciler, p.frame.behavior, lang)}>{ lang.pick("■ Stop", "■ 停止") }</button>
+                <button class="start" disabled={up || starting} onclick={act(&p.lab, Action::StartApiserver(r(&name)))}
+                    aria-label={start}>{ lang.pick("▶ Start", "▶ 启动") }</button>
                 <button class="isolate" disabled={!up} onclick={act(&p.lab, Action::IsolateApiserver(Isolate { apiserver: name.clone(), for_: "30s".into() }))}
+                    aria-label={isolate}
                     title={lang.pick("Cut it off from etcd for 30 s", "切断它与 etcd 的连接 30 秒")}>{ lang.pick("✂ Isolate 30s", "✂ 隔离 30s") }</button>
             </div>
         </li>

@@ -19,7 +19,7 @@ use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::scenario::Action;
 
-pub(crate) use apiservers::Apiservers;
+pub(crate) use apiservers::{status_text, Apiservers};
 pub(crate) use bitmaps::Bitmaps;
 pub(crate) use corrupt::Corrupt;
 pub(crate) use etcd::Etcd;

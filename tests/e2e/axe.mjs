@@ -1,0 +1,125 @@
+// Accessibility: axe-core on the app and on the embed example (static/docs-example.html), in
+// light and dark, in the states a reader meets (a fresh cluster with an apiserver starting, one
+// crashed and one cut off from etcd, a guided tour, the configuration form, behaviour 1.35 with
+// its ServiceCIDRs). Prints the violations by impact and fails on any serious or critical one;
+// and counts the backward tab stops whose focused element the sticky time bar hides.
+// Usage: node tests/e2e/axe.mjs   (after `trunk build --release`; `make test-e2e` does both)
+import { chromium } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { serve } from './serve.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const FAILING = ['serious', 'critical'];
+const IMPACTS = ['critical', 'serious', 'moderate', 'minor'];
+
+/** Injects axe into every frame of `page` (axe reaches into an iframe only when it runs there). */
+async function inject(page) {
+  for (const frame of page.frames()) await frame.addScriptTag({ path: AXE });
+}
+
+/** axe's violations on `page`, one row per rule and element. */
+async function audit(page, where) {
+  await inject(page);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.flatMap((v) => v.nodes.map((n) => ({
+    where, impact: v.impact, rule: v.id, target: n.target.flat().join(' › '),
+    why: (n.any[0] ?? n.all[0] ?? n.none[0])?.message ?? v.help,
+  })));
+}
+
+/** Moves the app's timeline to `ms`. */
+async function seek(page, ms) {
+  await page.$eval('#scrubber', (el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', { bubbles: true })); }, ms);
+  await page.waitForFunction((v) => document.querySelector('#clock')?.textContent === `t = ${v / 1000}s`, ms);
+}
+
+/** The app's states to audit, each reached from a fresh page at `query`. */
+const STATES = [
+  ['start', '', async () => {}],
+  ['crashed-isolated', '', async (page) => {
+    await seek(page, 20000);
+    await page.click('#apiserver-apiserver-b button.crash');
+    await page.click('#apiserver-apiserver-c button.isolate');
+    await seek(page, 22000);
+  }],
+  ['config-form', '', async (page) => { await page.click('#configure'); await page.waitForSelector('#config-form'); }],
+  ['tour', 'tour=lease-crash-vs-stop&step=2', async (page) => { await page.waitForSelector('#tour-title'); }],
+  ['behaviour-1.35', 'scenario=servicecidr-default-terminating-1-35', async (page) => { await seek(page, 30000); }],
+];
+
+/**
+ * Shift+Tab from the end of the page back through `stops` focus stops: how many focused
+ * elements the sticky time bar covers (their centre under it).
+ */
+async function hiddenBehindTheBar(page, stops) {
+  await page.keyboard.press('End');
+  await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, document.documentElement.scrollHeight); });
+  let hidden = 0;
+  const under = [];
+  for (let i = 0; i < stops; i++) {
+    await page.keyboard.press('Shift+Tab');
+    const r = await page.evaluate(() => {
+      const el = document.activeElement;
+      const bar = document.querySelector('.controls');
+      if (!el || !bar || bar.contains(el) || getComputedStyle(bar).position !== 'sticky') return null;
+      const a = el.getBoundingClientRect(), b = bar.getBoundingClientRect();
+      return { covered: a.top < b.bottom && a.bottom > b.top, what: el.id || el.textContent.trim().slice(0, 24) };
+    });
+    if (r?.covered) { hidden += 1; under.push(r.what); }
+  }
+  return { hidden, under };
+}
+
+const server = await serve(DIST);
+const browser = await chromium.launch(CHROMIUM);
+await mkdir(ARTIFACTS, { recursive: true });
+const rows = [];
+try {
+  for (const theme of ['light', 'dark']) {
+    for (const [name, query, reach] of STATES) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: theme });
+      const page = await context.newPage();
+      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+      await page.goto(`${server.url}?theme=${theme}${query ? `&${query}` : ''}`);
+      await page.waitForSelector('#clock');
+      await reach(page);
+      rows.push(...await audit(page, `app ${name} ${theme}`));
+      await page.screenshot({ path: `${ARTIFACTS}/axe-app-${name}-${theme}.png`, fullPage: true });
+      if (name === 'start') {
+        const { hidden, under } = await hiddenBehindTheBar(page, 25);
+        check(hidden === 0, `app ${theme}: the sticky time bar hides ${hidden} of 25 backward tab stops ${under.join(', ')}`);
+      }
+      await context.close();
+    }
+    // The embed example: a mounted tour, a custom element in a shadow root (dark, Chinese) and
+    // an iframe, in a page with a docs theme of its own.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: theme });
+    const page = await context.newPage();
+    await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+    await page.goto(`${server.url}docs-example.html?theme=${theme}`);
+    await page.waitForSelector('#lab-tour .lab #tour-title');
+    await page.waitForFunction(() => document.querySelector('#lab-element')?.shadowRoot?.querySelector('.lab #clock'));
+    await page.$eval('#lab-frame', (f) => f.scrollIntoView());
+    const frame = await (await page.waitForSelector('#lab-frame')).contentFrame();
+    await frame.waitForSelector('#kubernetes-ip');
+    rows.push(...await audit(page, `docs-example ${theme}`));
+    await page.screenshot({ path: `${ARTIFACTS}/axe-docs-example-${theme}.png`, fullPage: true });
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+
+console.log('axe-core violations (rule, where, element, why):');
+for (const impact of IMPACTS) {
+  const these = rows.filter((r) => r.impact === impact);
+  console.log(`  ${impact.padEnd(8)} ${String(these.length).padStart(3)}`);
+  for (const r of these) console.log(`     ${r.rule.padEnd(22)} ${r.where.padEnd(30)} ${r.target}  ${r.why}`);
+}
+for (const impact of FAILING) {
+  check(!rows.some((r) => r.impact === impact), `no violation of ${impact} impact (${rows.filter((r) => r.impact === impact).length})`);
+}
+finish('axe');
