@@ -21,7 +21,7 @@ use crate::duration::format_ms;
 use crate::etcd::{Loop, WireOp, Write};
 use crate::lab::{EndpointsChange, Msg};
 use crate::lang::Lang;
-use crate::state::{ApiserverState, ApiserverStatus};
+use crate::state::ApiserverState;
 use crate::upstream::Subject;
 
 use layout::{Layout, Rect, PORTRAIT_BELOW_PX};
@@ -107,20 +107,6 @@ fn pickable(on_pick: &Callback<(Subject, bool)>, subject: Subject) -> (Callback<
         })
     };
     (click, key, focus)
-}
-
-fn status_word(s: ApiserverStatus, lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => s.as_str(),
-        Lang::Zh => match s {
-            ApiserverStatus::Starting => "启动中",
-            ApiserverStatus::Running => "运行中",
-            ApiserverStatus::Stopping => "正在停止",
-            ApiserverStatus::Stopped => "已停止",
-            ApiserverStatus::Crashed => "已崩溃",
-            ApiserverStatus::Isolated => "已隔离",
-        },
-    }
 }
 
 /// `text` cut to `max` characters, with an ellipsis.
@@ -245,7 +231,7 @@ fn apiservers(p: &StageProps, l: &Layout, lang: Lang) -> Html {
 fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang) -> Html {
     let lease = p.frame.state.leases.iter().find(|l| l.ip == a.advertise_address);
     let ttl = p.frame.lease_ttl_ms.max(1);
-    let status = status_word(a.status, lang);
+    let status = super::panels::status_text(a.status, lang);
     let ready = if a.ready { lang.pick("ready", "就绪") } else { lang.pick("not ready", "未就绪") };
     let lease_words = match (lease, lang) {
         (Some(l), Lang::En) => format!("lease TTL left {}", format_ms(l.ttl_left_ms)),
