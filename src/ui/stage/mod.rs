@@ -484,14 +484,10 @@ fn caption(p: &StageProps, lang: Lang) -> Html {
             </ol>
             <ul class="legend" aria-label={lang.pick("Packet shapes", "数据包形状")}>
                 { for legend.iter().map(|(via, name)| {
-                    let class = packets::Packet {
-                        id: 0,
-                        write: Write { time_ms: 0, key: String::new(), op: WireOp::Put, sender: String::new(), via: *via, reason: None },
-                        count: 1, born: 0.0, from: (0.0, 0.0), to: (0.0, 0.0),
-                    }.classes();
+                    let class = format!("shape {}", packets::shape_classes(*via, WireOp::Put));
                     html! {
                         <li><svg viewBox="-9 -9 18 18" class="legend-shape" aria-hidden="true">
-                            <g class={class.replace("packet ", "shape ")}>{ legend_shape(*via) }</g></svg>{ *name }</li>
+                            <g class={class}>{ legend_shape(*via) }</g></svg>{ *name }</li>
                     }
                 }) }
                 <li><svg viewBox="-9 -9 18 18" class="legend-shape" aria-hidden="true"><g class="shape op-bounce"><circle r="6" /></g></svg>

@@ -36,11 +36,16 @@ impl Packet {
 
     /// Its class names: `packet via-<loop> op-<op>`.
     pub(crate) fn classes(&self) -> String {
-        let via = serde_json::to_value(self.write.via).ok();
-        let op = serde_json::to_value(self.write.op).ok();
-        let name = |v: Option<serde_json::Value>| v.and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-        format!("packet via-{} op-{}", name(via), name(op))
+        format!("packet {}", shape_classes(self.write.via, self.write.op))
     }
+}
+
+/// `via-<loop> op-<op>`, in the wire's own (kebab-case) names: a packet's, and its legend's.
+pub(crate) fn shape_classes(via: Loop, op: WireOp) -> String {
+    let name = |v: serde_json::Result<serde_json::Value>| {
+        v.ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    };
+    format!("via-{} op-{}", name(serde_json::to_value(via)), name(serde_json::to_value(op)))
 }
 
 /// What is in flight, and the lease keys fading out.
