@@ -38,7 +38,8 @@ async function seek(page, ms) {
 /** The app's states to audit, each reached from a fresh page at `query`. */
 const STATES = [
   ['start', '', async () => {}],
-  ['crashed-isolated', '', async (page) => {
+  // The untouched page plays the story, so a state reached by seeking names its scenario.
+  ['crashed-isolated', 'scenario=crash-one-of-three', async (page) => {
     await seek(page, 20000);
     await page.click('#apiserver-apiserver-b button.crash');
     await page.click('#apiserver-apiserver-c button.isolate');

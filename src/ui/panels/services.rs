@@ -65,7 +65,7 @@ pub(crate) fn services(p: &PanelProps) -> Html {
             <h2 id="h-services">{ lang.pick("Services", "Service") }</h2>
             <div class="table-wrap">
                 <table>
-                    <thead><tr><th>{ lang.pick("name", "名称") }</th><th>{ lang.pick("type", "类型") }</th><th>{ "ClusterIP" }</th><th>{ lang.pick("ports", "端口") }</th><th /></tr></thead>
+                    <thead><tr><th>{ lang.pick("name", "名称") }</th><th>{ lang.pick("type", "类型") }</th><th>{ "ClusterIP" }</th><th>{ lang.pick("ports", "端口") }</th><th><span class="sr-only">{ lang.pick("actions", "操作") }</span></th></tr></thead>
                     <tbody>
                         { for st.services.iter().map(|s| html! {
                             <tr key={s.key()} id={format!("svc-{}-{}", s.namespace, s.name)}>

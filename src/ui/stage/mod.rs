@@ -233,16 +233,31 @@ fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang) -> Html {
     let ttl = p.frame.lease_ttl_ms.max(1);
     let status = super::panels::status_text(a.status, lang);
     let ready = if a.ready { lang.pick("ready", "就绪") } else { lang.pick("not ready", "未就绪") };
-    let lease_words = match (lease, lang) {
-        (Some(l), Lang::En) => format!("lease TTL left {}", format_ms(l.ttl_left_ms)),
-        (Some(l), Lang::Zh) => format!("租约 TTL 剩余 {}", format_ms(l.ttl_left_ms)),
-        (None, _) => lang.pick("no lease", "无租约").to_string(),
-    };
-    let label = format!("{}, {}, {status}, {ready}, {lease_words}", a.name, a.advertise_address);
-    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Apiserver(a.name.clone()));
     let compact = r.h < 44.0;
     let tiny = r.h < 34.0;
     let ring_r = (r.h / 2.0 - 8.0).min(r.w * 0.1).clamp(6.0, 18.0);
+    let ring_secs = lease.filter(|_| ring_r >= 10.0).map(|l| l.ttl_left_ms.div_ceil(1000).to_string());
+    // The name starts with the words drawn, in their order (label in name, WCAG 2.5.3), so a
+    // speech user can say what they see; what the card cannot show follows.
+    let mut words = match (tiny, compact) {
+        (true, _) => vec![a.name.clone()],
+        (false, true) => vec![a.name.clone(), status.to_string()],
+        (false, false) => vec![a.name.clone(), a.advertise_address.clone(), format!("{status} · {ready}")],
+    };
+    words.extend(match (tiny, compact) {
+        (true, _) => vec![a.advertise_address.clone(), status.to_string(), ready.to_string()],
+        (false, true) => vec![a.advertise_address.clone(), ready.to_string()],
+        (false, false) => vec![],
+    });
+    words.push(match (lease, &ring_secs, lang) {
+        (_, Some(s), Lang::En) => format!("{s} s of lease TTL left"),
+        (_, Some(s), Lang::Zh) => format!("{s} 秒，租约 TTL 剩余"),
+        (Some(l), None, Lang::En) => format!("lease TTL left {}", format_ms(l.ttl_left_ms)),
+        (Some(l), None, Lang::Zh) => format!("租约 TTL 剩余 {}", format_ms(l.ttl_left_ms)),
+        (None, _, _) => lang.pick("no lease", "无租约").to_string(),
+    });
+    let label = words.join(", ");
+    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Apiserver(a.name.clone()));
     let (cx, cy) = (r.right() - ring_r - 10.0, r.mid_y());
     let c = 2.0 * std::f64::consts::PI * ring_r;
     let frac = lease.map_or(0.0, |l| l.ttl_left_ms as f64 / ttl as f64);
@@ -255,23 +270,26 @@ fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang) -> Html {
             <circle class="ready-dot" cx={(r.x + 10.0).to_string()} cy={(r.y + if tiny { r.h / 2.0 } else { 14.0 }).to_string()} r="4" />
             <text class={classes!("name", (r.w < 140.0).then_some("small"))} x={(r.x + 18.0).to_string()}
                 y={(r.y + if tiny { r.h / 2.0 + 4.0 } else { 18.0 }).to_string()}>{ &a.name }</text>
+            // Spaces between the texts keep their words apart for whatever reads the page's text.
+            { " " }
             if compact && !tiny {
                 <text class={classes!("status", "small", a.status.as_str())} x={(r.x + 18.0).to_string()} y={(r.y + 32.0).to_string()}>
                     { status }</text>
             }
             if !compact {
                 <text class="ip" x={(r.x + 18.0).to_string()} y={(r.y + 34.0).to_string()}>{ &a.advertise_address }</text>
+                { " " }
                 <text class={classes!("status", a.status.as_str())} x={(r.x + 18.0).to_string()} y={(r.y + r.h - 10.0).min(r.y + 54.0).to_string()}>
                     { format!("{status} · {ready}") }</text>
             }
+            { " " }
             if lease.is_some() {
                 <g class="ttl-ring">
                     <circle class="ring-bg" cx={cx.to_string()} cy={cy.to_string()} r={ring_r.to_string()} />
                     <circle class="ring-fg" cx={cx.to_string()} cy={cy.to_string()} r={ring_r.to_string()}
                         stroke-dasharray={format!("{:.2} {:.2}", c * frac, c)} transform={format!("rotate(-90 {cx} {cy})")} />
-                    if ring_r >= 10.0 {
-                        <text class="ring-text" x={cx.to_string()} y={(cy + 4.0).to_string()} text-anchor="middle">
-                            { lease.map(|l| l.ttl_left_ms.div_ceil(1000).to_string()).unwrap_or_default() }</text>
+                    if let Some(secs) = ring_secs {
+                        <text class="ring-text" x={cx.to_string()} y={(cy + 4.0).to_string()} text-anchor="middle">{ secs }</text>
                     }
                 </g>
             }
@@ -315,22 +333,27 @@ fn etcd_box(p: &StageProps, l: &Layout, rows: &[Row], faded: &Callback<String>, 
             <rect class="body" x={e.x.to_string()} y={e.y.to_string()} width={e.w.to_string()} height={e.h.to_string()} rx="12" />
             <text class="area-title" x={(e.x + 12.0).to_string()} y={(e.y + if l.portrait { 19.0 } else { 24.0 }).to_string()}>{ "etcd" }</text>
             <text class="sub" x={(e.right() - 12.0).to_string()} y={(e.y + if l.portrait { 19.0 } else { 24.0 }).to_string()} text-anchor="end">{ head }</text>
-            { for rows.iter().zip(&l.rows).map(|(row, r)| key_row(p, row, *r, faded, lang)) }
+            { for rows.iter().zip(&l.rows).map(|(row, r)| key_row(p, row, *r, faded)) }
         </g>
     }
 }
 
-fn key_row(p: &StageProps, row: &Row, r: Rect, faded: &Callback<String>, lang: Lang) -> Html {
+fn key_row(p: &StageProps, row: &Row, r: Rect, faded: &Callback<String>) -> Html {
     let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Key(row.key.clone()));
-    let chars = ((r.w * 0.62) / 7.0) as usize;
-    let label = format!("{}: {}", row.key, row.detail);
+    // The name is the drawn text, whole: a speech user says what they see (WCAG 2.5.3).
+    let label = format!("{} {}", row.key, row.detail);
     let onanimationend = row.fading.then(|| {
         let (faded, key) = (faded.clone(), row.key.clone());
         Callback::from(move |_: AnimationEvent| faded.emit(key.clone()))
     });
     let small = r.h < 20.0;
     let text_y = r.mid_y() + if small { 3.5 } else { 4.0 };
-    let _ = lang;
+    // The detail (a value) keeps its room and the key takes the rest, down to 40 %; a detail
+    // that still does not fit is cut at its end, so what shows is a true start of it.
+    let detail_w = row.detail.chars().count() as f64 * 6.6;
+    let key_w = (r.w - 24.0 - detail_w).max(r.w * 0.4);
+    let detail_box = r.w - 24.0 - key_w;
+    let detail_fits = detail_w <= detail_box;
     html! {
         <g class={classes!("row", row.missing.then_some("missing"), row.fading.then_some("fading"))}
             data-spot={row.id.spots()} data-key={row.key.clone()} tabindex={(!row.fading).then_some("0")} role="button"
@@ -340,10 +363,15 @@ fn key_row(p: &StageProps, row: &Row, r: Rect, faded: &Callback<String>, lang: L
                 <rect class="ttl-bar" x={r.x.to_string()} y={(r.bottom() - 3.0).to_string()}
                     width={(r.w * left as f64 / total.max(1) as f64).to_string()} height="3" />
             }
-            <text class={classes!("key", small.then_some("small"))} x={(r.x + 8.0).to_string()} y={text_y.to_string()}>
-                { clip(&row.key, chars) }</text>
-            <text class={classes!("detail", small.then_some("small"))} x={(r.right() - 8.0).to_string()} y={text_y.to_string()}
-                text-anchor="end">{ clip(&row.detail, ((r.w * 0.36) / 6.6) as usize) }</text>
+            // Long keys are cut by their box, not shortened: the text stays whole in the page.
+            <svg class="cut" x={(r.x + 8.0).to_string()} y={r.y.to_string()} width={key_w.to_string()} height={r.h.to_string()}>
+                <text class={classes!("key", small.then_some("small"))} x="0" y={(text_y - r.y).to_string()}>{ &row.key }</text>
+            </svg>
+            { " " }
+            <svg class="cut" x={(r.x + 16.0 + key_w).to_string()} y={r.y.to_string()} width={detail_box.to_string()} height={r.h.to_string()}>
+                <text class={classes!("detail", small.then_some("small"))} x={if detail_fits { detail_box.to_string() } else { "0".into() }}
+                    y={(text_y - r.y).to_string()} text-anchor={if detail_fits { "end" } else { "start" }}>{ &row.detail }</text>
+            </svg>
         </g>
     }
 }
@@ -394,11 +422,13 @@ fn service_card(p: &StageProps, l: &Layout, lang: Lang) -> Html {
                 width={(r.w + 8.0).to_string()} height={(r.h + 8.0).to_string()} rx="10" />
             <rect class="body" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
             <g class="service-head" tabindex="0" role="button" {onclick} {onkeydown} {onfocus}
-                aria-label={format!("Service default/kubernetes, ClusterIP {ip}")}>
+                aria-label={format!("default/kubernetes, {ip}, ClusterIP · 443/TCP")}>
                 <text class="area-title" x={x.to_string()} y={(r.y + 20.0).to_string()}>{ "default/kubernetes" }</text>
+                { " " }
                 <text class={classes!("cluster-ip", svc.is_none().then_some("missing"))} x={x.to_string()}
                     y={(r.y + if l.portrait { 42.0 } else { 52.0 }).to_string()} id="stage-kubernetes-ip">{ ip }</text>
                 if !l.portrait {
+                    { " " }
                     <text class="sub" x={x.to_string()} y={(r.y + 68.0).to_string()}>{ "ClusterIP · 443/TCP" }</text>
                 }
             </g>
@@ -473,12 +503,12 @@ fn caption(p: &StageProps, lang: Lang) -> Html {
                     let subject = Subject::Event((*e).clone());
                     let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, subject);
                     html! {
-                        <li tabindex="0" role="button" {onclick} {onkeydown} {onfocus}>
+                        <li><button type="button" class="event" {onclick} {onkeydown} {onfocus}>
                             <span class="t">{ format_ms(e.time_ms) }</span>
                             <b>{ if e.apiserver.is_empty() { e.component.clone() } else { e.apiserver.clone() } }</b>
                             if !e.reason.is_empty() { <span class="reason">{ &e.reason }</span> }
                             <span class="msg">{ &e.message }</span>
-                        </li>
+                        </button></li>
                     }
                 }) }
             </ol>

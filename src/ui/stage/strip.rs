@@ -162,16 +162,16 @@ pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>,
                 }
             }) }
             <g class="stage-button" tabindex="0" role="button" onclick={details.clone()} onkeydown={keys(details_key.clone())}
-                aria-label={lang.pick("Open the full allocation views", "打开完整的分配视图")}>
+                aria-label={lang.pick("Full views of the allocations, below", "完整视图：下方的分配视图")}>
                 <rect x={bx.to_string()} y={(r.bottom() - 30.0).to_string()} width={(bw / 2.0 - 4.0).to_string()} height="24" rx="6" />
                 <text x={(bx + bw / 4.0 - 2.0).to_string()} y={(r.bottom() - 14.0).to_string()} text-anchor="middle">
-                    { lang.pick("Full views ↓", "完整视图 ↓") }</text>
+                    { lang.pick("Full views", "完整视图") }<tspan aria-hidden="true">{ " ↓" }</tspan></text>
             </g>
             <g class="stage-button" data-spot="corrupt" tabindex="0" role="button" onclick={details} onkeydown={keys(details_key)}
-                aria-label={lang.pick("Corrupt the stored allocations (in the full views)", "篡改存储的分配（在完整视图中）")}>
+                aria-label={lang.pick("Corrupt… the stored allocations, in the full views below", "篡改…存储的分配（在下方的完整视图中）")}>
                 <rect x={(bx + bw / 2.0 + 4.0).to_string()} y={(r.bottom() - 30.0).to_string()} width={(bw / 2.0 - 4.0).to_string()} height="24" rx="6" />
                 <text x={(bx + bw * 0.75 + 2.0).to_string()} y={(r.bottom() - 14.0).to_string()} text-anchor="middle">
-                    { lang.pick("Corrupt… ↓", "篡改… ↓") }</text>
+                    { lang.pick("Corrupt…", "篡改…") }<tspan aria-hidden="true">{ " ↓" }</tspan></text>
             </g>
         </g>
     }
