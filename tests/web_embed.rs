@@ -378,7 +378,13 @@ async fn a_panic_is_told_in_every_instance_never_a_blank_page() {
 /// Adds the lab's stylesheets to the page (what is hidden or laid out depends on them).
 fn add_styles() -> Element {
     let style = document().create_element("style").unwrap();
-    let css = concat!(include_str!("../static/style.css"), include_str!("../static/bitmap.css"));
+    // Every stylesheet the page links (index.html), as an embedding page would load them.
+    let css = concat!(
+        include_str!("../static/style.css"),
+        include_str!("../static/bitmap.css"),
+        include_str!("../static/stage.css"),
+        include_str!("../static/inspector.css"),
+    );
     style.set_text_content(Some(css));
     document().head().unwrap().append_child(&style).unwrap();
     style
@@ -464,14 +470,23 @@ async fn the_layout_follows_the_labs_width_not_the_windows() {
         let inside = ip.get_bounding_client_rect().right() <= panel.get_bounding_client_rect().right() + 0.5;
         let lab_el = find(&root, ".lab").unwrap();
         let no_overflow = lab_el.scroll_width() <= lab_el.client_width();
-        seen.push((width, tracks, columns, inside, no_overflow));
+        // What sticks out, to name it when it does.
+        let right = lab_el.get_bounding_client_rect().right() + 0.5;
+        let all = lab_el.query_selector_all("*").unwrap();
+        let out: Vec<String> = (0..all.length())
+            .filter_map(|i| all.item(i)?.dyn_into::<web_sys::Element>().ok())
+            .filter(|e| e.get_bounding_client_rect().right() > right)
+            .take(6)
+            .map(|e| format!("{}.{}", e.tag_name(), e.get_attribute("class").unwrap_or_default()))
+            .collect();
+        seen.push((width, tracks, columns, inside, no_overflow, out));
         lab.unmount();
         root.remove();
     }
     style.remove();
-    for (width, tracks, columns, inside, no_overflow) in seen {
+    for (width, tracks, columns, inside, no_overflow, out) in seen {
         assert_eq!(tracks, columns, "a {width}px lab has {columns} grid columns");
         assert!(inside, "{width}px: 10.96.0.1 is inside its panel");
-        assert!(no_overflow, "{width}px: nothing overflows the lab");
+        assert!(no_overflow, "{width}px: nothing overflows the lab: {out:?}");
     }
 }

@@ -39,11 +39,13 @@ struct Opened {
     root: Mounted<Inspector>,
     sent: Rc<RefCell<Vec<Msg>>>,
     closed: Rc<RefCell<u32>>,
+    picked: Rc<RefCell<Vec<Subject>>>,
 }
 
 async fn open(lab: &Lab, subject: Subject) -> Opened {
     let sent = Rc::new(RefCell::new(Vec::new()));
     let closed = Rc::new(RefCell::new(0));
+    let picked = Rc::new(RefCell::new(Vec::new()));
     let props = InspectorProps {
         subject,
         frame: frame_of(lab),
@@ -56,10 +58,15 @@ async fn open(lab: &Lab, subject: Subject) -> Opened {
             Callback::from(move |()| *closed.borrow_mut() += 1)
         },
         take_focus: true,
+        wire: lab.wire().clone(),
+        on_pick: {
+            let picked = picked.clone();
+            Callback::from(move |s| picked.borrow_mut().push(s))
+        },
     };
     let root = Mounted::new(props);
     settle().await;
-    Opened { root, sent, closed }
+    Opened { root, sent, closed, picked }
 }
 
 fn hrefs() -> Vec<String> {
@@ -236,5 +243,36 @@ async fn escape_and_the_close_button_close_it() {
     click(o.root.query_selector(".inspector-close").unwrap().unwrap()).await;
     assert_eq!(*o.closed.borrow(), 2);
     assert!(o.sent.borrow().is_empty());
+    o.root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_key_lists_the_requests_that_just_reached_it_each_opening_its_packet() {
+    // At 20 s every apiserver renews its lease: the lab keeps the requests of that instant.
+    let lab = lab_at("crash-vs-graceful-stop", 20_000);
+    let key = "/masterleases/192.168.10.12";
+    let renewal = lab.wire().iter().find(|w| w.key == key).cloned().expect("a renewal at 20 s");
+    assert_eq!((renewal.sender.as_str(), renewal.op, renewal.via), ("apiserver-b", WireOp::Put, Loop::EndpointReconciler));
+    let o = open(&lab, Subject::Key(key.into())).await;
+    let list = by_id("inspector-requests");
+    let buttons = list.query_selector_all("button").unwrap();
+    assert_eq!(buttons.length(), 1, "{}", list.text_content().unwrap_or_default());
+    let words = text("inspector-requests");
+    assert!(words.contains("20s") && words.contains("apiserver-b") && words.contains("PUT") && words.contains("endpoint reconciler"), "{words}");
+    click(buttons.item(0).unwrap().dyn_into::<Element>().unwrap()).await;
+    assert_eq!(*o.picked.borrow(), vec![Subject::Packet(renewal)]);
+    o.root.remove();
+    // A key no request reached just now lists none.
+    let o = open(&lab, Subject::Key("/ranges/servicenodeports".into())).await;
+    assert!(!dom::exists("inspector-requests"));
+    o.root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_grouped_row_lists_the_objects_it_stands_for() {
+    let lab = lab_at("crash-vs-graceful-stop", 5_000);
+    let o = open(&lab, Subject::Key("/namespaces/*".into())).await;
+    let d = details();
+    assert!(d.contains("default") && d.contains("kube-system") && !d.contains("not in etcd"), "{d}");
     o.root.remove();
 }

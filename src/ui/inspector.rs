@@ -26,6 +26,12 @@ pub struct InspectorProps {
     pub frame: Frame,
     pub lab: Callback<Msg>,
     pub on_close: Callback<()>,
+    /// The requests of the lab's last move: a key's inspector lists those that reached it.
+    #[prop_or_default]
+    pub wire: std::rc::Rc<Vec<etcd::Write>>,
+    /// Opens another subject (a request listed under a key).
+    #[prop_or_default]
+    pub on_pick: Callback<Subject>,
     /// Opened by a click or a key: it takes the focus. Opened by focus moving onto an object on
     /// the stage, it only shows, so that tabbing on goes on from there.
     #[prop_or(true)]
@@ -75,6 +81,9 @@ pub fn inspector(p: &InspectorProps) -> Html {
             if let Subject::Apiserver(name) = &p.subject {
                 { actions(name, &p.frame.state, &p.lab, t) }
             }
+            if let Subject::Key(key) = &p.subject {
+                { requests(key, &p.wire, &p.on_pick, t) }
+            }
             <h3>{ t.pick("Upstream source", "上游源码") }<span class="sub">{ format!(" {}", upstream::tag(behavior)) }</span></h3>
             <ul class="inspector-sources" id="inspector-sources">
                 { for links.iter().map(|l| html! {
@@ -88,6 +97,31 @@ pub fn inspector(p: &InspectorProps) -> Html {
             <h3>{ t.pick("What the lab simplifies", "实验的简化之处") }</h3>
             <p class="inspector-note" id="inspector-note">{ upstream::simplification(&p.subject, behavior, t) }</p>
         </aside>
+    }
+}
+
+/// The requests that just reached `key` (the packets that flew to it), each opening its own
+/// details: how a keyboard reaches a packet.
+fn requests(key: &str, wire: &[etcd::Write], on_pick: &Callback<Subject>, t: Lang) -> Html {
+    let to_key: Vec<&etcd::Write> = wire.iter().filter(|w| w.key == key).collect();
+    if to_key.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <>
+            <h3>{ t.pick("Requests just now", "刚才的请求") }</h3>
+            <ul class="inspector-requests" id="inspector-requests">
+                { for to_key.into_iter().map(|w| {
+                    let subject = Subject::Packet(w.clone());
+                    let onclick = on_pick.reform(move |_: MouseEvent| subject.clone());
+                    html! {
+                        <li><button class="small" {onclick}>
+                            { format!("{} · {} · {} · {}", format_ms(w.time_ms), w.sender, op_text(w.op, t), loop_text(w.via, t)) }
+                        </button></li>
+                    }
+                }) }
+            </ul>
+        </>
     }
 }
 
@@ -260,6 +294,19 @@ fn key_rows(key: &str, st: &State, t: Lang) -> Vec<Row> {
 fn key_value(key: &str, st: &State, t: Lang) -> Option<String> {
     let nn = |prefix: &str| key.strip_prefix(prefix).map(str::to_string);
     let list = |v: Vec<String>| if v.is_empty() { none(t) } else { v.join(", ") };
+    // A grouped row (`/namespaces/*`): the names it stands for.
+    if let Some(prefix) = key.strip_suffix('*') {
+        let names: Vec<String> = match prefix {
+            etcd::NAMESPACES => st.namespaces.clone(),
+            etcd::SERVICES => st.services.iter().map(|s| s.key()).collect(),
+            etcd::PODS => st.pods.iter().map(|p| p.key()).collect(),
+            etcd::SERVICE_CIDRS => st.service_cidrs.iter().map(|c| c.name.clone()).collect(),
+            etcd::IP_ADDRESSES => st.ip_addresses.iter().map(|a| a.ip.clone()).collect(),
+            etcd::MASTER_LEASES => st.leases.iter().map(|l| l.ip.clone()).collect(),
+            _ => return None,
+        };
+        return Some(list(names));
+    }
     if let Some(ip) = key.strip_prefix(etcd::MASTER_LEASES) {
         let holder = st.apiservers.iter().find(|a| a.advertise_address == ip);
         st.leases.iter().find(|l| l.key == key)?;

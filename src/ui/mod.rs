@@ -203,7 +203,8 @@ pub fn app(props: &AppProps) -> Html {
                                 on_pick={on_pick.clone()} {on_details} lab={send.clone()} />
                         }
                         if let Some((subject, take_focus)) = (*picked).clone() {
-                            <Inspector {subject} {take_focus} frame={frame.clone()} lab={send.clone()} {on_close} />
+                            <Inspector {subject} {take_focus} frame={frame.clone()} lab={send.clone()} {on_close}
+                                wire={lab.wire().clone()} on_pick={on_pick.reform(|s| (s, true))} />
                         }
                     </div>
                     { card.clone().unwrap_or_default() }

@@ -192,7 +192,7 @@ pub(crate) fn stage(p: &StageProps) -> Html {
                 { service_card(p, &layout, lang) }
                 { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, lang) }
                 <g class="packets" aria-hidden="true">
-                    { for flight.borrow().packets.iter().map(|pk| packet(pk, &land)) }
+                    { for flight.borrow().packets.iter().map(|pk| packet(pk, &land, &p.on_pick)) }
                 </g>
             </svg>
             { caption(p, lang) }
@@ -349,7 +349,8 @@ fn key_row(p: &StageProps, row: &Row, r: Rect, faded: &Callback<String>) -> Html
     let small = r.h < 20.0;
     let text_y = r.mid_y() + if small { 3.5 } else { 4.0 };
     // The detail (a value) keeps its room and the key takes the rest, down to 40 %; a detail
-    // that still does not fit is cut at its end, so what shows is a true start of it.
+    // that still does not fit is pressed into its box rather than cut (its text stays whole and
+    // the row's bounds stay the row's).
     let detail_w = row.detail.chars().count() as f64 * 6.6;
     let key_w = (r.w - 24.0 - detail_w).max(r.w * 0.4);
     let detail_box = r.w - 24.0 - key_w;
@@ -369,8 +370,9 @@ fn key_row(p: &StageProps, row: &Row, r: Rect, faded: &Callback<String>) -> Html
             </svg>
             { " " }
             <svg class="cut" x={(r.x + 16.0 + key_w).to_string()} y={r.y.to_string()} width={detail_box.to_string()} height={r.h.to_string()}>
-                <text class={classes!("detail", small.then_some("small"))} x={if detail_fits { detail_box.to_string() } else { "0".into() }}
-                    y={(text_y - r.y).to_string()} text-anchor={if detail_fits { "end" } else { "start" }}>{ &row.detail }</text>
+                <text class={classes!("detail", small.then_some("small"))} x={detail_box.to_string()} y={(text_y - r.y).to_string()}
+                    text-anchor="end" textLength={(!detail_fits).then(|| detail_box.to_string())}
+                    lengthAdjust={(!detail_fits).then_some("spacingAndGlyphs")}>{ &row.detail }</text>
             </svg>
         </g>
     }
@@ -458,8 +460,9 @@ fn service_card(p: &StageProps, l: &Layout, lang: Lang) -> Html {
     }
 }
 
-/// A packet: the shape says which loop sent it, the colour too; a bounce turns back.
-fn packet(pk: &packets::Packet, land: &Callback<u64>) -> Html {
+/// A packet: the shape says which loop sent it, the colour too; a bounce turns back. A click
+/// inspects it (by keyboard, a key's inspector lists the requests that just reached it).
+fn packet(pk: &packets::Packet, land: &Callback<u64>, on_pick: &Callback<(Subject, bool)>) -> Html {
     let (x0, y0) = pk.from;
     let (x1, y1) = pk.to;
     let style = format!(
@@ -469,9 +472,11 @@ fn packet(pk: &packets::Packet, land: &Callback<u64>) -> Html {
     );
     let id = pk.id;
     let onanimationend = land.reform(move |_: AnimationEvent| id);
+    let write = pk.write.clone();
+    let onclick = on_pick.reform(move |_: MouseEvent| (Subject::Packet(write.clone()), true));
     let shape = legend_shape(pk.write.via);
     html! {
-        <g class={pk.classes()} {style} key={pk.id.to_string()} {onanimationend}
+        <g class={pk.classes()} {style} key={pk.id.to_string()} {onanimationend} {onclick}
             data-sender={pk.write.sender.clone()} data-key={pk.write.key.clone()}>
             { shape }
             if pk.count > 1 {

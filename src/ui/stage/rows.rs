@@ -205,7 +205,8 @@ impl RowsOf<'_> {
             let detail = count(st.pods.len(), "Pod", "Pods", lang);
             rows.push(row(RowId::Pods, format!("{}*", etcd::PODS), detail, false));
         }
-        let detail = st.namespaces.join(", ");
+        // Counted like the Services: their names are in the inspector and the details view.
+        let detail = count(st.namespaces.len(), "Namespace", "Namespaces", lang);
         rows.push(row(RowId::Namespaces, format!("{}*", etcd::NAMESPACES), detail, st.namespaces.is_empty()));
         rows
     }
