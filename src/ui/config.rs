@@ -182,9 +182,9 @@ pub(super) fn use_commit_select(current: String, load: Callback<String>) -> Comm
                 }
                 // Tab leaves (focusout commits); modifiers alone change nothing.
                 "Tab" | "Shift" | "Control" | "Alt" | "Meta" => {}
-                // Alt+↓ and F4 open the browser's list, whose pick is a commit.
+                // Alt+↓, F4 and Space open the browser's list, whose pick is a commit.
                 "ArrowDown" | "ArrowUp" if e.alt_key() => *keyed.borrow_mut() = false,
-                "F4" => *keyed.borrow_mut() = false,
+                "F4" | " " => *keyed.borrow_mut() = false,
                 _ => *keyed.borrow_mut() = true,
             }
         })
