@@ -381,8 +381,11 @@ try {
       const firstFrame = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now()))));
       await page.screenshot({ path: `${ARTIFACTS}/start-${label}-${colorScheme}.png`, fullPage: label === 'desktop' });
       await story(page, tag);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
-      check(!overflow, `${tag}: no horizontal overflow`);
+      // What sticks out past the window, named when something does.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1
+        && [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+          .slice(0, 6).map((el) => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${el.getAttribute('class') ?? ''}`).join(', '));
+      check(!overflow, `${tag}: no horizontal overflow ${overflow || ''}`);
       check(errors.length === 0, `${tag}: no page errors ${errors.join('; ')}`);
       await page.screenshot({ path: `${ARTIFACTS}/story-${label}-${colorScheme}.png`, fullPage: true });
       console.log(`     ${tag}: first frame ${firstFrame.toFixed(0)} ms after navigation start`);
