@@ -159,6 +159,9 @@ pub struct Etcd {
     kv: BTreeMap<String, Entry>,
     /// Keys written or deleted since the world last looked: the watch that informers follow.
     changed: Vec<String>,
+    /// The revision of the last write or delete under `/services/specs/` (the repair loops'
+    /// input: equal revisions, equal Services).
+    services_revision: u64,
     /// Whether anyone follows that watch (1.33+); otherwise no write pays for it.
     watched: bool,
     /// The wire, when a UI draws it: requests since it last took them. `None` (the CLI, the
@@ -173,6 +176,11 @@ impl Etcd {
         self.revision
     }
 
+    /// The revision at which the Services last changed (0: never).
+    pub(crate) fn services_revision(&self) -> u64 {
+        self.services_revision
+    }
+
     /// An etcd whose writes are logged for [`Etcd::take_changes`] when `watched`.
     pub(crate) fn new(watched: bool) -> Self {
         Etcd {
@@ -182,6 +190,9 @@ impl Etcd {
     }
 
     fn record(&mut self, key: &str, op: WireOp, now: u64) {
+        if key.starts_with(SERVICES) {
+            self.services_revision = self.revision;
+        }
         if self.watched {
             self.changed.push(key.to_string());
         }

@@ -9,14 +9,14 @@ mod kubernetesservice;
 mod repairhook;
 mod systemnamespaces;
 
-use crate::api::Behavior;
+use crate::api::{Behavior, RangeAllocation};
 use crate::etcd;
 use crate::event::EventKind;
 use crate::ipallocator::{family_of, Range};
 use crate::portallocator::PortAllocator;
 use crate::reconcilers::EndpointReconciler;
 use crate::registry::{Allocators, IpView, PortView, Storage, COMPONENT};
-use crate::repair::{ClusterIpRepair, NodePortRepair};
+use crate::repair::{CleanRun, ClusterIpRepair, NodePortRepair};
 use crate::scenario::{ApiserverSpec, ClusterConfig};
 
 /// The `kubernetes` Service's name; it lives in `default`.
@@ -59,6 +59,9 @@ pub struct Apiserver {
     pub reconciler: EndpointReconciler,
     pub(crate) ip_repair: ClusterIpRepair,
     pub(crate) port_repair: NodePortRepair,
+    /// The repair loops' last runs that found nothing (see [`CleanRun`]).
+    pub(crate) ip_repair_clean: CleanRun<Vec<RangeAllocation>>,
+    pub(crate) port_repair_clean: CleanRun<RangeAllocation>,
     pub(crate) ip_repair_ok: bool,
     pub(crate) port_repair_ok: bool,
     pub allocators: Allocators,
@@ -120,6 +123,8 @@ impl Apiserver {
             reconciler: EndpointReconciler::new(cfg.reconciler, cfg.apiserver_count, behavior),
             ip_repair: ClusterIpRepair::new(cfg.service_ip_ranges.networks(), behavior),
             port_repair: NodePortRepair::new(cfg.node_ports, behavior),
+            ip_repair_clean: CleanRun::default(),
+            port_repair_clean: CleanRun::default(),
             ip_repair_ok: false,
             port_repair_ok: false,
             allocators: Allocators {

@@ -83,8 +83,18 @@ impl Apiserver {
             .map_err(|e| format!("unable to refresh the service IP block: {e}"))?;
         let read: Vec<_> = self.allocators.ips.iter().map(|v| v.stored(st)).collect();
         let snapshots: Vec<_> = read.iter().map(|(r, _)| r.clone()).collect();
-        let services = st.etcd.services(st.now);
-        let written = self.ip_repair.run_once(&snapshots, &services, st.rec)?;
+        let services_rev = st.etcd.services_revision();
+        let written = match self.ip_repair_clean.again(services_rev, &snapshots) {
+            Some(written) => written,
+            None => {
+                let (reported, counters) = (st.rec.events.len(), self.ip_repair.clone());
+                let services = st.etcd.services(st.now);
+                let written = self.ip_repair.run_once(&snapshots, &services, st.rec)?;
+                let quiet = st.rec.events.len() == reported && self.ip_repair == counters;
+                self.ip_repair_clean.remember(services_rev, &written, quiet);
+                written
+            }
+        };
         for ((view, snapshot), (_, read_rev)) in
             self.allocators.ips.iter_mut().zip(written).zip(read)
         {
@@ -97,8 +107,18 @@ impl Apiserver {
         st.reach(crate::etcd::RANGE_NODE_PORTS)
             .map_err(|e| format!("unable to refresh the port allocations: {e}"))?;
         let (snapshot, read_rev) = self.allocators.ports.stored(st);
-        let services = st.etcd.services(st.now);
-        let written = self.port_repair.run_once(&snapshot, &services, st.rec)?;
+        let services_rev = st.etcd.services_revision();
+        let written = match self.port_repair_clean.again(services_rev, &snapshot) {
+            Some(written) => written,
+            None => {
+                let (reported, counters) = (st.rec.events.len(), self.port_repair.clone());
+                let services = st.etcd.services(st.now);
+                let written = self.port_repair.run_once(&snapshot, &services, st.rec)?;
+                let quiet = st.rec.events.len() == reported && self.port_repair == counters;
+                self.port_repair_clean.remember(services_rev, &written, quiet);
+                written
+            }
+        };
         self.allocators
             .ports
             .create_or_update(st, written, read_rev);
