@@ -15,7 +15,7 @@ use crate::ipallocator::cidrallocator;
 use crate::etcd::{self, Etcd, Value};
 use crate::event::{EventKind, Recorder};
 use crate::portallocator::PortRange;
-use crate::reconcilers::{ApiError, ReconcilerApi};
+use crate::reconcilers::{endpointsadapter, ApiError, ReconcilerApi};
 use crate::repair::nodeport::collect_service_node_ports;
 use crate::rng::SimRng;
 
@@ -102,13 +102,14 @@ impl ReconcilerApi for Storage<'_> {
     fn list_endpoint_slices(
         &mut self,
         namespace: &str,
+        service: &str,
     ) -> Result<Vec<crate::api::EndpointSlice>, ApiError> {
         self.reconciler(&etcd::endpoint_slice_key(namespace, ""))?;
         Ok(self
             .etcd
             .endpoint_slices(self.now)
             .into_iter()
-            .filter(|s| s.namespace == namespace)
+            .filter(|s| s.namespace == namespace && endpointsadapter::belongs_to(s, service))
             .cloned()
             .collect())
     }

@@ -44,10 +44,10 @@ pub fn update(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), 
 pub fn ensure_slice(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), ApiError> {
     let want = slice_from_endpoints(endpoints);
     let mut current = None;
-    for slice in api.list_endpoint_slices(&want.namespace)? {
+    for slice in api.list_endpoint_slices(&want.namespace, &endpoints.name)? {
         if slice.name == want.name && slice.address_type == want.address_type {
             current = Some(slice);
-        } else if slice.name == want.name || is_labelled_for(&slice, &endpoints.name) {
+        } else if belongs_to(&slice, &endpoints.name) {
             match api.delete_endpoint_slice(&slice.namespace, &slice.name) {
                 Ok(()) | Err(ApiError::NotFound(_)) => {}
                 Err(e) => return Err(e),
@@ -95,9 +95,9 @@ pub fn slice_from_endpoints(endpoints: &Endpoints) -> EndpointSlice {
     }
 }
 
-/// Whether the slice carries `kubernetes.io/service-name=<service>`.
-fn is_labelled_for(slice: &EndpointSlice, service: &str) -> bool {
-    slice.labels.get(LABEL_SERVICE_NAME).map(String::as_str) == Some(service)
+/// Whether the slice is `service`'s: named after it or labelled `kubernetes.io/service-name=<service>`.
+pub fn belongs_to(slice: &EndpointSlice, service: &str) -> bool {
+    slice.name == service || slice.labels.get(LABEL_SERVICE_NAME).map(String::as_str) == Some(service)
 }
 
 /// `utilnet.IsIPv6String`: false for an IPv4-mapped address and for anything unparseable.

@@ -52,9 +52,10 @@ pub trait ReconcilerApi {
     fn create_endpoints(&mut self, endpoints: &Endpoints) -> Result<(), ApiError>;
     /// `NotFound` when absent.
     fn update_endpoints(&mut self, endpoints: &Endpoints) -> Result<(), ApiError>;
-    /// Every EndpointSlice in `namespace`, in name order (the adapter picks its own by name and
-    /// label).
-    fn list_endpoint_slices(&mut self, namespace: &str) -> Result<Vec<EndpointSlice>, ApiError>;
+    /// The EndpointSlices in `namespace` named `service` or labelled
+    /// `kubernetes.io/service-name=<service>` ([`endpointsadapter::belongs_to`]), in name order:
+    /// the only ones the adapter looks at (a namespace may hold thousands).
+    fn list_endpoint_slices(&mut self, namespace: &str, service: &str) -> Result<Vec<EndpointSlice>, ApiError>;
     /// `AlreadyExists` when present.
     fn create_endpoint_slice(&mut self, slice: &EndpointSlice) -> Result<(), ApiError>;
     /// `NotFound` when absent.

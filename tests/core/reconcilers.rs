@@ -7,7 +7,7 @@ use kube_bootstrap_lab::api::{
     Behavior, EndpointPort, EndpointSlice, EndpointSubset, Endpoints, Protocol,
 };
 use kube_bootstrap_lab::reconcilers::{
-    reset_line, ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler,
+    endpointsadapter, reset_line, ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler,
     NoneReconciler, ReconcileError, Reconciler, ReconcilerApi, ReconcilerType, NO_LEASES_V1_20,
     NO_LEASES_V1_29, SKIP_MIRROR_LABEL,
 };
@@ -122,12 +122,12 @@ impl ReconcilerApi for Fake {
         }
     }
 
-    fn list_endpoint_slices(&mut self, namespace: &str) -> Result<Vec<EndpointSlice>, ApiError> {
+    fn list_endpoint_slices(&mut self, namespace: &str, service: &str) -> Result<Vec<EndpointSlice>, ApiError> {
         self.check()?;
         Ok(self
             .slices
             .values()
-            .filter(|s| s.namespace == namespace)
+            .filter(|s| s.namespace == namespace && endpointsadapter::belongs_to(s, service))
             .cloned()
             .collect())
     }
