@@ -60,5 +60,6 @@ test-native:
 	cargo test --no-default-features --lib --test cli --test core --test scenarios --test swarm
 
 bench: setup-test
+	trunk build --release   # its post_build hook prints the page's weight (scripts/weight.mjs)
 	cargo bench --no-default-features
 	cargo test --profile bench $(WASM) --no-default-features --test wasm_bench -- --nocapture

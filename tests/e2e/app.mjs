@@ -1,9 +1,9 @@
 // End-to-end: serve the release build, drive it in Debian's Chromium, assert, take screenshots,
-// and print the figures (page weight, time to first frame, frame times while playing).
+// and print the figures (time to first frame, frame times while playing; the page's weight is
+// printed by every release build and by `make bench`: scripts/weight.mjs).
 // Usage: node tests/e2e/app.mjs   (after `trunk build --release`; `make test` does both)
 import { chromium } from 'playwright-core';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { serve } from './serve.mjs';
 import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
@@ -87,17 +87,6 @@ async function story(page, tag) {
   check(await text(page, '#config-error') === 'cluster.service_cluster_ip_range: invalid CIDR "10.96.0.0/33"', `${tag}: an invalid CIDR shows the error`);
   check(await text(page, '#kubernetes-ip') === '10.96.0.1' && (await page.$('#svc-default-web')) !== null, `${tag}: and nothing changed`);
   await page.click('#configure');
-}
-
-async function pageWeight() {
-  const rows = [];
-  for (const f of await readdir(DIST)) {
-    const kind = f.split('.').pop();
-    if (!['wasm', 'js', 'css'].includes(kind)) continue;
-    const body = await readFile(`${DIST}/${f}`);
-    rows.push({ file: f, kind, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length });
-  }
-  return rows;
 }
 
 /** p95 of the play loop's frame times at 20× with a /16 range. */
@@ -418,8 +407,6 @@ try {
     const f = await frameTimes(browser, `${server.url}?scenario=crash-one-of-three`);
     console.log(`     playing at 20× on a /16 for 5 s: ${f.frames} frames, p95 frame work ${f.p95Work.toFixed(2)} ms, p95 frame interval ${f.p95Gap.toFixed(1)} ms, reached ${f.clock}`);
     check(f.frames > 0, 'the play loop draws frames while playing');
-    console.log('release page weight (bytes, gzip -9):');
-    for (const r of await pageWeight()) console.log(`     ${r.kind.padEnd(5)} ${String(r.bytes).padStart(9)}  ${String(r.gzip).padStart(9)}  ${r.file}`);
   }
 } finally {
   await browser.close();
