@@ -178,12 +178,15 @@ impl AllocationBitmap {
         if range_spec != self.range_spec {
             return Err("the provided range does not match the current range".to_string());
         }
-        let mut words = vec![0u64; words_for(self.max).max(data.len().div_ceil(8))];
+        // The buffer is reused (a /12 is 128 KiB of words, restored at every repair write), and
+        // only the words the data reaches are counted: the rest are zero.
+        let reached = data.len().div_ceil(8);
+        self.words.clear();
+        self.words.resize(words_for(self.max).max(reached), 0);
         for (i, &byte) in data.iter().rev().enumerate() {
-            words[i / 8] |= (byte as u64) << (8 * (i % 8));
+            self.words[i / 8] |= (byte as u64) << (8 * (i % 8));
         }
-        self.count = words.iter().map(|w| w.count_ones() as usize).sum();
-        self.words = words;
+        self.count = self.words[..reached].iter().map(|w| w.count_ones() as usize).sum();
         Ok(())
     }
 }
