@@ -61,10 +61,11 @@ impl Storage<'_> {
 
 impl ReconcilerApi for Storage<'_> {
     fn get_endpoints(&mut self, name: &str) -> Result<Endpoints, ApiError> {
-        self.reconciler(&etcd::endpoints_key("default", name))?;
+        let key = etcd::endpoints_key("default", name);
+        self.reconciler(&key)?;
         match self
             .etcd
-            .get(&etcd::endpoints_key("default", name), self.now)
+            .get(&key, self.now)
             .map(|e| &e.value)
         {
             Some(Value::Endpoints(ep)) => Ok(ep.clone()),

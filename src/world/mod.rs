@@ -96,6 +96,11 @@ pub struct World {
     expectations: Vec<(usize, Vec<String>)>,
 }
 
+/// The keys of the `default/kubernetes` Endpoints and EndpointSlice, read around every task:
+/// spelled out rather than formatted each time (a test holds them to `etcd`'s key functions).
+const KUBERNETES_ENDPOINTS_KEYS: [&str; 2] =
+    ["/services/endpoints/default/kubernetes", "/endpointslices/default/kubernetes"];
+
 impl World {
     /// A world at time 0 with the scenario's initial objects and its steps queued.
     pub fn new(scenario: &Scenario) -> Self {
@@ -328,12 +333,7 @@ impl World {
 
     /// The mod revisions of the `default/kubernetes` Endpoints and EndpointSlice.
     fn kubernetes_endpoints_revisions(&self) -> [Option<u64>; 2] {
-        let kubernetes = crate::controlplane::KUBERNETES;
-        [
-            etcd::endpoints_key("default", kubernetes),
-            etcd::endpoint_slice_key("default", kubernetes),
-        ]
-        .map(|key| self.etcd.get(&key, self.now).map(|e| e.mod_revision))
+        KUBERNETES_ENDPOINTS_KEYS.map(|key| self.etcd.get(key, self.now).map(|e| e.mod_revision))
     }
 
     fn mark(&mut self, kind: MarkKind, subject: &str) {
@@ -380,5 +380,20 @@ impl World {
             self.queue.push(at, "", Task::LeaseExpiry { key, rev });
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_kubernetes_endpoints_keys_are_etcds() {
+        let kubernetes = crate::controlplane::KUBERNETES;
+        assert_eq!(
+            super::KUBERNETES_ENDPOINTS_KEYS,
+            [
+                super::etcd::endpoints_key("default", kubernetes).as_str(),
+                super::etcd::endpoint_slice_key("default", kubernetes).as_str(),
+            ]
+        );
     }
 }
