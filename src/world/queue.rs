@@ -119,7 +119,7 @@ struct Key {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Queue {
     seq: u64,
-    tasks: BTreeMap<Key, (String, Task)>,
+    tasks: BTreeMap<Key, Task>,
 }
 
 impl Queue {
@@ -133,7 +133,7 @@ impl Queue {
             order: task.order(),
             seq: self.seq,
         };
-        self.tasks.insert(key, (apiserver.to_string(), task));
+        self.tasks.insert(key, task);
     }
 
     pub(crate) fn next_time(&self) -> Option<u64> {
@@ -142,7 +142,7 @@ impl Queue {
 
     /// The next task: its time, its apiserver and the task.
     pub(crate) fn pop(&mut self) -> Option<(u64, String, Task)> {
-        let (key, (name, task)) = self.tasks.pop_first()?;
-        Some((key.time, name, task))
+        let (key, task) = self.tasks.pop_first()?;
+        Some((key.time, key.apiserver, task))
     }
 }
