@@ -4,11 +4,12 @@
 //! ClusterIP loop is RepairIPAddress, which first waits for the ServiceCIDR `kubernetes`.
 
 use super::Apiserver;
+use crate::api::Service;
 use crate::etcd::Loop;
-use crate::event::EventKind;
+use crate::event::{EventKind, Recorder};
 use crate::registry::Storage;
 use crate::repair::repairip::{self, Client};
-use crate::repair::{clusterip, nodeport};
+use crate::repair::{clusterip, nodeport, CleanRun};
 
 impl Apiserver {
     /// One run of both repair loops (each logs its own failure and tries again next interval).
@@ -83,18 +84,13 @@ impl Apiserver {
             .map_err(|e| format!("unable to refresh the service IP block: {e}"))?;
         let read: Vec<_> = self.allocators.ips.iter().map(|v| v.stored(st)).collect();
         let snapshots: Vec<_> = read.iter().map(|(r, _)| r.clone()).collect();
-        let services_rev = st.etcd.services_revision();
-        let written = match self.ip_repair_clean.again(services_rev, &snapshots) {
-            Some(written) => written,
-            None => {
-                let (reported, counters) = (st.rec.events.len(), self.ip_repair.clone());
-                let services = st.etcd.services(st.now);
-                let written = self.ip_repair.run_once(&snapshots, &services, st.rec)?;
-                let quiet = st.rec.events.len() == reported && self.ip_repair == counters;
-                self.ip_repair_clean.remember(services_rev, &written, quiet);
-                written
-            }
-        };
+        let written = unless_quiet_again(
+            &mut self.ip_repair,
+            &mut self.ip_repair_clean,
+            st,
+            &snapshots,
+            |r, stored, services, rec| r.run_once(stored, services, rec),
+        )?;
         for ((view, snapshot), (_, read_rev)) in
             self.allocators.ips.iter_mut().zip(written).zip(read)
         {
@@ -107,23 +103,40 @@ impl Apiserver {
         st.reach(crate::etcd::RANGE_NODE_PORTS)
             .map_err(|e| format!("unable to refresh the port allocations: {e}"))?;
         let (snapshot, read_rev) = self.allocators.ports.stored(st);
-        let services_rev = st.etcd.services_revision();
-        let written = match self.port_repair_clean.again(services_rev, &snapshot) {
-            Some(written) => written,
-            None => {
-                let (reported, counters) = (st.rec.events.len(), self.port_repair.clone());
-                let services = st.etcd.services(st.now);
-                let written = self.port_repair.run_once(&snapshot, &services, st.rec)?;
-                let quiet = st.rec.events.len() == reported && self.port_repair == counters;
-                self.port_repair_clean.remember(services_rev, &written, quiet);
-                written
-            }
-        };
+        let written = unless_quiet_again(
+            &mut self.port_repair,
+            &mut self.port_repair_clean,
+            st,
+            &snapshot,
+            |r, stored, services, rec| r.run_once(stored, services, rec),
+        )?;
         self.allocators
             .ports
             .create_or_update(st, written, read_rev);
         Ok(())
     }
+}
+
+/// One run of a repair loop (`repair`, over the `stored` snapshots): what its last quiet run
+/// wrote if the inputs are that run's ([`CleanRun`]), else computed by `run_once` over the
+/// Services and remembered if it was quiet (reported nothing, left the counters alone).
+fn unless_quiet_again<R: Clone + PartialEq, T: Clone + PartialEq>(
+    repair: &mut R,
+    clean: &mut CleanRun<T>,
+    st: &mut Storage,
+    stored: &T,
+    run_once: impl FnOnce(&mut R, &T, &[&Service], &mut Recorder) -> Result<T, String>,
+) -> Result<T, String> {
+    let services_rev = st.etcd.services_revision();
+    if let Some(written) = clean.again(services_rev, stored) {
+        return Ok(written);
+    }
+    let (reported, counters) = (st.rec.events.len(), repair.clone());
+    let services = st.etcd.services(st.now);
+    let written = run_once(repair, stored, &services, st.rec)?;
+    let quiet = st.rec.events.len() == reported && *repair == counters;
+    clean.remember(services_rev, &written, quiet);
+    Ok(written)
 }
 
 /// RepairIPAddress's view of one apiserver's storage.
