@@ -71,37 +71,18 @@ fn key_rows(st: &State, ip_objects: bool, lang: Lang) -> Vec<KeyRow> {
             format!("ClusterIP {}", s.cluster_ip),
         ));
     }
-    let none = || lang.pick("no addresses", "没有地址").to_string();
+    // The addresses an Endpoints or EndpointSlice lists, in words.
+    let addresses = |listed: Vec<&String>| match listed.is_empty() {
+        true => lang.pick("no addresses", "没有地址").to_string(),
+        false => listed.iter().map(|a| a.as_str()).collect::<Vec<_>>().join(", "),
+    };
     if let Some(e) = st.kubernetes_endpoints() {
-        let listed: Vec<&str> = e
-            .subsets
-            .iter()
-            .flat_map(|s| &s.addresses)
-            .map(String::as_str)
-            .collect();
-        let holds = if listed.is_empty() {
-            none()
-        } else {
-            listed.join(", ")
-        };
+        let holds = addresses(e.subsets.iter().flat_map(|s| &s.addresses).collect());
         rows.push(row(etcd::endpoints_key("default", "kubernetes"), holds));
     }
     if let Some(s) = st.kubernetes_slice() {
-        let listed: Vec<&str> = s
-            .endpoints
-            .iter()
-            .flat_map(|e| &e.addresses)
-            .map(String::as_str)
-            .collect();
-        let holds = if listed.is_empty() {
-            none()
-        } else {
-            listed.join(", ")
-        };
-        rows.push(row(
-            etcd::endpoint_slice_key("default", "kubernetes"),
-            holds,
-        ));
+        let holds = addresses(s.endpoints.iter().flat_map(|e| &e.addresses).collect());
+        rows.push(row(etcd::endpoint_slice_key("default", "kubernetes"), holds));
     }
     if ip_objects {
         for c in &st.service_cidrs {
