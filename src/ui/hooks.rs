@@ -11,6 +11,7 @@ use yew::prelude::*;
 
 use super::mount::{HEIGHT_MESSAGE, HEIGHT_REQUEST, MESSAGE_VERSION};
 use crate::lab::{Lab, Msg, Opening};
+use crate::upstream::Subject;
 
 type FrameFn = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
@@ -435,4 +436,20 @@ fn host_origin(window: &web_sys::Window) -> String {
         .filter(|o| o != "null")
         .or_else(from_referrer)
         .unwrap_or_else(|| "*".into())
+}
+
+/// The object the reader picked to inspect (and whether the inspector takes the focus), with
+/// the callbacks that pick one and close the inspector (the same ones every render).
+#[hook]
+pub(crate) fn use_picked() -> (Option<(Subject, bool)>, Callback<(Subject, bool)>, Callback<()>) {
+    let picked = use_state(|| None::<(Subject, bool)>);
+    let on_pick = {
+        let picked = picked.clone();
+        use_callback((), move |s: (Subject, bool), _| picked.set(Some(s)))
+    };
+    let on_close = {
+        let picked = picked.clone();
+        use_callback((), move |(), _| picked.set(None))
+    };
+    ((*picked).clone(), on_pick, on_close)
 }

@@ -149,15 +149,7 @@ pub fn app(props: &AppProps) -> Html {
         use_callback((), move |(), _| state.get().link_to_here())
     };
     let t = lab.lang();
-    let picked = use_state(|| None::<(crate::upstream::Subject, bool)>);
-    let on_pick = {
-        let picked = picked.clone();
-        use_callback((), move |s: (crate::upstream::Subject, bool), _| picked.set(Some(s)))
-    };
-    let on_close = {
-        let picked = picked.clone();
-        use_callback((), move |(), _| picked.set(None))
-    };
+    let (picked, on_pick, on_close) = hooks::use_picked();
     let details = use_node_ref();
     let on_details = {
         let details = details.clone();
@@ -202,7 +194,7 @@ pub fn app(props: &AppProps) -> Html {
                                 generation={lab.generation()} speed={lab.play_speed()} change={lab.endpoints_change().clone()}
                                 on_pick={on_pick.clone()} {on_details} lab={send.clone()} />
                         }
-                        if let Some((subject, take_focus)) = (*picked).clone() {
+                        if let Some((subject, take_focus)) = picked {
                             <Inspector {subject} {take_focus} frame={frame.clone()} lab={send.clone()} {on_close}
                                 wire={lab.wire().clone()} on_pick={on_pick.reform(|s| (s, true))} />
                         }
