@@ -26,6 +26,10 @@ pub struct AllocationBitmap {
     /// they are counted as upstream counts them, so `free()` can go negative.
     count: usize,
     words: Vec<u64>,
+    /// Bit `j` is set when word `j` is full: a scan steps over 64 full words at once. Near a full
+    /// /12 a random start used to sit in a run of thousands of full words, and walking them was
+    /// nearly all of AllocateNext's time (wasm pays a loop check per step, native does not).
+    full: Vec<u64>,
 }
 
 fn words_for(bits: usize) -> usize {
@@ -48,7 +52,18 @@ impl AllocationBitmap {
             range_spec: range_spec.into(),
             count: 0,
             words: vec![0; words_for(max)],
+            full: vec![0; words_for(words_for(max))],
         }
+    }
+
+    /// Sets bit `offset` (clear before) and keeps `count` and `full` in step.
+    fn set(&mut self, offset: usize) {
+        let j = offset / 64;
+        self.words[j] |= 1 << (offset % 64);
+        if self.words[j] == !0 {
+            self.full[j / 64] |= 1 << (j % 64);
+        }
+        self.count += 1;
     }
 
     pub(crate) fn max(&self) -> usize {
@@ -71,16 +86,14 @@ impl AllocationBitmap {
         if self.has(offset) {
             return Ok(false);
         }
-        self.words[offset / 64] |= 1 << (offset % 64);
-        self.count += 1;
+        self.set(offset);
         Ok(true)
     }
 
     /// Reserves a free offset chosen by the strategy, or `None` when nothing is free.
     pub fn allocate_next(&mut self, rng: &mut SimRng) -> Option<usize> {
         let next = self.pick_free(rng)?;
-        self.words[next / 64] |= 1 << (next % 64);
-        self.count += 1;
+        self.set(next);
         Some(next)
     }
 
@@ -108,17 +121,32 @@ impl AllocationBitmap {
             .or_else(|| self.first_clear(base, base + start))
     }
 
-    /// The lowest clear offset in `[from, to)`.
+    /// The lowest clear offset in `[from, to)`, skipping full words through `full` (`to <= max`,
+    /// so every word it reads exists).
     fn first_clear(&self, from: usize, to: usize) -> Option<usize> {
-        let mut at = from;
-        while at < to {
-            let word = self.words.get(at / 64).copied().unwrap_or(0);
-            let free = !word >> (at % 64);
-            if free != 0 {
-                let found = at + free.trailing_zeros() as usize;
-                return (found < to).then_some(found);
+        if from >= to {
+            return None;
+        }
+        let last = (to - 1) / 64;
+        let mut j = from / 64;
+        let mut free = !self.words[j] & (!0u64 << (from % 64));
+        while free == 0 {
+            j = self.next_not_full(j + 1, last)?;
+            free = !self.words[j];
+        }
+        let found = j * 64 + free.trailing_zeros() as usize;
+        (found < to).then_some(found)
+    }
+
+    /// The lowest word index in `[j, last]` that is not full.
+    fn next_not_full(&self, mut j: usize, last: usize) -> Option<usize> {
+        while j <= last {
+            let open = !self.full[j / 64] >> (j % 64);
+            if open != 0 {
+                let found = j + open.trailing_zeros() as usize;
+                return (found <= last).then_some(found);
             }
-            at = (at / 64 + 1) * 64;
+            j = (j / 64 + 1) * 64;
         }
         None
     }
@@ -126,7 +154,9 @@ impl AllocationBitmap {
     /// Clears `offset`; a clear or out-of-range offset is a silent no-op.
     pub fn release(&mut self, offset: usize) {
         if self.has(offset) {
-            self.words[offset / 64] &= !(1 << (offset % 64));
+            let j = offset / 64;
+            self.words[j] &= !(1 << (offset % 64));
+            self.full[j / 64] &= !(1 << (j % 64));
             self.count -= 1;
         }
     }
@@ -186,7 +216,19 @@ impl AllocationBitmap {
         for (i, &byte) in data.iter().rev().enumerate() {
             self.words[i / 8] |= (byte as u64) << (8 * (i % 8));
         }
-        self.count = self.words[..reached].iter().map(|w| w.count_ones() as usize).sum();
+        self.count = self.words[..reached]
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum();
+        self.full.clear();
+        self.full.resize(words_for(self.words.len()), 0);
+        for (j, _) in self.words[..reached]
+            .iter()
+            .enumerate()
+            .filter(|(_, &w)| w == !0)
+        {
+            self.full[j / 64] |= 1 << (j % 64);
+        }
         Ok(())
     }
 }

@@ -48,8 +48,12 @@ pub fn check_against_model(seed: u64, steps: usize) {
                 b.release(offset);
                 model.remove(&offset);
             }
-            2 => match b.allocate_next(&mut rng) {
-                Some(got) => {
+            2 => match (
+                expected_next(&model, max, strategy, &mut rng.clone()),
+                b.allocate_next(&mut rng),
+            ) {
+                (expected, Some(got)) => {
+                    assert_eq!(Some(got), expected);
                     assert!(model.insert(got), "handed out a taken offset {got}");
                     if let Strategy::RandomScanWithOffset(band) = strategy {
                         let upper_full = (band..max).all(|o| model.contains(&o) || o == got);
@@ -59,7 +63,7 @@ pub fn check_against_model(seed: u64, steps: usize) {
                         );
                     }
                 }
-                None => assert_eq!(model.len(), max, "None only when full"),
+                (_, None) => assert_eq!(model.len(), max, "None only when full"),
             },
             _ => {
                 let (spec, data) = b.snapshot();
@@ -75,6 +79,66 @@ pub fn check_against_model(seed: u64, steps: usize) {
             model.iter().copied().collect::<Vec<_>>()
         );
         assert!(b.has(offset) == model.contains(&offset));
+    }
+}
+
+/// AllocateNext's choice by the rule itself, one offset at a time: a random start in the dynamic
+/// band, forward with wrap-around; then the same in the static band (`draws` as the bitmap's).
+pub fn expected_next(
+    taken: &BTreeSet<usize>,
+    max: usize,
+    strategy: Strategy,
+    draws: &mut SimRng,
+) -> Option<usize> {
+    if taken.len() >= max {
+        return None;
+    }
+    let band = match strategy {
+        Strategy::RandomScan => 0,
+        Strategy::RandomScanWithOffset(band) => band,
+    };
+    let mut scan = |base: usize, len: usize| {
+        if len == 0 {
+            return None;
+        }
+        let start = draws.intn(len);
+        (0..len)
+            .map(|k| base + (start + k) % len)
+            .find(|o| !taken.contains(o))
+    };
+    scan(band, max - band).or_else(|| scan(0, band))
+}
+
+/// A range of several summary words (the bitmap skips 64 full words at once), nearly full with
+/// a few holes: every AllocateNext lands where the rule says.
+#[test]
+fn allocate_next_in_a_nearly_full_large_range_follows_the_rule() {
+    for seed in 0..6 {
+        let mut rng = SimRng::new(seed);
+        let max = 64 * 64 * 2 + 1 + rng.intn(5000);
+        let strategy = if seed % 2 == 0 {
+            Strategy::RandomScan
+        } else {
+            Strategy::RandomScanWithOffset(256)
+        };
+        let mut b = AllocationBitmap::new(max, "m", strategy);
+        let holes: BTreeSet<usize> = (0..12).map(|_| rng.intn(max)).collect();
+        let mut model: BTreeSet<usize> = (0..max).filter(|o| !holes.contains(o)).collect();
+        for &o in &model {
+            b.allocate(o).unwrap();
+        }
+        for _ in 0..40 {
+            let mut draws = rng.clone();
+            let got = b.allocate_next(&mut rng);
+            assert_eq!(got, expected_next(&model, max, strategy, &mut draws));
+            let got = got.expect("holes left");
+            model.insert(got);
+            if model.len() == max {
+                let o = rng.intn(max);
+                b.release(o);
+                model.remove(&o);
+            }
+        }
     }
 }
 
