@@ -35,7 +35,8 @@ fn mul_wide(a: u64, b: u64) -> (u64, u64) {
     }
 }
 
-/// [`mul_wide`] from 32-bit halves, as wasm32 must compute it (kept natively for the tests).
+/// [`mul_wide`] from 32-bit halves, as wasm32 must compute it (natively, for the tests).
+#[cfg(any(test, target_arch = "wasm32"))]
 #[inline(always)]
 pub(crate) fn mul_wide_halves(a: u64, b: u64) -> (u64, u64) {
     let (a_hi, a_lo) = (a >> 32, a & 0xFFFF_FFFF);
