@@ -60,6 +60,10 @@ test-native:
 	cargo test --no-default-features --lib --test cli --test core --test scenarios --test swarm
 
 bench: setup-test
-	trunk build --release   # its post_build hook prints the page's weight (scripts/weight.mjs)
-	cargo bench --no-default-features
-	cargo test --profile bench $(WASM) --no-default-features --test wasm_bench -- --nocapture
+	mkdir -p target/bench
+	trunk build --release   # its post_build hook prints the weight of its staging copy
+	node scripts/weight.mjs dist | tee target/bench/weight.log
+	node tests/e2e/bench.mjs | tee target/bench/browser.log
+	cargo bench --no-default-features | tee target/bench/native.log
+	cargo test --profile bench $(WASM) --no-default-features --test wasm_bench -- --nocapture 2>&1 | tee target/bench/wasm.log
+	node scripts/bench-summary.mjs target/bench/{weight,browser,native,wasm}.log

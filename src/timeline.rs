@@ -1,10 +1,11 @@
 //! Going back in time: periodic checkpoints of the world plus the user's action log. Seeking
-//! clones the nearest checkpoint at or before the target and replays forward; acting in the past
-//! forks the timeline (the actions and checkpoints after that instant are dropped).
+//! clones the nearest checkpoint at or before the target and replays forward (at most one
+//! checkpoint interval, back or forward: a seek costs the same anywhere in the timeline); acting
+//! in the past forks the timeline (the actions and checkpoints after that instant are dropped).
 
-use crate::event::ActionFailed;
+use crate::event::{ActionFailed, Event};
 use crate::scenario::{Action, Scenario};
-use crate::world::World;
+use crate::world::{Mark, World};
 
 /// Virtual time between checkpoints.
 pub(crate) const CHECKPOINT_EVERY_MS: u64 = 60_000;
@@ -18,6 +19,10 @@ pub struct Timeline {
     actions: Vec<(u64, Action)>,
     /// The present.
     world: World,
+    /// When the present went back: the instant it left and the logs it had then. They are the
+    /// logs of every checkpoint up to there (the present's are a prefix), so a seek forward can
+    /// start from a later checkpoint rather than replay from the present.
+    ahead: Option<(u64, Vec<Event>, Vec<Mark>)>,
 }
 
 impl Timeline {
@@ -27,6 +32,7 @@ impl Timeline {
             checkpoints: vec![world.checkpoint()],
             actions: Vec::new(),
             world,
+            ahead: None,
         }
     }
 
@@ -68,6 +74,9 @@ impl Timeline {
             next += CHECKPOINT_EVERY_MS;
         }
         self.world.run_until(t);
+        if self.ahead.as_ref().is_some_and(|(left, ..)| t >= *left) {
+            self.ahead = None;
+        }
     }
 
     /// Processes the next event; returns its time.
@@ -77,20 +86,24 @@ impl Timeline {
         Some(t)
     }
 
-    /// The world as it was (or will be) at `t`: nearest checkpoint, then replay.
+    /// The world as it was (or will be) at `t`: the nearest checkpoint at or before `t`, then
+    /// replay; straight on from the present when no checkpoint lies between it and `t`.
     pub fn seek(&mut self, t: u64) {
-        if t >= self.world.now() {
+        let now = self.world.now();
+        let i = ((t / CHECKPOINT_EVERY_MS) as usize).min(self.checkpoints.len() - 1);
+        let (cp, events, marks) = &self.checkpoints[i];
+        let from = cp.now();
+        if t >= now && from <= now {
             self.run_until(t);
             return;
         }
-        let i = ((t / CHECKPOINT_EVERY_MS) as usize).min(self.checkpoints.len() - 1);
-        let (cp, events, marks) = &self.checkpoints[i];
+        if self.ahead.as_ref().is_none_or(|(left, ..)| *left < now) {
+            let (events, marks) = self.world.take_logs();
+            self.ahead = Some((now, events, marks));
+        }
+        let (_, all_events, all_marks) = self.ahead.as_ref().expect("just kept");
         let mut w = cp.clone();
-        w.restore_logs(
-            &self.world.events()[..*events],
-            &self.world.marks()[..*marks],
-        );
-        let from = w.now();
+        w.restore_logs(&all_events[..*events], &all_marks[..*marks]);
         for (at, action) in self
             .actions
             .iter()
@@ -100,8 +113,8 @@ impl Timeline {
             // A refusal replays as it happened: the same event, the world unchanged.
             let _ = w.act(action);
         }
-        w.run_until(t);
         self.world = w;
+        self.run_until(t);
     }
 
     /// Applies `action` at the present. If the present is in the past of the action log, the
@@ -112,6 +125,7 @@ impl Timeline {
         self.actions.retain(|(at, _)| *at <= now);
         self.checkpoints
             .truncate((now / CHECKPOINT_EVERY_MS) as usize + 1);
+        self.ahead = None;
         let result = self.world.act(&action);
         self.actions.push((now, action));
         result

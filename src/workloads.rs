@@ -90,7 +90,17 @@ pub fn repair_run(snapshot: &RangeAllocation, services: &[Service]) -> (u64, usi
 /// A cluster of `apiservers` lease-reconciled apiservers on a /12 with `services` ClusterIP
 /// Services (IPs already allocated), as scenario JSON, for the control-plane benchmarks.
 pub fn control_plane_scenario(apiservers: usize, services: usize) -> crate::scenario::Scenario {
-    let net = cidr("10.96.0.0/12");
+    control_plane_scenario_on("10.96.0.0/12", apiservers, services)
+}
+
+/// [`control_plane_scenario`] on another `--service-cluster-ip-range` (it must hold
+/// `1000 + services` IPs).
+pub fn control_plane_scenario_on(
+    range: &str,
+    apiservers: usize,
+    services: usize,
+) -> crate::scenario::Scenario {
+    let net = cidr(range);
     let mut stored = Range::new(net, Behavior::V1_29);
     let kubernetes = stored.ip_at(0);
     stored.allocate(kubernetes).expect("fresh");
@@ -108,9 +118,9 @@ pub fn control_plane_scenario(apiservers: usize, services: usize) -> crate::scen
         .collect();
     let file = serde_json::json!({
         "name": "bench", "seed": 1,
-        "cluster": {"service_cluster_ip_range": "10.96.0.0/12", "apiservers": servers},
+        "cluster": {"service_cluster_ip_range": range, "apiservers": servers},
         "initial": {"namespaces": ["default"], "services": svcs,
-            "cluster_ip_allocation": {"range": "10.96.0.0/12", "allocated": allocated}},
+            "cluster_ip_allocation": {"range": range, "allocated": allocated}},
     });
     crate::scenario::parse(&file.to_string()).expect("bench scenario is valid")
 }

@@ -27,17 +27,7 @@ fn workloads_in_the_browser() {
     };
     let day = workloads::control_plane_scenario(5, 1000);
     bench.allocators_and_a_day(&day);
-    let mut tl = kube_bootstrap_lab::timeline::Timeline::new(&day);
-    tl.run_until(2 * suite::HOUR);
-    bench.run(
-        "seek back to t = 1 h 0 m 30 s: checkpoint + replay (incl. clone)",
-        7,
-        || {
-            let mut back = tl.clone();
-            back.seek(3_630_000);
-            back.world().now()
-        },
-    );
+    bench.seek_anywhere();
     // The same work as natively: the fills hand out every address, every Service gets its
     // IPAddress, and a pass over Services that all have theirs changes nothing.
     assert_eq!(workloads::fill("10.0.0.0/16", 1), 65_534);

@@ -249,6 +249,11 @@ impl World {
         (cp, self.events.len(), self.marks.len())
     }
 
+    /// Moves the logs out (the world is about to be dropped).
+    pub(crate) fn take_logs(&mut self) -> (Vec<Event>, Vec<Mark>) {
+        (std::mem::take(&mut self.events), std::mem::take(&mut self.marks))
+    }
+
     /// Restores a checkpoint's logs from a longer history of the same timeline.
     pub(crate) fn restore_logs(&mut self, events: &[Event], marks: &[Mark]) {
         self.events = events.to_vec();

@@ -547,3 +547,41 @@ fn adding_apiservers_stops_at_the_limit_of_the_format() {
     assert_eq!(err.message, "more than 16 apiservers, the most the lab runs");
     assert_eq!(w.apiservers().count(), scenario::MAX_APISERVERS);
 }
+
+/// After going back, a seek forward starts from the checkpoint before its target (not from the
+/// present): the world, its events and its marks are those of a straight run, before and after
+/// a fork, and across the furthest instant reached.
+#[test]
+fn seeking_forward_from_a_later_checkpoint_is_a_straight_run() {
+    let s = scenario(json!({"name": "fwd", "seed": 4, "cluster": cluster(json!({})),
+        "steps": [{"at": "130s", "do": "crash_apiserver", "apiserver": "apiserver-b"}]}));
+    let straight = |t: u64, act_at: Option<u64>| {
+        let mut w = World::new(&s);
+        if let Some(at) = act_at {
+            w.run_until(at);
+            w.act(&Action::StopApiserver(ApiserverRef { apiserver: "apiserver-a".into() }))
+                .expect("a running apiserver stops");
+        }
+        w.run_until(t);
+        (w.state(), w.events().to_vec(), w.marks().to_vec())
+    };
+    let here = |tl: &Timeline| {
+        let w = tl.world();
+        (w.state(), w.events().to_vec(), w.marks().to_vec())
+    };
+    let mut tl = Timeline::new(&s);
+    tl.run_until(600_000);
+    for t in [30_000, 545_000, 61_000, 299_999, 600_000, 0, 720_000, 240_000, 719_000] {
+        tl.seek(t);
+        assert_eq!(here(&tl), straight(t, None), "seek to {t}");
+    }
+    tl.seek(200_000);
+    tl.act(Action::StopApiserver(ApiserverRef { apiserver: "apiserver-a".into() }))
+        .expect("a running apiserver stops");
+    tl.run_until(400_000);
+    for t in [210_000, 390_000, 199_000, 500_000, 260_000] {
+        tl.seek(t);
+        assert_eq!(here(&tl), straight(t, (t >= 200_000).then_some(200_000)), "after the fork, seek to {t}");
+    }
+}
+

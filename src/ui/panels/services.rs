@@ -1,6 +1,7 @@
 //! User Services, and Pods with the Endpoints the endpoints controller keeps for them.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use yew::prelude::*;
 
@@ -60,6 +61,26 @@ pub(crate) fn services(p: &PanelProps) -> Html {
             cb.emit(Msg::Act(Action::CreateService(CreateService { service, via: None })));
         })
     };
+    // The same Services from one frame to the next (a seek, a tick) keep the same list, and the
+    // rows, a thousand or more, are not rendered again.
+    let services = use_memo(st.services.clone(), |s| s.clone());
+    let show_all = use_state(|| false);
+    let limit = if *show_all { usize::MAX } else { ROWS_SHOWN };
+    let more = (services.len() > limit).then(|| {
+        let n = services.len();
+        let onclick = {
+            let show_all = show_all.clone();
+            Callback::from(move |_| show_all.set(true))
+        };
+        html! {
+            <button id="services-all" class="small" {onclick}>
+                { match lang {
+                    Lang::En => format!("Show all {n} Services"),
+                    Lang::Zh => format!("显示全部 {n} 个 Service"),
+                } }
+            </button>
+        }
+    });
     html! {
         <section class="panel services" aria-labelledby="h-services">
             <h2 id="h-services">{ lang.pick("Services", "Service") }</h2>
@@ -67,18 +88,11 @@ pub(crate) fn services(p: &PanelProps) -> Html {
                 <table>
                     <thead><tr><th>{ lang.pick("name", "名称") }</th><th>{ lang.pick("type", "类型") }</th><th>{ "ClusterIP" }</th><th>{ lang.pick("ports", "端口") }</th><th><span class="sr-only">{ lang.pick("actions", "操作") }</span></th></tr></thead>
                     <tbody>
-                        { for st.services.iter().map(|s| html! {
-                            <tr key={s.key()} id={format!("svc-{}-{}", s.namespace, s.name)}>
-                                <td>{ s.key() }</td><td>{ format!("{:?}", s.type_) }</td>
-                                <td><code>{ if s.cluster_ips.len() > 1 { s.cluster_ips.join(", ") } else { s.cluster_ip.clone() } }</code></td>
-                                <td><code>{ ports_text(&s.ports, lang) }</code></td>
-                                <td><button class="small" aria-label={delete_label(&s.key(), lang)}
-                                    onclick={act(&p.lab, Action::DeleteService(ObjectRef { namespace: s.namespace.clone(), name: s.name.clone(), via: None }))}>{ lang.pick("delete", "删除") }</button></td>
-                            </tr>
-                        }) }
+                        <ServiceRows services={services} {limit} lab={p.lab.clone()} />
                     </tbody>
                 </table>
             </div>
+            { for more }
             <form class="create" id="create-service" onsubmit={on_create}>
                 <input id="svc-name" placeholder={lang.pick("name", "名称")} required=true aria-label={lang.pick("Service name", "Service 名称")} />
                 <select id="svc-type" aria-label={lang.pick("type", "类型")}>
@@ -90,6 +104,33 @@ pub(crate) fn services(p: &PanelProps) -> Html {
                 <button id="svc-create" type="submit" class="primary">{ lang.pick("Create Service", "创建 Service") }</button>
             </form>
         </section>
+    }
+}
+
+/// Rows shown before "Show all": a cluster of thousands of Services is a table of tens of
+/// thousands of nodes, which the browser lays out again on every change of the page.
+const ROWS_SHOWN: usize = 100;
+
+#[derive(Properties, PartialEq)]
+struct RowsProps {
+    services: Rc<Vec<Service>>,
+    limit: usize,
+    lab: Callback<Msg>,
+}
+
+#[function_component(ServiceRows)]
+fn service_rows(p: &RowsProps) -> Html {
+    let lang = super::super::use_lang();
+    html! {
+        { for p.services.iter().take(p.limit).map(|s| html! {
+            <tr key={s.key()} id={format!("svc-{}-{}", s.namespace, s.name)}>
+                <td>{ s.key() }</td><td>{ format!("{:?}", s.type_) }</td>
+                <td><code>{ if s.cluster_ips.len() > 1 { s.cluster_ips.join(", ") } else { s.cluster_ip.clone() } }</code></td>
+                <td><code>{ ports_text(&s.ports, lang) }</code></td>
+                <td><button class="small" aria-label={delete_label(&s.key(), lang)}
+                    onclick={act(&p.lab, Action::DeleteService(ObjectRef { namespace: s.namespace.clone(), name: s.name.clone(), via: None }))}>{ lang.pick("delete", "删除") }</button></td>
+            </tr>
+        }) }
     }
 }
 
