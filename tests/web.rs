@@ -536,3 +536,27 @@ async fn the_focus_stays_in_the_lab_on_the_last_tour_step_and_after_leaving() {
 }
 
 
+
+/// A cluster of 150 Services shows 100 rows and says how many there are; "Show all" shows them.
+#[wasm_bindgen_test]
+async fn a_long_services_table_shows_a_hundred_rows_then_all() {
+    let services: Vec<serde_json::Value> = (0..150)
+        .map(|i| serde_json::json!({"name": format!("svc-{i:03}"), "cluster_ip": format!("10.96.1.{i}"), "ports": [{"port": 80}]}))
+        .collect();
+    let file = serde_json::json!({"cluster": {"service_cluster_ip_range": "10.96.0.0/16",
+        "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"}]},
+        "initial": {"namespaces": ["default"], "services": services}});
+    let link = format!("#file={}", js_sys::encode_uri_component(&file.to_string()));
+    let root = mount_with(None, Some(&link)).await;
+    let rows = || document().query_selector_all(".panel.services tbody tr").unwrap().length();
+    until("the Services show", || exists("svc-default-svc-000")).await;
+    assert_eq!(rows(), 100);
+    assert!(!exists("svc-default-svc-149"));
+    // The kubernetes Service makes 151.
+    assert_eq!(text("services-all"), "Show all 151 Services");
+    click_id("services-all").await;
+    until("every row shows", || rows() == 151).await;
+    assert!(exists("svc-default-svc-149"));
+    assert!(!exists("services-all"));
+    root.remove();
+}
