@@ -262,8 +262,9 @@ impl Etcd {
         prefix: &'a str,
         now: u64,
     ) -> impl Iterator<Item = (&'a String, &'a Entry)> + 'a {
+        use std::ops::Bound;
         self.kv
-            .range(prefix.to_string()..)
+            .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
             .take_while(move |(k, _)| k.starts_with(prefix))
             .filter(move |(_, e)| e.live(now))
     }
@@ -399,6 +400,16 @@ impl Etcd {
             }) => Some((r, *mod_revision)),
             _ => None,
         }
+    }
+
+    /// The IPs of the live master leases, in key order (what the lease reconciler lists).
+    pub fn lease_ips(&self, now: u64) -> Vec<String> {
+        self.list(MASTER_LEASES, now)
+            .filter_map(|(_, e)| match &e.value {
+                Value::Lease { ip, .. } => Some(ip.clone()),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Live master leases: (key, ip, expires_at).

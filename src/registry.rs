@@ -108,10 +108,15 @@ impl ReconcilerApi for Storage<'_> {
         self.reconciler(&etcd::endpoint_slice_key(namespace, ""))?;
         Ok(self
             .etcd
-            .endpoint_slices(self.now)
-            .into_iter()
-            .filter(|s| s.namespace == namespace && endpointsadapter::belongs_to(s, service))
-            .cloned()
+            .list(etcd::ENDPOINT_SLICES, self.now)
+            .filter_map(|(_, e)| match &e.value {
+                Value::EndpointSlice(s)
+                    if s.namespace == namespace && endpointsadapter::belongs_to(s, service) =>
+                {
+                    Some(s.clone())
+                }
+                _ => None,
+            })
             .collect())
     }
 
@@ -148,12 +153,7 @@ impl ReconcilerApi for Storage<'_> {
 
     fn list_leases(&mut self) -> Result<Vec<String>, ApiError> {
         self.reconciler(etcd::MASTER_LEASES)?;
-        Ok(self
-            .etcd
-            .leases(self.now)
-            .into_iter()
-            .map(|(_, ip, _)| ip)
-            .collect())
+        Ok(self.etcd.lease_ips(self.now))
     }
 
     fn update_lease(&mut self, ip: &str) -> Result<(), ApiError> {
