@@ -104,20 +104,20 @@ impl ReconcilerApi for Storage<'_> {
         &mut self,
         namespace: &str,
         service: &str,
-    ) -> Result<Vec<crate::api::EndpointSlice>, ApiError> {
+        each: &mut dyn FnMut(&crate::api::EndpointSlice),
+    ) -> Result<(), ApiError> {
         self.reconciler(&etcd::endpoint_slice_key(namespace, ""))?;
-        Ok(self
-            .etcd
-            .list(etcd::ENDPOINT_SLICES, self.now)
-            .filter_map(|(_, e)| match &e.value {
+        for (_, e) in self.etcd.list(etcd::ENDPOINT_SLICES, self.now) {
+            match &e.value {
                 Value::EndpointSlice(s)
                     if s.namespace == namespace && endpointsadapter::belongs_to(s, service) =>
                 {
-                    Some(s.clone())
+                    each(s)
                 }
-                _ => None,
-            })
-            .collect())
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     fn create_endpoint_slice(&mut self, slice: &crate::api::EndpointSlice) -> Result<(), ApiError> {

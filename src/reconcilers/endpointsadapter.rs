@@ -43,15 +43,21 @@ pub fn update(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), 
 /// another apiserver created it first, fine too: the next round compares it.
 pub fn ensure_slice(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), ApiError> {
     let want = slice_from_endpoints(endpoints);
+    // Ours: `None` when missing, else whether it is already right. The others are deleted after
+    // the list, in its order (the list is a snapshot: deleting during it or after is the same).
     let mut current = None;
-    for slice in api.list_endpoint_slices(&want.namespace, &endpoints.name)? {
+    let mut others = Vec::new();
+    api.list_endpoint_slices(&want.namespace, &endpoints.name, &mut |slice| {
         if slice.name == want.name && slice.address_type == want.address_type {
-            current = Some(slice);
-        } else if belongs_to(&slice, &endpoints.name) {
-            match api.delete_endpoint_slice(&slice.namespace, &slice.name) {
-                Ok(()) | Err(ApiError::NotFound(_)) => {}
-                Err(e) => return Err(e),
-            }
+            current = Some(*slice == want);
+        } else if belongs_to(slice, &endpoints.name) {
+            others.push(slice.name.clone());
+        }
+    })?;
+    for name in others {
+        match api.delete_endpoint_slice(&want.namespace, &name) {
+            Ok(()) | Err(ApiError::NotFound(_)) => {}
+            Err(e) => return Err(e),
         }
     }
     match current {
@@ -59,8 +65,8 @@ pub fn ensure_slice(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Resul
             Err(ApiError::AlreadyExists(_)) => Ok(()),
             r => r,
         },
-        Some(slice) if slice == want => Ok(()),
-        Some(_) => api.update_endpoint_slice(&want),
+        Some(true) => Ok(()),
+        Some(false) => api.update_endpoint_slice(&want),
     }
 }
 

@@ -54,8 +54,15 @@ pub trait ReconcilerApi {
     fn update_endpoints(&mut self, endpoints: &Endpoints) -> Result<(), ApiError>;
     /// The EndpointSlices in `namespace` named `service` or labelled
     /// `kubernetes.io/service-name=<service>` ([`endpointsadapter::belongs_to`]), in name order:
-    /// the only ones the adapter looks at (a namespace may hold thousands).
-    fn list_endpoint_slices(&mut self, namespace: &str, service: &str) -> Result<Vec<EndpointSlice>, ApiError>;
+    /// the only ones the adapter looks at (a namespace may hold thousands). `each` reads every
+    /// one in place: the adapter keeps a name or a comparison, never a copy (it lists every
+    /// round of every apiserver).
+    fn list_endpoint_slices(
+        &mut self,
+        namespace: &str,
+        service: &str,
+        each: &mut dyn FnMut(&EndpointSlice),
+    ) -> Result<(), ApiError>;
     /// `AlreadyExists` when present.
     fn create_endpoint_slice(&mut self, slice: &EndpointSlice) -> Result<(), ApiError>;
     /// `NotFound` when absent.

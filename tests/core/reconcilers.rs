@@ -122,14 +122,18 @@ impl ReconcilerApi for Fake {
         }
     }
 
-    fn list_endpoint_slices(&mut self, namespace: &str, service: &str) -> Result<Vec<EndpointSlice>, ApiError> {
+    fn list_endpoint_slices(
+        &mut self,
+        namespace: &str,
+        service: &str,
+        each: &mut dyn FnMut(&EndpointSlice),
+    ) -> Result<(), ApiError> {
         self.check()?;
-        Ok(self
-            .slices
+        self.slices
             .values()
             .filter(|s| s.namespace == namespace && endpointsadapter::belongs_to(s, service))
-            .cloned()
-            .collect())
+            .for_each(each);
+        Ok(())
     }
 
     fn create_endpoint_slice(&mut self, slice: &EndpointSlice) -> Result<(), ApiError> {
