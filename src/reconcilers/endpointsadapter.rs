@@ -17,7 +17,9 @@
 use std::collections::BTreeMap;
 
 use super::{ApiError, ReconcilerApi};
-use crate::api::{parse_ip, EndpointSlice, Endpoints, IpFamily, SliceEndpoint, LABEL_SERVICE_NAME};
+use crate::api::{
+    parse_ip, EndpointPort, EndpointSlice, Endpoints, IpFamily, SliceEndpoint, LABEL_SERVICE_NAME,
+};
 
 /// Creates the Endpoints, then (only if that worked) their slice.
 pub fn create(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), ApiError> {
@@ -42,31 +44,31 @@ pub fn update(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), 
 /// faster, which is fine. When there is no slice of ours it is created; AlreadyExists means
 /// another apiserver created it first, fine too: the next round compares it.
 pub fn ensure_slice(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), ApiError> {
-    let want = slice_from_endpoints(endpoints);
+    let (address_type, ..) = implied(endpoints);
     // Ours: `None` when missing, else whether it is already right. The others are deleted after
     // the list, in its order (the list is a snapshot: deleting during it or after is the same).
     let mut current = None;
     let mut others = Vec::new();
-    api.list_endpoint_slices(&want.namespace, &endpoints.name, &mut |slice| {
-        if slice.name == want.name && slice.address_type == want.address_type {
-            current = Some(*slice == want);
+    api.list_endpoint_slices(&endpoints.namespace, &endpoints.name, &mut |slice| {
+        if slice.name == endpoints.name && slice.address_type == address_type {
+            current = Some(is_slice_of(slice, endpoints));
         } else if belongs_to(slice, &endpoints.name) {
             others.push(slice.name.clone());
         }
     })?;
     for name in others {
-        match api.delete_endpoint_slice(&want.namespace, &name) {
+        match api.delete_endpoint_slice(&endpoints.namespace, &name) {
             Ok(()) | Err(ApiError::NotFound(_)) => {}
             Err(e) => return Err(e),
         }
     }
     match current {
-        None => match api.create_endpoint_slice(&want) {
+        None => match api.create_endpoint_slice(&slice_from_endpoints(endpoints)) {
             Err(ApiError::AlreadyExists(_)) => Ok(()),
             r => r,
         },
         Some(true) => Ok(()),
-        Some(false) => api.update_endpoint_slice(&want),
+        Some(false) => api.update_endpoint_slice(&slice_from_endpoints(endpoints)),
     }
 }
 
@@ -81,24 +83,49 @@ pub fn ensure_slice(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Resul
 /// `ready: false`). The reconcilers always write one subset; a hand-made second one is ignored, as
 /// upstream ignores it.
 pub fn slice_from_endpoints(endpoints: &Endpoints) -> EndpointSlice {
-    let subset = endpoints.subsets.first();
-    let addresses = subset.map_or(&[][..], |s| &s.addresses[..]);
-    let ipv6 = !addresses.is_empty() && addresses.iter().all(|ip| is_ipv6(ip));
+    let (address_type, addresses, ports) = implied(endpoints);
     EndpointSlice {
         namespace: endpoints.namespace.clone(),
         name: endpoints.name.clone(),
         labels: BTreeMap::from([(LABEL_SERVICE_NAME.to_string(), endpoints.name.clone())]),
-        address_type: if ipv6 { IpFamily::IPv6 } else { IpFamily::IPv4 },
+        address_type,
         endpoints: addresses
-            .iter()
-            .filter(|ip| is_ipv6(ip) == ipv6)
             .map(|ip| SliceEndpoint {
                 addresses: vec![ip.clone()],
                 ready: true,
             })
             .collect(),
-        ports: subset.map(|s| s.ports.clone()).unwrap_or_default(),
+        ports: ports.to_vec(),
     }
+}
+
+/// Whether `slice` equals [`slice_from_endpoints`] of `endpoints`, without building it (every
+/// round of every apiserver asks, and the answer is nearly always yes).
+pub fn is_slice_of(slice: &EndpointSlice, endpoints: &Endpoints) -> bool {
+    let (address_type, addresses, ports) = implied(endpoints);
+    fn one_address(e: &SliceEndpoint) -> Option<&String> {
+        match (&e.addresses[..], e.ready) {
+            ([ip], true) => Some(ip),
+            _ => None,
+        }
+    }
+    slice.namespace == endpoints.namespace
+        && slice.name == endpoints.name
+        && slice.labels.len() == 1
+        && slice.labels.get(LABEL_SERVICE_NAME) == Some(&endpoints.name)
+        && slice.address_type == address_type
+        && slice.ports == ports
+        && slice.endpoints.iter().map(one_address).eq(addresses.map(Some))
+}
+
+/// What a slice of `endpoints` holds: its address type, its addresses in order, its ports.
+fn implied(endpoints: &Endpoints) -> (IpFamily, impl Iterator<Item = &String>, &[EndpointPort]) {
+    let subset = endpoints.subsets.first();
+    let addresses = subset.map_or(&[][..], |s| &s.addresses[..]);
+    let ipv6 = !addresses.is_empty() && addresses.iter().all(|ip| is_ipv6(ip));
+    let family = if ipv6 { IpFamily::IPv6 } else { IpFamily::IPv4 };
+    let kept = addresses.iter().filter(move |ip| is_ipv6(ip) == ipv6);
+    (family, kept, subset.map_or(&[][..], |s| &s.ports[..]))
 }
 
 /// Whether the slice is `service`'s: named after it or labelled `kubernetes.io/service-name=<service>`.

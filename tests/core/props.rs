@@ -134,3 +134,59 @@ mod parsers {
         }
     }
 }
+
+mod implied_slice {
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+
+    use kube_bootstrap_lab::api::{
+        EndpointPort, EndpointSlice, EndpointSubset, Endpoints, SliceEndpoint, LABEL_SERVICE_NAME,
+    };
+    use kube_bootstrap_lab::reconcilers::endpointsadapter::{is_slice_of, slice_from_endpoints};
+
+    const IPS: &[&str] = &["192.168.10.11", "192.168.10.12", "fd00::1", "::ffff:10.0.0.1", "nope"];
+
+    fn endpoints() -> impl Strategy<Value = Endpoints> {
+        let subset = (
+            prop::collection::vec(prop::sample::select(IPS), 0..4),
+            prop::collection::vec((0i32..3).prop_map(|p| EndpointPort { name: String::new(), port: 6443 + p, ..EndpointPort::default() }), 0..2),
+        )
+            .prop_map(|(ips, ports)| EndpointSubset {
+                addresses: ips.iter().map(|s| s.to_string()).collect(),
+                ports,
+                ..EndpointSubset::default()
+            });
+        (prop::sample::select(&["kubernetes", "other"][..]), prop::collection::vec(subset, 0..3)).prop_map(|(name, subsets)| Endpoints {
+            namespace: "default".into(),
+            name: name.into(),
+            labels: BTreeMap::new(),
+            subsets,
+        })
+    }
+
+    /// `change` applied to a slice: none (6 and up), or one field made to differ.
+    fn changed(mut s: EndpointSlice, change: usize) -> EndpointSlice {
+        match change {
+            0 => drop(s.labels.insert("extra".into(), "x".into())),
+            1 => drop(s.labels.insert(LABEL_SERVICE_NAME.into(), "x".into())),
+            2 => s.endpoints.iter_mut().take(1).for_each(|e| e.ready = false),
+            3 => s.endpoints.iter_mut().take(1).for_each(|e| e.addresses.push("10.0.0.9".into())),
+            4 => s.endpoints.push(SliceEndpoint { addresses: vec![], ready: true }),
+            5 => s.namespace = "kube-system".into(),
+            _ => {}
+        }
+        s
+    }
+
+    proptest! {
+        /// The adapter's check without building equals comparing with the built slice.
+        #[test]
+        fn is_slice_of_is_equality_with_the_built_slice(
+            e in endpoints(), other in endpoints(), of_other: bool, change in 0..10usize,
+        ) {
+            let s = changed(slice_from_endpoints(if of_other { &other } else { &e }), change);
+            prop_assert_eq!(is_slice_of(&s, &e), s == slice_from_endpoints(&e));
+        }
+    }
+}
