@@ -22,6 +22,7 @@ pub mod event;
 pub mod expect;
 pub mod explain;
 pub mod inspect;
+pub mod kubectl;
 pub mod lab;
 pub mod ipallocator;
 pub mod lang;

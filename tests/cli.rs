@@ -194,3 +194,57 @@ fn state_at_and_check() {
     assert_eq!(check.status.code(), Some(0));
     assert!(check.stdout.is_empty());
 }
+
+const KUBECTL_1_29: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kubectl/cluster-1.29.json");
+const KUBECTL_1_35: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kubectl/cluster-1.35.json");
+
+/// `import` prints a scenario file the other commands accept, the same bytes every run;
+/// `findings` prints what the repair loops report on that cluster.
+#[test]
+fn import_prints_a_scenario_and_findings_what_repair_reports() {
+    let out = sim(&["import", KUBECTL_1_35]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, sim(&["import", KUBECTL_1_35]).stdout, "byte-identical");
+    let file = write("imported.json", std::str::from_utf8(&out.stdout).unwrap());
+    assert_eq!(sim(&["check", file.to_str().unwrap()]).status.code(), Some(0));
+    let run = sim(&["run", file.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "no expectations: passes");
+
+    let out = sim(&["findings", KUBECTL_1_29, "--service-cluster-ip-range", "10.96.0.0/12"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["service_cluster_ip_range"], "10.96.0.0/12");
+    let reasons: Vec<(&str, &str)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["reason"].as_str().unwrap(), f["object"].as_str().unwrap()))
+        .collect();
+    assert_eq!(reasons, [("ClusterIPOutOfRange", "legacy/old"), ("ClusterIPAlreadyAllocated", "shop/web")]);
+    assert_eq!(
+        v["findings"][0]["message"],
+        "Cluster IP [IPv4]:10.200.0.5 is not within the service CIDR 10.96.0.0/12; please recreate service"
+    );
+}
+
+#[test]
+fn import_refusals_exit_2_with_one_line_naming_the_place() {
+    let bad = write("bad-kubectl.json", r#"{"kind": "List", "items": [{"kind": "Service", "metadata": {"name": "web", "namespace": "shop"}, "spec": {"clusterIP": "10.1.2"}}]}"#);
+    let cases: [(&[&str], &str); 5] = [
+        (&["import", bad.to_str().unwrap()], "error: document 1: items[0] (Service shop/web): spec.clusterIP: invalid IP address \"10.1.2\""),
+        (&["findings", bad.to_str().unwrap()], "error: document 1: items[0] (Service shop/web): spec.clusterIP: invalid IP address \"10.1.2\""),
+        (&["import", KUBECTL_1_29, "--service-cluster-ip-range", "10.96.0.0/33"], "error: --service-cluster-ip-range: invalid CIDR \"10.96.0.0/33\""),
+        (&["import", KUBECTL_1_29, "--color", "red"], ""),
+        (&["import", KUBECTL_1_29, "--behavior"], "error: --behavior: a value is missing"),
+    ];
+    for (args, want) in cases {
+        let out = sim(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+        if !want.is_empty() {
+            assert_eq!(err.trim_end(), want, "{args:?}");
+        }
+    }
+}

@@ -5,10 +5,40 @@
 
 use std::process::ExitCode;
 
+use kube_bootstrap_lab::kubectl;
 use kube_bootstrap_lab::scenario::{self, Scenario};
 use kube_bootstrap_lab::report;
 
-const USAGE: &str = "usage: bootstrap-sim run FILE | state FILE --at DURATION | check FILE";
+const USAGE: &str = "usage: bootstrap-sim run FILE | state FILE --at DURATION | check FILE | import FILE [--behavior B] [--service-cluster-ip-range R] [--service-node-port-range P] | findings FILE [same options]";
+
+/// `import` and `findings`: the scenario file of the cluster in `kubectl … -o json` output.
+fn import(file: &str, flags: &[&str]) -> Result<serde_json::Value, String> {
+    let mut options = kubectl::Options::default();
+    let mut rest = flags;
+    while let [flag, value, tail @ ..] = rest {
+        let slot = match *flag {
+            "--behavior" => &mut options.behavior,
+            "--service-cluster-ip-range" => &mut options.service_cluster_ip_range,
+            "--service-node-port-range" => &mut options.service_node_port_range,
+            other => return Err(format!("{other}: unknown option ({USAGE})")),
+        };
+        *slot = Some(value.to_string());
+        rest = tail;
+    }
+    if let [flag] = rest {
+        return Err(format!("{flag}: a value is missing"));
+    }
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let file = kubectl::scenario(&kubectl::read(&text)?, &options)?;
+    // What is printed is a scenario file the other commands accept: checked here, with the flags'
+    // own errors named by option.
+    scenario::parse(&file.to_string()).map_err(|e| {
+        e.replace("cluster.service_cluster_ip_range", "--service-cluster-ip-range")
+            .replace("cluster.service_node_port_range", "--service-node-port-range")
+            .replace("behavior", "--behavior")
+    })?;
+    Ok(file)
+}
 
 fn invalid(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {msg}");
@@ -56,6 +86,25 @@ fn main() -> ExitCode {
                 }
             }
         }
+        ["import", file, flags @ ..] => match import(file, flags) {
+            Err(e) => invalid(e),
+            Ok(file) => {
+                print_json(&file);
+                ExitCode::SUCCESS
+            }
+        },
+        ["findings", file, flags @ ..] => match import(file, flags) {
+            Err(e) => invalid(e),
+            Ok(file) => {
+                let s = scenario::parse(&file.to_string()).expect("checked by import");
+                print_json(&serde_json::json!({
+                    "behavior": file["behavior"],
+                    "service_cluster_ip_range": file["cluster"]["service_cluster_ip_range"],
+                    "findings": kubectl::findings(&s),
+                }));
+                ExitCode::SUCCESS
+            }
+        },
         ["check", file] => match load(file) {
             Err(e) => invalid(e),
             Ok(_) => ExitCode::SUCCESS,

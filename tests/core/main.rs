@@ -11,6 +11,7 @@ mod endpointsadapter;
 mod explain;
 mod golden;
 mod inspect;
+mod kubectl;
 mod lab;
 mod ipallocator;
 mod model;

@@ -1,0 +1,160 @@
+//! `kubectl get … -o json` brought in (`kube_bootstrap_lab::kubectl`): what is read from the
+//! fixtures of `tests/kubectl/` (shaped like real output: every Service type, dual-stack,
+//! headless, ExternalName, managedFields, several documents in one paste), the scenario made of
+//! it, what the repair loops report, and every refusal naming the object and the field.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use serde_json::{json, Value};
+
+use kube_bootstrap_lab::kubectl::{self, Options};
+use kube_bootstrap_lab::scenario;
+
+const V1_29: &str = include_str!("../kubectl/cluster-1.29.json");
+const V1_35: &str = include_str!("../kubectl/cluster-1.35.json");
+
+fn imported(text: &str, options: &Options) -> Value {
+    kubectl::scenario(&kubectl::read(text).unwrap(), options).unwrap()
+}
+
+/// (reason, object) of every finding.
+fn findings(text: &str) -> Vec<(String, String)> {
+    let file = imported(text, &Options::default());
+    let s = scenario::parse(&file.to_string()).expect("an import is a valid scenario");
+    kubectl::findings(&s)
+        .into_iter()
+        .map(|f| (f.reason, f.object))
+        .collect()
+}
+
+fn refusal(text: &str) -> String {
+    kubectl::read(text).expect_err("refused")
+}
+
+#[test]
+fn every_service_type_is_read_with_what_the_lab_models() {
+    let c = kubectl::read(V1_29).unwrap();
+    let names: Vec<&str> = c.services.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["kubernetes", "kube-dns", "web", "ingress", "db", "payments", "old", "copy"]);
+    let by = |n: &str| c.services.iter().find(|s| s["name"] == n).unwrap();
+    assert_eq!(by("kube-dns")["namespace"], "kube-system");
+    assert_eq!(by("kube-dns")["ports"][0], json!({"name": "dns", "protocol": "UDP", "port": 53, "target_port": 53}));
+    assert_eq!(by("web")["ports"][0]["node_port"], 31080);
+    assert_eq!(by("web")["ports"][0]["target_port"], "http");
+    assert_eq!(by("ingress")["health_check_node_port"], 32001);
+    assert_eq!(by("db")["cluster_ip"], "None");
+    assert_eq!(by("db")["publish_not_ready_addresses"], true);
+    assert_eq!(by("payments")["type"], "ExternalName");
+    assert!(by("payments").get("cluster_ip").is_none());
+    assert_eq!(by("kubernetes")["labels"]["provider"], "kubernetes");
+    assert_eq!(c.endpoints.len(), 1);
+}
+
+#[test]
+fn several_documents_in_one_paste_are_one_cluster() {
+    let c = kubectl::read(V1_35).unwrap();
+    assert_eq!(c.services.len(), 3);
+    assert_eq!(c.service_cidrs, vec![json!({"name": "kubernetes", "cidrs": ["10.96.0.0/16", "fd00:10:96::/112"]})]);
+    assert_eq!(c.ip_addresses.len(), 3);
+    assert_eq!(c.endpoint_slices.len(), 1);
+    let web = &c.services[2];
+    assert_eq!(web["cluster_ips"], json!(["10.96.3.3", "fd00:10:96::3"]));
+    assert_eq!(web["ip_families"], json!(["IPv4", "IPv6"]));
+    assert_eq!(web["ip_family_policy"], "PreferDualStack");
+}
+
+#[test]
+fn the_scenario_takes_the_ranges_and_apiservers_the_objects_show() {
+    let s = imported(V1_35, &Options::default());
+    assert_eq!(s["behavior"], "1.35", "ServiceCIDRs or IPAddresses present");
+    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/16,fd00:10:96::/112");
+    assert_eq!(s["cluster"]["apiservers"], json!([{"name": "apiserver-1", "advertise_address": "172.18.0.2"}]));
+    assert!(s["initial"].get("cluster_ip_allocation").is_none(), "1.35 has no bitmap");
+
+    let s = imported(V1_29, &Options::default());
+    assert_eq!(s["behavior"], "1.29");
+    // Guessed: the network before the kubernetes Service's ClusterIP, as small as holds the
+    // ClusterIPs near it (10.200.0.5 is far: out of range, a finding).
+    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/13");
+    assert_eq!(s["cluster"]["apiservers"].as_array().unwrap().len(), 2);
+    // The bitmaps are taken as consistent with the Services, each IP and port once.
+    assert_eq!(s["initial"]["cluster_ip_allocation"]["allocated"], json!(["10.96.0.1", "10.96.0.10", "10.100.20.7", "10.100.20.8"]));
+    assert_eq!(s["initial"]["node_port_allocation"]["allocated"], json!([30443, 31080, 32001]));
+    assert_eq!(s["initial"]["namespaces"], json!(["default", "kube-system", "legacy", "shop"]));
+
+    let given = Options {
+        behavior: Some("1.20".into()),
+        service_cluster_ip_range: Some("10.96.0.0/12".into()),
+        service_node_port_range: Some("30000-31000".into()),
+    };
+    let s = imported(V1_29, &given);
+    assert_eq!((&s["behavior"], &s["cluster"]["service_cluster_ip_range"]), (&json!("1.20"), &json!("10.96.0.0/12")));
+    assert_eq!(s["initial"]["node_port_allocation"]["allocated"], json!([30443]));
+}
+
+#[test]
+fn the_findings_are_what_the_repair_loops_report() {
+    assert_eq!(
+        findings(V1_29),
+        [("ClusterIPOutOfRange", "legacy/old"), ("ClusterIPAlreadyAllocated", "shop/web")]
+            .map(|(r, o)| (r.to_string(), o.to_string()))
+    );
+    assert_eq!(
+        findings(V1_35),
+        [
+            ("ClusterIPNotAllocated", "shop/web"),
+            ("ClusterIPNotAllocated", "shop/web"),
+            ("IPAddressWrongReference", "10.96.0.10"),
+            ("IPAddressNotAllocated", "10.96.7.7"),
+            ("ClusterIPNotAllocated", "kube-system/kube-dns"),
+        ]
+        .map(|(r, o)| (r.to_string(), o.to_string()))
+    );
+}
+
+#[test]
+fn bad_input_is_refused_naming_the_object_and_the_field() {
+    assert_eq!(refusal(""), "input: empty (paste the JSON that `kubectl get svc -A -o json` prints)");
+    assert!(refusal("{\"kind\": ").starts_with("document 1: not JSON: "), "{}", refusal("{\"kind\": "));
+    let svc = |spec: Value| json!({"kind": "List", "items": [{"kind": "Service",
+        "metadata": {"name": "web", "namespace": "shop"}, "spec": spec}]}).to_string();
+    assert_eq!(
+        refusal(&svc(json!({"clusterIP": "10.96.0.300"}))),
+        "document 1: items[0] (Service shop/web): spec.clusterIP: invalid IP address \"10.96.0.300\""
+    );
+    assert_eq!(
+        refusal(&svc(json!({"ports": [{"port": 80}, {"port": 70000}]}))),
+        "document 1: items[0] (Service shop/web): spec.ports[1].port: 70000 is not a port number (1-65535)"
+    );
+    assert_eq!(
+        refusal(&svc(json!({"ports": [{"port": 80, "nodePort": "x"}]}))),
+        "document 1: items[0] (Service shop/web): spec.ports[0].nodePort: not a port number: \"x\""
+    );
+    assert_eq!(
+        refusal(&svc(json!({"type": "Magic"}))),
+        "document 1: items[0] (Service shop/web): spec.type: unknown type \"Magic\""
+    );
+    let pod = json!({"kind": "Pod", "metadata": {"name": "p", "namespace": "shop"}}).to_string();
+    assert_eq!(
+        refusal(&format!("{}\n{pod}", svc(json!({})))),
+        "document 2: (Pod shop/p): kind Pod is not one the lab reads (Service, Endpoints, EndpointSlice, ServiceCIDR, IPAddress)"
+    );
+    assert_eq!(
+        refusal(&json!({"kind": "IPAddress", "metadata": {"name": "10.0.0.x"}, "spec": {"parentRef": {"name": "a"}}}).to_string()),
+        "document 1: (IPAddress 10.0.0.x): metadata.name: invalid IP address \"10.0.0.x\""
+    );
+    assert_eq!(
+        refusal(&json!({"kind": "Service", "metadata": {}}).to_string()),
+        "document 1: (Service default/): metadata.name: missing"
+    );
+}
+
+#[test]
+fn no_range_to_guess_from_is_said() {
+    let c = kubectl::read(&json!({"kind": "Service", "metadata": {"name": "a"}, "spec": {"clusterIP": "10.0.0.5"}}).to_string()).unwrap();
+    assert_eq!(
+        kubectl::scenario(&c, &Options::default()).unwrap_err(),
+        "service_cluster_ip_range: no ServiceCIDR `kubernetes` and no Service default/kubernetes to guess it from: give it (--service-cluster-ip-range)"
+    );
+}
