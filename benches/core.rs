@@ -32,6 +32,7 @@ fn main() {
     let day = workloads::control_plane_scenario(5, 1000);
     bench.allocators_and_a_day(&day);
     bench.seek_anywhere();
+    bench.imports();
 
     let big = workloads::control_plane_scenario(5, 10_000);
     let mut w = World::new(&big);

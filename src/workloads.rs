@@ -306,3 +306,46 @@ mod tests {
         assert!(etcd.ip_address(&ip, 0).is_some());
     }
 }
+
+/// What `kubectl get svc -A -o json` prints for a cluster of `services` Services besides
+/// `default/kubernetes` (10.96.0.1) on 10.96.0.0/12: ten namespaces, every fifth Service a
+/// NodePort while the default range has ports left, with the fields real output carries; the
+/// import and findings benchmarks read it.
+pub fn kubectl_services(services: usize) -> String {
+    let net = cidr("10.96.0.0/12");
+    let range = Range::new(net, Behavior::V1_29);
+    let item = |namespace: String, name: String, ip: String, node_port: Option<usize>| {
+        let mut port = serde_json::json!({"name": "http", "port": 80, "protocol": "TCP", "targetPort": 8080});
+        if let Some(p) = node_port {
+            port["nodePort"] = p.into();
+        }
+        serde_json::json!({"apiVersion": "v1", "kind": "Service",
+            "metadata": {"name": name, "namespace": namespace, "resourceVersion": "1",
+                "uid": "00000000-0000-4000-8000-000000000000",
+                "managedFields": [{"manager": "kubectl-client-side-apply", "operation": "Update"}]},
+            "spec": {"clusterIP": ip, "clusterIPs": [ip], "ipFamilies": ["IPv4"],
+                "ipFamilyPolicy": "SingleStack", "ports": [port], "selector": {"app": name},
+                "type": if node_port.is_some() { "NodePort" } else { "ClusterIP" }},
+            "status": {"loadBalancer": {}}})
+    };
+    let mut items = vec![item("default".into(), "kubernetes".into(), range.ip_at(0).to_string(), None)];
+    items.extend((0..services).map(|i| {
+        item(
+            format!("ns-{}", i % 10),
+            format!("svc-{i:06}"),
+            range.ip_at(1000 + i).to_string(),
+            (i % 5 == 0 && i / 5 < 2768).then_some(30000 + i / 5),
+        )
+    }));
+    serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items, "metadata": {"resourceVersion": ""}})
+        .to_string()
+}
+
+/// Reads `text` (kubectl output), makes its scenario and returns the number of findings.
+pub fn import_and_findings(text: &str) -> usize {
+    let cluster = crate::kubectl::read(text).expect("valid kubectl output");
+    let file = crate::kubectl::scenario(&cluster, &crate::kubectl::Options::default())
+        .expect("a range to guess");
+    let s = crate::scenario::parse(&file.to_string()).expect("a valid scenario");
+    crate::kubectl::findings(&s).len()
+}

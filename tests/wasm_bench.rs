@@ -28,6 +28,7 @@ fn workloads_in_the_browser() {
     let day = workloads::control_plane_scenario(5, 1000);
     bench.allocators_and_a_day(&day);
     bench.seek_anywhere();
+    bench.imports();
     // The same work as natively: the fills hand out every address, every Service gets its
     // IPAddress, and a pass over Services that all have theirs changes nothing.
     assert_eq!(workloads::fill("10.0.0.0/16", 1), 65_534);

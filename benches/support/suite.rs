@@ -116,4 +116,17 @@ impl Bench<'_> {
             times[59]
         ));
     }
+
+    /// Issue 13: `kubectl get svc -A -o json` of 10k and 100k Services read, made a scenario,
+    /// and its findings (the repair loops run through one resync).
+    pub fn imports(&self) {
+        for (n, runs) in [(10_000, 3), (100_000, 1)] {
+            let text = workloads::kubectl_services(n);
+            self.run(
+                &format!("import + findings: {n} Services ({} MB)", text.len() >> 20),
+                runs,
+                || workloads::import_and_findings(&text),
+            );
+        }
+    }
 }
