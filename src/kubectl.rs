@@ -75,7 +75,9 @@ pub fn read(text: &str) -> Result<Cluster, String> {
         }
     }
     if documents == 0 {
-        return Err("input: empty (paste the JSON that `kubectl get svc -A -o json` prints)".into());
+        return Err(
+            "input: empty (paste the JSON that `kubectl get svc -A -o json` prints)".into(),
+        );
     }
     Ok(cluster)
 }
@@ -113,8 +115,12 @@ fn object(cluster: &mut Cluster, o: &Json) -> Result<(), String> {
         "ServiceCIDR" => {
             let cidrs = strings(spec.get("cidrs")).map_err(|e| field("spec.cidrs", e))?;
             for (i, c) in cidrs.iter().enumerate() {
-                c.parse::<ipnet::IpNet>()
-                    .map_err(|_| field(&format!("spec.cidrs[{i}]"), format!("invalid CIDR {}", quote(c))))?;
+                c.parse::<ipnet::IpNet>().map_err(|_| {
+                    field(
+                        &format!("spec.cidrs[{i}]"),
+                        format!("invalid CIDR {}", quote(c)),
+                    )
+                })?;
             }
             cluster
                 .service_cidrs
@@ -123,7 +129,13 @@ fn object(cluster: &mut Cluster, o: &Json) -> Result<(), String> {
         "IPAddress" => {
             ip(name).map_err(|e| field("metadata.name", e))?;
             let parent = spec.get("parentRef").unwrap_or(&Json::Null);
-            let part = |k: &str| parent.get(k).and_then(Json::as_str).unwrap_or("").to_string();
+            let part = |k: &str| {
+                parent
+                    .get(k)
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            };
             if part("name").is_empty() {
                 return Err(field("spec.parentRef.name", "missing".into()));
             }
@@ -152,7 +164,10 @@ fn service(
     fn at(p: &'static str) -> impl Fn(String) -> FieldError {
         move |e| (p.to_string(), e)
     }
-    let type_ = spec.get("type").and_then(Json::as_str).unwrap_or("ClusterIP");
+    let type_ = spec
+        .get("type")
+        .and_then(Json::as_str)
+        .unwrap_or("ClusterIP");
     if !["ClusterIP", "NodePort", "LoadBalancer", "ExternalName"].contains(&type_) {
         return Err(("spec.type".into(), format!("unknown type {}", quote(type_))));
     }
@@ -163,18 +178,34 @@ fn service(
         service_ip(c).map_err(|e| (format!("spec.clusterIPs[{i}]"), e))?;
     }
     let mut ports = Vec::new();
-    for (i, p) in array(spec.get("ports")).map_err(at("spec.ports"))?.iter().enumerate() {
+    for (i, p) in array(spec.get("ports"))
+        .map_err(at("spec.ports"))?
+        .iter()
+        .enumerate()
+    {
         let here = |f: &str| format!("spec.ports[{i}]{f}");
         let mut port = Map::new();
-        if let Some(n) = p.get("name").and_then(Json::as_str).filter(|n| !n.is_empty()) {
+        if let Some(n) = p
+            .get("name")
+            .and_then(Json::as_str)
+            .filter(|n| !n.is_empty())
+        {
             port.insert("name".into(), n.into());
         }
         let protocol = p.get("protocol").and_then(Json::as_str).unwrap_or("TCP");
         if !["TCP", "UDP", "SCTP"].contains(&protocol) {
-            return Err((here(".protocol"), format!("unknown protocol {}", quote(protocol))));
+            return Err((
+                here(".protocol"),
+                format!("unknown protocol {}", quote(protocol)),
+            ));
         }
         port.insert("protocol".into(), protocol.into());
-        port.insert("port".into(), number(p.get("port"), 1).map_err(|e| (here(".port"), e))?.into());
+        port.insert(
+            "port".into(),
+            number(p.get("port"), 1)
+                .map_err(|e| (here(".port"), e))?
+                .into(),
+        );
         let node_port = number(p.get("nodePort"), 0).map_err(|e| (here(".nodePort"), e))?;
         if node_port != 0 {
             port.insert("node_port".into(), node_port.into());
@@ -210,14 +241,18 @@ fn service(
     if spec.get("publishNotReadyAddresses") == Some(&Json::Bool(true)) {
         s.insert("publish_not_ready_addresses".into(), true.into());
     }
-    let health = number(spec.get("healthCheckNodePort"), 0).map_err(at("spec.healthCheckNodePort"))?;
+    let health =
+        number(spec.get("healthCheckNodePort"), 0).map_err(at("spec.healthCheckNodePort"))?;
     if health != 0 {
         s.insert("health_check_node_port".into(), health.into());
     }
     let families = strings(spec.get("ipFamilies")).map_err(at("spec.ipFamilies"))?;
     for (i, f) in families.iter().enumerate() {
         if f != "IPv4" && f != "IPv6" {
-            return Err((format!("spec.ipFamilies[{i}]"), format!("unknown family {}", quote(f))));
+            return Err((
+                format!("spec.ipFamilies[{i}]"),
+                format!("unknown family {}", quote(f)),
+            ));
         }
     }
     if !families.is_empty() {
@@ -236,18 +271,25 @@ fn endpoints(
     o: &Json,
 ) -> Result<Json, FieldError> {
     let mut subsets = Vec::new();
-    for (i, sub) in array(o.get("subsets")).map_err(|e| ("subsets".to_string(), e))?.iter().enumerate() {
+    for (i, sub) in array(o.get("subsets"))
+        .map_err(|e| ("subsets".to_string(), e))?
+        .iter()
+        .enumerate()
+    {
         let ips = |key: &str| -> Result<Vec<String>, FieldError> {
             let list = array(sub.get(key)).map_err(|e| (format!("subsets[{i}].{key}"), e))?;
             list.iter()
                 .enumerate()
                 .map(|(j, a)| {
                     let s = a.get("ip").and_then(Json::as_str).unwrap_or("");
-                    ip(s).map(|_| s.to_string()).map_err(|e| (format!("subsets[{i}].{key}[{j}].ip"), e))
+                    ip(s)
+                        .map(|_| s.to_string())
+                        .map_err(|e| (format!("subsets[{i}].{key}[{j}].ip"), e))
                 })
                 .collect()
         };
-        let ports = endpoint_ports(sub.get("ports")).map_err(|(p, e)| (format!("subsets[{i}].{p}"), e))?;
+        let ports =
+            endpoint_ports(sub.get("ports")).map_err(|(p, e)| (format!("subsets[{i}].{p}"), e))?;
         subsets.push(json!({"addresses": ips("addresses")?,
             "not_ready_addresses": ips("notReadyAddresses")?, "ports": ports}));
     }
@@ -266,18 +308,31 @@ fn endpoint_slice(
 ) -> Result<Json, FieldError> {
     let address_type = o.get("addressType").and_then(Json::as_str).unwrap_or("");
     if !["IPv4", "IPv6", "FQDN"].contains(&address_type) {
-        return Err(("addressType".into(), format!("unknown address type {}", quote(address_type))));
+        return Err((
+            "addressType".into(),
+            format!("unknown address type {}", quote(address_type)),
+        ));
     }
     let mut endpoints = Vec::new();
-    for (i, e) in array(o.get("endpoints")).map_err(|e| ("endpoints".to_string(), e))?.iter().enumerate() {
-        let addresses = strings(e.get("addresses")).map_err(|m| (format!("endpoints[{i}].addresses"), m))?;
+    for (i, e) in array(o.get("endpoints"))
+        .map_err(|e| ("endpoints".to_string(), e))?
+        .iter()
+        .enumerate()
+    {
+        let addresses =
+            strings(e.get("addresses")).map_err(|m| (format!("endpoints[{i}].addresses"), m))?;
         // `ready` unset means ready (discovery.k8s.io/v1's EndpointConditions).
-        let ready = e.pointer("/conditions/ready").and_then(Json::as_bool).unwrap_or(true);
+        let ready = e
+            .pointer("/conditions/ready")
+            .and_then(Json::as_bool)
+            .unwrap_or(true);
         endpoints.push(json!({"addresses": addresses, "ready": ready}));
     }
     let ports = endpoint_ports(o.get("ports"))?;
-    Ok(json!({"namespace": namespace, "name": name, "labels": labels,
-        "address_type": address_type, "endpoints": endpoints, "ports": ports}))
+    Ok(
+        json!({"namespace": namespace, "name": name, "labels": labels,
+        "address_type": address_type, "endpoints": endpoints, "ports": ports}),
+    )
 }
 
 fn endpoint_ports(v: Option<&Json>) -> Result<Vec<Json>, FieldError> {
@@ -289,7 +344,11 @@ fn endpoint_ports(v: Option<&Json>) -> Result<Vec<Json>, FieldError> {
             let port = number(p.get("port"), 1).map_err(|e| (format!("ports[{i}].port"), e))?;
             let mut out = json!({"port": port,
                 "protocol": p.get("protocol").and_then(Json::as_str).unwrap_or("TCP")});
-            if let Some(n) = p.get("name").and_then(Json::as_str).filter(|n| !n.is_empty()) {
+            if let Some(n) = p
+                .get("name")
+                .and_then(Json::as_str)
+                .filter(|n| !n.is_empty())
+            {
                 out["name"] = n.into();
             }
             Ok(out)
@@ -381,7 +440,12 @@ pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
         .unwrap_or_else(|| "30000-32767".into());
     let (apiservers, secure_port) = apiservers(cluster);
     let namespaces: BTreeSet<&str> = std::iter::once("default")
-        .chain(cluster.services.iter().filter_map(|s| s["namespace"].as_str()))
+        .chain(
+            cluster
+                .services
+                .iter()
+                .filter_map(|s| s["namespace"].as_str()),
+        )
         .collect();
     let mut initial = json!({
         "namespaces": namespaces,
@@ -421,7 +485,11 @@ pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
             .services
             .iter()
             .flat_map(|s| {
-                let node = s["ports"].as_array().into_iter().flatten().filter_map(|p| p["node_port"].as_i64());
+                let node = s["ports"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|p| p["node_port"].as_i64());
                 node.chain(s["health_check_node_port"].as_i64())
             })
             .filter(|p| (lo..=hi).contains(p))
@@ -445,8 +513,17 @@ pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
 
 /// The ClusterIPs a Service holds (`clusterIPs`, else `clusterIP`), parsed.
 fn service_ips(s: &Json) -> Vec<IpAddr> {
-    let many: Vec<&str> = s["cluster_ips"].as_array().into_iter().flatten().filter_map(Json::as_str).collect();
-    let ips = if many.is_empty() { s["cluster_ip"].as_str().into_iter().collect() } else { many };
+    let many: Vec<&str> = s["cluster_ips"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Json::as_str)
+        .collect();
+    let ips = if many.is_empty() {
+        s["cluster_ip"].as_str().into_iter().collect()
+    } else {
+        many
+    };
     ips.into_iter().filter_map(parse_ip).collect()
 }
 
@@ -454,8 +531,17 @@ fn service_ips(s: &Json) -> Vec<IpAddr> {
 /// the smallest CIDR whose first usable address it is and that holds every ClusterIP of its
 /// family (the flags themselves are not visible through the API).
 fn default_range(cluster: &Cluster) -> Result<String, String> {
-    if let Some(c) = cluster.service_cidrs.iter().find(|c| c["name"] == "kubernetes") {
-        let cidrs: Vec<&str> = c["cidrs"].as_array().into_iter().flatten().filter_map(Json::as_str).collect();
+    if let Some(c) = cluster
+        .service_cidrs
+        .iter()
+        .find(|c| c["name"] == "kubernetes")
+    {
+        let cidrs: Vec<&str> = c["cidrs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Json::as_str)
+            .collect();
         if !cidrs.is_empty() {
             return Ok(cidrs.join(","));
         }
@@ -469,7 +555,10 @@ fn default_range(cluster: &Cluster) -> Result<String, String> {
     let ranges: Vec<String> = service_ips(kubernetes)
         .into_iter()
         .map(|first| {
-            let family: Vec<&IpAddr> = all.iter().filter(|ip| ip.is_ipv4() == first.is_ipv4()).collect();
+            let family: Vec<&IpAddr> = all
+                .iter()
+                .filter(|ip| ip.is_ipv4() == first.is_ipv4())
+                .collect();
             smallest_range(first, &family)
         })
         .collect();
@@ -495,7 +584,9 @@ fn smallest_range(first: IpAddr, family: &[&IpAddr]) -> String {
     let size = |len: u32| 1u128 << (bits - len);
     let holds = |len: u32, ip: &&IpAddr| value(ip).wrapping_sub(network) < size(len);
     // At least 8 addresses (the flag's own minimum), aligned on the network.
-    let aligned: Vec<u32> = (widest..=bits - 3).filter(|&len| network % size(len) == 0).collect();
+    let aligned: Vec<u32> = (widest..=bits - 3)
+        .filter(|&len| network % size(len) == 0)
+        .collect();
     let len = match aligned.first() {
         None => bits - 3,
         Some(&wide) => {
@@ -526,7 +617,14 @@ fn apiservers(cluster: &Cluster) -> (Vec<Json>, i64) {
     let mut port = None;
     if let Some(e) = endpoints {
         for sub in e["subsets"].as_array().into_iter().flatten() {
-            ips.extend(sub["addresses"].as_array().into_iter().flatten().filter_map(Json::as_str).map(str::to_string));
+            ips.extend(
+                sub["addresses"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Json::as_str)
+                    .map(str::to_string),
+            );
             port = port.or(sub["ports"][0]["port"].as_i64());
         }
     } else {
@@ -534,7 +632,14 @@ fn apiservers(cluster: &Cluster) -> (Vec<Json>, i64) {
             s["namespace"] == "default" && s["labels"]["kubernetes.io/service-name"] == "kubernetes"
         }) {
             for e in s["endpoints"].as_array().into_iter().flatten() {
-                ips.extend(e["addresses"].as_array().into_iter().flatten().filter_map(Json::as_str).map(str::to_string));
+                ips.extend(
+                    e["addresses"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Json::as_str)
+                        .map(str::to_string),
+                );
             }
             port = port.or(s["ports"][0]["port"].as_i64());
         }
@@ -574,7 +679,10 @@ const ORPHAN_GRACE_MS: u64 = 60_000;
 /// complete (a full range).
 pub fn findings(scenario: &crate::scenario::Scenario) -> Vec<Finding> {
     use crate::event::EventKind;
-    let repair = [crate::repair::clusterip::COMPONENT, crate::repair::nodeport::COMPONENT];
+    let repair = [
+        crate::repair::clusterip::COMPONENT,
+        crate::repair::nodeport::COMPONENT,
+    ];
     let mut world = crate::world::World::new(scenario);
     world.run_until(scenario.cluster.repair_interval_ms.max(ORPHAN_GRACE_MS) + 1_000);
     let mut seen = BTreeSet::new();

@@ -26,6 +26,7 @@ string_enum! {
         ServiceCidrs = "service-cidrs",
         Services = "services",
         Pods = "pods",
+        Import = "import",
         Corrupt = "corrupt",
     }
 }
@@ -42,6 +43,7 @@ impl Part {
         Part::ServiceCidrs,
         Part::Services,
         Part::Pods,
+        Part::Import,
     ];
 
     pub fn is_panel(self) -> bool {
@@ -68,6 +70,7 @@ impl Part {
             Part::ServiceCidrs => ".panel.service-cidrs",
             Part::Services => ".panel.services",
             Part::Pods => ".panel.pods",
+            Part::Import => ".panel.import",
             Part::Corrupt => ".corrupt",
         }
     }
@@ -92,6 +95,7 @@ impl Part {
             Part::ServiceCidrs => ("ServiceCIDRs", "ServiceCIDR 列表"),
             Part::Services => ("Services", "Service 列表"),
             Part::Pods => ("Pods", "Pod 列表"),
+            Part::Import => ("your cluster", "你的集群"),
             Part::Corrupt => ("storage corruption", "篡改存储"),
         };
         lang.pick(en, zh)

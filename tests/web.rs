@@ -560,3 +560,40 @@ async fn a_long_services_table_shows_a_hundred_rows_then_all() {
     assert!(!exists("services-all"));
     root.remove();
 }
+
+fn paste(text: &str) {
+    by_id("import-text")
+        .dyn_into::<web_sys::HtmlTextAreaElement>()
+        .unwrap()
+        .set_value(text);
+}
+
+/// Issue 13: kubectl output pasted in is read in the page; what the repair loops report shows,
+/// and the lab plays from that cluster. A paste that cannot be read says where, and the lab
+/// keeps the cluster it had.
+#[wasm_bindgen_test]
+async fn a_pasted_cluster_shows_its_findings_and_plays_from_there() {
+    let root = mount(None).await;
+    until("the import form", || exists("import-text")).await;
+    paste(r#"{"kind": "List", "items": [{"kind": "Service", "metadata": {"name": "web", "namespace": "shop"}, "spec": {"clusterIP": "10.1.2"}}]}"#);
+    click_id("import-run").await;
+    until("the refusal", || exists("import-error")).await;
+    assert_eq!(
+        text("import-error"),
+        "document 1: items[0] (Service shop/web): spec.clusterIP: invalid IP address \"10.1.2\""
+    );
+    assert!(!exists("svc-shop-web"), "nothing imported");
+
+    paste(include_str!("kubectl/cluster-1.29.json"));
+    click_id("import-run").await;
+    until("the findings", || exists("import-findings")).await;
+    let findings = text("import-findings");
+    assert!(findings.starts_with("8 Services, behaviour 1.29, range 10.96.0.0/13."), "{findings}");
+    assert!(findings.contains("ClusterIPOutOfRange legacy/old"), "{findings}");
+    assert!(findings.contains("Cluster IP [IPv4]:10.100.20.7 was assigned to multiple services; please recreate service"), "{findings}");
+    assert!(!exists("import-error"));
+    // The lab now runs that cluster.
+    until("its Services", || exists("svc-shop-web")).await;
+    assert!(exists("svc-legacy-old"));
+    root.remove();
+}

@@ -64,7 +64,7 @@ fn tour_language_and_panels() {
         problems,
         vec![
             "URL parameter lang: \"fr\" is not one of en, zh",
-            "URL parameter panels: \"pods,moon\" is not a comma-separated list of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods",
+            "URL parameter panels: \"pods,moon\" is not a comma-separated list of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods, import",
         ]
     );
 }
@@ -113,7 +113,7 @@ fn a_long_parameter_is_quoted_short() {
             format!("URL parameter theme: {cut} is not one of auto, light, dark"),
             format!("unknown URL parameter {cut}"),
             format!("URL parameter step: {cut} is not a step number (1, 2, …)"),
-            format!("URL parameter panels: {cut} is not a comma-separated list of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods"),
+            format!("URL parameter panels: {cut} is not a comma-separated list of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods, import"),
             "URL parameter scenario: %ZZ is not a percent escape".to_string(),
         ]
     );

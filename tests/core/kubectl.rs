@@ -35,11 +35,30 @@ fn refusal(text: &str) -> String {
 #[test]
 fn every_service_type_is_read_with_what_the_lab_models() {
     let c = kubectl::read(V1_29).unwrap();
-    let names: Vec<&str> = c.services.iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["kubernetes", "kube-dns", "web", "ingress", "db", "payments", "old", "copy"]);
+    let names: Vec<&str> = c
+        .services
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "kubernetes",
+            "kube-dns",
+            "web",
+            "ingress",
+            "db",
+            "payments",
+            "old",
+            "copy"
+        ]
+    );
     let by = |n: &str| c.services.iter().find(|s| s["name"] == n).unwrap();
     assert_eq!(by("kube-dns")["namespace"], "kube-system");
-    assert_eq!(by("kube-dns")["ports"][0], json!({"name": "dns", "protocol": "UDP", "port": 53, "target_port": 53}));
+    assert_eq!(
+        by("kube-dns")["ports"][0],
+        json!({"name": "dns", "protocol": "UDP", "port": 53, "target_port": 53})
+    );
     assert_eq!(by("web")["ports"][0]["node_port"], 31080);
     assert_eq!(by("web")["ports"][0]["target_port"], "http");
     assert_eq!(by("ingress")["health_check_node_port"], 32001);
@@ -55,7 +74,10 @@ fn every_service_type_is_read_with_what_the_lab_models() {
 fn several_documents_in_one_paste_are_one_cluster() {
     let c = kubectl::read(V1_35).unwrap();
     assert_eq!(c.services.len(), 3);
-    assert_eq!(c.service_cidrs, vec![json!({"name": "kubernetes", "cidrs": ["10.96.0.0/16", "fd00:10:96::/112"]})]);
+    assert_eq!(
+        c.service_cidrs,
+        vec![json!({"name": "kubernetes", "cidrs": ["10.96.0.0/16", "fd00:10:96::/112"]})]
+    );
     assert_eq!(c.ip_addresses.len(), 3);
     assert_eq!(c.endpoint_slices.len(), 1);
     let web = &c.services[2];
@@ -68,9 +90,18 @@ fn several_documents_in_one_paste_are_one_cluster() {
 fn the_scenario_takes_the_ranges_and_apiservers_the_objects_show() {
     let s = imported(V1_35, &Options::default());
     assert_eq!(s["behavior"], "1.35", "ServiceCIDRs or IPAddresses present");
-    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/16,fd00:10:96::/112");
-    assert_eq!(s["cluster"]["apiservers"], json!([{"name": "apiserver-1", "advertise_address": "172.18.0.2"}]));
-    assert!(s["initial"].get("cluster_ip_allocation").is_none(), "1.35 has no bitmap");
+    assert_eq!(
+        s["cluster"]["service_cluster_ip_range"],
+        "10.96.0.0/16,fd00:10:96::/112"
+    );
+    assert_eq!(
+        s["cluster"]["apiservers"],
+        json!([{"name": "apiserver-1", "advertise_address": "172.18.0.2"}])
+    );
+    assert!(
+        s["initial"].get("cluster_ip_allocation").is_none(),
+        "1.35 has no bitmap"
+    );
 
     let s = imported(V1_29, &Options::default());
     assert_eq!(s["behavior"], "1.29");
@@ -79,9 +110,18 @@ fn the_scenario_takes_the_ranges_and_apiservers_the_objects_show() {
     assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/13");
     assert_eq!(s["cluster"]["apiservers"].as_array().unwrap().len(), 2);
     // The bitmaps are taken as consistent with the Services, each IP and port once.
-    assert_eq!(s["initial"]["cluster_ip_allocation"]["allocated"], json!(["10.96.0.1", "10.96.0.10", "10.100.20.7", "10.100.20.8"]));
-    assert_eq!(s["initial"]["node_port_allocation"]["allocated"], json!([30443, 31080, 32001]));
-    assert_eq!(s["initial"]["namespaces"], json!(["default", "kube-system", "legacy", "shop"]));
+    assert_eq!(
+        s["initial"]["cluster_ip_allocation"]["allocated"],
+        json!(["10.96.0.1", "10.96.0.10", "10.100.20.7", "10.100.20.8"])
+    );
+    assert_eq!(
+        s["initial"]["node_port_allocation"]["allocated"],
+        json!([30443, 31080, 32001])
+    );
+    assert_eq!(
+        s["initial"]["namespaces"],
+        json!(["default", "kube-system", "legacy", "shop"])
+    );
 
     let given = Options {
         behavior: Some("1.20".into()),
@@ -89,16 +129,25 @@ fn the_scenario_takes_the_ranges_and_apiservers_the_objects_show() {
         service_node_port_range: Some("30000-31000".into()),
     };
     let s = imported(V1_29, &given);
-    assert_eq!((&s["behavior"], &s["cluster"]["service_cluster_ip_range"]), (&json!("1.20"), &json!("10.96.0.0/12")));
-    assert_eq!(s["initial"]["node_port_allocation"]["allocated"], json!([30443]));
+    assert_eq!(
+        (&s["behavior"], &s["cluster"]["service_cluster_ip_range"]),
+        (&json!("1.20"), &json!("10.96.0.0/12"))
+    );
+    assert_eq!(
+        s["initial"]["node_port_allocation"]["allocated"],
+        json!([30443])
+    );
 }
 
 #[test]
 fn the_findings_are_what_the_repair_loops_report() {
     assert_eq!(
         findings(V1_29),
-        [("ClusterIPOutOfRange", "legacy/old"), ("ClusterIPAlreadyAllocated", "shop/web")]
-            .map(|(r, o)| (r.to_string(), o.to_string()))
+        [
+            ("ClusterIPOutOfRange", "legacy/old"),
+            ("ClusterIPAlreadyAllocated", "shop/web")
+        ]
+        .map(|(r, o)| (r.to_string(), o.to_string()))
     );
     assert_eq!(
         findings(V1_35),
@@ -115,10 +164,20 @@ fn the_findings_are_what_the_repair_loops_report() {
 
 #[test]
 fn bad_input_is_refused_naming_the_object_and_the_field() {
-    assert_eq!(refusal(""), "input: empty (paste the JSON that `kubectl get svc -A -o json` prints)");
-    assert!(refusal("{\"kind\": ").starts_with("document 1: not JSON: "), "{}", refusal("{\"kind\": "));
-    let svc = |spec: Value| json!({"kind": "List", "items": [{"kind": "Service",
-        "metadata": {"name": "web", "namespace": "shop"}, "spec": spec}]}).to_string();
+    assert_eq!(
+        refusal(""),
+        "input: empty (paste the JSON that `kubectl get svc -A -o json` prints)"
+    );
+    assert!(
+        refusal("{\"kind\": ").starts_with("document 1: not JSON: "),
+        "{}",
+        refusal("{\"kind\": ")
+    );
+    let svc = |spec: Value| {
+        json!({"kind": "List", "items": [{"kind": "Service",
+        "metadata": {"name": "web", "namespace": "shop"}, "spec": spec}]})
+        .to_string()
+    };
     assert_eq!(
         refusal(&svc(json!({"clusterIP": "10.96.0.300"}))),
         "document 1: items[0] (Service shop/web): spec.clusterIP: invalid IP address \"10.96.0.300\""
@@ -152,7 +211,11 @@ fn bad_input_is_refused_naming_the_object_and_the_field() {
 
 #[test]
 fn no_range_to_guess_from_is_said() {
-    let c = kubectl::read(&json!({"kind": "Service", "metadata": {"name": "a"}, "spec": {"clusterIP": "10.0.0.5"}}).to_string()).unwrap();
+    let c = kubectl::read(
+        &json!({"kind": "Service", "metadata": {"name": "a"}, "spec": {"clusterIP": "10.0.0.5"}})
+            .to_string(),
+    )
+    .unwrap();
     assert_eq!(
         kubectl::scenario(&c, &Options::default()).unwrap_err(),
         "service_cluster_ip_range: no ServiceCIDR `kubernetes` and no Service default/kubernetes to guess it from: give it (--service-cluster-ip-range)"

@@ -25,7 +25,8 @@ fn every_part_has_one_name_and_a_label_in_both_languages() {
             "bitmaps",
             "service-cidrs",
             "services",
-            "pods"
+            "pods",
+            "import"
         ]
     );
     assert!(Part::Etcd.is_panel() && !Part::Leases.is_panel());
