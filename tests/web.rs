@@ -595,5 +595,10 @@ async fn a_pasted_cluster_shows_its_findings_and_plays_from_there() {
     // The lab now runs that cluster.
     until("its Services", || exists("svc-shop-web")).await;
     assert!(exists("svc-legacy-old"));
+
+    // The rules of another release, picked.
+    set_input("import-behavior", "1.20", "change").await;
+    click_id("import-run").await;
+    until("the 1.20 findings", || text("import-findings").starts_with("8 Services, behaviour 1.20,")).await;
     root.remove();
 }

@@ -90,6 +90,41 @@ async function story(page, tag) {
 }
 
 /** p95 of the play loop's frame times at 20× with a /16 range. */
+/**
+ * Issue 13: a kubectl paste, in a real Chromium. The 1.35 fixture (four documents in one paste)
+ * is imported; the findings list Kubernetes' reasons, the lab plays that cluster (its ServiceCIDRs
+ * and Services in the views), and a paste of another kind is refused with the world unchanged.
+ */
+async function importCluster(browser, server) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${server.url}?scenario=crash-one-of-three`);
+  await page.waitForSelector('#import-text');
+  await page.fill('#import-text', '{"kind": "Pod", "metadata": {"name": "p", "namespace": "shop"}}');
+  await page.click('#import-run');
+  await page.waitForSelector('#import-error');
+  check(await text(page, '#import-error') === 'document 1: (Pod shop/p): kind Pod is not one the lab reads (Service, Endpoints, EndpointSlice, ServiceCIDR, IPAddress)',
+    'import: another kind is refused, naming the object');
+  check(await page.$('#svc-shop-web') === null, 'import: nothing half-imported');
+  await page.fill('#import-text', await readFile('tests/kubectl/cluster-1.35.json', 'utf8'));
+  const start = Date.now();
+  await page.click('#import-run');
+  await page.waitForSelector('#import-findings');
+  const took = Date.now() - start;
+  const findings = await page.$$eval('#import-findings li', (lis) => lis.map((li) => li.querySelector('.reason').textContent + ' ' + li.querySelector('code').textContent));
+  check(JSON.stringify(findings) === JSON.stringify(['ClusterIPNotAllocated shop/web', 'ClusterIPNotAllocated shop/web',
+    'IPAddressWrongReference 10.96.0.10', 'IPAddressNotAllocated 10.96.7.7', 'ClusterIPNotAllocated kube-system/kube-dns']),
+  `import: the findings of the repair loops (${findings.join('; ')})`);
+  await page.waitForSelector('#svc-shop-web');
+  check(await page.$('.panel.service-cidrs') !== null, 'import: the lab plays the cluster (1.35: its ServiceCIDRs panel)');
+  check(errors.length === 0, `import: no page errors ${errors.join('; ')}`);
+  await page.$eval('.panel.import', (e) => e.scrollIntoView({ block: 'end' }));
+  await page.screenshot({ path: `${ARTIFACTS}/import.png` });
+  console.log(`     import of the 1.35 fixture: findings shown ${took} ms after the click`);
+  await page.close();
+}
+
 async function frameTimes(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
@@ -354,7 +389,7 @@ async function loadFailures(browser, server) {
 const server = await serve(DIST);
 const browser = await chromium.launch(CHROMIUM);
 await mkdir(ARTIFACTS, { recursive: true });
-// E2E_ONLY=story|embeds|widths|loading|failures|speed runs one part (while working on it).
+// E2E_ONLY=story|embeds|widths|loading|failures|import|speed runs one part (while working on it).
 const part = (...names) => !process.env.E2E_ONLY || names.includes(process.env.E2E_ONLY);
 try {
   if (part('story')) for (const [label, viewport] of [['desktop', { width: 1440, height: 1000 }], ['phone', { width: 360, height: 780 }]]) {
@@ -403,6 +438,7 @@ try {
   if (part('embeds', 'widths')) await containerWidths(browser, server);
   if (part('embeds', 'loading')) await loading(browser, server);
   if (part('embeds', 'failures')) await loadFailures(browser, server);
+  if (part('import')) await importCluster(browser, server);
   if (part('speed')) {
     const f = await frameTimes(browser, `${server.url}?scenario=crash-one-of-three`);
     console.log(`     playing at 20× on a /16 for 5 s: ${f.frames} frames, p95 frame work ${f.p95Work.toFixed(2)} ms, p95 frame interval ${f.p95Gap.toFixed(1)} ms, reached ${f.clock}`);

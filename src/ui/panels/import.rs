@@ -24,10 +24,16 @@ struct Imported {
 }
 
 /// The paste, read: the scenario's text and what the panel shows of it.
-fn import(text: &str, range: &str) -> Result<(scenario::Scenario, String, Imported), String> {
+fn import(
+    text: &str,
+    range: &str,
+    behavior: &str,
+) -> Result<(scenario::Scenario, String, Imported), String> {
     let cluster = kubectl::read(text)?;
+    let given = |v: &str| Some(v.trim().to_string()).filter(|v| !v.is_empty());
     let options = Options {
-        service_cluster_ip_range: Some(range.trim().to_string()).filter(|r| !r.is_empty()),
+        behavior: given(behavior),
+        service_cluster_ip_range: given(range),
         ..Options::default()
     };
     let file = kubectl::scenario(&cluster, &options)?;
@@ -63,7 +69,11 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
                 .cast::<web_sys::HtmlTextAreaElement>()
                 .map(|t| t.value())
                 .unwrap_or_default();
-            match import(&pasted, &super::value_of("import-range")) {
+            match import(
+                &pasted,
+                &super::value_of("import-range"),
+                &super::value_of("import-behavior"),
+            ) {
                 Ok((s, file, imported)) => {
                     lab.emit(Msg::Load(s, Source::Inline(file)));
                     outcome.set(Some(Ok(imported)));
@@ -92,6 +102,10 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
                 <input id="import-range" placeholder={lang.pick("service-cluster-ip-range (guessed)", "service-cluster-ip-range（自动推测）")}
                     aria-label={lang.pick("--service-cluster-ip-range: kubectl does not show the flags; empty: the ServiceCIDR kubernetes, else guessed from the kubernetes Service",
                         "--service-cluster-ip-range：kubectl 看不到启动参数；留空则取 ServiceCIDR kubernetes，否则从 kubernetes Service 推测")} />
+                <select id="import-behavior" aria-label={lang.pick("Behaviour: which release's rules run", "行为：按哪个版本的规则运行")}>
+                    <option value="" selected=true>{ lang.pick("behaviour: from the objects", "行为：按对象推断") }</option>
+                    { for ["1.20", "1.29", "1.33", "1.35"].iter().map(|b| html! { <option value={*b}>{ *b }</option> }) }
+                </select>
                 <button id="import-run" type="submit" class="primary">{ lang.pick("Import and play from here", "导入并从这里开始") }</button>
             </form>
             { match &*outcome {
