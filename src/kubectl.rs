@@ -177,49 +177,7 @@ fn service(
     for (i, c) in cluster_ips.iter().enumerate() {
         service_ip(c).map_err(|e| (format!("spec.clusterIPs[{i}]"), e))?;
     }
-    let mut ports = Vec::new();
-    for (i, p) in array(spec.get("ports"))
-        .map_err(at("spec.ports"))?
-        .iter()
-        .enumerate()
-    {
-        let here = |f: &str| format!("spec.ports[{i}]{f}");
-        let mut port = Map::new();
-        if let Some(n) = p
-            .get("name")
-            .and_then(Json::as_str)
-            .filter(|n| !n.is_empty())
-        {
-            port.insert("name".into(), n.into());
-        }
-        let protocol = p.get("protocol").and_then(Json::as_str).unwrap_or("TCP");
-        if !["TCP", "UDP", "SCTP"].contains(&protocol) {
-            return Err((
-                here(".protocol"),
-                format!("unknown protocol {}", quote(protocol)),
-            ));
-        }
-        port.insert("protocol".into(), protocol.into());
-        port.insert(
-            "port".into(),
-            number(p.get("port"), 1)
-                .map_err(|e| (here(".port"), e))?
-                .into(),
-        );
-        let node_port = number(p.get("nodePort"), 0).map_err(|e| (here(".nodePort"), e))?;
-        if node_port != 0 {
-            port.insert("node_port".into(), node_port.into());
-        }
-        match p.get("targetPort") {
-            None | Some(Json::Null) => {}
-            Some(Json::String(s)) => drop(port.insert("target_port".into(), s.as_str().into())),
-            t => drop(port.insert(
-                "target_port".into(),
-                number(t, 1).map_err(|e| (here(".targetPort"), e))?.into(),
-            )),
-        }
-        ports.push(Json::Object(port));
-    }
+    let ports = service_ports(spec)?;
     let mut s = Map::new();
     s.insert("namespace".into(), namespace.into());
     s.insert("name".into(), name.into());
@@ -262,6 +220,54 @@ fn service(
         s.insert("ip_family_policy".into(), p.into());
     }
     Ok(Json::Object(s))
+}
+
+/// `spec.ports`, each with what the lab models of it.
+fn service_ports(spec: &Json) -> Result<Vec<Json>, FieldError> {
+    let mut ports = Vec::new();
+    for (i, p) in array(spec.get("ports"))
+        .map_err(|e| ("spec.ports".to_string(), e))?
+        .iter()
+        .enumerate()
+    {
+        let here = |f: &str| format!("spec.ports[{i}]{f}");
+        let mut port = Map::new();
+        if let Some(n) = p
+            .get("name")
+            .and_then(Json::as_str)
+            .filter(|n| !n.is_empty())
+        {
+            port.insert("name".into(), n.into());
+        }
+        let protocol = p.get("protocol").and_then(Json::as_str).unwrap_or("TCP");
+        if !["TCP", "UDP", "SCTP"].contains(&protocol) {
+            return Err((
+                here(".protocol"),
+                format!("unknown protocol {}", quote(protocol)),
+            ));
+        }
+        port.insert("protocol".into(), protocol.into());
+        port.insert(
+            "port".into(),
+            number(p.get("port"), 1)
+                .map_err(|e| (here(".port"), e))?
+                .into(),
+        );
+        let node_port = number(p.get("nodePort"), 0).map_err(|e| (here(".nodePort"), e))?;
+        if node_port != 0 {
+            port.insert("node_port".into(), node_port.into());
+        }
+        match p.get("targetPort") {
+            None | Some(Json::Null) => {}
+            Some(Json::String(s)) => drop(port.insert("target_port".into(), s.as_str().into())),
+            t => drop(port.insert(
+                "target_port".into(),
+                number(t, 1).map_err(|e| (here(".targetPort"), e))?.into(),
+            )),
+        }
+        ports.push(Json::Object(port));
+    }
+    Ok(ports)
 }
 
 fn endpoints(
