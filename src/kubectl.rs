@@ -457,7 +457,7 @@ pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
         "namespaces": namespaces,
         "services": cluster.services,
         "endpoints": cluster.endpoints.iter()
-            .filter(|e| e["namespace"] == "default" && e["name"] == "kubernetes").collect::<Vec<_>>(),
+            .filter(|e| is_kubernetes(e)).collect::<Vec<_>>(),
     });
     if behavior == "1.33" || behavior == "1.35" {
         initial["service_cidrs"] = json!(cluster.service_cidrs);
@@ -491,11 +491,7 @@ pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
             .services
             .iter()
             .flat_map(|s| {
-                let node = s["ports"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|p| p["node_port"].as_i64());
+                let node = items(&s["ports"]).filter_map(|p| p["node_port"].as_i64());
                 node.chain(s["health_check_node_port"].as_i64())
             })
             .filter(|p| (lo..=hi).contains(p))
@@ -517,14 +513,24 @@ pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
     }))
 }
 
+/// The elements of a list in an object the import wrote (none when it is not one).
+fn items(v: &Json) -> impl Iterator<Item = &Json> {
+    v.as_array().into_iter().flatten()
+}
+
+/// The strings of such a list.
+fn texts(v: &Json) -> impl Iterator<Item = &str> {
+    items(v).filter_map(Json::as_str)
+}
+
+/// Whether an object the import wrote is `default/kubernetes`.
+fn is_kubernetes(o: &Json) -> bool {
+    o["namespace"] == "default" && o["name"] == "kubernetes"
+}
+
 /// The ClusterIPs a Service holds (`clusterIPs`, else `clusterIP`), parsed.
 fn service_ips(s: &Json) -> Vec<IpAddr> {
-    let many: Vec<&str> = s["cluster_ips"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Json::as_str)
-        .collect();
+    let many: Vec<&str> = texts(&s["cluster_ips"]).collect();
     let ips = if many.is_empty() {
         s["cluster_ip"].as_str().into_iter().collect()
     } else {
@@ -542,12 +548,7 @@ fn default_range(cluster: &Cluster) -> Result<String, String> {
         .iter()
         .find(|c| c["name"] == "kubernetes")
     {
-        let cidrs: Vec<&str> = c["cidrs"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Json::as_str)
-            .collect();
+        let cidrs: Vec<&str> = texts(&c["cidrs"]).collect();
         if !cidrs.is_empty() {
             return Ok(cidrs.join(","));
         }
@@ -555,7 +556,7 @@ fn default_range(cluster: &Cluster) -> Result<String, String> {
     let kubernetes = cluster
         .services
         .iter()
-        .find(|s| s["namespace"] == "default" && s["name"] == "kubernetes")
+        .find(|s| is_kubernetes(s))
         .ok_or("service_cluster_ip_range: no ServiceCIDR `kubernetes` and no Service default/kubernetes to guess it from: give it (--service-cluster-ip-range)")?;
     let all: Vec<IpAddr> = cluster.services.iter().flat_map(service_ips).collect();
     let ranges: Vec<String> = service_ips(kubernetes)
@@ -615,45 +616,38 @@ fn smallest_range(first: IpAddr, family: &[&IpAddr]) -> String {
 /// One apiserver per address of the `kubernetes` Endpoints (else of its EndpointSlices), with
 /// the port they serve; one at `192.168.10.11` when the input has neither.
 fn apiservers(cluster: &Cluster) -> (Vec<Json>, i64) {
-    let endpoints = cluster
-        .endpoints
-        .iter()
-        .find(|e| e["namespace"] == "default" && e["name"] == "kubernetes");
-    let mut ips: Vec<String> = Vec::new();
-    let mut port = None;
-    if let Some(e) = endpoints {
-        for sub in e["subsets"].as_array().into_iter().flatten() {
-            ips.extend(
-                sub["addresses"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Json::as_str)
-                    .map(str::to_string),
-            );
-            port = port.or(sub["ports"][0]["port"].as_i64());
-        }
-    } else {
-        for s in cluster.endpoint_slices.iter().filter(|s| {
-            s["namespace"] == "default" && s["labels"]["kubernetes.io/service-name"] == "kubernetes"
-        }) {
-            for e in s["endpoints"].as_array().into_iter().flatten() {
-                ips.extend(
-                    e["addresses"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Json::as_str)
-                        .map(str::to_string),
-                );
+    // (the addresses of each entry, the first port) of the Endpoints' subsets or of the slices.
+    let (ips, port): (Vec<&str>, Option<i64>) =
+        match cluster.endpoints.iter().find(|e| is_kubernetes(e)) {
+            Some(e) => (
+                items(&e["subsets"])
+                    .flat_map(|sub| texts(&sub["addresses"]))
+                    .collect(),
+                items(&e["subsets"]).find_map(|sub| sub["ports"][0]["port"].as_i64()),
+            ),
+            None => {
+                let slices: Vec<&Json> = cluster
+                    .endpoint_slices
+                    .iter()
+                    .filter(|s| {
+                        s["namespace"] == "default"
+                            && s["labels"]["kubernetes.io/service-name"] == "kubernetes"
+                    })
+                    .collect();
+                (
+                    slices
+                        .iter()
+                        .flat_map(|s| items(&s["endpoints"]))
+                        .flat_map(|e| texts(&e["addresses"]))
+                        .collect(),
+                    slices.iter().find_map(|s| s["ports"][0]["port"].as_i64()),
+                )
             }
-            port = port.or(s["ports"][0]["port"].as_i64());
-        }
-    }
-    let ips: BTreeSet<String> = ips.into_iter().collect();
-    let mut ips: Vec<String> = ips.into_iter().collect();
+        };
+    let ips: BTreeSet<&str> = ips.into_iter().collect();
+    let mut ips: Vec<&str> = ips.into_iter().collect();
     if ips.is_empty() {
-        ips.push("192.168.10.11".into());
+        ips.push("192.168.10.11");
     }
     let servers = ips
         .iter()
