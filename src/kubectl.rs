@@ -657,6 +657,43 @@ fn apiservers(cluster: &Cluster) -> (Vec<Json>, i64) {
     (servers, port.unwrap_or(6443))
 }
 
+/// An import: the scenario file, its text and the scenario it is.
+pub struct Imported {
+    pub file: Json,
+    pub text: String,
+    pub scenario: crate::scenario::Scenario,
+}
+
+/// [`read`], then [`scenario`], checked by the scenario parser: what is printed or loaded is a
+/// file the other commands accept. A flag given in `options` that the scenario's rules refuse is
+/// named as the option (`--service-cluster-ip-range: invalid CIDR …`).
+pub fn import(text: &str, options: &Options) -> Result<Imported, String> {
+    const FLAGS: [(&str, &str); 3] = [
+        (
+            "cluster.service_cluster_ip_range",
+            "--service-cluster-ip-range",
+        ),
+        (
+            "cluster.service_node_port_range",
+            "--service-node-port-range",
+        ),
+        ("behavior", "--behavior"),
+    ];
+    let file = scenario(&read(text)?, options)?;
+    let text = file.to_string();
+    let parsed = crate::scenario::parse(&text).map_err(|e| {
+        FLAGS
+            .iter()
+            .find_map(|(path, flag)| e.strip_prefix(path).map(|rest| format!("{flag}{rest}")))
+            .unwrap_or(e)
+    })?;
+    Ok(Imported {
+        file,
+        text,
+        scenario: parsed,
+    })
+}
+
 /// What the repair loops report on an imported cluster: one entry per distinct event (every
 /// apiserver's loops report the same), in the order first reported.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

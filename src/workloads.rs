@@ -343,9 +343,7 @@ pub fn kubectl_services(services: usize) -> String {
 
 /// Reads `text` (kubectl output), makes its scenario and returns the number of findings.
 pub fn import_and_findings(text: &str) -> usize {
-    let cluster = crate::kubectl::read(text).expect("valid kubectl output");
-    let file = crate::kubectl::scenario(&cluster, &crate::kubectl::Options::default())
-        .expect("a range to guess");
-    let s = crate::scenario::parse(&file.to_string()).expect("a valid scenario");
-    crate::kubectl::findings(&s).len()
+    let imported = crate::kubectl::import(text, &crate::kubectl::Options::default())
+        .expect("valid kubectl output, with a range to guess");
+    crate::kubectl::findings(&imported.scenario).len()
 }

@@ -6,13 +6,13 @@
 use std::process::ExitCode;
 
 use kube_bootstrap_lab::kubectl;
-use kube_bootstrap_lab::scenario::{self, Scenario};
 use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::scenario::{self, Scenario};
 
 const USAGE: &str = "usage: bootstrap-sim run FILE | state FILE --at DURATION | check FILE | import FILE [--behavior B] [--service-cluster-ip-range R] [--service-node-port-range P] | findings FILE [same options]";
 
 /// `import` and `findings`: the scenario file of the cluster in `kubectl … -o json` output.
-fn import(file: &str, flags: &[&str]) -> Result<serde_json::Value, String> {
+fn import(file: &str, flags: &[&str]) -> Result<kubectl::Imported, String> {
     let mut options = kubectl::Options::default();
     let mut rest = flags;
     while let [flag, value, tail @ ..] = rest {
@@ -29,15 +29,7 @@ fn import(file: &str, flags: &[&str]) -> Result<serde_json::Value, String> {
         return Err(format!("{flag}: a value is missing"));
     }
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-    let file = kubectl::scenario(&kubectl::read(&text)?, &options)?;
-    // What is printed is a scenario file the other commands accept: checked here, with the flags'
-    // own errors named by option.
-    scenario::parse(&file.to_string()).map_err(|e| {
-        e.replace("cluster.service_cluster_ip_range", "--service-cluster-ip-range")
-            .replace("cluster.service_node_port_range", "--service-node-port-range")
-            .replace("behavior", "--behavior")
-    })?;
-    Ok(file)
+    kubectl::import(&text, &options)
 }
 
 fn invalid(msg: impl std::fmt::Display) -> ExitCode {
@@ -88,19 +80,18 @@ fn main() -> ExitCode {
         }
         ["import", file, flags @ ..] => match import(file, flags) {
             Err(e) => invalid(e),
-            Ok(file) => {
-                print_json(&file);
+            Ok(imported) => {
+                print_json(&imported.file);
                 ExitCode::SUCCESS
             }
         },
         ["findings", file, flags @ ..] => match import(file, flags) {
             Err(e) => invalid(e),
-            Ok(file) => {
-                let s = scenario::parse(&file.to_string()).expect("checked by import");
+            Ok(kubectl::Imported { file, scenario, .. }) => {
                 print_json(&serde_json::json!({
                     "behavior": file["behavior"],
                     "service_cluster_ip_range": file["cluster"]["service_cluster_ip_range"],
-                    "findings": kubectl::findings(&s),
+                    "findings": kubectl::findings(&scenario),
                 }));
                 ExitCode::SUCCESS
             }

@@ -6,7 +6,6 @@ use yew::prelude::*;
 use crate::kubectl::{self, Finding, Options};
 use crate::lab::Msg;
 use crate::lang::Lang;
-use crate::scenario;
 use crate::share::Source;
 
 #[derive(Properties, PartialEq)]
@@ -16,50 +15,39 @@ pub(crate) struct ImportProps {
 
 /// What the last import gave: the flags it used and what the repair loops reported.
 #[derive(Clone, PartialEq)]
-struct Imported {
+struct Outcome {
     behavior: String,
     range: String,
     services: usize,
     findings: Vec<Finding>,
 }
 
-/// The paste, read: the scenario's text and what the panel shows of it.
-fn import(
-    text: &str,
-    range: &str,
-    behavior: &str,
-) -> Result<(scenario::Scenario, String, Imported), String> {
-    let cluster = kubectl::read(text)?;
+/// The paste, read: the scenario and its text, and what the panel shows of it.
+fn import(text: &str, range: &str, behavior: &str) -> Result<(kubectl::Imported, Outcome), String> {
     let given = |v: &str| Some(v.trim().to_string()).filter(|v| !v.is_empty());
     let options = Options {
         behavior: given(behavior),
         service_cluster_ip_range: given(range),
         ..Options::default()
     };
-    let file = kubectl::scenario(&cluster, &options)?;
-    let text = file.to_string();
-    let s = scenario::parse(&text).map_err(|e| {
-        e.replace(
-            "cluster.service_cluster_ip_range",
-            "service-cluster-ip-range",
-        )
-    })?;
-    let imported = Imported {
+    let imported = kubectl::import(text, &options)?;
+    let file = &imported.file;
+    let outcome = Outcome {
         behavior: file["behavior"].as_str().unwrap_or_default().to_string(),
         range: file["cluster"]["service_cluster_ip_range"]
             .as_str()
             .unwrap_or_default()
             .to_string(),
-        services: cluster.services.len(),
-        findings: kubectl::findings(&s),
+        services: file["initial"]["services"].as_array().map_or(0, Vec::len),
+        findings: kubectl::findings(&imported.scenario),
     };
-    Ok((s, text, imported))
+    Ok((imported, outcome))
 }
 
 #[function_component(Import)]
 pub(crate) fn import_panel(p: &ImportProps) -> Html {
     let lang = super::super::use_lang();
-    let outcome = use_state(|| None::<Result<Imported, String>>);
+    let outcome = use_state(|| None::<Result<Outcome, String>>);
     let text = use_node_ref();
     let on_import = {
         let (outcome, text, lab) = (outcome.clone(), text.clone(), p.lab.clone());
@@ -74,9 +62,9 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
                 &super::value_of("import-range"),
                 &super::value_of("import-behavior"),
             ) {
-                Ok((s, file, imported)) => {
-                    lab.emit(Msg::Load(s, Source::Inline(file)));
-                    outcome.set(Some(Ok(imported)));
+                Ok((imported, shown)) => {
+                    lab.emit(Msg::Load(imported.scenario, Source::Inline(imported.text)));
+                    outcome.set(Some(Ok(shown)));
                 }
                 // Nothing is loaded: the lab goes on with the cluster it had.
                 Err(e) => outcome.set(Some(Err(e))),
@@ -117,7 +105,7 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
     }
 }
 
-fn findings(i: &Imported, lang: Lang) -> Html {
+fn findings(i: &Outcome, lang: Lang) -> Html {
     // Under 1.35 there is no ClusterIP bitmap; the NodePort one is in every behaviour.
     let ips = i.behavior != "1.35";
     let summary = match lang {
