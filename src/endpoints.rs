@@ -158,7 +158,11 @@ fn add_endpoint_subset(
 
 /// `syncService`'s computed Endpoints for `svc`, or `None` when the controller leaves it alone:
 /// ExternalName Services, and Services without a selector (their Endpoints are user-managed).
-pub fn endpoints_for_service(svc: &Service, pods: &[Pod]) -> Option<Endpoints> {
+/// `pods` are owned or borrowed (the world lends those it stores).
+pub fn endpoints_for_service<P: std::borrow::Borrow<Pod>>(
+    svc: &Service,
+    pods: &[P],
+) -> Option<Endpoints> {
     if svc.type_ == ServiceType::ExternalName {
         return None;
     }
@@ -168,6 +172,7 @@ pub fn endpoints_for_service(svc: &Service, pods: &[Pod]) -> Option<Endpoints> {
     let mut subsets = Vec::new();
     let selected = pods
         .iter()
+        .map(P::borrow)
         .filter(|p| p.namespace == svc.namespace && selector_matches(selector, p));
     for pod in selected {
         if !should_pod_be_in_endpoints(pod, svc.publish_not_ready_addresses) {

@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 
 use super::World;
-use crate::api::{Pod, Service};
+use crate::api::Endpoints;
 use crate::endpoints::endpoints_for_service;
 use crate::etcd::{self, Loop, Value};
 
@@ -24,26 +24,30 @@ impl World {
             return;
         }
         let now = self.now;
-        let services: Vec<Service> = self.etcd.services(now).into_iter().cloned().collect();
-        let pods: Vec<Pod> = self.etcd.pods(now).into_iter().cloned().collect();
-        let present: BTreeSet<String> = services.iter().map(Service::key).collect();
+        // What to write, read first with every Service borrowed (none cloned: with thousands of
+        // Services this runs after every change), then written in the same order.
+        let services = self.etcd.services(now);
+        let pods = self.etcd.pods(now);
+        let present: BTreeSet<String> = services.iter().map(|s| s.key()).collect();
+        let writes: Vec<(String, Endpoints)> = services
+            .iter()
+            .filter_map(|svc| {
+                let want = endpoints_for_service(svc, &pods)?;
+                let key = etcd::endpoints_key(&svc.namespace, &svc.name);
+                let current = match self.etcd.get(&key, now).map(|e| &e.value) {
+                    Some(Value::Endpoints(ep)) => Some(ep),
+                    _ => None,
+                };
+                (current != Some(&want)).then_some((key, want))
+            })
+            .collect();
         for gone in self.seen_services.difference(&present) {
             let (ns, name) = gone.split_once('/').expect("namespace/name");
             self.etcd.delete(&etcd::endpoints_key(ns, name), now);
         }
         self.seen_services = present;
-        for svc in &services {
-            let Some(want) = endpoints_for_service(svc, &pods) else {
-                continue;
-            };
-            let key = etcd::endpoints_key(&svc.namespace, &svc.name);
-            let current = match self.etcd.get(&key, now).map(|e| &e.value) {
-                Some(Value::Endpoints(ep)) => Some(ep),
-                _ => None,
-            };
-            if current != Some(&want) {
-                self.etcd.put(&key, Value::Endpoints(want), None, now);
-            }
+        for (key, want) in writes {
+            self.etcd.put(&key, Value::Endpoints(want), None, now);
         }
     }
 }
