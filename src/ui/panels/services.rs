@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::{act, delete_label, value_of, PanelProps};
-use crate::api::{Pod, Service, ServicePort, ServiceType};
+use crate::api::{Endpoints, Pod, Service, ServicePort, ServiceType};
 use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::scenario::{Action, CreatePod, CreateService, ObjectRef, SetPodReady};
@@ -66,21 +66,7 @@ pub(crate) fn services(p: &PanelProps) -> Html {
     let services = use_memo(st.services.clone(), |s| s.clone());
     let show_all = use_state(|| false);
     let limit = if *show_all { usize::MAX } else { ROWS_SHOWN };
-    let more = (services.len() > limit).then(|| {
-        let n = services.len();
-        let onclick = {
-            let show_all = show_all.clone();
-            Callback::from(move |_| show_all.set(true))
-        };
-        html! {
-            <button id="services-all" class="small" {onclick}>
-                { match lang {
-                    Lang::En => format!("Show all {n} Services"),
-                    Lang::Zh => format!("显示全部 {n} 个 Service"),
-                } }
-            </button>
-        }
-    });
+    let more = show_all_button(&show_all, services.len(), "services-all", ("Services", "Service"), lang);
     html! {
         <section class="panel services" aria-labelledby="h-services">
             <h2 id="h-services">{ lang.pick("Services", "Service") }</h2>
@@ -110,6 +96,30 @@ pub(crate) fn services(p: &PanelProps) -> Html {
 /// Rows shown before "Show all": a cluster of thousands of Services is a table of tens of
 /// thousands of nodes, which the browser lays out again on every change of the page.
 const ROWS_SHOWN: usize = 100;
+
+/// "Show all N …" under a list of more than [`ROWS_SHOWN`] rows, until it is pressed.
+fn show_all_button(
+    show_all: &UseStateHandle<bool>,
+    n: usize,
+    id: &'static str,
+    (en, zh): (&str, &str),
+    lang: Lang,
+) -> Option<Html> {
+    let onclick = {
+        let show_all = show_all.clone();
+        Callback::from(move |_| show_all.set(true))
+    };
+    (!**show_all && n > ROWS_SHOWN).then(|| {
+        html! {
+            <button {id} class="small" {onclick}>
+                { match lang {
+                    Lang::En => format!("Show all {n} {en}"),
+                    Lang::Zh => format!("显示全部 {n} 个 {zh}"),
+                } }
+            </button>
+        }
+    })
+}
 
 #[derive(Properties, PartialEq)]
 struct RowsProps {
@@ -158,11 +168,14 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
             cb.emit(Msg::Act(Action::CreatePod(CreatePod { pod, via: None })));
         })
     };
-    let user_endpoints: Vec<_> = st
-        .endpoints
-        .iter()
-        .filter(|e| !(e.namespace == "default" && e.name == "kubernetes"))
-        .collect();
+    // As the Services' rows: thousands of Endpoints are rendered once, and a hundred at first.
+    let endpoints = use_memo(st.endpoints.clone(), |all| {
+        let user = all.iter().filter(|e| !(e.namespace == "default" && e.name == "kubernetes"));
+        user.cloned().collect::<Vec<_>>()
+    });
+    let show_all = use_state(|| false);
+    let limit = if *show_all { usize::MAX } else { ROWS_SHOWN };
+    let more = show_all_button(&show_all, endpoints.len(), "endpoints-all", ("Endpoints", "Endpoints"), lang);
     html! {
         <section class="panel pods" aria-labelledby="h-pods">
             <h2 id="h-pods">{ lang.pick("Pods and their Endpoints", "Pod 及其 Endpoints") }</h2>
@@ -187,17 +200,32 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
             </form>
             <h3>{ lang.pick("Endpoints (endpoints controller)", "Endpoints（由 endpoints 控制器维护）") }</h3>
             <ul class="ep-list">
-                { for user_endpoints.iter().map(|e| html! {
-                    <li key={e.key()}><strong>{ e.key() }</strong>
-                        { for e.subsets.iter().map(|s| html! {
-                            <span class="subset">
-                                { for s.addresses.iter().map(|a| html! { <code class="address">{ a }</code> }) }
-                                { for s.not_ready_addresses.iter().map(|a| html! { <code class="address not-ready" title={lang.pick("not ready", "未就绪")}>{ a }</code> }) }
-                            </span>
-                        }) }
-                    </li>
-                }) }
+                <EndpointRows {endpoints} {limit} />
             </ul>
+            { for more }
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct EndpointRowsProps {
+    endpoints: Rc<Vec<Endpoints>>,
+    limit: usize,
+}
+
+#[function_component(EndpointRows)]
+fn endpoint_rows(p: &EndpointRowsProps) -> Html {
+    let lang = super::super::use_lang();
+    html! {
+        { for p.endpoints.iter().take(p.limit).map(|e| html! {
+            <li key={e.key()}><strong>{ e.key() }</strong>
+                { for e.subsets.iter().map(|s| html! {
+                    <span class="subset">
+                        { for s.addresses.iter().map(|a| html! { <code class="address">{ a }</code> }) }
+                        { for s.not_ready_addresses.iter().map(|a| html! { <code class="address not-ready" title={lang.pick("not ready", "未就绪")}>{ a }</code> }) }
+                    </span>
+                }) }
+            </li>
+        }) }
     }
 }
