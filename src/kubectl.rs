@@ -44,8 +44,31 @@ pub struct Options {
     pub service_node_port_range: Option<String>,
 }
 
+/// How far an import has come, told as it goes (the page's progress bar). The phases are the
+/// lab's own, in order: [`read`] parses each document then reads its objects, [`import`] writes
+/// the scenario file then checks it, and the caller runs [`findings`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Progress {
+    /// Parsing the JSON of the `document`th document (1-based).
+    Parsing { document: usize },
+    /// `read` of the `of` objects of the current document read.
+    Reading { read: usize, of: usize },
+    /// Writing the scenario file.
+    Writing,
+    /// The scenario parser checking the file.
+    Checking,
+    /// The repair loops running on the cluster ([`findings`]).
+    Repairing,
+}
+
 /// Reads every document of `text`.
 pub fn read(text: &str) -> Result<Cluster, String> {
+    read_with(text, &mut |_| {})
+}
+
+/// [`read`], telling `progress` of each document parsed and of every hundredth of its objects.
+pub fn read_with(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Cluster, String> {
     if text.len() > MAX_BYTES {
         return Err(format!(
             "input: {} MB is more than the {} MB the import reads",
@@ -54,27 +77,32 @@ pub fn read(text: &str) -> Result<Cluster, String> {
         ));
     }
     let mut cluster = Cluster::default();
-    let mut documents = 0;
-    for (d, doc) in serde_json::Deserializer::from_str(text)
-        .into_iter::<Json>()
-        .enumerate()
-    {
-        let doc = doc.map_err(|e| format!("document {}: not JSON: {e}", d + 1))?;
-        documents += 1;
-        let at = |msg: String| format!("document {}: {msg}", d + 1);
+    let mut documents = serde_json::Deserializer::from_str(text).into_iter::<Json>();
+    let mut d = 0;
+    while let Some(doc) = {
+        progress(Progress::Parsing { document: d + 1 });
+        documents.next()
+    } {
+        d += 1;
+        let doc = doc.map_err(|e| format!("document {d}: not JSON: {e}"))?;
+        let at = |msg: String| format!("document {d}: {msg}");
         match doc.get("items") {
             Some(items) => {
                 let items = items
                     .as_array()
                     .ok_or_else(|| at("items: not a list".into()))?;
+                let step = (items.len() / 100).max(1);
                 for (i, item) in items.iter().enumerate() {
+                    if i % step == 0 {
+                        progress(Progress::Reading { read: i, of: items.len() });
+                    }
                     object(&mut cluster, item).map_err(|e| at(format!("items[{i}] {e}")))?;
                 }
             }
             None => object(&mut cluster, &doc).map_err(at)?,
         }
     }
-    if documents == 0 {
+    if d == 0 {
         return Err(
             "input: empty (paste the JSON that `kubectl get svc -A -o json` prints)".into(),
         );
@@ -541,7 +569,8 @@ fn service_ips(s: &Json) -> Vec<IpAddr> {
 
 /// The ServiceCIDR `kubernetes`'s CIDRs; else, for each ClusterIP of the `kubernetes` Service,
 /// the smallest CIDR whose first usable address it is and that holds every ClusterIP of its
-/// family (the flags themselves are not visible through the API).
+/// family, plus a secondary range when other Services have ClusterIPs of the other family (the
+/// flags themselves are not visible through the API).
 fn default_range(cluster: &Cluster) -> Result<String, String> {
     if let Some(c) = cluster
         .service_cidrs
@@ -559,20 +588,32 @@ fn default_range(cluster: &Cluster) -> Result<String, String> {
         .find(|s| is_kubernetes(s))
         .ok_or("service_cluster_ip_range: no ServiceCIDR `kubernetes` and no Service default/kubernetes to guess it from: give it (--service-cluster-ip-range)")?;
     let all: Vec<IpAddr> = cluster.services.iter().flat_map(service_ips).collect();
-    let ranges: Vec<String> = service_ips(kubernetes)
-        .into_iter()
-        .map(|first| {
-            let family: Vec<&IpAddr> = all
-                .iter()
-                .filter(|ip| ip.is_ipv4() == first.is_ipv4())
-                .collect();
-            smallest_range(first, &family)
-        })
-        .collect();
-    if ranges.is_empty() {
+    let family = |v4: bool| -> Vec<&IpAddr> { all.iter().filter(|ip| ip.is_ipv4() == v4).collect() };
+    let mut firsts = service_ips(kubernetes);
+    if firsts.is_empty() {
         return Err("service_cluster_ip_range: the Service default/kubernetes has no ClusterIP to guess it from: give it (--service-cluster-ip-range)".into());
     }
+    // A dual-stack cluster: the `kubernetes` Service is single-stack, the other Services tell
+    // the secondary range. Its first address is unknown: the guess starts at the widest range
+    // the flag allows that holds the family's lowest ClusterIP.
+    if let [primary] = firsts[..] {
+        if let Some(lowest) = family(!primary.is_ipv4()).into_iter().min() {
+            firsts.push(widest_network(*lowest));
+        }
+    }
+    let ranges: Vec<String> = firsts
+        .into_iter()
+        .map(|first| smallest_range(first, &family(first.is_ipv4())))
+        .collect();
     Ok(ranges.join(","))
+}
+
+/// The first address of the widest range the flag allows (/12, /108) that holds `ip`.
+fn widest_network(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(a) => IpAddr::V4((u32::from(a) & !((1 << 20) - 1) | 1).into()),
+        IpAddr::V6(a) => IpAddr::V6((u128::from(a) & !((1 << 20) - 1) | 1).into()),
+    }
 }
 
 /// A guess at the flag: the network is `first - 1`; the range is the smallest aligned on it, no
@@ -665,9 +706,44 @@ pub struct Imported {
 }
 
 /// [`read`], then [`scenario`], checked by the scenario parser: what is printed or loaded is a
-/// file the other commands accept. A flag given in `options` that the scenario's rules refuse is
-/// named as the option (`--service-cluster-ip-range: invalid CIDR …`).
+/// file the other commands accept.
 pub fn import(text: &str, options: &Options) -> Result<Imported, String> {
+    import_with(text, options, &mut |_| {})
+}
+
+/// [`import`], telling `progress` how far it has come.
+pub fn import_with(
+    text: &str,
+    options: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Imported, String> {
+    let (file, text) = write_with(text, options, progress)?;
+    progress(Progress::Checking);
+    let scenario = check(&text)?;
+    Ok(Imported {
+        file,
+        text,
+        scenario,
+    })
+}
+
+/// [`read_with`], then [`scenario`]: the file and its text, before the scenario parser checks it
+/// ([`check`]).
+pub fn write_with(
+    text: &str,
+    options: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(Json, String), String> {
+    let cluster = read_with(text, progress)?;
+    progress(Progress::Writing);
+    let file = scenario(&cluster, options)?;
+    let text = file.to_string();
+    Ok((file, text))
+}
+
+/// The scenario parser on a file [`scenario`] wrote: a flag given in the [`Options`] that its
+/// rules refuse is named as the option (`--service-cluster-ip-range: invalid CIDR …`).
+pub fn check(text: &str) -> Result<crate::scenario::Scenario, String> {
     const FLAGS: [(&str, &str); 3] = [
         (
             "cluster.service_cluster_ip_range",
@@ -679,24 +755,17 @@ pub fn import(text: &str, options: &Options) -> Result<Imported, String> {
         ),
         ("behavior", "--behavior"),
     ];
-    let file = scenario(&read(text)?, options)?;
-    let text = file.to_string();
-    let parsed = crate::scenario::parse(&text).map_err(|e| {
+    crate::scenario::parse(text).map_err(|e| {
         FLAGS
             .iter()
             .find_map(|(path, flag)| e.strip_prefix(path).map(|rest| format!("{flag}{rest}")))
             .unwrap_or(e)
-    })?;
-    Ok(Imported {
-        file,
-        text,
-        scenario: parsed,
     })
 }
 
 /// What the repair loops report on an imported cluster: one entry per distinct event (every
 /// apiserver's loops report the same), in the order first reported.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Finding {
     pub component: String,
     #[serde(rename = "type")]

@@ -43,10 +43,10 @@ fn load(path: &str) -> Result<Scenario, String> {
 }
 
 fn print_json<T: serde::Serialize>(value: &T) {
-    println!(
-        "{}",
-        serde_json::to_string_pretty(value).expect("serialises")
-    );
+    use std::io::Write;
+    // A reader that stops early (`| head`) is no error of ours: what it did not read is dropped.
+    let text = serde_json::to_string_pretty(value).expect("serialises");
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
 
 fn main() -> ExitCode {

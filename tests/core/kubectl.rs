@@ -221,3 +221,67 @@ fn no_range_to_guess_from_is_said() {
         "service_cluster_ip_range: no ServiceCIDR `kubernetes` and no Service default/kubernetes to guess it from: give it (--service-cluster-ip-range)"
     );
 }
+
+/// A Service of `namespace/name` with these ClusterIPs, as kubectl prints it.
+fn service(namespace: &str, name: &str, ips: &[&str]) -> Value {
+    json!({"apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {"type": "ClusterIP", "clusterIP": ips[0], "clusterIPs": ips,
+            "ipFamilyPolicy": if ips.len() > 1 { "PreferDualStack" } else { "SingleStack" },
+            "ports": [{"port": 80, "protocol": "TCP"}]}})
+}
+
+#[test]
+fn a_dual_stack_cluster_has_its_secondary_range_guessed_from_its_services() {
+    let list = json!({"kind": "List", "items": [
+        service("default", "kubernetes", &["10.96.0.1"]),
+        service("shop", "web", &["10.96.0.20", "fd00:10:96::14"]),
+        service("shop", "api", &["10.96.1.7", "fd00:10:96::ff07"]),
+        // Inside the guess (/108), but past the 65,536 addresses an IPv6 bitmap keeps.
+        service("shop", "far", &["10.96.1.8", "fd00:10:96::2:7"]),
+    ]})
+    .to_string();
+    let s = imported(&list, &Options::default());
+    // The kubernetes Service is single-stack: the secondary range starts at the widest range
+    // the flag allows (/108) that holds the lowest IPv6 ClusterIP, as small as holds them all.
+    assert_eq!(
+        s["cluster"]["service_cluster_ip_range"],
+        "10.96.0.0/23,fd00:10:96::/110"
+    );
+    // No IPv6 ClusterIP is of a family the cluster lacks (ClusterIPNotValid).
+    assert_eq!(
+        findings(&list),
+        [("ClusterIPOutOfRange".to_string(), "shop/far".to_string())]
+    );
+}
+
+#[test]
+fn an_import_tells_how_far_it_has_come() {
+    use kubectl::Progress;
+    let text = format!(
+        "{}\n{}",
+        kube_bootstrap_lab::workloads::kubectl_services(250),
+        json!({"kind": "Endpoints", "metadata": {"name": "kubernetes", "namespace": "default"},
+            "subsets": [{"addresses": [{"ip": "192.168.10.11"}], "ports": [{"port": 6443}]}]})
+    );
+    let mut told = Vec::new();
+    let imported = kubectl::import_with(&text, &Options::default(), &mut |p| told.push(p)).unwrap();
+    assert_eq!(imported.file["initial"]["services"].as_array().unwrap().len(), 251);
+    // Each document parsed, then its objects read in hundredths (251 objects: every second),
+    // then the file written and checked.
+    let reads: Vec<usize> = (0..251).step_by(2).collect();
+    let mut want = vec![Progress::Parsing { document: 1 }];
+    want.extend(reads.iter().map(|&read| Progress::Reading { read, of: 251 }));
+    want.extend([
+        Progress::Parsing { document: 2 },
+        Progress::Parsing { document: 3 },
+        Progress::Writing,
+        Progress::Checking,
+    ]);
+    assert_eq!(told, want);
+    // A refusal stops it where it is: nothing after the document that failed.
+    told.clear();
+    let refused = kubectl::import_with("{\"kind\": \"Pod\"", &Options::default(), &mut |p| told.push(p));
+    assert!(refused.is_err_and(|e| e.starts_with("document 1: not JSON")));
+    assert_eq!(told, [Progress::Parsing { document: 1 }]);
+}
