@@ -602,3 +602,22 @@ async fn a_pasted_cluster_shows_its_findings_and_plays_from_there() {
     until("the 1.20 findings", || text("import-findings").starts_with("8 Services, behaviour 1.20,")).await;
     root.remove();
 }
+
+/// Issue 13: a paste over a megabyte goes to the import's worker (`import-worker.js`). The test
+/// runner does not serve it, as a page on another origin could not start it: the page reads the
+/// paste itself, and the lab plays that cluster all the same.
+#[wasm_bindgen_test]
+async fn a_large_paste_is_imported_in_the_page_when_no_worker_starts() {
+    let root = mount(None).await;
+    until("the import form", || exists("import-text")).await;
+    let text_ = kube_bootstrap_lab::workloads::kubectl_services(2_500);
+    assert!(text_.len() > 1 << 20, "over the size read in the page at once");
+    paste(&text_);
+    click_id("import-run").await;
+    until("the findings", || exists("import-findings")).await;
+    let findings = text("import-findings");
+    assert!(findings.starts_with("2501 Services, behaviour 1.29, range 10.96.0.0/20."), "{findings}");
+    assert!(!exists("import-error"));
+    until("its Services", || exists("svc-ns-0-svc-000000")).await;
+    root.remove();
+}

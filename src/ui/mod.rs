@@ -274,7 +274,7 @@ fn grid(
             if cidrs { <panels::ServiceCidrs frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Services) { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Pods) { <panels::Pods frame={(**slow).clone()} lab={send.clone()} /> }
-            if shows(Part::Import) { <panels::Import lab={send.clone()} /> }
+            if shows(Part::Import) { <panels::Import lab={send.clone()} home={props.home.clone()} /> }
         </main>
     }
 }

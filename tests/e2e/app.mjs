@@ -3,7 +3,8 @@
 // printed by every release build and by `make bench`: scripts/weight.mjs).
 // Usage: node tests/e2e/app.mjs   (after `trunk build --release`; `make test` does both)
 import { chromium } from 'playwright-core';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { serve } from './serve.mjs';
 import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
@@ -122,6 +123,77 @@ async function importCluster(browser, server) {
   await page.$eval('.panel.import', (e) => e.scrollIntoView({ block: 'end' }));
   await page.screenshot({ path: `${ARTIFACTS}/import.png` });
   console.log(`     import of the 1.35 fixture: findings shown ${took} ms after the click`);
+
+  // A file dropped on the panel is imported as a paste is.
+  const dropped = await page.evaluateHandle((json) => {
+    const d = new DataTransfer();
+    d.items.add(new File([json], 'cluster-1.29.json', { type: 'application/json' }));
+    return d;
+  }, await readFile('tests/kubectl/cluster-1.29.json', 'utf8'));
+  await page.dispatchEvent('.panel.import', 'dragover', { dataTransfer: dropped });
+  check(await page.$('.panel.import.dragging') !== null, 'import: the panel shows where a file can be dropped');
+  await page.dispatchEvent('.panel.import', 'drop', { dataTransfer: dropped });
+  await page.waitForFunction(() => document.querySelector('#import-findings p')?.textContent.startsWith('8 Services, behaviour 1.29'));
+  await page.waitForSelector('#svc-legacy-old');
+  check(await page.$('.panel.import.dragging') === null, 'import: a dropped file is imported, and the lab plays it');
+  await page.close();
+}
+
+/**
+ * Issue 13: a cluster of 10,000 Services (tests/kubectl/make-cluster.mjs, 11 MB) chosen as a file.
+ * A worker reads it, so the page keeps drawing frames and shows the import's progress; the
+ * findings are the three faults the script plants, and the lab plays the cluster. Prints the
+ * times to the findings and to the Services drawn, and the longest gap between frames meanwhile.
+ */
+async function importLargeCluster(browser, server) {
+  const file = `${ARTIFACTS}/cluster-10k.json`;
+  await writeFile(file, execFileSync('node', ['tests/kubectl/make-cluster.mjs', '10000'], { maxBuffer: 1 << 26 }));
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${server.url}?scenario=crash-one-of-three`);
+  await page.waitForSelector('#import-file');
+  // Every frame's time and every progress line, from now on: the longest gap between frames is
+  // how long the page did not respond.
+  await page.evaluate(() => {
+    window.frames_ = [];
+    const tick = (t) => { window.frames_.push(t); requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+    window.phases_ = [];
+    new MutationObserver(() => {
+      const p = document.querySelector('#import-progress span')?.textContent;
+      if (p && p !== window.phases_.at(-1)) window.phases_.push(p);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  // A reader's pointer comes to the panel before the file does: the worker starts then.
+  await page.hover('#import-text');
+  await page.waitForTimeout(1000);
+  const start = await page.evaluate(() => performance.now());
+  await page.setInputFiles('#import-file', file);
+  await page.waitForSelector('#import-findings', { timeout: 60000 });
+  const found = await page.evaluate(() => performance.now());
+  await page.waitForSelector('#svc-team-0-svc-000040', { state: 'attached', timeout: 60000 });
+  const drawn = await page.evaluate(() => performance.now());
+  await page.waitForTimeout(300);
+  const gaps = await page.evaluate((from) => {
+    const f = window.frames_.filter((t) => t >= from);
+    return f.slice(1).map((t, i) => t - f[i]);
+  }, start);
+  const phases = await page.evaluate(() => window.phases_);
+  const findings = await page.$$eval('#import-findings li', (lis) => lis.map((li) => li.querySelector('.reason').textContent + ' ' + li.querySelector('code').textContent));
+  check(phases.some((p) => p.startsWith('Reading objects: ')) && phases.includes('Writing the scenario…'),
+    `import 10k: a worker reads it, and the page shows how far it has come (${phases.length} lines: ${[...new Set(phases.map((p) => p.replace(/[0-9]+ of/, 'N of')))].join(' | ')})`);
+  check(JSON.stringify(findings) === JSON.stringify(['ClusterIPAlreadyAllocated team-38/svc-009998',
+    'ClusterIPOutOfRange team-39/svc-009999', 'PortAlreadyAllocated team-37/svc-009997']),
+  `import 10k: the planted faults are the findings (${findings.join('; ')})`);
+  check((await text(page, '#import-findings p')).startsWith('10000 Services, behaviour 1.29, range 10.96.0.0/18,fd00:10:96::/114'),
+    'import 10k: 10,000 Services; the dual-stack range is guessed from the Services');
+  check(errors.length === 0, `import 10k: no page errors ${errors.join('; ')}`);
+  const longest = Math.max(...gaps);
+  console.log(`     import of 10,000 Services (11 MB file): findings ${(found - start).toFixed(0)} ms, `
+    + `Services drawn ${(drawn - start).toFixed(0)} ms after choosing it; longest gap between frames ${longest.toFixed(0)} ms`);
+  await page.$eval('.panel.import', (e) => e.scrollIntoView({ block: 'end' }));
+  await page.screenshot({ path: `${ARTIFACTS}/import-10k.png` });
   await page.close();
 }
 
@@ -439,6 +511,7 @@ try {
   if (part('embeds', 'loading')) await loading(browser, server);
   if (part('embeds', 'failures')) await loadFailures(browser, server);
   if (part('import')) await importCluster(browser, server);
+  if (part('import')) await importLargeCluster(browser, server);
   if (part('speed')) {
     const f = await frameTimes(browser, `${server.url}?scenario=crash-one-of-three`);
     console.log(`     playing at 20× on a /16 for 5 s: ${f.frames} frames, p95 frame work ${f.p95Work.toFixed(2)} ms, p95 frame interval ${f.p95Gap.toFixed(1)} ms, reached ${f.clock}`);

@@ -1,20 +1,37 @@
-//! Your own cluster: the output of `kubectl get … -o json` pasted in, read in the page
+//! Your own cluster: the output of `kubectl get … -o json` pasted or dropped in, read in the page
 //! (`crate::kubectl`), what the repair loops report on it, and the lab playing from it.
+//!
+//! A large input is read by `static/import-worker.js`, a worker that loads this same module and
+//! calls [`import_cluster`], so the page stays responsive and shows the import's progress; a small
+//! one (or any, should the worker not start, as in a page on another origin) is read in the page.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::kubectl::{self, Finding, Options};
+use crate::kubectl::{self, Finding, Options, Progress};
 use crate::lab::Msg;
 use crate::lang::Lang;
+use crate::scenario::Scenario;
 use crate::share::Source;
+
+/// Inputs up to this size are read in the page (about 2,000 Services, some 80 ms): starting the
+/// worker would take longer than the import.
+const IN_PAGE_BYTES: usize = 1 << 20;
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct ImportProps {
     pub(crate) lab: Callback<Msg>,
+    /// The lab's own page, next to which the worker's script is served.
+    pub(crate) home: Option<AttrValue>,
 }
 
 /// What the last import gave: the flags it used and what the repair loops reported.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 struct Outcome {
     behavior: String,
     range: String,
@@ -22,67 +39,356 @@ struct Outcome {
     findings: Vec<Finding>,
 }
 
-/// The paste, read: the scenario and its text, and what the panel shows of it.
-fn import(text: &str, range: &str, behavior: &str) -> Result<(kubectl::Imported, Outcome), String> {
+/// The worker's messages to the page, in JSON.
+#[derive(Serialize, Deserialize)]
+enum Reply {
+    Progress(Progress),
+    /// The scenario file, written: the page checks and loads it while the worker checks it too
+    /// and runs the repair loops on it.
+    Written(String),
+    /// The end: what the panel shows, or why the input was refused.
+    Done(Result<Outcome, String>),
+}
+
+/// The panel's state.
+#[derive(Clone, PartialEq)]
+enum Status {
+    Idle,
+    /// Reading a dropped or chosen file (its name) in the page, before the import proper.
+    Loading(String),
+    Working(Option<Progress>),
+    Done(Result<Outcome, String>),
+}
+
+/// What the import is given: a paste, or a dropped or chosen file (a large one is read by the
+/// worker, not copied through the page).
+enum Input {
+    Text(String),
+    File(web_sys::File),
+}
+
+fn options(range: &str, behavior: &str) -> Options {
     let given = |v: &str| Some(v.trim().to_string()).filter(|v| !v.is_empty());
-    let options = Options {
+    Options {
         behavior: given(behavior),
         service_cluster_ip_range: given(range),
         ..Options::default()
-    };
-    let imported = kubectl::import(text, &options)?;
-    let file = &imported.file;
-    let outcome = Outcome {
+    }
+}
+
+/// What the panel shows of an import: its `file`'s flags and Services, and the findings.
+fn outcome(file: &serde_json::Value, scenario: &Scenario) -> Outcome {
+    Outcome {
         behavior: file["behavior"].as_str().unwrap_or_default().to_string(),
         range: file["cluster"]["service_cluster_ip_range"]
             .as_str()
             .unwrap_or_default()
             .to_string(),
         services: file["initial"]["services"].as_array().map_or(0, Vec::len),
-        findings: kubectl::findings(&imported.scenario),
+        findings: kubectl::findings(scenario),
+    }
+}
+
+/// The import as `static/import-worker.js` runs it, off the page's thread: each step of its
+/// progress and the written file are given to `tell`, and its end returned, each a [`Reply`] in
+/// JSON.
+#[wasm_bindgen]
+pub fn import_cluster(text: &str, range: &str, behavior: &str, tell: &js_sys::Function) -> String {
+    let json = |r: &Reply| serde_json::to_string(r).unwrap_or_default();
+    let say = |r: Reply| {
+        let _ = tell.call1(&JsValue::NULL, &json(&r).into());
     };
-    Ok((imported, outcome))
+    let mut progress = |p| say(Reply::Progress(p));
+    let done = kubectl::write_with(text, &options(range, behavior), &mut progress).and_then(|(file, written)| {
+        say(Reply::Written(written.clone()));
+        say(Reply::Progress(Progress::Checking));
+        let scenario = kubectl::check(&written)?;
+        say(Reply::Progress(Progress::Repairing));
+        Ok(outcome(&file, &scenario))
+    });
+    json(&Reply::Done(done))
+}
+
+/// A worker at work, and the handlers it calls: dropping it stops the worker.
+struct Job {
+    worker: web_sys::Worker,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+/// A worker started before it is needed (the pointer or the focus came to the panel), so that
+/// an import does not wait for it to load the module; forgotten should it fail to load.
+struct Warm {
+    worker: web_sys::Worker,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+/// Everything an import started from the panel needs to end.
+#[derive(Clone)]
+struct Run {
+    status: UseStateHandle<Status>,
+    job: Rc<RefCell<Option<Job>>>,
+    warm: Rc<RefCell<Option<Warm>>>,
+    lab: Callback<Msg>,
+    worker_url: String,
+}
+
+impl Run {
+    /// Imports `input` with the range and behaviour the fields hold, in the page or in a worker.
+    fn start(&self, input: Input) {
+        let (range, behavior) = (super::value_of("import-range"), super::value_of("import-behavior"));
+        self.job.borrow_mut().take();
+        let size = match &input {
+            Input::Text(text) => text.len(),
+            Input::File(file) => file.size() as usize,
+        };
+        if size > IN_PAGE_BYTES {
+            if let Ok(job) = self.spawn(&input, &range, &behavior) {
+                *self.job.borrow_mut() = Some(job);
+                self.status.set(Status::Working(None));
+                return;
+            }
+        }
+        self.in_page(input, range, behavior);
+    }
+
+    fn in_page(&self, input: Input, range: String, behavior: String) {
+        match input {
+            Input::Text(text) => {
+                let imported = kubectl::import_with(&text, &options(&range, &behavior), &mut |_| {});
+                self.finish(imported.map(|i| {
+                    let shown = outcome(&i.file, &i.scenario);
+                    self.load(i.scenario, i.text);
+                    shown
+                }));
+            }
+            Input::File(file) => {
+                let name = file.name();
+                self.status.set(Status::Loading(name.clone()));
+                let run = self.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                        Ok(text) => run.in_page(Input::Text(text.as_string().unwrap_or_default()), range, behavior),
+                        Err(_) => run.finish(Err(format!("{name}: the browser could not read the file"))),
+                    }
+                });
+            }
+        }
+    }
+
+    fn load(&self, scenario: Scenario, text: String) {
+        self.lab.emit(Msg::Load(scenario, Source::Inline(text)));
+    }
+
+    /// Shows the import's end. When it was refused nothing was loaded, and the lab goes on with
+    /// the cluster it had.
+    fn finish(&self, done: Result<Outcome, String>) {
+        // Stopped, not dropped: this may run inside the job's own handler. The next import, a
+        // cancel or the panel leaving drops it.
+        if let Some(job) = self.job.borrow().as_ref() {
+            job.worker.terminate();
+        }
+        self.status.set(Status::Done(done));
+    }
+
+    /// Starts a worker now, for the import to come.
+    fn warm_up(&self) {
+        if self.warm.borrow().is_some() || self.job.borrow().is_some() {
+            return;
+        }
+        let Ok(worker) = new_worker(&self.worker_url) else { return };
+        let warm = Rc::downgrade(&self.warm);
+        let on_error = Closure::<dyn FnMut(_)>::new(move |_: web_sys::Event| {
+            if let Some(w) = warm.upgrade() {
+                // Not now: this runs inside the warm worker's own handler.
+                let stale = w.borrow_mut().take();
+                wasm_bindgen_futures::spawn_local(async move { drop(stale) });
+            }
+        });
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        *self.warm.borrow_mut() = Some(Warm { worker, _on_error: on_error });
+    }
+
+    fn spawn(&self, input: &Input, range: &str, behavior: &str) -> Result<Job, JsValue> {
+        let warm = self.warm.borrow_mut().take();
+        let worker = match warm {
+            Some(Warm { worker, .. }) => worker,
+            None => new_worker(&self.worker_url)?,
+        };
+        let started = Rc::new(std::cell::Cell::new(false));
+        let given = match input {
+            Input::Text(text) => Input::Text(text.clone()),
+            Input::File(file) => Input::File(file.clone()),
+        };
+        let given = Rc::new(RefCell::new(Some((given, range.to_string(), behavior.to_string()))));
+        // Before the worker's first word, a failure is its script or module not loading (a page
+        // on another origin, a file missing): the page reads the input itself. After it, the
+        // import itself failed (memory ran out): trying again in the page would fail the page.
+        let failed = {
+            let (run, started) = (self.clone(), started.clone());
+            move |why: String| match (started.get(), given.borrow_mut().take()) {
+                (false, Some((input, range, behavior))) => run.in_page(input, range, behavior),
+                _ => run.finish(Err(format!("import: the worker stopped: {why}"))),
+            }
+        };
+        let on_message = {
+            let (run, failed) = (self.clone(), failed.clone());
+            Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
+                let Some(reply) = e.data().as_string() else {
+                    // The worker script's own report that it could not run the module.
+                    return failed(format!("{:?}", e.data()));
+                };
+                started.set(true);
+                match serde_json::from_str(&reply) {
+                    Ok(Reply::Progress(p)) => run.status.set(Status::Working(Some(p))),
+                    // A scenario cannot cross to the page whole: the page parses the file too.
+                    Ok(Reply::Written(text)) => match kubectl::check(&text) {
+                        Ok(scenario) => run.load(scenario, text),
+                        Err(e) => run.finish(Err(e)),
+                    },
+                    Ok(Reply::Done(done)) => run.finish(done),
+                    Err(e) => run.finish(Err(format!("import: the worker's reply: {e}"))),
+                }
+            })
+        };
+        let on_error = Closure::<dyn FnMut(_)>::new(move |e: web_sys::Event| {
+            let why = e.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message());
+            failed(why.unwrap_or_else(|| "an error".into()));
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let message = js_sys::Object::new();
+        let input = match input {
+            Input::Text(text) => ("text", JsValue::from_str(text)),
+            Input::File(file) => ("file", file.into()),
+        };
+        for (k, v) in [input, ("range", range.into()), ("behavior", behavior.into())] {
+            js_sys::Reflect::set(&message, &k.into(), &v)?;
+        }
+        worker.post_message(&message)?;
+        Ok(Job { worker, _on_message: on_message, _on_error: on_error })
+    }
+
+    /// Imports a dropped or chosen file; one over the import's limit is refused before it is read.
+    fn start_file(&self, file: web_sys::File) {
+        if file.size() > kubectl::MAX_BYTES as f64 {
+            let (mb, limit) = (file.size() as u64 >> 20, kubectl::MAX_BYTES >> 20);
+            let e = format!("{}: {mb} MB is more than the {limit} MB the import reads", file.name());
+            self.status.set(Status::Done(Err(e)));
+            return;
+        }
+        self.start(Input::File(file));
+    }
+}
+
+fn new_worker(url: &str) -> Result<web_sys::Worker, JsValue> {
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    web_sys::Worker::new_with_options(url, &options)
 }
 
 #[function_component(Import)]
 pub(crate) fn import_panel(p: &ImportProps) -> Html {
     let lang = super::super::use_lang();
-    let outcome = use_state(|| None::<Result<Outcome, String>>);
+    let status = use_state(|| Status::Idle);
+    let job = use_mut_ref(|| None::<Job>);
+    let warm = use_mut_ref(|| None::<Warm>);
+    let dragging = use_state(|| false);
     let text = use_node_ref();
+    {
+        // Leaving the page, the panel stops its workers.
+        let (job, warm) = (job.clone(), warm.clone());
+        use_effect_with((), move |_| {
+            move || {
+                job.borrow_mut().take();
+                if let Some(w) = warm.borrow_mut().take() {
+                    w.worker.terminate();
+                }
+            }
+        });
+    }
+    let run = Run {
+        status: status.clone(),
+        job: job.clone(),
+        warm: warm.clone(),
+        lab: p.lab.clone(),
+        worker_url: worker_url(p.home.as_deref()),
+    };
     let on_import = {
-        let (outcome, text, lab) = (outcome.clone(), text.clone(), p.lab.clone());
+        let (run, text) = (run.clone(), text.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let pasted = text
                 .cast::<web_sys::HtmlTextAreaElement>()
                 .map(|t| t.value())
                 .unwrap_or_default();
-            match import(
-                &pasted,
-                &super::value_of("import-range"),
-                &super::value_of("import-behavior"),
-            ) {
-                Ok((imported, shown)) => {
-                    lab.emit(Msg::Load(imported.scenario, Source::Inline(imported.text)));
-                    outcome.set(Some(Ok(shown)));
-                }
-                // Nothing is loaded: the lab goes on with the cluster it had.
-                Err(e) => outcome.set(Some(Err(e))),
+            run.start(Input::Text(pasted));
+        })
+    };
+    let on_file = {
+        let run = run.clone();
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                run.start_file(file);
+            }
+            input.set_value("");
+        })
+    };
+    let on_drop = {
+        let (run, dragging) = (run.clone(), dragging.clone());
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            dragging.set(false);
+            if let Some(file) = e.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+                run.start_file(file);
             }
         })
     };
+    let on_drag_over = {
+        let dragging = dragging.clone();
+        Callback::from(move |e: DragEvent| {
+            // Without this the browser opens a dropped file itself.
+            e.prevent_default();
+            dragging.set(true);
+        })
+    };
+    let on_drag_leave = {
+        let dragging = dragging.clone();
+        Callback::from(move |_: DragEvent| dragging.set(false))
+    };
+    let on_cancel = {
+        let (job, status) = (job.clone(), status.clone());
+        Callback::from(move |_: MouseEvent| {
+            job.borrow_mut().take();
+            status.set(Status::Idle);
+        })
+    };
+    let warm_up = {
+        let run = run.clone();
+        Callback::from(move |_: ()| run.warm_up())
+    };
+    let busy = matches!(*status, Status::Loading(_) | Status::Working(_));
     html! {
-        <section class="panel import" aria-labelledby="h-import">
+        <section class={classes!("panel", "import", dragging.then_some("dragging"))} aria-labelledby="h-import"
+            ondragover={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}
+            onpointerenter={warm_up.reform(|_| ())} onfocusin={warm_up.reform(|_| ())}>
             <h2 id="h-import">{ lang.pick("Your cluster", "你的集群") }</h2>
             <p class="hint">
-                { lang.pick("Paste what these print (one or several, in one paste): ", "粘贴以下命令的输出（可以一次粘贴多个）：") }
+                { lang.pick("Paste or drop here what these print (one or several, in one paste or file): ", "在这里粘贴或拖入以下命令的输出（可以一次粘贴多个，或放在一个文件里）：") }
                 <code>{ "kubectl get svc -A -o json" }</code>{ ", " }
                 <code>{ "kubectl get endpoints kubernetes -o json" }</code>{ ", " }
                 <code>{ "kubectl get servicecidrs,ipaddresses -o json" }</code>{ "." }
             </p>
             <p class="privacy" id="import-privacy">{ lang.pick(
-                "It is read here, in this page: nothing you paste is sent anywhere.",
-                "导入完全在本页面中进行：你粘贴的内容不会被发送到任何地方。") }</p>
+                "It is read here, in this page: nothing you paste or drop is sent anywhere.",
+                "导入完全在本页面中进行：你粘贴或拖入的内容不会被发送到任何地方。") }</p>
             <form class="create" id="import-form" onsubmit={on_import}>
                 <textarea id="import-text" ref={text} rows="6" spellcheck="false" aria-describedby="import-privacy"
                     aria-label={lang.pick("kubectl output (JSON)", "kubectl 输出（JSON）")}
@@ -94,14 +400,67 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
                     <option value="" selected=true>{ lang.pick("behaviour: from the objects", "行为：按对象推断") }</option>
                     { for ["1.20", "1.29", "1.33", "1.35"].iter().map(|b| html! { <option value={*b}>{ *b }</option> }) }
                 </select>
-                <button id="import-run" type="submit" class="primary">{ lang.pick("Import and play from here", "导入并从这里开始") }</button>
+                <label class="file">
+                    { lang.pick("Or a file… ", "或选择文件… ") }
+                    <input id="import-file" type="file" accept=".json,application/json" onchange={on_file} disabled={busy} />
+                </label>
+                <button id="import-run" type="submit" class="primary" disabled={busy}>{ lang.pick("Import and play from here", "导入并从这里开始") }</button>
             </form>
-            { match &*outcome {
-                None => html! {},
-                Some(Err(e)) => html! { <p class="error" id="import-error" role="alert">{ e.clone() }</p> },
-                Some(Ok(i)) => findings(i, lang),
+            { match &*status {
+                Status::Idle => html! {},
+                Status::Loading(name) => html! {
+                    <div class="progress" id="import-progress" role="status">
+                        <progress aria-label={lang.pick("import", "导入")} />
+                        <span>{ match lang { Lang::En => format!("Reading {name}…"), Lang::Zh => format!("正在读取 {name}…") } }</span>
+                    </div>
+                },
+                Status::Working(progress) => html! {
+                    <div class="progress" id="import-progress" role="status">
+                        <progress max="100" value={format!("{:.0}", 100.0 * fraction(*progress))} aria-label={lang.pick("import", "导入")} />
+                        <span>{ phase(*progress, lang) }</span>
+                        <button type="button" id="import-cancel" onclick={on_cancel}>{ lang.pick("Cancel", "取消") }</button>
+                    </div>
+                },
+                Status::Done(Err(e)) => html! { <p class="error" id="import-error" role="alert">{ e.clone() }</p> },
+                Status::Done(Ok(i)) => findings(i, lang),
             } }
         </section>
+    }
+}
+
+/// `import-worker.js` beside the lab's page (the page the embed names, else this one).
+fn worker_url(home: Option<&str>) -> String {
+    let base = home.map(str::to_string).or_else(|| web_sys::window()?.document()?.base_uri().ok()?);
+    let url = base.and_then(|b| web_sys::Url::new_with_base("import-worker.js", &b).ok());
+    url.map_or_else(|| "import-worker.js".into(), |u| u.href())
+}
+
+/// How far the import has come, as a share of the whole: the phases' shares are about those of
+/// their times for 10,000 Services.
+fn fraction(p: Option<Progress>) -> f64 {
+    match p {
+        None | Some(Progress::Parsing { .. }) => 0.0,
+        Some(Progress::Reading { read, of }) => 0.2 + 0.15 * read as f64 / of.max(1) as f64,
+        Some(Progress::Writing) => 0.35,
+        Some(Progress::Checking) => 0.55,
+        Some(Progress::Repairing) => 0.8,
+    }
+}
+
+fn phase(p: Option<Progress>, lang: Lang) -> String {
+    match (p, lang) {
+        (None, Lang::En) => "Starting the import…".into(),
+        (None, Lang::Zh) => "正在开始导入…".into(),
+        (Some(Progress::Parsing { document }), Lang::En) => format!("Parsing the JSON of document {document}…"),
+        (Some(Progress::Parsing { document }), Lang::Zh) => format!("正在解析第 {document} 个 JSON 文档…"),
+        (Some(Progress::Reading { read, of }), Lang::En) => format!("Reading objects: {read} of {of}…"),
+        (Some(Progress::Reading { read, of }), Lang::Zh) => format!("正在读取对象：{read} / {of}…"),
+        (Some(Progress::Writing), Lang::En) => "Writing the scenario…".into(),
+        (Some(Progress::Writing), Lang::Zh) => "正在生成场景…".into(),
+        (Some(Progress::Checking), Lang::En) => "Checking the scenario…".into(),
+        (Some(Progress::Checking), Lang::Zh) => "正在检查场景…".into(),
+        (Some(Progress::Repairing), Lang::En) => "Running the repair loops on it…".into(),
+        (Some(Progress::Repairing), Lang::Zh) => "正在对它运行修复循环…".into(),
     }
 }
 
