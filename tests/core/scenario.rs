@@ -241,3 +241,19 @@ fn echoed_input_is_cut_short() {
     assert!(e.len() < 120, "{e}");
     assert!(e.starts_with(&format!("until: invalid duration \"{}\"…", "x".repeat(60))), "{e}");
 }
+
+/// A valid file is read straight from its text, any other through a JSON value: what the second
+/// accepts (a key given twice: the last counts) and what it says (invalid JSON, a field's
+/// error) are as they were.
+#[test]
+fn a_file_is_read_the_same_straight_from_its_text_or_through_a_value() {
+    let base = with(json!({"until": "2m"}));
+    let twice = base.replacen("\"name\":\"t\"", "\"name\":\"first\",\"name\":\"t\"", 1);
+    assert_ne!(twice, base);
+    let (a, b) = (scenario::parse(&base).unwrap(), scenario::parse(&twice).unwrap());
+    assert_eq!((a.name.as_str(), a.until_ms), (b.name.as_str(), b.until_ms));
+    assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    assert!(scenario::parse(&format!("{base} x")).unwrap_err().starts_with("invalid JSON: trailing characters"));
+    assert!(scenario::parse("{\"name\": ").unwrap_err().starts_with("invalid JSON: "));
+    assert_eq!(err(json!({"until": 5})), "until: invalid type: integer `5`, expected a string");
+}
