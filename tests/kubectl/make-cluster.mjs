@@ -12,7 +12,7 @@ if (!Number.isInteger(n) || n < 10 || n > 300000) {
 }
 
 const v4 = (i) => `10.${96 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
-const v6 = (i) => `fd00:10:96::${i.toString(16)}`;
+const v6 = (i) => `fd00:10:96::${i >> 16 ? `${(i >> 16).toString(16)}:` : ''}${(i & 0xffff).toString(16)}`;
 const uid = (i) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
 const managed = (time) => [
   { apiVersion: "v1", fieldsType: "FieldsV1", fieldsV1: { "f:spec": { "f:ports": {}, "f:selector": {}, "f:type": {} } },

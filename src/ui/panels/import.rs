@@ -23,6 +23,9 @@ use crate::share::Source;
 /// worker would take longer than the import.
 const IN_PAGE_BYTES: usize = 1 << 20;
 
+/// Time for the browser to paint a status before a long step on the page's thread.
+const PAINTED_MS: u32 = 40;
+
 #[derive(Properties, PartialEq)]
 pub(crate) struct ImportProps {
     pub(crate) lab: Callback<Msg>,
@@ -57,6 +60,8 @@ enum Status {
     /// Reading a dropped or chosen file (its name) in the page, before the import proper.
     Loading(String),
     Working(Option<Progress>),
+    /// The page checking and loading the written file: the one step on the page's thread.
+    Opening,
     Done(Result<Outcome, String>),
 }
 
@@ -237,6 +242,10 @@ impl Run {
                 _ => run.finish(Err(format!("import: the worker stopped: {why}"))),
             }
         };
+        // From the written file on, the page's own steps (opening it) are shown; the worker's
+        // end waits for them.
+        let opening = Rc::new(std::cell::Cell::new(false));
+        let waiting = Rc::new(RefCell::new(None::<Result<Outcome, String>>));
         let on_message = {
             let (run, failed) = (self.clone(), failed.clone());
             Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
@@ -246,12 +255,29 @@ impl Run {
                 };
                 started.set(true);
                 match serde_json::from_str(&reply) {
-                    Ok(Reply::Progress(p)) => run.status.set(Status::Working(Some(p))),
-                    // A scenario cannot cross to the page whole: the page parses the file too.
-                    Ok(Reply::Written(text)) => match kubectl::check(&text) {
-                        Ok(scenario) => run.load(scenario, text),
-                        Err(e) => run.finish(Err(e)),
-                    },
+                    Ok(Reply::Progress(p)) if !opening.get() => run.status.set(Status::Working(Some(p))),
+                    Ok(Reply::Progress(_)) => {}
+                    Ok(Reply::Written(text)) => {
+                        opening.set(true);
+                        run.status.set(Status::Opening);
+                        let (run, opening, waiting) = (run.clone(), opening.clone(), waiting.clone());
+                        // A scenario cannot cross to the page whole: the page parses the file
+                        // too, once the browser has painted that it does (the page waits then:
+                        // about half a second for 10,000 Services).
+                        gloo_timers::callback::Timeout::new(PAINTED_MS, move || {
+                            match kubectl::check(&text) {
+                                Ok(scenario) => run.load(scenario, text),
+                                Err(e) => return run.finish(Err(e)),
+                            }
+                            opening.set(false);
+                            match waiting.borrow_mut().take() {
+                                Some(done) => run.finish(done),
+                                None => run.status.set(Status::Working(Some(Progress::Repairing))),
+                            }
+                        })
+                        .forget();
+                    }
+                    Ok(Reply::Done(done)) if opening.get() => *waiting.borrow_mut() = Some(done),
                     Ok(Reply::Done(done)) => run.finish(done),
                     Err(e) => run.finish(Err(format!("import: the worker's reply: {e}"))),
                 }
@@ -374,7 +400,7 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
         let run = run.clone();
         Callback::from(move |_: ()| run.warm_up())
     };
-    let busy = matches!(*status, Status::Loading(_) | Status::Working(_));
+    let busy = matches!(*status, Status::Loading(_) | Status::Working(_) | Status::Opening);
     html! {
         <section class={classes!("panel", "import", dragging.then_some("dragging"))} aria-labelledby="h-import"
             ondragover={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}
@@ -412,6 +438,12 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
                     <div class="progress" id="import-progress" role="status">
                         <progress aria-label={lang.pick("import", "导入")} />
                         <span>{ match lang { Lang::En => format!("Reading {name}…"), Lang::Zh => format!("正在读取 {name}…") } }</span>
+                    </div>
+                },
+                Status::Opening => html! {
+                    <div class="progress" id="import-progress" role="status">
+                        <progress max="100" value="70" aria-label={lang.pick("import", "导入")} />
+                        <span>{ lang.pick("Opening the cluster in the lab (the page waits for this step)…", "正在把集群载入实验室（此步骤期间页面会暂停响应）…") }</span>
                     </div>
                 },
                 Status::Working(progress) => html! {
