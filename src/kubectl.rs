@@ -807,3 +807,32 @@ pub fn findings(scenario: &crate::scenario::Scenario) -> Vec<Finding> {
         })
         .collect()
 }
+
+/// What the repair loops of each release's rules but `chosen`'s would report on the same
+/// cluster: its file written under each other behaviour (the ranges as `options` give them or
+/// as guessed), checked and run as [`findings`] runs it. A behaviour whose rules refuse the file
+/// (a range too wide for a bitmap) says why.
+pub fn compare(cluster: &Cluster, options: &Options, chosen: &str) -> Vec<Comparison> {
+    let others = crate::api::Behavior::ALL.iter().map(|b| b.as_str());
+    others
+        .filter(|b| *b != chosen)
+        .map(|b| {
+            let options = Options {
+                behavior: Some(b.to_string()),
+                ..options.clone()
+            };
+            let file = scenario(cluster, &options).map(|f| f.to_string());
+            Comparison {
+                behavior: b.to_string(),
+                findings: file.and_then(|f| check(&f)).map(|s| findings(&s)),
+            }
+        })
+        .collect()
+}
+
+/// One release's findings on a cluster, for [`compare`].
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Comparison {
+    pub behavior: String,
+    pub findings: Result<Vec<Finding>, String>,
+}

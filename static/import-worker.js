@@ -1,6 +1,7 @@
 // The import of a large kubectl paste or file, off the page's thread: this worker loads the lab's
 // own module and runs its import (`import_cluster`, src/ui/panels/import.rs), posting each step
-// of its progress, the scenario file it wrote, then its end, as JSON text the page reads. A file
+// of its progress, the scenario file it wrote, its end and the other releases' findings, as JSON
+// text the page reads. A file
 // is read here, not copied through the page. Nothing leaves the browser.
 import init, { import_cluster } from "./kube-bootstrap-lab.js";
 
@@ -17,5 +18,5 @@ self.onmessage = async ({ data }) => {
     return;
   }
   const tell = (reply) => self.postMessage(reply);
-  tell(import_cluster(text, data.range, data.behavior, tell));
+  import_cluster(text, data.range, data.behavior, tell);
 };

@@ -595,6 +595,11 @@ async fn a_pasted_cluster_shows_its_findings_and_plays_from_there() {
     // The lab now runs that cluster.
     until("its Services", || exists("svc-shop-web")).await;
     assert!(exists("svc-legacy-old"));
+    // What the other releases' repair loops would say on the same cluster.
+    until("the other releases", || exists("import-compare")).await;
+    let compared = text("import-compare");
+    assert!(compared.starts_with("1.20: 2 findings"), "{compared}");
+    assert!(compared.contains("1.35: 6 findings"), "{compared}");
 
     // The rules of another release, picked.
     set_input("import-behavior", "1.20", "change").await;
@@ -617,6 +622,7 @@ async fn a_large_paste_is_imported_in_the_page_when_no_worker_starts() {
     until("the findings", || exists("import-findings")).await;
     let findings = text("import-findings");
     assert!(findings.starts_with("2501 Services, behaviour 1.29, range 10.96.0.0/20."), "{findings}");
+    assert!(findings.contains("Not run: the input is large"), "{findings}");
     assert!(!exists("import-error"));
     until("its Services", || exists("svc-ns-0-svc-000000")).await;
     root.remove();

@@ -285,3 +285,35 @@ fn an_import_tells_how_far_it_has_come() {
     assert!(refused.is_err_and(|e| e.starts_with("document 1: not JSON")));
     assert_eq!(told, [Progress::Parsing { document: 1 }]);
 }
+
+#[test]
+fn each_other_release_says_what_its_repair_loops_would_on_the_same_cluster() {
+    let summary = |text: &str, chosen: &str| -> Vec<(String, Vec<(String, String)>)> {
+        let cluster = kubectl::read(text).unwrap();
+        kubectl::compare(&cluster, &Options::default(), chosen)
+            .into_iter()
+            .map(|c| {
+                let found = c.findings.unwrap().into_iter().map(|f| (f.reason, f.object));
+                (c.behavior, found.collect())
+            })
+            .collect()
+    };
+    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter().map(|(r, o)| (r.to_string(), o.to_string())).collect()
+    };
+    let compared = summary(V1_29, "1.29");
+    let behaviors: Vec<&str> = compared.iter().map(|(b, _)| b.as_str()).collect();
+    assert_eq!(behaviors, ["1.20", "1.33", "1.35"], "every release but the one chosen");
+    // The bitmap's repair loop in 1.20 reports what 1.29's does here.
+    let bitmap = pairs(&[("ClusterIPOutOfRange", "legacy/old"), ("ClusterIPAlreadyAllocated", "shop/web")]);
+    assert_eq!(compared[0].1, bitmap);
+    // Under 1.35 a paste without IPAddress objects has every ClusterIP not allocated (and
+    // repaired), the one shared by two Services on the second's turn; 10.200.0.5 is in no
+    // ServiceCIDR.
+    let under_1_35 = &compared[2].1;
+    assert!(under_1_35.contains(&("ClusterIPOutOfRange".into(), "legacy/old".into())), "{under_1_35:?}");
+    assert!(under_1_35.contains(&("ClusterIPNotAllocated".into(), "kube-system/kube-dns".into())), "{under_1_35:?}");
+    // The same cluster chosen under 1.20: 1.29 is among the others, with its own findings.
+    let from_1_20 = summary(V1_29, "1.20");
+    assert_eq!(from_1_20[0], ("1.29".to_string(), bitmap));
+}

@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::kubectl::{self, Finding, Options, Progress};
+use crate::kubectl::{self, Comparison, Finding, Options, Progress};
 use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::scenario::Scenario;
@@ -51,6 +51,8 @@ enum Reply {
     Written(String),
     /// The end: what the panel shows, or why the input was refused.
     Done(Result<Outcome, String>),
+    /// Last, what the other releases' repair loops would report on the same cluster.
+    Compared(Vec<Comparison>),
 }
 
 /// The panel's state.
@@ -63,6 +65,15 @@ enum Status {
     /// The page checking and loading the written file: the one step on the page's thread.
     Opening,
     Done(Result<Outcome, String>),
+}
+
+/// The other releases' findings on the imported cluster.
+#[derive(Clone, PartialEq)]
+enum Compared {
+    Pending,
+    /// Not run: a large input read in the page (no worker started).
+    Skipped,
+    Done(Vec<Comparison>),
 }
 
 /// What the import is given: a paste, or a dropped or chosen file (a large one is read by the
@@ -94,24 +105,37 @@ fn outcome(file: &serde_json::Value, scenario: &Scenario) -> Outcome {
     }
 }
 
-/// The import as `static/import-worker.js` runs it, off the page's thread: each step of its
-/// progress and the written file are given to `tell`, and its end returned, each a [`Reply`] in
-/// JSON.
-#[wasm_bindgen]
-pub fn import_cluster(text: &str, range: &str, behavior: &str, tell: &js_sys::Function) -> String {
-    let json = |r: &Reply| serde_json::to_string(r).unwrap_or_default();
-    let say = |r: Reply| {
-        let _ = tell.call1(&JsValue::NULL, &json(&r).into());
+/// The import, each step told to `say`: its progress, the written file, its end, then (when
+/// `compared`) the other releases' findings.
+fn run(text: &str, options: &Options, compared: bool, say: &mut dyn FnMut(Reply)) {
+    let cluster = match kubectl::read_with(text, &mut |p| say(Reply::Progress(p))) {
+        Ok(cluster) => cluster,
+        Err(e) => return say(Reply::Done(Err(e))),
     };
-    let mut progress = |p| say(Reply::Progress(p));
-    let done = kubectl::write_with(text, &options(range, behavior), &mut progress).and_then(|(file, written)| {
+    say(Reply::Progress(Progress::Writing));
+    let done = kubectl::scenario(&cluster, options).and_then(|file| {
+        let written = file.to_string();
         say(Reply::Written(written.clone()));
         say(Reply::Progress(Progress::Checking));
         let scenario = kubectl::check(&written)?;
         say(Reply::Progress(Progress::Repairing));
         Ok(outcome(&file, &scenario))
     });
-    json(&Reply::Done(done))
+    let chosen = done.as_ref().ok().map(|o| o.behavior.clone());
+    say(Reply::Done(done));
+    if let (Some(chosen), true) = (chosen, compared) {
+        say(Reply::Compared(kubectl::compare(&cluster, options, &chosen)));
+    }
+}
+
+/// The import as `static/import-worker.js` runs it, off the page's thread: each [`Reply`] is
+/// given to `tell` in JSON.
+#[wasm_bindgen]
+pub fn import_cluster(text: &str, range: &str, behavior: &str, tell: &js_sys::Function) {
+    run(text, &options(range, behavior), true, &mut |r| {
+        let json = serde_json::to_string(&r).unwrap_or_default();
+        let _ = tell.call1(&JsValue::NULL, &json.into());
+    });
 }
 
 /// A worker at work, and the handlers it calls: dropping it stops the worker.
@@ -138,6 +162,11 @@ struct Warm {
 #[derive(Clone)]
 struct Run {
     status: UseStateHandle<Status>,
+    compared: UseStateHandle<Compared>,
+    /// From the written file on, the page's own step (opening it) is shown; the import's end
+    /// waits for it.
+    opening: Rc<std::cell::Cell<bool>>,
+    waiting: Rc<RefCell<Option<Result<Outcome, String>>>>,
     job: Rc<RefCell<Option<Job>>>,
     warm: Rc<RefCell<Option<Warm>>>,
     lab: Callback<Msg>,
@@ -149,6 +178,9 @@ impl Run {
     fn start(&self, input: Input) {
         let (range, behavior) = (super::value_of("import-range"), super::value_of("import-behavior"));
         self.job.borrow_mut().take();
+        self.opening.set(false);
+        self.waiting.borrow_mut().take();
+        self.compared.set(Compared::Pending);
         let size = match &input {
             Input::Text(text) => text.len(),
             Input::File(file) => file.size() as usize,
@@ -165,13 +197,14 @@ impl Run {
 
     fn in_page(&self, input: Input, range: String, behavior: String) {
         match input {
+            // The other releases are compared here for a small input only: a large one, read
+            // here because no worker started, would keep the page waiting several times longer.
             Input::Text(text) => {
-                let imported = kubectl::import_with(&text, &options(&range, &behavior), &mut |_| {});
-                self.finish(imported.map(|i| {
-                    let shown = outcome(&i.file, &i.scenario);
-                    self.load(i.scenario, i.text);
-                    shown
-                }));
+                let compare = text.len() <= IN_PAGE_BYTES;
+                if !compare {
+                    self.compared.set(Compared::Skipped);
+                }
+                run(&text, &options(&range, &behavior), compare, &mut |r| self.reply(r));
             }
             Input::File(file) => {
                 let name = file.name();
@@ -194,9 +227,9 @@ impl Run {
     /// Shows the import's end. When it was refused nothing was loaded, and the lab goes on with
     /// the cluster it had.
     fn finish(&self, done: Result<Outcome, String>) {
-        // Stopped, not dropped: this may run inside the job's own handler. The next import, a
-        // cancel or the panel leaving drops it.
-        if let Some(job) = self.job.borrow().as_ref() {
+        // After a refusal the worker has nothing left to do: stopped (not dropped: this may run
+        // inside its own handler). After an import it goes on to compare the other releases.
+        if let (Err(_), Some(job)) = (&done, self.job.borrow().as_ref()) {
             job.worker.terminate();
         }
         self.status.set(Status::Done(done));
@@ -242,10 +275,6 @@ impl Run {
                 _ => run.finish(Err(format!("import: the worker stopped: {why}"))),
             }
         };
-        // From the written file on, the page's own steps (opening it) are shown; the worker's
-        // end waits for them.
-        let opening = Rc::new(std::cell::Cell::new(false));
-        let waiting = Rc::new(RefCell::new(None::<Result<Outcome, String>>));
         let on_message = {
             let (run, failed) = (self.clone(), failed.clone());
             Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
@@ -255,30 +284,7 @@ impl Run {
                 };
                 started.set(true);
                 match serde_json::from_str(&reply) {
-                    Ok(Reply::Progress(p)) if !opening.get() => run.status.set(Status::Working(Some(p))),
-                    Ok(Reply::Progress(_)) => {}
-                    Ok(Reply::Written(text)) => {
-                        opening.set(true);
-                        run.status.set(Status::Opening);
-                        let (run, opening, waiting) = (run.clone(), opening.clone(), waiting.clone());
-                        // A scenario cannot cross to the page whole: the page parses the file
-                        // too, once the browser has painted that it does (the page waits then:
-                        // about half a second for 10,000 Services).
-                        gloo_timers::callback::Timeout::new(PAINTED_MS, move || {
-                            match kubectl::check(&text) {
-                                Ok(scenario) => run.load(scenario, text),
-                                Err(e) => return run.finish(Err(e)),
-                            }
-                            opening.set(false);
-                            match waiting.borrow_mut().take() {
-                                Some(done) => run.finish(done),
-                                None => run.status.set(Status::Working(Some(Progress::Repairing))),
-                            }
-                        })
-                        .forget();
-                    }
-                    Ok(Reply::Done(done)) if opening.get() => *waiting.borrow_mut() = Some(done),
-                    Ok(Reply::Done(done)) => run.finish(done),
+                    Ok(reply) => run.reply(reply),
                     Err(e) => run.finish(Err(format!("import: the worker's reply: {e}"))),
                 }
             })
@@ -299,6 +305,45 @@ impl Run {
         }
         worker.post_message(&message)?;
         Ok(Job { worker, _on_message: on_message, _on_error: on_error })
+    }
+
+    /// One step of the import, from the worker or from [`run`] in the page.
+    fn reply(&self, reply: Reply) {
+        match reply {
+            Reply::Progress(p) if !self.opening.get() => self.status.set(Status::Working(Some(p))),
+            Reply::Progress(_) => {}
+            Reply::Written(text) => {
+                self.opening.set(true);
+                self.status.set(Status::Opening);
+                let run = self.clone();
+                // A scenario cannot cross from the worker whole: the page parses the file too,
+                // once the browser has painted that it does (the page waits then: about half a
+                // second for 10,000 Services).
+                gloo_timers::callback::Timeout::new(PAINTED_MS, move || {
+                    match kubectl::check(&text) {
+                        Ok(scenario) => run.load(scenario, text),
+                        Err(e) => return run.finish(Err(e)),
+                    }
+                    run.opening.set(false);
+                    let waiting = run.waiting.borrow_mut().take();
+                    match waiting {
+                        Some(done) => run.finish(done),
+                        None => run.status.set(Status::Working(Some(Progress::Repairing))),
+                    }
+                })
+                .forget();
+            }
+            Reply::Done(done) if self.opening.get() => *self.waiting.borrow_mut() = Some(done),
+            Reply::Done(done) => self.finish(done),
+            Reply::Compared(compared) => {
+                self.compared.set(Compared::Done(compared));
+                // The worker's last word: it is stopped (not dropped: this may run inside its
+                // own handler).
+                if let Some(job) = self.job.borrow().as_ref() {
+                    job.worker.terminate();
+                }
+            }
+        }
     }
 
     /// Imports a dropped or chosen file; one over the import's limit is refused before it is read.
@@ -339,8 +384,12 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
             }
         });
     }
+    let compared = use_state(|| Compared::Pending);
     let run = Run {
         status: status.clone(),
+        compared: compared.clone(),
+        opening: (*use_state(|| Rc::new(std::cell::Cell::new(false)))).clone(),
+        waiting: (*use_state(|| Rc::new(RefCell::new(None)))).clone(),
         job: job.clone(),
         warm: warm.clone(),
         lab: p.lab.clone(),
@@ -454,7 +503,7 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
                     </div>
                 },
                 Status::Done(Err(e)) => html! { <p class="error" id="import-error" role="alert">{ e.clone() }</p> },
-                Status::Done(Ok(i)) => findings(i, lang),
+                Status::Done(Ok(i)) => findings(i, &compared, lang),
             } }
         </section>
     }
@@ -496,7 +545,11 @@ fn phase(p: Option<Progress>, lang: Lang) -> String {
     }
 }
 
-fn findings(i: &Outcome, lang: Lang) -> Html {
+/// Findings shown in a list before "and N more": under another release's rules a cluster
+/// without IPAddress objects has one for every Service.
+const FINDINGS_SHOWN: usize = 50;
+
+fn findings(i: &Outcome, compared: &Compared, lang: Lang) -> Html {
     // Under 1.35 there is no ClusterIP bitmap; the NodePort one is in every behaviour.
     let ips = i.behavior != "1.35";
     let summary = match lang {
@@ -521,15 +574,51 @@ fn findings(i: &Outcome, lang: Lang) -> Html {
             if i.findings.is_empty() {
                 <p class="none">{ lang.pick("Nothing: every ClusterIP and NodePort is where the rules want it.", "没有：每个 ClusterIP 和 NodePort 都符合规则。") }</p>
             } else {
-                <ul class="findings">
-                    { for i.findings.iter().map(|f| html! {
-                        <li class="event warning">
-                            <span class="reason">{ &f.reason }</span>{ " " }<code>{ &f.object }</code>
-                            <div class="message">{ &f.message }</div>
-                        </li>
-                    }) }
-                </ul>
+                { finding_list(&i.findings, lang) }
             }
+            <h3>{ lang.pick("Under the other releases' rules", "按其他版本的规则") }</h3>
+            { match compared {
+                Compared::Pending => html! { <p class="none" id="import-compare-pending">{ lang.pick("Running their repair loops…", "正在运行它们的修复循环…") }</p> },
+                Compared::Skipped => html! { <p class="none">{ lang.pick("Not run: the input is large and no worker could start here, so it was read in this page.", "未运行：输入较大且这里无法启动 worker，只能在本页面中读取。") }</p> },
+                Compared::Done(compared) => html! {
+                    <div id="import-compare">
+                        { for compared.iter().map(|c| html! {
+                            <details data-behavior={c.behavior.clone()}>
+                                <summary>{ match (&c.findings, lang) {
+                                    (Ok(f), Lang::En) => format!("{}: {} finding{}", c.behavior, f.len(), if f.len() == 1 { "" } else { "s" }),
+                                    (Ok(f), Lang::Zh) => format!("{}：{} 条", c.behavior, f.len()),
+                                    (Err(_), Lang::En) => format!("{}: not run", c.behavior),
+                                    (Err(_), Lang::Zh) => format!("{}：未运行", c.behavior),
+                                } }</summary>
+                                { match &c.findings {
+                                    Ok(f) => finding_list(f, lang),
+                                    Err(e) => html! { <p class="error">{ e.clone() }</p> },
+                                } }
+                            </details>
+                        }) }
+                    </div>
+                },
+            } }
         </div>
+    }
+}
+
+fn finding_list(findings: &[Finding], lang: Lang) -> Html {
+    let more = findings.len().saturating_sub(FINDINGS_SHOWN);
+    html! {
+        <ul class="findings">
+            { for findings.iter().take(FINDINGS_SHOWN).map(|f| html! {
+                <li class="event warning">
+                    <span class="reason">{ &f.reason }</span>{ " " }<code>{ &f.object }</code>
+                    <div class="message">{ &f.message }</div>
+                </li>
+            }) }
+            if more > 0 {
+                <li class="more">{ match lang {
+                    Lang::En => format!("and {more} more"),
+                    Lang::Zh => format!("还有 {more} 条"),
+                } }</li>
+            }
+        </ul>
     }
 }
