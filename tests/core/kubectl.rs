@@ -317,3 +317,40 @@ fn each_other_release_says_what_its_repair_loops_would_on_the_same_cluster() {
     let from_1_20 = summary(V1_29, "1.20");
     assert_eq!(from_1_20[0], ("1.29".to_string(), bitmap));
 }
+
+/// Older API versions print the fields the lab reads under the same names: alpha ServiceCIDRs
+/// and IPAddresses (`networking.k8s.io/v1alpha1`, whose `parentRef.uid` is left alone) and
+/// `discovery.k8s.io/v1beta1` EndpointSlices (whose `topology` is left alone).
+#[test]
+fn objects_of_older_api_versions_are_read_as_todays() {
+    let older = json!({"kind": "List", "items": [
+        service("default", "kubernetes", &["10.96.0.1"]),
+        {"apiVersion": "networking.k8s.io/v1alpha1", "kind": "ServiceCIDR",
+            "metadata": {"name": "kubernetes"}, "spec": {"cidrs": ["10.96.0.0/16"]}},
+        {"apiVersion": "networking.k8s.io/v1alpha1", "kind": "IPAddress", "metadata": {"name": "10.96.0.1"},
+            "spec": {"parentRef": {"group": "", "resource": "services", "namespace": "default",
+                "name": "kubernetes", "uid": "6c7b1f0e-2a1d-4d0e-9a43-0f1f58b0b6a1"}}},
+        {"apiVersion": "discovery.k8s.io/v1beta1", "kind": "EndpointSlice",
+            "metadata": {"name": "kubernetes", "namespace": "default",
+                "labels": {"kubernetes.io/service-name": "kubernetes"}},
+            "addressType": "IPv4",
+            "endpoints": [{"addresses": ["172.18.0.2"], "conditions": {"ready": true},
+                "topology": {"kubernetes.io/hostname": "cp-1"}}],
+            "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}]},
+    ]})
+    .to_string();
+    let s = imported(&older, &Options::default());
+    assert_eq!(s["behavior"], "1.35");
+    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/16");
+    assert_eq!(s["cluster"]["secure_port"], 6443);
+    assert_eq!(
+        s["cluster"]["apiservers"],
+        json!([{"name": "apiserver-1", "advertise_address": "172.18.0.2"}])
+    );
+    assert_eq!(
+        s["initial"]["ip_addresses"],
+        json!([{"ip": "10.96.0.1", "parent": {"group": "", "resource": "services",
+            "namespace": "default", "name": "kubernetes"}}])
+    );
+    assert_eq!(findings(&older), []);
+}

@@ -577,6 +577,9 @@ fn findings(i: &Outcome, compared: &Compared, lang: Lang) -> Html {
                 { finding_list(&i.findings, lang) }
             }
             <h3>{ lang.pick("Under the other releases' rules", "按其他版本的规则") }</h3>
+            <p class="hint">{ lang.pick(
+                "The same Services under each other release's repair loops. Under 1.33 and 1.35 a ClusterIP without an IPAddress object in the paste is reported as not allocated, and repaired.",
+                "同样的 Service 交给其他版本的修复循环。在 1.33 和 1.35 中，粘贴内容里没有 IPAddress 对象的 ClusterIP 会被报告为未分配，并被修复。") }</p>
             { match compared {
                 Compared::Pending => html! { <p class="none" id="import-compare-pending">{ lang.pick("Running their repair loops…", "正在运行它们的修复循环…") }</p> },
                 Compared::Skipped => html! { <p class="none">{ lang.pick("Not run: the input is large and no worker could start here, so it was read in this page.", "未运行：输入较大且这里无法启动 worker，只能在本页面中读取。") }</p> },
