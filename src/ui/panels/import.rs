@@ -364,16 +364,12 @@ fn new_worker(url: &str) -> Result<web_sys::Worker, JsValue> {
     web_sys::Worker::new_with_options(url, &options)
 }
 
-#[function_component(Import)]
-pub(crate) fn import_panel(p: &ImportProps) -> Html {
-    let lang = super::super::use_lang();
-    let status = use_state(|| Status::Idle);
+/// The panel's state, in a [`Run`]; leaving the page, the panel stops its workers.
+#[hook]
+fn use_run(p: &ImportProps) -> Run {
     let job = use_mut_ref(|| None::<Job>);
     let warm = use_mut_ref(|| None::<Warm>);
-    let dragging = use_state(|| false);
-    let text = use_node_ref();
     {
-        // Leaving the page, the panel stops its workers.
         let (job, warm) = (job.clone(), warm.clone());
         use_effect_with((), move |_| {
             move || {
@@ -384,17 +380,25 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
             }
         });
     }
-    let compared = use_state(|| Compared::Pending);
-    let run = Run {
-        status: status.clone(),
-        compared: compared.clone(),
+    Run {
+        status: use_state(|| Status::Idle),
+        compared: use_state(|| Compared::Pending),
         opening: (*use_state(|| Rc::new(std::cell::Cell::new(false)))).clone(),
         waiting: (*use_state(|| Rc::new(RefCell::new(None)))).clone(),
-        job: job.clone(),
-        warm: warm.clone(),
+        job,
+        warm,
         lab: p.lab.clone(),
         worker_url: worker_url(p.home.as_deref()),
-    };
+    }
+}
+
+#[function_component(Import)]
+pub(crate) fn import_panel(p: &ImportProps) -> Html {
+    let lang = super::super::use_lang();
+    let run = use_run(p);
+    let (status, compared, job) = (run.status.clone(), run.compared.clone(), run.job.clone());
+    let dragging = use_state(|| false);
+    let text = use_node_ref();
     let on_import = {
         let (run, text) = (run.clone(), text.clone());
         Callback::from(move |e: SubmitEvent| {
@@ -481,31 +485,36 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
                 </label>
                 <button id="import-run" type="submit" class="primary" disabled={busy}>{ lang.pick("Import and play from here", "导入并从这里开始") }</button>
             </form>
-            { match &*status {
-                Status::Idle => html! {},
-                Status::Loading(name) => html! {
-                    <div class="progress" id="import-progress" role="status">
-                        <progress aria-label={lang.pick("import", "导入")} />
-                        <span>{ match lang { Lang::En => format!("Reading {name}…"), Lang::Zh => format!("正在读取 {name}…") } }</span>
-                    </div>
-                },
-                Status::Opening => html! {
-                    <div class="progress" id="import-progress" role="status">
-                        <progress max="100" value="70" aria-label={lang.pick("import", "导入")} />
-                        <span>{ lang.pick("Opening the cluster in the lab (the page waits for this step)…", "正在把集群载入实验室（此步骤期间页面会暂停响应）…") }</span>
-                    </div>
-                },
-                Status::Working(progress) => html! {
-                    <div class="progress" id="import-progress" role="status">
-                        <progress max="100" value={format!("{:.0}", 100.0 * fraction(*progress))} aria-label={lang.pick("import", "导入")} />
-                        <span>{ phase(*progress, lang) }</span>
-                        <button type="button" id="import-cancel" onclick={on_cancel}>{ lang.pick("Cancel", "取消") }</button>
-                    </div>
-                },
-                Status::Done(Err(e)) => html! { <p class="error" id="import-error" role="alert">{ e.clone() }</p> },
-                Status::Done(Ok(i)) => findings(i, &compared, lang),
-            } }
+            { status_view(&status, &compared, on_cancel, lang) }
         </section>
+    }
+}
+
+/// The import's progress, its refusal or its findings.
+fn status_view(status: &Status, compared: &Compared, on_cancel: Callback<MouseEvent>, lang: Lang) -> Html {
+    match status {
+        Status::Idle => html! {},
+        Status::Loading(name) => html! {
+            <div class="progress" id="import-progress" role="status">
+                <progress aria-label={lang.pick("import", "导入")} />
+                <span>{ match lang { Lang::En => format!("Reading {name}…"), Lang::Zh => format!("正在读取 {name}…") } }</span>
+            </div>
+        },
+        Status::Opening => html! {
+            <div class="progress" id="import-progress" role="status">
+                <progress max="100" value="70" aria-label={lang.pick("import", "导入")} />
+                <span>{ lang.pick("Opening the cluster in the lab (the page waits for this step)…", "正在把集群载入实验室（此步骤期间页面会暂停响应）…") }</span>
+            </div>
+        },
+        Status::Working(progress) => html! {
+            <div class="progress" id="import-progress" role="status">
+                <progress max="100" value={format!("{:.0}", 100.0 * fraction(*progress))} aria-label={lang.pick("import", "导入")} />
+                <span>{ phase(*progress, lang) }</span>
+                <button type="button" id="import-cancel" onclick={on_cancel}>{ lang.pick("Cancel", "取消") }</button>
+            </div>
+        },
+        Status::Done(Err(e)) => html! { <p class="error" id="import-error" role="alert">{ e.clone() }</p> },
+        Status::Done(Ok(i)) => findings(i, compared, lang),
     }
 }
 
