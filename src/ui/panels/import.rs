@@ -169,6 +169,8 @@ struct Run {
     waiting: Rc<RefCell<Option<Result<Outcome, String>>>>,
     job: Rc<RefCell<Option<Job>>>,
     warm: Rc<RefCell<Option<Warm>>>,
+    /// A worker failed to load here (a page on another origin): none is started again.
+    no_worker: Rc<std::cell::Cell<bool>>,
     lab: Callback<Msg>,
     worker_url: String,
 }
@@ -237,12 +239,13 @@ impl Run {
 
     /// Starts a worker now, for the import to come.
     fn warm_up(&self) {
-        if self.warm.borrow().is_some() || self.job.borrow().is_some() {
+        if self.warm.borrow().is_some() || self.no_worker.get() {
             return;
         }
         let Ok(worker) = new_worker(&self.worker_url) else { return };
-        let warm = Rc::downgrade(&self.warm);
+        let (warm, no_worker) = (Rc::downgrade(&self.warm), self.no_worker.clone());
         let on_error = Closure::<dyn FnMut(_)>::new(move |_: web_sys::Event| {
+            no_worker.set(true);
             if let Some(w) = warm.upgrade() {
                 // Not now: this runs inside the warm worker's own handler.
                 let stale = w.borrow_mut().take();
@@ -257,6 +260,7 @@ impl Run {
         let warm = self.warm.borrow_mut().take();
         let worker = match warm {
             Some(Warm { worker, .. }) => worker,
+            None if self.no_worker.get() => return Err("no worker here".into()),
             None => new_worker(&self.worker_url)?,
         };
         let started = Rc::new(std::cell::Cell::new(false));
@@ -271,7 +275,10 @@ impl Run {
         let failed = {
             let (run, started) = (self.clone(), started.clone());
             move |why: String| match (started.get(), given.borrow_mut().take()) {
-                (false, Some((input, range, behavior))) => run.in_page(input, range, behavior),
+                (false, Some((input, range, behavior))) => {
+                    run.no_worker.set(true);
+                    run.in_page(input, range, behavior)
+                }
                 _ => run.finish(Err(format!("import: the worker stopped: {why}"))),
             }
         };
@@ -387,6 +394,7 @@ fn use_run(p: &ImportProps) -> Run {
         waiting: (*use_state(|| Rc::new(RefCell::new(None)))).clone(),
         job,
         warm,
+        no_worker: (*use_state(|| Rc::new(std::cell::Cell::new(false)))).clone(),
         lab: p.lab.clone(),
         worker_url: worker_url(p.home.as_deref()),
     }
