@@ -44,6 +44,19 @@ pub struct Options {
     pub service_node_port_range: Option<String>,
 }
 
+/// The text of a file of kubectl output: UTF-8, with or without a byte-order mark. UTF-16 (what
+/// Windows PowerShell's `>` writes) is refused saying how to write UTF-8.
+pub fn text_of(bytes: &[u8]) -> Result<&str, String> {
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return Err("input: UTF-16 text (as Windows PowerShell's `>` writes it); write UTF-8: `kubectl get svc -A -o json | Out-File -Encoding utf8 cluster.json`".into());
+    }
+    let bytes = bytes.strip_prefix(&[0xef, 0xbb, 0xbf]).unwrap_or(bytes);
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        format!("input: not UTF-8 text (byte {at}); kubectl prints JSON in UTF-8")
+    })
+}
+
 /// How far an import has come, told as it goes (the page's progress bar). The phases are the
 /// lab's own, in order: [`read`] parses each document then reads its objects, [`import`] writes
 /// the scenario file then checks it, and the caller runs [`findings`].

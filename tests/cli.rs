@@ -230,8 +230,13 @@ fn import_prints_a_scenario_and_findings_what_repair_reports() {
 #[test]
 fn import_refusals_exit_2_with_one_line_naming_the_place() {
     let bad = write("bad-kubectl.json", r#"{"kind": "List", "items": [{"kind": "Service", "metadata": {"name": "web", "namespace": "shop"}, "spec": {"clusterIP": "10.1.2"}}]}"#);
-    let cases: [(&[&str], &str); 5] = [
+    // What Windows PowerShell's `>` writes: UTF-16LE with its mark.
+    let utf16 = write("utf16-kubectl.json", "");
+    let bytes: Vec<u8> = [0xff, 0xfe].into_iter().chain("{}".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    std::fs::write(&utf16, bytes).unwrap();
+    let cases: [(&[&str], &str); 6] = [
         (&["import", bad.to_str().unwrap()], "error: document 1: items[0] (Service shop/web): spec.clusterIP: invalid IP address \"10.1.2\""),
+        (&["findings", utf16.to_str().unwrap()], "error: input: UTF-16 text (as Windows PowerShell's `>` writes it); write UTF-8: `kubectl get svc -A -o json | Out-File -Encoding utf8 cluster.json`"),
         (&["findings", bad.to_str().unwrap()], "error: document 1: items[0] (Service shop/web): spec.clusterIP: invalid IP address \"10.1.2\""),
         (&["import", KUBECTL_1_29, "--service-cluster-ip-range", "10.96.0.0/33"], "error: --service-cluster-ip-range: invalid CIDR \"10.96.0.0/33\""),
         (&["import", KUBECTL_1_29, "--color", "red"], ""),

@@ -28,8 +28,8 @@ fn import(file: &str, flags: &[&str]) -> Result<kubectl::Imported, String> {
     if let [flag] = rest {
         return Err(format!("{flag}: a value is missing"));
     }
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-    kubectl::import(&text, &options)
+    let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
+    kubectl::import(kubectl::text_of(&bytes)?, &options)
 }
 
 fn invalid(msg: impl std::fmt::Display) -> ExitCode {

@@ -354,3 +354,21 @@ fn objects_of_older_api_versions_are_read_as_todays() {
     );
     assert_eq!(findings(&older), []);
 }
+
+#[test]
+fn a_file_is_read_as_utf8_with_or_without_a_byte_order_mark() {
+    let json = r#"{"kind": "List", "items": []}"#;
+    assert_eq!(kubectl::text_of(json.as_bytes()), Ok(json));
+    let marked = [&[0xef, 0xbb, 0xbf][..], json.as_bytes()].concat();
+    assert_eq!(kubectl::text_of(&marked), Ok(json));
+    // What Windows PowerShell's `>` writes: UTF-16LE with its mark.
+    let utf16: Vec<u8> = [0xff, 0xfe]
+        .into_iter()
+        .chain(json.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    assert!(kubectl::text_of(&utf16).is_err_and(|e| e.starts_with("input: UTF-16 text")));
+    assert_eq!(
+        kubectl::text_of(b"{\"kind\": \"\xff\"}"),
+        Err("input: not UTF-8 text (byte 10); kubectl prints JSON in UTF-8".to_string())
+    );
+}
