@@ -3,6 +3,8 @@
 
 use yew::prelude::*;
 
+use crate::lang::Lang;
+
 #[derive(Properties, PartialEq)]
 pub(crate) struct ShareLinkProps {
     /// What the link adds to the page's address, read when pressed ([`crate::lab::Lab::link_to_here`]).
@@ -12,17 +14,33 @@ pub(crate) struct ShareLinkProps {
     pub(crate) home: Option<AttrValue>,
 }
 
+/// The longest address Chromium opens (`url::kMaxURLChars`, 2 MiB); Firefox and Safari open
+/// longer ones. A link to an imported cluster of thousands of Services carries its whole
+/// scenario and can be longer: it is not made (the address bar would keep the old moment).
+const MAX_LINK_CHARS: usize = 2 * 1024 * 1024;
+
+/// What the button shows: the link, or why there is none.
+#[derive(Clone, PartialEq)]
+enum Shown {
+    Link(String),
+    TooLong(usize),
+}
+
 #[function_component(ShareLink)]
 pub(crate) fn share_link(p: &ShareLinkProps) -> Html {
     let lang = super::use_lang();
-    let shown = use_state(|| None::<String>);
+    let shown = use_state(|| None::<Shown>);
     let onclick = {
         let (shown, home, relative) = (shown.clone(), p.home.clone(), p.relative.clone());
         Callback::from(move |_: MouseEvent| {
             let relative = relative.emit(());
+            if relative.len() > MAX_LINK_CHARS {
+                shown.set(Some(Shown::TooLong(relative.len())));
+                return;
+            }
             if let Some(home) = &home {
                 let page = home.split(['?', '#']).next().unwrap_or_default();
-                shown.set(Some(format!("{page}{relative}")));
+                shown.set(Some(Shown::Link(format!("{page}{relative}"))));
                 return;
             }
             let mut url = String::new();
@@ -32,16 +50,25 @@ pub(crate) fn share_link(p: &ShareLinkProps) -> Html {
                 }
                 url = w.location().href().unwrap_or_default();
             }
-            shown.set(Some(url));
+            shown.set(Some(Shown::Link(url)));
         })
     };
     html! {
         <div class="share">
             <button id="share" {onclick} title={lang.pick("A link that reopens exactly this moment", "一个能重新打开此刻状态的链接")}>
                 { lang.pick("Link to this moment", "此刻的链接") }</button>
-            if let Some(url) = &*shown {
-                <input id="share-link" readonly=true value={url.clone()} aria-label={lang.pick("Link to this moment", "此刻的链接")} />
-            }
+            { match &*shown {
+                None => html! {},
+                Some(Shown::Link(url)) => html! {
+                    <input id="share-link" readonly=true value={url.clone()} aria-label={lang.pick("Link to this moment", "此刻的链接")} />
+                },
+                Some(Shown::TooLong(n)) => html! {
+                    <span id="share-too-long" class="hint" role="status">{ match lang {
+                        Lang::En => format!("No link: it would hold the whole scenario, {:.1} MB, more than a browser opens (2 MB). Save the cluster as a scenario file from \"Your cluster\" instead.", *n as f64 / 1048576.0),
+                        Lang::Zh => format!("无法生成链接：它会包含整个场景（{:.1} MB），超过浏览器能打开的长度（2 MB）。请在“你的集群”中把集群保存为场景文件。", *n as f64 / 1048576.0),
+                    } }</span>
+                },
+            } }
         </div>
     }
 }

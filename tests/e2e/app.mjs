@@ -136,6 +136,12 @@ async function importCluster(browser, server) {
   await page.waitForFunction(() => document.querySelector('#import-findings p')?.textContent.startsWith('8 Services, behaviour 1.29'));
   await page.waitForSelector('#svc-legacy-old');
   check(await page.$('.panel.import.dragging') === null, 'import: a dropped file is imported, and the lab plays it');
+
+  // The cluster the lab plays, saved as a scenario file (made in the page).
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#import-save')]);
+  const saved = JSON.parse(await readFile(await download.path(), 'utf8'));
+  check(download.suggestedFilename() === 'imported-cluster.json' && saved.name === 'imported' && saved.initial.services.length === 8,
+    `import: "Save as a scenario file" saves the scenario the lab plays (${download.suggestedFilename()}, ${saved.initial?.services?.length} Services)`);
   await page.close();
 }
 
@@ -193,6 +199,11 @@ async function importLargeCluster(browser, server) {
     'import 10k: 10,000 Services; the dual-stack range is guessed from the Services');
   check(JSON.stringify(others) === JSON.stringify(['1.20: 3 findings', '1.33: 9002 findings', '1.35: 9002 findings']),
     `import 10k: the other releases' repair loops on it (${others.join('; ')})`);
+  // Its link would carry the whole scenario: longer than a browser opens, so none is made.
+  await page.click('#share');
+  await page.waitForSelector('#share-too-long');
+  check((await text(page, '#share-too-long')).startsWith('No link: it would hold the whole scenario'),
+    `import 10k: no link to a moment longer than a browser opens ("${(await text(page, '#share-too-long')).slice(0, 60)}…")`);
   check(errors.length === 0, `import 10k: no page errors ${errors.join('; ')}`);
   const longest = Math.max(...gaps);
   console.log(`     import of 10,000 Services (11 MB file): findings ${(found - start).toFixed(0)} ms, `

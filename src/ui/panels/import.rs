@@ -183,6 +183,8 @@ struct Run {
     waiting: Rc<RefCell<Option<Result<Outcome, String>>>>,
     job: Rc<RefCell<Option<Job>>>,
     warm: Rc<RefCell<Option<Warm>>>,
+    /// The scenario file the lab plays, for "Save as a scenario file".
+    saved: Rc<RefCell<Option<Rc<str>>>>,
     /// A worker failed to load here (a page on another origin): none is started again.
     no_worker: Rc<std::cell::Cell<bool>>,
     lab: Callback<Msg>,
@@ -241,6 +243,7 @@ impl Run {
     }
 
     fn load(&self, scenario: Scenario, text: String) {
+        *self.saved.borrow_mut() = Some(text.as_str().into());
         self.lab.emit(Msg::Load(scenario, Source::Inline(text)));
     }
 
@@ -418,6 +421,7 @@ fn use_run(p: &ImportProps) -> Run {
         job,
         warm,
         no_worker: (*use_state(|| Rc::new(std::cell::Cell::new(false)))).clone(),
+        saved: (*use_state(|| Rc::new(RefCell::new(None)))).clone(),
         lab: p.lab.clone(),
         worker_url: worker_url(p.home.as_deref()),
     }
@@ -427,7 +431,7 @@ fn use_run(p: &ImportProps) -> Run {
 pub(crate) fn import_panel(p: &ImportProps) -> Html {
     let lang = super::super::use_lang();
     let run = use_run(p);
-    let (status, compared, job) = (run.status.clone(), run.compared.clone(), run.job.clone());
+    let status = run.status.clone();
     let dragging = use_state(|| false);
     let text = use_node_ref();
     let on_import = {
@@ -473,13 +477,6 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
         let dragging = dragging.clone();
         Callback::from(move |_: DragEvent| dragging.set(false))
     };
-    let on_cancel = {
-        let (job, status) = (job.clone(), status.clone());
-        Callback::from(move |_: MouseEvent| {
-            job.borrow_mut().take();
-            status.set(Status::Idle);
-        })
-    };
     let warm_up = {
         let run = run.clone();
         Callback::from(move |_: ()| run.warm_up())
@@ -516,14 +513,29 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
                 </label>
                 <button id="import-run" type="submit" class="primary" disabled={busy}>{ lang.pick("Import and play from here", "导入并从这里开始") }</button>
             </form>
-            { status_view(&status, &compared, on_cancel, lang) }
+            { status_view(&run, lang) }
         </section>
     }
 }
 
 /// The import's progress, its refusal or its findings.
-fn status_view(status: &Status, compared: &Compared, on_cancel: Callback<MouseEvent>, lang: Lang) -> Html {
-    match status {
+fn status_view(run: &Run, lang: Lang) -> Html {
+    let on_cancel = {
+        let (job, status) = (run.job.clone(), run.status.clone());
+        Callback::from(move |_: MouseEvent| {
+            job.borrow_mut().take();
+            status.set(Status::Idle);
+        })
+    };
+    let on_save = {
+        let saved = run.saved.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(text) = saved.borrow().as_ref() {
+                save("imported-cluster.json", text);
+            }
+        })
+    };
+    match &*run.status {
         Status::Idle => html! {},
         Status::Loading(name) => html! {
             <div class="progress" id="import-progress" role="status">
@@ -545,8 +557,36 @@ fn status_view(status: &Status, compared: &Compared, on_cancel: Callback<MouseEv
             </div>
         },
         Status::Done(Err(e)) => html! { <p class="error" id="import-error" role="alert">{ e.clone() }</p> },
-        Status::Done(Ok(i)) => findings(i, compared, lang),
+        Status::Done(Ok(i)) => html! {
+            <>
+                <button type="button" id="import-save" class="small" onclick={on_save}
+                    title={lang.pick("The scenario the lab plays, to run with bootstrap-sim or to share", "实验室正在运行的场景，可用 bootstrap-sim 运行或分享")}>
+                    { lang.pick("Save as a scenario file", "保存为场景文件") }</button>
+                { findings(i, &run.compared, lang) }
+            </>
+        },
     }
+}
+
+/// Offers `text` as a download named `name`, made in the page (nothing is sent anywhere).
+fn save(name: &str, text: &str) {
+    let parts = js_sys::Array::of1(&text.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/json");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    let doc = web_sys::window().and_then(|w| w.document());
+    if let Some(a) = doc.and_then(|d| d.create_element("a").ok()) {
+        let a: web_sys::HtmlAnchorElement = a.unchecked_into();
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    // Not at once: the download may not have read it yet.
+    gloo_timers::callback::Timeout::new(60_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
 }
 
 /// `import-worker.js` beside the lab's page (the page the embed names, else this one).
