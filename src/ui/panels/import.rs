@@ -19,8 +19,8 @@ use crate::lang::Lang;
 use crate::scenario::Scenario;
 use crate::share::Source;
 
-/// Inputs up to this size are read in the page (about 2,000 Services, some 80 ms): starting the
-/// worker would take longer than the import.
+/// Inputs up to this size (about 2,000 Services) are read in the page: starting the worker
+/// would take about as long as the import.
 const IN_PAGE_BYTES: usize = 1 << 20;
 
 /// Time for the browser to paint a status before a long step on the page's thread.
@@ -42,7 +42,8 @@ struct Outcome {
     findings: Vec<Finding>,
 }
 
-/// The worker's messages to the page, in JSON.
+/// The import's steps as the page takes them, from [`run`] in the page or from the worker (in
+/// JSON, but the written file as text: see [`import_cluster`]).
 #[derive(Serialize, Deserialize)]
 enum Reply {
     Progress(Progress),
