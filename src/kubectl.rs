@@ -788,9 +788,6 @@ pub struct Finding {
     pub message: String,
 }
 
-/// RepairIPAddress's grace period for an orphan IPAddress: checked again when it ends.
-const ORPHAN_GRACE_MS: u64 = 60_000;
-
 /// Runs `scenario` (an imported cluster) with the lab's own rules through the start-instant
 /// repair runs, the next resync (`repair_interval`: a Service whose IPAddress was taken by
 /// another is repaired then) and the orphan grace period, plus a second, and returns what its
@@ -798,6 +795,8 @@ const ORPHAN_GRACE_MS: u64 = 60_000;
 /// complete (a full range).
 pub fn findings(scenario: &crate::scenario::Scenario) -> Vec<Finding> {
     use crate::event::EventKind;
+    // RepairIPAddress's grace period for an orphan IPAddress: checked again when it ends.
+    use crate::repair::repairip::ORPHAN_GRACE_MS;
     let repair = [
         crate::repair::clusterip::COMPONENT,
         crate::repair::nodeport::COMPONENT,
