@@ -730,7 +730,7 @@ pub fn import_with(
     options: &Options,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Imported, String> {
-    let (file, text) = write_with(text, options, progress)?;
+    let Written { file, text, .. } = write_with(text, options, progress)?;
     progress(Progress::Checking);
     let scenario = check(&text)?;
     Ok(Imported {
@@ -740,18 +740,28 @@ pub fn import_with(
     })
 }
 
-/// [`read_with`], then [`scenario`]: the file and its text, before the scenario parser checks it
-/// ([`check`]).
+/// A cluster read, and the scenario file written of it, before the scenario parser checks it.
+pub struct Written {
+    pub cluster: Cluster,
+    pub file: Json,
+    pub text: String,
+}
+
+/// [`read_with`], then [`scenario`]: the cluster, the file and its text, before [`check`].
 pub fn write_with(
     text: &str,
     options: &Options,
     progress: &mut dyn FnMut(Progress),
-) -> Result<(Json, String), String> {
+) -> Result<Written, String> {
     let cluster = read_with(text, progress)?;
     progress(Progress::Writing);
     let file = scenario(&cluster, options)?;
     let text = file.to_string();
-    Ok((file, text))
+    Ok(Written {
+        cluster,
+        file,
+        text,
+    })
 }
 
 /// The scenario parser on a file [`scenario`] wrote: a flag given in the [`Options`] that its

@@ -109,23 +109,20 @@ fn outcome(file: &serde_json::Value, scenario: &Scenario) -> Outcome {
 /// The import, each step told to `say`: its progress, the written file, its end, then (when
 /// `compared`) the other releases' findings.
 fn run(text: &str, options: &Options, compared: bool, say: &mut dyn FnMut(Reply)) {
-    let cluster = match kubectl::read_with(text, &mut |p| say(Reply::Progress(p))) {
-        Ok(cluster) => cluster,
+    let written = match kubectl::write_with(text, options, &mut |p| say(Reply::Progress(p))) {
+        Ok(written) => written,
         Err(e) => return say(Reply::Done(Err(e))),
     };
-    say(Reply::Progress(Progress::Writing));
-    let done = kubectl::scenario(&cluster, options).and_then(|file| {
-        let written = file.to_string();
-        say(Reply::Written(written.clone()));
-        say(Reply::Progress(Progress::Checking));
-        let scenario = kubectl::check(&written)?;
+    say(Reply::Written(written.text.clone()));
+    say(Reply::Progress(Progress::Checking));
+    let done = kubectl::check(&written.text).map(|scenario| {
         say(Reply::Progress(Progress::Repairing));
-        Ok(outcome(&file, &scenario))
+        outcome(&written.file, &scenario)
     });
     let chosen = done.as_ref().ok().map(|o| o.behavior.clone());
     say(Reply::Done(done));
     if let (Some(chosen), true) = (chosen, compared) {
-        say(Reply::Compared(kubectl::compare(&cluster, options, &chosen)));
+        say(Reply::Compared(kubectl::compare(&written.cluster, options, &chosen)));
     }
 }
 
