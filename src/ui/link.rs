@@ -62,12 +62,15 @@ pub(crate) fn share_link(p: &ShareLinkProps) -> Html {
                 Some(Shown::Link(url)) => html! {
                     <input id="share-link" readonly=true value={url.clone()} aria-label={lang.pick("Link to this moment", "此刻的链接")} />
                 },
-                Some(Shown::TooLong(n)) => html! {
-                    <span id="share-too-long" class="hint" role="status">{ match lang {
-                        Lang::En => format!("No link: it would hold the whole scenario, {:.1} MB, more than a browser opens (2 MB). Save the cluster as a scenario file from \"Your cluster\" instead.", *n as f64 / 1048576.0),
-                        Lang::Zh => format!("无法生成链接：它会包含整个场景（{:.1} MB），超过浏览器能打开的长度（2 MB）。请在“你的集群”中把集群保存为场景文件。", *n as f64 / 1048576.0),
-                    } }</span>
-                },
+                Some(Shown::TooLong(n)) => {
+                    let mb = *n as f64 / (1 << 20) as f64;
+                    html! {
+                        <span id="share-too-long" class="hint" role="status">{ match lang {
+                            Lang::En => format!("No link: it would hold the whole scenario, {mb:.1} MB, more than a browser opens (2 MB). Save the cluster as a scenario file from \"Your cluster\" instead."),
+                            Lang::Zh => format!("无法生成链接：它会包含整个场景（{mb:.1} MB），超过浏览器能打开的长度（2 MB）。请在“你的集群”中把集群保存为场景文件。"),
+                        } }</span>
+                    }
+                }
             } }
         </div>
     }

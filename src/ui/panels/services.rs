@@ -64,9 +64,7 @@ pub(crate) fn services(p: &PanelProps) -> Html {
     // The same Services from one frame to the next (a seek, a tick) keep the same list, and the
     // rows, a thousand or more, are not rendered again.
     let services = use_memo(st.services.clone(), |s| s.clone());
-    let show_all = use_state(|| false);
-    let limit = if *show_all { usize::MAX } else { ROWS_SHOWN };
-    let more = show_all_button(&show_all, services.len(), "services-all", ("Services", "Service"), lang);
+    let (limit, more) = use_rows_shown(services.len(), "services-all", ("Services", "Service"), lang);
     html! {
         <section class="panel services" aria-labelledby="h-services">
             <h2 id="h-services">{ lang.pick("Services", "Service") }</h2>
@@ -97,19 +95,17 @@ pub(crate) fn services(p: &PanelProps) -> Html {
 /// thousands of nodes, which the browser lays out again on every change of the page.
 const ROWS_SHOWN: usize = 100;
 
-/// "Show all N …" under a list of more than [`ROWS_SHOWN`] rows, until it is pressed.
-fn show_all_button(
-    show_all: &UseStateHandle<bool>,
-    n: usize,
-    id: &'static str,
-    (en, zh): (&str, &str),
-    lang: Lang,
-) -> Option<Html> {
+/// How many of `n` rows a list shows ([`ROWS_SHOWN`], or all once asked), and the "Show all N
+/// …" button under it until it is pressed.
+#[hook]
+fn use_rows_shown(n: usize, id: &'static str, what: (&'static str, &'static str), lang: Lang) -> (usize, Option<Html>) {
+    let (en, zh) = what;
+    let show_all = use_state(|| false);
     let onclick = {
         let show_all = show_all.clone();
         Callback::from(move |_| show_all.set(true))
     };
-    (!**show_all && n > ROWS_SHOWN).then(|| {
+    let button = (!*show_all && n > ROWS_SHOWN).then(|| {
         html! {
             <button {id} class="small" {onclick}>
                 { match lang {
@@ -118,7 +114,8 @@ fn show_all_button(
                 } }
             </button>
         }
-    })
+    });
+    (if *show_all { usize::MAX } else { ROWS_SHOWN }, button)
 }
 
 #[derive(Properties, PartialEq)]
@@ -173,9 +170,7 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
         let user = all.iter().filter(|e| !(e.namespace == "default" && e.name == "kubernetes"));
         user.cloned().collect::<Vec<_>>()
     });
-    let show_all = use_state(|| false);
-    let limit = if *show_all { usize::MAX } else { ROWS_SHOWN };
-    let more = show_all_button(&show_all, endpoints.len(), "endpoints-all", ("Endpoints", "Endpoints"), lang);
+    let (limit, more) = use_rows_shown(endpoints.len(), "endpoints-all", ("Endpoints", "Endpoints"), lang);
     html! {
         <section class="panel pods" aria-labelledby="h-pods">
             <h2 id="h-pods">{ lang.pick("Pods and their Endpoints", "Pod 及其 Endpoints") }</h2>
