@@ -11,7 +11,7 @@ use kube_bootstrap_lab::{report, scenario};
 const GOLDEN: &str = include_str!("../golden/scenario-digests.txt");
 
 /// FNV-1a, 64 bits: small, stable and the same on every target.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
     })

@@ -26,6 +26,9 @@ mod repair_nodeport;
 mod scenario;
 mod servicecidr;
 mod share;
+#[path = "../support/swarmgen.rs"]
+mod swarmgen;
+mod swarm_digests;
 mod tour;
 mod upstream;
 mod wire;
