@@ -16,6 +16,8 @@
 
 const base = new URL("./", import.meta.url);
 const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];
+const HOST_SHEET = new CSSStyleSheet();
+HOST_SHEET.replaceSync(":host { display: block; } :host([hidden]) { display: none; }");
 const ATTRIBUTES = ["tour", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "link"];
 
 /** What could not be loaded, by URL: the message in the element names it. */
@@ -197,11 +199,9 @@ export class KubeBootstrapLab extends HTMLElement {
   async #render() {
     const generation = ++this.#generation;
     const root = this.shadowRoot ?? this.attachShadow({ mode: "open" });
-    if (!root.querySelector("style")) {
-      const style = document.createElement("style");
-      style.textContent = ":host { display: block; } :host([hidden]) { display: none; }";
-      root.append(style);
-    }
+    // A constructed sheet, not a <style> element: a page whose policy forbids inline styles
+    // (style-src without 'unsafe-inline') still applies it.
+    if (!root.adoptedStyleSheets.includes(HOST_SHEET)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, HOST_SHEET];
     this.#lab?.unmount();
     this.#lab = null;
     root.querySelector(".kube-bootstrap-lab-root")?.remove();

@@ -478,7 +478,90 @@ async function loadFailures(browser, server) {
 const server = await serve(DIST);
 const browser = await chromium.launch(CHROMIUM);
 await mkdir(ARTIFACTS, { recursive: true });
-// E2E_ONLY=story|embeds|widths|loading|failures|import|speed runs one part (while working on it).
+/** Every Content-Security-Policy violation in every frame of the context's pages, from the first script on. */
+async function recordViolations(context) {
+  await context.addInitScript(() => {
+    window.cspViolations_ = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.cspViolations_.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`));
+  });
+}
+const violations = async (page) => (await Promise.all(page.frames().map((f) => f.evaluate(() => window.cspViolations_ ?? []).catch(() => [])))).flat();
+
+/**
+ * Issue 14: the page and the embed example run under a strict Content-Security-Policy (no inline
+ * script, no eval, connect-src 'self'). Each is used the way a reader uses it (playing, a large
+ * import read by the worker, saving the scenario, a link; the three embeds), with no violation;
+ * an eval and an inline script are refused, which shows that the policy is in force.
+ */
+async function lockedDown(browser, server) {
+  const file = `${ARTIFACTS}/cluster-2k.json`;
+  await writeFile(file, execFileSync('node', ['tests/kubectl/make-cluster.mjs', '2000'], { maxBuffer: 1 << 26 }));
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  await recordViolations(context);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${server.url}?scenario=crash-one-of-three`);
+  await page.waitForSelector('#kubernetes-ip');
+  const policy = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
+  const directives = Object.fromEntries(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(' ')]));
+  // Scripts only from files of this origin (no 'unsafe-inline', no 'unsafe-eval'); fetches only to it.
+  check(directives['default-src'] === "'none'" && directives['script-src'] === "'self' 'wasm-unsafe-eval'"
+    && directives['connect-src'] === "'self'" && !('script-src-elem' in directives) && !('script-src-attr' in directives),
+  'csp: the page\'s policy allows no inline script and no eval');
+  console.log(`     csp in force: ${policy}`);
+  await page.click('#play');
+  await page.waitForTimeout(1000);
+  await page.click('#play');
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.hover('#import-text');
+  await page.waitForTimeout(1000);
+  await page.setInputFiles('#import-file', file);
+  await page.waitForSelector('#import-findings', { timeout: 60000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#import-save')]);
+  check(workers.some((u) => u.endsWith('/import-worker.js')) && download.suggestedFilename() === 'imported-cluster.json',
+    `csp: the import's worker starts (${workers.join(' ') || 'none'}), and a 2,000-Service file is imported and saved`);
+  await page.click('#share');
+  await page.waitForSelector('#share-too-long, #share-link');
+  // A string to setTimeout is an eval from the page's own task (DevTools' evaluate may eval).
+  const refused = await page.evaluate(() => new Promise((resolve) => {
+    setTimeout('window.evalRan_ = true;');
+    const s = document.createElement('script');
+    s.textContent = 'window.inlineRan_ = true;';
+    document.head.append(s);
+    setTimeout(() => resolve({ evaluated: window.evalRan_ === true, inline: window.inlineRan_ === true }), 200);
+  }));
+  check(!refused.evaluated && !refused.inline, `csp: eval and an inline script are refused (eval ran: ${refused.evaluated}, inline ran: ${refused.inline})`);
+  const seen = await violations(page);
+  const expected = seen.filter((v) => v.startsWith('script-src'));
+  check(seen.length === expected.length && expected.length === 2,
+    `csp: the app works with no violation but the two provoked ones (${seen.join('; ')})`);
+  const unexpected = errors.filter((e) => !e.includes('Content Security Policy'));
+  check(unexpected.length === 0, `csp: no page errors but the policy's two refusals ${unexpected.join('; ')}`);
+
+  // The embed example: mount(), <kube-bootstrap-lab> and an iframe, in a page with its own strict policy.
+  const docs = await context.newPage();
+  const docsErrors = [];
+  docs.on('pageerror', (e) => docsErrors.push(String(e)));
+  docs.on('console', (m) => { if (m.type() === 'error') docsErrors.push(m.text()); });
+  await docs.goto(`${server.url}docs-example.html`);
+  await docs.waitForSelector('#lab-tour #kubernetes-ip');
+  await docs.waitForFunction(() => document.querySelector('#lab-element').shadowRoot?.querySelector('.lab'));
+  await docs.$eval('#lab-frame', (f) => f.scrollIntoView());
+  await docs.waitForFunction(() => document.querySelector('#lab-frame').style.height !== '');
+  const docsPolicy = await docs.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
+  const display = await docs.$eval('#lab-element', (e) => getComputedStyle(e).display);
+  const docsSeen = await violations(docs);
+  check(docsSeen.length === 0 && docsErrors.length === 0 && display === 'block',
+    `csp: the three embeds of docs-example.html run under its policy with no violation (${docsSeen.join('; ') || 'none'}; errors: ${docsErrors.join('; ') || 'none'}; element display ${display})`);
+  console.log(`     csp of docs-example.html: ${docsPolicy}`);
+  await docs.screenshot({ path: `${ARTIFACTS}/csp-docs-example.png` });
+  await context.close();
+}
+
+// E2E_ONLY=story|embeds|widths|loading|failures|import|csp|speed runs one part (while working on it).
 const part = (...names) => !process.env.E2E_ONLY || names.includes(process.env.E2E_ONLY);
 try {
   if (part('story')) for (const [label, viewport] of [['desktop', { width: 1440, height: 1000 }], ['phone', { width: 360, height: 780 }]]) {
@@ -529,6 +612,7 @@ try {
   if (part('embeds', 'failures')) await loadFailures(browser, server);
   if (part('import')) await importCluster(browser, server);
   if (part('import')) await importLargeCluster(browser, server);
+  if (part('csp')) await lockedDown(browser, server);
   if (part('speed')) {
     const f = await frameTimes(browser, `${server.url}?scenario=crash-one-of-three`);
     console.log(`     playing at 20× on a /16 for 5 s: ${f.frames} frames, p95 frame work ${f.p95Work.toFixed(2)} ms, p95 frame interval ${f.p95Gap.toFixed(1)} ms, reached ${f.clock}`);
