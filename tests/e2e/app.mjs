@@ -541,6 +541,19 @@ async function lockedDown(browser, server) {
   const unexpected = errors.filter((e) => !e.includes('Content Security Policy'));
   check(unexpected.length === 0, `csp: no page errors but the policy's two refusals ${unexpected.join('; ')}`);
 
+  // Markup in a URL parameter and in a link's scenario name is shown as text, never parsed.
+  const markup = '<img src=x onerror="window.markupRan_=1">';
+  for (const url of [`?scenario=${encodeURIComponent(markup)}`, `?lang=en#scenario=${encodeURIComponent(markup)}`]) {
+    await page.goto(`${server.url}${url}`);
+    await page.waitForSelector('#action-error');
+    const shown = await page.evaluate(() => ({
+      text: document.querySelector('#action-error').textContent,
+      imgs: document.querySelectorAll('.lab img').length,
+      ran: window.markupRan_ === 1,
+    }));
+    check(shown.text.includes('<img src=x') && shown.imgs === 0 && !shown.ran, `csp: markup in ${url.slice(0, 12)}… is shown as text ("${shown.text}")`);
+  }
+
   // The embed example: mount(), <kube-bootstrap-lab> and an iframe, in a page with its own strict policy.
   const docs = await context.newPage();
   const docsErrors = [];
