@@ -52,7 +52,7 @@ pub fn parse_ms(s: &str) -> Result<u64, String> {
         let mut scale = unit_ns;
         for d in frac.bytes() {
             scale /= 10;
-            ns += (d - b'0') as u128 * scale;
+            ns = ns.checked_add((d - b'0') as u128 * scale).ok_or_else(bad)?;
         }
         total_ns = total_ns.checked_add(ns).ok_or_else(bad)?;
         rest = tail;

@@ -81,7 +81,12 @@ pub fn read(text: &str) -> Result<Cluster, String> {
 }
 
 /// [`read`], telling `progress` of each document parsed and of every hundredth of its objects.
+/// A rejection is one line (a kind or name with a line break is echoed escaped).
 pub fn read_with(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Cluster, String> {
+    read_documents(text, progress).map_err(crate::quote::one_line)
+}
+
+fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Cluster, String> {
     if text.len() > MAX_BYTES {
         return Err(format!(
             "input: {} MB is more than the {} MB the import reads",

@@ -23,3 +23,21 @@ pub fn clip(message: &str, max: usize) -> String {
         None => message.to_string(),
     }
 }
+
+/// `message` on one line: the line breaks a parser echoed from its input (serde's `unknown field
+/// `…``, a name or key as given) written as escapes, so that every rejection is one line.
+pub fn one_line(message: String) -> String {
+    const BREAKS: [char; 5] = ['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}'];
+    if !message.contains(BREAKS) {
+        return message;
+    }
+    message
+        .chars()
+        .map(|c| match c {
+            '\n' => "\\n".to_string(),
+            '\r' => "\\r".to_string(),
+            c if BREAKS.contains(&c) => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}

@@ -55,8 +55,12 @@ pub struct Scenario {
     pub until_ms: u64,
 }
 
-/// Parses and validates a scenario file.
+/// Parses and validates a scenario file; a rejection is one line naming the field.
 pub fn parse(text: &str) -> Result<Scenario, String> {
+    parse_file(text).map_err(crate::quote::one_line)
+}
+
+fn parse_file(text: &str) -> Result<Scenario, String> {
     let file = read_file(text)?;
     let (cluster, mut taken) = cluster::cluster_config(&file.cluster, file.behavior)?;
     let initial = initial::initial(&file.initial, &cluster, file.behavior)?;

@@ -257,3 +257,32 @@ fn a_file_is_read_the_same_straight_from_its_text_or_through_a_value() {
     assert!(scenario::parse("{\"name\": ").unwrap_err().starts_with("invalid JSON: "));
     assert_eq!(err(json!({"until": 5})), "until: invalid type: integer `5`, expected a string");
 }
+
+/// A key, name or kind with a line break (fuzz/regressions/) is echoed escaped: every rejection
+/// of a scenario file or a kubectl import is one line.
+#[test]
+fn a_rejection_is_one_line_whatever_it_echoes() {
+    for (file, text) in [
+        ("unknown field", include_str!("../../fuzz/regressions/scenario/multiline-unknown-field.json")),
+        ("unknown variant", include_str!("../../fuzz/regressions/scenario/multiline-unknown-variant.json")),
+        ("duplicate object", include_str!("../../fuzz/regressions/scenario/multiline-duplicate-object.json")),
+    ] {
+        let e = scenario::parse(text).unwrap_err();
+        assert!(!e.contains(['\n', '\r']) && e.contains("\\n"), "{file}: {e:?}");
+    }
+    let e = kube_bootstrap_lab::kubectl::read(include_str!("../../fuzz/regressions/kubectl/multiline-kind.json")).unwrap_err();
+    assert!(!e.contains(['\n', '\r']) && e.contains("\\n"), "kubectl: {e:?}");
+    assert_eq!(
+        scenario::parse(include_str!("../../fuzz/regressions/scenario/multiline-unknown-field.json")).unwrap_err(),
+        "cluster.x\\ny: unknown field `x\\ny`, expected one of `service_cluster_ip_range`, `service_node_port_range`, `endpoint_reconciler_type`, `apiserver_count`, `kubernetes_service_node_port`, `secure_port`, `kubernetes_service_port`, `endpoint_reconciler_interval`, `lease_ttl`, `repair_interval`, `apiservers`"
+    );
+}
+
+/// fuzz/regressions/duration: a fraction whose digits overflow is refused (it panicked in debug
+/// builds and wrapped to a wrong value in release ones).
+#[test]
+fn a_duration_whose_fraction_overflows_is_refused() {
+    let input = include_str!("../../fuzz/regressions/duration/overflow-in-fraction");
+    let e = kube_bootstrap_lab::duration::parse_ms(input).unwrap_err();
+    assert!(e.starts_with("invalid duration"), "{e}");
+}
