@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what `make serve` (setup.sh web) or `make test` (setup.sh test) needs and is missing.
+# Installs what `make serve` (setup.sh web), `make test` (setup.sh test) or `make fuzz`
+# (setup.sh fuzz) needs and is missing.
 # Idempotent: on a machine that has everything it checks versions and installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,21 @@ apt_install() {
   [ -n "$apt_updated" ] || { sudo_if_needed apt-get update -qq; apt_updated=1; }
   sudo_if_needed apt-get install -y -qq "${missing[@]}" >/dev/null
 }
+
+# `make fuzz` (setup.sh fuzz): the nightly toolchain (libFuzzer's instrumentation needs it),
+# a C++ compiler (libfuzzer-sys builds libFuzzer) and cargo-fuzz; nothing of the web build.
+if [ "$what" = fuzz ]; then
+  if ! rustup toolchain list | grep -q '^nightly'; then
+    say "installing the Rust nightly toolchain (for cargo-fuzz)"
+    rustup toolchain install nightly --profile minimal
+  fi
+  command -v g++ >/dev/null || apt_install g++
+  if ! cargo fuzz --version >/dev/null 2>&1; then
+    say "installing cargo-fuzz (about a minute)"
+    cargo install cargo-fuzz
+  fi
+  exit 0
+fi
 
 # The wasm target.
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
