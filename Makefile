@@ -11,12 +11,14 @@ export CHROMEDRIVER := /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_TIMEOUT := 180
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: help serve test bench setup-web setup-test test-wasm test-e2e test-native build
+.PHONY: help serve test bench setup-web setup-test test-wasm test-e2e test-native build soak soak-digests soak-swarm soak-browser fuzz
 
 help:
 	@echo "make serve   build the app and serve it at http://127.0.0.1:8080"
 	@echo "make test    every test layer: wasm core + components in headless Chromium, e2e, native"
 	@echo "make bench   allocator and repair benchmarks, natively and in headless Chromium"
+	@echo "make soak    1,000 swarm traces native = wasm, 10,000 swarm seeds per behaviour, an hour in Chromium"
+	@echo "make fuzz    every parser of untrusted input under libFuzzer, FUZZ_SECONDS (60) each"
 
 setup-web:
 	@scripts/setup.sh web
@@ -25,7 +27,8 @@ setup-test:
 	@scripts/setup.sh test
 
 serve: setup-web
-	trunk serve --release
+	# No autoreload: Trunk writes its client inline, which the page's policy blocks (scripts/csp.mjs).
+	trunk serve --release --no-autoreload
 
 build: setup-web
 	trunk build --release
@@ -67,3 +70,33 @@ bench: setup-test
 	cargo bench --no-default-features | tee target/bench/native.log
 	cargo test --profile bench $(WASM) --no-default-features --test wasm_bench -- --nocapture 2>&1 | tee target/bench/wasm.log
 	node scripts/bench-summary.mjs target/bench/{weight,browser,native,wasm}.log
+
+# Fuzzing (fuzz/, cargo-fuzz with libFuzzer on nightly): every parser of untrusted input for
+# FUZZ_SECONDS each, one target after the other; fails on any crash, timeout or out-of-memory
+# (findings in fuzz/artifacts/<target>/). See scripts/fuzz.sh for the per-input ceilings.
+FUZZ_SECONDS ?= 60
+
+fuzz:
+	@scripts/setup.sh fuzz
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+# Long runs (about 90 minutes on 2 cores), optimised with their checks kept (`--profile soak`).
+SOAK_SEEDS ?= 10000
+SOAK_BEHAVIORS ?= 1.20 1.29 1.33 1.35
+soak: setup-test soak-digests soak-swarm soak-browser
+
+# All 1,000 committed swarm digests, natively and in wasm (make test compares 50).
+soak-digests:
+	SWARM_DIGEST_SEEDS=1000 cargo test --profile soak --no-default-features --test core swarm_digests -- --nocapture
+	SWARM_DIGEST_SEEDS=1000 WASM_BINDGEN_TEST_TIMEOUT=3600 cargo test --profile soak $(WASM) --no-default-features --test core swarm_digests
+
+# SOAK_SEEDS swarm seeds under each behaviour, one hour of virtual time each, on every core.
+soak-swarm:
+	for b in $(SOAK_BEHAVIORS); do \
+	  SWARM_BEHAVIOR=$$b SWARM_SEEDS=$(SOAK_SEEDS) cargo test --profile soak --no-default-features --test swarm -- --exact swarm --nocapture; \
+	done
+
+# The app at top speed for SOAK_MINUTES (60) of wall time: a tour in a loop and random clicks.
+soak-browser:
+	trunk build --release
+	node tests/e2e/soak.mjs
