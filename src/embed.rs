@@ -62,7 +62,7 @@ pub fn parse_query(query: &str) -> (PageOptions, Vec<String>) {
             Err(e) => problems.push(format!("URL parameter {}: {e}", clip(key, QUOTE_MAX_CHARS))),
         }
     }
-    (o, problems)
+    (o, one_line_each(problems))
 }
 
 /// Reads settings given as (key, value) pairs; `what` names them in messages ("URL parameter",
@@ -76,7 +76,13 @@ pub fn parse_settings<K: AsRef<str>, V: AsRef<str>>(
     for (key, value) in pairs {
         o.set(key.as_ref(), value.as_ref(), what, &mut problems);
     }
-    (o, problems)
+    (o, one_line_each(problems))
+}
+
+/// The messages on one line each: a key or value given with a line break (an attribute may
+/// hold one, a query string percent-encode one) is echoed escaped.
+fn one_line_each(problems: Vec<String>) -> Vec<String> {
+    problems.into_iter().map(crate::quote::one_line).collect()
 }
 
 impl PageOptions {

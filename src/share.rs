@@ -114,9 +114,14 @@ impl Moment {
         parts.join("&")
     }
 
-    /// Reads a fragment (with or without `#`); every error names the part at fault. A fragment
-    /// that is not a moment at all ([`is_moment`]) is an error here too: check that first.
+    /// Reads a fragment (with or without `#`); every error names the part at fault, on one line.
+    /// A fragment that is not a moment at all ([`is_moment`]) is an error here too: check that
+    /// first.
     pub fn decode(fragment: &str) -> Result<Moment, String> {
+        Self::decode_parts(fragment).map_err(crate::quote::one_line)
+    }
+
+    fn decode_parts(fragment: &str) -> Result<Moment, String> {
         let mut source = None;
         let (mut seed, mut time_ms, mut actions) = (None, 0, Vec::new());
         for part in parts(fragment) {

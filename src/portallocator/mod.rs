@@ -22,9 +22,13 @@ impl PortRange {
         port >= self.base && port - self.base < self.size
     }
 
-    /// Parses `a-b`, `a` and `a+n` (meaning `a` to `a+n`), with apimachinery's error texts.
-    /// An empty string is the empty range.
+    /// Parses `a-b`, `a` and `a+n` (meaning `a` to `a+n`), with apimachinery's error texts (on
+    /// one line: a line break they echo is escaped). An empty string is the empty range.
     pub fn parse(value: &str) -> Result<PortRange, String> {
+        Self::parse_range(value).map_err(crate::quote::one_line)
+    }
+
+    fn parse_range(value: &str) -> Result<PortRange, String> {
         let value = value.trim();
         if value.is_empty() {
             return Ok(PortRange { base: 0, size: 0 });

@@ -258,8 +258,9 @@ fn a_file_is_read_the_same_straight_from_its_text_or_through_a_value() {
     assert_eq!(err(json!({"until": 5})), "until: invalid type: integer `5`, expected a string");
 }
 
-/// A key, name or kind with a line break (fuzz/regressions/) is echoed escaped: every rejection
-/// of a scenario file or a kubectl import is one line.
+/// A key, name, kind or value with a line break (fuzz/regressions/) is echoed escaped: every
+/// rejection of a scenario file, a kubectl import, a link, a URL parameter or a port range is one
+/// line.
 #[test]
 fn a_rejection_is_one_line_whatever_it_echoes() {
     for (file, text) in [
@@ -272,6 +273,15 @@ fn a_rejection_is_one_line_whatever_it_echoes() {
     }
     let e = kube_bootstrap_lab::kubectl::read(include_str!("../../fuzz/regressions/kubectl/multiline-kind.json")).unwrap_err();
     assert!(!e.contains(['\n', '\r']) && e.contains("\\n"), "kubectl: {e:?}");
+    // A link, the page's URL parameters and a port range echo their input too.
+    let link = include_str!("../../fuzz/regressions/link/multiline-escape");
+    let e = kube_bootstrap_lab::share::Moment::decode(link).unwrap_err();
+    assert!(!e.contains(['\n', '\r']) && e.starts_with("link: "), "link: {e:?}");
+    let (_, problems) = kube_bootstrap_lab::embed::parse_query(include_str!("../../fuzz/regressions/embed/multiline-key"));
+    assert!(problems.iter().any(|p| p.contains("\\n")), "{problems:?}");
+    assert!(problems.iter().all(|p| !p.contains(['\n', '\r'])), "URL parameters: {problems:?}");
+    let e = kube_bootstrap_lab::portallocator::PortRange::parse(include_str!("../../fuzz/regressions/port_range/multiline-range")).unwrap_err();
+    assert!(!e.contains(['\n', '\r']) && e.starts_with("unable to parse port range: "), "port range: {e:?}");
     assert_eq!(
         scenario::parse(include_str!("../../fuzz/regressions/scenario/multiline-unknown-field.json")).unwrap_err(),
         "cluster.x\\ny: unknown field `x\\ny`, expected one of `service_cluster_ip_range`, `service_node_port_range`, `endpoint_reconciler_type`, `apiserver_count`, `kubernetes_service_node_port`, `secure_port`, `kubernetes_service_port`, `endpoint_reconciler_interval`, `lease_ttl`, `repair_interval`, `apiservers`"
