@@ -2131,39 +2131,19 @@ fn env_flag(name: &str) -> bool {
     std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
-#[test]
-fn swarm() {
-    let single = env_u64("SWARM_SEED");
-    let seeds: Vec<u64> = match single {
-        Some(s) => vec![s],
-        None => {
-            let n = env_u64("SWARM_SEEDS").unwrap_or(DEFAULT_SEEDS);
-            let base = env_u64("SWARM_SEED_BASE").unwrap_or(0);
-            (base..base + n).collect()
-        }
-    };
-    let strict = env_flag("SWARM_STRICT");
-    let opts = Options {
-        check: !env_flag("SWARM_NOCHECK"),
-        verbose: single.is_some(),
-        trace: env_flag("SWARM_TRACE"),
-        only: std::env::var("SWARM_BEHAVIOR")
-            .ok()
-            .map(|b| b.parse().unwrap_or_else(|e| panic!("SWARM_BEHAVIOR: {e}"))),
-    };
+/// Runs `seeds` on as many threads as there are cores; the outcomes in seed order, and the
+/// number of threads.
+fn run_seeds(seeds: &[u64], opts: &Options) -> (Vec<Outcome>, usize) {
     let threads = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .min(seeds.len())
         .max(1);
-    let started = Instant::now();
     // Silence the default hook's backtrace noise for engine panics; they are reported per seed.
     let hook = panic::take_hook();
     panic::set_hook(Box::new(|_| {}));
     let mut outcomes: Vec<Outcome> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|k| {
-                let seeds = &seeds;
-                let opts = &opts;
                 scope.spawn(move || {
                     seeds
                         .iter()
@@ -2185,6 +2165,48 @@ fn swarm() {
     });
     panic::set_hook(hook);
     outcomes.sort_by_key(|o| o.seed);
+    (outcomes, threads)
+}
+
+/// Fails the test with the first failures, each with the command that replays its seed.
+fn fail_with(failures: &[String], seeds: usize) {
+    if !failures.is_empty() {
+        let shown: Vec<&String> = failures.iter().take(5).collect();
+        panic!(
+            "{} of {} swarm seeds failed; first failures:\n\n{}",
+            failures.len(),
+            seeds,
+            shown
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        );
+    }
+}
+
+#[test]
+fn swarm() {
+    let single = env_u64("SWARM_SEED");
+    let seeds: Vec<u64> = match single {
+        Some(s) => vec![s],
+        None => {
+            let n = env_u64("SWARM_SEEDS").unwrap_or(DEFAULT_SEEDS);
+            let base = env_u64("SWARM_SEED_BASE").unwrap_or(0);
+            (base..base + n).collect()
+        }
+    };
+    let strict = env_flag("SWARM_STRICT");
+    let opts = Options {
+        check: !env_flag("SWARM_NOCHECK"),
+        verbose: single.is_some(),
+        trace: env_flag("SWARM_TRACE"),
+        only: std::env::var("SWARM_BEHAVIOR")
+            .ok()
+            .map(|b| b.parse().unwrap_or_else(|e| panic!("SWARM_BEHAVIOR: {e}"))),
+    };
+    let started = Instant::now();
+    let (outcomes, threads) = run_seeds(&seeds, &opts);
 
     let mut total = Stats::default();
     let mut by_invariant: BTreeMap<String, Vec<u64>> = BTreeMap::new();
@@ -2260,19 +2282,7 @@ fn swarm() {
             &seeds[..seeds.len().min(20)]
         );
     }
-    if !failures.is_empty() {
-        let shown: Vec<&String> = failures.iter().take(5).collect();
-        panic!(
-            "{} of {} swarm seeds failed; first failures:\n\n{}",
-            failures.len(),
-            outcomes.len(),
-            shown
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n")
-        );
-    }
+    fail_with(&failures, outcomes.len());
 }
 
 /// The same seed gives the same world, byte for byte: final state and event log.

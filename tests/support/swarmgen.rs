@@ -479,8 +479,33 @@ fn service_ips(world: &World) -> Vec<String> {
 }
 
 /// One random action as scenario JSON (`{"do": ...}`), its targets picked from the world.
+/// Working out the candidates draws nothing: only `g` decides.
 fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
-    let now = world.now();
+    match g.weighted(&kinds(world.behavior())) {
+        kind @ (Kind::Crash
+        | Kind::Stop
+        | Kind::Start
+        | Kind::Add
+        | Kind::Isolate
+        | Kind::Outage) => apiserver_action(g, world, names, kind),
+        kind @ (Kind::CreateService
+        | Kind::DeleteService
+        | Kind::DeleteKubernetes
+        | Kind::CreatePod
+        | Kind::DeletePod
+        | Kind::SetPodReady) => object_action(g, world, names, kind),
+        kind @ (Kind::LeakIp
+        | Kind::LeakPort
+        | Kind::UnallocateIp
+        | Kind::UnallocatePort
+        | Kind::ForceIp
+        | Kind::ForcePort) => storage_corruption(g, world, kind),
+        kind => ipam_action(g, world, names, kind),
+    }
+}
+
+/// Crashes, stops, starts, new members, isolation and etcd outages.
+fn apiserver_action(g: &mut Gen, world: &World, names: &mut Names, kind: Kind) -> Json {
     let apiservers: Vec<&Apiserver> = world.apiservers().collect();
     let down: Vec<&str> = apiservers
         .iter()
@@ -501,15 +526,6 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
             g.pick(&any).to_string()
         }
     };
-    let users = user_services(world);
-    let pods: Vec<(String, String)> = world
-        .etcd()
-        .pods(now)
-        .iter()
-        .map(|p| (p.namespace.clone(), p.name.clone()))
-        .collect();
-    let behavior = world.behavior();
-    let kind = g.weighted(&kinds(behavior));
     match kind {
         Kind::Crash => json!({"do": "crash_apiserver", "apiserver": target(g, &up)}),
         Kind::Stop => json!({"do": "stop_apiserver", "apiserver": target(g, &up)}),
@@ -543,6 +559,20 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
             json!({"do": "isolate_apiserver", "apiserver": target(g, &up), "for": ms(for_)})
         }
         Kind::Outage => json!({"do": "etcd_outage", "for": ms(g.between(500, 40_000))}),
+        _ => unreachable!("{kind:?} is no apiserver action"),
+    }
+}
+
+/// Services and Pods through the API.
+fn object_action(g: &mut Gen, world: &World, names: &mut Names, kind: Kind) -> Json {
+    let users = user_services(world);
+    let pods: Vec<(String, String)> = world
+        .etcd()
+        .pods(world.now())
+        .iter()
+        .map(|p| (p.namespace.clone(), p.name.clone()))
+        .collect();
+    match kind {
         Kind::CreateService => {
             names.services += 1;
             let ty = g.weighted(&[("ClusterIP", 55), ("NodePort", 35), ("LoadBalancer", 10)]);
@@ -607,6 +637,15 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
             let (ns, name) = g.pick(&pods).clone();
             json!({"do": "set_pod_ready", "namespace": ns, "name": name, "ready": g.chance(50)})
         }
+        _ => unreachable!("{kind:?} is no Service or Pod action"),
+    }
+}
+
+/// Storage corruptions behind the allocators' backs.
+fn storage_corruption(g: &mut Gen, world: &World, kind: Kind) -> Json {
+    let users = user_services(world);
+    let behavior = world.behavior();
+    match kind {
         Kind::LeakIp => {
             json!({"do": "corrupt", "what": "leak_cluster_ip", "ip": leakable_ip(g, world)})
         }
@@ -657,6 +696,15 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
             };
             json!({"do": "corrupt", "what": "force_node_port", "namespace": s.namespace, "name": s.name, "port": port})
         }
+        _ => unreachable!("{kind:?} is no storage corruption"),
+    }
+}
+
+/// §6 (1.33 and 1.35): ServiceCIDRs through the API, IPAddress objects behind its back.
+fn ipam_action(g: &mut Gen, world: &World, names: &mut Names, kind: Kind) -> Json {
+    let now = world.now();
+    let users = user_services(world);
+    match kind {
         Kind::CreateServiceCidr => {
             names.service_cidrs += 1;
             let name = match g.below(20) {
@@ -716,6 +764,7 @@ fn gen_action(g: &mut Gen, world: &World, names: &mut Names) -> Json {
             };
             json!({"do": "corrupt", "what": "delete_ip_address", "ip": ip})
         }
+        _ => unreachable!("{kind:?} is no ServiceCIDR or IPAddress action"),
     }
 }
 
