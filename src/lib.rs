@@ -28,7 +28,7 @@ pub mod ipallocator;
 pub mod lang;
 pub mod options;
 pub mod parts;
-pub(crate) mod quote;
+pub mod quote;
 pub mod portallocator;
 pub mod reconcilers;
 pub mod registry;

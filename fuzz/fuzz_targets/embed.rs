@@ -8,13 +8,14 @@
 use kube_bootstrap_lab::embed::{parse_query, parse_settings, PageOptions};
 use kube_bootstrap_lab::lab::{Lab, Opening};
 use kube_bootstrap_lab_fuzz::{default_lab_json, lab_json, names_one_of, one_message, text};
+use kube_bootstrap_lab::quote::one_line;
 use libfuzzer_sys::fuzz_target;
 
 /// Each problem names its parameter: `{what} {key}: …` with the key as given (cut after
-/// 60 characters), or `unknown {what} "{key}"`.
+/// 60 characters, a line break escaped), or `unknown {what} "{key}"`.
 fn check_problems<'a>(what: &str, problems: &[String], keys: impl Iterator<Item = &'a str>) {
     let named: Vec<String> = keys
-        .map(|k| format!("{what} {}", k.chars().take(60).collect::<String>()))
+        .map(|k| one_line(format!("{what} {}", k.chars().take(60).collect::<String>())))
         .chain([format!("unknown {what} \"")])
         .collect();
     let named: Vec<&str> = named.iter().map(String::as_str).collect();
