@@ -88,7 +88,7 @@ soak: setup-test soak-digests soak-swarm soak-browser
 # All 1,000 committed swarm digests, natively and in wasm (make test compares 50).
 soak-digests:
 	SWARM_DIGEST_SEEDS=1000 cargo test --profile soak --no-default-features --test core swarm_digests -- --nocapture
-	SWARM_DIGEST_SEEDS=1000 WASM_BINDGEN_TEST_TIMEOUT=3600 cargo test --profile soak $(WASM) --no-default-features --test core swarm_digests
+	SWARM_DIGEST_SEEDS=1000 WASM_BINDGEN_TEST_TIMEOUT=3600 cargo test --profile soak $(WASM) --no-default-features --test core swarm_digests -- --nocapture
 
 # SOAK_SEEDS swarm seeds under each behaviour, one hour of virtual time each, on every core.
 soak-swarm:
