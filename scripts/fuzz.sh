@@ -16,7 +16,8 @@
 # Memory: -rss_limit_mb=2048.
 #
 # The checked-in seed corpus (fuzz/corpus/<target>/, rebuilt by fuzz/seed-corpus.sh) is only
-# read; what a run adds goes to target/fuzz-corpus/<target>/ and findings to
+# read; what a run adds goes to target/fuzz-corpus/<target>/ (emptied first unless
+# FUZZ_KEEP_CORPUS=1) and findings to
 # fuzz/artifacts/<target>/ (not checked in). FUZZ_TARGETS="scenario link" runs some targets only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,6 +60,10 @@ echo "fuzz: building ${#targets[@]} targets (cargo +nightly fuzz build ${build[*
 failed=0
 rows=()
 for t in "${targets[@]}"; do
+  # A fresh scratch corpus unless FUZZ_KEEP_CORPUS=1: libFuzzer first replays the whole corpus,
+  # and for the targets that run the simulation a grown one (thousands of files) takes longer
+  # than FUZZ_SECONDS, leaving no time to fuzz.
+  [ "${FUZZ_KEEP_CORPUS:-}" = 1 ] || rm -rf "target/fuzz-corpus/$t"
   mkdir -p "target/fuzz-corpus/$t" "fuzz/artifacts/$t"
   start=$(mktemp "$logs/.start-XXXXXX")
   flags=(-timeout="$(timeout_of "$t")" -report_slow_units="$(slow_of "$t")" -rss_limit_mb=2048
@@ -76,9 +81,11 @@ for t in "${targets[@]}"; do
 
   echo "fuzz: $t for ${seconds}s (timeout $(timeout_of "$t")s per input; log: $logs/$t.log)"
   rc=0
+  began=$(date +%s)
   cargo +nightly fuzz run "${build[@]}" "$t" "target/fuzz-corpus/$t" "fuzz/corpus/$t" -- \
     "${flags[@]}" -max_total_time="$seconds" -max_len="$(max_len_of "$t")" \
     -dict="fuzz/dicts/$t.dict" -print_final_stats=1 >"$logs/$t.log" 2>&1 || rc=$?
+  took=$(($(date +%s) - began))
   stat() { grep -m1 "^stat::$1:" "$logs/$t.log" | awk '{print $2}'; }
   execs=$(stat number_of_executed_units)
   rate=$(stat average_exec_per_sec)
@@ -92,7 +99,7 @@ for t in "${targets[@]}"; do
   rm -f "$start"
   total=$((n + regressions))
   [ "$total" = 0 ] || failed=1
-  rows+=("$(printf '%-11s %7s %12s %8s %9s %5s' "$t" "$seconds" "${execs:-?}" "${rate:-?}" "$total" "$slow")")
+  rows+=("$(printf '%-11s %7s %12s %8s %9s %5s' "$t" "$took" "${execs:-?}" "${rate:-?}" "$total" "$slow")")
   if [ "$n" != 0 ]; then
     echo "fuzz: $t found:"
     printf '  %s\n' $found
