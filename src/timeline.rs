@@ -63,8 +63,26 @@ impl Timeline {
         (self.checkpoints.len() as u64 - 1) * CHECKPOINT_EVERY_MS
     }
 
-    /// Moves the present forward to `t`, taking checkpoints on the way.
+    /// Moves the present forward to `t`, taking checkpoints on the way. In the past, the
+    /// history's actions between the present and `t` happen again on the way, as a seek
+    /// replays them (every logged action at or before the present is in the present world).
     pub fn run_until(&mut self, t: u64) {
+        let now = self.world.now();
+        let due: Vec<(u64, Action)> = self
+            .actions
+            .iter()
+            .filter(|(at, _)| *at > now && *at <= t)
+            .cloned()
+            .collect();
+        for (at, action) in due {
+            self.advance(at);
+            // A refusal replays as it happened: the same event, the world unchanged.
+            let _ = self.world.act(&action);
+        }
+        self.advance(t);
+    }
+
+    fn advance(&mut self, t: u64) {
         let mut next = self.checkpointed_until() + CHECKPOINT_EVERY_MS;
         while next <= t {
             if self.world.now() < next {
