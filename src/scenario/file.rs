@@ -1,5 +1,10 @@
 //! A scenario file as written (`docs/scenario.md` §1), before defaults and validation.
 
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value as Json;
 
@@ -14,8 +19,59 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     Option::<T>::deserialize(d).map(Some)
 }
 
+/// serde reads a struct from a JSON array too, field by field in order, and its errors then
+/// name Rust types (`expected struct ApiserverFile with 4 elements`). Every part of a file is
+/// an object (`docs/scenario.md` §1): its derived reader is kept as an inherent function
+/// (`#[serde(remote = "Self")]`) and the trait's reads a map only, so an array is refused as
+/// `invalid type: sequence, expected a JSON object`, under its field's path.
+trait FromObject<'de>: Sized {
+    fn from_object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+}
+
+struct Object<T>(PhantomData<T>);
+
+impl<'de, T: FromObject<'de>> Visitor<'de> for Object<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::from_object(map)
+    }
+}
+
+macro_rules! objects_only {
+    ($($ty:ty),* $(,)?) => {$(
+        impl<'de> FromObject<'de> for $ty {
+            fn from_object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+                Self::deserialize(MapAccessDeserializer::new(map))
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_map(Object(PhantomData))
+            }
+        }
+    )*};
+}
+
+// Concrete types only: in a generic impl `Self::deserialize` resolves to the trait's (a loop).
+objects_only!(
+    File,
+    ClusterFile,
+    ApiserverFile,
+    InitialFile,
+    IpAddressFile,
+    LeaseFile,
+    AllocationFile<String>,
+    AllocationFile<i64>,
+);
+
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub(super) struct File {
     #[serde(default)]
     pub(super) name: String,
@@ -36,7 +92,7 @@ pub(super) struct File {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub(super) struct ClusterFile {
     pub(super) service_cluster_ip_range: Option<String>,
     pub(super) service_node_port_range: Option<String>,
@@ -53,7 +109,7 @@ pub(super) struct ClusterFile {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub(super) struct ApiserverFile {
     pub(super) name: String,
     pub(super) advertise_address: String,
@@ -63,7 +119,7 @@ pub(super) struct ApiserverFile {
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub(super) struct InitialFile {
     #[serde(default, deserialize_with = "super::initial::services_without_empty_ips")]
     pub(super) services: Vec<Service>,
@@ -87,7 +143,7 @@ pub(super) struct InitialFile {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub(super) struct IpAddressFile {
     pub(super) ip: String,
     pub(super) parent: ParentReference,
@@ -96,14 +152,14 @@ pub(super) struct IpAddressFile {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub(super) struct LeaseFile {
     pub(super) ip: String,
     pub(super) ttl_left: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub(super) struct AllocationFile<T> {
     pub(super) range: String,
     #[serde(default)]

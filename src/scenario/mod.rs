@@ -144,7 +144,7 @@ fn port_number(path: &str, p: i64) -> Result<i32, String> {
 /// 10,000 Services reads in a quarter of the time, and every message is as it was).
 fn read_file(text: &str) -> Result<file::File, String> {
     let mut direct = serde_json::Deserializer::from_str(text);
-    if let Ok(file) = file::File::deserialize(&mut direct) {
+    if let Ok(file) = <file::File as Deserialize>::deserialize(&mut direct) {
         if direct.end().is_ok() {
             return Ok(file);
         }

@@ -288,6 +288,31 @@ fn a_rejection_is_one_line_whatever_it_echoes() {
     );
 }
 
+/// Every part of a file is an object: serde would read a struct from an array by position
+/// (fuzz/regressions/scenario/array-file.json, a whole file so, was accepted) and name Rust types
+/// in its errors.
+#[test]
+fn an_array_in_place_of_an_object_is_refused_where_it_stands() {
+    let by_position = include_str!("../../fuzz/regressions/scenario/array-file.json");
+    assert_eq!(scenario::parse(by_position).unwrap_err(), "invalid type: sequence, expected a JSON object");
+    let apiserver = json!(["a", "192.168.10.11", null, null]);
+    for (extra, path) in [
+        (json!({"cluster": ["10.96.0.0/12"]}), "cluster"),
+        (json!({"cluster": {"apiservers": [apiserver]}}), "cluster.apiservers[0]"),
+        (json!({"initial": [[], [], []]}), "initial"),
+        (json!({"initial": {"leases": [["192.168.10.11", "10s"]]}}), "initial.leases[0]"),
+        (json!({"initial": {"cluster_ip_allocation": ["10.96.0.0/12", []]}}), "initial.cluster_ip_allocation"),
+        (json!({"initial": {"node_port_allocation": ["30000-32767", [30001]]}}), "initial.node_port_allocation"),
+        (json!({"initial": {"ip_addresses": [["10.96.0.5", {}, "0s"]]}}), "initial.ip_addresses[0]"),
+    ] {
+        assert_eq!(err(extra.clone()), format!("{path}: invalid type: sequence, expected a JSON object"), "{extra}");
+    }
+    // The objects themselves still read as before, straight from the text.
+    let allocations = json!({"initial": {"cluster_ip_allocation": {"range": "10.96.0.0/12", "allocated": ["10.96.0.1"]},
+        "node_port_allocation": {"range": "30000-32767", "allocated": [30001]}}});
+    assert!(scenario::parse(&with(allocations)).is_ok());
+}
+
 /// fuzz/regressions/duration: a fraction whose digits overflow is refused (it panicked in debug
 /// builds and wrapped to a wrong value in release ones).
 #[test]
