@@ -151,7 +151,7 @@ pub enum IntOrString {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct ServicePort {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
@@ -169,7 +169,7 @@ fn is_zero(v: &i32) -> bool {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct Service {
     #[serde(default = "default_namespace")]
     pub namespace: String,
@@ -240,7 +240,7 @@ fn default_true() -> bool {
 
 /// A Pod, reduced to what the endpoints controller reads.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct Pod {
     #[serde(default = "default_namespace")]
     pub namespace: String,
@@ -280,7 +280,7 @@ impl Pod {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct EndpointPort {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
@@ -291,7 +291,7 @@ pub struct EndpointPort {
 
 /// One subset; addresses are IP strings (the form of `docs/scenario.md`). Address identity is the IP.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct EndpointSubset {
     #[serde(default)]
     pub addresses: Vec<String>,
@@ -302,7 +302,7 @@ pub struct EndpointSubset {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct Endpoints {
     #[serde(default = "default_namespace")]
     pub namespace: String,
@@ -321,7 +321,7 @@ impl Endpoints {
 
 /// `spec.parentRef` of an IPAddress: the object that holds the address.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct ParentReference {
     #[serde(default)]
     pub group: String,
@@ -555,3 +555,15 @@ impl EndpointSlice {
         self.endpoints.iter().flat_map(|e| &e.addresses)
     }
 }
+
+// Read from JSON objects only (`crate::json_object`).
+objects_only!(
+    serialize:
+    ServicePort,
+    Service,
+    Pod,
+    EndpointPort,
+    EndpointSubset,
+    Endpoints,
+    ParentReference,
+);

@@ -9,6 +9,8 @@
 
 #[macro_use]
 mod string_enum;
+#[macro_use]
+mod json_object;
 
 pub mod allocator;
 pub mod api;

@@ -55,13 +55,13 @@ fn payload<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<T, D:
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct ApiserverRef {
     pub apiserver: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct AddApiserver {
     pub name: String,
     pub advertise_address: String,
@@ -70,7 +70,7 @@ pub struct AddApiserver {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct Isolate {
     pub apiserver: String,
     #[serde(rename = "for")]
@@ -78,14 +78,14 @@ pub struct Isolate {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct Outage {
     #[serde(rename = "for")]
     pub for_: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct CreateService {
     #[serde(deserialize_with = "super::initial::service_without_empty_ips")]
     pub service: Service,
@@ -94,7 +94,7 @@ pub struct CreateService {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct CreatePod {
     pub pod: Pod,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -102,7 +102,7 @@ pub struct CreatePod {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct ObjectRef {
     #[serde(default = "crate::api::default_namespace")]
     pub namespace: String,
@@ -112,7 +112,7 @@ pub struct ObjectRef {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct SetPodReady {
     #[serde(default = "crate::api::default_namespace")]
     pub namespace: String,
@@ -124,7 +124,7 @@ pub struct SetPodReady {
 
 /// A ServiceCIDR as a scenario or an action writes it: `{"name", "cidrs"}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct ServiceCidrSpec {
     pub name: String,
     #[serde(default)]
@@ -132,7 +132,7 @@ pub struct ServiceCidrSpec {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct CreateServiceCidr {
     pub service_cidr: ServiceCidrSpec,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -141,7 +141,7 @@ pub struct CreateServiceCidr {
 
 /// A cluster-scoped object by name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct NameRef {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -241,3 +241,19 @@ impl Action {
         }
     }
 }
+
+// Read from JSON objects only (`crate::json_object`).
+objects_only!(
+    serialize:
+    ApiserverRef,
+    AddApiserver,
+    Isolate,
+    Outage,
+    CreateService,
+    CreatePod,
+    ObjectRef,
+    SetPodReady,
+    ServiceCidrSpec,
+    CreateServiceCidr,
+    NameRef,
+);

@@ -1,10 +1,5 @@
 //! A scenario file as written (`docs/scenario.md` §1), before defaults and validation.
 
-use std::fmt;
-use std::marker::PhantomData;
-
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value as Json;
 
@@ -19,46 +14,6 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     Option::<T>::deserialize(d).map(Some)
 }
 
-/// serde reads a struct from a JSON array too, field by field in order, and its errors then
-/// name Rust types (`expected struct ApiserverFile with 4 elements`). Every part of a file is
-/// an object (`docs/scenario.md` §1): its derived reader is kept as an inherent function
-/// (`#[serde(remote = "Self")]`) and the trait's reads a map only, so an array is refused as
-/// `invalid type: sequence, expected a JSON object`, under its field's path.
-trait FromObject<'de>: Sized {
-    fn from_object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
-}
-
-struct Object<T>(PhantomData<T>);
-
-impl<'de, T: FromObject<'de>> Visitor<'de> for Object<T> {
-    type Value = T;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-        T::from_object(map)
-    }
-}
-
-macro_rules! objects_only {
-    ($($ty:ty),* $(,)?) => {$(
-        impl<'de> FromObject<'de> for $ty {
-            fn from_object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
-                Self::deserialize(MapAccessDeserializer::new(map))
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $ty {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                d.deserialize_map(Object(PhantomData))
-            }
-        }
-    )*};
-}
-
-// Concrete types only: in a generic impl `Self::deserialize` resolves to the trait's (a loop).
 objects_only!(
     File,
     ClusterFile,

@@ -48,7 +48,7 @@ fn without_empty_ips(mut s: Service) -> Service {
 pub(super) fn service_without_empty_ips<'de, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Service, D::Error> {
-    Service::deserialize(d).map(without_empty_ips)
+    <Service as Deserialize>::deserialize(d).map(without_empty_ips)
 }
 
 pub(super) fn services_without_empty_ips<'de, D: Deserializer<'de>>(

@@ -288,9 +288,9 @@ fn a_rejection_is_one_line_whatever_it_echoes() {
     );
 }
 
-/// Every part of a file is an object: serde would read a struct from an array by position
-/// (fuzz/regressions/scenario/array-file.json, a whole file so, was accepted) and name Rust types
-/// in its errors.
+/// Every part of a file and every Kubernetes object in it is an object: serde would read a struct
+/// from an array by position (fuzz/regressions/scenario/array-file.json, a whole file so, was
+/// accepted) and name Rust types in its errors.
 #[test]
 fn an_array_in_place_of_an_object_is_refused_where_it_stands() {
     let by_position = include_str!("../../fuzz/regressions/scenario/array-file.json");
@@ -304,6 +304,12 @@ fn an_array_in_place_of_an_object_is_refused_where_it_stands() {
         (json!({"initial": {"cluster_ip_allocation": ["10.96.0.0/12", []]}}), "initial.cluster_ip_allocation"),
         (json!({"initial": {"node_port_allocation": ["30000-32767", [30001]]}}), "initial.node_port_allocation"),
         (json!({"initial": {"ip_addresses": [["10.96.0.5", {}, "0s"]]}}), "initial.ip_addresses[0]"),
+        (json!({"initial": {"services": [["default", "x"]]}}), "initial.services[0]"),
+        (json!({"initial": {"services": [{"name": "x", "ports": [["http", 80]]}]}}), "initial.services[0].ports[0]"),
+        (json!({"initial": {"pods": [["default", "p"]]}}), "initial.pods[0]"),
+        (json!({"initial": {"endpoints": [{"name": "e", "subsets": [[[]]]}]}}), "initial.endpoints[0].subsets[0]"),
+        (json!({"steps": [{"at": "1s", "do": "create_service", "service": ["default", "x"]}]}), "steps[0].service"),
+        (json!({"steps": [{"at": "1s", "do": "create_pod", "pod": ["default", "p"]}]}), "steps[0].pod"),
     ] {
         assert_eq!(err(extra.clone()), format!("{path}: invalid type: sequence, expected a JSON object"), "{extra}");
     }
