@@ -53,8 +53,11 @@ pub struct Tour {
     pub steps: Vec<TourStep>,
 }
 
+// Read from JSON objects only (`crate::json_object`).
+objects_only!(File, StepFile);
+
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 struct File {
     name: String,
     title: LocalizedText,
@@ -63,7 +66,7 @@ struct File {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 struct StepFile {
     #[serde(default)]
     scenario: Option<String>,

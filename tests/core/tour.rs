@@ -144,6 +144,14 @@ fn bad_tours_are_refused_naming_the_field() {
             "steps[0].sai: unknown field `sai`",
         ),
         (
+            ok.replace(r#"[{"say":{"en":"a","zh":"甲"}}]"#, r#"[[null, null, null, {"en":"a","zh":"甲"}, []]]"#),
+            "steps[0]: invalid type: sequence, expected a JSON object",
+        ),
+        (
+            r#"["x", {"en":"X","zh":"X"}, "crash-one-of-three", [{"say":{"en":"a","zh":"甲"}}]]"#.to_string(),
+            "invalid type: sequence, expected a JSON object",
+        ),
+        (
             ok.replace(r#""steps":[{"say":{"en":"a","zh":"甲"}}]"#, r#""steps":[]"#),
             "steps: a tour needs at least one step",
         ),
