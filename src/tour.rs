@@ -99,15 +99,7 @@ pub fn parse(
     text: &str,
     scenario_text: impl Fn(&str) -> Option<&'static str>,
 ) -> Result<Tour, String> {
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let f: File = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        if path == "." {
-            e.inner().to_string()
-        } else {
-            format!("{path}: {}", e.inner())
-        }
-    })?;
+    let f: File = scenario::read_json(text)?;
     if f.name.is_empty() {
         return Err("name: must not be empty".into());
     }

@@ -149,6 +149,12 @@ fn read_file(text: &str) -> Result<file::File, String> {
             return Ok(file);
         }
     }
+    read_json(text)
+}
+
+/// A JSON text read as `T` through a JSON value: `invalid JSON: …` when it is no JSON, else the
+/// failing field's path and serde's message (a tour file's errors read as a scenario file's).
+pub(crate) fn read_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     let value: Json = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
     de("", value)
 }

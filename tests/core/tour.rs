@@ -151,6 +151,10 @@ fn bad_tours_are_refused_naming_the_field() {
             r#"["x", {"en":"X","zh":"X"}, "crash-one-of-three", [{"say":{"en":"a","zh":"甲"}}]]"#.to_string(),
             "invalid type: sequence, expected a JSON object",
         ),
+        ("".to_string(), "invalid JSON: EOF while parsing a value at line 1 column 0"),
+        ("{".to_string(), "invalid JSON: EOF while parsing an object at line 1 column 1"),
+        (format!("{ok} x"), "invalid JSON: trailing characters"),
+        (ok.replace(r#""name":"x","#, ""), "name: missing field"),
         (
             ok.replace(r#""steps":[{"say":{"en":"a","zh":"甲"}}]"#, r#""steps":[]"#),
             "steps: a tour needs at least one step",
