@@ -462,14 +462,7 @@ impl ServiceCidr {
         let invalid = |detail: String| {
             format!("ServiceCIDR.networking.k8s.io {name:?} is invalid: {detail}")
         };
-        if name.is_empty() {
-            return Err(invalid(
-                "metadata.name: Required value: name or generateName is required".to_string(),
-            ));
-        }
-        if !is_dns_subdomain(name) {
-            return Err(invalid(format!("metadata.name: Invalid value: {name:?}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")));
-        }
+        crate::names::check("ServiceCIDR.networking.k8s.io", name, crate::names::NameRule::Dns1123Subdomain)?;
         let spec = || {
             let list: Vec<String> = cidrs.iter().map(|c| format!("{c:?}")).collect();
             format!(
@@ -510,17 +503,6 @@ impl ServiceCidr {
         self.message = message.to_string();
         changed
     }
-}
-
-/// `IsDNS1123Subdomain`: at most 253 characters of dot-separated lowercase labels.
-fn is_dns_subdomain(s: &str) -> bool {
-    let label_ok = |l: &str| {
-        !l.is_empty()
-            && l.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-            && !l.starts_with('-')
-            && !l.ends_with('-')
-    };
-    s.len() <= 253 && s.split('.').all(label_ok)
 }
 
 /// `kubernetes.io/service-name`, the label that ties an EndpointSlice to its Service.

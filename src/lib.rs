@@ -28,6 +28,7 @@ pub mod kubectl;
 pub mod lab;
 pub mod ipallocator;
 pub mod lang;
+pub mod names;
 pub mod options;
 pub mod parts;
 pub mod quote;

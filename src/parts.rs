@@ -115,7 +115,7 @@ impl Spot {
         match self {
             Spot::Part(p) => p.selector().to_string(),
             Spot::Apiserver(name) => {
-                format!("[id=\"apiserver-{}\"]", name.replace(['"', '\\'], ""))
+                format!(".card[data-apiserver=\"{}\"]", name.replace(['"', '\\'], ""))
             }
         }
     }

@@ -416,6 +416,12 @@ impl Lab {
     /// Acting ends a tour (its later steps assume the scenario alone moves the cluster). A
     /// refused action is kept to show; an accepted one clears the notice.
     fn act(&mut self, action: Action) {
+        // Bad input (a name Kubernetes refuses) is told and changes nothing: no tour left, no
+        // fork, nothing in the timeline.
+        if let Err(e) = action.validate() {
+            self.notice = Some(e);
+            return;
+        }
         self.leave_tour();
         if self.now() < self.horizon {
             self.forked = true;

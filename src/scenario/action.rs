@@ -6,6 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value as Json;
 
 use crate::api::{ParentReference, Pod, Service};
+use crate::names::{self, NameRule};
 
 /// `{"do": ...}` actions; the UI sends the same values.
 ///
@@ -230,6 +231,16 @@ impl Action {
         }
     }
 
+    /// What the apiserver's validation refuses in the object the action creates (a Service's
+    /// or a Pod's name): bad input, refused before the lab changes.
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            Action::CreateService(c) => c.validate(),
+            Action::CreatePod(c) => c.validate(),
+            _ => Ok(()),
+        }
+    }
+
     /// The field of the step that holds [`Action::apiserver`].
     pub(crate) fn apiserver_field(&self) -> &'static str {
         match self {
@@ -239,6 +250,20 @@ impl Action {
             | Action::IsolateApiserver(_) => "apiserver",
             _ => "via",
         }
+    }
+}
+
+impl CreateService {
+    /// The apiserver's validation of the Service's name (a DNS-1035 label), in its words.
+    pub fn validate(&self) -> Result<(), String> {
+        names::check("Service", &self.service.name, NameRule::Dns1035Label)
+    }
+}
+
+impl CreatePod {
+    /// The apiserver's validation of the Pod's name (a DNS-1123 subdomain), in its words.
+    pub fn validate(&self) -> Result<(), String> {
+        names::check("Pod", &self.pod.name, NameRule::Dns1123Subdomain)
     }
 }
 

@@ -133,8 +133,14 @@ fn check_action(
         Action::EtcdOutage(o) => {
             duration(&format!("{path}.for"), &o.for_)?;
         }
-        Action::CreateService(c) => check_service(&format!("{path}.service"), &c.service, false)?,
-        Action::CreatePod(c) => check_pod(&format!("{path}.pod"), &c.pod)?,
+        Action::CreateService(c) => {
+            c.validate().map_err(|e| format!("{path}.service: {e}"))?;
+            check_service(&format!("{path}.service"), &c.service, false)?
+        }
+        Action::CreatePod(c) => {
+            c.validate().map_err(|e| format!("{path}.pod: {e}"))?;
+            check_pod(&format!("{path}.pod"), &c.pod)?
+        }
         Action::Corrupt(c) => check_corruption(path, c)?,
         _ => {}
     }

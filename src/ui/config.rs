@@ -209,6 +209,7 @@ pub(crate) struct ConfigFormProps {
 
 #[function_component(ConfigForm)]
 pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
+    let ids = crate::ui::ids::use_ids();
     let lang = super::use_lang();
     let settings = use_state(Settings::default);
     let error = use_state(|| None::<String>);
@@ -269,8 +270,8 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
         .and_then(|e| e.description(lang));
     html! {
         <div class="config">
-            <label for="scenario-pick">{ lang.pick("Scenario", "场景") }</label>
-            <select id="scenario-pick" title={current_description} onchange={pick.onchange}
+            <label for={ids.id("scenario-pick")}>{ lang.pick("Scenario", "场景") }</label>
+            <select id={ids.id("scenario-pick")} title={current_description} onchange={pick.onchange}
                 onkeydown={pick.onkeydown} onfocusout={pick.onfocusout} onpointerdown={pick.onpointerdown}>
                 { for catalogue().iter().map(|e| html! {
                     <option value={e.name.clone()} selected={e.name == p.current}
@@ -280,10 +281,10 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
                     <option value="sandbox" selected=true>{ lang.pick("Sandbox (your settings)", "沙盒（你的设置）") }</option>
                 }
             </select>
-            <button id="configure" onclick={toggle} aria-expanded={open.to_string()} aria-controls="config-form">{ lang.pick("⚙ Configure", "⚙ 配置") }</button>
-            if *open { { settings_form(s, field, on_apply, lang) } }
+            <button id={ids.id("configure")} onclick={toggle} aria-expanded={open.to_string()} aria-controls={ids.id("config-form")}>{ lang.pick("⚙ Configure", "⚙ 配置") }</button>
+            if *open { { settings_form(s, field, on_apply, lang, &ids) } }
             if let Some(msg) = &*error {
-                <p id="config-error" class="error" role="alert">{ msg.clone() }</p>
+                <p id={ids.id("config-error")} class="error" role="alert">{ msg.clone() }</p>
             }
         </div>
     }
@@ -296,31 +297,32 @@ fn settings_form(
     field: impl Fn(fn(&mut Settings) -> &mut String) -> Callback<Event>,
     on_apply: Callback<SubmitEvent>,
     lang: Lang,
+    ids: &crate::ui::ids::Ids,
 ) -> Html {
     html! {
-        <form id="config-form" class="config-form" onsubmit={on_apply}>
-            <label for="cfg-cidr">{ "--service-cluster-ip-range" }</label>
-            <input id="cfg-cidr" value={s.service_cidr.clone()} onchange={field(|s| &mut s.service_cidr)} spellcheck="false" />
-            <label for="cfg-ports">{ "--service-node-port-range" }</label>
-            <input id="cfg-ports" value={s.node_ports.clone()} onchange={field(|s| &mut s.node_ports)} spellcheck="false" />
-            <label for="cfg-reconciler">{ "--endpoint-reconciler-type" }</label>
-            <select id="cfg-reconciler" onchange={field(|s| &mut s.reconciler)}>
+        <form id={ids.id("config-form")} class="config-form" onsubmit={on_apply}>
+            <label for={ids.id("cfg-cidr")}>{ "--service-cluster-ip-range" }</label>
+            <input id={ids.id("cfg-cidr")} value={s.service_cidr.clone()} onchange={field(|s| &mut s.service_cidr)} spellcheck="false" />
+            <label for={ids.id("cfg-ports")}>{ "--service-node-port-range" }</label>
+            <input id={ids.id("cfg-ports")} value={s.node_ports.clone()} onchange={field(|s| &mut s.node_ports)} spellcheck="false" />
+            <label for={ids.id("cfg-reconciler")}>{ "--endpoint-reconciler-type" }</label>
+            <select id={ids.id("cfg-reconciler")} onchange={field(|s| &mut s.reconciler)}>
                 { for ["lease", "master-count", "none"].iter().map(|r| html! { <option value={*r} selected={s.reconciler == *r}>{ *r }</option> }) }
             </select>
-            <label for="cfg-count">{ lang.pick("apiservers", "apiserver 数量") }</label>
-            <input id="cfg-count" type="number" min="1" max="9" value={s.apiservers.clone()} onchange={field(|s| &mut s.apiservers)} />
-            <label for="cfg-behavior">{ lang.pick("behaviour", "行为版本") }</label>
-            <select id="cfg-behavior" onchange={field(|s| &mut s.behavior)} aria-describedby="cfg-behavior-help">
+            <label for={ids.id("cfg-count")}>{ lang.pick("apiservers", "apiserver 数量") }</label>
+            <input id={ids.id("cfg-count")} type="number" min="1" max="9" value={s.apiservers.clone()} onchange={field(|s| &mut s.apiservers)} />
+            <label for={ids.id("cfg-behavior")}>{ lang.pick("behaviour", "行为版本") }</label>
+            <select id={ids.id("cfg-behavior")} onchange={field(|s| &mut s.behavior)} aria-describedby={ids.id("cfg-behavior-help")}>
                 { for Behavior::ALL.iter().map(|&b| html! {
                     <option value={b.as_str()} selected={s.behavior == b.as_str()} title={behavior_summary(b, lang)}>{ behavior_label(b, lang) }</option>
                 }) }
             </select>
             if let Ok(b) = s.behavior.parse::<Behavior>() {
-                <p id="cfg-behavior-help" class="help">{ behavior_summary(b, lang) }</p>
+                <p id={ids.id("cfg-behavior-help")} class="help">{ behavior_summary(b, lang) }</p>
             }
-            <label for="cfg-seed">{ lang.pick("seed", "随机种子") }</label>
-            <input id="cfg-seed" value={s.seed.clone()} onchange={field(|s| &mut s.seed)} inputmode="numeric" />
-            <button id="cfg-apply" type="submit" class="primary">{ lang.pick("Start this cluster", "启动这个集群") }</button>
+            <label for={ids.id("cfg-seed")}>{ lang.pick("seed", "随机种子") }</label>
+            <input id={ids.id("cfg-seed")} value={s.seed.clone()} onchange={field(|s| &mut s.seed)} inputmode="numeric" />
+            <button id={ids.id("cfg-apply")} type="submit" class="primary">{ lang.pick("Start this cluster", "启动这个集群") }</button>
         </form>
     }
 }

@@ -73,6 +73,7 @@ fn mark_name(kind: MarkKind, lang: Lang) -> &'static str {
 
 #[function_component(TimeControls)]
 pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
+    let ids = crate::ui::ids::use_ids();
     let lang = super::use_lang();
     let on = |msg: Msg| {
         let cb = p.lab.clone();
@@ -120,31 +121,31 @@ pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
     html! {
         <section class="controls" aria-label={lang.pick("Time controls", "时间控制")}>
             <div class="buttons">
-                <button id="play" class="primary" onclick={on(Msg::TogglePlay)} aria-keyshortcuts="Space"
+                <button id={ids.id("play")} class="primary" onclick={on(Msg::TogglePlay)} aria-keyshortcuts="Space"
                     aria-pressed={p.playing.to_string()}>
                     { if p.playing { lang.pick("❚❚ Pause", "❚❚ 暂停") } else { lang.pick("▶ Play", "▶ 播放") } }
                 </button>
-                <button id="back" onclick={on(Msg::StepBack)} aria-keyshortcuts="ArrowLeft" title={lang.pick("Back to the previous event (←)", "回到上一个事件 (←)")}>{ lang.pick("« Back", "« 后退") }</button>
-                <button id="step" onclick={on(Msg::Step)} aria-keyshortcuts="ArrowRight" title={lang.pick("Step to the next event (→)", "前进到下一个事件 (→)")}>{ lang.pick("Next event »", "下一个事件 »") }</button>
-                <span id="clock" class="clock" aria-live="off">{ format!("t = {}", format_ms(p.now)) }</span>
+                <button id={ids.id("back")} class="step-back" onclick={on(Msg::StepBack)} aria-keyshortcuts="ArrowLeft" title={lang.pick("Back to the previous event (←)", "回到上一个事件 (←)")}>{ lang.pick("« Back", "« 后退") }</button>
+                <button id={ids.id("step")} class="step-next" onclick={on(Msg::Step)} aria-keyshortcuts="ArrowRight" title={lang.pick("Step to the next event (→)", "前进到下一个事件 (→)")}>{ lang.pick("Next event »", "下一个事件 »") }</button>
+                <span id={ids.id("clock")} class="clock" aria-live="off">{ format!("t = {}", format_ms(p.now)) }</span>
                 if p.forked {
                     <span class="forked" title={lang.pick("You acted in the past: the later history was discarded", "你在过去的时刻做了操作：之后的历史已被丢弃")}>{ lang.pick("⑂ forked timeline", "⑂ 时间线已分叉") }</span>
                 }
             </div>
             <div class="speed">
                 <button onclick={on(Msg::Slower)} aria-keyshortcuts="[" title={lang.pick("Slower ([)", "放慢 ([)")}>{ "−" }</button>
-                <label for="speed">{ lang.pick("Speed", "速度") }</label>
-                <input id="speed" type="range" min={SPEED_MIN_EXP.to_string()} max={SPEED_MAX_EXP.to_string()} step="0.05"
+                <label for={ids.id("speed")}>{ lang.pick("Speed", "速度") }</label>
+                <input id={ids.id("speed")} type="range" min={SPEED_MIN_EXP.to_string()} max={SPEED_MAX_EXP.to_string()} step="0.05"
                     value={p.speed_exp.to_string()} oninput={on_speed} aria-valuetext={speed_label(p.speed_exp, lang)} />
                 <button onclick={on(Msg::Faster)} aria-keyshortcuts="]" title={lang.pick("Faster (])", "加快 (])")}>{ "+" }</button>
-                <span id="speed-label" class="speed-label">{ speed_label(p.speed_exp, lang) }</span>
+                <span id={ids.id("speed-label")} class="speed-label">{ speed_label(p.speed_exp, lang) }</span>
             </div>
             <div class="timeline">
                 <div class="ticks" aria-hidden="true">
                     { for ticks }
                     <span class="horizon" style={format!("width:{}", pct(p.horizon))} />
                 </div>
-                <input id="scrubber" type="range" min="0" max={span.to_string()} step="100" value={p.now.to_string()}
+                <input id={ids.id("scrubber")} type="range" min="0" max={span.to_string()} step="100" value={p.now.to_string()}
                     oninput={on_scrub} aria-label={lang.pick("Timeline", "时间线")} aria-valuetext={format_ms(p.now)} />
                 <div class="legend-marks" aria-hidden="true">
                     <span class="tick crash" />{ mark_name(MarkKind::Crash, lang) }<span class="tick stop" />{ mark_name(MarkKind::Stop, lang) }

@@ -43,6 +43,7 @@ type Row = (&'static str, &'static str, String);
 
 #[function_component(Inspector)]
 pub fn inspector(p: &InspectorProps) -> Html {
+    let ids = crate::ui::ids::use_ids();
     let t = super::use_lang();
     let close_ref = use_node_ref();
     {
@@ -69,23 +70,23 @@ pub fn inspector(p: &InspectorProps) -> Html {
     let rows = details(&p.subject, &p.frame, t);
     let links = upstream::sources(&p.subject, behavior);
     html! {
-        <aside class="inspector" role="dialog" aria-labelledby="inspector-title" id="inspector" {onkeydown}>
+        <aside class="inspector" role="dialog" aria-labelledby={ids.id("inspector-title")} id={ids.id("inspector")} {onkeydown}>
             <header class="inspector-head">
-                <h2 id="inspector-title">{ title(&p.subject, t) }</h2>
+                <h2 id={ids.id("inspector-title")}>{ title(&p.subject, t) }</h2>
                 <button class="inspector-close" ref={close_ref} onclick={close}
                     aria-label={t.pick("Close the inspector", "关闭检查器")}>{ "×" }</button>
             </header>
-            <dl class="inspector-details" id="inspector-details">
+            <dl class="inspector-details" id={ids.id("inspector-details")}>
                 { for rows.into_iter().map(|(en, zh, v)| html! { <><dt>{ t.pick(en, zh) }</dt><dd>{ v }</dd></> }) }
             </dl>
             if let Subject::Apiserver(name) = &p.subject {
                 { actions(name, &p.frame.state, &p.lab, t) }
             }
             if let Subject::Key(key) = &p.subject {
-                { requests(key, &p.wire, &p.on_pick, t) }
+                { requests(key, &p.wire, &p.on_pick, t, &ids) }
             }
             <h3>{ t.pick("Upstream source", "上游源码") }<span class="sub">{ format!(" {}", upstream::tag(behavior)) }</span></h3>
-            <ul class="inspector-sources" id="inspector-sources">
+            <ul class="inspector-sources" id={ids.id("inspector-sources")}>
                 { for links.iter().map(|l| html! {
                     <li>
                         <a href={upstream::url(l, behavior)} target="_blank" rel="noopener">
@@ -95,14 +96,14 @@ pub fn inspector(p: &InspectorProps) -> Html {
                 }) }
             </ul>
             <h3>{ t.pick("What the lab simplifies", "实验的简化之处") }</h3>
-            <p class="inspector-note" id="inspector-note">{ upstream::simplification(&p.subject, behavior, t) }</p>
+            <p class="inspector-note" id={ids.id("inspector-note")}>{ upstream::simplification(&p.subject, behavior, t) }</p>
         </aside>
     }
 }
 
 /// The requests that just reached `key` (the packets that flew to it), each opening its own
 /// details: how a keyboard reaches a packet.
-fn requests(key: &str, wire: &[etcd::Write], on_pick: &Callback<Subject>, t: Lang) -> Html {
+fn requests(key: &str, wire: &[etcd::Write], on_pick: &Callback<Subject>, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let to_key: Vec<&etcd::Write> = wire.iter().filter(|w| w.key == key).collect();
     if to_key.is_empty() {
         return Html::default();
@@ -110,7 +111,7 @@ fn requests(key: &str, wire: &[etcd::Write], on_pick: &Callback<Subject>, t: Lan
     html! {
         <>
             <h3>{ t.pick("Requests just now", "刚才的请求") }</h3>
-            <ul class="inspector-requests" id="inspector-requests">
+            <ul class="inspector-requests" id={ids.id("inspector-requests")}>
                 { for to_key.into_iter().map(|w| {
                     let subject = Subject::Packet(w.clone());
                     let onclick = on_pick.reform(move |_: MouseEvent| subject.clone());

@@ -28,6 +28,7 @@ enum Shown {
 
 #[function_component(ShareLink)]
 pub(crate) fn share_link(p: &ShareLinkProps) -> Html {
+    let ids = crate::ui::ids::use_ids();
     let lang = super::use_lang();
     let shown = use_state(|| None::<Shown>);
     let onclick = {
@@ -55,17 +56,17 @@ pub(crate) fn share_link(p: &ShareLinkProps) -> Html {
     };
     html! {
         <div class="share">
-            <button id="share" {onclick} title={lang.pick("A link that reopens exactly this moment", "一个能重新打开此刻状态的链接")}>
+            <button id={ids.id("share")} {onclick} title={lang.pick("A link that reopens exactly this moment", "一个能重新打开此刻状态的链接")}>
                 { lang.pick("Link to this moment", "此刻的链接") }</button>
             { match &*shown {
                 None => html! {},
                 Some(Shown::Link(url)) => html! {
-                    <input id="share-link" readonly=true value={url.clone()} aria-label={lang.pick("Link to this moment", "此刻的链接")} />
+                    <input id={ids.id("share-link")} readonly=true value={url.clone()} aria-label={lang.pick("Link to this moment", "此刻的链接")} />
                 },
                 Some(Shown::TooLong(n)) => {
                     let mb = *n as f64 / (1 << 20) as f64;
                     html! {
-                        <span id="share-too-long" class="hint" role="status">{ match lang {
+                        <span id={ids.id("share-too-long")} class="hint" role="status">{ match lang {
                             Lang::En => format!("No link: it would hold the whole scenario, {mb:.1} MB, more than a browser opens (2 MB). Save the cluster as a scenario file from \"Your cluster\" instead."),
                             Lang::Zh => format!("无法生成链接：它会包含整个场景（{mb:.1} MB），超过浏览器能打开的长度（2 MB）。请在“你的集群”中把集群保存为场景文件。"),
                         } }</span>

@@ -7,6 +7,7 @@ mod controls;
 mod failure;
 mod frame;
 pub(crate) mod hooks;
+pub(crate) mod ids;
 #[doc(hidden)]
 pub mod inspector;
 mod link;
@@ -119,6 +120,7 @@ pub fn app(props: &AppProps) -> Html {
     // The same callback every render: panels whose data did not change are not re-rendered.
     let send: Callback<Msg> = dispatch.to_callback();
     let root = use_node_ref();
+    let ids = ids::use_instance_ids(root.clone());
     let in_view = hooks::use_in_view(root.clone());
     let lab = state.get();
     let guide = lab.guide();
@@ -172,20 +174,21 @@ pub fn app(props: &AppProps) -> Html {
     };
     html! {
         <ContextProvider<Lang> context={t}>
+        <ContextProvider<ids::Ids> context={ids.clone()}>
         <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"))}
             lang={t.code()} data-theme={props.theme.forced()} data-moving={lab.moving().then_some("true")}
             tabindex="-1" {onkeydown} {onpointerdown} ref={root}>
-            { topbar(&lab, &send) }
+            { topbar(&lab, &send, &ids) }
             <controls::TimeControls
                 now={lab.now()} horizon={frame.horizon} playing={lab.playing()} speed_exp={lab.speed_exp()}
                 forked={lab.forked()} marks={frame.marks.clone()} lab={send.clone()} />
             if let Some(msg) = lab.notice() {
-                <p class="notice" role="alert" id="action-error">{ msg.to_string() }</p>
+                <p class="notice" role="alert" id={ids.id("action-error")}>{ msg.to_string() }</p>
             }
             if staged {
                 <div class="stage-row">
                     <div class="stage-wrap">
-                        <button id="stage-as-table" class="small view-switch" onclick={flip} aria-pressed={as_table.to_string()}>
+                        <button id={ids.id("stage-as-table")} class="small view-switch" onclick={flip} aria-pressed={as_table.to_string()}>
                             { if *as_table { t.pick("View as stage", "以舞台查看") } else { t.pick("View as table", "以表格查看") } }</button>
                         if *as_table {
                             <table::TableView frame={frame.clone()} />
@@ -210,12 +213,13 @@ pub fn app(props: &AppProps) -> Html {
                 { grid(props, &lab, &frame, &slow, &maps, &send) }
             </div>
         </div>
+        </ContextProvider<ids::Ids>>
         </ContextProvider<Lang>>
     }
 }
 
 /// The brand, the tour and scenario pickers, the language switch and the configuration form.
-fn topbar(lab: &Lab, send: &Callback<Msg>) -> Html {
+fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
     let t = lab.lang();
     let on_lang = send.reform(|e: Event| {
         let picked = e
@@ -238,7 +242,7 @@ fn topbar(lab: &Lab, send: &Callback<Msg>) -> Html {
             <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))} lab={send.clone()} />
             <label class="lang-switch">
                 <span class="sr-only">{ t.pick("Language", "语言") }</span>
-                <select id="lang" onchange={on_lang} aria-label={t.pick("Language", "语言")}>
+                <select id={ids.id("lang")} onchange={on_lang} aria-label={t.pick("Language", "语言")}>
                     <option value="en" selected={t == Lang::En}>{ "English" }</option>
                     <option value="zh" selected={t == Lang::Zh}>{ "中文" }</option>
                 </select>

@@ -105,15 +105,16 @@ fn key_rows(st: &State, ip_objects: bool, lang: Lang) -> Vec<KeyRow> {
 
 #[function_component(TableView)]
 pub(crate) fn table_view(p: &TableViewProps) -> Html {
+    let ids = crate::ui::ids::use_ids();
     let lang = super::use_lang();
     let st = &p.frame.state;
     let lease_of = |ip: &str| st.leases.iter().find(|l| l.ip == ip).map(|l| l.ttl_left_ms);
     let col = |en: &str, zh: &str| html! { <th scope="col">{ lang.pick(en, zh).to_string() }</th> };
     let at = format_ms(st.time_ms);
     html! {
-        <div class="table-view" id="table-view">
+        <div class="table-view" id={ids.id("table-view")}>
             <div class="table-wrap">
-                <table id="table-apiservers">
+                <table id={ids.id("table-apiservers")}>
                     <caption>{ match lang {
                         Lang::En => format!("kube-apiservers at t = {at}"),
                         Lang::Zh => format!("t = {at} 时的 kube-apiserver"),
@@ -136,7 +137,7 @@ pub(crate) fn table_view(p: &TableViewProps) -> Html {
                 </table>
             </div>
             <div class="table-wrap">
-                <table id="table-keys">
+                <table id={ids.id("table-keys")}>
                     <caption>{ match lang {
                         Lang::En => format!("etcd keys at t = {at} (revision {})", st.etcd.revision),
                         Lang::Zh => format!("t = {at} 时的 etcd 键（修订版本 {}）", st.etcd.revision),
@@ -154,7 +155,7 @@ pub(crate) fn table_view(p: &TableViewProps) -> Html {
                 </table>
             </div>
             <div class="table-wrap">
-                <table id="table-allocations">
+                <table id={ids.id("table-allocations")}>
                     <caption>{ lang.pick("ClusterIPs and NodePorts allocated to each Service", "每个 Service 分配到的 ClusterIP 与 NodePort") }</caption>
                     <thead><tr>{ col("Service", "Service") }{ col("Type", "类型") }{ col("ClusterIPs", "ClusterIP") }{ col("NodePorts", "NodePort") }</tr></thead>
                     <tbody>

@@ -9,6 +9,7 @@ use crate::lab::Msg;
 use crate::lang::{Lang, LocalizedText};
 use crate::parts::Spot;
 
+use super::ids::use_ids;
 use super::use_lang;
 
 /// Scrolls the spot into view inside the instance that `from` (a clicked button) belongs to:
@@ -102,6 +103,7 @@ fn focus_first(root: &web_sys::Element, selectors: &[&str]) {
 /// last step): it goes to the button in its place, else to the card's heading.
 #[hook]
 fn use_focus_kept(card: NodeRef) {
+    let ids = use_ids();
     let had = use_mut_ref(|| false);
     // Read while rendering, before the step's changes reach the page.
     let holds = |c: web_sys::Element| focused(&c).is_some_and(|f| c.contains(Some(&f)));
@@ -109,7 +111,7 @@ fn use_focus_kept(card: NodeRef) {
     use_effect(move || {
         if let Some(c) = card.cast::<web_sys::Element>() {
             if *had.borrow() && focused(&c).is_none() {
-                focus_first(&c, &["#tour-next", "#tour-leave", "#tour-title"]);
+                focus_first(&c, &[&ids.sel("tour-next"), &ids.sel("tour-leave"), &ids.sel("tour-title")]);
             }
         }
     });
@@ -117,13 +119,13 @@ fn use_focus_kept(card: NodeRef) {
 
 /// After the tour is left (its card is gone with the focused button), the focus goes to the
 /// tour menu of the same instance, else to the instance itself: never to the page's body.
-fn refocus_after_leaving(from: Option<web_sys::Element>) {
+fn refocus_after_leaving(from: Option<web_sys::Element>, pick: String) {
     let Some(lab) = from.and_then(|el| el.closest(".lab").ok().flatten()) else {
         return;
     };
     gloo_timers::callback::Timeout::new(0, move || {
         if lab.is_connected() && focused(&lab).is_none() {
-            focus_first(&lab, &["#tour-pick"]);
+            focus_first(&lab, &[&pick]);
         }
     })
     .forget();
@@ -132,6 +134,7 @@ fn refocus_after_leaving(from: Option<web_sys::Element>) {
 #[function_component(TourCard)]
 pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     let lang = use_lang();
+    let ids = use_ids();
     let card = use_node_ref();
     use_focus_kept(card.clone());
     let click = |msg: fn() -> Msg| {
@@ -139,11 +142,11 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
         Callback::from(move |_: MouseEvent| cb.emit(msg()))
     };
     let leave = {
-        let cb = p.lab.clone();
+        let (cb, pick) = (p.lab.clone(), ids.sel("tour-pick"));
         Callback::from(move |e: MouseEvent| {
             let from = e.target_dyn_into::<web_sys::Element>();
             cb.emit(Msg::LeaveTour);
-            refocus_after_leaving(from);
+            refocus_after_leaving(from, pick.clone());
         })
     };
     let last = p.index + 1 == p.len;
@@ -152,15 +155,15 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
         Lang::Zh => format!("第 {} 步，共 {} 步", p.index + 1, p.len),
     };
     html! {
-        <section class="tour" aria-labelledby="tour-title" ref={card} data-tour-step={p.index.to_string()}>
+        <section class="tour" aria-labelledby={ids.id("tour-title")} ref={card} data-tour-step={p.index.to_string()}>
             <div class="tour-head">
-                <h2 id="tour-title" tabindex="-1">{ p.title.get(lang) }</h2>
-                <span class="tour-progress" id="tour-progress">{ progress }</span>
+                <h2 id={ids.id("tour-title")} tabindex="-1">{ p.title.get(lang) }</h2>
+                <span class="tour-progress" id={ids.id("tour-progress")}>{ progress }</span>
             </div>
             <ol class="tour-dots" aria-hidden="true">
                 { for (0..p.len).map(|i| html! { <li class={classes!((i <= p.index).then_some("done"))} /> }) }
             </ol>
-            <p class="tour-say" id="tour-say" aria-live="polite">{ p.say.get(lang) }</p>
+            <p class="tour-say" id={ids.id("tour-say")} aria-live="polite">{ p.say.get(lang) }</p>
             if !p.spots.is_empty() {
                 <p class="tour-look">
                     <span>{ lang.pick("Look at:", "请看：") }</span>
@@ -176,21 +179,21 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                 </p>
             }
             if p.auto && !last {
-                <p class="tour-auto" id="tour-auto">{ lang.pick("The story plays by itself; click anywhere to take over.", "故事会自动播放；点击任意处即可接管。") }</p>
+                <p class="tour-auto" id={ids.id("tour-auto")}>{ lang.pick("The story plays by itself; click anywhere to take over.", "故事会自动播放；点击任意处即可接管。") }</p>
             }
             if let Some(e) = &p.error {
                 <p class="notice" role="alert">{ e.clone() }</p>
             }
             <div class="tour-buttons">
-                <button id="tour-back" disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
+                <button id={ids.id("tour-back")} disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
                     { lang.pick("← Back", "← 上一步") }</button>
                 if last {
-                    <button id="tour-leave" class="primary" onclick={leave.clone()}>
+                    <button id={ids.id("tour-leave")} class="primary" onclick={leave.clone()}>
                         { lang.pick("Explore on your own", "自由探索") }</button>
                 } else {
-                    <button id="tour-next" class="primary" onclick={click(|| Msg::TourNext { animate: !super::bitmap::prefers_reduced_motion() })}>
+                    <button id={ids.id("tour-next")} class="primary" onclick={click(|| Msg::TourNext { animate: !super::bitmap::prefers_reduced_motion() })}>
                         { lang.pick("Next →", "下一步 →") }</button>
-                    <button id="tour-leave" class="quiet" onclick={leave}>
+                    <button id={ids.id("tour-leave")} class="quiet" onclick={leave}>
                         { lang.pick("Leave the tour", "退出导览") }</button>
                 }
             </div>
@@ -210,6 +213,7 @@ pub(crate) struct TourPickerProps {
 #[function_component(TourPicker)]
 pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
     let lang = use_lang();
+    let ids = use_ids();
     let tours = use_memo((), |_| crate::catalogue::tours());
     let load = p.lab.reform(Msg::PickTour);
     let pick = super::config::use_commit_select(p.current.as_deref().unwrap_or_default().to_string(), load);
@@ -220,7 +224,7 @@ pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
         let (cb, name) = (p.lab.clone(), first.name.clone());
         let onclick = Callback::from(move |_: MouseEvent| cb.emit(Msg::PickTour(name.clone())));
         html! {
-            <button id="tour-start" class="primary" {onclick} title={first.title.get(lang).to_string()}>
+            <button id={ids.id("tour-start")} class="primary" {onclick} title={first.title.get(lang).to_string()}>
                 { lang.pick("Start the guided tour", "开始导览") }</button>
         }
     });
@@ -228,7 +232,7 @@ pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
         <div class="tour-menu">
             <label class="tour-picker">
                 <span>{ lang.pick("Guided tour", "导览") }</span>
-                <select id="tour-pick" onchange={pick.onchange} onkeydown={pick.onkeydown}
+                <select id={ids.id("tour-pick")} onchange={pick.onchange} onkeydown={pick.onkeydown}
                     onfocusout={pick.onfocusout} onpointerdown={pick.onpointerdown} aria-label={lang.pick("Guided tour", "导览")}>
                     <option value="" selected={p.current.is_none()}>{ lang.pick("— choose a tour —", "— 选择一个导览 —") }</option>
                     { for tours.iter().map(|t| html! {

@@ -196,6 +196,7 @@ impl World {
 
     fn create_service(&mut self, c: &CreateService) -> Result<(), ActionFailed> {
         let server = self.server_for(c.via.as_deref(), &c.service.key())?;
+        c.validate().map_err(|e| refused(&server, &c.service.key(), e))?;
         let svc = c.service.clone();
         self.with_apiserver(&server, |a, st, _, _, rng| {
             st.etcd.sending_from(Loop::Request);
@@ -219,6 +220,11 @@ impl World {
     }
 
     fn create_pod(&mut self, c: &CreatePod) -> Result<(), ActionFailed> {
+        if let Err(e) = c.validate() {
+            // Refused by the apiserver that serves the request, before it writes anything.
+            let server = self.server_for(c.via.as_deref(), &c.pod.key())?;
+            return Err(refused(&server, &c.pod.key(), e));
+        }
         let pod = c.pod.clone();
         self.pod_write(
             c.via.as_deref(),

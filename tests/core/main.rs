@@ -15,6 +15,7 @@ mod kubectl;
 mod lab;
 mod ipallocator;
 mod model;
+mod names;
 mod options;
 mod parts;
 mod portallocator;

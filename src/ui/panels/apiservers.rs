@@ -66,6 +66,7 @@ fn next_apiserver(apiservers: &[ApiserverState]) -> Action {
 
 #[function_component(Apiservers)]
 pub(crate) fn apiservers(p: &PanelProps) -> Html {
+    let ids = crate::ui::ids::use_ids();
     let lang = super::super::use_lang();
     let st = &p.frame.state;
     let leases: BTreeMap<&str, u64> = st
@@ -81,8 +82,8 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
         .map(|m| (m.subject.as_str(), m.time_ms))
         .collect();
     html! {
-        <section class="panel apiservers" aria-labelledby="h-apiservers">
-            <h2 id="h-apiservers">{ "kube-apiservers" }<span class="sub">{ match lang {
+        <section class="panel apiservers" aria-labelledby={ids.id("h-apiservers")}>
+            <h2 id={ids.id("h-apiservers")}>{ "kube-apiservers" }<span class="sub">{ match lang {
                 Lang::En => format!("reconciler: {} · behaviour {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
                 Lang::Zh => format!("reconciler：{} · 行为版本 {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
             } }</span></h2>
@@ -90,10 +91,10 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
                 { for st.apiservers.iter().map(|a| {
                     let lease = leases.get(a.advertise_address.as_str()).copied();
                     let pulse = last_write.get(a.name.as_str()).copied().unwrap_or(0);
-                    card(a, lease, pulse, p, lang)
+                    card(a, lease, pulse, p, lang, &ids)
                 }) }
             </ul>
-            <button id="add-apiserver" onclick={act(&p.lab, next_apiserver(&st.apiservers))}>{ lang.pick("+ Add an apiserver", "+ 添加一个 apiserver") }</button>
+            <button id={ids.id("add-apiserver")} class="add-apiserver" onclick={act(&p.lab, next_apiserver(&st.apiservers))}>{ lang.pick("+ Add an apiserver", "+ 添加一个 apiserver") }</button>
         </section>
     }
 }
@@ -119,14 +120,14 @@ fn action_labels(name: &str, lang: Lang) -> [String; 4] {
 
 /// One apiserver's card: `lease` is its lease's TTL left, `pulse` the instant of its last
 /// lease write.
-fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang: Lang) -> Html {
+fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let name = a.name.clone();
     let r = |apiserver: &str| ApiserverRef { apiserver: apiserver.to_string() };
     let starting = a.status == ApiserverStatus::Starting;
     let up = a.status.is_up() && !starting;
     let [crash, stop, start, isolate] = action_labels(&name, lang);
     html! {
-        <li class={classes!("card", a.status.as_str())} id={format!("apiserver-{}", a.name)}>
+        <li class={classes!("card", a.status.as_str())} id={ids.id(&format!("apiserver-{}", a.name))} data-apiserver={a.name.clone()}>
             <div class="card-head">
                 <span class="pulse-wrap">
                     // Re-mounted on every lease write: the pulse replays.

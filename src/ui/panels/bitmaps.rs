@@ -29,6 +29,7 @@ pub(crate) struct BitmapsProps {
 
 #[function_component(Bitmaps)]
 pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
+    let ids = crate::ui::ids::use_ids();
     let lang = super::super::use_lang();
     let maps = &p.maps;
     let id = |i: usize| if i == 0 { "cluster-ip" } else { "cluster-ip-secondary" };
@@ -42,7 +43,7 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
     let bitmaps = html! {
         { for maps.ips.iter().enumerate().map(|(i, v)| html! {
             <div data-tour={id(i)} class={classes!(objects.then_some("dual-write"))}>
-                <Bitmap id={id(i)} title={bitmap_title(v)} view={v.clone()} sweep={p.sweep} />
+                <Bitmap id={ids.id(id(i))} title={bitmap_title(v)} view={v.clone()} sweep={p.sweep} />
             </div>
         }) }
     };
@@ -64,13 +65,13 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
                 <div class="ip-maps">
                     <div data-tour="ip-addresses" class="ip-objects">
                         if maps.cidrs.is_empty() {
-                            <p class="empty" id="ip-addresses-none">{ lang.pick(
+                            <p class="empty" id={ids.id("ip-addresses-none")}>{ lang.pick(
                                 "No ServiceCIDR: no IPAddress can be allocated until the apiservers create the ServiceCIDR kubernetes.",
                                 "没有 ServiceCIDR：在 apiserver 创建名为 kubernetes 的 ServiceCIDR 之前，无法分配任何 IPAddress。") }</p>
                         }
-                        { for maps.cidrs.iter().enumerate().map(|(i, c)| cidr_canvas(i, c, p.sweep, lang)) }
+                        { for maps.cidrs.iter().enumerate().map(|(i, c)| cidr_canvas(i, c, p.sweep, lang, &ids)) }
                         <Orphans cidrs={maps.cidrs.clone()} now={p.now} />
-                        { undrawn(&maps.undrawn, lang) }
+                        { undrawn(&maps.undrawn, lang, &ids) }
                     </div>
                     { bitmaps }
                 </div>
@@ -78,7 +79,7 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
                 { bitmaps }
             }
             <div data-tour="node-port">
-                <Bitmap id="node-port" title={format!("NodePort {}", maps.ports.range)} view={maps.ports.clone()} sweep={p.sweep} />
+                <Bitmap id={ids.id("node-port")} title={format!("NodePort {}", maps.ports.range)} view={maps.ports.clone()} sweep={p.sweep} />
             </div>
             <Corrupt lab={p.lab.clone()} behavior={p.behavior} />
         </section>
@@ -87,7 +88,7 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
 
 /// One ServiceCIDR prefix: which object it belongs to, whether that is ready or being deleted,
 /// and its IPAddress objects on the canvas.
-fn cidr_canvas(i: usize, c: &CidrCanvas, sweep: u64, lang: Lang) -> Html {
+fn cidr_canvas(i: usize, c: &CidrCanvas, sweep: u64, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let v = &c.view;
     let (state_class, state) = match (c.deleting, c.ready) {
         (true, _) if c.terminating => (
@@ -108,14 +109,14 @@ fn cidr_canvas(i: usize, c: &CidrCanvas, sweep: u64, lang: Lang) -> Html {
     };
     let truncated = (v.size() as u128) < c.addresses;
     html! {
-        <div key={format!("{}/{}", c.name, v.range)} class={classes!("cidr-map", state_class)} id={format!("ip-addresses-{i}-map")}
+        <div key={format!("{}/{}", c.name, v.range)} class={classes!("cidr-map", state_class)} id={ids.id(&format!("ip-addresses-{i}-map"))}
             data-service-cidr={c.name.clone()}>
             <p class="cidr-map-state">
                 <span class={classes!("badge", state_class)}>{ state }</span>
                 // The boundary: the first and last usable address of the prefix.
                 <span class="cidr-bounds">{ format!("{} – {}", c.bounds.0, c.bounds.1) }</span>
             </p>
-            <Bitmap id={format!("ip-addresses-{i}")} {title} view={v.clone()} {sweep} />
+            <Bitmap id={ids.id(&format!("ip-addresses-{i}"))} {title} view={v.clone()} {sweep} />
             if truncated {
                 <p class="cidr-truncated" role="note">{ match lang {
                     Lang::En => format!("Drawn: its first {} addresses; objects past them are listed below.", group(MAX_CELLS)),
@@ -127,12 +128,12 @@ fn cidr_canvas(i: usize, c: &CidrCanvas, sweep: u64, lang: Lang) -> Html {
 }
 
 /// The IPAddress objects on no canvas: outside every ServiceCIDR, or past a drawn part.
-fn undrawn(list: &[(String, Cell, String)], lang: Lang) -> Html {
+fn undrawn(list: &[(String, Cell, String)], lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     if list.is_empty() {
         return Html::default();
     }
     html! {
-        <div class="bitmap-oor" id="ip-addresses-undrawn" role="note">
+        <div class="bitmap-oor" id={ids.id("ip-addresses-undrawn")} role="note">
             <span class="bitmap-oor-title">{ lang.pick("IPAddress objects outside the drawn ServiceCIDRs:", "不在所画 ServiceCIDR 中的 IPAddress 对象：") }</span>
             <ul>
                 { for list.iter().map(|(ip, _, parent)| html! {
@@ -153,6 +154,7 @@ struct OrphansProps {
 /// delete them: the 60 s grace period counting down.
 #[function_component(Orphans)]
 fn orphans(p: &OrphansProps) -> Html {
+    let ids = crate::ui::ids::use_ids();
     let lang = super::super::use_lang();
     let grace = crate::inspect::ORPHAN_GRACE_MS as f64;
     let mut rows: Vec<(String, String, u64, i64)> = Vec::new();
@@ -170,7 +172,7 @@ fn orphans(p: &OrphansProps) -> Html {
     }
     rows.sort_by_key(|r| (r.3, r.0.clone()));
     html! {
-        <div class="orphans" id="ip-orphans">
+        <div class="orphans" id={ids.id("ip-orphans")}>
             <h3>{ lang.pick("Orphan IPAddresses: 60 s grace, then RepairIPAddress deletes them", "孤儿 IPAddress：60 秒宽限期过后由 RepairIPAddress 删除") }</h3>
             <ul>
                 { for rows.iter().map(|(ip, parent, left, at)| html! {

@@ -2,8 +2,10 @@
 
 use yew::prelude::*;
 
-use super::value_of;
+use super::{field, form_error, port_field};
 use crate::lab::Msg;
+use crate::lang::Lang;
+use crate::ui::ids::use_ids;
 use crate::api::{Behavior, ParentReference};
 use crate::scenario::{Action, Corruption};
 
@@ -35,58 +37,79 @@ fn kinds(behavior: Behavior) -> Vec<(&'static str, &'static str, &'static str)> 
         .collect()
 }
 
+/// The corruption the submitted form describes; a port that is no number is refused naming
+/// the field (an IP is the core's to check).
+fn corruption_of(e: &SubmitEvent, lang: Lang) -> Result<Corruption, String> {
+    let what = field(e, "corrupt-what");
+    let value = field(e, "corrupt-value").trim().to_string();
+    let target = field(e, "corrupt-service").trim().to_string();
+    let (ns, name) = target
+        .split_once('/')
+        .map_or(("default".to_string(), target.clone()), |(a, b)| {
+            (a.to_string(), b.to_string())
+        });
+    let port = || {
+        let label = lang.pick("IP or port", "IP 或端口");
+        port_field(label, &value, lang)?.ok_or_else(|| match lang {
+            Lang::En => format!("{label}: a port number is required"),
+            Lang::Zh => format!("{label}：需要填写端口号"),
+        })
+    };
+    Ok(match what.as_str() {
+        "leak_cluster_ip" => Corruption::LeakClusterIp { ip: value },
+        "unallocate_cluster_ip" => Corruption::UnallocateClusterIp { ip: value },
+        "leak_node_port" => Corruption::LeakNodePort { port: port()? },
+        "unallocate_node_port" => Corruption::UnallocateNodePort { port: port()? },
+        "force_cluster_ip" => Corruption::ForceClusterIp {
+            namespace: ns,
+            name,
+            ip: value,
+        },
+        "put_ip_address" => Corruption::PutIpAddress {
+            ip: value,
+            parent: ParentReference::service(&ns, &name),
+        },
+        "delete_ip_address" => Corruption::DeleteIpAddress { ip: value },
+        _ => Corruption::ForceNodePort {
+            namespace: ns,
+            name,
+            port: port()?,
+        },
+    })
+}
+
 /// Writes to storage behind the allocators' back, as crashes and old bugs did.
 #[function_component(Corrupt)]
 pub(crate) fn corrupt(p: &CorruptProps) -> Html {
     let lang = super::super::use_lang();
+    let ids = use_ids();
+    let error = use_state_eq(|| None::<String>);
     let on_submit = {
-        let cb = p.lab.clone();
+        let (cb, error) = (p.lab.clone(), error.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let what = value_of("corrupt-what");
-            let value = value_of("corrupt-value").trim().to_string();
-            let target = value_of("corrupt-service").trim().to_string();
-            let (ns, name) = target
-                .split_once('/')
-                .map_or(("default".to_string(), target.clone()), |(a, b)| {
-                    (a.to_string(), b.to_string())
-                });
-            let port: i32 = value.parse().unwrap_or(0);
-            let c = match what.as_str() {
-                "leak_cluster_ip" => Corruption::LeakClusterIp { ip: value },
-                "unallocate_cluster_ip" => Corruption::UnallocateClusterIp { ip: value },
-                "leak_node_port" => Corruption::LeakNodePort { port },
-                "unallocate_node_port" => Corruption::UnallocateNodePort { port },
-                "force_cluster_ip" => Corruption::ForceClusterIp {
-                    namespace: ns,
-                    name,
-                    ip: value,
-                },
-                "put_ip_address" => Corruption::PutIpAddress {
-                    ip: value,
-                    parent: ParentReference::service(&ns, &name),
-                },
-                "delete_ip_address" => Corruption::DeleteIpAddress { ip: value },
-                _ => Corruption::ForceNodePort {
-                    namespace: ns,
-                    name,
-                    port,
-                },
-            };
-            cb.emit(Msg::Act(Action::Corrupt(c)));
+            match corruption_of(&e, lang) {
+                Ok(c) => {
+                    error.set(None);
+                    cb.emit(Msg::Act(Action::Corrupt(c)));
+                }
+                Err(msg) => error.set(Some(msg)),
+            }
         })
     };
     html! {
-        <form class="create corrupt" id="corrupt" onsubmit={on_submit}>
+        <form class="create corrupt" id={ids.id("corrupt")} onsubmit={on_submit}>
             <span class="label">{ lang.pick("Corrupt storage", "篡改存储") }</span>
-            <select id="corrupt-what" aria-label={lang.pick("corruption", "篡改方式")}>
+            <select id={ids.id("corrupt-what")} name="corrupt-what" aria-label={lang.pick("corruption", "篡改方式")}>
                 { for kinds(p.behavior).into_iter().enumerate().map(|(i, (value, en, zh))| html! {
                     <option {value} selected={i == 0}>{ lang.pick(en, zh) }</option>
                 }) }
             </select>
-            <input id="corrupt-value" placeholder={lang.pick("IP or port", "IP 或端口")} aria-label={lang.pick("IP or port", "IP 或端口")} />
-            <input id="corrupt-service" placeholder={lang.pick("service (force, IPAddress)", "Service（强行分配或写 IPAddress 时填写）")} aria-label={lang.pick("service namespace/name", "Service 的 namespace/name")} />
+            <input id={ids.id("corrupt-value")} name="corrupt-value" placeholder={lang.pick("IP or port", "IP 或端口")} aria-label={lang.pick("IP or port", "IP 或端口")}
+                aria-invalid={error.is_some().then_some("true")} aria-describedby={error.is_some().then(|| ids.id("corrupt-error"))} />
+            <input id={ids.id("corrupt-service")} name="corrupt-service" placeholder={lang.pick("service (force, IPAddress)", "Service（强行分配或写 IPAddress 时填写）")} aria-label={lang.pick("service namespace/name", "Service 的 namespace/name")} />
             <button type="submit">{ lang.pick("Write to etcd", "写入 etcd") }</button>
+            { form_error(ids.id("corrupt-error"), &error) }
         </form>
     }
 }

@@ -11,6 +11,7 @@ use crate::scenario::{Action, Outage};
 
 #[function_component(Etcd)]
 pub(crate) fn etcd(p: &PanelProps) -> Html {
+    let ids = crate::ui::ids::use_ids();
     let lang = super::super::use_lang();
     let st = &p.frame.state;
     let ttl = p.frame.lease_ttl_ms.max(1);
@@ -21,8 +22,8 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
         .map(|a| (a.range.clone(), a.used, a.size))
         .collect::<Vec<_>>();
     html! {
-        <section class="panel etcd" aria-labelledby="h-etcd">
-            <h2 id="h-etcd">{ "etcd" }
+        <section class="panel etcd" aria-labelledby={ids.id("h-etcd")}>
+            <h2 id={ids.id("h-etcd")}>{ "etcd" }
                 <span class={classes!("badge", if st.etcd.available { "running" } else { "crashed" })}>
                     { if st.etcd.available { lang.pick("reachable", "可访问") } else { lang.pick("outage", "中断") } }</span>
                 <span class="sub">{ match lang {
@@ -59,12 +60,12 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
             </ul>
             if p.frame.behavior.ip_addresses() {
                 <h3>{ lang.pick("ClusterIP objects", "ClusterIP 对象") }</h3>
-                <ul class="ranges objects" id="etcd-objects">
+                <ul class="ranges objects" id={ids.id("etcd-objects")}>
                     <li><code>{ etcd::SERVICE_CIDRS }</code>{ objects_text(st.service_cidrs.len(), lang) }</li>
                     <li><code>{ etcd::IP_ADDRESSES }</code>{ objects_text(st.ip_addresses.len(), lang) }</li>
                 </ul>
             }
-            <button id="etcd-outage" disabled={!st.etcd.available} onclick={act(&p.lab, Action::EtcdOutage(Outage { for_: "30s".into() }))}>
+            <button id={ids.id("etcd-outage")} class="etcd-outage" disabled={!st.etcd.available} onclick={act(&p.lab, Action::EtcdOutage(Outage { for_: "30s".into() }))}>
                 { lang.pick("⚡ etcd outage 30s", "⚡ etcd 中断 30s") }</button>
         </section>
     }

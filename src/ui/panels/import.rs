@@ -187,12 +187,16 @@ struct Run {
     no_worker: Rc<std::cell::Cell<bool>>,
     lab: Callback<Msg>,
     worker_url: String,
+    /// The panel's own range and behaviour fields (never looked up by id in the document).
+    range: NodeRef,
+    behavior: NodeRef,
 }
 
 impl Run {
     /// Imports `input` with the range and behaviour the fields hold, in the page or in a worker.
     fn start(&self, input: Input) {
-        let (range, behavior) = (super::value_of("import-range"), super::value_of("import-behavior"));
+        let range = self.range.cast::<web_sys::HtmlInputElement>().map(|i| i.value()).unwrap_or_default();
+        let behavior = self.behavior.cast::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
         self.job.borrow_mut().take();
         self.opening.set(false);
         self.waiting.borrow_mut().take();
@@ -422,11 +426,14 @@ fn use_run(p: &ImportProps) -> Run {
         saved: (*use_state(|| Rc::new(RefCell::new(None)))).clone(),
         lab: p.lab.clone(),
         worker_url: worker_url(p.home.as_deref()),
+        range: use_node_ref(),
+        behavior: use_node_ref(),
     }
 }
 
 #[function_component(Import)]
 pub(crate) fn import_panel(p: &ImportProps) -> Html {
+    let ids = crate::ui::ids::use_ids();
     let lang = super::super::use_lang();
     let run = use_run(p);
     let status = run.status.clone();
@@ -481,43 +488,43 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
     };
     let busy = matches!(*status, Status::Loading(_) | Status::Working(_) | Status::Opening);
     html! {
-        <section class={classes!("panel", "import", dragging.then_some("dragging"))} aria-labelledby="h-import"
+        <section class={classes!("panel", "import", dragging.then_some("dragging"))} aria-labelledby={ids.id("h-import")}
             ondragover={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}
             onpointerenter={warm_up.reform(|_| ())} onfocusin={warm_up.reform(|_| ())}>
-            <h2 id="h-import">{ lang.pick("Your cluster", "你的集群") }</h2>
+            <h2 id={ids.id("h-import")}>{ lang.pick("Your cluster", "你的集群") }</h2>
             <p class="hint">
                 { lang.pick("Paste or drop here what these print (one or several, in one paste or file): ", "在这里粘贴或拖入以下命令的输出（可以一次粘贴多个，或放在一个文件里）：") }
                 <code>{ "kubectl get svc -A -o json" }</code>{ ", " }
                 <code>{ "kubectl get endpoints kubernetes -o json" }</code>{ ", " }
                 <code>{ "kubectl get servicecidrs,ipaddresses -o json" }</code>{ "." }
             </p>
-            <p class="privacy" id="import-privacy">{ lang.pick(
+            <p class="privacy" id={ids.id("import-privacy")}>{ lang.pick(
                 "It is read here, in this page: nothing you paste or drop is sent anywhere.",
                 "导入完全在本页面中进行：你粘贴或拖入的内容不会被发送到任何地方。") }</p>
-            <form class="create" id="import-form" onsubmit={on_import}>
-                <textarea id="import-text" ref={text} rows="6" spellcheck="false" aria-describedby="import-privacy"
+            <form class="create" id={ids.id("import-form")} onsubmit={on_import}>
+                <textarea id={ids.id("import-text")} ref={text} rows="6" spellcheck="false" aria-describedby={ids.id("import-privacy")}
                     aria-label={lang.pick("kubectl output (JSON)", "kubectl 输出（JSON）")}
                     placeholder={lang.pick("{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [...]}", "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [...]}")} />
-                <input id="import-range" placeholder={lang.pick("service-cluster-ip-range (guessed)", "service-cluster-ip-range（自动推测）")}
+                <input id={ids.id("import-range")} ref={run.range.clone()} placeholder={lang.pick("service-cluster-ip-range (guessed)", "service-cluster-ip-range（自动推测）")}
                     aria-label={lang.pick("--service-cluster-ip-range: kubectl does not show the flags; empty: the ServiceCIDR kubernetes, else guessed from the kubernetes Service",
                         "--service-cluster-ip-range：kubectl 看不到启动参数；留空则取 ServiceCIDR kubernetes，否则从 kubernetes Service 推测")} />
-                <select id="import-behavior" aria-label={lang.pick("Behaviour: which release's rules run", "行为：按哪个版本的规则运行")}>
+                <select id={ids.id("import-behavior")} ref={run.behavior.clone()} aria-label={lang.pick("Behaviour: which release's rules run", "行为：按哪个版本的规则运行")}>
                     <option value="" selected=true>{ lang.pick("behaviour: from the objects", "行为：按对象推断") }</option>
                     { for ["1.20", "1.29", "1.33", "1.35"].iter().map(|b| html! { <option value={*b}>{ *b }</option> }) }
                 </select>
                 <label class="file">
                     { lang.pick("Or a file… ", "或选择文件… ") }
-                    <input id="import-file" type="file" accept=".json,application/json" onchange={on_file} disabled={busy} />
+                    <input id={ids.id("import-file")} type="file" accept=".json,application/json" onchange={on_file} disabled={busy} />
                 </label>
-                <button id="import-run" type="submit" class="primary" disabled={busy}>{ lang.pick("Import and play from here", "导入并从这里开始") }</button>
+                <button id={ids.id("import-run")} type="submit" class="primary" disabled={busy}>{ lang.pick("Import and play from here", "导入并从这里开始") }</button>
             </form>
-            { status_view(&run, lang) }
+            { status_view(&run, lang, &ids) }
         </section>
     }
 }
 
 /// The import's progress, its refusal or its findings.
-fn status_view(run: &Run, lang: Lang) -> Html {
+fn status_view(run: &Run, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let on_cancel = {
         let (job, status) = (run.job.clone(), run.status.clone());
         Callback::from(move |_: MouseEvent| {
@@ -536,31 +543,31 @@ fn status_view(run: &Run, lang: Lang) -> Html {
     match &*run.status {
         Status::Idle => html! {},
         Status::Loading(name) => html! {
-            <div class="progress" id="import-progress" role="status">
+            <div class="progress" id={ids.id("import-progress")} role="status">
                 <progress aria-label={lang.pick("import", "导入")} />
                 <span>{ match lang { Lang::En => format!("Reading {name}…"), Lang::Zh => format!("正在读取 {name}…") } }</span>
             </div>
         },
         Status::Opening => html! {
-            <div class="progress" id="import-progress" role="status">
+            <div class="progress" id={ids.id("import-progress")} role="status">
                 <progress max="100" value="70" aria-label={lang.pick("import", "导入")} />
                 <span>{ lang.pick("Opening the cluster in the lab (the page waits for this step)…", "正在把集群载入实验室（此步骤期间页面会暂停响应）…") }</span>
             </div>
         },
         Status::Working(progress) => html! {
-            <div class="progress" id="import-progress" role="status">
+            <div class="progress" id={ids.id("import-progress")} role="status">
                 <progress max="100" value={format!("{:.0}", 100.0 * fraction(*progress))} aria-label={lang.pick("import", "导入")} />
                 <span>{ phase(*progress, lang) }</span>
-                <button type="button" id="import-cancel" onclick={on_cancel}>{ lang.pick("Cancel", "取消") }</button>
+                <button type="button" id={ids.id("import-cancel")} onclick={on_cancel}>{ lang.pick("Cancel", "取消") }</button>
             </div>
         },
-        Status::Done(Err(e)) => html! { <p class="error" id="import-error" role="alert">{ e.clone() }</p> },
+        Status::Done(Err(e)) => html! { <p class="error" id={ids.id("import-error")} role="alert">{ e.clone() }</p> },
         Status::Done(Ok(i)) => html! {
             <>
-                <button type="button" id="import-save" class="small" onclick={on_save}
+                <button type="button" id={ids.id("import-save")} class="small" onclick={on_save}
                     title={lang.pick("The scenario the lab plays, to run with bootstrap-sim or to share", "实验室正在运行的场景，可用 bootstrap-sim 运行或分享")}>
                     { lang.pick("Save as a scenario file", "保存为场景文件") }</button>
-                { findings(i, &run.compared, lang) }
+                { findings(i, &run.compared, lang, ids) }
             </>
         },
     }
@@ -627,7 +634,7 @@ fn phase(p: Option<Progress>, lang: Lang) -> String {
 /// without IPAddress objects has one for every Service.
 const FINDINGS_SHOWN: usize = 50;
 
-fn findings(i: &Outcome, compared: &Compared, lang: Lang) -> Html {
+fn findings(i: &Outcome, compared: &Compared, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     // Under 1.35 there is no ClusterIP bitmap; the NodePort one is in every behaviour.
     let ips = i.behavior != "1.35";
     let summary = match lang {
@@ -647,7 +654,7 @@ fn findings(i: &Outcome, compared: &Compared, lang: Lang) -> Html {
         ),
     };
     html! {
-        <div id="import-findings" aria-live="polite">
+        <div id={ids.id("import-findings")} aria-live="polite">
             <p>{ summary }</p>
             if i.findings.is_empty() {
                 <p class="none">{ lang.pick("Nothing: every ClusterIP and NodePort is where the rules want it.", "没有：每个 ClusterIP 和 NodePort 都符合规则。") }</p>
@@ -659,10 +666,10 @@ fn findings(i: &Outcome, compared: &Compared, lang: Lang) -> Html {
                 "The same Services under each other release's repair loops. Under 1.33 and 1.35 a ClusterIP without an IPAddress object in the paste is reported as not allocated, and repaired.",
                 "同样的 Service 交给其他版本的修复循环。在 1.33 和 1.35 中，粘贴内容里没有 IPAddress 对象的 ClusterIP 会被报告为未分配，并被修复。") }</p>
             { match compared {
-                Compared::Pending => html! { <p class="none" id="import-compare-pending">{ lang.pick("Running their repair loops…", "正在运行它们的修复循环…") }</p> },
+                Compared::Pending => html! { <p class="none" id={ids.id("import-compare-pending")}>{ lang.pick("Running their repair loops…", "正在运行它们的修复循环…") }</p> },
                 Compared::Skipped => html! { <p class="none">{ lang.pick("Not run: the input is large and no worker could start here, so it was read in this page.", "未运行：输入较大且这里无法启动 worker，只能在本页面中读取。") }</p> },
                 Compared::Done(compared) => html! {
-                    <div id="import-compare">
+                    <div id={ids.id("import-compare")}>
                         { for compared.iter().map(|c| html! {
                             <details data-behavior={c.behavior.clone()}>
                                 <summary>{ match (&c.findings, lang) {

@@ -48,6 +48,7 @@ fn use_fading(change: &EndpointsChange) -> bool {
 
 #[function_component(KubernetesService)]
 pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
+    let ids = crate::ui::ids::use_ids();
     let lang = super::super::use_lang();
     let fading = use_fading(&p.change);
     let st = &p.frame.state;
@@ -68,25 +69,25 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
         via: None,
     });
     html! {
-        <section class="panel kubernetes" aria-labelledby="h-kubernetes">
-            <h2 id="h-kubernetes">{ "default/kubernetes" }<span class="sub">{ lang.pick("Service, Endpoints and EndpointSlice, written by the apiservers themselves", "Service、Endpoints 与 EndpointSlice，由 apiserver 自己写入") }</span></h2>
+        <section class="panel kubernetes" aria-labelledby={ids.id("h-kubernetes")}>
+            <h2 id={ids.id("h-kubernetes")}>{ "default/kubernetes" }<span class="sub">{ lang.pick("Service, Endpoints and EndpointSlice, written by the apiservers themselves", "Service、Endpoints 与 EndpointSlice，由 apiserver 自己写入") }</span></h2>
             <div class="svc">
                 { match svc {
                     Some(s) => html! {
                         <>
-                            <div class="kv"><span>{ "ClusterIP" }</span><strong id="kubernetes-ip">{ &s.cluster_ip }</strong></div>
+                            <div class="kv"><span>{ "ClusterIP" }</span><strong id={ids.id("kubernetes-ip")} class="kubernetes-ip">{ &s.cluster_ip }</strong></div>
                             <div class="kv"><span>{ lang.pick("type", "类型") }</span><code>{ format!("{:?}", s.type_) }</code></div>
                             <div class="kv"><span>{ lang.pick("ports", "端口") }</span><code>{ super::services::ports_text(&s.ports, lang) }</code></div>
                             <div class="kv"><span>{ "selector" }</span><code>{ selector_note(p.frame.reconciler, lang) }</code></div>
                         </>
                     },
-                    None => html! { <p class="missing" id="kubernetes-missing">{ lang.pick("The Service is gone: the next sync of a ready apiserver recreates it with the first IP.", "这个 Service 已被删除：就绪 apiserver 的下一次同步会用第一个 IP 重新创建它。") }</p> },
+                    None => html! { <p class="missing" id={ids.id("kubernetes-missing")}>{ lang.pick("The Service is gone: the next sync of a ready apiserver recreates it with the first IP.", "这个 Service 已被删除：就绪 apiserver 的下一次同步会用第一个 IP 重新创建它。") }</p> },
                 } }
             </div>
             <div class="ep-pair">
                 <div class="ep-side">
                     <h3>{ "Endpoints" }</h3>
-                    <ul class="addresses" id="kubernetes-endpoints" aria-live="polite">
+                    <ul class="addresses" id={ids.id("kubernetes-endpoints")} aria-live="polite">
                         if current.is_empty() {
                             <li class="empty">{ if ep.is_some() { lang.pick("no addresses", "没有地址") } else { lang.pick("no Endpoints object", "没有 Endpoints 对象") } }</li>
                         }
@@ -97,10 +98,10 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
                         }) }
                     </ul>
                 </div>
-                { slice_view(st.kubernetes_slice(), lang) }
+                { slice_view(st.kubernetes_slice(), lang, &ids) }
             </div>
-            if let Some((e, to)) = last_reset { { written_by(e, to, &p.change, st, p.frame.reconciler, lang) } }
-            <button id="delete-kubernetes" class="danger" disabled={svc.is_none()} onclick={act(&p.lab, delete)}>{ lang.pick("✖ Delete the kubernetes Service", "✖ 删除 kubernetes Service") }</button>
+            if let Some((e, to)) = last_reset { { written_by(e, to, &p.change, st, p.frame.reconciler, lang, &ids) } }
+            <button id={ids.id("delete-kubernetes")} class="danger delete-kubernetes" disabled={svc.is_none()} onclick={act(&p.lab, delete)}>{ lang.pick("✖ Delete the kubernetes Service", "✖ 删除 kubernetes Service") }</button>
         </section>
     }
 }
@@ -114,9 +115,10 @@ fn written_by(
     st: &State,
     reconciler: ReconcilerType,
     lang: Lang,
+    ids: &crate::ui::ids::Ids,
 ) -> Html {
     html! {
-        <p class="written-by" id="written-by">{ match lang {
+        <p class="written-by" id={ids.id("written-by")}>{ match lang {
             Lang::En => format!("last rewrite: t = {} by {}", format_ms(e.time_ms), e.apiserver),
             Lang::Zh => format!("最近一次重写：t = {}，由 {} 写入", format_ms(e.time_ms), e.apiserver),
         } }
@@ -132,11 +134,11 @@ fn written_by(
 
 /// The EndpointSlice `default/kubernetes` the apiservers write beside the Endpoints: its address
 /// type and each endpoint with its `ready` condition.
-fn slice_view(slice: Option<&EndpointSlice>, lang: Lang) -> Html {
+fn slice_view(slice: Option<&EndpointSlice>, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     html! {
-        <div class="ep-side slice" id="kubernetes-slice">
+        <div class="ep-side slice" id={ids.id("kubernetes-slice")}>
             <h3>{ "EndpointSlice" }</h3>
-            <ul class="slice-endpoints" id="kubernetes-slice-endpoints">
+            <ul class="slice-endpoints" id={ids.id("kubernetes-slice-endpoints")}>
                 { match slice {
                     None => html! { <li class="empty">{ lang.pick("no EndpointSlice object", "没有 EndpointSlice 对象") }</li> },
                     Some(s) if s.endpoints.is_empty() => html! { <li class="empty">{ lang.pick("no endpoints", "没有 endpoint") }</li> },
@@ -153,7 +155,7 @@ fn slice_view(slice: Option<&EndpointSlice>, lang: Lang) -> Html {
                 } }
             </ul>
             if let Some(s) = slice {
-                <p class="slice-type" id="kubernetes-slice-type">{ format!("addressType {}", s.address_type) }
+                <p class="slice-type" id={ids.id("kubernetes-slice-type")}>{ format!("addressType {}", s.address_type) }
                     { for s.ports.iter().map(|p| format!(" · {} {}/{}", p.name, p.port, p.protocol)) }</p>
             }
         </div>

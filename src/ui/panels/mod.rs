@@ -49,10 +49,12 @@ fn act(lab: &Callback<Msg>, action: Action) -> Callback<MouseEvent> {
     Callback::from(move |_| lab.emit(Msg::Act(action.clone())))
 }
 
-/// The value of an input or select element by id.
-fn value_of(id: &str) -> String {
-    let doc = web_sys::window().and_then(|w| w.document());
-    let el = doc.and_then(|d| d.get_element_by_id(id));
+/// The value of the input or select named `name` in the form `e` submits. Read from that form,
+/// never by id through the document: the document cannot see into a shadow root, and there it
+/// would find the first instance's fields.
+fn field(e: &SubmitEvent, name: &str) -> String {
+    let form = e.target_dyn_into::<web_sys::Element>();
+    let el = form.and_then(|f| f.query_selector(&format!("[name=\"{name}\"]")).ok().flatten());
     match el {
         Some(el) => match wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(el) {
             Ok(i) => i.value(),
@@ -61,6 +63,28 @@ fn value_of(id: &str) -> String {
                 .unwrap_or_default(),
         },
         None => String::new(),
+    }
+}
+
+/// A port typed in the field `label`: `None` when empty, else the number; anything else is
+/// refused naming the field (never read as 0).
+fn port_field(label: &str, raw: &str, lang: Lang) -> Result<Option<i32>, String> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    raw.parse().map(Some).map_err(|_| match lang {
+        Lang::En => format!("{label}: {raw:?} is not a port number"),
+        Lang::Zh => format!("{label}：{raw:?} 不是端口号"),
+    })
+}
+
+/// The form's own refusal (a field it cannot read), shown under it; what Kubernetes refuses is
+/// the core's and shown as the lab's notice.
+fn form_error(id: String, error: &Option<String>) -> Html {
+    match error {
+        Some(msg) => html! { <p {id} class="error" role="alert">{ msg.clone() }</p> },
+        None => html! {},
     }
 }
 

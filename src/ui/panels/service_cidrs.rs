@@ -5,13 +5,14 @@
 
 use yew::prelude::*;
 
-use super::{act, delete_label, value_of, PanelProps};
+use super::{act, delete_label, field, PanelProps};
+use crate::ui::ids::{use_ids, Ids};
 use crate::api::ServiceCidr;
 use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::scenario::{Action, CreateServiceCidr, NameRef, ServiceCidrSpec};
 
-/// The form's fields, by DOM id.
+/// The form's fields, by name (their ids are these, prefixed per instance: `crate::ui::ids`).
 const NAME: &str = "scidr-name";
 const CIDR: [&str; 2] = ["scidr-cidr-0", "scidr-cidr-1"];
 
@@ -87,14 +88,15 @@ fn ready_text(c: &ServiceCidr, lang: Lang) -> &'static str {
 #[function_component(ServiceCidrs)]
 pub(crate) fn service_cidrs(p: &PanelProps) -> Html {
     let lang = super::super::use_lang();
+    let ids = use_ids();
     let error = use_state_eq(|| None::<FieldError>);
     let st = &p.frame.state;
     let on_create = {
         let (lab, error) = (p.lab.clone(), error.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let (c0, c1) = (value_of(CIDR[0]), value_of(CIDR[1]));
-            match form_spec(&value_of(NAME), [&c0, &c1], lang) {
+            let (c0, c1) = (field(&e, CIDR[0]), field(&e, CIDR[1]));
+            match form_spec(&field(&e, NAME), [&c0, &c1], lang) {
                 Ok(service_cidr) => {
                     error.set(None);
                     let create = CreateServiceCidr {
@@ -108,39 +110,39 @@ pub(crate) fn service_cidrs(p: &PanelProps) -> Html {
         })
     };
     let invalid = |field: &str| error.as_ref().is_some_and(|e| e.field == field);
-    let described = |field: &str| invalid(field).then_some("scidr-error");
+    let described = |field: &str| invalid(field).then(|| ids.id("scidr-error"));
     html! {
-        <section class="panel service-cidrs" aria-labelledby="h-service-cidrs">
-            <h2 id="h-service-cidrs">{ "ServiceCIDRs" }<span class="sub">{ lang.pick(
+        <section class="panel service-cidrs" aria-labelledby={ids.id("h-service-cidrs")}>
+            <h2 id={ids.id("h-service-cidrs")}>{ "ServiceCIDRs" }<span class="sub">{ lang.pick(
                 "networking.k8s.io/v1: the ranges ClusterIPs are allocated from",
                 "networking.k8s.io/v1：分配 ClusterIP 的网段") }</span></h2>
             if st.service_cidrs.is_empty() {
-                <p class="empty" id="service-cidrs-empty">{ lang.pick("no ServiceCIDR object", "没有 ServiceCIDR 对象") }</p>
+                <p class="empty" id={ids.id("service-cidrs-empty")}>{ lang.pick("no ServiceCIDR object", "没有 ServiceCIDR 对象") }</p>
             }
-            <ul class="cidr-list" id="service-cidrs">
-                { for st.service_cidrs.iter().map(|c| cidr_item(c, &p.lab, lang)) }
+            <ul class="cidr-list" id={ids.id("service-cidrs")}>
+                { for st.service_cidrs.iter().map(|c| cidr_item(c, &p.lab, lang, &ids)) }
             </ul>
-            <form class="create" id="create-service-cidr" onsubmit={on_create} novalidate=true>
-                <input id={NAME} placeholder={lang.pick("name", "名称")} spellcheck="false"
+            <form class="create" id={ids.id("create-service-cidr")} onsubmit={on_create} novalidate=true>
+                <input id={ids.id(NAME)} name={NAME} placeholder={lang.pick("name", "名称")} spellcheck="false"
                     aria-label={lang.pick("ServiceCIDR name", "ServiceCIDR 名称")}
                     aria-invalid={invalid(NAME).then_some("true")} aria-describedby={described(NAME)} />
-                <input id={CIDR[0]} placeholder="10.100.0.0/16" spellcheck="false"
+                <input id={ids.id(CIDR[0])} name={CIDR[0]} placeholder="10.100.0.0/16" spellcheck="false"
                     aria-label={lang.pick("First CIDR", "第一个 CIDR")}
                     aria-invalid={invalid(CIDR[0]).then_some("true")} aria-describedby={described(CIDR[0])} />
-                <input id={CIDR[1]} placeholder={lang.pick("second CIDR (optional)", "第二个 CIDR（可选）")} spellcheck="false"
+                <input id={ids.id(CIDR[1])} name={CIDR[1]} placeholder={lang.pick("second CIDR (optional)", "第二个 CIDR（可选）")} spellcheck="false"
                     aria-label={lang.pick("Second CIDR (optional, the other IP family)", "第二个 CIDR（可选，另一个 IP 族）")}
                     aria-invalid={invalid(CIDR[1]).then_some("true")} aria-describedby={described(CIDR[1])} />
-                <button id="scidr-create" type="submit" class="primary">{ lang.pick("Create ServiceCIDR", "创建 ServiceCIDR") }</button>
+                <button id={ids.id("scidr-create")} type="submit" class="primary">{ lang.pick("Create ServiceCIDR", "创建 ServiceCIDR") }</button>
             </form>
             if let Some(e) = &*error {
-                <p id="scidr-error" class="error" role="alert" data-field={e.field}>{ e.message.clone() }</p>
+                <p id={ids.id("scidr-error")} class="error" role="alert" data-field={e.field}>{ e.message.clone() }</p>
             }
         </section>
     }
 }
 
 /// One ServiceCIDR: name, CIDRs, condition, finalizers, deletion, and its delete button.
-fn cidr_item(c: &ServiceCidr, lab: &Callback<Msg>, lang: Lang) -> Html {
+fn cidr_item(c: &ServiceCidr, lab: &Callback<Msg>, lang: Lang, ids: &Ids) -> Html {
     let delete = Action::DeleteServiceCidr(NameRef {
         name: c.name.clone(),
         via: None,
@@ -151,7 +153,7 @@ fn cidr_item(c: &ServiceCidr, lab: &Callback<Msg>, lang: Lang) -> Html {
         None => "unset",
     };
     html! {
-        <li key={c.name.clone()} id={format!("scidr-{}", c.name)} class={classes!("cidr", c.deleting.then_some("deleting"))}>
+        <li key={c.name.clone()} id={ids.id(&format!("scidr-{}", c.name))} class={classes!("cidr", c.deleting.then_some("deleting"))}>
             <div class="cidr-head">
                 <strong>{ &c.name }</strong>
                 { for c.cidrs.iter().map(|n| html! { <code class="cidr-range">{ n }</code> }) }

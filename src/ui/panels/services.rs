@@ -5,7 +5,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{act, delete_label, value_of, PanelProps};
+use super::{act, delete_label, field, form_error, port_field, PanelProps};
+use crate::ui::ids::use_ids;
 use crate::api::{Endpoints, Pod, Service, ServicePort, ServiceType};
 use crate::lab::Msg;
 use crate::lang::Lang;
@@ -27,38 +28,50 @@ pub(super) fn ports_text(ports: &[ServicePort], lang: Lang) -> String {
         .join(", ")
 }
 
+/// The Service the submitted form describes. Its name goes to the core as typed (Kubernetes
+/// validates it); a nodePort that is no number is refused here.
+fn service_of(e: &SubmitEvent, lang: Lang) -> Result<Service, String> {
+    let type_ = match field(e, "svc-type").as_str() {
+        "NodePort" => ServiceType::NodePort,
+        "LoadBalancer" => ServiceType::LoadBalancer,
+        _ => ServiceType::ClusterIP,
+    };
+    let node_port = port_field("nodePort", &field(e, "svc-node-port"), lang)?.unwrap_or(0);
+    let app = field(e, "svc-app");
+    Ok(Service {
+        namespace: "default".into(),
+        name: field(e, "svc-name"),
+        type_,
+        cluster_ip: field(e, "svc-ip").trim().to_string(),
+        selector: (!app.trim().is_empty())
+            .then(|| BTreeMap::from([("app".to_string(), app.trim().to_string())])),
+        ports: vec![ServicePort {
+            name: "http".into(),
+            port: 80,
+            node_port,
+            ..ServicePort::default()
+        }],
+        ..Service::default()
+    })
+}
+
 #[function_component(Services)]
 pub(crate) fn services(p: &PanelProps) -> Html {
     let lang = super::super::use_lang();
+    let ids = use_ids();
+    let error = use_state_eq(|| None::<String>);
     let st = &p.frame.state;
     let on_create = {
-        let cb = p.lab.clone();
+        let (cb, error) = (p.lab.clone(), error.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let name = value_of("svc-name");
-            let type_ = match value_of("svc-type").as_str() {
-                "NodePort" => ServiceType::NodePort,
-                "LoadBalancer" => ServiceType::LoadBalancer,
-                _ => ServiceType::ClusterIP,
-            };
-            let node_port: i32 = value_of("svc-node-port").trim().parse().unwrap_or(0);
-            let app = value_of("svc-app");
-            let service = Service {
-                namespace: "default".into(),
-                name: name.trim().to_string(),
-                type_,
-                cluster_ip: value_of("svc-ip").trim().to_string(),
-                selector: (!app.trim().is_empty())
-                    .then(|| BTreeMap::from([("app".to_string(), app.trim().to_string())])),
-                ports: vec![ServicePort {
-                    name: "http".into(),
-                    port: 80,
-                    node_port,
-                    ..ServicePort::default()
-                }],
-                ..Service::default()
-            };
-            cb.emit(Msg::Act(Action::CreateService(CreateService { service, via: None })));
+            match service_of(&e, lang) {
+                Ok(service) => {
+                    error.set(None);
+                    cb.emit(Msg::Act(Action::CreateService(CreateService { service, via: None })));
+                }
+                Err(msg) => error.set(Some(msg)),
+            }
         })
     };
     // The same Services from one frame to the next (a seek, a tick) keep the same list, and the
@@ -66,8 +79,8 @@ pub(crate) fn services(p: &PanelProps) -> Html {
     let services = use_memo(st.services.clone(), |s| s.clone());
     let (limit, more) = use_rows_shown(services.len(), "services-all", ("Services", "Service"), lang);
     html! {
-        <section class="panel services" aria-labelledby="h-services">
-            <h2 id="h-services">{ lang.pick("Services", "Service") }</h2>
+        <section class="panel services" aria-labelledby={ids.id("h-services")}>
+            <h2 id={ids.id("h-services")}>{ lang.pick("Services", "Service") }</h2>
             <div class="table-wrap">
                 <table>
                     <thead><tr><th>{ lang.pick("name", "名称") }</th><th>{ lang.pick("type", "类型") }</th><th>{ "ClusterIP" }</th><th>{ lang.pick("ports", "端口") }</th><th><span class="sr-only">{ lang.pick("actions", "操作") }</span></th></tr></thead>
@@ -77,16 +90,18 @@ pub(crate) fn services(p: &PanelProps) -> Html {
                 </table>
             </div>
             { for more }
-            <form class="create" id="create-service" onsubmit={on_create}>
-                <input id="svc-name" placeholder={lang.pick("name", "名称")} required=true aria-label={lang.pick("Service name", "Service 名称")} />
-                <select id="svc-type" aria-label={lang.pick("type", "类型")}>
+            <form class="create" id={ids.id("create-service")} onsubmit={on_create} novalidate=true>
+                <input id={ids.id("svc-name")} name="svc-name" placeholder={lang.pick("name", "名称")} required=true aria-label={lang.pick("Service name", "Service 名称")} />
+                <select id={ids.id("svc-type")} name="svc-type" aria-label={lang.pick("type", "类型")}>
                     <option selected=true>{ "ClusterIP" }</option><option>{ "NodePort" }</option><option>{ "LoadBalancer" }</option>
                 </select>
-                <input id="svc-ip" placeholder={lang.pick("clusterIP (auto)", "clusterIP（自动）")} aria-label={lang.pick("ClusterIP (empty: allocate)", "ClusterIP（留空则自动分配）")} />
-                <input id="svc-node-port" placeholder={lang.pick("nodePort (auto)", "nodePort（自动）")} inputmode="numeric" aria-label={lang.pick("nodePort (empty: allocate)", "nodePort（留空则自动分配）")} />
-                <input id="svc-app" placeholder="selector app=" aria-label={lang.pick("selector app", "selector 中的 app 标签")} />
-                <button id="svc-create" type="submit" class="primary">{ lang.pick("Create Service", "创建 Service") }</button>
+                <input id={ids.id("svc-ip")} name="svc-ip" placeholder={lang.pick("clusterIP (auto)", "clusterIP（自动）")} aria-label={lang.pick("ClusterIP (empty: allocate)", "ClusterIP（留空则自动分配）")} />
+                <input id={ids.id("svc-node-port")} name="svc-node-port" placeholder={lang.pick("nodePort (auto)", "nodePort（自动）")} inputmode="numeric"
+                    aria-invalid={error.is_some().then_some("true")} aria-describedby={error.is_some().then(|| ids.id("svc-error"))} aria-label={lang.pick("nodePort (empty: allocate)", "nodePort（留空则自动分配）")} />
+                <input id={ids.id("svc-app")} name="svc-app" placeholder="selector app=" aria-label={lang.pick("selector app", "selector 中的 app 标签")} />
+                <button id={ids.id("svc-create")} type="submit" class="primary">{ lang.pick("Create Service", "创建 Service") }</button>
             </form>
+            { form_error(ids.id("svc-error"), &error) }
         </section>
     }
 }
@@ -99,6 +114,7 @@ const ROWS_SHOWN: usize = 100;
 /// …" button under it until it is pressed.
 #[hook]
 fn use_rows_shown(n: usize, id: &'static str, what: (&'static str, &'static str), lang: Lang) -> (usize, Option<Html>) {
+    let ids = use_ids();
     let (en, zh) = what;
     let show_all = use_state(|| false);
     let onclick = {
@@ -107,7 +123,7 @@ fn use_rows_shown(n: usize, id: &'static str, what: (&'static str, &'static str)
     };
     let button = (!*show_all && n > ROWS_SHOWN).then(|| {
         html! {
-            <button {id} class="small" {onclick}>
+            <button id={ids.id(id)} class="small" {onclick}>
                 { match lang {
                     Lang::En => format!("Show all {n} {en}"),
                     Lang::Zh => format!("显示全部 {n} 个 {zh}"),
@@ -128,9 +144,10 @@ struct RowsProps {
 #[function_component(ServiceRows)]
 fn service_rows(p: &RowsProps) -> Html {
     let lang = super::super::use_lang();
+    let ids = use_ids();
     html! {
         { for p.services.iter().take(p.limit).map(|s| html! {
-            <tr key={s.key()} id={format!("svc-{}-{}", s.namespace, s.name)}>
+            <tr key={s.key()} id={ids.id(&format!("svc-{}-{}", s.namespace, s.name))}>
                 <td>{ s.key() }</td><td>{ format!("{:?}", s.type_) }</td>
                 <td><code>{ if s.cluster_ips.len() > 1 { s.cluster_ips.join(", ") } else { s.cluster_ip.clone() } }</code></td>
                 <td><code>{ ports_text(&s.ports, lang) }</code></td>
@@ -144,6 +161,7 @@ fn service_rows(p: &RowsProps) -> Html {
 #[function_component(Pods)]
 pub(crate) fn pods(p: &PanelProps) -> Html {
     let lang = super::super::use_lang();
+    let ids = use_ids();
     let st = &p.frame.state;
     let next_ip = (2..250)
         .map(|i| format!("10.244.0.{i}"))
@@ -153,10 +171,11 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
         let cb = p.lab.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let app = value_of("pod-app");
+            let app = field(&e, "pod-app");
             let pod = Pod {
                 namespace: "default".into(),
-                name: value_of("pod-name").trim().to_string(),
+                // As typed: Kubernetes validates it (the core).
+                name: field(&e, "pod-name"),
                 labels: BTreeMap::from([("app".to_string(), app.trim().to_string())]),
                 pod_ip: next_ip.clone(),
                 ready: true,
@@ -172,8 +191,8 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
     });
     let (limit, more) = use_rows_shown(endpoints.len(), "endpoints-all", ("Endpoints", "Endpoints"), lang);
     html! {
-        <section class="panel pods" aria-labelledby="h-pods">
-            <h2 id="h-pods">{ lang.pick("Pods and their Endpoints", "Pod 及其 Endpoints") }</h2>
+        <section class="panel pods" aria-labelledby={ids.id("h-pods")}>
+            <h2 id={ids.id("h-pods")}>{ lang.pick("Pods and their Endpoints", "Pod 及其 Endpoints") }</h2>
             <ul class="pod-list">
                 { for st.pods.iter().map(|pod| {
                     let toggle = Action::SetPodReady(SetPodReady { namespace: pod.namespace.clone(), name: pod.name.clone(), ready: !pod.ready, via: None });
@@ -188,9 +207,9 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
                     }
                 }) }
             </ul>
-            <form class="create" id="create-pod" onsubmit={on_create}>
-                <input id="pod-name" placeholder={lang.pick("pod name", "Pod 名称")} required=true aria-label={lang.pick("Pod name", "Pod 名称")} />
-                <input id="pod-app" placeholder={lang.pick("label app=", "标签 app=")} required=true aria-label={lang.pick("label app", "app 标签")} />
+            <form class="create" id={ids.id("create-pod")} onsubmit={on_create} novalidate=true>
+                <input id={ids.id("pod-name")} name="pod-name" placeholder={lang.pick("pod name", "Pod 名称")} required=true aria-label={lang.pick("Pod name", "Pod 名称")} />
+                <input id={ids.id("pod-app")} name="pod-app" placeholder={lang.pick("label app=", "标签 app=")} required=true aria-label={lang.pick("label app", "app 标签")} />
                 <button type="submit" class="primary">{ lang.pick("Create Pod", "创建 Pod") }</button>
             </form>
             <h3>{ lang.pick("Endpoints (endpoints controller)", "Endpoints（由 endpoints 控制器维护）") }</h3>

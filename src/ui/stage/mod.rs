@@ -123,6 +123,7 @@ fn clip(text: &str, max: usize) -> String {
 #[function_component(Stage)]
 pub(crate) fn stage(p: &StageProps) -> Html {
     let lang = super::use_lang();
+    let ids = crate::ui::ids::use_ids();
     let node = use_node_ref();
     let width = use_width(node.clone());
     let flight = use_mut_ref(Flight::default);
@@ -186,10 +187,10 @@ pub(crate) fn stage(p: &StageProps) -> Html {
         <section class={classes!("stage", portrait.then_some("portrait"))} aria-label={title} ref={node}>
             <svg class="stage-svg" viewBox={layout.view_box()} role="group" aria-label={title}
                 preserveAspectRatio="xMidYMin meet">
-                { apiservers(p, &layout, lang) }
+                { apiservers(p, &layout, lang, &ids) }
                 { kcm(&layout, lang) }
                 { etcd_box(p, &layout, &rows, &faded, lang) }
-                { service_card(p, &layout, lang) }
+                { service_card(p, &layout, lang, &ids) }
                 { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, lang) }
                 <g class="packets" aria-hidden="true">
                     { for flight.borrow().packets.iter().map(|pk| packet(pk, &land, &p.on_pick)) }
@@ -216,19 +217,19 @@ fn describe(w: &Write, lang: Lang) -> String {
     format!("{} {op} {}", w.sender, w.key)
 }
 
-fn apiservers(p: &StageProps, l: &Layout, lang: Lang) -> Html {
+fn apiservers(p: &StageProps, l: &Layout, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let area = l.apiserver_area;
     html! {
         <g class="area apiservers" data-spot="apiservers">
             <rect class="spot-frame" x={(area.x - 4.0).to_string()} y={(area.y - 4.0).to_string()}
                 width={(area.w + 8.0).to_string()} height={(area.h + 8.0).to_string()} rx="10" />
             <text class="area-title" x={area.x.to_string()} y={(area.y + 12.0).to_string()}>{ "kube-apiservers" }</text>
-            { for p.frame.state.apiservers.iter().zip(&l.apiservers).map(|(a, r)| apiserver(p, a, *r, lang)) }
+            { for p.frame.state.apiservers.iter().zip(&l.apiservers).map(|(a, r)| apiserver(p, a, *r, lang, ids)) }
         </g>
     }
 }
 
-fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang) -> Html {
+fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let lease = p.frame.state.leases.iter().find(|l| l.ip == a.advertise_address);
     let ttl = p.frame.lease_ttl_ms.max(1);
     let status = super::panels::status_text(a.status, lang);
@@ -264,7 +265,7 @@ fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang) -> Html {
     let spot = format!("apiserver:{}", a.name);
     html! {
         <g class={classes!("node", "apiserver", a.status.as_str(), a.ready.then_some("is-ready"))}
-            data-spot={spot} id={format!("stage-apiserver-{}", a.name)}
+            data-spot={spot} id={ids.id(&format!("stage-apiserver-{}", a.name))}
             tabindex="0" role="button" aria-label={label} {onclick} {onkeydown} {onfocus}>
             <rect class="frame" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
             <circle class="ready-dot" cx={(r.x + 10.0).to_string()} cy={(r.y + if tiny { r.h / 2.0 } else { 14.0 }).to_string()} r="4" />
@@ -378,7 +379,7 @@ fn key_row(p: &StageProps, row: &Row, r: Rect, faded: &Callback<String>) -> Html
     }
 }
 
-fn service_card(p: &StageProps, l: &Layout, lang: Lang) -> Html {
+fn service_card(p: &StageProps, l: &Layout, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let r = l.service;
     let st = &p.frame.state;
     let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
@@ -395,7 +396,7 @@ fn service_card(p: &StageProps, l: &Layout, lang: Lang) -> Html {
     let per_line = (((r.w - 16.0) / (chip_w + 4.0)) as usize).max(1);
     let chips = |list: Vec<String>, y: f64, leaving: &[String], id: &str| -> Html {
         html! {
-            <g class="chips" id={id.to_string()}>
+            <g class="chips" id={ids.id(id)}>
                 { for list.iter().chain(leaving).enumerate().map(|(i, a)| {
                     let (cx, cy) = (x + (i % per_line) as f64 * (chip_w + 4.0), y + (i / per_line) as f64 * 22.0);
                     let gone = i >= list.len();
@@ -428,7 +429,7 @@ fn service_card(p: &StageProps, l: &Layout, lang: Lang) -> Html {
                 <text class="area-title" x={x.to_string()} y={(r.y + 20.0).to_string()}>{ "default/kubernetes" }</text>
                 { " " }
                 <text class={classes!("cluster-ip", svc.is_none().then_some("missing"))} x={x.to_string()}
-                    y={(r.y + if l.portrait { 42.0 } else { 52.0 }).to_string()} id="stage-kubernetes-ip">{ ip }</text>
+                    y={(r.y + if l.portrait { 42.0 } else { 52.0 }).to_string()} id={ids.id("stage-kubernetes-ip")}>{ ip }</text>
                 if !l.portrait {
                     { " " }
                     <text class="sub" x={x.to_string()} y={(r.y + 68.0).to_string()}>{ "ClusterIP · 443/TCP" }</text>
