@@ -122,26 +122,7 @@ impl PageOptions {
                 "minimal" => self.minimal = true,
                 _ => bad("full, minimal"),
             },
-            "panels" => {
-                let names: Vec<&str> = value
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|n| !n.is_empty())
-                    .collect();
-                let panel = |n: &&str| n.parse::<Part>().ok().filter(|p| p.is_panel());
-                if names.is_empty() || !names.iter().all(|n| panel(n).is_some()) {
-                    let list: Vec<&str> = Part::PANELS.iter().map(|p| p.as_str()).collect();
-                    problems.push(format!(
-                        "{what} panels: {} is not a comma-separated list of {}",
-                        quote(value),
-                        list.join(", ")
-                    ));
-                } else {
-                    let chosen: Vec<Part> = names.iter().filter_map(panel).collect();
-                    let in_order = Part::PANELS.iter().filter(|p| chosen.contains(p));
-                    self.panels = Some(in_order.copied().collect());
-                }
-            }
+            "panels" => self.panels = panels(value, what, problems),
             other => problems.push(format!("unknown {what} {}", quote(other))),
         }
     }
@@ -150,6 +131,35 @@ impl PageOptions {
     pub fn shows(&self, panel: Part) -> bool {
         shows(self.panels.as_deref(), panel)
     }
+}
+
+/// Bad entries of `panels=` named one by one, at most this many (then how many more).
+const BAD_PANELS_NAMED: usize = 5;
+
+/// The panels `value` names, in the UI's order; `None` (all) when it names none. Each entry
+/// that is no panel is named in `problems`, the others are kept.
+fn panels(value: &str, what: &str, problems: &mut Vec<String>) -> Option<Vec<Part>> {
+    let names: Vec<&str> = value.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+    if names.is_empty() {
+        problems.push(format!("{what} panels: it is empty, so all panels are shown"));
+        return None;
+    }
+    let panel = |n: &str| n.parse::<Part>().ok().filter(|p| p.is_panel());
+    let mut bad: Vec<&str> = names.iter().copied().filter(|n| panel(n).is_none()).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    bad.retain(|n| seen.insert(*n));
+    let list: Vec<&str> = Part::PANELS.iter().map(|p| p.as_str()).collect();
+    for n in bad.iter().take(BAD_PANELS_NAMED) {
+        let one_of = list.join(", ");
+        problems.push(format!("{what} panels: {} is not a panel (one of {one_of})", quote(n)));
+    }
+    if bad.len() > BAD_PANELS_NAMED {
+        let more = bad.len() - BAD_PANELS_NAMED;
+        problems.push(format!("{what} panels: and {more} more that are not panels"));
+    }
+    let chosen: Vec<Part> = names.iter().filter_map(|n| panel(n)).collect();
+    let in_order: Vec<Part> = Part::PANELS.iter().copied().filter(|p| chosen.contains(p)).collect();
+    (!in_order.is_empty()).then_some(in_order)
 }
 
 /// Whether `panel` is shown when `panels` were chosen (`None`: all are).

@@ -20,26 +20,19 @@ pub struct Opening<'a> {
     pub lang: Lang,
     /// Start at once: a tour moves through its steps by itself, anything else plays.
     pub autoplay: bool,
-    /// What was wrong with the page's settings, told before the lab's own notes.
-    pub problems: &'a [String],
 }
 
 impl Lab {
-    /// The page's opening state. Its notice tells the settings' problems and what could not be
-    /// opened and what opened instead; the latter notes are returned as well.
+    /// The page's opening state. Its notice tells what could not be opened and what opened
+    /// instead; these notes are returned as well. (The page's settings' problems are the UI's to
+    /// list, one per line: `crate::ui`'s notice.)
     pub fn open(o: Opening) -> (Self, Vec<String>) {
         let (mut lab, notes) = Self::open_quietly(o);
         lab.lang = o.lang;
         lab.tour_autoplay = o.autoplay && lab.guide.is_some();
         lab.playing = o.autoplay && lab.guide.is_none();
         lab.story_onward();
-        let all: Vec<&str> = o
-            .problems
-            .iter()
-            .chain(&notes)
-            .map(String::as_str)
-            .collect();
-        lab.notice = (!all.is_empty()).then(|| all.join(" "));
+        lab.notice = (!notes.is_empty()).then(|| notes.join(" "));
         lab.observe_afresh();
         (lab, notes)
     }

@@ -128,7 +128,6 @@ pub(crate) fn use_lab(props: &super::AppProps) -> UseReducerHandle<LabState> {
         props.link.clone(),
     );
     let (step, lang, autoplay) = (props.step, props.lang, props.autoplay);
-    let problems: Vec<String> = props.problems.iter().map(|p| p.to_string()).collect();
     use_reducer(move || {
         let (lab, _) = Lab::open(Opening {
             scenario: scenario.as_deref(),
@@ -137,7 +136,6 @@ pub(crate) fn use_lab(props: &super::AppProps) -> UseReducerHandle<LabState> {
             link: link.as_deref(),
             lang,
             autoplay,
-            problems: &problems,
         });
         LabState {
             lab: Rc::new(RefCell::new(lab)),

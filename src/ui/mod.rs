@@ -11,6 +11,7 @@ pub(crate) mod ids;
 #[doc(hidden)]
 pub mod inspector;
 mod link;
+mod notice;
 pub mod mount;
 mod panels;
 mod stage;
@@ -182,9 +183,7 @@ pub fn app(props: &AppProps) -> Html {
             <controls::TimeControls
                 now={lab.now()} horizon={frame.horizon} playing={lab.playing()} speed_exp={lab.speed_exp()}
                 forked={lab.forked()} marks={frame.marks.clone()} lab={send.clone()} />
-            if let Some(msg) = lab.notice() {
-                <p class="notice" role="alert" id={ids.id("action-error")}>{ msg.to_string() }</p>
-            }
+            <notice::Notice problems={props.problems.clone()} notice={lab.notice().map(|m| AttrValue::from(m.to_string()))} />
             if staged {
                 <div class="stage-row">
                     <div class="stage-wrap">

@@ -59,14 +59,38 @@ fn tour_language_and_panels() {
     assert!(o.shows(Part::Pods) && !o.shows(Part::Etcd));
     assert!(PageOptions::default().shows(Part::Etcd));
     let (o, problems) = parse_query("lang=fr&panels=pods,moon");
-    assert_eq!(o, PageOptions::default());
+    assert_eq!(o, PageOptions { panels: Some(vec![Part::Pods]), ..PageOptions::default() }, "the valid entries are kept");
     assert_eq!(
         problems,
         vec![
             "URL parameter lang: \"fr\" is not one of en, zh",
-            "URL parameter panels: \"pods,moon\" is not a comma-separated list of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods, import",
+            "URL parameter panels: \"moon\" is not a panel (one of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods, import)",
         ]
     );
+}
+
+#[test]
+fn panels_keep_their_valid_entries_and_name_each_other_one() {
+    let one_of = "(one of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods, import)";
+    let (o, problems) = parse_query("panels=stage,nope");
+    assert_eq!((o.panels, problems), (Some(vec![Part::Stage]), vec![format!("URL parameter panels: \"nope\" is not a panel {one_of}")]));
+    // Nothing valid, or nothing at all: every panel shows, and it is said why.
+    let (o, problems) = parse_query("panels=moon,leases,moon");
+    assert_eq!(o.panels, None);
+    assert_eq!(problems, vec![
+        format!("URL parameter panels: \"moon\" is not a panel {one_of}"),
+        format!("URL parameter panels: \"leases\" is not a panel {one_of}"),
+    ]);
+    for empty in ["panels=", "panels", "panels=%20,%20,"] {
+        let (o, problems) = parse_query(empty);
+        assert_eq!((o.panels, problems), (None, vec!["URL parameter panels: it is empty, so all panels are shown".to_string()]), "{empty}");
+    }
+    // A long list names a few, then counts the rest.
+    let many: Vec<String> = (0..9).map(|i| format!("x{i}")).collect();
+    let (o, problems) = kube_bootstrap_lab::embed::parse_settings([("panels", format!("pods,{}", many.join(",")))], "attribute");
+    assert_eq!(o.panels, Some(vec![Part::Pods]));
+    assert_eq!(problems.len(), 6);
+    assert_eq!(problems[5], "attribute panels: and 4 more that are not panels");
 }
 
 #[test]
@@ -113,7 +137,7 @@ fn a_long_parameter_is_quoted_short() {
             format!("URL parameter theme: {cut} is not one of auto, light, dark"),
             format!("unknown URL parameter {cut}"),
             format!("URL parameter step: {cut} is not a step number (1, 2, …)"),
-            format!("URL parameter panels: {cut} is not a comma-separated list of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods, import"),
+            format!("URL parameter panels: {cut} is not a panel (one of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods, import)"),
             "URL parameter scenario: %ZZ is not a percent escape".to_string(),
         ]
     );

@@ -68,12 +68,10 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
             "Showing the default scenario."
         ]
     );
-    let problems = ["unknown URL parameter \"colour\"".to_string()];
     let (lab, notes) = Lab::open(Opening {
         scenario: Some("nodeport-duplicate"),
         tour: Some("nope"),
         lang: Lang::Zh,
-        problems: &problems,
         ..Opening::default()
     });
     assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
@@ -85,10 +83,10 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
         ]
     );
     assert_eq!(lab.lang(), Lang::Zh);
-    // The lab tells the page's problems first, then its own notes.
+    // The lab tells its own notes (the page's problems are the UI's to list).
     assert_eq!(
         lab.notice(),
-        Some("unknown URL parameter \"colour\" 没有名为 \"nope\" 的导览。 显示场景 \"nodeport-duplicate\"。")
+        Some("没有名为 \"nope\" 的导览。 显示场景 \"nodeport-duplicate\"。")
     );
     // A link wins over a tour; a broken one says so.
     let (_, notes) = Lab::open(Opening {
