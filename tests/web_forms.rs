@@ -1,0 +1,289 @@
+//! Component tests of the forms in several instances (issue 24): each form acts on its own
+//! instance with what was typed there, inside a shadow root (as `<kube-bootstrap-lab>` renders)
+//! and beside another instance on the same page; ids stay unique per instance; names Kubernetes
+//! refuses are refused in its words and create nothing; a port that is no number is refused
+//! naming its field; the settings' problems are listed and can be dismissed.
+#![cfg(all(target_arch = "wasm32", feature = "web"))]
+
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+
+use kube_bootstrap_lab::ui::mount::{mount, Instance};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[path = "support/dom.rs"]
+mod dom;
+use dom::document;
+
+fn new_root() -> Element {
+    let root = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&root).unwrap();
+    root
+}
+
+/// A host element with an open shadow root, and the element inside it the lab is mounted in
+/// (as `static/embed.js` does).
+fn shadow_root() -> (Element, Element) {
+    let host = new_root();
+    let shadow = host.attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open)).unwrap();
+    let inner = document().create_element("div").unwrap();
+    shadow.append_child(&inner).unwrap();
+    (host, inner)
+}
+
+fn options(pairs: &[(&str, &str)]) -> JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in pairs {
+        js_sys::Reflect::set(&o, &(*k).into(), &(*v).into()).unwrap();
+    }
+    o.into()
+}
+
+fn open(root: &Element, scenario: &str) -> Instance {
+    mount(root.clone(), options(&[("scenario", scenario)]), None)
+}
+
+fn find(root: &Element, sel: &str) -> Option<Element> {
+    root.query_selector(sel).unwrap()
+}
+
+fn get(root: &Element, sel: &str) -> Element {
+    find(root, sel).unwrap_or_else(|| panic!("no {sel}"))
+}
+
+fn text(root: &Element, sel: &str) -> String {
+    find(root, sel).and_then(|e| e.text_content()).unwrap_or_default()
+}
+
+/// Waits (up to 6 s) until `cond` holds.
+async fn until(what: &str, cond: impl Fn() -> bool) {
+    for _ in 0..300 {
+        if cond() {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("timed out waiting until {what}");
+}
+
+async fn settle() {
+    gloo_timers::future::TimeoutFuture::new(40).await;
+}
+
+/// Types `value` into the field `sel` (an input, a select or a textarea) and fires `event`.
+async fn put(root: &Element, sel: &str, value: &str, event: &str) {
+    let el = get(root, sel);
+    if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
+        i.set_value(value);
+    } else if let Some(s) = el.dyn_ref::<HtmlSelectElement>() {
+        s.set_value(value);
+    } else {
+        el.dyn_ref::<HtmlTextAreaElement>().unwrap().set_value(value);
+    }
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
+    settle().await;
+}
+
+/// Clicks `sel`: a submit button submits its form, as a reader's click does.
+async fn press(root: &Element, sel: &str) {
+    get(root, sel).dyn_into::<HtmlElement>().unwrap().click();
+    settle().await;
+}
+
+/// The Services table's rows, as text.
+fn services(root: &Element) -> String {
+    text(root, ".panel.services tbody")
+}
+
+/// Every element id in `root`'s tree, and every id its labels and ARIA attributes name that is
+/// not in it.
+fn ids_and_dangling(root: &Element) -> (Vec<String>, Vec<String>) {
+    let list = |sel: &str| {
+        let all = root.query_selector_all(sel).unwrap();
+        (0..all.length()).filter_map(|i| all.item(i)?.dyn_into::<Element>().ok()).collect::<Vec<_>>()
+    };
+    let ids: Vec<String> = list("[id]").iter().map(|e| e.id()).collect();
+    let mut dangling = Vec::new();
+    for attr in ["for", "aria-labelledby", "aria-describedby"] {
+        for el in list(&format!("[{attr}]")) {
+            let named = el.get_attribute(attr).unwrap_or_default();
+            dangling.extend(named.split_whitespace().filter(|id| !ids.iter().any(|i| i == id)).map(|id| format!("{attr}={id}")));
+        }
+    }
+    (ids, dangling)
+}
+
+/// Creates a Service and a Pod, corrupts a ClusterIP and imports a cluster with a typed range,
+/// in one instance (`at`, whose ids start with `p`); each shows in that instance only.
+async fn act_in(at: &Element, p: &str, others: &[&Element]) {
+    let id = |bare: &str| format!("#{p}{bare}");
+    put(at, &id("svc-name"), "web-x", "input").await;
+    put(at, &id("svc-type"), "NodePort", "change").await;
+    put(at, &id("svc-node-port"), "30123", "input").await;
+    press(at, &id("svc-create")).await;
+    until("the Service is listed", || services(at).contains("default/web-x")).await;
+    assert!(services(at).contains("30123"), "{}", services(at));
+    put(at, &id("pod-name"), "pod-x", "input").await;
+    put(at, &id("pod-app"), "x", "input").await;
+    press(at, &format!("{} button[type=submit]", id("create-pod"))).await;
+    until("the Pod is listed", || text(at, ".pod-list").contains("default/pod-x")).await;
+    put(at, &id("corrupt-what"), "force_cluster_ip", "change").await;
+    put(at, &id("corrupt-value"), "10.96.0.77", "input").await;
+    put(at, &id("corrupt-service"), "default/web-x", "input").await;
+    press(at, &format!("{} button[type=submit]", id("corrupt"))).await;
+    until("the ClusterIP is forced", || services(at).contains("10.96.0.77")).await;
+    for other in others {
+        assert!(!services(other).contains("web-x") && !text(other, ".pod-list").contains("pod-x"), "another instance changed");
+    }
+    // The import reads this instance's range field.
+    get(at, &id("import-text")).dyn_into::<HtmlTextAreaElement>().unwrap().set_value(include_str!("kubectl/cluster-1.29.json"));
+    put(at, &id("import-range"), "10.96.0.0/12", "input").await;
+    press(at, &id("import-run")).await;
+    until("the findings", || find(at, &id("import-findings")).is_some()).await;
+    let findings = text(at, &id("import-findings"));
+    assert!(findings.starts_with("8 Services, behaviour 1.29, range 10.96.0.0/12."), "{findings}");
+    for other in others {
+        assert!(find(other, "[id$=import-findings]").is_none(), "another instance imported");
+    }
+}
+
+/// Configures a 1.33 cluster of two apiservers in one instance and creates a ServiceCIDR there.
+async fn configure_in(at: &Element, p: &str) {
+    let id = |bare: &str| format!("#{p}{bare}");
+    press(at, &id("configure")).await;
+    put(at, &id("cfg-count"), "2", "change").await;
+    put(at, &id("cfg-behavior"), "1.33", "change").await;
+    put(at, &id("cfg-seed"), "7", "change").await;
+    press(at, &id("cfg-apply")).await;
+    until("the sandbox runs", || find(at, ".panel.service-cidrs").is_some()).await;
+    assert!(find(at, &id("apiserver-apiserver-b")).is_some() && find(at, &id("apiserver-apiserver-c")).is_none());
+    put(at, &id("scidr-name"), "extra", "input").await;
+    put(at, &id("scidr-cidr-0"), "10.100.0.0/16", "input").await;
+    press(at, &id("scidr-create")).await;
+    until("the ServiceCIDR is listed", || find(at, &id("scidr-extra")).is_some()).await;
+}
+
+#[wasm_bindgen_test]
+async fn every_form_acts_on_its_own_instance_in_a_shadow_root_and_beside_another() {
+    let (first, second) = (new_root(), new_root());
+    let (host, inner) = shadow_root();
+    let mut a = open(&first, "crash-one-of-three");
+    let mut b = open(&second, "crash-one-of-three");
+    let mut c = open(&inner, "crash-one-of-three");
+    until("all render", || [&first, &second, &inner].iter().all(|r| find(r, "#kubernetes-ip, #lab2-kubernetes-ip").is_some())).await;
+    // The first instance keeps the bare ids, the second in the page prefixes them; the one in
+    // the shadow root is alone in it.
+    assert!(find(&first, "#svc-name").is_some() && find(&second, "#lab2-svc-name").is_some() && find(&inner, "#svc-name").is_some());
+    let (ids_a, dangling_a) = ids_and_dangling(&first);
+    let (ids_b, dangling_b) = ids_and_dangling(&second);
+    assert!(dangling_a.is_empty() && dangling_b.is_empty(), "labels name ids of their own instance: {dangling_a:?} {dangling_b:?}");
+    let shared: Vec<&String> = ids_a.iter().filter(|i| ids_b.contains(i)).collect();
+    assert!(shared.is_empty(), "two instances share ids: {shared:?}");
+
+    act_in(&inner, "", &[&first, &second]).await;
+    act_in(&second, "lab2-", &[&first, &inner]).await;
+    configure_in(&inner, "").await;
+    configure_in(&second, "lab2-").await;
+    assert!(find(&first, "#apiserver-apiserver-c").is_some() && find(&first, ".panel.service-cidrs").is_none(), "the first instance is as it was");
+    assert!(!services(&first).contains("web-x"));
+    for lab in [&mut a, &mut b, &mut c] {
+        lab.unmount();
+    }
+    first.remove();
+    second.remove();
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_freed_number_is_taken_again_so_a_lone_instance_has_bare_ids() {
+    let (first, second) = (new_root(), new_root());
+    let mut a = open(&first, "crash-one-of-three");
+    let mut b = open(&second, "crash-one-of-three");
+    until("the second is numbered", || find(&second, "#lab2-svc-name").is_some()).await;
+    a.unmount();
+    let third = new_root();
+    let mut c = open(&third, "crash-one-of-three");
+    until("the third renders", || find(&third, ".lab").is_some()).await;
+    settle().await;
+    assert!(find(&third, "#svc-name").is_some(), "the first number is free again");
+    assert!(find(&second, "#lab2-svc-name").is_some(), "a number is kept for the instance's life");
+    b.unmount();
+    c.unmount();
+    for r in [first, second, third] {
+        r.remove();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn names_kubernetes_refuses_and_ports_that_are_no_number_create_nothing() {
+    let (host, root) = shadow_root();
+    let mut lab = open(&root, "crash-one-of-three");
+    until("it renders", || find(&root, "#svc-create").is_some()).await;
+    let (before, pods) = (services(&root), text(&root, ".pod-list"));
+    press(&root, "#svc-create").await;
+    until("the refusal", || find(&root, "#action-error").is_some()).await;
+    assert_eq!(text(&root, "#action-error"), "Service \"\" is invalid: metadata.name: Required value: name or generateName is required");
+    put(&root, "#svc-name", "My_Svc", "input").await;
+    press(&root, "#svc-create").await;
+    until("the name's refusal", || text(&root, "#action-error").contains("My_Svc")).await;
+    assert_eq!(
+        text(&root, "#action-error"),
+        "Service \"My_Svc\" is invalid: metadata.name: Invalid value: \"My_Svc\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+    );
+    press(&root, "#create-pod button[type=submit]").await;
+    until("the Pod's refusal", || text(&root, "#action-error").starts_with("Pod ")).await;
+    assert_eq!(text(&root, "#action-error"), "Pod \"\" is invalid: metadata.name: Required value: name or generateName is required");
+    assert_eq!(text(&root, ".pod-list"), pods, "no Pod was created");
+    // A nodePort that is no number is the form's to refuse, naming the field.
+    put(&root, "#svc-name", "web", "input").await;
+    put(&root, "#svc-node-port", "80a", "input").await;
+    press(&root, "#svc-create").await;
+    until("the nodePort's refusal", || find(&root, "#svc-error").is_some()).await;
+    assert_eq!(text(&root, "#svc-error"), "nodePort: \"80a\" is not a port number");
+    assert_eq!(get(&root, "#svc-node-port").get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert_eq!(services(&root), before, "nothing was created");
+    put(&root, "#corrupt-what", "leak_node_port", "change").await;
+    put(&root, "#corrupt-value", "x1", "input").await;
+    press(&root, "#corrupt button[type=submit]").await;
+    until("the port's refusal", || find(&root, "#corrupt-error").is_some()).await;
+    assert_eq!(text(&root, "#corrupt-error"), "IP or port: \"x1\" is not a port number");
+    // Fixed, the same forms go through.
+    put(&root, "#svc-node-port", "", "input").await;
+    press(&root, "#svc-create").await;
+    until("the Service is listed", || services(&root).contains("default/web")).await;
+    assert!(find(&root, "#svc-error").is_none());
+    lab.unmount();
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_settings_problems_are_a_list_each_instance_dismisses_its_own() {
+    let (first, second) = (new_root(), new_root());
+    let bad = [("lang", "fr"), ("panels", "stage,nope"), ("scenario", "crash-one-of-three")];
+    let mut a = mount(first.clone(), options(&bad), None);
+    let mut b = mount(second.clone(), options(&bad), None);
+    let items = |root: &Element| {
+        let all = root.query_selector_all(".problems li").unwrap();
+        (0..all.length()).map(|i| all.item(i).unwrap().text_content().unwrap_or_default()).collect::<Vec<_>>()
+    };
+    until("both list their problems", || items(&first).len() == 2 && items(&second).len() == 2).await;
+    assert_eq!(items(&first), [
+        "option lang: \"fr\" is not one of en, zh",
+        "option panels: \"nope\" is not a panel (one of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods, import)",
+    ]);
+    assert!(find(&first, ".stage").is_some() && find(&first, ".panel.etcd").is_none(), "the valid panel is kept");
+    let dismiss = get(&second, "#lab2-problems-dismiss");
+    assert_eq!(dismiss.get_attribute("aria-label").as_deref(), Some("Dismiss the settings' problems"));
+    press(&second, "#lab2-problems-dismiss").await;
+    until("the second's problems are gone", || items(&second).is_empty()).await;
+    assert!(find(&second, "#lab2-action-error").is_none());
+    assert_eq!(items(&first).len(), 2, "the first still lists its own");
+    a.unmount();
+    b.unmount();
+    first.remove();
+    second.remove();
+}
