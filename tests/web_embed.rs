@@ -25,9 +25,9 @@ fn new_root() -> Element {
 }
 
 /// The first element matching `sel` inside `root` (instances may share a page: never by id
-/// through the document).
+/// through the document, and an `#id` as that instance names it).
 fn find(root: &Element, sel: &str) -> Option<Element> {
-    root.query_selector(sel).unwrap()
+    root.query_selector(&dom::in_instance(root, sel)).unwrap()
 }
 
 fn text(root: &Element, sel: &str) -> String {

@@ -140,15 +140,15 @@ async fn act_in(at: &Element, p: &str, others: &[&Element]) {
         assert!(!services(other).contains("web-x") && !text(other, ".pod-list").contains("pod-x"), "another instance changed");
     }
     // The import reads this instance's range field.
+    let imported = |all: &[&Element]| all.iter().map(|o| text(o, "[id$=import-findings]")).collect::<Vec<_>>();
+    let before = imported(others);
     get(at, &id("import-text")).dyn_into::<HtmlTextAreaElement>().unwrap().set_value(include_str!("kubectl/cluster-1.29.json"));
     put(at, &id("import-range"), "10.96.0.0/12", "input").await;
     press(at, &id("import-run")).await;
     until("the findings", || find(at, &id("import-findings")).is_some()).await;
     let findings = text(at, &id("import-findings"));
     assert!(findings.starts_with("8 Services, behaviour 1.29, range 10.96.0.0/12."), "{findings}");
-    for other in others {
-        assert!(find(other, "[id$=import-findings]").is_none(), "another instance imported");
-    }
+    assert_eq!(imported(others), before, "another instance imported");
 }
 
 /// Configures a 1.33 cluster of two apiservers in one instance and creates a ServiceCIDR there.
@@ -177,7 +177,10 @@ async fn every_form_acts_on_its_own_instance_in_a_shadow_root_and_beside_another
     until("all render", || [&first, &second, &inner].iter().all(|r| find(r, "#kubernetes-ip, #lab2-kubernetes-ip").is_some())).await;
     // The first instance keeps the bare ids, the second in the page prefixes them; the one in
     // the shadow root is alone in it.
-    assert!(find(&first, "#svc-name").is_some() && find(&second, "#lab2-svc-name").is_some() && find(&inner, "#svc-name").is_some());
+    let named = |r: &Element| find(r, "[name=svc-name]").map(|e| e.id()).unwrap_or_default();
+    until("the second is numbered", || named(&second).starts_with("lab")).await;
+    let numbered = [named(&first), named(&second), named(&inner)];
+    assert_eq!(numbered, ["svc-name", "lab2-svc-name", "svc-name"]);
     let (ids_a, dangling_a) = ids_and_dangling(&first);
     let (ids_b, dangling_b) = ids_and_dangling(&second);
     assert!(dangling_a.is_empty() && dangling_b.is_empty(), "labels name ids of their own instance: {dangling_a:?} {dangling_b:?}");
@@ -271,6 +274,7 @@ async fn the_settings_problems_are_a_list_each_instance_dismisses_its_own() {
         (0..all.length()).map(|i| all.item(i).unwrap().text_content().unwrap_or_default()).collect::<Vec<_>>()
     };
     until("both list their problems", || items(&first).len() == 2 && items(&second).len() == 2).await;
+    until("the second is numbered", || find(&second, "#lab2-problems").is_some()).await;
     assert_eq!(items(&first), [
         "option lang: \"fr\" is not one of en, zh",
         "option panels: \"nope\" is not a panel (one of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods, import)",

@@ -1,5 +1,5 @@
 //! DOM helpers the browser component tests share (`#[path = "support/dom.rs"] mod dom;`): find
-//! by id, wait until a render lands, click, type, read a canvas pixel.
+//! by id (or by id inside one instance), wait until a render lands, click, type, read a canvas pixel.
 #![allow(dead_code)]
 
 use wasm_bindgen::JsCast;
@@ -24,6 +24,14 @@ pub fn text(id: &str) -> String {
 
 pub fn exists(id: &str) -> bool {
     document().get_element_by_id(id).is_some()
+}
+
+/// `sel` with each `#id` in it as the instance in `root` names it: a later instance on a page
+/// prefixes its ids (`src/ui/ids.rs`), read here from its language menu's id.
+pub fn in_instance(root: &Element, sel: &str) -> String {
+    let menu = root.query_selector(".lang-switch select").ok().flatten();
+    let prefix = menu.map(|m| m.id()).and_then(|id| id.strip_suffix("lang").map(str::to_string)).unwrap_or_default();
+    sel.replace('#', &format!("#{prefix}"))
 }
 
 pub async fn settle() {
