@@ -33,6 +33,35 @@ fn is_label(s: &str, digit_first: bool) -> bool {
     }
 }
 
+/// `s` quoted as Go's `%q` does (`strconv.Quote`), which Kubernetes' messages use: ASCII
+/// controls as `\n`, `\t`… or `\x01`; other characters that print as themselves, the rest
+/// (controls, spaces other than ' ') as `\u00a0`.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::from('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            ' ' => out.push(' '),
+            c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c.is_control() || c.is_whitespace() => match c as u32 {
+                n @ 0..=0xffff => out.push_str(&format!("\\u{n:04x}")),
+                n => out.push_str(&format!("\\U{n:08x}")),
+            },
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Whether `name` follows `rule` (length and characters).
 pub fn is_valid(name: &str, rule: NameRule) -> bool {
     field_errors(name, rule).is_empty()
@@ -56,7 +85,7 @@ pub fn field_errors(name: &str, rule: NameRule) -> Vec<String> {
     let too_long = (name.len() > max).then(|| format!("must be no more than {max} characters"));
     let details = too_long.into_iter().chain((!ok).then(|| msg.to_string()));
     details
-        .map(|d| format!("metadata.name: Invalid value: {name:?}: {d}"))
+        .map(|d| format!("metadata.name: Invalid value: {}: {d}", go_quote(name)))
         .collect()
 }
 
@@ -68,7 +97,7 @@ pub fn invalid(kind: &str, name: &str, errors: &[String]) -> String {
         [one] => one.clone(),
         many => format!("[{}]", many.join(", ")),
     };
-    format!("{kind} {name:?} is invalid: {all}")
+    format!("{kind} {} is invalid: {all}", go_quote(name))
 }
 
 /// `Ok` when `name` follows `rule`, else the apiserver's refusal of it as a `kind`.

@@ -67,6 +67,15 @@ fn names_are_refused_in_kubernetes_words() {
 }
 
 #[test]
+fn names_are_quoted_as_go_quotes_them() {
+    assert_eq!(names::go_quote("My_Svc"), "\"My_Svc\"");
+    assert_eq!(names::go_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
+    assert_eq!(names::go_quote("a\nb\tc\u{1}d\u{7f}"), "\"a\\nb\\tc\\x01d\\x7f\"");
+    assert_eq!(names::go_quote("é\u{a0}\u{2028}"), "\"é\\u00a0\\u2028\"");
+    assert!(service("web\nx").validate().unwrap_err().starts_with("Service \"web\\nx\" is invalid: metadata.name: Invalid value: \"web\\nx\": "));
+}
+
+#[test]
 fn too_long_names_say_so_and_several_errors_are_one_aggregate() {
     let long = "a".repeat(64);
     assert_eq!(
@@ -180,10 +189,12 @@ mod props {
             head in "[a-z]{1,5}", bad in "[^-a-z0-9.]", tail in "[a-z]{0,5}"
         ) {
             let name = format!("{head}{bad}{tail}");
-            let quoted = format!("metadata.name: Invalid value: {name:?}: ");
+            let q = names::go_quote(&name);
+            let quoted = format!("metadata.name: Invalid value: {q}: ");
             let (s, p) = (service(&name).validate().unwrap_err(), pod(&name).validate().unwrap_err());
-            prop_assert_eq!(s, format!("Service {name:?} is invalid: {quoted}{DNS1035}"));
-            prop_assert_eq!(p, format!("Pod {name:?} is invalid: {quoted}{DNS1123}"));
+            prop_assert!(!s.contains(['\n', '\r']), "one line: {}", s);
+            prop_assert_eq!(s, format!("Service {q} is invalid: {quoted}{DNS1035}"));
+            prop_assert_eq!(p, format!("Pod {q} is invalid: {quoted}{DNS1123}"));
         }
     }
 
