@@ -122,7 +122,12 @@ impl PageOptions {
                 "minimal" => self.minimal = true,
                 _ => bad("full, minimal"),
             },
-            "panels" => self.panels = panels(value, what, problems),
+            // Entries that are no panels have no effect: none valid, the setting has none.
+            "panels" => {
+                if let Some(chosen) = panels(value, what, problems) {
+                    self.panels = Some(chosen);
+                }
+            }
             other => problems.push(format!("unknown {what} {}", quote(other))),
         }
     }
@@ -136,8 +141,8 @@ impl PageOptions {
 /// Bad entries of `panels=` named one by one, at most this many (then how many more).
 const BAD_PANELS_NAMED: usize = 5;
 
-/// The panels `value` names, in the UI's order; `None` (all) when it names none. Each entry
-/// that is no panel is named in `problems`, the others are kept.
+/// The panels `value` names, in the UI's order; `None` when it names none. Each entry that is
+/// no panel is named in `problems`, the others are kept.
 fn panels(value: &str, what: &str, problems: &mut Vec<String>) -> Option<Vec<Part>> {
     let names: Vec<&str> = value.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
     if names.is_empty() {

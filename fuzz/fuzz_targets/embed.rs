@@ -1,11 +1,13 @@
 //! `embed::parse_query` (the page's URL parameters) and `embed::parse_settings` (the options
 //! of `mount()`, i.e. the `<kube-bootstrap-lab>` element's attributes), then `Lab::open` with
 //! what they give, as `ui::mount` does. One input is read both ways: as a query string, and as
-//! one `key=value` pair per line. Each problem is one line naming its parameter; a rejected
-//! parameter has no effect (the options equal those of the accepted parameters alone).
+//! one `key=value` pair per line. Each problem is one line naming its parameter, and a
+//! parameter's problems are those it has alone; a rejected parameter has no effect, and of
+//! `panels=` only its entries that are panels (the options equal those of what was accepted).
 #![no_main]
 
 use kube_bootstrap_lab::embed::{parse_query, parse_settings, PageOptions};
+use kube_bootstrap_lab::parts::Part;
 use kube_bootstrap_lab::lab::{Lab, Opening};
 use kube_bootstrap_lab_fuzz::{default_lab_json, lab_json, names_one_of, one_message, text};
 use kube_bootstrap_lab::quote::one_line;
@@ -24,7 +26,14 @@ fn check_problems<'a>(what: &str, problems: &[String], keys: impl Iterator<Item 
     }
 }
 
-fn open(o: &PageOptions, problems: &[String]) {
+/// What of a setting with problems still has an effect: of `panels=`, the panels it names
+/// (as a valid value), else nothing.
+fn kept(key: &str, alone: &PageOptions) -> Option<String> {
+    let list = alone.panels.as_ref().filter(|_| key == "panels")?;
+    Some(list.iter().map(|p: &Part| p.as_str()).collect::<Vec<_>>().join(","))
+}
+
+fn open(o: &PageOptions) {
     let (lab, notes) = Lab::open(Opening {
         scenario: o.scenario.as_deref(),
         tour: o.tour.as_deref(),
@@ -32,7 +41,6 @@ fn open(o: &PageOptions, problems: &[String]) {
         link: None,
         lang: o.lang,
         autoplay: o.autoplay,
-        problems,
     });
     for n in &notes {
         one_message("opening note", n);
@@ -45,10 +53,8 @@ fn open(o: &PageOptions, problems: &[String]) {
             "{o:?}: not the default lab"
         );
     }
-    assert_eq!(
-        lab.notice().is_some(),
-        !(problems.is_empty() && notes.is_empty())
-    );
+    // The settings' problems are the UI's to list; the notice tells the notes.
+    assert_eq!(lab.notice().is_some(), !notes.is_empty());
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -62,23 +68,26 @@ fuzz_target!(|data: &[u8]| {
         .split('&')
         .filter(|p| !p.is_empty())
         .collect();
-    let accepted: Vec<&str> = parts
+    let key = |p: &str| p.split_once('=').map_or(p, |(k, _)| k).to_string();
+    // After another part, as in the query: a leading `?` is trimmed from the first only.
+    let alone: Vec<(PageOptions, Vec<String>)> = parts.iter().map(|p| parse_query(&format!("theme=auto&{p}"))).collect();
+    let accepted: Vec<String> = parts
         .iter()
-        .copied()
-        // After another part, as in the query: a leading `?` is trimmed from the first only.
-        .filter(|p| parse_query(&format!("theme=auto&{p}")).1.is_empty())
+        .zip(&alone)
+        .filter_map(|(p, (a, bad))| match bad.is_empty() {
+            true => Some(p.to_string()),
+            false => kept(&key(p), a).map(|v| format!("panels={v}")),
+        })
         .collect();
-    let keys = parts
-        .iter()
-        .map(|p| p.split_once('=').map_or(*p, |(k, _)| k));
-    check_problems("URL parameter", &problems, keys);
-    assert_eq!(problems.len(), parts.len() - accepted.len());
+    check_problems("URL parameter", &problems, parts.iter().map(|p| p.split_once('=').map_or(*p, |(k, _)| k)));
+    let each: Vec<String> = alone.iter().flat_map(|(_, bad)| bad.clone()).collect();
+    assert_eq!(problems, each, "a parameter's problems are its own");
     assert_eq!(
         parse_query(&accepted.join("&")).0,
         o,
         "a rejected parameter had an effect"
     );
-    open(&o, &problems);
+    open(&o);
 
     // As attributes, one `key=value` per line.
     let pairs: Vec<(&str, &str)> = input
@@ -87,16 +96,21 @@ fuzz_target!(|data: &[u8]| {
         .collect();
     let (a, problems) = parse_settings(pairs.iter().copied(), "attribute");
     check_problems("attribute", &problems, pairs.iter().map(|(k, _)| *k));
-    let ok: Vec<(&str, &str)> = pairs
+    let alone: Vec<(PageOptions, Vec<String>)> = pairs.iter().map(|p| parse_settings([*p], "attribute")).collect();
+    let ok: Vec<(String, String)> = pairs
         .iter()
-        .copied()
-        .filter(|p| parse_settings([*p], "attribute").1.is_empty())
+        .zip(&alone)
+        .filter_map(|((k, v), (a, bad))| match bad.is_empty() {
+            true => Some((k.to_string(), v.to_string())),
+            false => kept(k, a).map(|v| ("panels".to_string(), v)),
+        })
         .collect();
-    assert_eq!(problems.len(), pairs.len() - ok.len());
+    let each: Vec<String> = alone.iter().flat_map(|(_, bad)| bad.clone()).collect();
+    assert_eq!(problems, each, "an attribute's problems are its own");
     assert_eq!(
         parse_settings(ok, "attribute").0,
         a,
         "a rejected attribute had an effect"
     );
-    open(&a, &problems);
+    open(&a);
 });

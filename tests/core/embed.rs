@@ -85,6 +85,8 @@ fn panels_keep_their_valid_entries_and_name_each_other_one() {
         let (o, problems) = parse_query(empty);
         assert_eq!((o.panels, problems), (None, vec!["URL parameter panels: it is empty, so all panels are shown".to_string()]), "{empty}");
     }
+    // Entries that are no panels change nothing: an earlier choice stays.
+    assert_eq!(parse_query("panels=pods&panels=moon").0.panels, Some(vec![Part::Pods]));
     // A long list names a few, then counts the rest.
     let many: Vec<String> = (0..9).map(|i| format!("x{i}")).collect();
     let (o, problems) = kube_bootstrap_lab::embed::parse_settings([("panels", format!("pods,{}", many.join(",")))], "attribute");
