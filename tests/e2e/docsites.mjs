@@ -252,7 +252,7 @@ async function failures(browser) {
         await page.waitForTimeout(1000);
       }
       for (const [name, sel] of [['mount()', '#lab'], ['the element', 'kube-bootstrap-lab']]) {
-        const [box, text, link] = [await shown(page.locator(sel)), await shown(page.locator(`${sel} p`).filter({ hasText: 'an interactive explainer' })), await shown(page.locator(`${sel} a[target=_blank]`))];
+        const [box, text, link] = [await shown(page.locator(sel)), await shown(page.locator(`${sel} p:has(a[target=_blank])`)), await shown(page.locator(`${sel} a[target=_blank]`))];
         const href = await page.locator(`${sel} a[target=_blank]`).first().getAttribute('href').catch(() => '');
         check(box.w > 0 && box.h > 0 && text.visible && text.h > 0 && link.visible && link.w > 0 && href.startsWith(`${lab.url}index.html?`),
           `${tag}: ${name} shows its fallback text and link (box ${box.w}×${box.h}, text ${text.w}×${text.h}, link ${link.w}×${link.h} to ${href})`);
