@@ -73,7 +73,7 @@ if [ "$what" = test ]; then
   # watcher, no search index: far fewer crates). 0.5.4 needs rustc >= 1.88.
   MDBOOK_VERSION=0.5.4
   if [ "$(mdbook --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
-    say "installing mdbook $MDBOOK_VERSION (about 3 minutes on 2 idle cores)"
+    say "installing mdbook $MDBOOK_VERSION (9 minutes here on one core of a busy machine)"
     cargo install mdbook --version "$MDBOOK_VERSION" --locked --no-default-features
   fi
 fi
