@@ -6,7 +6,7 @@
 // a form that acts on its own element, no console error, no policy violation. Then pages on
 // another origin made of the README's snippets: with the lab served without CORS (the fallback
 // shows), with its wasm answering 404 (fallback and message), and the embeds' heights in a
-// 750 px column, at load and after scrolling through.
+// 750 px column, at load and after scrolling through; last, unmount() gives the fallback back.
 // Usage: node tests/e2e/docsites.mjs   (after `make package`; `make test` does both)
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
@@ -304,6 +304,21 @@ async function heights(browser) {
     const readme = Number(snippet('iframe').match(/height: (\d+)px/)?.[1]);
     const real = scrolled[2];
     check(Math.abs(readme - real) <= real * 0.05, `the README's iframe height (${readme}px) is its embed's real height in a 750 px column (${real}px, within 5 %)`);
+    // The fallback's life: kept until the lab renders, removed then, put back by unmount().
+    const life = await page.evaluate(async (embed) => {
+      const { mount } = await import(embed);
+      const div = document.createElement('div');
+      div.innerHTML = '<p id="own">What the lab is. <a href="#">Open it</a>.</p>';
+      document.querySelector('main').append(div);
+      const mounting = mount(div, { panels: 'stage' });
+      const during = !!div.querySelector('#own');
+      const lab = await mounting;
+      const rendered = { own: !!div.querySelector('#own'), lab: !!div.querySelector('.lab') };
+      lab.unmount();
+      return { during, rendered, after: { own: !!div.querySelector('#own'), lab: !!div.querySelector('.lab') } };
+    }, `${lab.url}embed.js`);
+    check(life.during && !life.rendered.own && life.rendered.lab && life.after.own && !life.after.lab,
+      `mount() keeps the element's children while loading, removes them once rendered, and unmount() puts them back (${JSON.stringify(life)})`);
   } finally {
     await context.close();
     host.close();
