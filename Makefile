@@ -11,11 +11,12 @@ export CHROMEDRIVER := /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_TIMEOUT := 180
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: help serve test bench setup-web setup-test test-wasm test-e2e test-native build soak soak-digests soak-swarm soak-browser fuzz
+.PHONY: help serve test bench setup-web setup-test test-wasm test-e2e test-native build dist package soak soak-digests soak-swarm soak-browser fuzz
 
 help:
 	@echo "make serve   build the app and serve it at http://127.0.0.1:8080"
 	@echo "make test    every test layer: wasm core + components in headless Chromium, e2e, native"
+	@echo "make dist    the build as a package for docs sites: target/package/ (folder and npm tarball)"
 	@echo "make bench   allocator and repair benchmarks, natively and in headless Chromium"
 	@echo "make soak    1,000 swarm traces native = wasm, 10,000 swarm seeds per behaviour, an hour in Chromium"
 	@echo "make fuzz    every parser of untrusted input under libFuzzer, FUZZ_SECONDS (60) each"
@@ -33,6 +34,14 @@ serve: setup-web
 build: setup-web
 	trunk build --release
 
+# The package for docs sites (scripts/dist.mjs): target/package/kube-bootstrap-lab-<version>/
+# and its `npm pack` tarball beside it. `package` alone skips the setup (make test has done it).
+dist: setup-web package
+
+package:
+	trunk build --release
+	node scripts/dist.mjs
+
 test: setup-test test-wasm test-e2e test-scenarios test-native
 
 # The core compiled to wasm must pass the very same tests, then the components.
@@ -40,11 +49,12 @@ test-wasm:
 	cargo test $(WASM) --no-default-features --test core
 	cargo test $(WASM) --test web --test web_bitmap --test web_lang --test web_embed --test web_forms --test web_objects --test web_inspector --test web_table
 
-test-e2e:
-	trunk build --release
+# docsites.mjs builds an mdBook book and a Hugo site from the packed tarball: after `package`.
+test-e2e: package
 	node tests/e2e/app.mjs
 	node tests/e2e/axe.mjs
 	node tests/e2e/tours.mjs
+	node tests/e2e/docsites.mjs
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
 test-scenarios:

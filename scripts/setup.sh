@@ -67,7 +67,15 @@ fi
 if [ "$what" = test ]; then
   # Chromium and its driver for the browser tests; never a browser download by a test tool.
   # Noto CJK so that the Chinese screenshots of the end-to-end test show characters.
-  apt_install chromium chromium-driver fonts-noto-cjk
+  # Hugo (Debian's, 0.111 on bookworm) builds the docs site of tests/e2e/docsites.mjs.
+  apt_install chromium chromium-driver fonts-noto-cjk hugo
+  # mdBook builds the book of tests/e2e/docsites.mjs: its `build` command only (no server, no
+  # watcher, no search index: far fewer crates). 0.5.4 needs rustc >= 1.88.
+  MDBOOK_VERSION=0.5.4
+  if [ "$(mdbook --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
+    say "installing mdbook $MDBOOK_VERSION (9 minutes here on one core of a busy machine)"
+    cargo install mdbook --version "$MDBOOK_VERSION" --locked --no-default-features
+  fi
 fi
 
 # Crates for offline Trunk builds.

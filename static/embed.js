@@ -13,6 +13,12 @@
 // state; the only thing shared is the compiled module. While the module loads, the element holds
 // a box of the lab's size that says so (role=status); if it cannot load, a message naming the
 // file that failed (role=alert), and mount() rejects with a LoadError.
+//
+// The page's own content of the element (a fallback: what the lab is, a link that opens it) is
+// kept until the lab has rendered, and stays when it cannot load: with mount(), the element's
+// children; with <kube-bootstrap-lab>, its light-DOM children, shown through a <slot>. When
+// embed.js itself cannot load (no CORS, 404, a blocked script), nothing here runs and the page
+// shows that content as it wrote it.
 
 const base = new URL("./", import.meta.url);
 const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];
@@ -21,7 +27,7 @@ HOST_SHEET.replaceSync(":host { display: block; } :host([hidden]) { display: non
 const ATTRIBUTES = ["tour", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "link"];
 
 /** What could not be loaded, by URL: the message in the element names it. */
-class LoadError extends Error {
+export class LoadError extends Error {
   constructor(url, cause) {
     super(`${url}: ${cause?.message ?? cause}`, { cause });
     this.name = "LoadError";
@@ -90,8 +96,8 @@ function box(tag, className, options) {
 }
 
 /**
- * Fills `element` with the room the lab will take and a status line while the module loads:
- * no blank box that jumps. The app's first render replaces it (Yew empties its root).
+ * Adds to `element` the room the lab will take and a status line while the module loads: no
+ * blank box that jumps. The page's fallback content stays above it. Returns the box.
  */
 function showLoading(element, options) {
   const status = box("div", "lab-loading", options);
@@ -102,11 +108,12 @@ function showLoading(element, options) {
   const label = document.createElement("span");
   label.textContent = say(options.lang, "Loading the lab…", "正在加载实验室…");
   status.append(spinner, label);
-  element.replaceChildren(status);
+  element.append(status);
+  return status;
 }
 
-/** Says in `element`, in place of the loading box, that the module could not be loaded, and which file. */
-function showLoadFailure(element, options, err) {
+/** Says, in place of the loading box `status`, that the module could not be loaded, and which file. */
+function showLoadFailure(status, options, err) {
   const p = box("p", "lab-failure", options);
   p.setAttribute("role", "alert");
   const url = err?.url ?? new URL("kube-bootstrap-lab.js", base).href;
@@ -114,65 +121,99 @@ function showLoadFailure(element, options, err) {
   p.textContent = say(options.lang,
     `The lab could not be loaded: ${url} failed (${why}). Its files must be served, with CORS (Access-Control-Allow-Origin) when this page is on another origin.`,
     `实验室无法加载：${url} 加载失败（${why}）。需要能访问实验室的文件；若本页面在另一个源上，服务器还须提供 CORS（Access-Control-Allow-Origin）。`);
-  element.replaceChildren(p);
+  status.replaceWith(p);
 }
 
-/** The elements labs are mounted in, with their language: a trap of the module tells them. */
+/**
+ * Resolves once the app has rendered into `root` (its `.lab`), or has said it failed (a panic's
+ * notice, src/ui/failure.rs), with which of the two. Yew renders after the current task.
+ */
+function rendered(root) {
+  const seen = () => (root.querySelector(":scope > .lab-failure") ? "failed" : root.querySelector(":scope > .lab") ? "rendered" : null);
+  return new Promise((resolve) => {
+    if (seen()) return resolve(seen());
+    const watch = new MutationObserver(() => {
+      if (!seen()) return;
+      watch.disconnect();
+      resolve(seen());
+    });
+    watch.observe(root, { childList: true });
+  });
+}
+
+/** The roots labs are rendered in, with their language and the page's fallback content around
+ *  them: a trap of the module tells them. */
 const mounted = new Map();
 
 /**
- * Says in `element` that the lab stopped, unless something already did (src/ui/failure.rs writes
- * a panic's message itself; this covers traps that are no panic, such as memory running out).
+ * Says in `root` that the lab stopped, unless something already did (src/ui/failure.rs writes
+ * a panic's message itself; this covers traps that are no panic, such as memory running out),
+ * and shows the page's fallback content again: its link still opens the lab.
  */
-function showFailure(element, lang, err) {
-  if (element.querySelector(".lab-failure")) return;
+function showFailure(root, { lang, element, fallback }, err) {
+  if (!fallback.some((n) => n.isConnected)) element.prepend(...fallback);
+  if (root.querySelector(".lab-failure")) return;
   const p = document.createElement("p");
   p.className = "lab-failure";
   p.setAttribute("role", "alert");
   p.textContent = lang === "zh"
     ? `实验室因内部错误而停止；请重新加载页面。（${err?.message ?? err}）`
     : `The lab stopped because of an internal error; reload the page to start it again. (${err?.message ?? err})`;
-  element.prepend(p);
+  root.prepend(p);
 }
 
 for (const event of ["error", "unhandledrejection"]) {
   addEventListener(event, (e) => {
     const err = e.error ?? e.reason;
-    if (err instanceof WebAssembly.RuntimeError) for (const [element, lang] of mounted) showFailure(element, lang, err);
+    if (err instanceof WebAssembly.RuntimeError) for (const [root, seen] of mounted) showFailure(root, seen, err);
   });
 }
 
 /**
- * Mounts a lab into `element`. Resolves to `{ unmount(), problems }`; `problems` lists the
- * options that were ignored (the widget shows them too).
+ * Mounts a lab into `element`. Resolves to `{ unmount(), problems }` once it has rendered;
+ * `problems` lists the options that were ignored (the widget shows them too). The element's own
+ * children (a fallback) stay until then, and stay when the lab cannot load; `unmount()` puts
+ * them back. The app renders into a `div` of its own: Yew empties its root when it starts, and
+ * its first render comes later.
  */
 export async function mount(element, options = {}) {
   if (!(element instanceof Element)) throw new TypeError("mount(element, options): element must be a DOM element");
   const module = load();
   module.catch(() => {}); // handled below, once the styles are in
+  const fallback = [...element.childNodes];
   await addStyles(element.getRootNode());
-  showLoading(element, options);
+  const status = showLoading(element, options);
   let m;
   try {
     m = await module;
   } catch (err) {
-    showLoadFailure(element, options, err);
+    showLoadFailure(status, options, err);
     throw err;
   }
+  const root = document.createElement("div");
+  root.className = "kube-bootstrap-lab-app";
+  element.append(root);
+  const seen = { lang: options.lang, element, fallback };
   let instance;
   try {
-    instance = m.mount(element, options, new URL("index.html", base).href);
+    instance = m.mount(root, options, new URL("index.html", base).href);
   } catch (err) {
-    showFailure(element, options.lang, err);
+    status.remove();
+    showFailure(root, seen, err);
     throw err;
   }
-  mounted.set(element, options.lang);
+  mounted.set(root, seen);
+  const outcome = await rendered(root);
+  status.remove();
+  if (outcome === "rendered") for (const n of fallback) n.remove();
   return {
     problems: instance.problems,
     unmount() {
-      mounted.delete(element);
+      mounted.delete(root);
       instance.unmount();
       instance.free();
+      root.remove();
+      element.append(...fallback.filter((n) => !n.isConnected));
     },
   };
 }
@@ -207,6 +248,9 @@ export class KubeBootstrapLab extends HTMLElement {
     root.querySelector(".kube-bootstrap-lab-root")?.remove();
     const container = document.createElement("div");
     container.className = "kube-bootstrap-lab-root";
+    // The element's light-DOM children (a fallback of the page's) show through the slot; to
+    // mount() it is the container's own content, kept until the lab renders or when it fails.
+    container.append(document.createElement("slot"));
     root.append(container);
     const options = {};
     for (const name of ATTRIBUTES) {

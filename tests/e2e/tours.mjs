@@ -184,7 +184,7 @@ async function readmeSnippets(browser, server) {
   await mkdir(dir, { recursive: true });
   await writeFile(`${dir}/index.html`, `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title></head><body>
 <h1>A docs page on another origin</h1><p>Some prose.</p>
-${snippet('iframe')}
+${snippet('iframe').replace(/height: \d+px/, 'height: 640px') /* the messages, not the snippet's measured start, must size it */}
 <p>More prose.</p>
 ${snippet('mount')}
 <p>And more.</p>
