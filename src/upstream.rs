@@ -140,8 +140,7 @@ const TABLE: &[Row] = &[
     r(InstanceCount, V1_20, V1_20, "pkg/controlplane/reconcilers/mastercount.go", "ReconcileEndpoints", None),
     r(InstanceCount, V1_29, V1_35, "pkg/controlplane/reconcilers/instancecount.go", "ReconcileEndpoints", None),
     r(NoneReconciler, V1_20, V1_35, "pkg/controlplane/reconcilers/none.go", "ReconcileEndpoints", None),
-    r(Adapter, V1_20, V1_20, "pkg/controlplane/reconcilers/endpointsadapter.go", "EnsureEndpointSliceFromEndpoints", None),
-    r(Adapter, V1_29, V1_35, "pkg/controlplane/reconcilers/endpointsadapter.go", "Sync", None),
+    r(Adapter, V1_20, V1_35, "pkg/controlplane/reconcilers/endpointsadapter.go", "EnsureEndpointSliceFromEndpoints", None),
     r(RepairIpBitmap, V1_20, V1_35, "pkg/registry/core/service/ipallocator/controller/repair.go", "runOnce", None),
     r(RepairIpAddress, V1_33, V1_35, "pkg/registry/core/service/ipallocator/controller/repairip.go", "syncService", None),
     r(RepairPort, V1_20, V1_35, "pkg/registry/core/service/portallocator/controller/repair.go", "runOnce", None),
@@ -424,8 +423,8 @@ const TTL: Note = (
     "租约是模拟 etcd 中一个带 TTL 的键，即使无人能访问 etcd，租约也总是准时过期；etcd 在租约过期时不记录任何日志，时间线上的那一条是实验自己的标记。",
 );
 const SLICE: Note = (
-    "The slice is derived from the Endpoints as the original adapter did; the dual-stack secondary slice and the retry back-off are left out.",
-    "EndpointSlice 按最初的适配器那样从 Endpoints 推导；双栈的第二个 slice 和重试退避都省略了。",
+    "The slice is derived from the Endpoints as upstream's adapter does (EnsureEndpointSliceFromEndpoints): read by name, created or updated, deleted and created again only to change its address type; other slices labelled for the Service are left alone. Unlike upstream, not-ready addresses are left out of it.",
+    "EndpointSlice 按上游适配器的做法从 Endpoints 推导（EnsureEndpointSliceFromEndpoints）：按名字读取，缺失则创建、不同则更新，只有地址类型变了才删除后重建；其他带有该 Service 标签的 slice 保持不动。与上游不同的是，未就绪的地址不会写进 slice。",
 );
 const BITMAP: Note = (
     "The bitmap is kept in 64-bit words rather than a big.Int; the repair loop runs on the virtual clock and reads etcd directly.",
