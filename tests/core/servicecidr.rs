@@ -504,3 +504,30 @@ fn kcm_reasserts_ready_on_every_live_service_cidr_and_not_on_a_deleting_one() {
     let r = run("1.35", "10.96.0.0/24", initial, steps, "5s");
     assert!(r.expectations.iter().all(|e| e.passed), "{:?}", r.expectations);
 }
+
+#[test]
+fn a_deleted_ip_address_is_recreated_at_the_next_repair_interval_not_before() {
+    // Upstream's IPAddress handler finds nothing to sync for a key that is gone; the Service
+    // holding the IP is checked again at its resync, every repair_interval (3 min here), by
+    // every apiserver: the first one due recreates it, the second finds it right.
+    let s = |extra: Value| {
+        let mut v = json!({"behavior": "1.35", "seed": 5,
+            "cluster": {"service_cluster_ip_range": "10.96.0.0/24", "repair_interval": "3m",
+                "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"},
+                               {"name": "apiserver-b", "advertise_address": "192.168.10.12", "start_at": "20s"}]},
+            "until": "200s"});
+        v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        scenario::parse(&v.to_string()).unwrap()
+    };
+    let r = report::run(&s(json!({"steps": [
+        {"at": "10s", "do": "create_service", "service": {"name": "web", "cluster_ip": "10.96.0.20"}},
+        {"at": "60s", "do": "corrupt", "what": "delete_ip_address", "ip": "10.96.0.20"},
+        {"at": "61s", "expect": {"absent": {"ip_addresses": [{"ip": "10.96.0.20"}]}}},
+        {"at": "179999ms", "expect": {"absent": {"ip_addresses": [{"ip": "10.96.0.20"}]}}},
+        {"at": "180001ms", "expect": {"ip_addresses": [{"ip": "10.96.0.20",
+            "parent": {"namespace": "default", "name": "web"}}]}}]})));
+    assert!(r.expectations.iter().all(|e| e.passed), "{:?}", r.expectations);
+    assert_eq!(events(&r, "ClusterIPNotAllocated"), vec![(180_000, "default/web".into(),
+        "Cluster IP [IPv4]: 10.96.0.20 is not allocated; repairing".into())],
+        "apiserver-a's resync at 3m; apiserver-b's at 3m20s finds it back");
+}
