@@ -15,7 +15,7 @@ use crate::ipallocator::cidrallocator;
 use crate::etcd::{self, Etcd, Value};
 use crate::event::{EventKind, Recorder};
 use crate::portallocator::PortRange;
-use crate::reconcilers::{endpointsadapter, ApiError, ReconcilerApi};
+use crate::reconcilers::{ApiError, ReconcilerApi};
 use crate::repair::nodeport::collect_service_node_ports;
 use crate::rng::SimRng;
 
@@ -100,24 +100,21 @@ impl ReconcilerApi for Storage<'_> {
         Ok(())
     }
 
-    fn list_endpoint_slices(
+    fn get_endpoint_slice(
         &mut self,
         namespace: &str,
-        service: &str,
+        name: &str,
         each: &mut dyn FnMut(&crate::api::EndpointSlice),
     ) -> Result<(), ApiError> {
-        self.reconciler(&etcd::endpoint_slice_key(namespace, ""))?;
-        for (_, e) in self.etcd.list(etcd::ENDPOINT_SLICES, self.now) {
-            match &e.value {
-                Value::EndpointSlice(s)
-                    if s.namespace == namespace && endpointsadapter::belongs_to(s, service) =>
-                {
-                    each(s)
-                }
-                _ => {}
+        let key = etcd::endpoint_slice_key(namespace, name);
+        self.reconciler(&key)?;
+        match self.etcd.get(&key, self.now).map(|e| &e.value) {
+            Some(Value::EndpointSlice(s)) => {
+                each(s);
+                Ok(())
             }
+            _ => Err(ApiError::NotFound(slice_error(name, "not found"))),
         }
-        Ok(())
     }
 
     fn create_endpoint_slice(&mut self, slice: &crate::api::EndpointSlice) -> Result<(), ApiError> {

@@ -140,8 +140,7 @@ const TABLE: &[Row] = &[
     r(InstanceCount, V1_20, V1_20, "pkg/controlplane/reconcilers/mastercount.go", "ReconcileEndpoints", None),
     r(InstanceCount, V1_29, V1_35, "pkg/controlplane/reconcilers/instancecount.go", "ReconcileEndpoints", None),
     r(NoneReconciler, V1_20, V1_35, "pkg/controlplane/reconcilers/none.go", "ReconcileEndpoints", None),
-    r(Adapter, V1_20, V1_20, "pkg/controlplane/reconcilers/endpointsadapter.go", "EnsureEndpointSliceFromEndpoints", None),
-    r(Adapter, V1_29, V1_35, "pkg/controlplane/reconcilers/endpointsadapter.go", "Sync", None),
+    r(Adapter, V1_20, V1_35, "pkg/controlplane/reconcilers/endpointsadapter.go", "EnsureEndpointSliceFromEndpoints", None),
     r(RepairIpBitmap, V1_20, V1_35, "pkg/registry/core/service/ipallocator/controller/repair.go", "runOnce", None),
     r(RepairIpAddress, V1_33, V1_35, "pkg/registry/core/service/ipallocator/controller/repairip.go", "syncService", None),
     r(RepairPort, V1_20, V1_35, "pkg/registry/core/service/portallocator/controller/repair.go", "runOnce", None),
@@ -174,7 +173,7 @@ fn what(topic: Topic) -> (&'static str, &'static str) {
         NoneReconciler => ("The none reconciler (--endpoint-reconciler-type=none): never touches the Endpoints.", "none 协调器（--endpoint-reconciler-type=none）：从不修改 Endpoints。"),
         Adapter => ("The endpoints adapter: writes the EndpointSlice of default/kubernetes beside its Endpoints.", "endpoints 适配器：在写 default/kubernetes 的 Endpoints 时一并写它的 EndpointSlice。"),
         RepairIpBitmap => ("The ClusterIP repair loop: rebuilds the bitmap from every Service, reports what disagrees, frees a leak after several runs.", "ClusterIP 修复循环：根据所有 Service 重建位图，报告不一致之处，泄漏在几轮之后被释放。"),
-        RepairIpAddress => ("RepairIPAddress: every Service must have one IPAddress naming it; orphans are deleted after a grace period.", "RepairIPAddress：每个 Service 必须有一个指向它的 IPAddress；孤立的在宽限期后被删除。"),
+        RepairIpAddress => ("RepairIPAddress: every Service must have one IPAddress naming it; orphans are deleted after a grace period. A missing IPAddress is recreated when its Service is next checked: at the next resync (repair interval), since the deleted IPAddress itself leaves nothing to check.", "RepairIPAddress：每个 Service 必须有一个指向它的 IPAddress；孤立的在宽限期后被删除。缺失的 IPAddress 要等它的 Service 下一次被检查时才会重建：也就是下一次重新同步（修复周期）时，因为被删掉的 IPAddress 本身已没有什么可检查的。"),
         RepairPort => ("The NodePort repair loop: rebuilds the port bitmap from every Service and reports duplicates and out-of-range ports.", "NodePort 修复循环：根据所有 Service 重建端口位图，报告重复和超出范围的端口。"),
         Bitmap => ("The allocation bitmap: one bit per item; a dynamic allocation scans the upper band from a random start, and the lower (static) band only when the upper one is full.", "分配位图：每个条目一位；动态分配从随机起点扫描上段，只有上段满了才用下段（静态段）。"),
         BitmapStorage => ("Stores the bitmap in etcd as one RangeAllocation object, updated by compare-and-swap.", "把位图作为一个 RangeAllocation 对象存入 etcd，用比较并交换更新。"),
@@ -182,8 +181,8 @@ fn what(topic: Topic) -> (&'static str, &'static str) {
         PortRange => ("The NodePort range over the bitmap.", "位图之上的 NodePort 范围。"),
         ServiceCreate => ("The Service REST storage: allocates ClusterIPs and NodePorts when a Service is created, releases them when it is deleted.", "Service 的 REST 存储：创建 Service 时分配 ClusterIP 和 NodePort，删除时释放。"),
         EndpointsSync => ("kube-controller-manager's endpoints controller: the Endpoints of a Service with a selector, from its ready and not-ready Pods.", "kube-controller-manager 的 endpoints 控制器：根据就绪与未就绪的 Pod 生成带选择器 Service 的 Endpoints。"),
-        CidrsSync => ("kube-controller-manager's service-cidr-controller: the finalizer and Ready condition of each ServiceCIDR.", "kube-controller-manager 的 service-cidr-controller：每个 ServiceCIDR 的 finalizer 和 Ready 条件。"),
-        DefaultCidr => ("The default-ServiceCIDR controller: creates the ServiceCIDR kubernetes from --service-cluster-ip-range.", "默认 ServiceCIDR 控制器：根据 --service-cluster-ip-range 创建名为 kubernetes 的 ServiceCIDR。"),
+        CidrsSync => ("kube-controller-manager's service-cidr-controller: gives every ServiceCIDR not being deleted its finalizer and Ready=True with its own message, \"Kubernetes Service CIDR is ready\" (on kubernetes it replaces the apiserver's), and holds a deleted one while IPAddresses depend on it.", "kube-controller-manager 的 service-cidr-controller：为每个未在删除中的 ServiceCIDR 加上 finalizer，并用自己的消息 \"Kubernetes Service CIDR is ready\" 设置 Ready=True（在 kubernetes 上会替换 apiserver 写的消息）；只要还有 IPAddress 依赖已删除的 ServiceCIDR，就保留它。"),
+        DefaultCidr => ("The default-ServiceCIDR controller: creates the ServiceCIDR kubernetes from --service-cluster-ip-range when it is missing and sets its Ready condition when unset (\"Kubernetes default Service CIDR is ready\"); it never changes one that exists, except to add the second IP family.", "默认 ServiceCIDR 控制器：名为 kubernetes 的 ServiceCIDR 缺失时根据 --service-cluster-ip-range 创建它，并在 Ready 条件未设置时设置它（\"Kubernetes default Service CIDR is ready\"）；已存在的对象从不修改，只会补上第二个 IP 协议族。"),
         IpAddressAlloc => ("The allocator of one ServiceCIDR prefix: a ClusterIP is taken when an IPAddress object of that name exists.", "单个 ServiceCIDR 前缀的分配器：存在同名 IPAddress 对象即表示该 ClusterIP 已被占用。"),
         MetaAlloc => ("The MetaAllocator: picks which ServiceCIDR prefix serves an allocation.", "MetaAllocator：决定由哪个 ServiceCIDR 前缀来分配。"),
         Namespaces => ("Creates the system namespaces kube-system, kube-public and kube-node-lease if missing (from 1.27 default too; in 1.20 the kubernetes-service loop creates default).", "在系统命名空间 kube-system、kube-public、kube-node-lease 缺失时创建它们（从 1.27 起也包括 default；1.20 中 default 由 kubernetes-service 循环创建）。"),
@@ -424,8 +423,8 @@ const TTL: Note = (
     "租约是模拟 etcd 中一个带 TTL 的键，即使无人能访问 etcd，租约也总是准时过期；etcd 在租约过期时不记录任何日志，时间线上的那一条是实验自己的标记。",
 );
 const SLICE: Note = (
-    "The slice is derived from the Endpoints as the original adapter did; the dual-stack secondary slice and the retry back-off are left out.",
-    "EndpointSlice 按最初的适配器那样从 Endpoints 推导；双栈的第二个 slice 和重试退避都省略了。",
+    "The slice is derived from the Endpoints as upstream's adapter does (EnsureEndpointSliceFromEndpoints): read by name, created or updated, deleted and created again only to change its address type; other slices labelled for the Service are left alone. Unlike upstream, not-ready addresses are left out of it.",
+    "EndpointSlice 按上游适配器的做法从 Endpoints 推导（EnsureEndpointSliceFromEndpoints）：按名字读取，缺失则创建、不同则更新，只有地址类型变了才删除后重建；其他带有该 Service 标签的 slice 保持不动。与上游不同的是，未就绪的地址不会写进 slice。",
 );
 const BITMAP: Note = (
     "The bitmap is kept in 64-bit words rather than a big.Int; the repair loop runs on the virtual clock and reads etcd directly.",

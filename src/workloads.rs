@@ -149,7 +149,7 @@ impl ServiceCreation {
         etcd.put(&etcd::namespace_key("default"), Value::Namespace, None, 0);
         if behavior.ip_addresses() {
             let mut cidr = ServiceCidr::new("kubernetes", vec!["10.96.0.0/12".to_string()]);
-            cidr.set_ready(true, "", "Kubernetes default Service CIDR is ready");
+            cidr.set_ready(true, "", crate::world::KCM_READY_MESSAGE);
             etcd.put(
                 &etcd::service_cidr_key("kubernetes"),
                 Value::ServiceCidr(cidr),
@@ -225,7 +225,7 @@ pub fn repair_ip_setup(n: usize) -> Etcd {
     let range = CidrRange::new(net);
     let mut etcd = Etcd::default();
     let mut cidr = ServiceCidr::new("kubernetes", vec![net.to_string()]);
-    cidr.set_ready(true, "", "Kubernetes default Service CIDR is ready");
+    cidr.set_ready(true, "", crate::world::KCM_READY_MESSAGE);
     etcd.put(
         &etcd::service_cidr_key("kubernetes"),
         Value::ServiceCidr(cidr),

@@ -3,7 +3,11 @@
 //! post-start hook `start-kubernetes-service-cidr-controller` makes sure the ServiceCIDR
 //! `kubernetes` exists with the `--service-cluster-ip-range` CIDRs ("the default serviceCIDR
 //! must exist before the apiserver is healthy"), polling every 100 ms until its first sync,
-//! then syncing every 10 s. It never overwrites one that exists: the first apiserver wins.
+//! then syncing every 10 s. It never overwrites one that exists (the first apiserver wins),
+//! except to add the second family when the flags make a single-stack range dual-stack (1.33+).
+//! It sets `Ready` only while the condition is unset, with its own message; kube-controller-
+//! manager's service-cidr-controller then applies `Ready=True` with its message, which stays:
+//! this controller finds `Ready=True` and leaves it.
 
 use super::Apiserver;
 use crate::api::{Behavior, ServiceCidr};

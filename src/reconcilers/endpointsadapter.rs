@@ -7,12 +7,14 @@
 //! the reconcilers' "nothing to do" paths call [`ensure_slice`], so a slice that is missing or
 //! differs is rewritten even when the Endpoints are right.
 //!
-//! The slice is derived from the Endpoints as upstream's original adapter did (from 1.17 until its
-//! `Sync` rewrite, about 1.28: `EnsureEndpointSliceFromEndpoints`); like the current adapter
-//! (`Sync`), it deletes every other slice labelled `kubernetes.io/service-name=<service>`. Left out: the dual-stack secondary
-//! slice (`kubernetes-v4`/`kubernetes-v6`), never used by a single-stack apiserver, and the
-//! `retry.OnError` back-off, which a slice write in this model can never need (nothing else
-//! writes the slice at the same instant).
+//! This is the adapter every release from 1.20 to 1.37 ships (`Create`, `Update` and
+//! `EnsureEndpointSliceFromEndpoints`): the slice is fetched by its name, created when missing,
+//! updated when it differs, and deleted and created again only to change its address type. No
+//! other slice is looked at, even one labelled `kubernetes.io/service-name=<service>`: the
+//! `Get`/`Sync` adapter that deletes those (and writes a `kubernetes-v4`/`kubernetes-v6`
+//! secondary slice) is pull request #117704, closed unmerged. Unlike upstream, not-ready
+//! addresses are left out of the slice (see [`slice_from_endpoints`]); the `TargetRef` and
+//! `NodeName` upstream copies are never set on the apiservers' addresses.
 
 use std::collections::BTreeMap;
 
@@ -33,42 +35,51 @@ pub fn update(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), 
     ensure_slice(api, endpoints)
 }
 
-/// Makes the slice named after the Endpoints equal to [`slice_from_endpoints`], and deletes the
-/// other slices of the same Service.
+/// What [`ensure_slice`] found under the Endpoints' name.
+enum Found {
+    Missing,
+    /// Of another address type: it must be deleted and created again.
+    OtherType,
+    Right,
+    Differs,
+}
+
+/// `EnsureEndpointSliceFromEndpoints`: makes the slice named after the Endpoints equal to
+/// [`slice_from_endpoints`].
 ///
-/// The namespace's slices are listed once. The one with our name and address type is ours: it is
-/// updated when its endpoints, ports or labels differ (it is found by name, as the original
-/// adapter's `Get` did, so one that lost its label gets it back). One with our name but another
-/// address type is deleted and created again (the address type cannot be updated). Every other
-/// slice carrying our service-name label is deleted; a NotFound there means someone else was
-/// faster, which is fine. When there is no slice of ours it is created; AlreadyExists means
-/// another apiserver created it first, fine too: the next round compares it.
+/// It is read by name (so one that lost its service-name label is found and relabelled). When
+/// it is missing it is created; AlreadyExists means another apiserver created it first, fine:
+/// the next round compares it. One of another address type is deleted and created again (the
+/// address type cannot be updated); an error of either call is returned. One that differs in
+/// endpoints, ports or labels is updated. Other slices, whatever their labels, are left alone.
 pub fn ensure_slice(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Result<(), ApiError> {
     let (address_type, ..) = implied(endpoints);
-    // Ours: `None` when missing, else whether it is already right. The others are deleted after
-    // the list, in its order (the list is a snapshot: deleting during it or after is the same).
-    let mut current = None;
-    let mut others = Vec::new();
-    api.list_endpoint_slices(&endpoints.namespace, &endpoints.name, &mut |slice| {
-        if slice.name == endpoints.name && slice.address_type == address_type {
-            current = Some(is_slice_of(slice, endpoints));
-        } else if belongs_to(slice, &endpoints.name) {
-            others.push(slice.name.clone());
-        }
-    })?;
-    for name in others {
-        match api.delete_endpoint_slice(&endpoints.namespace, &name) {
-            Ok(()) | Err(ApiError::NotFound(_)) => {}
-            Err(e) => return Err(e),
-        }
+    let mut found = Found::Missing;
+    let got = api.get_endpoint_slice(&endpoints.namespace, &endpoints.name, &mut |slice| {
+        found = if slice.address_type != address_type {
+            Found::OtherType
+        } else if is_slice_of(slice, endpoints) {
+            Found::Right
+        } else {
+            Found::Differs
+        };
+    });
+    match got {
+        Ok(()) => {}
+        Err(ApiError::NotFound(_)) => found = Found::Missing,
+        Err(e) => return Err(e),
     }
-    match current {
-        None => match api.create_endpoint_slice(&slice_from_endpoints(endpoints)) {
+    match found {
+        Found::Missing => match api.create_endpoint_slice(&slice_from_endpoints(endpoints)) {
             Err(ApiError::AlreadyExists(_)) => Ok(()),
             r => r,
         },
-        Some(true) => Ok(()),
-        Some(false) => api.update_endpoint_slice(&slice_from_endpoints(endpoints)),
+        Found::OtherType => {
+            api.delete_endpoint_slice(&endpoints.namespace, &endpoints.name)?;
+            api.create_endpoint_slice(&slice_from_endpoints(endpoints))
+        }
+        Found::Right => Ok(()),
+        Found::Differs => api.update_endpoint_slice(&slice_from_endpoints(endpoints)),
     }
 }
 
@@ -77,11 +88,11 @@ pub fn ensure_slice(api: &mut dyn ReconcilerApi, endpoints: &Endpoints) -> Resul
 /// subset, that subset's ports.
 ///
 /// The address type is IPv6 when there are addresses and all are IPv6, IPv4 otherwise (so an
-/// Endpoints with no subsets gives an empty IPv4 slice, as upstream's `allAddressesIPv6` did);
-/// addresses of the other family are left out. Not-ready addresses are left out too: the current
-/// adapter lists only the apiservers' IPs, all ready (the original one added them with
-/// `ready: false`). The reconcilers always write one subset; a hand-made second one is ignored, as
-/// upstream ignores it.
+/// Endpoints with no subsets gives an empty IPv4 slice, as upstream's `allAddressesIPv6` does);
+/// addresses of the other family are left out. Not-ready addresses are left out too, as the
+/// contract says (one ready endpoint per address): the reconcilers never write any, and upstream
+/// would copy a hand-made one with `ready: false`. The reconcilers always write one subset; a
+/// hand-made second one is ignored, as upstream ignores it.
 pub fn slice_from_endpoints(endpoints: &Endpoints) -> EndpointSlice {
     let (address_type, addresses, ports) = implied(endpoints);
     EndpointSlice {
@@ -126,11 +137,6 @@ fn implied(endpoints: &Endpoints) -> (IpFamily, impl Iterator<Item = &String>, &
     let family = if ipv6 { IpFamily::IPv6 } else { IpFamily::IPv4 };
     let kept = addresses.iter().filter(move |ip| is_ipv6(ip) == ipv6);
     (family, kept, subset.map_or(&[][..], |s| &s.ports[..]))
-}
-
-/// Whether the slice is `service`'s: named after it or labelled `kubernetes.io/service-name=<service>`.
-pub fn belongs_to(slice: &EndpointSlice, service: &str) -> bool {
-    slice.name == service || slice.labels.get(LABEL_SERVICE_NAME).map(String::as_str) == Some(service)
 }
 
 /// `utilnet.IsIPv6String`: false for an IPv4-mapped address and for anything unparseable.

@@ -52,15 +52,13 @@ pub trait ReconcilerApi {
     fn create_endpoints(&mut self, endpoints: &Endpoints) -> Result<(), ApiError>;
     /// `NotFound` when absent.
     fn update_endpoints(&mut self, endpoints: &Endpoints) -> Result<(), ApiError>;
-    /// The EndpointSlices in `namespace` named `service` or labelled
-    /// `kubernetes.io/service-name=<service>` ([`endpointsadapter::belongs_to`]), in name order:
-    /// the only ones the adapter looks at (a namespace may hold thousands). `each` reads every
-    /// one in place: the adapter keeps a name or a comparison, never a copy (it lists every
-    /// round of every apiserver).
-    fn list_endpoint_slices(
+    /// Reads the EndpointSlice `namespace/name` in place (`each` is called once); `NotFound`
+    /// when absent. The adapter keeps only a comparison, never a copy (it reads every round of
+    /// every apiserver).
+    fn get_endpoint_slice(
         &mut self,
         namespace: &str,
-        service: &str,
+        name: &str,
         each: &mut dyn FnMut(&EndpointSlice),
     ) -> Result<(), ApiError>;
     /// `AlreadyExists` when present.

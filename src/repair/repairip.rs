@@ -5,7 +5,8 @@
 //!
 //! It runs one full pass at start (once the ServiceCIDR `kubernetes` exists), then checks each
 //! Service and IPAddress at the instant it changes (its informers' handlers), and all of them
-//! every `repair_interval` (their resync).
+//! every `repair_interval` (their resync). A deleted IPAddress is a change of the IPAddress only:
+//! its Service is not checked until the next resync, so the IPAddress comes back then.
 
 use std::net::IpAddr;
 
@@ -144,6 +145,10 @@ pub(crate) fn sync_service(st: &mut Client, key: &str) {
 
 /// `syncIPAddress`: an allocator-made IPAddress names a Service that holds it; an orphan is
 /// deleted once past the grace period, else `rechecks` asks for a look when it ends.
+///
+/// An IPAddress that is gone (deleted behind the allocator's back) leaves nothing to sync, as
+/// upstream's lister miss returns: the Service still holding that IP gets it back only when the
+/// Service is checked again, at the next full pass (`repair_interval`), or at once if it changes.
 pub(crate) fn sync_ip_address(st: &mut Client, ip: &str) {
     let Some(addr) = st.etcd.ip_address(ip, st.now).cloned() else {
         return;

@@ -14,7 +14,7 @@ pub mod queue;
 mod seed;
 mod servicecidrs_controller;
 
-pub use servicecidrs_controller::TERMINATING;
+pub use servicecidrs_controller::{READY_MESSAGE as KCM_READY_MESSAGE, TERMINATING};
 mod snapshot;
 mod tasks;
 

@@ -2,10 +2,12 @@
 //! `pkg/controller/servicecidrs/servicecidrs_controller.go`, run by the world after every change
 //! to ServiceCIDRs or IPAddresses and when a deletion's grace period ends.
 //!
-//! A live ServiceCIDR gets the finalizer and `Ready`. A deleted one lets go of its finalizer
-//! only when no IPAddress depends on it alone (or other ServiceCIDRs cover all of it), and not
-//! before 10 s after its deletion, "so every apiserver's allocator has stopped using it";
-//! meanwhile it is not ready, `Terminating`. Like the endpoints controller it writes through the
+//! A live ServiceCIDR gets the finalizer and `Ready=True` with this controller's message,
+//! `Kubernetes Service CIDR is ready` (no reason), whatever condition it had: the ServiceCIDR
+//! `kubernetes`, which its apiserver marked ready with its own message, ends up with this one.
+//! A deleted one lets go of its finalizer only when no IPAddress depends on it alone (or other
+//! ServiceCIDRs cover all of it), and not before 10 s after its deletion, "so every apiserver's
+//! allocator has stopped using it"; meanwhile it is not ready, `Terminating`. Like the endpoints controller it writes through the
 //! apiservers, so it does nothing while none is ready.
 
 use super::{Task, World};
@@ -18,7 +20,7 @@ pub const DELETION_GRACE_MS: u64 = 10_000;
 pub const TERMINATING: &str = "Terminating";
 pub const TERMINATING_MESSAGE: &str =
     "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR";
-const READY_MESSAGE: &str = "Kubernetes Service CIDR is ready";
+pub const READY_MESSAGE: &str = "Kubernetes Service CIDR is ready";
 
 impl World {
     pub(super) fn sync_service_cidrs(&mut self) {
@@ -41,9 +43,9 @@ impl World {
                 if !next.finalizers.iter().any(|f| f == SERVICE_CIDR_FINALIZER) {
                     next.finalizers.push(SERVICE_CIDR_FINALIZER.to_string());
                 }
-                if next.ready != Some(true) {
-                    next.set_ready(true, "", READY_MESSAGE);
-                }
+                // `updateConditionIfNeeded` compares status, reason and message, and applies
+                // with Force: the apiserver's own message on `kubernetes` is replaced too.
+                next.set_ready(true, "", READY_MESSAGE);
             } else if blocked(sc, &cidrs, &addresses) {
                 next.set_ready(false, TERMINATING, TERMINATING_MESSAGE);
             } else {

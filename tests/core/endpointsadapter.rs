@@ -195,7 +195,7 @@ fn a_slice_that_differs_is_updated() {
 }
 
 #[test]
-fn a_slice_of_the_wrong_family_is_deleted_and_created_again() {
+fn a_slice_of_another_address_type_is_deleted_and_created_again() {
     // "wrong-family-endpointslice": the address type cannot be updated.
     let e = eps(vec![subset(&[A, B], https())]);
     let ipv6 = slice(IpFamily::IPv6, &["1234::5678", "1234::abcd"], https());
@@ -203,39 +203,62 @@ fn a_slice_of_the_wrong_family_is_deleted_and_created_again() {
     endpointsadapter::ensure_slice(&mut api, &e).unwrap();
     assert_eq!(*api.slice(), v4(&[A, B], https()));
     assert_eq!(api.slice_writes, ["delete kubernetes", "create kubernetes"]);
+
+    // The other way round: an IPv4 slice for IPv6 Endpoints.
+    let e6 = eps(vec![subset(&["1234::5678"], https())]);
+    let mut api = fake(&[], Some(e6.clone()), &[v4(&[A], https())]);
+    endpointsadapter::ensure_slice(&mut api, &e6).unwrap();
+    assert_eq!(*api.slice(), slice(IpFamily::IPv6, &["1234::5678"], https()));
+    assert_eq!(api.slice_writes, ["delete kubernetes", "create kubernetes"]);
+
+    // Even one whose endpoints and ports are right: only the type differs.
+    let mut same = v4(&[A, B], https());
+    same.address_type = IpFamily::IPv6;
+    let mut api = fake(&[], Some(e.clone()), &[same]);
+    endpointsadapter::ensure_slice(&mut api, &e).unwrap();
+    assert_eq!(*api.slice(), v4(&[A, B], https()));
+    assert_eq!(api.slice_writes, ["delete kubernetes", "create kubernetes"]);
+
+    // A failed delete is returned and nothing is created.
+    let mut api = fake(&[], Some(e.clone()), &[slice(IpFamily::IPv6, &["1234::5678"], https())]);
+    api.unavailable = true;
+    let err = endpointsadapter::ensure_slice(&mut api, &e).unwrap_err();
+    assert_eq!(err, ApiError::Unavailable(UNAVAILABLE.into()));
+    assert!(api.slice_writes.is_empty());
 }
 
 #[test]
-fn other_slices_of_the_service_are_deleted() {
+fn other_slices_labelled_for_the_service_are_left_alone() {
+    // Upstream's released adapter reads the slice by name and never lists: a slice of the
+    // Service under another name (what a dual-stack apiserver of the unmerged #117704 would
+    // leave, or one written by hand) stays, untouched.
     let e = eps(vec![subset(&[A, B], https())]);
     let ours = v4(&[A, B], https());
     let v6 = renamed(
         slice(IpFamily::IPv6, &["1234::5678"], https()),
         "kubernetes-v6",
     );
-    let alt = renamed(ours.clone(), "kubernetes-v4");
+    let alt = renamed(v4(&[OWN], vec![port("x", 1)]), "kubernetes-v4");
 
-    // "dual-stack-finished-rollback": the secondary slice goes, ours stays untouched.
+    // Ours is right: nothing is written at all.
     let mut api = fake(&[], Some(e.clone()), &[ours.clone(), v6.clone()]);
     endpointsadapter::ensure_slice(&mut api, &e).unwrap();
-    assert_eq!(keys(&api), ["default/kubernetes"]);
-    assert_eq!(api.slice_writes, ["delete kubernetes-v6"]);
+    assert_eq!(keys(&api), ["default/kubernetes", "default/kubernetes-v6"]);
+    assert_eq!(api.slices["default/kubernetes-v6"], v6);
+    assert!(api.slice_writes.is_empty());
 
-    // "dual-stack-alt-rollback": both oddly named slices go and ours is created.
+    // Ours is missing: it is created beside the others, which keep their content.
     let mut api = fake(&[], Some(e.clone()), &[alt.clone(), v6.clone()]);
     endpointsadapter::ensure_slice(&mut api, &e).unwrap();
-    assert_eq!(keys(&api), ["default/kubernetes"]);
-    assert_eq!(*api.slice(), ours);
     assert_eq!(
-        api.slice_writes,
-        [
-            "delete kubernetes-v4",
-            "delete kubernetes-v6",
-            "create kubernetes"
-        ]
+        keys(&api),
+        ["default/kubernetes", "default/kubernetes-v4", "default/kubernetes-v6"]
     );
+    assert_eq!(*api.slice(), ours);
+    assert_eq!(api.slices["default/kubernetes-v4"], alt);
+    assert_eq!(api.slice_writes, ["create kubernetes"]);
 
-    // Slices of other Services, unlabelled ones and ones in other namespaces stay.
+    // Slices of other Services, unlabelled ones and ones in other namespaces stay too.
     let mut web = renamed(v4(&["10.1.0.5"], https()), "web-abcde");
     web.labels = BTreeMap::from([(LABEL_SERVICE_NAME.to_string(), "web".to_string())]);
     let mut unlabelled = renamed(v4(&[A], https()), "manual");
@@ -252,12 +275,13 @@ fn other_slices_of_the_service_are_deleted() {
         keys(&api),
         [
             "default/kubernetes",
+            "default/kubernetes-v6",
             "default/manual",
             "default/web-abcde",
             "kube-system/kubernetes"
         ]
     );
-    assert_eq!(api.slice_writes, ["delete kubernetes-v6"]);
+    assert!(api.slice_writes.is_empty());
 }
 
 #[test]
@@ -337,8 +361,9 @@ fn the_endpoints_alone_are_rewritten_when_the_slice_is_right() {
 }
 
 #[test]
-fn lease_rollback_and_change() {
-    // "dual-stack-rollback-and-change": the secondary slice goes, both objects are updated.
+fn lease_change_leaves_a_secondary_slice_alone() {
+    // "dual-stack-rollback-and-change" of the unmerged #117704 deleted the secondary slice; the
+    // released adapter updates ours and leaves it.
     let v6 = renamed(
         slice(IpFamily::IPv6, &["1234::5678"], https()),
         "kubernetes-v6",
@@ -346,16 +371,14 @@ fn lease_rollback_and_change() {
     let mut api = fake(
         &[A, B, OWN],
         Some(eps(vec![subset(&[A, OWN], https())])),
-        &[v4(&[A, OWN], https()), v6],
+        &[v4(&[A, OWN], https()), v6.clone()],
     );
     reconcile(&mut lease(Behavior::V1_29), &mut api, true).unwrap();
     assert_eq!(api.addresses(), [A, B, OWN]);
     assert_eq!(*api.slice(), v4(&[A, B, OWN], https()));
-    assert_eq!(keys(&api), ["default/kubernetes"]);
-    assert_eq!(
-        api.slice_writes,
-        ["delete kubernetes-v6", "update kubernetes"]
-    );
+    assert_eq!(keys(&api), ["default/kubernetes", "default/kubernetes-v6"]);
+    assert_eq!(api.slices["default/kubernetes-v6"], v6);
+    assert_eq!(api.slice_writes, ["update kubernetes"]);
 }
 
 #[test]

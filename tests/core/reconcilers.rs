@@ -7,7 +7,7 @@ use kube_bootstrap_lab::api::{
     Behavior, EndpointPort, EndpointSlice, EndpointSubset, Endpoints, Protocol,
 };
 use kube_bootstrap_lab::reconcilers::{
-    endpointsadapter, reset_line, ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler,
+    reset_line, ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler,
     NoneReconciler, ReconcileError, Reconciler, ReconcilerApi, ReconcilerType, NO_LEASES_V1_20,
     NO_LEASES_V1_29, SKIP_MIRROR_LABEL,
 };
@@ -36,7 +36,7 @@ pub(crate) struct Fake {
     /// Successful and failed Endpoints writes, in order ("create"/"update").
     pub(crate) writes: Vec<&'static str>,
     /// Successful and failed EndpointSlice writes, in order: "create kubernetes",
-    /// "update kubernetes", "delete kubernetes-v6".
+    /// "update kubernetes", "delete kubernetes".
     pub(crate) slice_writes: Vec<String>,
 }
 
@@ -122,18 +122,22 @@ impl ReconcilerApi for Fake {
         }
     }
 
-    fn list_endpoint_slices(
+    fn get_endpoint_slice(
         &mut self,
         namespace: &str,
-        service: &str,
+        name: &str,
         each: &mut dyn FnMut(&EndpointSlice),
     ) -> Result<(), ApiError> {
         self.check()?;
-        self.slices
-            .values()
-            .filter(|s| s.namespace == namespace && endpointsadapter::belongs_to(s, service))
-            .for_each(each);
-        Ok(())
+        match self.slices.get(&format!("{namespace}/{name}")) {
+            Some(s) => {
+                each(s);
+                Ok(())
+            }
+            None => Err(ApiError::NotFound(format!(
+                "endpointslices.discovery.k8s.io \"{name}\" not found"
+            ))),
+        }
     }
 
     fn create_endpoint_slice(&mut self, slice: &EndpointSlice) -> Result<(), ApiError> {

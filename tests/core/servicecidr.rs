@@ -14,6 +14,8 @@ use kube_bootstrap_lab::repair::repairip::{ip_address_verdict, IpAddressVerdict,
 use kube_bootstrap_lab::report;
 use kube_bootstrap_lab::rng::SimRng;
 use kube_bootstrap_lab::scenario;
+use kube_bootstrap_lab::etcd::{self, WireOp};
+use kube_bootstrap_lab::world::World;
 
 use super::{ip, net};
 
@@ -226,8 +228,9 @@ fn a_fresh_1_35_cluster_has_the_default_service_cidr_and_an_ip_address_per_clust
     assert_eq!(
         st["service_cidrs"],
         json!([{"name": "kubernetes", "cidrs": ["10.96.0.0/12"], "ready": true, "reason": "",
-            "message": "Kubernetes default Service CIDR is ready", "deleting": false,
-            "finalizers": ["networking.k8s.io/service-cidr-finalizer"]}])
+            "message": "Kubernetes Service CIDR is ready", "deleting": false,
+            "finalizers": ["networking.k8s.io/service-cidr-finalizer"]}]),
+        "kube-controller-manager's message, as kubectl shows it"
     );
     assert_eq!(st["allocations"]["cluster_ip"], json!([]), "1.35 has no ClusterIP bitmap");
     let ips = ip_names(&st);
@@ -445,4 +448,86 @@ fn endpoints_and_the_endpoint_slice_agree_in_the_new_behaviours() {
         let slice = &st["endpoint_slices"][0];
         assert_eq!(slice["endpoints"], json!([{"addresses": ["192.168.10.11"], "ready": true}]), "{behavior}");
     }
+}
+
+#[test]
+fn the_apiserver_sets_ready_then_kcm_reasserts_it_with_its_own_message() {
+    // The apiserver creates `kubernetes` and sets Ready with its own message; once an apiserver
+    // is ready (the same instant here), kube-controller-manager's service-cidr-controller adds
+    // its finalizer and applies Ready=True with its own message (no reason). The apiservers'
+    // later syncs, every 10 s, a second apiserver's start and a restart find Ready=True and
+    // write nothing: KCM's message stays, as kubectl shows it.
+    for behavior in ["1.33", "1.35"] {
+        let s = scenario::parse(&json!({"behavior": behavior,
+            "cluster": {"service_cluster_ip_range": "10.96.0.0/24",
+                "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"},
+                               {"name": "apiserver-b", "advertise_address": "192.168.10.12", "start_at": "3s"}]},
+            "steps": [{"at": "5s", "do": "stop_apiserver", "apiserver": "apiserver-a"},
+                      {"at": "10s", "do": "start_apiserver", "apiserver": "apiserver-a"}],
+            "until": "60s"}).to_string()).unwrap();
+        let mut w = World::new(&s);
+        w.record_wire();
+        w.run_until(s.until_ms);
+        let key = etcd::service_cidr_key("kubernetes");
+        let mut writers: Vec<String> = Vec::new();
+        for write in w.take_wire() {
+            if write.key == key && write.op == WireOp::Put && writers.last() != Some(&write.sender) {
+                writers.push(write.sender);
+            }
+        }
+        assert_eq!(writers, ["apiserver-a", "kube-controller-manager"], "{behavior}");
+        let st = w.state();
+        let c = &st.service_cidrs[0];
+        assert_eq!(
+            (c.ready, c.reason.as_str(), c.message.as_str()),
+            (Some(true), "", "Kubernetes Service CIDR is ready"),
+            "{behavior}"
+        );
+    }
+}
+
+#[test]
+fn kcm_reasserts_ready_on_every_live_service_cidr_and_not_on_a_deleting_one() {
+    // A ServiceCIDR given with no condition, one created through the API, and the default one
+    // given with the flags' CIDRs: all end with KCM's condition.
+    let initial = json!({"service_cidrs": [{"name": "kubernetes", "cidrs": ["10.96.0.0/24"]},
+        {"name": "old", "cidrs": ["10.97.0.0/24"]}]});
+    let steps = json!([
+        {"at": "1s", "do": "create_service_cidr", "service_cidr": {"name": "extra", "cidrs": ["10.98.0.0/24"]}},
+        {"at": "2s", "do": "create_service", "service": {"name": "x", "cluster_ip": "10.98.0.5"}},
+        {"at": "3s", "do": "delete_service_cidr", "name": "extra"},
+        {"at": "4s", "expect": {"service_cidrs": [
+            {"name": "kubernetes", "ready": true, "reason": "", "message": "Kubernetes Service CIDR is ready"},
+            {"name": "old", "ready": true, "reason": "", "message": "Kubernetes Service CIDR is ready"},
+            {"name": "extra", "ready": false, "reason": "Terminating", "deleting": true,
+             "message": "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR"}]}}]);
+    let r = run("1.35", "10.96.0.0/24", initial, steps, "5s");
+    assert!(r.expectations.iter().all(|e| e.passed), "{:?}", r.expectations);
+}
+
+#[test]
+fn a_deleted_ip_address_is_recreated_at_the_next_repair_interval_not_before() {
+    // Upstream's IPAddress handler finds nothing to sync for a key that is gone; the Service
+    // holding the IP is checked again at its resync, every repair_interval (3 min here), by
+    // every apiserver: the first one due recreates it, the second finds it right.
+    let s = |extra: Value| {
+        let mut v = json!({"behavior": "1.35", "seed": 5,
+            "cluster": {"service_cluster_ip_range": "10.96.0.0/24", "repair_interval": "3m",
+                "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"},
+                               {"name": "apiserver-b", "advertise_address": "192.168.10.12", "start_at": "20s"}]},
+            "until": "200s"});
+        v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        scenario::parse(&v.to_string()).unwrap()
+    };
+    let r = report::run(&s(json!({"steps": [
+        {"at": "10s", "do": "create_service", "service": {"name": "web", "cluster_ip": "10.96.0.20"}},
+        {"at": "60s", "do": "corrupt", "what": "delete_ip_address", "ip": "10.96.0.20"},
+        {"at": "61s", "expect": {"absent": {"ip_addresses": [{"ip": "10.96.0.20"}]}}},
+        {"at": "179999ms", "expect": {"absent": {"ip_addresses": [{"ip": "10.96.0.20"}]}}},
+        {"at": "180001ms", "expect": {"ip_addresses": [{"ip": "10.96.0.20",
+            "parent": {"namespace": "default", "name": "web"}}]}}]})));
+    assert!(r.expectations.iter().all(|e| e.passed), "{:?}", r.expectations);
+    assert_eq!(events(&r, "ClusterIPNotAllocated"), vec![(180_000, "default/web".into(),
+        "Cluster IP [IPv4]: 10.96.0.20 is not allocated; repairing".into())],
+        "apiserver-a's resync at 3m; apiserver-b's at 3m20s finds it back");
 }
