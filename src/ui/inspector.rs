@@ -69,12 +69,12 @@ pub fn inspector(p: &InspectorProps) -> Html {
     let rows = details(&p.subject, &p.frame, t);
     let links = upstream::sources(&p.subject, behavior);
     html! {
-        <aside class="inspector" role="dialog" aria-labelledby="inspector-title" id="inspector" {onkeydown}>
-            <header class="inspector-head">
+        <div class="inspector" role="dialog" aria-labelledby="inspector-title" id="inspector" {onkeydown}>
+            <div class="inspector-head">
                 <h2 id="inspector-title">{ title(&p.subject, t) }</h2>
                 <button class="inspector-close" ref={close_ref} onclick={close}
                     aria-label={t.pick("Close the inspector", "关闭检查器")}>{ "×" }</button>
-            </header>
+            </div>
             <dl class="inspector-details" id="inspector-details">
                 { for rows.into_iter().map(|(en, zh, v)| html! { <><dt>{ t.pick(en, zh) }</dt><dd>{ v }</dd></> }) }
             </dl>
@@ -96,7 +96,7 @@ pub fn inspector(p: &InspectorProps) -> Html {
             </ul>
             <h3>{ t.pick("What the lab simplifies", "实验的简化之处") }</h3>
             <p class="inspector-note" id="inspector-note">{ upstream::simplification(&p.subject, behavior, t) }</p>
-        </aside>
+        </div>
     }
 }
 

@@ -172,8 +172,11 @@ pub fn app(props: &AppProps) -> Html {
     };
     html! {
         <ContextProvider<Lang> context={t}>
+        // Divs only, no landmark elements (`main`, `header`, `section`): a host page's rules for
+        // those would reach a mounted lab. On its own page the lab is the main landmark.
         <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"))}
             lang={t.code()} data-theme={props.theme.forced()} data-moving={lab.moving().then_some("true")}
+            role={props.report_height.then_some("main")}
             tabindex="-1" {onkeydown} {onpointerdown} ref={root}>
             { topbar(&lab, &send) }
             <controls::TimeControls
@@ -224,7 +227,7 @@ fn topbar(lab: &Lab, send: &Callback<Msg>) -> Html {
         Msg::SetLang(picked.unwrap_or_default())
     });
     html! {
-        <header class="topbar">
+        <div class="topbar">
             <div class="brand">
                 <h1>{ "kube-bootstrap-lab" }</h1>
                 if t == Lang::Zh {
@@ -244,7 +247,7 @@ fn topbar(lab: &Lab, send: &Callback<Msg>) -> Html {
                 </select>
             </label>
             <ConfigForm current={lab.scenario().name.clone()} lab={send.clone()} />
-        </header>
+        </div>
     }
 }
 
@@ -260,7 +263,7 @@ fn grid(
     let shows = |panel: Part| props.shows(panel);
     let cidrs = frame.behavior.ip_addresses() && shows(Part::ServiceCidrs);
     html! {
-        <main class={classes!("grid", cidrs.then_some("with-cidrs"))}>
+        <div class={classes!("grid", cidrs.then_some("with-cidrs"))}>
             if shows(Part::Apiservers) { <panels::Apiservers frame={frame.clone()} lab={send.clone()} /> }
             if shows(Part::KubernetesService) {
                 <panels::KubernetesService frame={frame.clone()} change={lab.endpoints_change().clone()} lab={send.clone()} />
@@ -275,6 +278,6 @@ fn grid(
             if shows(Part::Services) { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Pods) { <panels::Pods frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Import) { <panels::Import lab={send.clone()} home={props.home.clone()} /> }
-        </main>
+        </div>
     }
 }

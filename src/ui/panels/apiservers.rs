@@ -81,7 +81,7 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
         .map(|m| (m.subject.as_str(), m.time_ms))
         .collect();
     html! {
-        <section class="panel apiservers" aria-labelledby="h-apiservers">
+        <div role="region" class="panel apiservers" aria-labelledby="h-apiservers">
             <h2 id="h-apiservers">{ "kube-apiservers" }<span class="sub">{ match lang {
                 Lang::En => format!("reconciler: {} · behaviour {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
                 Lang::Zh => format!("reconciler：{} · 行为版本 {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
@@ -94,7 +94,7 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
                 }) }
             </ul>
             <button id="add-apiserver" onclick={act(&p.lab, next_apiserver(&st.apiservers))}>{ lang.pick("+ Add an apiserver", "+ 添加一个 apiserver") }</button>
-        </section>
+        </div>
     }
 }
 

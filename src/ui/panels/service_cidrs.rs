@@ -110,7 +110,7 @@ pub(crate) fn service_cidrs(p: &PanelProps) -> Html {
     let invalid = |field: &str| error.as_ref().is_some_and(|e| e.field == field);
     let described = |field: &str| invalid(field).then_some("scidr-error");
     html! {
-        <section class="panel service-cidrs" aria-labelledby="h-service-cidrs">
+        <div role="region" class="panel service-cidrs" aria-labelledby="h-service-cidrs">
             <h2 id="h-service-cidrs">{ "ServiceCIDRs" }<span class="sub">{ lang.pick(
                 "networking.k8s.io/v1: the ranges ClusterIPs are allocated from",
                 "networking.k8s.io/v1：分配 ClusterIP 的网段") }</span></h2>
@@ -135,7 +135,7 @@ pub(crate) fn service_cidrs(p: &PanelProps) -> Html {
             if let Some(e) = &*error {
                 <p id="scidr-error" class="error" role="alert" data-field={e.field}>{ e.message.clone() }</p>
             }
-        </section>
+        </div>
     }
 }
 

@@ -66,7 +66,7 @@ pub(crate) fn services(p: &PanelProps) -> Html {
     let services = use_memo(st.services.clone(), |s| s.clone());
     let (limit, more) = use_rows_shown(services.len(), "services-all", ("Services", "Service"), lang);
     html! {
-        <section class="panel services" aria-labelledby="h-services">
+        <div role="region" class="panel services" aria-labelledby="h-services">
             <h2 id="h-services">{ lang.pick("Services", "Service") }</h2>
             <div class="table-wrap">
                 <table>
@@ -87,7 +87,7 @@ pub(crate) fn services(p: &PanelProps) -> Html {
                 <input id="svc-app" placeholder="selector app=" aria-label={lang.pick("selector app", "selector 中的 app 标签")} />
                 <button id="svc-create" type="submit" class="primary">{ lang.pick("Create Service", "创建 Service") }</button>
             </form>
-        </section>
+        </div>
     }
 }
 
@@ -172,7 +172,7 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
     });
     let (limit, more) = use_rows_shown(endpoints.len(), "endpoints-all", ("Endpoints", "Endpoints"), lang);
     html! {
-        <section class="panel pods" aria-labelledby="h-pods">
+        <div role="region" class="panel pods" aria-labelledby="h-pods">
             <h2 id="h-pods">{ lang.pick("Pods and their Endpoints", "Pod 及其 Endpoints") }</h2>
             <ul class="pod-list">
                 { for st.pods.iter().map(|pod| {
@@ -198,7 +198,7 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
                 <EndpointRows {endpoints} {limit} />
             </ul>
             { for more }
-        </section>
+        </div>
     }
 }
 
