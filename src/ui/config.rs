@@ -268,7 +268,10 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
         .find(|e| e.name == p.current)
         .and_then(|e| e.description(lang));
     html! {
+        // The bar's part in .config-bar; the form and its error below the whole top bar (.config
+        // is `display: contents`), so opening it leaves the bar as it is.
         <div class="config">
+            <div class="config-bar">
             <label for="scenario-pick">{ lang.pick("Scenario", "场景") }</label>
             <select id="scenario-pick" title={current_description} onchange={pick.onchange}
                 onkeydown={pick.onkeydown} onfocusout={pick.onfocusout} onpointerdown={pick.onpointerdown}>
@@ -281,6 +284,7 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
                 }
             </select>
             <button id="configure" onclick={toggle} aria-expanded={open.to_string()} aria-controls="config-form">{ lang.pick("⚙ Configure", "⚙ 配置") }</button>
+            </div>
             if *open { { settings_form(s, field, on_apply, lang) } }
             if let Some(msg) = &*error {
                 <p id="config-error" class="error" role="alert">{ msg.clone() }</p>
