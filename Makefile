@@ -44,6 +44,9 @@ test-e2e:
 	trunk build --release
 	node tests/e2e/app.mjs
 	node tests/e2e/axe.mjs
+	node tests/e2e/hostcss.mjs
+	node tests/e2e/height.mjs
+	node tests/e2e/lang.mjs
 	node tests/e2e/tours.mjs
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
