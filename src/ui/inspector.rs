@@ -241,7 +241,7 @@ fn apiserver_rows(name: &str, st: &State, t: Lang) -> Vec<Row> {
     let lease = st.leases.iter().find(|l| l.ip == a.advertise_address);
     vec![
         ("Address", "地址", a.advertise_address.clone()),
-        ("Status", "状态", a.status.as_str().to_string()),
+        ("Status", "状态", super::panels::status_text(a.status, t).to_string()),
         ("Ready", "就绪", yes_no(a.ready, t)),
         (
             "Lease TTL left",

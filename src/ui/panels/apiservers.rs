@@ -84,7 +84,7 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
         <div role="region" class="panel apiservers" aria-labelledby="h-apiservers">
             <h2 id="h-apiservers">{ "kube-apiservers" }<span class="sub">{ match lang {
                 Lang::En => format!("reconciler: {} · behaviour {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
-                Lang::Zh => format!("reconciler：{} · 行为版本 {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
+                Lang::Zh => format!("协调器：{} · 行为版本 {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
             } }</span></h2>
             <ul class="cards">
                 { for st.apiservers.iter().map(|a| {
