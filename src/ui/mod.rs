@@ -176,7 +176,7 @@ pub fn app(props: &AppProps) -> Html {
         // those would reach a mounted lab. On its own page the lab is the main landmark.
         <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"))}
             lang={t.code()} data-theme={props.theme.forced()} data-moving={lab.moving().then_some("true")}
-            role={props.report_height.then_some("main")}
+            role={props.report_height.then_some("main")} aria-label={props.report_height.then_some("kube-bootstrap-lab")}
             tabindex="-1" {onkeydown} {onpointerdown} ref={root}>
             { topbar(&lab, &send) }
             <controls::TimeControls
