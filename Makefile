@@ -53,6 +53,9 @@ test-wasm:
 test-e2e: package
 	node tests/e2e/app.mjs
 	node tests/e2e/axe.mjs
+	node tests/e2e/hostcss.mjs
+	node tests/e2e/height.mjs
+	node tests/e2e/lang.mjs
 	node tests/e2e/tours.mjs
 	node tests/e2e/docsites.mjs
 

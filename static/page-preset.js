@@ -5,6 +5,10 @@
     document.documentElement.lang = "zh";
     document.getElementById("lab-loading-text").textContent = "正在加载实验室…";
   }
+  // What the page will show sizes its loading box (style.css: .lab-loading).
+  const box = document.querySelector(".lab-loading");
+  if (q.get("controls") === "minimal") box.dataset.controls = "minimal";
+  if (q.get("panels")) box.dataset.panels = q.get("panels");
   const theme = q.get("theme");
   if (theme === "light" || theme === "dark") {
     document.documentElement.dataset.theme = theme;

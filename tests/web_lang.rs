@@ -160,7 +160,7 @@ async fn the_language_switch_turns_the_labels_back_and_forth() {
         "Point at a cell, or focus the bitmap and use the arrow keys."
     );
     assert_eq!(selected_option("scenario-pick"), "An apiserver crashes");
-    for sel in [".controls", "main", ".config"] {
+    for sel in [".controls", ".grid", ".config"] {
         let t = root
             .query_selector(sel)
             .unwrap()

@@ -269,7 +269,10 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
         .find(|e| e.name == p.current)
         .and_then(|e| e.description(lang));
     html! {
+        // The bar's part in .config-bar; the form and its error below the whole top bar (.config
+        // is `display: contents`), so opening it leaves the bar as it is.
         <div class="config">
+            <div class="config-bar">
             <label for={ids.id("scenario-pick")}>{ lang.pick("Scenario", "场景") }</label>
             <select id={ids.id("scenario-pick")} title={current_description} onchange={pick.onchange}
                 onkeydown={pick.onkeydown} onfocusout={pick.onfocusout} onpointerdown={pick.onpointerdown}>
@@ -282,6 +285,7 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
                 }
             </select>
             <button id={ids.id("configure")} onclick={toggle} aria-expanded={open.to_string()} aria-controls={ids.id("config-form")}>{ lang.pick("⚙ Configure", "⚙ 配置") }</button>
+            </div>
             if *open { { settings_form(s, field, on_apply, lang, &ids) } }
             if let Some(msg) = &*error {
                 <p id={ids.id("config-error")} class="error" role="alert">{ msg.clone() }</p>

@@ -119,7 +119,7 @@ pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
         })
         .collect();
     html! {
-        <section class="controls" aria-label={lang.pick("Time controls", "时间控制")}>
+        <div role="region" class="controls" aria-label={lang.pick("Time controls", "时间控制")}>
             <div class="buttons">
                 <button id={ids.id("play")} class="primary" onclick={on(Msg::TogglePlay)} aria-keyshortcuts="Space"
                     aria-pressed={p.playing.to_string()}>
@@ -153,6 +153,6 @@ pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
                     <span class="tick rewrite" />{ mark_name(MarkKind::EndpointsRewrite, lang) }<span class="tick fault" />{ lang.pick("outage / isolation", "中断 / 隔离") }
                 </div>
             </div>
-        </section>
+        </div>
     }
 }

@@ -70,12 +70,12 @@ pub fn inspector(p: &InspectorProps) -> Html {
     let rows = details(&p.subject, &p.frame, t);
     let links = upstream::sources(&p.subject, behavior);
     html! {
-        <aside class="inspector" role="dialog" aria-labelledby={ids.id("inspector-title")} id={ids.id("inspector")} {onkeydown}>
-            <header class="inspector-head">
+        <div class="inspector" role="dialog" aria-labelledby={ids.id("inspector-title")} id={ids.id("inspector")} {onkeydown}>
+            <div class="inspector-head">
                 <h2 id={ids.id("inspector-title")}>{ title(&p.subject, t) }</h2>
                 <button class="inspector-close" ref={close_ref} onclick={close}
                     aria-label={t.pick("Close the inspector", "关闭检查器")}>{ "×" }</button>
-            </header>
+            </div>
             <dl class="inspector-details" id={ids.id("inspector-details")}>
                 { for rows.into_iter().map(|(en, zh, v)| html! { <><dt>{ t.pick(en, zh) }</dt><dd>{ v }</dd></> }) }
             </dl>
@@ -97,7 +97,7 @@ pub fn inspector(p: &InspectorProps) -> Html {
             </ul>
             <h3>{ t.pick("What the lab simplifies", "实验的简化之处") }</h3>
             <p class="inspector-note" id={ids.id("inspector-note")}>{ upstream::simplification(&p.subject, behavior, t) }</p>
-        </aside>
+        </div>
     }
 }
 
@@ -242,7 +242,7 @@ fn apiserver_rows(name: &str, st: &State, t: Lang) -> Vec<Row> {
     let lease = st.leases.iter().find(|l| l.ip == a.advertise_address);
     vec![
         ("Address", "地址", a.advertise_address.clone()),
-        ("Status", "状态", a.status.as_str().to_string()),
+        ("Status", "状态", super::panels::status_text(a.status, t).to_string()),
         ("Ready", "就绪", yes_no(a.ready, t)),
         (
             "Lease TTL left",

@@ -176,8 +176,11 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         <ContextProvider<Lang> context={t}>
         <ContextProvider<ids::Ids> context={ids.clone()}>
+        // Divs only, no landmark elements (`main`, `header`, `section`): a host page's rules for
+        // those would reach a mounted lab. On its own page the lab is the main landmark.
         <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"))}
             lang={t.code()} data-theme={props.theme.forced()} data-moving={lab.moving().then_some("true")}
+            role={props.report_height.then_some("main")} aria-label={props.report_height.then_some("kube-bootstrap-lab")}
             tabindex="-1" {onkeydown} {onpointerdown} ref={root}>
             { topbar(&lab, &send, &ids) }
             <controls::TimeControls
@@ -227,7 +230,7 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
         Msg::SetLang(picked.unwrap_or_default())
     });
     html! {
-        <header class="topbar">
+        <div class="topbar">
             <div class="brand">
                 <h1>{ "kube-bootstrap-lab" }</h1>
                 if t == Lang::Zh {
@@ -247,7 +250,7 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
                 </select>
             </label>
             <ConfigForm current={lab.scenario().name.clone()} lab={send.clone()} />
-        </header>
+        </div>
     }
 }
 
@@ -263,7 +266,7 @@ fn grid(
     let shows = |panel: Part| props.shows(panel);
     let cidrs = frame.behavior.ip_addresses() && shows(Part::ServiceCidrs);
     html! {
-        <main class={classes!("grid", cidrs.then_some("with-cidrs"))}>
+        <div class={classes!("grid", cidrs.then_some("with-cidrs"))}>
             if shows(Part::Apiservers) { <panels::Apiservers frame={frame.clone()} lab={send.clone()} /> }
             if shows(Part::KubernetesService) {
                 <panels::KubernetesService frame={frame.clone()} change={lab.endpoints_change().clone()} lab={send.clone()} />
@@ -278,6 +281,6 @@ fn grid(
             if shows(Part::Services) { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Pods) { <panels::Pods frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Import) { <panels::Import lab={send.clone()} home={props.home.clone()} /> }
-        </main>
+        </div>
     }
 }

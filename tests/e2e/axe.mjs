@@ -1,8 +1,9 @@
 // Accessibility: axe-core on the app and on the embed example (static/docs-example.html), in
 // light and dark, in the states a reader meets (a fresh cluster with an apiserver starting, one
 // crashed and one cut off from etcd, a guided tour, the configuration form, behaviour 1.35 with
-// its ServiceCIDRs). Prints the violations by impact and fails on any serious or critical one;
-// and counts the backward tab stops whose focused element the sticky time bar hides.
+// its ServiceCIDRs; on a phone, the landing page and a tour step). Prints the violations by
+// impact and fails on any serious or critical one; and counts the backward tab stops whose
+// focused element the sticky time bar hides.
 // Usage: node tests/e2e/axe.mjs   (after `trunk build --release`; `make test-e2e` does both)
 import { chromium } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
@@ -54,6 +55,13 @@ const STATES = [
   ['behaviour-1.35', 'scenario=servicecidr-default-terminating-1-35', async (page) => { await seek(page, 30000); }],
 ];
 
+/** The same on a phone (390×844, a touch screen): the landing page and a tour step. */
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const PHONE_STATES = [
+  ['phone-start', '', async () => {}],
+  ['phone-tour', 'tour=lease-crash-vs-stop&step=2', async (page) => { await page.waitForSelector('#tour-title'); }],
+];
+
 /**
  * Shift+Tab back through up to `stops` focus stops of the instance `scope` (a selector of the
  * page; in its shadow root if it has one), from its last one: how many focused elements its
@@ -97,8 +105,9 @@ await mkdir(ARTIFACTS, { recursive: true });
 const rows = [];
 try {
   for (const theme of ['light', 'dark']) {
-    for (const [name, query, reach] of STATES) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: theme, bypassCSP: true });
+    for (const [name, query, reach] of [...STATES, ...PHONE_STATES]) {
+      const device = name.startsWith('phone') ? PHONE : { viewport: { width: 1280, height: 900 } };
+      const context = await browser.newContext({ ...device, colorScheme: theme, bypassCSP: true });
       const page = await context.newPage();
       await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
       await page.goto(`${server.url}?theme=${theme}${query ? `&${query}` : ''}`);

@@ -82,10 +82,10 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
         .map(|m| (m.subject.as_str(), m.time_ms))
         .collect();
     html! {
-        <section class="panel apiservers" aria-labelledby={ids.id("h-apiservers")}>
+        <div role="region" class="panel apiservers" aria-labelledby={ids.id("h-apiservers")}>
             <h2 id={ids.id("h-apiservers")}>{ "kube-apiservers" }<span class="sub">{ match lang {
                 Lang::En => format!("reconciler: {} · behaviour {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
-                Lang::Zh => format!("reconciler：{} · 行为版本 {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
+                Lang::Zh => format!("协调器：{} · 行为版本 {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
             } }</span></h2>
             <ul class="cards">
                 { for st.apiservers.iter().map(|a| {
@@ -95,7 +95,7 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
                 }) }
             </ul>
             <button id={ids.id("add-apiserver")} class="add-apiserver" onclick={act(&p.lab, next_apiserver(&st.apiservers))}>{ lang.pick("+ Add an apiserver", "+ 添加一个 apiserver") }</button>
-        </section>
+        </div>
     }
 }
 

@@ -59,7 +59,7 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
         )
     };
     html! {
-        <section class="panel bitmaps" aria-label={label}>
+        <div role="region" class="panel bitmaps" aria-label={label}>
             <h2>{ heading }</h2>
             if objects {
                 <div class="ip-maps">
@@ -82,7 +82,7 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
                 <Bitmap id={ids.id("node-port")} title={format!("NodePort {}", maps.ports.range)} view={maps.ports.clone()} sweep={p.sweep} />
             </div>
             <Corrupt lab={p.lab.clone()} behavior={p.behavior} />
-        </section>
+        </div>
     }
 }
 

@@ -22,7 +22,7 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
         .map(|a| (a.range.clone(), a.used, a.size))
         .collect::<Vec<_>>();
     html! {
-        <section class="panel etcd" aria-labelledby={ids.id("h-etcd")}>
+        <div role="region" class="panel etcd" aria-labelledby={ids.id("h-etcd")}>
             <h2 id={ids.id("h-etcd")}>{ "etcd" }
                 <span class={classes!("badge", if st.etcd.available { "running" } else { "crashed" })}>
                     { if st.etcd.available { lang.pick("reachable", "可访问") } else { lang.pick("outage", "中断") } }</span>
@@ -67,7 +67,7 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
             }
             <button id={ids.id("etcd-outage")} class="etcd-outage" disabled={!st.etcd.available} onclick={act(&p.lab, Action::EtcdOutage(Outage { for_: "30s".into() }))}>
                 { lang.pick("⚡ etcd outage 30s", "⚡ etcd 中断 30s") }</button>
-        </section>
+        </div>
     }
 }
 

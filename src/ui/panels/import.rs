@@ -490,7 +490,7 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
     };
     let busy = matches!(*status, Status::Loading(_) | Status::Working(_) | Status::Opening);
     html! {
-        <section class={classes!("panel", "import", dragging.then_some("dragging"))} aria-labelledby={ids.id("h-import")}
+        <div role="region" class={classes!("panel", "import", dragging.then_some("dragging"))} aria-labelledby={ids.id("h-import")}
             ondragover={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}
             onpointerenter={warm_up.reform(|_| ())} onfocusin={warm_up.reform(|_| ())}>
             <h2 id={ids.id("h-import")}>{ lang.pick("Your cluster", "你的集群") }</h2>
@@ -521,7 +521,7 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
                 <button id={ids.id("import-run")} type="submit" class="primary" disabled={busy}>{ lang.pick("Import and play from here", "导入并从这里开始") }</button>
             </form>
             { status_view(&run, lang, &ids) }
-        </section>
+        </div>
     }
 }
 

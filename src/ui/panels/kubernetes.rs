@@ -69,7 +69,7 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
         via: None,
     });
     html! {
-        <section class="panel kubernetes" aria-labelledby={ids.id("h-kubernetes")}>
+        <div role="region" class="panel kubernetes" aria-labelledby={ids.id("h-kubernetes")}>
             <h2 id={ids.id("h-kubernetes")}>{ "default/kubernetes" }<span class="sub">{ lang.pick("Service, Endpoints and EndpointSlice, written by the apiservers themselves", "Service、Endpoints 与 EndpointSlice，由 apiserver 自己写入") }</span></h2>
             <div class="svc">
                 { match svc {
@@ -102,7 +102,7 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
             </div>
             if let Some((e, to)) = last_reset { { written_by(e, to, &p.change, st, p.frame.reconciler, lang, &ids) } }
             <button id={ids.id("delete-kubernetes")} class="danger delete-kubernetes" disabled={svc.is_none()} onclick={act(&p.lab, delete)}>{ lang.pick("✖ Delete the kubernetes Service", "✖ 删除 kubernetes Service") }</button>
-        </section>
+        </div>
     }
 }
 

@@ -79,7 +79,7 @@ pub(crate) fn services(p: &PanelProps) -> Html {
     let services = use_memo(st.services.clone(), |s| s.clone());
     let (limit, more) = use_rows_shown(services.len(), "services-all", ("Services", "Service"), lang);
     html! {
-        <section class="panel services" aria-labelledby={ids.id("h-services")}>
+        <div role="region" class="panel services" aria-labelledby={ids.id("h-services")}>
             <h2 id={ids.id("h-services")}>{ lang.pick("Services", "Service") }</h2>
             <div class="table-wrap">
                 <table>
@@ -102,7 +102,7 @@ pub(crate) fn services(p: &PanelProps) -> Html {
                 <button id={ids.id("svc-create")} type="submit" class="primary">{ lang.pick("Create Service", "创建 Service") }</button>
             </form>
             { form_error(ids.id("svc-error"), &error) }
-        </section>
+        </div>
     }
 }
 
@@ -191,7 +191,7 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
     });
     let (limit, more) = use_rows_shown(endpoints.len(), "endpoints-all", ("Endpoints", "Endpoints"), lang);
     html! {
-        <section class="panel pods" aria-labelledby={ids.id("h-pods")}>
+        <div role="region" class="panel pods" aria-labelledby={ids.id("h-pods")}>
             <h2 id={ids.id("h-pods")}>{ lang.pick("Pods and their Endpoints", "Pod 及其 Endpoints") }</h2>
             <ul class="pod-list">
                 { for st.pods.iter().map(|pod| {
@@ -217,7 +217,7 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
                 <EndpointRows {endpoints} {limit} />
             </ul>
             { for more }
-        </section>
+        </div>
     }
 }
 

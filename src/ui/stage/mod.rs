@@ -245,11 +245,15 @@ fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang, ids: &crat
         (false, true) => vec![a.name.clone(), status.to_string()],
         (false, false) => vec![a.name.clone(), a.advertise_address.clone(), format!("{status} · {ready}")],
     };
-    words.extend(match (tiny, compact) {
+    let unseen = match (tiny, compact) {
         (true, _) => vec![a.advertise_address.clone(), status.to_string(), ready.to_string()],
         (false, true) => vec![a.advertise_address.clone(), ready.to_string()],
         (false, false) => vec![],
-    });
+    };
+    // The ring's seconds are drawn too: they follow the drawn words, before the unseen ones.
+    if ring_secs.is_none() {
+        words.extend(unseen.iter().cloned());
+    }
     words.push(match (lease, &ring_secs, lang) {
         (_, Some(s), Lang::En) => format!("{s} s of lease TTL left"),
         (_, Some(s), Lang::Zh) => format!("{s} 秒，租约 TTL 剩余"),
@@ -257,6 +261,9 @@ fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang, ids: &crat
         (Some(l), None, Lang::Zh) => format!("租约 TTL 剩余 {}", format_ms(l.ttl_left_ms)),
         (None, _, _) => lang.pick("no lease", "无租约").to_string(),
     });
+    if ring_secs.is_some() {
+        words.extend(unseen);
+    }
     let label = words.join(", ");
     let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Apiserver(a.name.clone()));
     let (cx, cy) = (r.right() - ring_r - 10.0, r.mid_y());
@@ -324,7 +331,7 @@ fn etcd_box(p: &StageProps, l: &Layout, rows: &[Row], faded: &Callback<String>, 
     let st = &p.frame.state;
     let head = match (st.etcd.available, lang) {
         (true, Lang::En) => format!("revision {}", st.etcd.revision),
-        (true, Lang::Zh) => format!("revision {}", st.etcd.revision),
+        (true, Lang::Zh) => format!("修订版本 {}", st.etcd.revision),
         (false, _) => lang.pick("outage: nobody can reach it", "中断：无人可以访问").to_string(),
     };
     html! {

@@ -163,7 +163,7 @@ impl RowsOf<'_> {
             }
         }
         let np = &st.allocations.node_port;
-        let ports = format!("{} · {}", np.range, count(np.allocated.len(), "port", "ports", lang));
+        let ports = format!("{} · {}", np.range, count(np.allocated.len(), lang.pick("port", "端口"), "ports", lang));
         rows.push(row(RowId::Range(etcd::RANGE_NODE_PORTS), etcd::RANGE_NODE_PORTS.into(), ports, false));
         let kubernetes = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
         let missing = lang.pick("missing", "不存在").to_string();
