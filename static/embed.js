@@ -102,6 +102,9 @@ function box(tag, className, options) {
 function showLoading(element, options) {
   const status = box("div", "lab-loading", options);
   status.setAttribute("role", "status");
+  // What the lab will show sizes the box (style.css: .lab-loading), as the element's attributes do.
+  if (options.controls === "minimal") status.dataset.controls = "minimal";
+  if (options.panels) status.dataset.panels = String(options.panels);
   const spinner = document.createElement("span");
   spinner.className = "lab-spinner";
   spinner.setAttribute("aria-hidden", "true");
