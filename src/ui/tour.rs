@@ -11,21 +11,36 @@ use crate::parts::Spot;
 
 use super::use_lang;
 
-/// Scrolls the spot into view inside the instance that `from` (a clicked button) belongs to:
-/// only when the reader asks, since the page around an embedded instance is not ours.
+/// "Look at": the spot pulses where it stands (on the stage when it is there), and the page
+/// scrolls only when it is not in view, clear of the docked strip. Inside the instance that
+/// `from` (a clicked button) belongs to: several may share a page.
 fn show_spot(from: &web_sys::Element, spot: &Spot) {
-    let Some(el) = from.closest(".lab").ok().flatten().and_then(|lab| lab.query_selector(&spot.selector()).ok().flatten()) else {
-        return;
-    };
-    let options = web_sys::ScrollIntoViewOptions::new();
-    options.set_block(web_sys::ScrollLogicalPosition::Center);
-    options.set_behavior(if super::bitmap::prefers_reduced_motion() { web_sys::ScrollBehavior::Auto } else { web_sys::ScrollBehavior::Smooth });
-    el.scroll_into_view_with_scroll_into_view_options(&options);
+    let Some(lab) = from.closest(".lab").ok().flatten() else { return };
+    let name = spot.to_string();
+    let Ok(found) = lab.query_selector_all(".tour-spot") else { return };
+    let els: Vec<web_sys::Element> = (0..found.length())
+        .filter_map(|i| found.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .filter(|e| e.get_attribute("data-tour-spot").as_deref() == Some(name.as_str()))
+        .collect();
+    for el in &els {
+        // Off and on again: a second click pulses again.
+        let _ = el.class_list().remove_1("tour-pulse");
+        let _ = el.get_bounding_client_rect();
+        let _ = el.class_list().add_1("tour-pulse");
+        let el = el.clone();
+        gloo_timers::callback::Timeout::new(1400, move || {
+            let _ = el.class_list().remove_1("tour-pulse");
+        })
+        .forget();
+    }
+    super::reveal::reveal(&lab, &els, !super::bitmap::prefers_reduced_motion());
 }
 
 /// Marks the spots of the current step inside `root` (and only there: several instances may
-/// share a page), clearing the previous ones.
+/// share a page), clearing the previous ones. A "Look at" button is offered only for a spot
+/// this instance draws (the panels it shows, `panels=`, decide that: nothing is guessed here).
 pub(crate) fn highlight(root: &web_sys::Element, spots: &[Spot]) {
+    let mut shown: Vec<String> = Vec::new();
     if let Ok(old) = root.query_selector_all(".tour-spot") {
         for i in 0..old.length() {
             if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
@@ -49,9 +64,29 @@ pub(crate) fn highlight(root: &web_sys::Element, spots: &[Spot]) {
                 if let Some(el) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
                     let _ = el.class_list().add_1("tour-spot");
                     let _ = el.set_attribute("data-tour-spot", &spot.to_string());
+                    let drawn = el.get_bounding_client_rect();
+                    if drawn.width() > 0.0 || drawn.height() > 0.0 {
+                        shown.push(spot.to_string());
+                    }
                 }
             }
         }
+    }
+    offer_looks(root, &shown);
+}
+
+/// Hides the "Look at" buttons of spots not drawn in this instance, and the line if none is.
+fn offer_looks(root: &web_sys::Element, shown: &[String]) {
+    let Ok(buttons) = root.query_selector_all(".tour-look button[data-spot]") else { return };
+    let mut any = false;
+    for i in 0..buttons.length() {
+        let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) else { continue };
+        let offered = b.get_attribute("data-spot").is_some_and(|s| shown.contains(&s));
+        b.set_hidden(!offered);
+        any |= offered;
+    }
+    if let Some(line) = root.query_selector(".tour-look").ok().flatten().and_then(|l| l.dyn_into::<web_sys::HtmlElement>().ok()) {
+        line.set_hidden(!any);
     }
 }
 
@@ -134,6 +169,13 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     let lang = use_lang();
     let card = use_node_ref();
     use_focus_kept(card.clone());
+    // Docked under a narrow stage, the narration shows its first lines until the reader opens
+    // it; beside a wide stage the toggle is not drawn (CSS) and the card shows it all.
+    let open = use_state(|| false);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
     let click = |msg: fn() -> Msg| {
         let cb = p.lab.clone();
         Callback::from(move |_: MouseEvent| cb.emit(msg()))
@@ -152,14 +194,17 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
         Lang::Zh => format!("第 {} 步，共 {} 步", p.index + 1, p.len),
     };
     html! {
-        <section class="tour" aria-labelledby="tour-title" ref={card} data-tour-step={p.index.to_string()}>
+        <section class={classes!("tour", open.then_some("open"))} aria-labelledby="tour-title" ref={card} data-tour-step={p.index.to_string()}>
             <div class="tour-head">
                 <h2 id="tour-title" tabindex="-1">{ p.title.get(lang) }</h2>
                 <span class="tour-progress" id="tour-progress">{ progress }</span>
+                <button class="small quiet tour-more" aria-expanded={open.to_string()} aria-controls="tour-body" onclick={toggle}>
+                    { if *open { lang.pick("Less ▾", "收起 ▾") } else { lang.pick("More ▴", "展开 ▴") } }</button>
             </div>
             <ol class="tour-dots" aria-hidden="true">
                 { for (0..p.len).map(|i| html! { <li class={classes!((i <= p.index).then_some("done"))} /> }) }
             </ol>
+            <div class="tour-body" id="tour-body">
             <p class="tour-say" id="tour-say" aria-live="polite">{ p.say.get(lang) }</p>
             if !p.spots.is_empty() {
                 <p class="tour-look">
@@ -181,6 +226,7 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             if let Some(e) = &p.error {
                 <p class="notice" role="alert">{ e.clone() }</p>
             }
+            </div>
             <div class="tour-buttons">
                 <button id="tour-back" disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
                     { lang.pick("← Back", "← 上一步") }</button>

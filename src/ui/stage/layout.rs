@@ -1,7 +1,8 @@
 //! Where everything stands on the stage, in the SVG's own units: apiservers on one side, etcd
 //! and its keys in the middle, the `kubernetes` Service and the allocations on the other. Two
-//! shapes: landscape (side by side) and portrait (stacked, for a phone or a narrow column).
-//! Pure geometry, so that packets know where to fly from and to.
+//! shapes: landscape (side by side) and portrait (stacked, for a phone or a narrow column: drawn
+//! at one unit per CSS px, so that its text keeps its CSS size). Pure geometry, so that packets
+//! know where to fly from and to.
 
 /// A rectangle in stage units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -34,12 +35,18 @@ impl Rect {
     }
 }
 
-/// The stage's width beyond which it is laid out side by side (in CSS px of its container).
-pub(crate) const PORTRAIT_BELOW_PX: f64 = 640.0;
+/// The stage's width beyond which it is laid out side by side (in CSS px of its container): a
+/// 750 px docs column is still stacked, a desktop stage beside the tour card (~900 px) is not.
+pub(crate) const PORTRAIT_BELOW_PX: f64 = 760.0;
+/// Below this width (CSS px) an etcd row puts its value under its key: a key and its value at
+/// 11 px need about 350 px side by side.
+const TWO_LINE_ROWS_BELOW_PX: f64 = 470.0;
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Layout {
     pub(crate) portrait: bool,
+    /// Each etcd row shows its value on a second line.
+    pub(crate) two_line: bool,
     pub(crate) width: f64,
     pub(crate) height: f64,
     /// The column (or row) of apiservers, with its title.
@@ -60,10 +67,10 @@ const ROW_GAP: f64 = 4.0;
 const ETCD_HEAD: f64 = 40.0;
 
 impl Layout {
-    /// The stage for `apiservers` apiservers and `rows` keys in etcd.
-    pub(crate) fn new(portrait: bool, apiservers: usize, rows: usize) -> Self {
-        if portrait {
-            Self::portrait(apiservers, rows)
+    /// The stage for `apiservers` apiservers and `rows` keys in etcd, `width` CSS px wide.
+    pub(crate) fn new(width: f64, apiservers: usize, rows: usize) -> Self {
+        if width < PORTRAIT_BELOW_PX {
+            Self::portrait(width, apiservers, rows)
         } else {
             Self::landscape(apiservers, rows)
         }
@@ -103,6 +110,7 @@ impl Layout {
         let strip = Rect::new(684.0, height - 134.0, 268.0, 126.0);
         Layout {
             portrait: false,
+            two_line: false,
             width,
             height,
             apiserver_area: area,
@@ -115,34 +123,48 @@ impl Layout {
         }
     }
 
-    fn portrait(n: usize, rows: usize) -> Self {
-        let width = 400.0;
-        let per_line = n.clamp(1, 4);
+    /// Stacked, one unit per CSS px of `width`: the apiservers (as many abreast as fit at
+    /// 176 px each), etcd with the controller-manager as a band at its left, then the Service
+    /// card and the allocation strip (side by side from 600 px, else one under the other).
+    fn portrait(width: f64, n: usize, rows: usize) -> Self {
+        let width = width.max(280.0);
+        let per_line = (((width + 6.0) / 176.0) as usize).clamp(1, 4).min(n.max(1));
         let lines = n.div_ceil(per_line).max(1);
-        let node_h = if lines > 2 { 26.0 } else { 40.0 };
+        let node_h = if lines > 2 { 40.0 } else { 60.0 };
         let area = Rect::new(6.0, 6.0, width - 12.0, 22.0 + lines as f64 * (node_h + 6.0));
         let w = (area.w - 6.0 * (per_line - 1) as f64) / per_line as f64;
         let apiservers = (0..n)
             .map(|i| {
                 let (line, col) = (i / per_line, i % per_line);
-                let y = area.y + 20.0 + line as f64 * (node_h + 6.0);
+                let y = area.y + 22.0 + line as f64 * (node_h + 6.0);
                 Rect::new(area.x + col as f64 * (w + 6.0), y, w, node_h)
             })
             .collect();
-        let etcd_h = 30.0 + 8.0 + rows.max(1) as f64 * (17.0 + ROW_GAP);
-        let etcd = Rect::new(40.0, area.bottom() + 10.0, width - 46.0, etcd_h.min(420.0));
+        let two_line = width < TWO_LINE_ROWS_BELOW_PX;
+        let row_h = if two_line { 34.0 } else { 22.0 };
+        let etcd_h = 30.0 + 8.0 + rows.max(1) as f64 * (row_h + ROW_GAP);
+        let etcd = Rect::new(40.0, area.bottom() + 10.0, width - 46.0, etcd_h);
         let kcm = Rect::new(6.0, etcd.y, 28.0, etcd.h);
-        let service = Rect::new(6.0, etcd.bottom() + 10.0, 210.0, 176.0);
-        let strip = Rect::new(222.0, service.y, width - 228.0, 176.0);
-        let height = service.bottom() + 6.0;
+        let (service, strip) = if width >= 600.0 {
+            let service = Rect::new(6.0, etcd.bottom() + 10.0, (width - 18.0) * 0.55, 190.0);
+            (service, Rect::new(service.right() + 6.0, service.y, width - 12.0 - service.w - 6.0, 190.0))
+        } else {
+            let service = Rect::new(6.0, etcd.bottom() + 10.0, width - 12.0, 196.0);
+            (service, Rect::new(6.0, service.bottom() + 10.0, width - 12.0, 124.0))
+        };
+        let height = strip.bottom().max(service.bottom()) + 6.0;
+        let rows = (0..rows)
+            .map(|i| Rect::new(etcd.x + 8.0, etcd.y + 30.0 + i as f64 * (row_h + ROW_GAP), etcd.w - 16.0, row_h))
+            .collect();
         Layout {
             portrait: true,
+            two_line,
             width,
             height,
             apiserver_area: area,
             apiservers,
             kcm,
-            rows: Self::rows_in(etcd, rows, 30.0),
+            rows,
             etcd,
             service,
             strip,
@@ -210,10 +232,11 @@ mod tests {
 
     #[test]
     fn everything_fits_the_view_and_nothing_overlaps() {
-        for portrait in [false, true] {
+        for width in [960.0, 700.0, 390.0, 300.0] {
+            let portrait = width < PORTRAIT_BELOW_PX;
             for n in 1..=16 {
                 for rows in [1, 8, 14, 24] {
-                    let l = Layout::new(portrait, n, rows);
+                    let l = Layout::new(width, n, rows);
                     let view = Rect::new(0.0, 0.0, l.width, l.height);
                     let boxes = [l.apiserver_area, l.kcm, l.etcd, l.service, l.strip];
                     for b in boxes.iter().chain(&l.apiservers).chain(&l.rows) {
@@ -240,8 +263,9 @@ mod tests {
 
     #[test]
     fn packets_fly_towards_etcd() {
-        for portrait in [false, true] {
-            let l = Layout::new(portrait, 3, 10);
+        for width in [960.0, 390.0] {
+            let portrait = width < PORTRAIT_BELOW_PX;
+            let l = Layout::new(width, 3, 10);
             let from = l.apiserver_port(1);
             let to = l.row_port(4, from);
             if portrait {
