@@ -45,6 +45,7 @@ test-e2e:
 	node tests/e2e/app.mjs
 	node tests/e2e/axe.mjs
 	node tests/e2e/tours.mjs
+	node tests/e2e/visibility.mjs
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
 test-scenarios:

@@ -1,8 +1,8 @@
 //! What a tour step talks about comes into view, clear of what the lab itself lays over the
 //! page (the time controls while they stick to the top, the tour strip docked at the bottom),
-//! and only when it is not in view already. It works through `scrollIntoView` on a stand-in
-//! box, so that the browser scrolls whatever scrolls: the page, a host page around a shadow
-//! root or a `mount()`ed instance, or the page around an iframe.
+//! and only when it is not in view already. The lab's window scrolls by the distance needed (the
+//! page, or a host page around a shadow root or a `mount()`ed instance); a window that does
+//! not scroll (an iframe sized to the lab) has `scrollIntoView` scroll the page around it.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -37,31 +37,62 @@ fn stuck_height(el: Option<Element>, edge: &str) -> f64 {
     el.get_bounding_client_rect().height() + offset
 }
 
-/// How much of the viewport the lab covers at its top and at its bottom (px).
+/// How much of the viewport the lab covers at its top and at its bottom (px): the time controls
+/// while they stick, the docked tour strip and the latest events docked above it.
 fn covered(lab: &Element) -> (f64, f64) {
     let top = stuck_height(lab.query_selector(".controls").ok().flatten(), "top");
-    let bottom = stuck_height(lab.query_selector(".stage-row > .tour").ok().flatten(), "bottom");
-    (top, bottom)
+    let strip = stuck_height(lab.query_selector(".stage-row > .tour").ok().flatten(), "bottom");
+    let events = stuck_height(lab.query_selector(".stage-row .stage-events").ok().flatten(), "bottom");
+    (top, strip.max(events))
 }
 
-/// The vertical extent (client px) of the elements that are drawn.
-fn extent(els: &[Element]) -> Option<(f64, f64)> {
-    els.iter()
-        .map(|e| e.get_bounding_client_rect())
-        .filter(|r| r.width() > 0.0 && r.height() > 0.0)
-        .fold(None, |acc, r| match acc {
-            None => Some((r.top(), r.bottom())),
-            Some((t, b)) => Some((t.min(r.top()), b.max(r.bottom()))),
-        })
+/// The vertical extent (client px) of the elements that are drawn and scroll with the page,
+/// within `room` px: when they do not all fit, the stretch that holds the most spots whole.
+fn extent(els: &[Element], room: f64) -> Option<(f64, f64)> {
+    let mut boxes: Vec<(f64, f64, String)> = els
+        .iter()
+        .filter(|e| stuck_height(Some((*e).clone()), "bottom") == 0.0)
+        .map(|e| (e.get_bounding_client_rect(), e.get_attribute("data-tour-spot").unwrap_or_default()))
+        .filter(|(r, _)| r.width() > 0.0 && r.height() > 0.0)
+        .map(|(r, spot)| (r.top(), r.bottom(), spot))
+        .collect();
+    boxes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let all = boxes.iter().fold(None, |acc: Option<(f64, f64)>, (t, b, _)| Some(acc.map_or((*t, *b), |(t0, b0)| (t0.min(*t), b0.max(*b)))));
+    if all.is_none_or(|(t, b)| b - t <= room) {
+        return all;
+    }
+    // Each part's top as the stretch's top: how many spots have every part whole in it.
+    let whole = |top: f64| {
+        let inside = |t: f64, b: f64| t >= top && b <= top + room;
+        let mut spots: Vec<&String> = boxes.iter().map(|(_, _, s)| s).collect();
+        spots.sort();
+        spots.dedup();
+        spots.iter().filter(|s| boxes.iter().filter(|(_, _, o)| o == **s).all(|(t, b, _)| inside(*t, *b))).count()
+    };
+    let best = boxes.iter().map(|(t, _, _)| *t).max_by_key(|&t| (whole(t), -(t as i64)))?;
+    let bottom = boxes.iter().filter(|(t, b, _)| *t >= best && *b <= best + room).map(|(_, b, _)| *b).fold(best, f64::max);
+    Some((best, bottom))
 }
 
-/// Scrolls `els` (all of them, or their top when they are taller than the room) into the part
-/// of the viewport `lab` leaves clear; nothing when they are there already.
+/// Scrolls `els` (all of them, or as many as fit whole) into the part of the viewport `lab`
+/// leaves clear; nothing when they are there already.
 pub(crate) fn reveal(lab: &Element, els: &[Element], smooth: bool) {
-    let Some((top, bottom)) = extent(els) else { return };
     let (over, under) = covered(lab);
     let (lo, hi) = (over + MARGIN, viewport_height(lab) - under - MARGIN);
+    let Some((top, bottom)) = extent(els, hi - lo) else { return };
     if top >= lo && bottom <= hi {
+        return;
+    }
+    let tall = bottom - top > hi - lo;
+    let delta = if tall || top < lo { top - lo } else { bottom - hi };
+    if let Some(w) = window_of(lab).filter(|w| scrolls(w)) {
+        // By the distance itself: the page's `scroll-padding` (kept for focus) is no part of it.
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"top".into(), &delta.into());
+        let _ = js_sys::Reflect::set(&options, &"behavior".into(), &(if smooth { "smooth" } else { "instant" }).into());
+        if let Ok(f) = js_sys::Reflect::get(&w, &"scrollBy".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+            let _ = f.call1(&w, &options);
+        }
         return;
     }
     let Some(proxy) = lab.owner_document().and_then(|d| d.create_element("div").ok()) else { return };
@@ -86,13 +117,18 @@ pub(crate) fn reveal(lab: &Element, els: &[Element], smooth: bool) {
         return;
     }
     let options = web_sys::ScrollIntoViewOptions::new();
-    let tall = bottom - top > hi - lo;
     options.set_block(if tall { web_sys::ScrollLogicalPosition::Start } else { web_sys::ScrollLogicalPosition::Nearest });
     options.set_inline(web_sys::ScrollLogicalPosition::Nearest);
     options.set_behavior(if smooth { web_sys::ScrollBehavior::Smooth } else { web_sys::ScrollBehavior::Auto });
     proxy.scroll_into_view_with_scroll_into_view_options(&options);
     // A smooth scroll has taken its target already; the stand-in can go.
     proxy.remove();
+}
+
+/// Whether the window's own document scrolls (it is taller than the window).
+fn scrolls(w: &web_sys::Window) -> bool {
+    let height = w.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+    w.document().and_then(|d| d.scrolling_element()).is_some_and(|e| e.scroll_height() as f64 > height + 1.0)
 }
 
 /// The highlighted parts of the tour region (the stage and its card, the time controls): the
@@ -138,10 +174,11 @@ pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(root: NodeRef, ste
         let initial = first.replace(false);
         let done = Rc::new(Cell::new(step.is_none()));
         let lab = root.cast::<Element>();
-        // After this render's effects (the marks), once laid out.
+        // After this render's effects (the marks), once laid out; the first time, after the
+        // stage has laid itself out for its width (it knows it one frame after it is drawn).
         let timer = lab.clone().filter(|_| !done.get()).map(|lab| {
             let done = done.clone();
-            gloo_timers::callback::Timeout::new(0, move || {
+            gloo_timers::callback::Timeout::new(if initial { 150 } else { 0 }, move || {
                 if (!initial || own_page(&lab)) && try_reveal(&lab) {
                     done.set(true);
                 }

@@ -2,6 +2,7 @@
 //! the part of the UI a step talks about. The steps and when they are reached come from the
 //! core's [`crate::tour`]; this only shows them.
 
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -164,11 +165,39 @@ fn refocus_after_leaving(from: Option<web_sys::Element>) {
     .forget();
 }
 
+/// Tells the instance how tall its card is (`--tour-strip-h` on `.lab`): docked, the latest
+/// events dock right above it (static/stage.css).
+#[hook]
+fn use_card_height(card: NodeRef) {
+    use_effect_with((), move |_| {
+        let el = card.cast::<web_sys::HtmlElement>();
+        let lab = el.as_ref().and_then(|e| e.closest(".lab").ok().flatten()).and_then(|l| l.dyn_into::<web_sys::HtmlElement>().ok());
+        let observer = el.zip(lab.clone()).and_then(|(el, lab)| {
+            let target = el.clone();
+            let on_resize = Closure::<dyn FnMut()>::new(move || {
+                let _ = lab.style().set_property("--tour-strip-h", &format!("{}px", target.offset_height()));
+            });
+            let o = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+            o.observe(&el);
+            Some((o, on_resize))
+        });
+        move || {
+            if let Some((o, _)) = observer {
+                o.disconnect();
+            }
+            if let Some(lab) = lab {
+                let _ = lab.style().remove_property("--tour-strip-h");
+            }
+        }
+    });
+}
+
 #[function_component(TourCard)]
 pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     let lang = use_lang();
     let card = use_node_ref();
     use_focus_kept(card.clone());
+    use_card_height(card.clone());
     // Docked under a narrow stage, the narration shows its first lines until the reader opens
     // it; beside a wide stage the toggle is not drawn (CSS) and the card shows it all.
     let open = use_state(|| false);

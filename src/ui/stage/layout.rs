@@ -141,7 +141,7 @@ impl Layout {
             })
             .collect();
         let two_line = width < TWO_LINE_ROWS_BELOW_PX;
-        let row_h = if two_line { 34.0 } else { 22.0 };
+        let row_h = if two_line { 31.0 } else { 22.0 };
         let etcd_h = 30.0 + 8.0 + rows.max(1) as f64 * (row_h + ROW_GAP);
         let etcd = Rect::new(40.0, area.bottom() + 10.0, width - 46.0, etcd_h);
         let kcm = Rect::new(6.0, etcd.y, 28.0, etcd.h);
