@@ -38,9 +38,37 @@ impl Rect {
 /// The stage's width beyond which it is laid out side by side (in CSS px of its container): a
 /// 750 px docs column is still stacked, a desktop stage beside the tour card (~900 px) is not.
 pub(crate) const PORTRAIT_BELOW_PX: f64 = 760.0;
-/// Below this width (CSS px) an etcd row puts its value under its key: a key and its value at
-/// 11 px need about 350 px side by side.
-const TWO_LINE_ROWS_BELOW_PX: f64 = 470.0;
+/// Below this room (CSS px) an etcd row puts its value under its key: a key and its value at
+/// 11.5 px need about 330 px side by side (the rest is pressed to fit, `fit.rs`).
+const TWO_LINE_ROWS_BELOW_PX: f64 = 330.0;
+/// A chip (an address of the Endpoints or EndpointSlice) on a portrait stage, and its gap.
+pub(crate) const PORTRAIT_CHIP_W: f64 = 100.0;
+pub(crate) const CHIP_GAP: f64 = 4.0;
+
+/// What the Service card holds, for its height on a portrait stage: the addresses of the
+/// Endpoints (with those leaving) and of the EndpointSlice, and the other Services listed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Card {
+    pub(crate) endpoints: usize,
+    pub(crate) slice: usize,
+    pub(crate) others: usize,
+}
+
+/// How many chips of `chip_w` fit on a line of a card `card_w` wide.
+pub(crate) fn chips_per_line(card_w: f64, chip_w: f64) -> usize {
+    (((card_w - 16.0) / (chip_w + CHIP_GAP)) as usize).max(1)
+}
+
+impl Card {
+    /// Title and ClusterIP, the two lines of chips, and up to three other Services (the card
+    /// says how many more there are), as `service::service_card` draws them.
+    fn height(self, card_w: f64) -> f64 {
+        let per_line = chips_per_line(card_w, PORTRAIT_CHIP_W);
+        let lines = |n: usize| n.div_ceil(per_line).max(1) as f64;
+        let listed = self.others.min(3) as f64 + 1.0;
+        62.0 + (lines(self.endpoints) + lines(self.slice)) * 22.0 + 22.0 + 18.0 + listed * 16.0 + 8.0
+    }
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Layout {
@@ -67,10 +95,11 @@ const ROW_GAP: f64 = 4.0;
 const ETCD_HEAD: f64 = 40.0;
 
 impl Layout {
-    /// The stage for `apiservers` apiservers and `rows` keys in etcd, `width` CSS px wide.
-    pub(crate) fn new(width: f64, apiservers: usize, rows: usize) -> Self {
+    /// The stage for `apiservers` apiservers, `rows` keys in etcd and the Service `card`,
+    /// `width` CSS px wide.
+    pub(crate) fn new(width: f64, apiservers: usize, rows: usize, card: Card) -> Self {
         if width < PORTRAIT_BELOW_PX {
-            Self::portrait(width, apiservers, rows)
+            Self::portrait(width, apiservers, rows, card)
         } else {
             Self::landscape(apiservers, rows)
         }
@@ -123,36 +152,46 @@ impl Layout {
         }
     }
 
-    /// Stacked, one unit per CSS px of `width`: the apiservers (as many abreast as fit at
-    /// 176 px each), etcd with the controller-manager as a band at its left, then the Service
-    /// card and the allocation strip (side by side from 600 px, else one under the other).
-    fn portrait(width: f64, n: usize, rows: usize) -> Self {
+    /// One unit per CSS px of `width`: the apiservers on top (as many abreast as fit at 176 px
+    /// each), then etcd with the controller-manager as a band at its left, then the Service card
+    /// and the allocation strip. From 600 px the card and the strip stand beside etcd (a docs
+    /// column); narrower (a phone), everything is one under the other.
+    fn portrait(width: f64, n: usize, rows: usize, card: Card) -> Self {
         let width = width.max(280.0);
         let per_line = (((width + 6.0) / 176.0) as usize).clamp(1, 4).min(n.max(1));
         let lines = n.div_ceil(per_line).max(1);
-        let node_h = if lines > 2 { 40.0 } else { 60.0 };
-        let area = Rect::new(6.0, 6.0, width - 12.0, 22.0 + lines as f64 * (node_h + 6.0));
+        let node_h = if lines > 2 { 40.0 } else { 58.0 };
+        let area = Rect::new(6.0, 6.0, width - 12.0, 20.0 + lines as f64 * (node_h + 6.0));
         let w = (area.w - 6.0 * (per_line - 1) as f64) / per_line as f64;
         let apiservers = (0..n)
             .map(|i| {
                 let (line, col) = (i / per_line, i % per_line);
-                let y = area.y + 22.0 + line as f64 * (node_h + 6.0);
+                let y = area.y + 20.0 + line as f64 * (node_h + 6.0);
                 Rect::new(area.x + col as f64 * (w + 6.0), y, w, node_h)
             })
             .collect();
-        let two_line = width < TWO_LINE_ROWS_BELOW_PX;
-        let row_h = if two_line { 31.0 } else { 22.0 };
+        let beside = width >= 600.0;
+        let side_w = if beside { (width * 0.38).clamp(250.0, 300.0) } else { 0.0 };
+        let top = area.bottom() + 10.0;
+        let etcd_x = if beside { 34.0 } else { 40.0 };
+        let etcd_w = width - etcd_x - 6.0 - if beside { side_w + 10.0 } else { 0.0 };
+        // A key and its value side by side need about 330 px at 11.5 px.
+        let two_line = etcd_w - 16.0 < TWO_LINE_ROWS_BELOW_PX;
+        let row_h = if two_line { 30.0 } else { 22.0 };
         let etcd_h = 30.0 + 8.0 + rows.max(1) as f64 * (row_h + ROW_GAP);
-        let etcd = Rect::new(40.0, area.bottom() + 10.0, width - 46.0, etcd_h);
-        let kcm = Rect::new(6.0, etcd.y, 28.0, etcd.h);
-        let (service, strip) = if width >= 600.0 {
-            let service = Rect::new(6.0, etcd.bottom() + 10.0, (width - 18.0) * 0.55, 190.0);
-            (service, Rect::new(service.right() + 6.0, service.y, width - 12.0 - service.w - 6.0, 190.0))
+        let card_w = if beside { side_w } else { width - 12.0 };
+        let service = Rect::new(if beside { width - 6.0 - side_w } else { 6.0 }, top, card_w, card.height(card_w));
+        let (service, strip) = if beside {
+            (service, Rect::new(service.x, service.bottom() + 10.0, card_w, 124.0))
         } else {
-            let service = Rect::new(6.0, etcd.bottom() + 10.0, width - 12.0, 196.0);
-            (service, Rect::new(6.0, service.bottom() + 10.0, width - 12.0, 124.0))
+            let service = Rect::new(6.0, top + etcd_h + 10.0, card_w, service.h);
+            (service, Rect::new(6.0, service.bottom() + 10.0, card_w, 124.0))
         };
-        let height = strip.bottom().max(service.bottom()) + 6.0;
+        // Beside the card and the strip, etcd is at least as tall as they are.
+        let etcd_h = if beside { etcd_h.max(strip.bottom() - top) } else { etcd_h };
+        let etcd = Rect::new(etcd_x, top, etcd_w, etcd_h);
+        let kcm = Rect::new(6.0, etcd.y, etcd_x - 12.0, etcd.h);
+        let height = strip.bottom().max(etcd.bottom()) + 6.0;
         let rows = (0..rows)
             .map(|i| Rect::new(etcd.x + 8.0, etcd.y + 30.0 + i as f64 * (row_h + ROW_GAP), etcd.w - 16.0, row_h))
             .collect();
@@ -236,7 +275,7 @@ mod tests {
             let portrait = width < PORTRAIT_BELOW_PX;
             for n in 1..=16 {
                 for rows in [1, 8, 14, 24] {
-                    let l = Layout::new(width, n, rows);
+                    let l = Layout::new(width, n, rows, Card { endpoints: n, slice: n, others: rows });
                     let view = Rect::new(0.0, 0.0, l.width, l.height);
                     let boxes = [l.apiserver_area, l.kcm, l.etcd, l.service, l.strip];
                     for b in boxes.iter().chain(&l.apiservers).chain(&l.rows) {
@@ -265,7 +304,7 @@ mod tests {
     fn packets_fly_towards_etcd() {
         for width in [960.0, 390.0] {
             let portrait = width < PORTRAIT_BELOW_PX;
-            let l = Layout::new(width, 3, 10);
+            let l = Layout::new(width, 3, 10, Card::default());
             let from = l.apiserver_port(1);
             let to = l.row_port(4, from);
             if portrait {

@@ -138,7 +138,7 @@ pub(crate) fn stage(p: &StageProps) -> Html {
         lang,
     }
     .rows();
-    let layout = Layout::new(width, st.apiservers.len(), rows.len());
+    let layout = Layout::new(width, st.apiservers.len(), rows.len(), service::card(p));
     let portrait = layout.portrait;
     {
         // After every render: its texts may have changed, or the width they fit.

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::layout::Layout;
+use super::layout::{chips_per_line, Card, Layout, PORTRAIT_CHIP_W};
 use super::{pickable, spot_of, StageProps};
 use crate::controlplane::KUBERNETES;
 use crate::lang::Lang;
@@ -22,8 +22,8 @@ pub(super) fn service_card(p: &StageProps, l: &Layout, lang: Lang) -> Html {
         .unwrap_or_default();
     let others: Vec<_> = st.services.iter().filter(|s| !(s.namespace == "default" && s.name == KUBERNETES)).collect();
     let x = r.x + 10.0;
-    let chip_w = if l.portrait { 100.0 } else { 120.0 };
-    let per_line = (((r.w - 16.0) / (chip_w + 4.0)) as usize).max(1);
+    let chip_w = if l.portrait { PORTRAIT_CHIP_W } else { 120.0 };
+    let per_line = chips_per_line(r.w, chip_w);
     let chips = |list: Vec<String>, y: f64, leaving: &[String], id: &str| -> Html {
         html! {
             <g class="chips" id={id.to_string()}>
@@ -41,7 +41,7 @@ pub(super) fn service_card(p: &StageProps, l: &Layout, lang: Lang) -> Html {
             </g>
         }
     };
-    let leaving: Vec<String> = p.change.removed.iter().filter(|a| !addresses.contains(a)).cloned().collect();
+    let leaving = leaving(p, &addresses);
     let ep_lines = (addresses.len() + leaving.len()).div_ceil(per_line).max(1) as f64;
     let slice_lines = slice.len().div_ceil(per_line).max(1) as f64;
     let y_ep = r.y + if l.portrait { 62.0 } else { 92.0 };
@@ -102,5 +102,21 @@ pub(super) fn service_card(p: &StageProps, l: &Layout, lang: Lang) -> Html {
                 }
             </g>
         </g>
+    }
+}
+
+/// The addresses that just left the Endpoints, still drawn while they fade.
+fn leaving(p: &StageProps, addresses: &[&String]) -> Vec<String> {
+    p.change.removed.iter().filter(|a| !addresses.contains(a)).cloned().collect()
+}
+
+/// What the card will hold, for the stage's layout.
+pub(super) fn card(p: &StageProps) -> Card {
+    let st = &p.frame.state;
+    let addresses: Vec<&String> = st.kubernetes_addresses().collect();
+    Card {
+        endpoints: addresses.len() + leaving(p, &addresses).len(),
+        slice: st.kubernetes_slice().map_or(0, |s| s.endpoints.iter().map(|e| e.addresses.len()).sum()),
+        others: st.services.iter().filter(|s| !(s.namespace == "default" && s.name == KUBERNETES)).count(),
     }
 }
