@@ -72,6 +72,21 @@ const ROOT = () => { window.__labRoot = () => document.querySelector('kube-boots
 
 /** In the page: the clear share of each highlighted part, and whether Next can be clicked. */
 function measure() {
+  /** In the page: stage texts that do not fit their box (an etcd row, a chip) or run into each other. */
+  function cutTexts(root) {
+    const cut = [];
+    const within = (t, box) => t.left >= box.left - 1 && t.right <= box.right + 1;
+    for (const row of root.querySelectorAll('.stage g.row')) {
+      const box = row.querySelector('rect.frame').getBoundingClientRect();
+      const [key, detail] = [row.querySelector('text.key'), row.querySelector('text.detail')].map((t) => t.getBoundingClientRect());
+      const sameLine = Math.abs(key.top - detail.top) < 2;
+      if (!within(key, box) || !within(detail, box) || (sameLine && key.right > detail.left + 1)) cut.push(row.getAttribute('aria-label'));
+    }
+    for (const chip of root.querySelectorAll('.stage g.chip')) {
+      if (!within(chip.querySelector('text').getBoundingClientRect(), chip.querySelector('rect').getBoundingClientRect())) cut.push(chip.textContent);
+    }
+    return cut;
+  }
   const root = window.__labRoot();
   const [vw, vh] = [innerWidth, innerHeight];
   const inside = (el, hit) => hit && (hit === el || el.contains(hit));
@@ -91,7 +106,7 @@ function measure() {
   const b = button?.getBoundingClientRect();
   const [cx, cy] = b ? [b.left + b.width / 2, b.top + b.height / 2] : [-1, -1];
   const next = !!b && b.width > 0 && cx >= 0 && cy >= 0 && cx < vw && cy < vh && inside(button, root.elementFromPoint(cx, cy));
-  return { parts, next };
+  return { parts, next, cut: cutTexts(root) };
 }
 
 /** In the page: the smallest rendered size (CSS px) of the stage's text, and which text it is. */
@@ -143,6 +158,7 @@ async function tourIn(page, view, urls, tour, lang, figures) {
   const n = tour.steps.length;
   let worst = { clear: 1, where: '' };
   let hidden = [];
+  const cuts = new Set();
   for (let i = 0; i < n; i++) {
     await atStep(page, i, n, lang);
     if (view.host && i === 0) {
@@ -156,6 +172,7 @@ async function tourIn(page, view, urls, tour, lang, figures) {
       if (p.clear < MIN_CLEAR) console.log(`     ${view.name} ${tour.name} ${lang} step ${i + 1}: ${p.spot} clear ${p.clear.toFixed(2)}`);
     }
     if (!m.next) hidden.push(i + 1);
+    for (const c of m.cut) cuts.add(`step ${i + 1}: ${c}`);
     if (view.name === 'phone') {
       const t = await page.evaluate(smallestStageText);
       if (t.px < figures.phoneText.px) figures.phoneText = { ...t, where: `${tour.name} ${lang} step ${i + 1}` };
@@ -167,6 +184,7 @@ async function tourIn(page, view, urls, tour, lang, figures) {
   }
   check(worst.clear >= MIN_CLEAR, `${view.name} ${tour.name} (${lang}): every highlighted part is at least ${MIN_CLEAR} clear (worst ${worst.clear.toFixed(2)}${worst.where ? `, ${worst.where}` : ''})`);
   check(hidden.length === 0, `${view.name} ${tour.name} (${lang}): Next can be seen and clicked at every step${hidden.length ? ` (not at steps ${hidden.join(', ')})` : ''}`);
+  check(cuts.size === 0, `${view.name} ${tour.name} (${lang}): every etcd key, value and address fits its box${cuts.size ? `: ${[...cuts].slice(0, 3).join('; ')}` : ''}`);
   const key = `${tour.name}|${view.name}`;
   figures.worst[key] = Math.min(figures.worst[key] ?? 1, worst.clear);
 }
