@@ -174,16 +174,24 @@ pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(root: NodeRef, ste
         let initial = first.replace(false);
         let done = Rc::new(Cell::new(step.is_none()));
         let lab = root.cast::<Element>();
-        // After this render's effects (the marks), once laid out; the first time, after the
-        // stage has laid itself out for its width (it knows it one frame after it is drawn).
-        let timer = lab.clone().filter(|_| !done.get()).map(|lab| {
-            let done = done.clone();
-            gloo_timers::callback::Timeout::new(if initial { 150 } else { 0 }, move || {
-                if (!initial || own_page(&lab)) && try_reveal(&lab) {
-                    done.set(true);
-                }
+        // After this render's effects (the marks), once laid out; the first time, again once
+        // the stage has laid itself out for its width (it knows it a frame after it is drawn,
+        // later on a slow machine). A part in view already does not move the page.
+        let delays: &[u32] = if initial { &[150, 700] } else { &[0] };
+        let timers: Vec<_> = lab
+            .clone()
+            .filter(|_| !done.get())
+            .into_iter()
+            .flat_map(|lab| delays.iter().map(move |&ms| (lab.clone(), ms)))
+            .map(|(lab, ms)| {
+                let done = done.clone();
+                gloo_timers::callback::Timeout::new(ms, move || {
+                    if (!initial || own_page(&lab)) && try_reveal(&lab) {
+                        done.set(true);
+                    }
+                })
             })
-        });
+            .collect();
         let listener = lab.filter(|_| !done.get()).and_then(|lab| {
             let window = window_of(&lab)?;
             let done = done.clone();
@@ -194,6 +202,6 @@ pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(root: NodeRef, ste
             });
             Some(EventListener::new(&window, "scrollend", on_end))
         });
-        move || drop((timer, listener))
+        move || drop((timers, listener))
     });
 }

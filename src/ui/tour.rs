@@ -227,6 +227,8 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             <div class="tour-head">
                 <h2 id="tour-title" tabindex="-1">{ p.title.get(lang) }</h2>
                 <span class="tour-progress" id="tour-progress">{ progress }</span>
+                // Docked, the step count is short, so that one row holds it with the buttons.
+                <span class="tour-count" aria-hidden="true">{ format!("{} / {}", p.index + 1, p.len) }</span>
                 <button class="small quiet tour-more" aria-expanded={open.to_string()} aria-controls="tour-body" onclick={toggle}>
                     { if *open { lang.pick("Less ▾", "收起 ▾") } else { lang.pick("More ▴", "展开 ▴") } }</button>
             </div>
