@@ -301,6 +301,23 @@ mod tests {
     }
 
     #[test]
+    fn a_narrow_stage_is_stacked_at_one_unit_per_px() {
+        let card = Card { endpoints: 3, slice: 3, others: 0 };
+        // A phone: everything one under the other, the etcd values under their keys.
+        let phone = Layout::new(366.0, 3, 10, card);
+        assert!(phone.portrait && phone.two_line);
+        assert_eq!(phone.width, 366.0);
+        assert!(phone.apiserver_area.bottom() < phone.etcd.y && phone.etcd.bottom() < phone.service.y);
+        assert!(phone.service.bottom() < phone.strip.y);
+        // A 750 px docs column: the card and the strip beside etcd, keys and values on one line.
+        let column = Layout::new(704.0, 3, 10, card);
+        assert!(column.portrait && !column.two_line);
+        assert!(column.etcd.right() < column.service.x && column.service.bottom() < column.strip.y);
+        // A desktop stage beside the tour card keeps its landscape picture.
+        assert!(!Layout::new(900.0, 3, 10, card).portrait);
+    }
+
+    #[test]
     fn packets_fly_towards_etcd() {
         for width in [960.0, 390.0] {
             let portrait = width < PORTRAIT_BELOW_PX;
