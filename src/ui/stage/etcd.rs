@@ -46,7 +46,7 @@ fn key_row(p: &StageProps, row: &Row, r: Rect, two_line: bool, faded: &Callback<
     let small = r.h < 20.0;
     let room = r.w - 16.0;
     let (key_y, detail_y) = if two_line {
-        (r.y + 13.0, r.y + 26.5)
+        (r.y + 12.5, r.y + 24.5)
     } else {
         let y = r.mid_y() + if small { 3.5 } else { 4.0 };
         (y, y)
