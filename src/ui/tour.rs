@@ -236,27 +236,27 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                 { for (0..p.len).map(|i| html! { <li class={classes!((i <= p.index).then_some("done"))} /> }) }
             </ol>
             <div class="tour-body" id="tour-body">
-            <p class="tour-say" id="tour-say" aria-live="polite">{ p.say.get(lang) }</p>
-            if !p.spots.is_empty() {
-                <p class="tour-look">
-                    <span>{ lang.pick("Look at:", "请看：") }</span>
-                    { for p.spots.iter().map(|spot| {
-                        let s = spot.clone();
-                        let onclick = Callback::from(move |e: MouseEvent| {
-                            if let Some(b) = e.target_dyn_into::<web_sys::Element>() {
-                                show_spot(&b, &s);
-                            }
-                        });
-                        html! { <button class="small look" data-spot={spot.to_string()} {onclick}>{ spot.label(lang) }</button> }
-                    }) }
-                </p>
-            }
-            if p.auto && !last {
-                <p class="tour-auto" id="tour-auto">{ lang.pick("The story plays by itself; click anywhere to take over.", "故事会自动播放；点击任意处即可接管。") }</p>
-            }
-            if let Some(e) = &p.error {
-                <p class="notice" role="alert">{ e.clone() }</p>
-            }
+                <p class="tour-say" id="tour-say" aria-live="polite">{ p.say.get(lang) }</p>
+                if !p.spots.is_empty() {
+                    <p class="tour-look">
+                        <span>{ lang.pick("Look at:", "请看：") }</span>
+                        { for p.spots.iter().map(|spot| {
+                            let s = spot.clone();
+                            let onclick = Callback::from(move |e: MouseEvent| {
+                                if let Some(b) = e.target_dyn_into::<web_sys::Element>() {
+                                    show_spot(&b, &s);
+                                }
+                            });
+                            html! { <button class="small look" data-spot={spot.to_string()} {onclick}>{ spot.label(lang) }</button> }
+                        }) }
+                    </p>
+                }
+                if p.auto && !last {
+                    <p class="tour-auto" id="tour-auto">{ lang.pick("The story plays by itself; click anywhere to take over.", "故事会自动播放；点击任意处即可接管。") }</p>
+                }
+                if let Some(e) = &p.error {
+                    <p class="notice" role="alert">{ e.clone() }</p>
+                }
             </div>
             <div class="tour-buttons">
                 <button id="tour-back" disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
