@@ -14,6 +14,7 @@ mod link;
 mod notice;
 pub mod mount;
 mod panels;
+mod reveal;
 mod stage;
 pub(crate) mod tour;
 pub mod table;
@@ -143,7 +144,10 @@ pub fn app(props: &AppProps) -> Html {
         })
     };
     let onkeydown = hooks::use_shortcuts(guide.is_some(), dispatch);
-    hooks::use_tour_highlight(root.clone(), guide.map(|g| g.step().highlight.clone()).unwrap_or_default());
+    let spots = guide.map(|g| g.step().highlight.clone()).unwrap_or_default();
+    hooks::use_tour_highlight(root.clone(), spots.clone());
+    reveal::use_step_reveal(root.clone(), guide.map(|g| (lab.generation(), g.tour.name.clone(), g.index)));
+    let stage_spots = Rc::new(spots.iter().map(ToString::to_string).collect::<Vec<_>>());
     hooks::use_height_reports(props.report_height);
     let (frame, slow) = frame::use_frame(&lab);
     let maps = frame::use_bitmaps(&lab, &frame);
@@ -197,7 +201,7 @@ pub fn app(props: &AppProps) -> Html {
                         } else {
                             <stage::Stage frame={frame.clone()} wire={lab.wire().clone()} wire_seq={lab.wire_seq()}
                                 generation={lab.generation()} speed={lab.play_speed()} change={lab.endpoints_change().clone()}
-                                on_pick={on_pick.clone()} {on_details} lab={send.clone()} />
+                                on_pick={on_pick.clone()} {on_details} lab={send.clone()} spots={stage_spots} />
                         }
                         if let Some((subject, take_focus)) = picked {
                             <Inspector {subject} {take_focus} frame={frame.clone()} lab={send.clone()} {on_close}

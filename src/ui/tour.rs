@@ -2,6 +2,7 @@
 //! the part of the UI a step talks about. The steps and when they are reached come from the
 //! core's [`crate::tour`]; this only shows them.
 
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -12,21 +13,36 @@ use crate::parts::Spot;
 use super::ids::use_ids;
 use super::use_lang;
 
-/// Scrolls the spot into view inside the instance that `from` (a clicked button) belongs to:
-/// only when the reader asks, since the page around an embedded instance is not ours.
+/// "Look at": the spot pulses where it stands (on the stage when it is there), and the page
+/// scrolls only when it is not in view, clear of the docked strip. Inside the instance that
+/// `from` (a clicked button) belongs to: several may share a page.
 fn show_spot(from: &web_sys::Element, spot: &Spot) {
-    let Some(el) = from.closest(".lab").ok().flatten().and_then(|lab| lab.query_selector(&spot.selector()).ok().flatten()) else {
-        return;
-    };
-    let options = web_sys::ScrollIntoViewOptions::new();
-    options.set_block(web_sys::ScrollLogicalPosition::Center);
-    options.set_behavior(if super::bitmap::prefers_reduced_motion() { web_sys::ScrollBehavior::Auto } else { web_sys::ScrollBehavior::Smooth });
-    el.scroll_into_view_with_scroll_into_view_options(&options);
+    let Some(lab) = from.closest(".lab").ok().flatten() else { return };
+    let name = spot.to_string();
+    let Ok(found) = lab.query_selector_all(".tour-spot") else { return };
+    let els: Vec<web_sys::Element> = (0..found.length())
+        .filter_map(|i| found.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .filter(|e| e.get_attribute("data-tour-spot").as_deref() == Some(name.as_str()))
+        .collect();
+    for el in &els {
+        // Off and on again: a second click pulses again.
+        let _ = el.class_list().remove_1("tour-pulse");
+        let _ = el.get_bounding_client_rect();
+        let _ = el.class_list().add_1("tour-pulse");
+        let el = el.clone();
+        gloo_timers::callback::Timeout::new(1400, move || {
+            let _ = el.class_list().remove_1("tour-pulse");
+        })
+        .forget();
+    }
+    super::reveal::reveal(&lab, &els, !super::bitmap::prefers_reduced_motion());
 }
 
 /// Marks the spots of the current step inside `root` (and only there: several instances may
-/// share a page), clearing the previous ones.
+/// share a page), clearing the previous ones. A "Look at" button is offered only for a spot
+/// this instance draws (the panels it shows, `panels=`, decide that: nothing is guessed here).
 pub(crate) fn highlight(root: &web_sys::Element, spots: &[Spot]) {
+    let mut shown: Vec<String> = Vec::new();
     if let Ok(old) = root.query_selector_all(".tour-spot") {
         for i in 0..old.length() {
             if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
@@ -50,9 +66,29 @@ pub(crate) fn highlight(root: &web_sys::Element, spots: &[Spot]) {
                 if let Some(el) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
                     let _ = el.class_list().add_1("tour-spot");
                     let _ = el.set_attribute("data-tour-spot", &spot.to_string());
+                    let drawn = el.get_bounding_client_rect();
+                    if drawn.width() > 0.0 || drawn.height() > 0.0 {
+                        shown.push(spot.to_string());
+                    }
                 }
             }
         }
+    }
+    offer_looks(root, &shown);
+}
+
+/// Hides the "Look at" buttons of spots not drawn in this instance, and the line if none is.
+fn offer_looks(root: &web_sys::Element, shown: &[String]) {
+    let Ok(buttons) = root.query_selector_all(".tour-look button[data-spot]") else { return };
+    let mut any = false;
+    for i in 0..buttons.length() {
+        let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) else { continue };
+        let offered = b.get_attribute("data-spot").is_some_and(|s| shown.contains(&s));
+        b.set_hidden(!offered);
+        any |= offered;
+    }
+    if let Some(line) = root.query_selector(".tour-look").ok().flatten().and_then(|l| l.dyn_into::<web_sys::HtmlElement>().ok()) {
+        line.set_hidden(!any);
     }
 }
 
@@ -131,12 +167,47 @@ fn refocus_after_leaving(from: Option<web_sys::Element>, pick: String) {
     .forget();
 }
 
+/// Tells the instance how tall its card is (`--tour-strip-h` on `.lab`): docked, the latest
+/// events dock right above it (static/stage.css).
+#[hook]
+fn use_card_height(card: NodeRef) {
+    use_effect_with((), move |_| {
+        let el = card.cast::<web_sys::HtmlElement>();
+        let lab = el.as_ref().and_then(|e| e.closest(".lab").ok().flatten()).and_then(|l| l.dyn_into::<web_sys::HtmlElement>().ok());
+        let observer = el.zip(lab.clone()).and_then(|(el, lab)| {
+            let target = el.clone();
+            let on_resize = Closure::<dyn FnMut()>::new(move || {
+                let _ = lab.style().set_property("--tour-strip-h", &format!("{}px", target.offset_height()));
+            });
+            let o = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+            o.observe(&el);
+            Some((o, on_resize))
+        });
+        move || {
+            if let Some((o, _)) = observer {
+                o.disconnect();
+            }
+            if let Some(lab) = lab {
+                let _ = lab.style().remove_property("--tour-strip-h");
+            }
+        }
+    });
+}
+
 #[function_component(TourCard)]
 pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     let lang = use_lang();
     let ids = use_ids();
     let card = use_node_ref();
     use_focus_kept(card.clone());
+    use_card_height(card.clone());
+    // Docked under a narrow stage, the narration shows its first lines until the reader opens
+    // it; beside a wide stage the toggle is not drawn (CSS) and the card shows it all.
+    let open = use_state(|| false);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
     let click = |msg: fn() -> Msg| {
         let cb = p.lab.clone();
         Callback::from(move |_: MouseEvent| cb.emit(msg()))
@@ -155,35 +226,41 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
         Lang::Zh => format!("第 {} 步，共 {} 步", p.index + 1, p.len),
     };
     html! {
-        <section class="tour" aria-labelledby={ids.id("tour-title")} ref={card} data-tour-step={p.index.to_string()}>
+        <div role="region" class={classes!("tour", open.then_some("open"))} aria-labelledby={ids.id("tour-title")} ref={card} data-tour-step={p.index.to_string()}>
             <div class="tour-head">
                 <h2 id={ids.id("tour-title")} tabindex="-1">{ p.title.get(lang) }</h2>
                 <span class="tour-progress" id={ids.id("tour-progress")}>{ progress }</span>
+                // Docked, the step count is short, so that one row holds it with the buttons.
+                <span class="tour-count" aria-hidden="true">{ format!("{} / {}", p.index + 1, p.len) }</span>
+                <button class="small quiet tour-more" aria-expanded={open.to_string()} aria-controls={ids.id("tour-body")} onclick={toggle}>
+                    { if *open { lang.pick("Less ▾", "收起 ▾") } else { lang.pick("More ▴", "展开 ▴") } }</button>
             </div>
             <ol class="tour-dots" aria-hidden="true">
                 { for (0..p.len).map(|i| html! { <li class={classes!((i <= p.index).then_some("done"))} /> }) }
             </ol>
-            <p class="tour-say" id={ids.id("tour-say")} aria-live="polite">{ p.say.get(lang) }</p>
-            if !p.spots.is_empty() {
-                <p class="tour-look">
-                    <span>{ lang.pick("Look at:", "请看：") }</span>
-                    { for p.spots.iter().map(|spot| {
-                        let s = spot.clone();
-                        let onclick = Callback::from(move |e: MouseEvent| {
-                            if let Some(b) = e.target_dyn_into::<web_sys::Element>() {
-                                show_spot(&b, &s);
-                            }
-                        });
-                        html! { <button class="small look" data-spot={spot.to_string()} {onclick}>{ spot.label(lang) }</button> }
-                    }) }
-                </p>
-            }
-            if p.auto && !last {
-                <p class="tour-auto" id={ids.id("tour-auto")}>{ lang.pick("The story plays by itself; click anywhere to take over.", "故事会自动播放；点击任意处即可接管。") }</p>
-            }
-            if let Some(e) = &p.error {
-                <p class="notice" role="alert">{ e.clone() }</p>
-            }
+            <div class="tour-body" id={ids.id("tour-body")}>
+                <p class="tour-say" id={ids.id("tour-say")} aria-live="polite">{ p.say.get(lang) }</p>
+                if !p.spots.is_empty() {
+                    <p class="tour-look">
+                        <span>{ lang.pick("Look at:", "请看：") }</span>
+                        { for p.spots.iter().map(|spot| {
+                            let s = spot.clone();
+                            let onclick = Callback::from(move |e: MouseEvent| {
+                                if let Some(b) = e.target_dyn_into::<web_sys::Element>() {
+                                    show_spot(&b, &s);
+                                }
+                            });
+                            html! { <button class="small look" data-spot={spot.to_string()} {onclick}>{ spot.label(lang) }</button> }
+                        }) }
+                    </p>
+                }
+                if p.auto && !last {
+                    <p class="tour-auto" id={ids.id("tour-auto")}>{ lang.pick("The story plays by itself; click anywhere to take over.", "故事会自动播放；点击任意处即可接管。") }</p>
+                }
+                if let Some(e) = &p.error {
+                    <p class="notice" role="alert">{ e.clone() }</p>
+                }
+            </div>
             <div class="tour-buttons">
                 <button id={ids.id("tour-back")} disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
                     { lang.pick("← Back", "← 上一步") }</button>
@@ -197,7 +274,7 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                         { lang.pick("Leave the tour", "退出导览") }</button>
                 }
             </div>
-        </section>
+        </div>
     }
 }
 

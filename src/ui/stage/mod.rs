@@ -4,9 +4,12 @@
 //! allocations; every request to etcd flies across it as a packet. Everything is drawn from
 //! the core's state and wire; clicking or focusing an object asks to inspect it.
 
+mod etcd;
+mod fit;
 mod layout;
 mod packets;
 mod rows;
+mod service;
 mod strip;
 
 use std::rc::Rc;
@@ -16,7 +19,6 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::Frame;
-use crate::controlplane::KUBERNETES;
 use crate::duration::format_ms;
 use crate::etcd::{Loop, WireOp, Write};
 use crate::lab::{EndpointsChange, Msg};
@@ -24,9 +26,9 @@ use crate::lang::Lang;
 use crate::state::ApiserverState;
 use crate::upstream::Subject;
 
-use layout::{Layout, Rect, PORTRAIT_BELOW_PX};
+use layout::{Layout, Rect};
 use packets::{Flight, FLIGHT_MS};
-use rows::{Row, RowsOf};
+use rows::RowsOf;
 
 /// Packets are announced to screen readers only up to this speed (virtual ms per real ms):
 /// faster, they would be a stream of noise.
@@ -48,6 +50,15 @@ pub(crate) struct StageProps {
     pub(crate) on_details: Callback<()>,
     #[prop_or_default]
     pub(crate) lab: Option<Callback<Msg>>,
+    /// The tour step's spots (`data-spot` tokens): the stage marks its own parts, so that its
+    /// re-renders (every frame while playing) keep the marks on the right ones.
+    #[prop_or_default]
+    pub(crate) spots: Rc<Vec<String>>,
+}
+
+/// The step's spot that a part with `data-spot` tokens `tokens` stands for, if any.
+pub(super) fn spot_of(spots: &[String], tokens: &str) -> Option<AttrValue> {
+    spots.iter().find(|s| tokens.split(' ').any(|t| t == s.as_str())).map(|s| AttrValue::from(s.clone()))
 }
 
 fn now_ms() -> f64 {
@@ -109,17 +120,6 @@ fn pickable(on_pick: &Callback<(Subject, bool)>, subject: Subject) -> (Callback<
     (click, key, focus)
 }
 
-/// `text` cut to `max` characters, with an ellipsis.
-fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
-        s.push('…');
-        s
-    }
-}
-
 #[function_component(Stage)]
 pub(crate) fn stage(p: &StageProps) -> Html {
     let lang = super::use_lang();
@@ -139,8 +139,17 @@ pub(crate) fn stage(p: &StageProps) -> Html {
         lang,
     }
     .rows();
-    let portrait = width < PORTRAIT_BELOW_PX;
-    let layout = Layout::new(portrait, st.apiservers.len(), rows.len());
+    let layout = Layout::new(width, st.apiservers.len(), rows.len(), service::card(p));
+    let portrait = layout.portrait;
+    {
+        // After every render: its texts may have changed, or the width they fit.
+        let node = node.clone();
+        use_effect(move || {
+            if let Some(el) = node.cast::<web_sys::Element>() {
+                fit::fit(&el);
+            }
+        });
+    }
     let names: Vec<String> = st.apiservers.iter().map(|a| a.name.clone()).collect();
     {
         // A new batch of requests takes off; another scenario clears the sky.
@@ -184,21 +193,21 @@ pub(crate) fn stage(p: &StageProps) -> Html {
         "舞台：apiserver、etcd 与 default/kubernetes Service；每个发往 etcd 的请求都以数据包的形式飞过",
     );
     html! {
-        <section class={classes!("stage", portrait.then_some("portrait"))} aria-label={title} ref={node}>
+        <div role="region" class={classes!("stage", portrait.then_some("portrait"))} aria-label={title} ref={node}>
             <svg class="stage-svg" viewBox={layout.view_box()} role="group" aria-label={title}
                 preserveAspectRatio="xMidYMin meet">
                 { apiservers(p, &layout, lang, &ids) }
                 { kcm(&layout, lang) }
-                { etcd_box(p, &layout, &rows, &faded, lang) }
-                { service_card(p, &layout, lang, &ids) }
-                { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, lang) }
+                { etcd::etcd_box(p, &layout, &rows, &faded, lang) }
+                { service::service_card(p, &layout, lang, &ids) }
+                { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, &p.spots, lang) }
                 <g class="packets" aria-hidden="true">
                     { for flight.borrow().packets.iter().map(|pk| packet(pk, &land, &p.on_pick)) }
                 </g>
             </svg>
             { caption(p, lang) }
             <p class="sr-only" aria-live="polite">{ (*announce).clone() }</p>
-        </section>
+        </div>
     }
 }
 
@@ -219,8 +228,9 @@ fn describe(w: &Write, lang: Lang) -> String {
 
 fn apiservers(p: &StageProps, l: &Layout, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let area = l.apiserver_area;
+    let spot = spot_of(&p.spots, "apiservers");
     html! {
-        <g class="area apiservers" data-spot="apiservers">
+        <g class={classes!("area", "apiservers", spot.is_some().then_some("tour-spot"))} data-spot="apiservers" data-tour-spot={spot.clone()}>
             <rect class="spot-frame" x={(area.x - 4.0).to_string()} y={(area.y - 4.0).to_string()}
                 width={(area.w + 8.0).to_string()} height={(area.h + 8.0).to_string()} rx="10" />
             <text class="area-title" x={area.x.to_string()} y={(area.y + 12.0).to_string()}>{ "kube-apiservers" }</text>
@@ -270,9 +280,10 @@ fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang, ids: &crat
     let c = 2.0 * std::f64::consts::PI * ring_r;
     let frac = lease.map_or(0.0, |l| l.ttl_left_ms as f64 / ttl as f64);
     let spot = format!("apiserver:{}", a.name);
+    let marked = spot_of(&p.spots, &spot);
     html! {
-        <g class={classes!("node", "apiserver", a.status.as_str(), a.ready.then_some("is-ready"))}
-            data-spot={spot} id={ids.id(&format!("stage-apiserver-{}", a.name))}
+        <g class={classes!("node", "apiserver", a.status.as_str(), a.ready.then_some("is-ready"), marked.is_some().then_some("tour-spot"))}
+            data-spot={spot.clone()} data-tour-spot={marked.clone()} id={ids.id(&format!("stage-apiserver-{}", a.name))}
             tabindex="0" role="button" aria-label={label} {onclick} {onkeydown} {onfocus}>
             <rect class="frame" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
             <circle class="ready-dot" cx={(r.x + 10.0).to_string()} cy={(r.y + if tiny { r.h / 2.0 } else { 14.0 }).to_string()} r="4" />
@@ -326,148 +337,6 @@ fn kcm(l: &Layout, lang: Lang) -> Html {
     }
 }
 
-fn etcd_box(p: &StageProps, l: &Layout, rows: &[Row], faded: &Callback<String>, lang: Lang) -> Html {
-    let e = l.etcd;
-    let st = &p.frame.state;
-    let head = match (st.etcd.available, lang) {
-        (true, Lang::En) => format!("revision {}", st.etcd.revision),
-        (true, Lang::Zh) => format!("修订版本 {}", st.etcd.revision),
-        (false, _) => lang.pick("outage: nobody can reach it", "中断：无人可以访问").to_string(),
-    };
-    html! {
-        <g class={classes!("area", "etcd", (!st.etcd.available).then_some("down"))} data-spot="etcd">
-            <rect class="spot-frame" x={(e.x - 4.0).to_string()} y={(e.y - 4.0).to_string()}
-                width={(e.w + 8.0).to_string()} height={(e.h + 8.0).to_string()} rx="14" />
-            <rect class="body" x={e.x.to_string()} y={e.y.to_string()} width={e.w.to_string()} height={e.h.to_string()} rx="12" />
-            <text class="area-title" x={(e.x + 12.0).to_string()} y={(e.y + if l.portrait { 19.0 } else { 24.0 }).to_string()}>{ "etcd" }</text>
-            <text class="sub" x={(e.right() - 12.0).to_string()} y={(e.y + if l.portrait { 19.0 } else { 24.0 }).to_string()} text-anchor="end">{ head }</text>
-            { for rows.iter().zip(&l.rows).map(|(row, r)| key_row(p, row, *r, faded)) }
-        </g>
-    }
-}
-
-fn key_row(p: &StageProps, row: &Row, r: Rect, faded: &Callback<String>) -> Html {
-    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Key(row.key.clone()));
-    // The name is the drawn text, whole: a speech user says what they see (WCAG 2.5.3).
-    let label = format!("{} {}", row.key, row.detail);
-    let onanimationend = row.fading.then(|| {
-        let (faded, key) = (faded.clone(), row.key.clone());
-        Callback::from(move |_: AnimationEvent| faded.emit(key.clone()))
-    });
-    let small = r.h < 20.0;
-    let text_y = r.mid_y() + if small { 3.5 } else { 4.0 };
-    // The detail (a value) keeps its room and the key takes the rest, down to 40 %; a detail
-    // that still does not fit is pressed into its box rather than cut (its text stays whole and
-    // the row's bounds stay the row's).
-    let detail_w = row.detail.chars().count() as f64 * 6.6;
-    let key_w = (r.w - 24.0 - detail_w).max(r.w * 0.4);
-    let detail_box = r.w - 24.0 - key_w;
-    let detail_fits = detail_w <= detail_box;
-    html! {
-        <g class={classes!("row", row.missing.then_some("missing"), row.fading.then_some("fading"))}
-            data-spot={row.id.spots()} data-key={row.key.clone()} tabindex={(!row.fading).then_some("0")} role="button"
-            aria-label={label} {onclick} {onkeydown} {onfocus} {onanimationend}>
-            <rect class="frame" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="5" />
-            if let Some((left, total)) = row.ttl {
-                <rect class="ttl-bar" x={r.x.to_string()} y={(r.bottom() - 3.0).to_string()}
-                    width={(r.w * left as f64 / total.max(1) as f64).to_string()} height="3" />
-            }
-            // Long keys are cut by their box, not shortened: the text stays whole in the page.
-            <svg class="cut" x={(r.x + 8.0).to_string()} y={r.y.to_string()} width={key_w.to_string()} height={r.h.to_string()}>
-                <text class={classes!("key", small.then_some("small"))} x="0" y={(text_y - r.y).to_string()}>{ &row.key }</text>
-            </svg>
-            { " " }
-            <svg class="cut" x={(r.x + 16.0 + key_w).to_string()} y={r.y.to_string()} width={detail_box.to_string()} height={r.h.to_string()}>
-                <text class={classes!("detail", small.then_some("small"))} x={detail_box.to_string()} y={(text_y - r.y).to_string()}
-                    text-anchor="end" textLength={(!detail_fits).then(|| detail_box.to_string())}
-                    lengthAdjust={(!detail_fits).then_some("spacingAndGlyphs")}>{ &row.detail }</text>
-            </svg>
-        </g>
-    }
-}
-
-fn service_card(p: &StageProps, l: &Layout, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
-    let r = l.service;
-    let st = &p.frame.state;
-    let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
-    let ip = svc.map_or_else(|| lang.pick("deleted: recreated at the next sync", "已删除：下次同步时重建").to_string(), |s| s.cluster_ip.clone());
-    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Key(crate::etcd::service_key("default", KUBERNETES)));
-    let addresses: Vec<&String> = st.kubernetes_addresses().collect();
-    let slice: Vec<String> = st
-        .kubernetes_slice()
-        .map(|s| s.endpoints.iter().flat_map(|e| e.addresses.clone()).collect())
-        .unwrap_or_default();
-    let others: Vec<_> = st.services.iter().filter(|s| !(s.namespace == "default" && s.name == KUBERNETES)).collect();
-    let x = r.x + 10.0;
-    let chip_w = if l.portrait { 92.0 } else { 120.0 };
-    let per_line = (((r.w - 16.0) / (chip_w + 4.0)) as usize).max(1);
-    let chips = |list: Vec<String>, y: f64, leaving: &[String], id: &str| -> Html {
-        html! {
-            <g class="chips" id={ids.id(id)}>
-                { for list.iter().chain(leaving).enumerate().map(|(i, a)| {
-                    let (cx, cy) = (x + (i % per_line) as f64 * (chip_w + 4.0), y + (i / per_line) as f64 * 22.0);
-                    let gone = i >= list.len();
-                    html! {
-                        <g class={classes!("chip", gone.then_some("leaving"))} key={format!("{a}{gone}")}>
-                            <rect x={cx.to_string()} y={cy.to_string()} width={chip_w.to_string()} height="18" rx="9" />
-                            <text x={(cx + chip_w / 2.0).to_string()} y={(cy + 13.0).to_string()} text-anchor="middle">{ a }</text>
-                        </g>
-                    }
-                }) }
-            </g>
-        }
-    };
-    let leaving: Vec<String> = p.change.removed.iter().filter(|a| !addresses.contains(a)).cloned().collect();
-    let ep_lines = (addresses.len() + leaving.len()).div_ceil(per_line).max(1) as f64;
-    let slice_lines = slice.len().div_ceil(per_line).max(1) as f64;
-    let y_ep = r.y + if l.portrait { 62.0 } else { 92.0 };
-    let y_slice = y_ep + ep_lines * 22.0 + 22.0;
-    let y_svcs = y_slice + slice_lines * 22.0 + 18.0;
-    let room = ((r.bottom() - y_svcs - 20.0) / 16.0).max(0.0) as usize;
-    let shown = if others.len() > room { room.saturating_sub(1) } else { others.len() };
-    let pods = st.pods.len();
-    html! {
-        <g class="area service" data-spot="kubernetes-service">
-            <rect class="spot-frame" x={(r.x - 4.0).to_string()} y={(r.y - 4.0).to_string()}
-                width={(r.w + 8.0).to_string()} height={(r.h + 8.0).to_string()} rx="10" />
-            <rect class="body" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
-            <g class="service-head" tabindex="0" role="button" {onclick} {onkeydown} {onfocus}
-                aria-label={format!("default/kubernetes, {ip}, ClusterIP · 443/TCP")}>
-                <text class="area-title" x={x.to_string()} y={(r.y + 20.0).to_string()}>{ "default/kubernetes" }</text>
-                { " " }
-                <text class={classes!("cluster-ip", svc.is_none().then_some("missing"))} x={x.to_string()}
-                    y={(r.y + if l.portrait { 42.0 } else { 52.0 }).to_string()} id={ids.id("stage-kubernetes-ip")}>{ ip }</text>
-                if !l.portrait {
-                    { " " }
-                    <text class="sub" x={x.to_string()} y={(r.y + 68.0).to_string()}>{ "ClusterIP · 443/TCP" }</text>
-                }
-            </g>
-            <g class="endpoints" data-spot="endpoints">
-                <text class="label" x={x.to_string()} y={(y_ep - 6.0).to_string()}>{ "Endpoints" }</text>
-                { chips(addresses.iter().map(|a| a.to_string()).collect(), y_ep, &leaving, "stage-endpoints") }
-            </g>
-            <g class="slice" data-spot="endpoint-slice">
-                <text class="label" x={x.to_string()} y={(y_slice - 6.0).to_string()}>{ "EndpointSlice" }</text>
-                { chips(slice, y_slice, &[], "stage-slice") }
-            </g>
-            <g class="services" data-spot="services pods">
-                <text class="label" x={x.to_string()} y={y_svcs.to_string()}>
-                    { match lang { Lang::En => format!("Other Services: {}", others.len()), Lang::Zh => format!("其他 Service：{} 个", others.len()) } }
-                    { if pods > 0 { match lang { Lang::En => format!(" · Pods: {pods}"), Lang::Zh => format!(" · Pod：{pods} 个") } } else { String::new() } }
-                </text>
-                { for others.iter().take(shown).enumerate().map(|(i, s)| html! {
-                    <text class="service-line" x={x.to_string()} y={(y_svcs + 16.0 * (i as f64 + 1.0)).to_string()}>
-                        { clip(&format!("{}/{} {}", s.namespace, s.name, s.cluster_ip), 34) }</text>
-                }) }
-                if shown < others.len() {
-                    <text class="service-line" x={x.to_string()} y={(y_svcs + 16.0 * (shown as f64 + 1.0)).to_string()}>
-                        { match lang { Lang::En => format!("+ {} more", others.len() - shown), Lang::Zh => format!("还有 {} 个", others.len() - shown) } }</text>
-                }
-            </g>
-        </g>
-    }
-}
-
 /// A packet: the shape says which loop sent it, the colour too; a bounce turns back. A click
 /// inspects it (by keyboard, a key's inspector lists the requests that just reached it).
 fn packet(pk: &packets::Packet, land: &Callback<u64>, on_pick: &Callback<(Subject, bool)>) -> Html {
@@ -508,7 +377,8 @@ fn caption(p: &StageProps, lang: Lang) -> Html {
     ];
     html! {
         <div class="stage-caption">
-            <ol class="stage-events" data-spot="events" aria-label={lang.pick("Latest events", "最新事件")}>
+            <ol class={classes!("stage-events", spot_of(&p.spots, "events").map(|_| "tour-spot"))} data-spot="events"
+                data-tour-spot={spot_of(&p.spots, "events")} aria-label={lang.pick("Latest events", "最新事件")}>
                 if recent.is_empty() {
                     <li class="quiet">{ lang.pick("No event yet.", "还没有事件。") }</li>
                 }

@@ -155,7 +155,7 @@ mod tests {
 
     #[test]
     fn packets_of_one_kind_merge_within_a_moment_and_not_after() {
-        let layout = Layout::new(false, 1, 2);
+        let layout = Layout::new(960.0, 1, 2, Default::default());
         let names = vec!["apiserver-a".to_string()];
         let lease = write("apiserver-a", "/masterleases/192.168.10.11", Loop::EndpointReconciler, WireOp::Put);
         let mut f = Flight::default();
@@ -173,7 +173,7 @@ mod tests {
 
     #[test]
     fn an_expired_lease_fades_and_its_packet_starts_at_the_key() {
-        let layout = Layout::new(false, 1, 2);
+        let layout = Layout::new(960.0, 1, 2, Default::default());
         let names = vec!["apiserver-a".to_string()];
         let expiry = write("etcd", "/masterleases/192.168.10.11", Loop::Ttl, WireOp::Expire);
         let mut f = Flight::default();

@@ -1,0 +1,207 @@
+//! What a tour step talks about comes into view, clear of what the lab itself lays over the
+//! page (the time controls while they stick to the top, the tour strip docked at the bottom),
+//! and only when it is not in view already. The lab's window scrolls by the distance needed (the
+//! page, or a host page around a shadow root or a `mount()`ed instance); a window that does
+//! not scroll (an iframe sized to the lab) has `scrollIntoView` scroll the page around it.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+use yew::prelude::*;
+
+use super::hooks::EventListener;
+
+/// Room kept between the part and what covers the viewport's edges (px).
+const MARGIN: f64 = 8.0;
+
+fn window_of(el: &Element) -> Option<web_sys::Window> {
+    el.owner_document()?.default_view()
+}
+
+fn viewport_height(el: &Element) -> f64 {
+    window_of(el).and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0)
+}
+
+/// `el`'s height when it sticks to an edge of the viewport (else 0), with its offset.
+fn stuck_height(el: Option<Element>, edge: &str) -> f64 {
+    let Some(el) = el else { return 0.0 };
+    let Some(style) = window_of(&el).and_then(|w| w.get_computed_style(&el).ok().flatten()) else { return 0.0 };
+    let position = style.get_property_value("position").unwrap_or_default();
+    if position != "sticky" && position != "fixed" {
+        return 0.0;
+    }
+    let offset = style.get_property_value(edge).ok().and_then(|v| v.trim_end_matches("px").parse::<f64>().ok()).unwrap_or(0.0);
+    el.get_bounding_client_rect().height() + offset
+}
+
+/// How much of the viewport the lab covers at its top and at its bottom (px): the time controls
+/// while they stick, the docked tour strip and the latest events docked above it.
+fn covered(lab: &Element) -> (f64, f64) {
+    let top = stuck_height(lab.query_selector(".controls").ok().flatten(), "top");
+    let strip = stuck_height(lab.query_selector(".stage-row > .tour").ok().flatten(), "bottom");
+    let events = stuck_height(lab.query_selector(".stage-row .stage-events").ok().flatten(), "bottom");
+    (top, strip.max(events))
+}
+
+/// The vertical extent (client px) of the elements that are drawn and scroll with the page,
+/// within `room` px: when they do not all fit, the stretch that holds the most spots whole.
+fn extent(els: &[Element], room: f64) -> Option<(f64, f64)> {
+    let mut boxes: Vec<(f64, f64, String)> = els
+        .iter()
+        .filter(|e| stuck_height(Some((*e).clone()), "bottom") == 0.0)
+        .map(|e| (e.get_bounding_client_rect(), e.get_attribute("data-tour-spot").unwrap_or_default()))
+        .filter(|(r, _)| r.width() > 0.0 && r.height() > 0.0)
+        .map(|(r, spot)| (r.top(), r.bottom(), spot))
+        .collect();
+    boxes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let all = boxes.iter().fold(None, |acc: Option<(f64, f64)>, (t, b, _)| Some(acc.map_or((*t, *b), |(t0, b0)| (t0.min(*t), b0.max(*b)))));
+    if all.is_none_or(|(t, b)| b - t <= room) {
+        return all;
+    }
+    // Each part's top as the stretch's top: how many spots have every part whole in it.
+    let whole = |top: f64| {
+        let inside = |t: f64, b: f64| t >= top && b <= top + room;
+        let mut spots: Vec<&String> = boxes.iter().map(|(_, _, s)| s).collect();
+        spots.sort();
+        spots.dedup();
+        spots.iter().filter(|s| boxes.iter().filter(|(_, _, o)| o == **s).all(|(t, b, _)| inside(*t, *b))).count()
+    };
+    let best = boxes.iter().map(|(t, _, _)| *t).max_by_key(|&t| (whole(t), -(t as i64)))?;
+    let bottom = boxes.iter().filter(|(t, b, _)| *t >= best && *b <= best + room).map(|(_, b, _)| *b).fold(best, f64::max);
+    Some((best, bottom))
+}
+
+/// Scrolls `els` (all of them, or as many as fit whole) into the part of the viewport `lab`
+/// leaves clear; nothing when they are there already.
+pub(crate) fn reveal(lab: &Element, els: &[Element], smooth: bool) {
+    let (over, under) = covered(lab);
+    let (lo, hi) = (over + MARGIN, viewport_height(lab) - under - MARGIN);
+    let Some((top, bottom)) = extent(els, hi - lo) else { return };
+    if top >= lo && bottom <= hi {
+        return;
+    }
+    let tall = bottom - top > hi - lo;
+    let delta = if tall || top < lo { top - lo } else { bottom - hi };
+    if let Some(w) = window_of(lab).filter(|w| scrolls(w)) {
+        // By the distance itself: the page's `scroll-padding` (kept for focus) is no part of it.
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"top".into(), &delta.into());
+        let _ = js_sys::Reflect::set(&options, &"behavior".into(), &(if smooth { "smooth" } else { "instant" }).into());
+        if let Ok(f) = js_sys::Reflect::get(&w, &"scrollBy".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+            let _ = f.call1(&w, &options);
+        }
+        return;
+    }
+    let Some(proxy) = lab.owner_document().and_then(|d| d.create_element("div").ok()) else { return };
+    let Ok(proxy) = proxy.dyn_into::<HtmlElement>() else { return };
+    // `.lab` contains its layout (a container), so it is the box `top` counts from.
+    let origin = lab.get_bounding_client_rect().top() + lab.client_top() as f64;
+    let style = proxy.style();
+    for (k, v) in [
+        ("position", "absolute".to_string()),
+        ("left", "0".into()),
+        ("width", "1px".into()),
+        ("top", format!("{}px", top - origin)),
+        ("height", format!("{}px", bottom - top)),
+        ("scroll-margin", format!("{lo}px 0 {}px", under + MARGIN)),
+        ("opacity", "0".into()),
+        ("pointer-events", "none".into()),
+    ] {
+        let _ = style.set_property(k, &v);
+    }
+    let _ = proxy.set_attribute("aria-hidden", "true");
+    if lab.append_child(&proxy).is_err() {
+        return;
+    }
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(if tall { web_sys::ScrollLogicalPosition::Start } else { web_sys::ScrollLogicalPosition::Nearest });
+    options.set_inline(web_sys::ScrollLogicalPosition::Nearest);
+    options.set_behavior(if smooth { web_sys::ScrollBehavior::Smooth } else { web_sys::ScrollBehavior::Auto });
+    proxy.scroll_into_view_with_scroll_into_view_options(&options);
+    // A smooth scroll has taken its target already; the stand-in can go.
+    proxy.remove();
+}
+
+/// Whether the window's own document scrolls (it is taller than the window).
+fn scrolls(w: &web_sys::Window) -> bool {
+    let height = w.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+    w.document().and_then(|d| d.scrolling_element()).is_some_and(|e| e.scroll_height() as f64 > height + 1.0)
+}
+
+/// The highlighted parts of the tour region (the stage and its card, the time controls): the
+/// details below are the reader's to scroll to ("Look at").
+pub(crate) fn spots_in_region(lab: &Element, name: Option<&str>) -> Vec<Element> {
+    let selector = ".stage-row .tour-spot, .controls.tour-spot, .controls .tour-spot";
+    let Ok(list) = lab.query_selector_all(selector) else { return Vec::new() };
+    (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+        .filter(|e| name.is_none_or(|n| e.get_attribute("data-tour-spot").as_deref() == Some(n)))
+        .collect()
+}
+
+/// Whether the reader is at the tour: some of its region is in the viewport.
+fn region_in_view(lab: &Element) -> bool {
+    let region = lab.query_selector(".stage-row").ok().flatten().or_else(|| lab.query_selector(".tour").ok().flatten());
+    let Some(r) = region.map(|r| r.get_bounding_client_rect()) else { return false };
+    r.top() < viewport_height(lab) && r.bottom() > 0.0
+}
+
+/// The lab is its page's only content (not framed, not embedded): it may scroll at once.
+fn own_page(lab: &Element) -> bool {
+    let framed = window_of(lab).is_some_and(|w| w.top().ok().flatten().is_some_and(|t| !js_sys::Object::is(&t, &w)));
+    let marked = lab.owner_document().and_then(|d| d.body()).is_some_and(|b| b.has_attribute("data-kube-bootstrap-lab-page"));
+    marked && !framed && lab.get_root_node().dyn_ref::<web_sys::ShadowRoot>().is_none()
+}
+
+fn try_reveal(lab: &Element) -> bool {
+    if !lab.is_connected() || !region_in_view(lab) {
+        return false;
+    }
+    reveal(lab, &spots_in_region(lab, None), !super::bitmap::prefers_reduced_motion());
+    true
+}
+
+/// Each step (`step` changes) brings its parts clear into view when the reader is at the tour.
+/// The opening step of an embedded lab waits for the reader to scroll to it (a page is not
+/// moved at load for a lab further down); so does a step that appears out of view.
+#[hook]
+pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(root: NodeRef, step: Option<K>) {
+    let first = use_mut_ref(|| true);
+    use_effect_with(step, move |step| {
+        let initial = first.replace(false);
+        let done = Rc::new(Cell::new(step.is_none()));
+        let lab = root.cast::<Element>();
+        // After this render's effects (the marks), once laid out; the first time, again once
+        // the stage has laid itself out for its width (it knows it a frame after it is drawn,
+        // later on a slow machine). A part in view already does not move the page.
+        let delays: &[u32] = if initial { &[150, 700] } else { &[0] };
+        let timers: Vec<_> = lab
+            .clone()
+            .filter(|_| !done.get())
+            .into_iter()
+            .flat_map(|lab| delays.iter().map(move |&ms| (lab.clone(), ms)))
+            .map(|(lab, ms)| {
+                let done = done.clone();
+                gloo_timers::callback::Timeout::new(ms, move || {
+                    if (!initial || own_page(&lab)) && try_reveal(&lab) {
+                        done.set(true);
+                    }
+                })
+            })
+            .collect();
+        let listener = lab.filter(|_| !done.get()).and_then(|lab| {
+            let window = window_of(&lab)?;
+            let done = done.clone();
+            let on_end = Closure::<dyn FnMut()>::new(move || {
+                if !done.get() && try_reveal(&lab) {
+                    done.set(true);
+                }
+            });
+            Some(EventListener::new(&window, "scrollend", on_end))
+        });
+        move || drop((timers, listener))
+    });
+}
