@@ -16,13 +16,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::document;
-
-fn new_root() -> Element {
-    let root = document().create_element("div").unwrap();
-    document().body().unwrap().append_child(&root).unwrap();
-    root
-}
+use dom::{document, new_root};
 
 /// The first element matching `sel` inside `root` (instances may share a page: never by id
 /// through the document, and an `#id` as that instance names it).

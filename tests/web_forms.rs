@@ -15,13 +15,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::document;
-
-fn new_root() -> Element {
-    let root = document().create_element("div").unwrap();
-    document().body().unwrap().append_child(&root).unwrap();
-    root
-}
+use dom::{document, new_root};
 
 /// A host element with an open shadow root, and the element inside it the lab is mounted in
 /// (as `static/embed.js` does).

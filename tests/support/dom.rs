@@ -12,6 +12,13 @@ pub fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
+/// A new empty element at the end of the page's body, to mount an instance in.
+pub fn new_root() -> Element {
+    let root = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&root).unwrap();
+    root
+}
+
 pub fn by_id(id: &str) -> Element {
     document()
         .get_element_by_id(id)
