@@ -239,7 +239,8 @@ async function badInput(browser, server) {
     document.body.append(el);
     const lab = await mount(el, { lang: 'fr', panels: 'moon', scenario: '<img src=x onerror=alert(1)>' });
     await new Promise((r) => setTimeout(r, 200));
-    const shown = el.querySelector('#action-error')?.textContent ?? '';
+    // Another instance of the page holds the bare ids: this one's are prefixed (labN-).
+    const shown = el.querySelector('[id$="action-error"]')?.textContent ?? '';
     const injected = el.querySelector('img') !== null;
     lab.unmount();
     return { problems: lab.problems, shown, injected };
