@@ -155,7 +155,9 @@ function settle(page) {
       still = y === last ? still + 1 : 0;
       last = y;
       frames += 1;
-      if ((still >= 4 && frames >= 8) || frames > 120) resolve(); else requestAnimationFrame(tick);
+      // Still for a quarter of a second: on a loaded machine the stage's first width (and the
+      // reveal that follows it) can come several frames after the step.
+      if ((still >= 15 && frames >= 20) || frames > 240) resolve(); else requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
   }));
