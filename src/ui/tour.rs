@@ -266,7 +266,8 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                     { lang.pick("← Back", "← 上一步") }</button>
                 if last {
                     <button id={ids.id("tour-leave")} class="primary" onclick={leave.clone()}>
-                        { lang.pick("Explore on your own", "自由探索") }</button>
+                        // A phone's strip shows "Explore" alone: the whole label would take two lines.
+                        if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
                 } else {
                     <button id={ids.id("tour-next")} class="primary" onclick={click(|| Msg::TourNext { animate: !super::bitmap::prefers_reduced_motion() })}>
                         { lang.pick("Next →", "下一步 →") }</button>

@@ -73,6 +73,8 @@ impl Card {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Layout {
     pub(crate) portrait: bool,
+    /// Stacked in one column (a phone): the card and the strip are under etcd, not beside it.
+    pub(crate) one_column: bool,
     /// Each etcd row shows its value on a second line.
     pub(crate) two_line: bool,
     pub(crate) width: f64,
@@ -139,6 +141,7 @@ impl Layout {
         let strip = Rect::new(684.0, height - 134.0, 268.0, 126.0);
         Layout {
             portrait: false,
+            one_column: false,
             two_line: false,
             width,
             height,
@@ -197,6 +200,7 @@ impl Layout {
             .collect();
         Layout {
             portrait: true,
+            one_column: !beside,
             two_line,
             width,
             height,
@@ -305,13 +309,13 @@ mod tests {
         let card = Card { endpoints: 3, slice: 3, others: 0 };
         // A phone: everything one under the other, the etcd values under their keys.
         let phone = Layout::new(366.0, 3, 10, card);
-        assert!(phone.portrait && phone.two_line);
+        assert!(phone.portrait && phone.one_column && phone.two_line);
         assert_eq!(phone.width, 366.0);
         assert!(phone.apiserver_area.bottom() < phone.etcd.y && phone.etcd.bottom() < phone.service.y);
         assert!(phone.service.bottom() < phone.strip.y);
         // A 750 px docs column: the card and the strip beside etcd, keys and values on one line.
         let column = Layout::new(704.0, 3, 10, card);
-        assert!(column.portrait && !column.two_line);
+        assert!(column.portrait && !column.one_column && !column.two_line);
         assert!(column.etcd.right() < column.service.x && column.service.bottom() < column.strip.y);
         // A desktop stage beside the tour card keeps its landscape picture.
         assert!(!Layout::new(900.0, 3, 10, card).portrait);

@@ -7,6 +7,7 @@
 mod etcd;
 mod fit;
 mod layout;
+mod marks;
 mod packets;
 mod rows;
 mod service;
@@ -141,6 +142,7 @@ pub(crate) fn stage(p: &StageProps) -> Html {
     .rows();
     let layout = Layout::new(width, st.apiservers.len(), rows.len(), service::card(p));
     let portrait = layout.portrait;
+    let places = marks::Places::new(layout.one_column, &rows);
     {
         // After every render: its texts may have changed, or the width they fit.
         let node = node.clone();
@@ -199,8 +201,8 @@ pub(crate) fn stage(p: &StageProps) -> Html {
                 { apiservers(p, &layout, lang, &ids) }
                 { kcm(&layout, lang) }
                 { etcd::etcd_box(p, &layout, &rows, &faded, lang) }
-                { service::service_card(p, &layout, lang, &ids) }
-                { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, &p.spots, lang) }
+                { service::service_card(p, &layout, &places, lang, &ids) }
+                { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, &p.spots, &places, lang) }
                 <g class="packets" aria-hidden="true">
                     { for flight.borrow().packets.iter().map(|pk| packet(pk, &land, &p.on_pick)) }
                 </g>

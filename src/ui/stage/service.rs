@@ -4,12 +4,13 @@
 use yew::prelude::*;
 
 use super::layout::{chips_per_line, Card, Layout, PORTRAIT_CHIP_W};
+use super::marks::Places;
 use super::{pickable, spot_of, StageProps};
 use crate::controlplane::KUBERNETES;
 use crate::lang::Lang;
 use crate::upstream::Subject;
 
-pub(super) fn service_card(p: &StageProps, l: &Layout, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+pub(super) fn service_card(p: &StageProps, l: &Layout, places: &Places, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let r = l.service;
     let st = &p.frame.state;
     let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
@@ -51,6 +52,8 @@ pub(super) fn service_card(p: &StageProps, l: &Layout, lang: Lang, ids: &crate::
     let shown = if others.len() > room { room.saturating_sub(1) } else { others.len() };
     let pods = st.pods.len();
     let lines = shown + usize::from(shown < others.len());
+    // Each group's tokens where it carries them (not on one column when a row does).
+    let [card, ep, sl, svcs] = ["kubernetes-service", "endpoints", "endpoint-slice", "services pods"].map(|t| places.picture(t));
     let mark = |tokens: &str| spot_of(&p.spots, tokens);
     let marked = |tokens: &str| mark(tokens).is_some().then_some("tour-spot");
     // An invisible box under each group: what the group covers is the group's (a pointer or a
@@ -59,8 +62,8 @@ pub(super) fn service_card(p: &StageProps, l: &Layout, lang: Lang, ids: &crate::
         <rect class="hit" x={(r.x + 4.0).to_string()} y={top.to_string()} width={(r.w - 8.0).to_string()} height={(bottom - top).to_string()} />
     };
     html! {
-        <g class={classes!("area", "service", marked("kubernetes-service"))} data-spot="kubernetes-service"
-            data-tour-spot={mark("kubernetes-service")}>
+        <g class={classes!("area", "service", marked(&card))} data-spot={card.clone()}
+            data-tour-spot={mark(&card)}>
             <rect class="spot-frame" x={(r.x - 4.0).to_string()} y={(r.y - 4.0).to_string()}
                 width={(r.w + 8.0).to_string()} height={(r.h + 8.0).to_string()} rx="10" />
             <rect class="body" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
@@ -76,17 +79,17 @@ pub(super) fn service_card(p: &StageProps, l: &Layout, lang: Lang, ids: &crate::
                     <text class="sub" x={x.to_string()} y={(r.y + 68.0).to_string()}>{ "ClusterIP · 443/TCP" }</text>
                 }
             </g>
-            <g class={classes!("endpoints", marked("endpoints"))} data-spot="endpoints" data-tour-spot={mark("endpoints")}>
+            <g class={classes!("endpoints", marked(&ep))} data-spot={ep.clone()} data-tour-spot={mark(&ep)}>
                 { hit(y_ep - 18.0, y_ep + ep_lines * 22.0) }
                 <text class="label" x={x.to_string()} y={(y_ep - 6.0).to_string()}>{ "Endpoints" }</text>
                 { chips(addresses.iter().map(|a| a.to_string()).collect(), y_ep, &leaving, "stage-endpoints") }
             </g>
-            <g class={classes!("slice", marked("endpoint-slice"))} data-spot="endpoint-slice" data-tour-spot={mark("endpoint-slice")}>
+            <g class={classes!("slice", marked(&sl))} data-spot={sl.clone()} data-tour-spot={mark(&sl)}>
                 { hit(y_slice - 18.0, y_slice + slice_lines * 22.0) }
                 <text class="label" x={x.to_string()} y={(y_slice - 6.0).to_string()}>{ "EndpointSlice" }</text>
                 { chips(slice, y_slice, &[], "stage-slice") }
             </g>
-            <g class={classes!("services", marked("services pods"))} data-spot="services pods" data-tour-spot={mark("services pods")}>
+            <g class={classes!("services", marked(&svcs))} data-spot={svcs.clone()} data-tour-spot={mark(&svcs)}>
                 { hit(y_svcs - 13.0, y_svcs + 16.0 * lines as f64 + 5.0) }
                 <text class="label" x={x.to_string()} y={y_svcs.to_string()} data-fit={(r.w - 20.0).to_string()}>
                     { match lang { Lang::En => format!("Other Services: {}", others.len()), Lang::Zh => format!("其他 Service：{} 个", others.len()) } }

@@ -106,7 +106,7 @@ fn bars(frame: &Frame, lang: Lang) -> Vec<Bar> {
     out
 }
 
-pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>, on_details: &Callback<()>, spots: &[String], lang: Lang) -> Html {
+pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>, on_details: &Callback<()>, spots: &[String], places: &super::marks::Places, lang: Lang) -> Html {
     let mark = |tokens: &str| super::spot_of(spots, tokens);
     let bars = bars(frame, lang);
     let room = r.h - 42.0;
@@ -123,7 +123,7 @@ pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>,
         })
     };
     html! {
-        <g class={classes!("area", "strip", mark("bitmaps").is_some().then_some("tour-spot"))} data-spot="bitmaps" data-tour-spot={mark("bitmaps")}>
+        <g class={classes!("area", "strip", mark(places.strip()).is_some().then_some("tour-spot"))} data-spot={places.strip()} data-tour-spot={mark(places.strip())}>
             <rect class="spot-frame" x={(r.x - 4.0).to_string()} y={(r.y - 4.0).to_string()}
                 width={(r.w + 8.0).to_string()} height={(r.h + 8.0).to_string()} rx="10" />
             <rect class="body" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
@@ -140,8 +140,9 @@ pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>,
                 for (f, s, what) in &b.ticks {
                     columns.entry((f * bw) as i64).or_insert((s.clone(), what.clone()));
                 }
+                let tokens = places.picture(b.spot);
                 html! {
-                    <g class={classes!("bar", mark(b.spot).is_some().then_some("tour-spot"))} data-spot={b.spot} data-tour-spot={mark(b.spot)}>
+                    <g class={classes!("bar", mark(&tokens).is_some().then_some("tour-spot"))} data-spot={tokens.clone()} data-tour-spot={mark(&tokens)}>
                         <rect class="hit" x={bx.to_string()} y={y.to_string()} width={bw.to_string()} height="26" />
                         <text class="label" x={bx.to_string()} y={(y + 10.0).to_string()} data-fit={bw.to_string()}>{ &b.label }</text>
                         <g class="bar-track" tabindex="0" role="button" aria-label={b.label.clone()} {onclick} {onkeydown}>
