@@ -158,19 +158,8 @@ pub fn app(props: &AppProps) -> Html {
     let t = lab.lang();
     let (picked, on_pick, on_close) = hooks::use_picked();
     let details = use_node_ref();
-    let on_details = {
-        let details = details.clone();
-        use_callback((), move |(), _| {
-            if let Some(el) = details.cast::<web_sys::Element>() {
-                el.scroll_into_view();
-            }
-        })
-    };
-    let card = guide.map(|g| html! {
-        <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay()}
-            spots={g.step().highlight.clone()}
-            say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
-    });
+    let on_details = use_scroll_to(details.clone());
+    let card = tour_card(&lab, &send);
     let staged = props.shows(Part::Stage);
     let as_table = use_state(|| false);
     let flip = {
@@ -222,6 +211,26 @@ pub fn app(props: &AppProps) -> Html {
         </ContextProvider<ids::Ids>>
         </ContextProvider<Lang>>
     }
+}
+
+/// A callback that scrolls `node` into view (the stage's "Full views" link to the details).
+#[hook]
+fn use_scroll_to(node: NodeRef) -> Callback<()> {
+    use_callback((), move |(), _| {
+        if let Some(el) = node.cast::<web_sys::Element>() {
+            el.scroll_into_view();
+        }
+    })
+}
+
+/// The card of the tour being taken, if any.
+fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
+    let g = lab.guide()?;
+    Some(html! {
+        <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay()}
+            spots={g.step().highlight.clone()}
+            say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
+    })
 }
 
 /// The brand, the tour and scenario pickers, the language switch and the configuration form.
