@@ -104,18 +104,11 @@ pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
         })
     };
     let pct = |t: u64| format!("{:.3}%", t as f64 * 100.0 / span as f64);
-    // One tick per kind and pixel column is enough; keep the DOM small on long runs.
-    let mut seen = std::collections::BTreeSet::new();
-    let ticks: Vec<Html> = p
-        .marks
-        .iter()
-        .filter_map(|m| {
-            let class = mark_class(m.kind)?;
-            let bucket = (m.time_ms * 400 / span, class);
-            seen.insert(bucket).then(|| html! {
-                <span class={classes!("tick", class)} style={format!("left:{}", pct(m.time_ms))}
-                    title={format!("{} · {}{}", format_ms(m.time_ms), mark_name(m.kind, lang), if m.subject.is_empty() { String::new() } else { format!(" · {}", m.subject) })} />
-            })
+    let ticks: Vec<Html> = tick_places(&p.marks, span)
+        .into_iter()
+        .map(|(m, class, at, shift)| html! {
+            <span class={classes!("tick", class)} style={format!("left:calc({} + {shift}px)", pct(at))}
+                title={format!("{} · {}{}", format_ms(m.time_ms), mark_name(m.kind, lang), if m.subject.is_empty() { String::new() } else { format!(" · {}", m.subject) })} />
         })
         .collect();
     html! {
@@ -154,5 +147,61 @@ pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
                 </div>
             </div>
         </div>
+    }
+}
+
+/// Columns of the timeline within which ticks count as coincident (400 columns in all: about
+/// 2 px each in a docs column).
+const NEAR_COLUMNS: u64 = 2;
+
+/// Where each mark's tick goes: its class, the time it is drawn at and a shift in px. One tick
+/// per kind and column is enough (the DOM stays small on long runs); ticks of other kinds within
+/// [`NEAR_COLUMNS`] of a group's first stand beside it, 4 px apart, never one under another
+/// (a stop and the rewrite it causes at the same instant).
+fn tick_places(marks: &[Mark], span: u64) -> Vec<(&Mark, &'static str, u64, u32)> {
+    let mut sorted: Vec<&Mark> = marks.iter().collect();
+    sorted.sort_by_key(|m| m.time_ms);
+    let mut seen = std::collections::BTreeSet::new();
+    let mut group: Option<(u64, u64, u32)> = None; // (first column, its time, ticks in it)
+    let mut out = Vec::new();
+    for m in sorted {
+        let Some(class) = mark_class(m.kind) else { continue };
+        let column = m.time_ms * 400 / span.max(1);
+        if !seen.insert((column, class)) {
+            continue;
+        }
+        let (first, at, n) = match group {
+            Some((first, at, n)) if column - first <= NEAR_COLUMNS => (first, at, n),
+            _ => (column, m.time_ms, 0),
+        };
+        out.push((m, class, at, n * 4));
+        group = Some((first, at, n + 1));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mark(time_ms: u64, kind: MarkKind) -> Mark {
+        Mark { time_ms, kind, subject: String::new() }
+    }
+
+    #[test]
+    fn coincident_marks_stand_side_by_side() {
+        let marks = [mark(70_000, MarkKind::EndpointsRewrite), mark(70_000, MarkKind::Stop), mark(10_000, MarkKind::Crash)];
+        let placed: Vec<(&str, u64, u32)> = tick_places(&marks, 120_000).into_iter().map(|(_, c, at, s)| (c, at, s)).collect();
+        assert_eq!(placed.len(), 3);
+        assert_eq!(placed[0], ("crash", 10_000, 0));
+        // The stop and the rewrite at 1m10s: the same place, 4 px apart.
+        assert_eq!((placed[1].1, placed[2].1), (70_000, 70_000));
+        assert_eq!((placed[1].2, placed[2].2), (0, 4));
+    }
+
+    #[test]
+    fn one_tick_per_kind_and_column() {
+        let marks = [mark(1_000, MarkKind::RepairRun), mark(1_100, MarkKind::RepairRun), mark(60_000, MarkKind::RepairRun)];
+        assert_eq!(tick_places(&marks, 120_000).len(), 2);
     }
 }
