@@ -184,7 +184,11 @@ impl Lab {
         );
         let changed = match msg {
             Msg::TogglePlay => {
-                self.playing = !self.playing;
+                // Play/Pause on a story that moves by itself hands it over too (its pointerdown
+                // is not taken as a click anywhere): Pause pauses, Play plays.
+                let was = self.playing;
+                self.take_over();
+                self.playing = !was;
                 self.last_frame = None;
                 true
             }

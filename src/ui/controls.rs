@@ -114,7 +114,7 @@ pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
     html! {
         <div role="region" class="controls" aria-label={lang.pick("Time controls", "时间控制")}>
             <div class="buttons">
-                <button id={ids.id("play")} class="primary" onclick={on(Msg::TogglePlay)} aria-keyshortcuts="Space"
+                <button id={ids.id("play")} class="primary" data-hands-over="true" onclick={on(Msg::TogglePlay)} aria-keyshortcuts="Space"
                     aria-pressed={p.playing.to_string()}>
                     { if p.playing { lang.pick("❚❚ Pause", "❚❚ 暂停") } else { lang.pick("▶ Play", "▶ 播放") } }
                 </button>

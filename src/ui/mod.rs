@@ -137,8 +137,10 @@ pub fn app(props: &AppProps) -> Html {
     // One click (or key) anywhere hands a story over to the reader.
     let onpointerdown = {
         let (dispatch, story) = (dispatch.clone(), lab.tour_autoplay());
-        use_callback(story, move |_: PointerEvent, &story| {
-            if story {
+        use_callback(story, move |e: PointerEvent, &story| {
+            // Play/Pause hands the story over itself, as it toggles (`Msg::TogglePlay`).
+            let own = e.target_dyn_into::<web_sys::Element>().and_then(|t| t.closest("[data-hands-over]").ok().flatten());
+            if story && own.is_none() {
                 dispatch.dispatch(Msg::TakeOver);
             }
         })

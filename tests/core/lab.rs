@@ -163,6 +163,22 @@ fn autoplay_plays_a_scenario_and_moves_a_tour_on_by_itself() {
 }
 
 #[test]
+fn pause_pauses_a_story_that_moves_by_itself() {
+    let (mut lab, _) = Lab::open(Opening { tour: Some("story"), autoplay: true, ..Opening::default() });
+    assert!(lab.playing() && lab.tour_autoplay() && lab.moving());
+    lab.update(Msg::Frame { timestamp_ms: 0.0 });
+    lab.update(Msg::Frame { timestamp_ms: MAX_FRAME_MS });
+    assert!(lab.update(Msg::TogglePlay));
+    assert!(!lab.playing() && !lab.tour_autoplay(), "Pause hands the story over, paused");
+    let at = lab.now();
+    lab.update(Msg::Frame { timestamp_ms: 2.0 * MAX_FRAME_MS });
+    lab.update(Msg::Frame { timestamp_ms: 3.0 * MAX_FRAME_MS });
+    assert_eq!(lab.now(), at, "the clock stays");
+    assert!(lab.update(Msg::TogglePlay));
+    assert!(lab.playing() && !lab.tour_autoplay(), "and Play plays, the reader's");
+}
+
+#[test]
 fn speed_steps_stay_within_their_bounds() {
     let mut lab = open_default();
     let start = lab.speed_exp();
