@@ -5,7 +5,8 @@
 //!
 //! Paths follow the files the lab's modules name (their doc comments) and the moves between
 //! releases: `pkg/controlplane/controller.go`'s bootstrap controller became
-//! `controller/kubernetesservice` (1.28), `mastercount.go` became `instancecount.go`, the
+//! `controller/kubernetesservice` (1.28), `mastercount.go` became `instancecount.go` (1.20, with
+//! the move from `pkg/master` to `pkg/controlplane`), the
 //! ClusterIP `Range` moved from `ipallocator/allocator.go` to `bitmap.go`, and from 1.33 the
 //! ClusterIPs are IPAddress objects (`ipallocator.go`, `cidrallocator.go`, `repairip.go`).
 
@@ -137,8 +138,7 @@ const TABLE: &[Row] = &[
     r(LeaseRemove, V1_20, V1_35, "pkg/controlplane/reconcilers/lease.go", "RemoveEndpoints", None),
     r(LeaseWrite, V1_20, V1_35, "pkg/controlplane/reconcilers/lease.go", "UpdateLease", None),
     r(LeaseList, V1_20, V1_35, "pkg/controlplane/reconcilers/lease.go", "ListLeases", None),
-    r(InstanceCount, V1_20, V1_20, "pkg/controlplane/reconcilers/mastercount.go", "ReconcileEndpoints", None),
-    r(InstanceCount, V1_29, V1_35, "pkg/controlplane/reconcilers/instancecount.go", "ReconcileEndpoints", None),
+    r(InstanceCount, V1_20, V1_35, "pkg/controlplane/reconcilers/instancecount.go", "ReconcileEndpoints", None),
     r(NoneReconciler, V1_20, V1_35, "pkg/controlplane/reconcilers/none.go", "ReconcileEndpoints", None),
     r(Adapter, V1_20, V1_35, "pkg/controlplane/reconcilers/endpointsadapter.go", "EnsureEndpointSliceFromEndpoints", None),
     r(RepairIpBitmap, V1_20, V1_35, "pkg/registry/core/service/ipallocator/controller/repair.go", "runOnce", None),

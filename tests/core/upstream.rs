@@ -153,10 +153,11 @@ fn files_that_moved_between_releases_link_to_where_they_were() {
         paths(&apiserver, Behavior::V1_29)[0],
         "pkg/controlplane/controller/kubernetesservice/controller.go"
     );
-    // master-count's file was renamed instancecount.go.
-    assert!(
-        paths(&apiserver, Behavior::V1_20).contains(&"pkg/controlplane/reconcilers/mastercount.go")
-    );
+    // master-count's file was renamed instancecount.go in 1.20, with the move to pkg/controlplane
+    // (pkg/controlplane/reconcilers/mastercount.go never existed).
+    assert!(paths(&apiserver, Behavior::V1_20)
+        .contains(&"pkg/controlplane/reconcilers/instancecount.go"));
+    assert!(!paths(&apiserver, Behavior::V1_20).contains(&"pkg/controlplane/reconcilers/mastercount.go"));
     assert!(paths(&apiserver, Behavior::V1_35)
         .contains(&"pkg/controlplane/reconcilers/instancecount.go"));
     // A ClusterIP: a bit of the bitmap (allocator.go, then bitmap.go), an IPAddress object from 1.33.
