@@ -34,7 +34,7 @@ impl Behavior {
         self != Behavior::V1_20
     }
 
-    /// The releases before 1.27's post-start hook and 1.28's shutdown rules (the seed articles').
+    /// The releases before 1.28's repair post-start hook and shutdown rules (the seed articles').
     pub(crate) fn legacy(self) -> bool {
         self == Behavior::V1_20
     }
