@@ -246,6 +246,9 @@ fn key_topics(key: &str, b: Behavior) -> Vec<Topic> {
     let rest = |prefix: &str| key.strip_prefix(prefix);
     if key.starts_with(etcd::MASTER_LEASES) {
         vec![LeaseWrite, LeaseList]
+    } else if (key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS) && ip_objects {
+        // 1.33's dual-write copy: the MetaAllocator writes it; RepairIPAddress never reads it.
+        vec![MetaAlloc, BitmapStorage]
     } else if key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS {
         vec![IpRange, BitmapStorage, RepairIpBitmap]
     } else if key == etcd::RANGE_NODE_PORTS {
@@ -393,6 +396,10 @@ fn key_note(key: &str, b: Behavior) -> (&'static str, &'static str) {
         TTL
     } else if key.starts_with(etcd::ENDPOINT_SLICES) {
         SLICE
+    } else if (key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS)
+        && b.ip_addresses()
+    {
+        DUAL_WRITE
     } else if key.starts_with(etcd::RANGE_SERVICE_IPS) || key.starts_with("/ranges/") {
         BITMAP
     } else if (key.starts_with(etcd::SERVICE_CIDRS) || key.starts_with(etcd::IP_ADDRESSES))
@@ -429,6 +436,10 @@ const SLICE: Note = (
 const BITMAP: Note = (
     "The bitmap is kept in 64-bit words rather than a big.Int; the repair loop runs on the virtual clock and reads etcd directly.",
     "位图存放在 64 位字中，而不是 big.Int；修复循环运行在虚拟时钟上，直接读取 etcd。",
+);
+const DUAL_WRITE: Note = (
+    "From 1.33 this bitmap is written by the MetaAllocator beside the IPAddress objects (dual-write, on by default in 1.33, off from 1.34); no repair loop reads it: RepairIPAddress repairs the IPAddress objects only.",
+    "从 1.33 起，这张位图由 MetaAllocator 在写 IPAddress 对象的同时写入（双写，1.33 默认开启，1.34 起关闭）；没有任何修复循环读取它：RepairIPAddress 只修复 IPAddress 对象。",
 );
 const IP_OBJECTS: Note = (
     "Informers are always in sync: the allocators and RepairIPAddress read etcd directly. Which ServiceCIDR serves an allocation is drawn from the seeded PRNG (upstream: Go map order); failed writes are not retried and there are no metrics.",

@@ -227,6 +227,17 @@ fn each_object_links_to_the_loop_that_writes_it() {
         paths(&ip_leak, Behavior::V1_29),
         ["pkg/registry/core/service/ipallocator/controller/repair.go"]
     );
+    // 1.33's dual-written bitmap: the MetaAllocator writes it, no repair loop reads it.
+    let bitmap = Subject::Key("/ranges/serviceips".into());
+    assert_eq!(
+        paths(&bitmap, Behavior::V1_33),
+        [
+            "pkg/registry/core/service/ipallocator/cidrallocator.go",
+            "pkg/registry/core/service/allocator/storage/storage.go"
+        ]
+    );
+    assert!(paths(&bitmap, Behavior::V1_29)
+        .contains(&"pkg/registry/core/service/ipallocator/controller/repair.go"));
     // The default ServiceCIDR from 1.33; before, the lab has none and links to the bitmap.
     let cidr = Subject::Key("/servicecidrs/kubernetes".into());
     assert_eq!(
