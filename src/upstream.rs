@@ -2,6 +2,8 @@
 //! was checked at the release tag, the lines) of kubernetes/kubernetes, what that code does, and
 //! what the lab simplifies there. The inspector shows them; `scripts/check-upstream.sh` reads the
 //! table below to print, for a kubernetes clone, where each function lies at each tag.
+//! Every link it can show is listed, with how it was checked, in `src/upstream/verified.md`
+//! (a test fails on a link missing there).
 //!
 //! Paths follow the files the lab's modules name (their doc comments) and the moves between
 //! releases: `pkg/controlplane/controller.go`'s bootstrap controller became
@@ -141,7 +143,7 @@ const TABLE: &[Row] = &[
     r(InstanceCount, V1_20, V1_35, "pkg/controlplane/reconcilers/instancecount.go", "ReconcileEndpoints", None),
     r(NoneReconciler, V1_20, V1_35, "pkg/controlplane/reconcilers/none.go", "ReconcileEndpoints", None),
     r(Adapter, V1_20, V1_35, "pkg/controlplane/reconcilers/endpointsadapter.go", "EnsureEndpointSliceFromEndpoints", None),
-    r(RepairIpBitmap, V1_20, V1_35, "pkg/registry/core/service/ipallocator/controller/repair.go", "runOnce", None),
+    r(RepairIpBitmap, V1_20, V1_29, "pkg/registry/core/service/ipallocator/controller/repair.go", "runOnce", None),
     r(RepairIpAddress, V1_33, V1_35, "pkg/registry/core/service/ipallocator/controller/repairip.go", "syncService", None),
     r(RepairPort, V1_20, V1_35, "pkg/registry/core/service/portallocator/controller/repair.go", "runOnce", None),
     r(Bitmap, V1_20, V1_35, "pkg/registry/core/service/allocator/bitmap.go", "AllocateNext", None),
@@ -246,9 +248,12 @@ fn key_topics(key: &str, b: Behavior) -> Vec<Topic> {
     let rest = |prefix: &str| key.strip_prefix(prefix);
     if key.starts_with(etcd::MASTER_LEASES) {
         vec![LeaseWrite, LeaseList]
-    } else if (key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS) && ip_objects {
-        // 1.33's dual-write copy: the MetaAllocator writes it; RepairIPAddress never reads it.
-        vec![MetaAlloc, BitmapStorage]
+    } else if (key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS)
+        && ip_objects
+    {
+        // 1.33's dual-write copy: the MetaAllocator writes it through the bitmap Range;
+        // RepairIPAddress never reads it.
+        vec![MetaAlloc, IpRange, BitmapStorage]
     } else if key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS {
         vec![IpRange, BitmapStorage, RepairIpBitmap]
     } else if key == etcd::RANGE_NODE_PORTS {
