@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 string_enum! {
     /// Which Kubernetes release's rules run (`behavior` in a scenario).
     pub enum Behavior {
-        /// The release the seed articles read: plain random scan, no static bands.
+        /// The release nearest the seed articles (which read 1.18–1.19): plain random scan, no static bands.
         V1_20 = "1.20",
         /// Static/dynamic bands for ClusterIPs (KEP-3070) and NodePorts (KEP-3668); stands for
         /// 1.26 to 1.32.
@@ -34,7 +34,7 @@ impl Behavior {
         self != Behavior::V1_20
     }
 
-    /// The releases before 1.27's post-start hook and 1.28's shutdown rules (the seed articles').
+    /// The releases before 1.28's repair post-start hook and shutdown rules (the seed articles read 1.18–1.19).
     pub(crate) fn legacy(self) -> bool {
         self == Behavior::V1_20
     }
@@ -64,8 +64,8 @@ impl Behavior {
     /// What a reader is told this behaviour stands for.
     pub fn label(self) -> &'static str {
         match self {
-            Behavior::V1_20 => "1.20 (the seed articles)",
-            Behavior::V1_29 => "1.29 (1.26–1.32)",
+            Behavior::V1_20 => "1.20 (nearest the seed articles)",
+            Behavior::V1_29 => "1.29 (1.28–1.32)",
             Behavior::V1_33 => "1.33 (dual-write)",
             Behavior::V1_35 => "1.35 (1.35–1.37, current)",
         }

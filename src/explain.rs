@@ -57,9 +57,9 @@ fn repair(kind: &EventKind, who: &str, obj: &str, lang: Lang) -> Option<String> 
             format!("IPAddress {obj} 指向的 Service 存在，但持有的是另一个 ClusterIP，所以{who}的 RepairIPAddress 删除了它（该 Service 自己的 IPAddress 会单独检查）。")
         },
         EventKind::DefaultServiceCidrInconsistent => if en {
-            format!("{who} found the ServiceCIDR kubernetes with other CIDRs than its --service-cluster-ip-range: the first apiserver's object stays; change the flags or the object by hand.")
+            format!("{who} found the ServiceCIDR kubernetes with other CIDRs than its --service-cluster-ip-range: the first apiserver's object stays; change the flags, or delete the object (an apiserver then recreates it from its own flags).")
         } else {
-            format!("{who}发现名为 kubernetes 的 ServiceCIDR 的网段与自己的 --service-cluster-ip-range 不同：保留第一个 apiserver 创建的对象；要么改参数，要么手动改这个对象。")
+            format!("{who}发现名为 kubernetes 的 ServiceCIDR 的网段与自己的 --service-cluster-ip-range 不同：保留第一个 apiserver 创建的对象；要么改参数，要么删除这个对象（之后由某个 apiserver 按自己的参数重新创建）。")
         },
         EventKind::ClusterIpNotValid => if en {
             format!("{obj}'s ClusterIP cannot be used by this cluster; the repair loop skips it.")

@@ -2,10 +2,13 @@
 //! was checked at the release tag, the lines) of kubernetes/kubernetes, what that code does, and
 //! what the lab simplifies there. The inspector shows them; `scripts/check-upstream.sh` reads the
 //! table below to print, for a kubernetes clone, where each function lies at each tag.
+//! Every link it can show is listed, with how it was checked, in `src/upstream/verified.md`
+//! (a test fails on a link missing there).
 //!
 //! Paths follow the files the lab's modules name (their doc comments) and the moves between
 //! releases: `pkg/controlplane/controller.go`'s bootstrap controller became
-//! `controller/kubernetesservice` (1.28), `mastercount.go` became `instancecount.go`, the
+//! `controller/kubernetesservice` (1.28), `mastercount.go` became `instancecount.go` (1.20, with
+//! the move from `pkg/master` to `pkg/controlplane`), the
 //! ClusterIP `Range` moved from `ipallocator/allocator.go` to `bitmap.go`, and from 1.33 the
 //! ClusterIPs are IPAddress objects (`ipallocator.go`, `cidrallocator.go`, `repairip.go`).
 
@@ -137,11 +140,10 @@ const TABLE: &[Row] = &[
     r(LeaseRemove, V1_20, V1_35, "pkg/controlplane/reconcilers/lease.go", "RemoveEndpoints", None),
     r(LeaseWrite, V1_20, V1_35, "pkg/controlplane/reconcilers/lease.go", "UpdateLease", None),
     r(LeaseList, V1_20, V1_35, "pkg/controlplane/reconcilers/lease.go", "ListLeases", None),
-    r(InstanceCount, V1_20, V1_20, "pkg/controlplane/reconcilers/mastercount.go", "ReconcileEndpoints", None),
-    r(InstanceCount, V1_29, V1_35, "pkg/controlplane/reconcilers/instancecount.go", "ReconcileEndpoints", None),
+    r(InstanceCount, V1_20, V1_35, "pkg/controlplane/reconcilers/instancecount.go", "ReconcileEndpoints", None),
     r(NoneReconciler, V1_20, V1_35, "pkg/controlplane/reconcilers/none.go", "ReconcileEndpoints", None),
     r(Adapter, V1_20, V1_35, "pkg/controlplane/reconcilers/endpointsadapter.go", "EnsureEndpointSliceFromEndpoints", None),
-    r(RepairIpBitmap, V1_20, V1_35, "pkg/registry/core/service/ipallocator/controller/repair.go", "runOnce", None),
+    r(RepairIpBitmap, V1_20, V1_29, "pkg/registry/core/service/ipallocator/controller/repair.go", "runOnce", None),
     r(RepairIpAddress, V1_33, V1_35, "pkg/registry/core/service/ipallocator/controller/repairip.go", "syncService", None),
     r(RepairPort, V1_20, V1_35, "pkg/registry/core/service/portallocator/controller/repair.go", "runOnce", None),
     r(Bitmap, V1_20, V1_35, "pkg/registry/core/service/allocator/bitmap.go", "AllocateNext", None),
@@ -246,6 +248,12 @@ fn key_topics(key: &str, b: Behavior) -> Vec<Topic> {
     let rest = |prefix: &str| key.strip_prefix(prefix);
     if key.starts_with(etcd::MASTER_LEASES) {
         vec![LeaseWrite, LeaseList]
+    } else if (key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS)
+        && ip_objects
+    {
+        // 1.33's dual-write copy: the MetaAllocator writes it through the bitmap Range;
+        // RepairIPAddress never reads it.
+        vec![MetaAlloc, IpRange, BitmapStorage]
     } else if key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS {
         vec![IpRange, BitmapStorage, RepairIpBitmap]
     } else if key == etcd::RANGE_NODE_PORTS {
@@ -393,6 +401,10 @@ fn key_note(key: &str, b: Behavior) -> (&'static str, &'static str) {
         TTL
     } else if key.starts_with(etcd::ENDPOINT_SLICES) {
         SLICE
+    } else if (key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS)
+        && b.ip_addresses()
+    {
+        DUAL_WRITE
     } else if key.starts_with(etcd::RANGE_SERVICE_IPS) || key.starts_with("/ranges/") {
         BITMAP
     } else if (key.starts_with(etcd::SERVICE_CIDRS) || key.starts_with(etcd::IP_ADDRESSES))
@@ -429,6 +441,10 @@ const SLICE: Note = (
 const BITMAP: Note = (
     "The bitmap is kept in 64-bit words rather than a big.Int; the repair loop runs on the virtual clock and reads etcd directly.",
     "位图存放在 64 位字中，而不是 big.Int；修复循环运行在虚拟时钟上，直接读取 etcd。",
+);
+const DUAL_WRITE: Note = (
+    "From 1.33 this bitmap is written by the MetaAllocator beside the IPAddress objects (dual-write, on by default in 1.33, off from 1.34); no repair loop reads it: RepairIPAddress repairs the IPAddress objects only.",
+    "从 1.33 起，这张位图由 MetaAllocator 在写 IPAddress 对象的同时写入（双写，1.33 默认开启，1.34 起关闭）；没有任何修复循环读取它：RepairIPAddress 只修复 IPAddress 对象。",
 );
 const IP_OBJECTS: Note = (
     "Informers are always in sync: the allocators and RepairIPAddress read etcd directly. Which ServiceCIDR serves an allocation is drawn from the seeded PRNG (upstream: Go map order); failed writes are not retried and there are no metrics.",

@@ -38,8 +38,9 @@ pub trait ItemRange: Copy + fmt::Debug + fmt::Display + Eq {
     fn offset_of(&self, item: Self::Item) -> Option<usize>;
     /// The item at `offset`.
     fn item_at(&self, offset: usize) -> Self::Item;
-    /// `ErrNotInRange`'s text; `valid` is the range as printed.
-    fn not_in_range(item: Self::Item, valid: &str) -> String;
+    /// `ErrNotInRange`'s text; `valid` is the range as printed, `legacy` is behaviour 1.20's
+    /// wording.
+    fn not_in_range(item: Self::Item, valid: &str, legacy: bool) -> String;
     /// The error `Restore` returns when the bitmap refuses the data.
     fn restore_failed(e: String) -> String {
         e
@@ -56,10 +57,12 @@ pub enum Error<R: ItemRange> {
     Full,
     Allocated,
     MismatchedNetwork,
-    /// `valid` is the range as printed (`10.96.0.0/12`, `30000-32767`).
+    /// `valid` is the range as printed (`10.96.0.0/12`, `30000-32767`); `legacy`: printed as
+    /// behaviour 1.20 prints it.
     NotInRange {
         item: R::Item,
         valid: String,
+        legacy: bool,
     },
     /// Anything else (a restore failure, a storage error): its text as upstream wraps it.
     Other(String),
@@ -71,7 +74,11 @@ impl<R: ItemRange> fmt::Display for Error<R> {
             Error::Full => f.write_str("range is full"),
             Error::Allocated => f.write_str(R::ALLOCATED),
             Error::MismatchedNetwork => f.write_str(R::MISMATCHED),
-            Error::NotInRange { item, valid } => f.write_str(&R::not_in_range(*item, valid)),
+            Error::NotInRange {
+                item,
+                valid,
+                legacy,
+            } => f.write_str(&R::not_in_range(*item, valid, *legacy)),
             Error::Other(text) => f.write_str(text),
         }
     }
@@ -85,6 +92,8 @@ impl<R: ItemRange> std::error::Error for Error<R> {}
 pub struct Allocator<R: ItemRange> {
     range: R,
     bitmap: AllocationBitmap,
+    /// Behaviour 1.20: its error texts.
+    legacy: bool,
 }
 
 impl<R: ItemRange> Allocator<R> {
@@ -100,6 +109,7 @@ impl<R: ItemRange> Allocator<R> {
         Allocator {
             bitmap: AllocationBitmap::new(range.usable(), range.to_string(), strategy),
             range,
+            legacy: behavior.legacy(),
         }
     }
 
@@ -145,6 +155,7 @@ impl<R: ItemRange> Allocator<R> {
         self.offset_of(item).ok_or_else(|| Error::NotInRange {
             item,
             valid: self.range.to_string(),
+            legacy: self.legacy,
         })
     }
 

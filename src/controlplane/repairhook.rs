@@ -1,6 +1,6 @@
 //! The repair loops as one apiserver runs them: every `repair_interval`, and at start as the
-//! post-start hook `start-service-ip-repair-controllers` (1.27+; readiness waits for their first
-//! success) or synchronously in `Start()` (1.20, which exits if one fails). From 1.33 the
+//! post-start hook `start-service-ip-repair-controllers` (1.28+; readiness waits for their first
+//! success) or synchronously in `Start()` (1.20, up to 1.27; 1.20 exits if one fails). From 1.33 the
 //! ClusterIP loop is RepairIPAddress, which first waits for the ServiceCIDR `kubernetes`.
 
 use super::Apiserver;

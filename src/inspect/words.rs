@@ -12,8 +12,8 @@ pub fn behavior_label(b: Behavior, lang: Lang) -> &'static str {
     match lang {
         Lang::En => b.label(),
         Lang::Zh => match b {
-            Behavior::V1_20 => "1.20（原始文章）",
-            Behavior::V1_29 => "1.29（1.26–1.32）",
+            Behavior::V1_20 => "1.20（最接近原始文章）",
+            Behavior::V1_29 => "1.29（1.28–1.32）",
             Behavior::V1_33 => "1.33（双写）",
             Behavior::V1_35 => "1.35（1.35–1.37，当前）",
         },

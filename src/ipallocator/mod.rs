@@ -118,10 +118,16 @@ impl ItemRange for IpNet {
         u128_to_ip(family_of(self), base(self).wrapping_add(offset as u128))
     }
 
-    fn not_in_range(ip: IpAddr, valid: &str) -> String {
-        format!(
-            "the provided IP ({ip}) is not in the valid range. The range of valid IPs is {valid}"
-        )
+    /// 1.20/1.21's `ErrNotInRange` is a plain `errors.New`-style text without the IP; the
+    /// `ErrNotInRange{IP, ValidRange}` type of `bitmap.go` adds it.
+    fn not_in_range(ip: IpAddr, valid: &str, legacy: bool) -> String {
+        if legacy {
+            format!("provided IP is not in the valid range. The range of valid IPs is {valid}")
+        } else {
+            format!(
+                "the provided IP ({ip}) is not in the valid range. The range of valid IPs is {valid}"
+            )
+        }
     }
 
     fn restore_failed(e: String) -> String {

@@ -121,7 +121,7 @@ impl ItemRange for PortRange {
         self.base + offset as i32
     }
 
-    fn not_in_range(_port: i32, valid: &str) -> String {
+    fn not_in_range(_port: i32, valid: &str, _legacy: bool) -> String {
         format!("provided port is not in the valid range. The range of valid ports is {valid}")
     }
 

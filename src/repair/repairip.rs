@@ -107,7 +107,8 @@ pub(crate) fn sync_service(st: &mut Client, key: &str) {
     }
     for raw in svc.cluster_ips() {
         let Some(ip) = parse_ip(raw) else {
-            let msg = format!("Cluster IP {raw} is not a valid IP; please recreate Service");
+            // Upstream formats the nil `net.IP` that ParseIPSloppy returned: `<nil>`.
+            let msg = "Cluster IP <nil> is not a valid IP; please recreate Service".to_string();
             st.rec.warning(COMPONENT, EventKind::ClusterIpNotValid, key, msg);
             continue;
         };

@@ -112,6 +112,12 @@ fn errors_carry_kubernetes_texts() {
         r.allocate(ip("10.0.0.255")).unwrap_err().to_string(),
         "the provided IP (10.0.0.255) is not in the valid range. The range of valid IPs is 10.0.0.0/24"
     );
+    // 1.20/1.21's ErrNotInRange names no IP (the IP came with bitmap.go's ErrNotInRange type).
+    let mut old = Range::new(net("10.0.0.0/24"), Behavior::V1_20);
+    assert_eq!(
+        old.allocate(ip("10.0.1.1")).unwrap_err().to_string(),
+        "provided IP is not in the valid range. The range of valid IPs is 10.0.0.0/24"
+    );
     assert!(matches!(
         r.allocate(ip("fd00::1")),
         Err(Error::NotInRange { .. })

@@ -99,7 +99,8 @@ fn errors_carry_kubernetes_texts() {
         a.allocate(32768).unwrap_err(),
         Error::NotInRange {
             item: 32768,
-            valid: "30000-32767".into()
+            valid: "30000-32767".into(),
+            legacy: false
         }
     );
     assert_eq!(Error::Full.to_string(), "range is full");

@@ -153,10 +153,12 @@ fn files_that_moved_between_releases_link_to_where_they_were() {
         paths(&apiserver, Behavior::V1_29)[0],
         "pkg/controlplane/controller/kubernetesservice/controller.go"
     );
-    // master-count's file was renamed instancecount.go.
-    assert!(
-        paths(&apiserver, Behavior::V1_20).contains(&"pkg/controlplane/reconcilers/mastercount.go")
-    );
+    // master-count's file was renamed instancecount.go in 1.20, with the move to pkg/controlplane
+    // (pkg/controlplane/reconcilers/mastercount.go never existed).
+    assert!(paths(&apiserver, Behavior::V1_20)
+        .contains(&"pkg/controlplane/reconcilers/instancecount.go"));
+    assert!(!paths(&apiserver, Behavior::V1_20)
+        .contains(&"pkg/controlplane/reconcilers/mastercount.go"));
     assert!(paths(&apiserver, Behavior::V1_35)
         .contains(&"pkg/controlplane/reconcilers/instancecount.go"));
     // A ClusterIP: a bit of the bitmap (allocator.go, then bitmap.go), an IPAddress object from 1.33.
@@ -226,6 +228,18 @@ fn each_object_links_to_the_loop_that_writes_it() {
         paths(&ip_leak, Behavior::V1_29),
         ["pkg/registry/core/service/ipallocator/controller/repair.go"]
     );
+    // 1.33's dual-written bitmap: the MetaAllocator writes it, no repair loop reads it.
+    let bitmap = Subject::Key("/ranges/serviceips".into());
+    assert_eq!(
+        paths(&bitmap, Behavior::V1_33),
+        [
+            "pkg/registry/core/service/ipallocator/cidrallocator.go",
+            "pkg/registry/core/service/ipallocator/bitmap.go",
+            "pkg/registry/core/service/allocator/storage/storage.go"
+        ]
+    );
+    assert!(paths(&bitmap, Behavior::V1_29)
+        .contains(&"pkg/registry/core/service/ipallocator/controller/repair.go"));
     // The default ServiceCIDR from 1.33; before, the lab has none and links to the bitmap.
     let cidr = Subject::Key("/servicecidrs/kubernetes".into());
     assert_eq!(
@@ -279,4 +293,207 @@ fn every_note_of_what_the_lab_simplifies_exists_in_both_languages() {
     assert!(simplification(&expired, Behavior::V1_29, Lang::En).contains("not Kubernetes' output"));
     let ip = Subject::IpAddress("10.96.0.10".into());
     assert!(simplification(&ip, Behavior::V1_20, Lang::En).contains("no ServiceCIDR or IPAddress"));
+}
+
+/// Every event kind (the match makes a new kind a compile error here until it is listed).
+fn every_event_kind() -> Vec<EventKind> {
+    use EventKind as K;
+    let all = vec![
+        K::ClusterIpNotValid,
+        K::ClusterIpNotAllocated,
+        K::ClusterIpAlreadyAllocated,
+        K::ClusterIpOutOfRange,
+        K::ClusterIpWrongReference,
+        K::IpAddressLeaked,
+        K::IpAddressModified,
+        K::IpAddressWrongReference,
+        K::DefaultServiceCidrInconsistent,
+        K::DefaultServiceCidrError,
+        K::ServiceCidrLog,
+        K::ServiceCidrFull,
+        K::PortNotAllocated,
+        K::PortAlreadyAllocated,
+        K::PortOutOfRange,
+        K::PortRangeFull,
+        K::RepairUnknownError,
+        K::RepairDetail,
+        K::LeakFlagged,
+        K::LeakCleanedUp,
+        K::LeakNotAllocatable,
+        K::RepairFailed,
+        K::ReleaseFailed,
+        K::StartupWarning,
+        K::InitialCheckFailed,
+        K::StaleEndpointRemoved,
+        K::RemoveEndpointsFailed,
+        K::RemoveEndpointsTimedOut,
+        K::NamespaceCreateFailed,
+        K::ReconcilerShutdown,
+        K::EndpointsReset {
+            addresses: vec!["192.168.10.11".into()],
+        },
+        K::RefusedToEraseEndpoints,
+        K::SyncFailed,
+        K::LeaseExpired {
+            ip: "192.168.10.12".into(),
+        },
+        K::ActionFailed,
+        K::Other,
+    ];
+    for k in &all {
+        match k {
+            K::ClusterIpNotValid
+            | K::ClusterIpNotAllocated
+            | K::ClusterIpAlreadyAllocated
+            | K::ClusterIpOutOfRange
+            | K::ClusterIpWrongReference
+            | K::IpAddressLeaked
+            | K::IpAddressModified
+            | K::IpAddressWrongReference
+            | K::DefaultServiceCidrInconsistent
+            | K::DefaultServiceCidrError
+            | K::ServiceCidrLog
+            | K::ServiceCidrFull
+            | K::PortNotAllocated
+            | K::PortAlreadyAllocated
+            | K::PortOutOfRange
+            | K::PortRangeFull
+            | K::RepairUnknownError
+            | K::RepairDetail
+            | K::LeakFlagged
+            | K::LeakCleanedUp
+            | K::LeakNotAllocatable
+            | K::RepairFailed
+            | K::ReleaseFailed
+            | K::StartupWarning
+            | K::InitialCheckFailed
+            | K::StaleEndpointRemoved
+            | K::RemoveEndpointsFailed
+            | K::RemoveEndpointsTimedOut
+            | K::NamespaceCreateFailed
+            | K::ReconcilerShutdown
+            | K::EndpointsReset { .. }
+            | K::RefusedToEraseEndpoints
+            | K::SyncFailed
+            | K::LeaseExpired { .. }
+            | K::ActionFailed
+            | K::Other => {}
+        }
+    }
+    all
+}
+
+/// Every subject the inspector can be shown: apiservers, cells, every key family, every write
+/// (each key × loop × operation) and every event kind under every component that records one.
+fn every_subject() -> Vec<Subject> {
+    let keys = [
+        "/masterleases/192.168.10.11",
+        "/ranges/serviceips",
+        "/ranges/secondaryserviceips",
+        "/ranges/servicenodeports",
+        "/services/specs/default/kubernetes",
+        "/services/specs/default/web",
+        "/services/endpoints/default/kubernetes",
+        "/services/endpoints/default/web",
+        "/endpointslices/default/kubernetes",
+        "/endpointslices/default/kubernetes-extra",
+        "/servicecidrs/kubernetes",
+        "/servicecidrs/extra",
+        "/ipaddresses/10.96.0.1",
+        "/namespaces/default",
+        "/namespaces/kube-system",
+        "/pods/default/web-1",
+        "/something/else",
+    ];
+    let loops = [
+        Loop::EndpointReconciler,
+        Loop::Repair,
+        Loop::Request,
+        Loop::Bootstrap,
+        Loop::ControllerManager,
+        Loop::Ttl,
+        Loop::Lab,
+    ];
+    let ops = [WireOp::Put, WireOp::Delete, WireOp::Expire, WireOp::Bounce];
+    let components = [
+        "ipallocator-repair-controller",
+        "portallocator-repair-controller",
+        "kube-apiserver",
+        "kube-controller-manager",
+        "bootstrap-sim",
+        "x",
+    ];
+    let mut all = subjects();
+    all.extend([
+        Subject::Apiserver("apiserver-b".into()),
+        Subject::ClusterIp("fd00::1".into()),
+        Subject::IpAddress("10.96.0.1".into()),
+    ]);
+    for k in keys {
+        all.push(Subject::Key(k.into()));
+        for via in loops {
+            for op in ops {
+                all.push(packet(k, op, via));
+            }
+        }
+    }
+    for kind in every_event_kind() {
+        for c in components {
+            all.push(event(kind.clone(), c));
+        }
+    }
+    all
+}
+
+#[test]
+fn every_link_the_inspector_shows_is_on_the_verified_list() {
+    const LIST: &str = include_str!("../../src/upstream/verified.md");
+    // Rows `| `path` | `function` | tags | how |`.
+    let rows: Vec<(String, String, Vec<String>, String)> = LIST
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+            assert_eq!(cells.len(), 4, "{l}");
+            (
+                cells[0].trim_matches('`').to_string(),
+                cells[1].trim_matches('`').to_string(),
+                cells[2].split_whitespace().map(str::to_string).collect(),
+                cells[3].to_string(),
+            )
+        })
+        .collect();
+    assert!(!rows.is_empty());
+    for (p, f, tags, how) in &rows {
+        assert!(!how.is_empty(), "{p} {f}: say how it was checked");
+        assert!(!tags.is_empty(), "{p} {f}: no tag");
+    }
+    let mut reached = std::collections::BTreeSet::new();
+    for s in every_subject() {
+        for (b, tag) in BEHAVIORS {
+            for l in sources(&s, b) {
+                let row = rows
+                    .iter()
+                    .position(|(p, f, tags, _)| {
+                        p == l.path && f == l.symbol && tags.iter().any(|t| t == tag)
+                    })
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{s:?} under {b:?} links {} {} at {tag}, which src/upstream/verified.md does not list",
+                            l.path, l.symbol
+                        )
+                    });
+                reached.insert((row, tag));
+            }
+        }
+    }
+    // No stale row: every listed (path, function, tag) is one the inspector shows.
+    for (i, (p, f, tags, _)) in rows.iter().enumerate() {
+        for t in tags {
+            assert!(
+                reached.contains(&(i, t.as_str())),
+                "src/upstream/verified.md lists {p} {f} at {t}, which no subject reaches"
+            );
+        }
+    }
 }
