@@ -26,6 +26,8 @@ pub struct Cluster {
     pub endpoint_slices: Vec<Json>,
     pub service_cidrs: Vec<Json>,
     pub ip_addresses: Vec<Json>,
+    /// What the reading did that the user should know (lines it ignored), one line each.
+    pub notes: Vec<String>,
 }
 
 /// What `kubectl` does not show and the import needs: the flags, as the CLI options give them.
@@ -87,7 +89,7 @@ pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
     });
     let range = match &options.service_cluster_ip_range {
         Some(r) => r.clone(),
-        None => range::default_range(cluster)?,
+        None => range::default_range(cluster)?.range,
     };
     let node_ports = options
         .service_node_port_range
@@ -191,6 +193,23 @@ pub(super) fn service_ips(s: &Json) -> Vec<IpAddr> {
 /// One apiserver per address of the `kubernetes` Endpoints (else of its EndpointSlices), with
 /// the port they serve; one at `192.168.10.11` when the input has neither.
 fn apiservers(cluster: &Cluster) -> (Vec<Json>, i64) {
+    let (mut ips, port) = apiserver_ips(cluster);
+    if ips.is_empty() {
+        ips.push(GUESSED_APISERVER);
+    }
+    let servers = ips
+        .iter()
+        .enumerate()
+        .map(|(i, ip)| json!({"name": format!("apiserver-{}", i + 1), "advertise_address": ip}))
+        .collect();
+    (servers, port.unwrap_or(6443))
+}
+
+/// The apiserver assumed when the input has no `kubernetes` Endpoints or EndpointSlices.
+const GUESSED_APISERVER: &str = "192.168.10.11";
+
+/// The addresses of the `kubernetes` Endpoints (else EndpointSlices), sorted, and their port.
+fn apiserver_ips(cluster: &Cluster) -> (Vec<&str>, Option<i64>) {
     // (the addresses of each entry, the first port) of the Endpoints' subsets or of the slices.
     let (ips, port): (Vec<&str>, Option<i64>) =
         match cluster.endpoints.iter().find(|e| is_kubernetes(e)) {
@@ -220,21 +239,34 @@ fn apiservers(cluster: &Cluster) -> (Vec<Json>, i64) {
             }
         };
     let ips: BTreeSet<&str> = ips.into_iter().collect();
-    let mut ips: Vec<&str> = ips.into_iter().collect();
-    if ips.is_empty() {
-        ips.push("192.168.10.11");
+    (ips.into_iter().collect(), port)
+}
+
+/// What the import ignored or guessed, one line each (shown with the findings): the lines of
+/// the paste that were no JSON, the range when it was guessed, the apiserver when the input has
+/// none, each saying how to give it.
+pub fn notes(cluster: &Cluster, options: &Options) -> Vec<String> {
+    let mut notes = cluster.notes.clone();
+    if options.service_cluster_ip_range.is_none() {
+        if let Ok(range::Guess {
+            range,
+            how: Some(how),
+        }) = range::default_range(cluster)
+        {
+            notes.push(format!("service-cluster-ip-range guessed: {range} ({how}); kubectl does not show the flag: give it with --service-cluster-ip-range (on the page: the range field)"));
+        }
     }
-    let servers = ips
-        .iter()
-        .enumerate()
-        .map(|(i, ip)| json!({"name": format!("apiserver-{}", i + 1), "advertise_address": ip}))
-        .collect();
-    (servers, port.unwrap_or(6443))
+    if apiserver_ips(cluster).0.is_empty() {
+        notes.push(format!("apiservers guessed: one at {GUESSED_APISERVER}:6443 (the input has no Endpoints default/kubernetes); give them by adding what `kubectl get endpoints kubernetes -o json` prints"));
+    }
+    notes
 }
 
 /// An import: the scenario file, its text and the scenario it is.
 pub struct Imported {
     pub file: Json,
+    /// [`notes`] on the import.
+    pub notes: Vec<String>,
     pub text: String,
     pub scenario: crate::scenario::Scenario,
 }
@@ -251,10 +283,15 @@ pub fn import_with(
     options: &Options,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Imported, String> {
-    let Written { file, text, .. } = write_with(text, options, progress)?;
+    let Written {
+        cluster,
+        file,
+        text,
+    } = write_with(text, options, progress)?;
     progress(Progress::Checking);
     let scenario = check(&text)?;
     Ok(Imported {
+        notes: notes(&cluster, options),
         file,
         text,
         scenario,

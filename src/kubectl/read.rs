@@ -32,15 +32,36 @@ fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Clus
         ));
     }
     let mut cluster = Cluster::default();
-    let mut documents = serde_json::Deserializer::from_str(text).into_iter::<Json>();
+    // Prompt and command lines (`$ kubectl get svc -A -o json`) pasted with the output.
+    let mut skipped: Vec<&str> = Vec::new();
+    let mut rest = text;
     let mut d = 0;
-    while let Some(doc) = {
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            break;
+        }
+        if !rest.starts_with(['{', '[']) {
+            let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+            if is_prompt(line) {
+                skipped.push(line.trim());
+                rest = after;
+                continue;
+            }
+        }
         progress(Progress::Parsing { document: d + 1 });
-        documents.next()
-    } {
         d += 1;
-        let doc = doc.map_err(|e| format!("document {d}: not JSON: {e}"))?;
+        let mut documents = serde_json::Deserializer::from_str(rest).into_iter::<Json>();
+        let doc = match documents.next() {
+            Some(Ok(doc)) => doc,
+            Some(Err(e)) => return Err(not_json(d, text, rest, &e)),
+            None => break,
+        };
+        rest = &rest[documents.byte_offset()..];
         let at = |msg: String| format!("document {d}: {msg}");
+        let list_kind = doc.get("kind").and_then(Json::as_str).unwrap_or("");
+        // A typed list (`ServiceList`, as the API prints it) leaves out its items' kind.
+        let item_kind = list_kind.strip_suffix("List").unwrap_or("");
         match doc.get("items") {
             Some(items) => {
                 let items = items
@@ -49,12 +70,16 @@ fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Clus
                 let step = (items.len() / 100).max(1);
                 for (i, item) in items.iter().enumerate() {
                     if i % step == 0 {
-                        progress(Progress::Reading { read: i, of: items.len() });
+                        progress(Progress::Reading {
+                            read: i,
+                            of: items.len(),
+                        });
                     }
-                    object(&mut cluster, item).map_err(|e| at(format!("items[{i}] {e}")))?;
+                    object(&mut cluster, item, item_kind)
+                        .map_err(|e| at(format!("items[{i}] {e}")))?;
                 }
             }
-            None => object(&mut cluster, &doc).map_err(at)?,
+            None => object(&mut cluster, &doc, "").map_err(at)?,
         }
     }
     if d == 0 {
@@ -62,12 +87,70 @@ fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Clus
             "input: empty (paste the JSON that `kubectl get svc -A -o json` prints)".into(),
         );
     }
+    if let Some(first) = skipped.first() {
+        let n = skipped.len();
+        let lines = if n == 1 { "line" } else { "lines" };
+        cluster.notes.push(format!(
+            "ignored {n} {lines} that are no JSON (a shell prompt or command: {})",
+            quote(&crate::quote::clip(first, 60))
+        ));
+    }
     Ok(cluster)
 }
 
+/// Whether a line pasted before a document is a shell prompt or the command that printed it
+/// (`$ kubectl …`, `user@host:~$ kubectl …`, `PS C:\> kubectl …`, `> kubectl …`, `% oc get …`).
+fn is_prompt(line: &str) -> bool {
+    let line = line.trim();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let command = [
+        "kubectl",
+        "oc",
+        "k",
+        "kubectl.exe",
+        "microk8s",
+        "k3s",
+        "minikube",
+    ];
+    let prompt = |w: &str| w.ends_with(['$', '>', '#', '%']);
+    match words[..] {
+        [] => true,
+        [one] => prompt(one),
+        _ => {
+            words
+                .iter()
+                .any(|w| command.contains(w) || w.ends_with("/kubectl"))
+                && !line.contains(['{', '"'])
+        }
+    }
+}
+
+/// A document that does not parse, located in the whole `text` (its line counted from the
+/// first), with a hint when it does not start like JSON.
+fn not_json(d: usize, text: &str, rest: &str, e: &serde_json::Error) -> String {
+    let before = text[..text.len() - rest.len()].matches('\n').count();
+    let msg = e.to_string();
+    let msg = msg
+        .rsplit_once(" at line ")
+        .map_or(msg.as_str(), |(m, _)| m);
+    let hint = if rest.starts_with(['{', '[']) {
+        ""
+    } else {
+        " (paste what `kubectl get … -o json` prints, from its first `{`)"
+    };
+    format!(
+        "document {d}: not JSON: {msg} at line {} column {}{hint}",
+        e.line() + before,
+        e.column()
+    )
+}
+
 /// One object, added to `cluster`; errors read `(Kind namespace/name): field: message`.
-fn object(cluster: &mut Cluster, o: &Json) -> Result<(), String> {
-    let kind = o.get("kind").and_then(Json::as_str).unwrap_or("");
+fn object(cluster: &mut Cluster, o: &Json, list_kind: &str) -> Result<(), String> {
+    let kind = o.get("kind").and_then(Json::as_str).unwrap_or(list_kind);
+    if kind.is_empty() && o.get("apiVersion").is_none() {
+        return Err(not_kubectl(o));
+    }
     let meta = o.get("metadata").unwrap_or(&Json::Null);
     let name = meta.get("name").and_then(Json::as_str).unwrap_or("");
     let namespace = meta
@@ -345,6 +428,23 @@ fn endpoint_ports(v: Option<&Json>) -> Result<Vec<Json>, FieldError> {
         .collect()
 }
 
+/// What is said of an object with neither `apiVersion` nor `kind`: not what kubectl prints.
+fn not_kubectl(o: &Json) -> String {
+    let what = match o {
+        Json::Object(m) if m.is_empty() => "an empty object".to_string(),
+        Json::Object(m) => {
+            let keys: Vec<&str> = m.keys().take(4).map(String::as_str).collect();
+            let more = if m.len() > 4 { ", …" } else { "" };
+            format!(
+                "an object of {}{more}",
+                crate::quote::clip(&keys.join(", "), 80)
+            )
+        }
+        other => short(other),
+    };
+    format!("not kubectl output: expected objects with apiVersion and kind ({what} has neither)")
+}
+
 /// A list, or nothing (`null` and absent read as empty).
 fn array(v: Option<&Json>) -> Result<&[Json], String> {
     match v {
@@ -408,4 +508,3 @@ fn service_ip(s: &str) -> Result<(), String> {
 fn short(v: &Json) -> String {
     crate::quote::clip(&v.to_string(), 40)
 }
-
