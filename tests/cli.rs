@@ -265,7 +265,7 @@ fn import_notes_say_what_was_ignored_or_guessed() {
     assert_eq!(v["service_cluster_ip_range"], "10.43.0.0/16");
     let notes: Vec<&str> = v["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
     assert_eq!(notes.len(), 2, "{notes:?}");
-    assert!(notes[0].starts_with("ignored 2 lines that are no JSON"));
+    assert!(notes[0].starts_with("ignored 2 lines before the output"));
     assert!(notes[1].contains("10.43.0.0/16 is k3s's default") && notes[1].contains("--service-cluster-ip-range"));
 
     let given = sim(&["findings", k3s, "--service-cluster-ip-range", "10.43.0.0/16"]);

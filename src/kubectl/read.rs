@@ -49,6 +49,19 @@ fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Clus
                 continue;
             }
         }
+        if looks_like_yaml(rest) {
+            // `-o yaml`: its documents (`---` between them) to the end of the paste.
+            for doc in serde_yaml::Deserializer::from_str(rest) {
+                progress(Progress::Parsing { document: d + 1 });
+                d += 1;
+                let doc = <Json as serde::Deserialize>::deserialize(doc)
+                    .map_err(|e| format!("document {d}: not YAML: {e}"))?;
+                if !doc.is_null() {
+                    document(&mut cluster, d, &doc, progress)?;
+                }
+            }
+            break;
+        }
         progress(Progress::Parsing { document: d + 1 });
         d += 1;
         let mut documents = serde_json::Deserializer::from_str(rest).into_iter::<Json>();
@@ -58,29 +71,7 @@ fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Clus
             None => break,
         };
         rest = &rest[documents.byte_offset()..];
-        let at = |msg: String| format!("document {d}: {msg}");
-        let list_kind = doc.get("kind").and_then(Json::as_str).unwrap_or("");
-        // A typed list (`ServiceList`, as the API prints it) leaves out its items' kind.
-        let item_kind = list_kind.strip_suffix("List").unwrap_or("");
-        match doc.get("items") {
-            Some(items) => {
-                let items = items
-                    .as_array()
-                    .ok_or_else(|| at("items: not a list".into()))?;
-                let step = (items.len() / 100).max(1);
-                for (i, item) in items.iter().enumerate() {
-                    if i % step == 0 {
-                        progress(Progress::Reading {
-                            read: i,
-                            of: items.len(),
-                        });
-                    }
-                    object(&mut cluster, item, item_kind)
-                        .map_err(|e| at(format!("items[{i}] {e}")))?;
-                }
-            }
-            None => object(&mut cluster, &doc, "").map_err(at)?,
-        }
+        document(&mut cluster, d, &doc, progress)?;
     }
     if d == 0 {
         return Err(
@@ -91,11 +82,52 @@ fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Clus
         let n = skipped.len();
         let lines = if n == 1 { "line" } else { "lines" };
         cluster.notes.push(format!(
-            "ignored {n} {lines} that are no JSON (a shell prompt or command: {})",
+            "ignored {n} {lines} before the output (a shell prompt or command: {})",
             quote(&crate::quote::clip(first, 60))
         ));
     }
     Ok(cluster)
+}
+
+/// The `d`th document: a list (typed or not) or one object, added to `cluster`.
+fn document(
+    cluster: &mut Cluster,
+    d: usize,
+    doc: &Json,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(), String> {
+    let at = |msg: String| format!("document {d}: {msg}");
+    let list_kind = doc.get("kind").and_then(Json::as_str).unwrap_or("");
+    // A typed list (`ServiceList`, as the API prints it) leaves out its items' kind.
+    let item_kind = list_kind.strip_suffix("List").unwrap_or("");
+    match doc.get("items") {
+        Some(items) => {
+            let items = items
+                .as_array()
+                .ok_or_else(|| at("items: not a list".into()))?;
+            let step = (items.len() / 100).max(1);
+            for (i, item) in items.iter().enumerate() {
+                if i % step == 0 {
+                    progress(Progress::Reading { read: i, of: items.len() });
+                }
+                object(cluster, item, item_kind).map_err(|e| at(format!("items[{i}] {e}")))?;
+            }
+            Ok(())
+        }
+        None => object(cluster, doc, "").map_err(at),
+    }
+}
+
+/// Whether the rest of a paste is `-o yaml` output: a line `apiVersion:`, `kind:`, `items:`
+/// or `---` before any other (comments aside).
+fn looks_like_yaml(rest: &str) -> bool {
+    let first = rest
+        .lines()
+        .map(str::trim_end)
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    first.is_some_and(|l| {
+        l == "---" || ["apiVersion:", "kind:", "items:"].iter().any(|k| l.starts_with(k))
+    })
 }
 
 /// Whether a line pasted before a document is a shell prompt or the command that printed it

@@ -440,7 +440,7 @@ fn a_terminal_copied_with_its_prompts_is_read_and_says_so() {
     assert_eq!(c.endpoints.len(), 1);
     assert_eq!(
         c.notes,
-        ["ignored 2 lines that are no JSON (a shell prompt or command: \"pi@k3s-main:~$ kubectl get svc -A -o json\")"]
+        ["ignored 2 lines before the output (a shell prompt or command: \"pi@k3s-main:~$ kubectl get svc -A -o json\")"]
     );
     // k3s's own /16, not a /17 that only just holds 10.43.88.150.
     let s = imported(K3S_PROMPT, &Options::default());
@@ -531,4 +531,23 @@ fn another_tools_format_is_named_as_not_kubectl_output() {
     let e = refusal(r#"{"items": [{"metadata": {"namespace": "x"}}]}"#);
     assert_eq!(e, "document 1: items[0] not kubectl output: expected objects with apiVersion and kind (an object of metadata has neither)");
     assert!(!e.contains('\n'));
+}
+
+#[test]
+fn yaml_is_read_as_the_json_is() {
+    let text = include_str!("../kubectl/shape-kind-yaml.txt");
+    let c = kubectl::read(text).unwrap();
+    let json = kubectl::read(KIND_NO_ENDPOINTS).unwrap();
+    assert_eq!(c.services, json.services);
+    assert_eq!(c.endpoints[0]["subsets"][0]["addresses"], json!(["172.18.0.2"]));
+    assert_eq!(c.notes.len(), 1, "the command line: {:?}", c.notes);
+    let s = imported(text, &Options::default());
+    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/16");
+    assert_eq!(s["cluster"]["apiservers"][0]["advertise_address"], "172.18.0.2");
+    // A YAML that is not kubectl's is refused on one line, naming the document.
+    let e = refusal("kind: Service\nmetadata: [1\n");
+    assert!(e.starts_with("document 1: not YAML: "), "{e}");
+    assert!(!e.contains('\n'));
+    let e = refusal("items:\n- name: web\n");
+    assert!(e.starts_with("document 1: items[0] not kubectl output"), "{e}");
 }

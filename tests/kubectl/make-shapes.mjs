@@ -10,6 +10,7 @@
 //                              a `ServiceCIDRList`, an `IPAddressList`), kind (10.96.0.0/16)
 //   shape-kind-no-endpoints.json  kind's Services alone: the range and the apiserver guessed
 //   shape-not-kubectl.json     a dump in another format (no apiVersion, no kind)
+//   shape-kind-yaml.txt        `-o yaml` after its command line, two documents (`---`)
 import { writeFileSync } from "node:fs";
 
 const time = "2026-01-12T09:30:00Z";
@@ -83,3 +84,32 @@ out("shape-kind-no-endpoints.json", json(list(kind)));
 out("shape-not-kubectl.json", json({
   services: kind.map((s) => ({ name: s.metadata.name, namespace: s.metadata.namespace, clusterIP: s.spec.clusterIP })),
 }));
+
+// `-o yaml`, as kubectl prints it (two-space indent, `- ` items, plain scalars where YAML allows),
+// after its command line: kind's Services and the kubernetes Endpoints, `---` between.
+function yaml(v, indent = "") {
+  const scalar = (x) => {
+    if (typeof x !== "string") return String(x);
+    // Quoted as kubectl quotes them: what YAML would read as a number, a boolean or a time.
+    const plain = /^[A-Za-z0-9_/][A-Za-z0-9._/:-]*$/.test(x) && !/^-?[0-9]+(\.[0-9]+)?$/.test(x)
+      && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(x) && !/^[0-9]{4}-[0-9]{2}-[0-9]{2}T/.test(x);
+    return plain ? x : JSON.stringify(x);
+  };
+  if (Array.isArray(v)) {
+    if (v.length === 0) return " []";
+    return v.map((x) => `\n${indent}- ` + (typeof x === "object" && x !== null ? yaml(x, indent + "  ").replace(/^\n\s*/, "") : scalar(x))).join("");
+  }
+  if (typeof v === "object" && v !== null) {
+    const keys = Object.keys(v);
+    if (keys.length === 0) return " {}";
+    return keys.map((k) => {
+      const x = v[k];
+      const inner = typeof x === "object" && x !== null ? yaml(x, Array.isArray(x) ? indent : indent + "  ") : " " + scalar(x);
+      return `\n${indent}${k}:${inner}`;
+    }).join("");
+  }
+  return " " + scalar(v);
+}
+out("shape-kind-yaml.txt",
+  "$ kubectl get svc -A -o yaml; echo ---; kubectl get endpoints kubernetes -o yaml\n" +
+  yaml(list(kind)).replace(/^\n/, "") + "\n---\n" + yaml(endpoints(["172.18.0.2"], 6443)).replace(/^\n/, "") + "\n");
