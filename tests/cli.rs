@@ -253,3 +253,31 @@ fn import_refusals_exit_2_with_one_line_naming_the_place() {
         }
     }
 }
+
+/// What the import ignored or guessed: `findings` prints it as `notes`, `import` on stderr (its
+/// stdout stays the scenario file alone).
+#[test]
+fn import_notes_say_what_was_ignored_or_guessed() {
+    let k3s = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kubectl/shape-k3s-prompt.txt");
+    let out = sim(&["findings", k3s]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["service_cluster_ip_range"], "10.43.0.0/16");
+    let notes: Vec<&str> = v["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes[0].starts_with("ignored 2 lines before the output"));
+    assert!(notes[1].contains("10.43.0.0/16 is k3s's default") && notes[1].contains("--service-cluster-ip-range"));
+
+    let given = sim(&["findings", k3s, "--service-cluster-ip-range", "10.43.0.0/16"]);
+    let v: serde_json::Value = serde_json::from_slice(&given.stdout).unwrap();
+    assert_eq!(v["notes"].as_array().unwrap().len(), 1, "the range given: not guessed");
+
+    let kind = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kubectl/shape-kind-no-endpoints.json");
+    let out = sim(&["import", kind]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    assert!(stderr.lines().all(|l| l.starts_with("note: ")));
+    assert!(stderr.contains("apiservers guessed: one at 192.168.10.11:6443"));
+    serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("stdout: the file alone");
+}

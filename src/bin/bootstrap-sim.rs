@@ -81,16 +81,25 @@ fn main() -> ExitCode {
         ["import", file, flags @ ..] => match import(file, flags) {
             Err(e) => invalid(e),
             Ok(imported) => {
+                for note in &imported.notes {
+                    eprintln!("note: {note}");
+                }
                 print_json(&imported.file);
                 ExitCode::SUCCESS
             }
         },
         ["findings", file, flags @ ..] => match import(file, flags) {
             Err(e) => invalid(e),
-            Ok(kubectl::Imported { file, scenario, .. }) => {
+            Ok(kubectl::Imported {
+                file,
+                scenario,
+                notes,
+                ..
+            }) => {
                 print_json(&serde_json::json!({
                     "behavior": file["behavior"],
                     "service_cluster_ip_range": file["cluster"]["service_cluster_ip_range"],
+                    "notes": notes,
                     "findings": kubectl::findings(&scenario),
                 }));
                 ExitCode::SUCCESS

@@ -242,11 +242,13 @@ fn a_dual_stack_cluster_has_its_secondary_range_guessed_from_its_services() {
     ]})
     .to_string();
     let s = imported(&list, &Options::default());
-    // The kubernetes Service is single-stack: the secondary range starts at the widest range
-    // the flag allows (/108) that holds the lowest IPv6 ClusterIP, as small as holds them all.
+    // The primary range is kind's default (the smallest distribution default that holds every
+    // IPv4 ClusterIP). The kubernetes Service is single-stack: the secondary range starts at
+    // the widest range the flag allows (/108) that holds the lowest IPv6 ClusterIP, as small as
+    // holds them all (kind's fd00:10:96::/112 does not hold fd00:10:96::2:7).
     assert_eq!(
         s["cluster"]["service_cluster_ip_range"],
-        "10.96.0.0/23,fd00:10:96::/110"
+        "10.96.0.0/16,fd00:10:96::/110"
     );
     // No IPv6 ClusterIP is of a family the cluster lacks (ClusterIPNotValid).
     assert_eq!(
@@ -268,13 +270,12 @@ fn an_import_tells_how_far_it_has_come() {
     let imported = kubectl::import_with(&text, &Options::default(), &mut |p| told.push(p)).unwrap();
     assert_eq!(imported.file["initial"]["services"].as_array().unwrap().len(), 251);
     // Each document parsed, then its objects read in hundredths (251 objects: every second),
-    // then the file written and checked.
+    // then the file written and checked (no third document is looked for past the end).
     let reads: Vec<usize> = (0..251).step_by(2).collect();
     let mut want = vec![Progress::Parsing { document: 1 }];
     want.extend(reads.iter().map(|&read| Progress::Reading { read, of: 251 }));
     want.extend([
         Progress::Parsing { document: 2 },
-        Progress::Parsing { document: 3 },
         Progress::Writing,
         Progress::Checking,
     ]);
@@ -371,4 +372,182 @@ fn a_file_is_read_as_utf8_with_or_without_a_byte_order_mark() {
         kubectl::text_of(b"{\"kind\": \"\xff\"}"),
         Err("input: not UTF-8 text (byte 10); kubectl prints JSON in UTF-8".to_string())
     );
+}
+
+// The shapes of tests/kubectl/make-shapes.mjs: typed lists, a terminal copied with its prompts,
+// documents one after another, another tool's format; each from a distribution of its own.
+const EKS_TYPED: &str = include_str!("../kubectl/shape-eks-typed.json");
+const K3S_PROMPT: &str = include_str!("../kubectl/shape-k3s-prompt.txt");
+const KIND_CONCAT: &str = include_str!("../kubectl/shape-kind-concat.json");
+const KIND_NO_ENDPOINTS: &str = include_str!("../kubectl/shape-kind-no-endpoints.json");
+const NOT_KUBECTL: &str = include_str!("../kubectl/shape-not-kubectl.json");
+
+fn notes(text: &str) -> Vec<String> {
+    kubectl::import(text, &Options::default()).unwrap().notes
+}
+
+#[test]
+fn a_typed_list_gives_its_items_their_kind() {
+    let c = kubectl::read(EKS_TYPED).unwrap();
+    assert_eq!(c.services.len(), 2);
+    assert_eq!(c.services[1]["name"], "kube-dns");
+    assert_eq!(
+        c.endpoints[0]["subsets"][0]["addresses"],
+        json!(["192.168.71.20", "192.168.120.7"])
+    );
+    let s = imported(EKS_TYPED, &Options::default());
+    assert_eq!(s["cluster"]["secure_port"], 443);
+    assert_eq!(s["cluster"]["apiservers"].as_array().unwrap().len(), 2);
+    // A typed list of another kind is refused by that kind.
+    let pods =
+        json!({"kind": "PodList", "apiVersion": "v1", "items": [{"metadata": {"name": "p"}}]});
+    assert!(refusal(&pods.to_string()).contains("kind Pod is not one the lab reads"));
+    // A `List` with kinded items, and a typed list whose item says its kind, still read.
+    let kinded =
+        json!({"kind": "ServiceList", "items": [service("default", "kubernetes", &["10.96.0.1"])]});
+    assert_eq!(
+        kubectl::read(&kinded.to_string()).unwrap().services.len(),
+        1
+    );
+}
+
+#[test]
+fn a_lone_kubernetes_service_on_eks_is_given_eks_default_range() {
+    // Not 10.100.0.0/29: no cluster runs on 6 Service addresses.
+    let s = imported(EKS_TYPED, &Options::default());
+    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.100.0.0/16");
+    let notes = notes(EKS_TYPED);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].starts_with(
+            "service-cluster-ip-range guessed: 10.100.0.0/16 (10.100.0.0/16 is EKS's default)"
+        ),
+        "{notes:?}"
+    );
+    assert!(notes[0].contains("--service-cluster-ip-range"));
+    // Given, it is not guessed and no note says it was.
+    let given = Options {
+        service_cluster_ip_range: Some("10.100.0.0/20".into()),
+        ..Options::default()
+    };
+    assert!(kubectl::import(EKS_TYPED, &given).unwrap().notes.is_empty());
+}
+
+#[test]
+fn a_terminal_copied_with_its_prompts_is_read_and_says_so() {
+    let c = kubectl::read(K3S_PROMPT).unwrap();
+    assert_eq!(c.services.len(), 4);
+    assert_eq!(c.endpoints.len(), 1);
+    assert_eq!(
+        c.notes,
+        ["ignored 2 lines before the output (a shell prompt or command: \"pi@k3s-main:~$ kubectl get svc -A -o json\")"]
+    );
+    // k3s's own /16, not a /17 that only just holds 10.43.88.150.
+    let s = imported(K3S_PROMPT, &Options::default());
+    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.43.0.0/16");
+    assert_eq!(notes(K3S_PROMPT).len(), 2);
+    for prompt in [
+        "$ kubectl get svc -A -o json",
+        "PS C:\\> kubectl get svc -A -o json",
+        "> kubectl get svc -A -o json",
+        "$",
+    ] {
+        let text = format!(
+            "{prompt}\n{}",
+            service("default", "kubernetes", &["10.96.0.1"])
+        );
+        assert_eq!(kubectl::read(&text).unwrap().notes.len(), 1, "{prompt}");
+    }
+    // A line that is neither JSON nor a prompt is still refused, with a hint, on its own line.
+    let e = refusal("NAME         TYPE        CLUSTER-IP\nkubernetes   ClusterIP   10.96.0.1\n");
+    assert!(
+        e.starts_with("document 1: not JSON: expected value at line 1 column 1 (paste what"),
+        "{e}"
+    );
+    let e = refusal("$ kubectl get svc -A -o json\n{\"kind\": \n");
+    assert!(
+        e.starts_with("document 1: not JSON: EOF while parsing a value at line 3"),
+        "{e}"
+    );
+}
+
+#[test]
+fn documents_one_after_another_are_all_read() {
+    let c = kubectl::read(KIND_CONCAT).unwrap();
+    assert_eq!((c.services.len(), c.endpoints.len()), (3, 1));
+    assert_eq!(
+        c.service_cidrs,
+        [json!({"name": "kubernetes", "cidrs": ["10.96.0.0/16"]})]
+    );
+    assert_eq!(c.ip_addresses.len(), 3);
+    assert_eq!(c.ip_addresses[2]["parent"]["name"], "web");
+    let s = imported(KIND_CONCAT, &Options::default());
+    assert_eq!(
+        (
+            s["behavior"].as_str(),
+            s["cluster"]["service_cluster_ip_range"].as_str()
+        ),
+        (Some("1.35"), Some("10.96.0.0/16"))
+    );
+    // The ServiceCIDR says the range: nothing was guessed.
+    assert!(notes(KIND_CONCAT).is_empty());
+    assert!(findings(KIND_CONCAT).is_empty());
+}
+
+#[test]
+fn an_import_without_endpoints_says_the_apiserver_and_the_range_were_guessed() {
+    let s = imported(KIND_NO_ENDPOINTS, &Options::default());
+    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/16");
+    let notes = notes(KIND_NO_ENDPOINTS);
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes[0].contains("10.96.0.0/16 is kind's default"));
+    assert!(notes[1].starts_with("apiservers guessed: one at 192.168.10.11:6443"));
+    assert!(notes[1].contains("kubectl get endpoints kubernetes -o json"));
+    // A ClusterIP past kind's /16 makes it kubeadm's /12; one past every default, the smallest
+    // aligned range of at least a /24.
+    let wide = json!({"kind": "List", "items": [service("default", "kubernetes", &["10.96.0.1"]),
+        service("a", "b", &["10.100.3.4"])]});
+    assert_eq!(
+        imported(&wide.to_string(), &Options::default())["cluster"]["service_cluster_ip_range"],
+        "10.96.0.0/12"
+    );
+    let own = json!({"kind": "List", "items": [service("default", "kubernetes", &["10.7.0.1"])]});
+    assert_eq!(
+        imported(&own.to_string(), &Options::default())["cluster"]["service_cluster_ip_range"],
+        "10.7.0.0/24"
+    );
+    let gke = json!({"kind": "List", "items": [service("default", "kubernetes", &["34.118.224.1"]),
+        service("kube-system", "kube-dns", &["34.118.224.10"])]});
+    assert_eq!(
+        imported(&gke.to_string(), &Options::default())["cluster"]["service_cluster_ip_range"],
+        "34.118.224.0/20"
+    );
+}
+
+#[test]
+fn another_tools_format_is_named_as_not_kubectl_output() {
+    let e = refusal(NOT_KUBECTL);
+    assert_eq!(e, "document 1: not kubectl output: expected objects with apiVersion and kind (an object of services has neither)");
+    let e = refusal(r#"{"items": [{"metadata": {"namespace": "x"}}]}"#);
+    assert_eq!(e, "document 1: items[0] not kubectl output: expected objects with apiVersion and kind (an object of metadata has neither)");
+    assert!(!e.contains('\n'));
+}
+
+#[test]
+fn yaml_is_read_as_the_json_is() {
+    let text = include_str!("../kubectl/shape-kind-yaml.txt");
+    let c = kubectl::read(text).unwrap();
+    let json = kubectl::read(KIND_NO_ENDPOINTS).unwrap();
+    assert_eq!(c.services, json.services);
+    assert_eq!(c.endpoints[0]["subsets"][0]["addresses"], json!(["172.18.0.2"]));
+    assert_eq!(c.notes.len(), 1, "the command line: {:?}", c.notes);
+    let s = imported(text, &Options::default());
+    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/16");
+    assert_eq!(s["cluster"]["apiservers"][0]["advertise_address"], "172.18.0.2");
+    // A YAML that is not kubectl's is refused on one line, naming the document.
+    let e = refusal("kind: Service\nmetadata: [1\n");
+    assert!(e.starts_with("document 1: not YAML: "), "{e}");
+    assert!(!e.contains('\n'));
+    let e = refusal("items:\n- name: web\n");
+    assert!(e.starts_with("document 1: items[0] not kubectl output"), "{e}");
 }

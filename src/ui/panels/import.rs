@@ -41,6 +41,9 @@ struct Outcome {
     behavior: String,
     range: String,
     services: usize,
+    /// What the import ignored or guessed ([`kubectl::notes`]), one line each.
+    #[serde(default)]
+    notes: Vec<String>,
     findings: Vec<Finding>,
 }
 
@@ -96,7 +99,7 @@ fn options(range: &str, behavior: &str) -> Options {
 }
 
 /// What the panel shows of an import: its `file`'s flags and Services, and the findings.
-fn outcome(file: &serde_json::Value, scenario: &Scenario) -> Outcome {
+fn outcome(file: &serde_json::Value, scenario: &Scenario, notes: Vec<String>) -> Outcome {
     Outcome {
         behavior: file["behavior"].as_str().unwrap_or_default().to_string(),
         range: file["cluster"]["service_cluster_ip_range"]
@@ -104,6 +107,7 @@ fn outcome(file: &serde_json::Value, scenario: &Scenario) -> Outcome {
             .unwrap_or_default()
             .to_string(),
         services: file["initial"]["services"].as_array().map_or(0, Vec::len),
+        notes,
         findings: kubectl::findings(scenario),
     }
 }
@@ -119,7 +123,7 @@ fn run(text: &str, options: &Options, compared: bool, say: &mut dyn FnMut(Reply)
     say(Reply::Progress(Progress::Checking));
     let done = kubectl::check(&written.text).map(|scenario| {
         say(Reply::Progress(Progress::Repairing));
-        outcome(&written.file, &scenario)
+        outcome(&written.file, &scenario, kubectl::notes(&written.cluster, options))
     });
     let chosen = done.as_ref().ok().map(|o| o.behavior.clone());
     say(Reply::Done(done));

@@ -134,6 +134,11 @@ fn findings(i: &Outcome, compared: &Compared, lang: Lang, ids: &crate::ui::ids::
     html! {
         <div id={ids.id("import-findings")} aria-live="polite">
             <p>{ summary }</p>
+            if !i.notes.is_empty() {
+                <ul class="notes" id={ids.id("import-notes")}>
+                    { for i.notes.iter().map(|n| html! { <li>{ n }</li> }) }
+                </ul>
+            }
             if i.findings.is_empty() {
                 <p class="none">{ lang.pick("Nothing: every ClusterIP and NodePort is where the rules want it.", "没有：每个 ClusterIP 和 NodePort 都符合规则。") }</p>
             } else {
