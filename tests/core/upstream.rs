@@ -39,25 +39,28 @@ fn event(kind: EventKind, component: &str) -> Subject {
     })
 }
 
+/// A key of each family the lab names.
+const KEY_FAMILIES: [&str; 15] = [
+    "/masterleases/192.168.10.11",
+    "/ranges/serviceips",
+    "/ranges/secondaryserviceips",
+    "/ranges/servicenodeports",
+    "/services/specs/default/kubernetes",
+    "/services/specs/default/web",
+    "/services/endpoints/default/kubernetes",
+    "/services/endpoints/default/web",
+    "/endpointslices/default/kubernetes",
+    "/servicecidrs/kubernetes",
+    "/servicecidrs/extra",
+    "/ipaddresses/10.96.0.1",
+    "/namespaces/default",
+    "/namespaces/kube-system",
+    "/pods/default/web-1",
+];
+
 /// One subject of each kind, and every key family the lab names.
 fn subjects() -> Vec<Subject> {
-    let keys = [
-        "/masterleases/192.168.10.11",
-        "/ranges/serviceips",
-        "/ranges/secondaryserviceips",
-        "/ranges/servicenodeports",
-        "/services/specs/default/kubernetes",
-        "/services/specs/default/web",
-        "/services/endpoints/default/kubernetes",
-        "/services/endpoints/default/web",
-        "/endpointslices/default/kubernetes",
-        "/servicecidrs/kubernetes",
-        "/servicecidrs/extra",
-        "/ipaddresses/10.96.0.1",
-        "/namespaces/default",
-        "/namespaces/kube-system",
-        "/pods/default/web-1",
-    ];
+    let keys = KEY_FAMILIES;
     let mut all = vec![
         Subject::Apiserver("apiserver-a".into()),
         Subject::ClusterIp("10.96.0.1".into()),
@@ -386,25 +389,8 @@ fn every_event_kind() -> Vec<EventKind> {
 /// Every subject the inspector can be shown: apiservers, cells, every key family, every write
 /// (each key × loop × operation) and every event kind under every component that records one.
 fn every_subject() -> Vec<Subject> {
-    let keys = [
-        "/masterleases/192.168.10.11",
-        "/ranges/serviceips",
-        "/ranges/secondaryserviceips",
-        "/ranges/servicenodeports",
-        "/services/specs/default/kubernetes",
-        "/services/specs/default/web",
-        "/services/endpoints/default/kubernetes",
-        "/services/endpoints/default/web",
-        "/endpointslices/default/kubernetes",
-        "/endpointslices/default/kubernetes-extra",
-        "/servicecidrs/kubernetes",
-        "/servicecidrs/extra",
-        "/ipaddresses/10.96.0.1",
-        "/namespaces/default",
-        "/namespaces/kube-system",
-        "/pods/default/web-1",
-        "/something/else",
-    ];
+    let extra = ["/endpointslices/default/kubernetes-extra", "/something/else"];
+    let keys: Vec<&str> = KEY_FAMILIES.iter().copied().chain(extra).collect();
     let loops = [
         Loop::EndpointReconciler,
         Loop::Repair,
