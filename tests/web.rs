@@ -621,7 +621,7 @@ async fn a_large_paste_is_imported_in_the_page_when_no_worker_starts() {
     click_id("import-run").await;
     until("the findings", || exists("import-findings")).await;
     let findings = text("import-findings");
-    assert!(findings.starts_with("2501 Services, behaviour 1.29, range 10.96.0.0/20."), "{findings}");
+    assert!(findings.starts_with("2501 Services, behaviour 1.29, range 10.96.0.0/16."), "{findings}");
     assert!(findings.contains("Not run: the input is large"), "{findings}");
     assert!(!exists("import-error"));
     until("its Services", || exists("svc-ns-0-svc-000000")).await;
