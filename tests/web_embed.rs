@@ -16,7 +16,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::{document, new_root};
+use dom::{document, new_root, until_long as until};
 
 /// The first element matching `sel` inside `root` (instances may share a page: never by id
 /// through the document, and an `#id` as that instance names it).
@@ -30,16 +30,6 @@ fn text(root: &Element, sel: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Waits (up to 6 s) until `cond` holds.
-async fn until(what: &str, cond: impl Fn() -> bool) {
-    for _ in 0..300 {
-        if cond() {
-            return;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!("timed out waiting until {what}");
-}
 
 fn click(root: &Element, sel: &str) {
     find(root, sel)

@@ -15,7 +15,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::{document, new_root};
+use dom::{document, new_root, until_long as until};
 
 /// A host element with an open shadow root, and the element inside it the lab is mounted in
 /// (as `static/embed.js` does).
@@ -51,16 +51,6 @@ fn text(root: &Element, sel: &str) -> String {
     find(root, sel).and_then(|e| e.text_content()).unwrap_or_default()
 }
 
-/// Waits (up to 6 s) until `cond` holds.
-async fn until(what: &str, cond: impl Fn() -> bool) {
-    for _ in 0..300 {
-        if cond() {
-            return;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!("timed out waiting until {what}");
-}
 
 async fn settle() {
     gloo_timers::future::TimeoutFuture::new(40).await;

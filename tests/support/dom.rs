@@ -47,7 +47,17 @@ pub async fn settle() {
 
 /// Waits (up to 3 s) until `cond` holds: renders can lag behind on a loaded machine.
 pub async fn until(what: &str, cond: impl Fn() -> bool) {
-    for _ in 0..150 {
+    wait(what, 150, cond).await
+}
+
+/// Waits up to 6 s, for what a whole instance does (mounting, importing) beside another one.
+pub async fn until_long(what: &str, cond: impl Fn() -> bool) {
+    wait(what, 300, cond).await
+}
+
+/// Checks `cond` every 20 ms, `tries` times, then fails naming `what`.
+async fn wait(what: &str, tries: u32, cond: impl Fn() -> bool) {
+    for _ in 0..tries {
         if cond() {
             return;
         }
