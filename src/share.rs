@@ -194,9 +194,9 @@ fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, String> {
             return Err(format!("link: actions[{i}]: out of order"));
         }
         last = at;
-        let action: Action = serde_json::from_value(raw).map_err(|e| {
-            format!("link: actions[{i}]: {}", clip(&e.to_string(), ERROR_MAX_CHARS))
-        })?;
+        // Read as a file's step is: a bad value is refused here, naming its field.
+        let action = Action::from_json(&format!("actions[{i}]"), raw)
+            .map_err(|e| format!("link: {}", clip(&e, ERROR_MAX_CHARS)))?;
         out.push((at, action));
     }
     Ok(out)

@@ -1,11 +1,16 @@
 //! Actions (`{"do": ...}`, `docs/scenario.md` §2): what a step does, and what the UI and links
-//! send. serde's tag picks the variant; validation against the cluster is in `step`.
+//! send. serde's tag picks the variant and reads its typed values (`values`), so an action that
+//! exists is well formed; what depends on the cluster is checked by `step` (files) and
+//! `World::refusal` (everything at run time).
+
+use std::net::IpAddr;
 
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::Value as Json;
+use serde_json::{json, Value as Json};
 
-use crate::api::{ParentReference, Pod, Service};
+use super::values::{self, Millis};
+use crate::api::{Behavior, ParentReference, Pod, Service};
 use crate::names::{self, NameRule};
 
 /// `{"do": ...}` actions; the UI sends the same values.
@@ -61,13 +66,22 @@ pub struct ApiserverRef {
     pub apiserver: String,
 }
 
+impl ApiserverRef {
+    pub fn to(apiserver: &str) -> Self {
+        ApiserverRef {
+            apiserver: apiserver.to_string(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct AddApiserver {
     pub name: String,
-    pub advertise_address: String,
+    #[serde(deserialize_with = "values::ip")]
+    pub advertise_address: IpAddr,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub startup_delay: Option<String>,
+    pub startup_delay: Option<Millis>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,14 +89,14 @@ pub struct AddApiserver {
 pub struct Isolate {
     pub apiserver: String,
     #[serde(rename = "for")]
-    pub for_: String,
+    pub for_: Millis,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct Outage {
     #[serde(rename = "for")]
-    pub for_: String,
+    pub for_: Millis,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,39 +168,72 @@ pub struct NameRef {
 #[serde(tag = "what", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Corruption {
     LeakClusterIp {
-        ip: String,
+        #[serde(deserialize_with = "values::corrupt_ip")]
+        ip: IpAddr,
     },
     LeakNodePort {
+        #[serde(deserialize_with = "values::corrupt_port")]
         port: i32,
     },
     UnallocateClusterIp {
-        ip: String,
+        #[serde(deserialize_with = "values::corrupt_ip")]
+        ip: IpAddr,
     },
     UnallocateNodePort {
+        #[serde(deserialize_with = "values::corrupt_port")]
         port: i32,
     },
     ForceClusterIp {
         namespace: String,
         name: String,
-        ip: String,
+        #[serde(deserialize_with = "values::corrupt_ip")]
+        ip: IpAddr,
     },
     ForceNodePort {
         namespace: String,
         name: String,
+        #[serde(deserialize_with = "values::corrupt_port")]
         port: i32,
     },
     /// §6: an IPAddress written directly, as an interrupted create leaves one.
     PutIpAddress {
-        ip: String,
+        #[serde(deserialize_with = "values::corrupt_ip")]
+        ip: IpAddr,
+        #[serde(deserialize_with = "values::corrupt_parent")]
         parent: ParentReference,
     },
     /// §6: an IPAddress deleted directly.
     DeleteIpAddress {
-        ip: String,
+        #[serde(deserialize_with = "values::corrupt_ip")]
+        ip: IpAddr,
     },
 }
 
 impl Corruption {
+    /// The corruption the lab's form describes: kind `what`, `value` (an IP or a port, as
+    /// typed) and `target` (`namespace/name`, or a name in `default`), read by the rules a
+    /// file's `{"do": "corrupt", ...}` is read by; an error names the field (`port: ...`).
+    pub fn from_form(what: &str, value: &str, target: &str) -> Result<Corruption, String> {
+        let (namespace, name) = target.split_once('/').unwrap_or(("default", target));
+        let port_kind = matches!(what, "leak_node_port" | "unallocate_node_port" | "force_node_port");
+        let value = match value.parse::<i64>() {
+            Ok(port) if port_kind => json!(port),
+            _ if port_kind => return Err(format!("port: {value:?} is not a port number")),
+            _ => json!(value),
+        };
+        let mut form = json!({"what": what});
+        form[if port_kind { "port" } else { "ip" }] = value;
+        match what {
+            "force_cluster_ip" | "force_node_port" => {
+                form["namespace"] = json!(namespace);
+                form["name"] = json!(name);
+            }
+            "put_ip_address" => form["parent"] = json!({"namespace": namespace, "name": name}),
+            _ => {}
+        }
+        super::de("", form)
+    }
+
     /// Whether it edits the ClusterIP bitmap (which 1.35 does not have).
     pub fn edits_ip_bitmap(&self) -> bool {
         matches!(
@@ -205,6 +252,31 @@ impl Corruption {
 }
 
 impl Action {
+    /// Reads an action from JSON (a link's, a tour's): the file's rules, each error one line
+    /// naming the field below `path` (`actions[0].for: invalid duration "abc"`).
+    pub fn from_json(path: &str, value: Json) -> Result<Action, String> {
+        super::de(path, value)
+    }
+
+    pub fn start(apiserver: &str) -> Action {
+        Action::StartApiserver(ApiserverRef::to(apiserver))
+    }
+
+    pub fn stop(apiserver: &str) -> Action {
+        Action::StopApiserver(ApiserverRef::to(apiserver))
+    }
+
+    pub fn crash(apiserver: &str) -> Action {
+        Action::CrashApiserver(ApiserverRef::to(apiserver))
+    }
+
+    pub fn isolate(apiserver: &str, for_: Millis) -> Action {
+        Action::IsolateApiserver(Isolate {
+            apiserver: apiserver.to_string(),
+            for_,
+        })
+    }
+
     /// The apiserver the action names, if any (checked against the cluster before running).
     pub fn apiserver(&self) -> Option<&str> {
         match self {
@@ -228,6 +300,21 @@ impl Action {
             Action::CreateServiceCidr(_) | Action::DeleteServiceCidr(_) => true,
             Action::Corrupt(c) => c.edits_ip_addresses(),
             _ => false,
+        }
+    }
+
+    /// §6: why `behavior` cannot run it, and the field at fault: ServiceCIDRs and IPAddresses
+    /// exist from 1.33; 1.35 has no ClusterIP bitmap to corrupt.
+    pub fn unsupported_under(&self, behavior: Behavior) -> Option<(&'static str, String)> {
+        if self.needs_ip_addresses() && !behavior.ip_addresses() {
+            let why = format!("ServiceCIDR and IPAddress objects exist from behavior \"1.33\" on, not under \"{behavior}\"");
+            return Some(("do", why));
+        }
+        match self {
+            Action::Corrupt(c) if c.edits_ip_bitmap() && !behavior.cluster_ip_bitmap() => {
+                Some(("what", format!("behavior \"{behavior}\" has no ClusterIP bitmap")))
+            }
+            _ => None,
         }
     }
 

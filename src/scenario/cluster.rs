@@ -41,6 +41,20 @@ pub struct ApiserverSpec {
     pub startup_delay: u64,
 }
 
+impl ApiserverSpec {
+    /// The `i`-th apiserver the lab makes up (a sandbox's, the "add" button's):
+    /// `apiserver-a` at 192.168.10.11, `apiserver-b` at .12, … (`i` below 26).
+    pub fn nth(i: usize) -> ApiserverSpec {
+        let i = i.min(25) as u8;
+        ApiserverSpec {
+            name: format!("apiserver-{}", (b'a' + i) as char),
+            advertise_address: IpAddr::from([192, 168, 10, 11 + i]),
+            start_at: Some(0),
+            startup_delay: 0,
+        }
+    }
+}
+
 impl ClusterConfig {
     /// Log lines kube-apiserver prints about its flags at start.
     pub(crate) fn startup_warnings(&self) -> Vec<String> {
@@ -125,14 +139,9 @@ pub(super) fn cluster_config(
     let mut apiservers = Vec::new();
     for (i, a) in c.apiservers.iter().enumerate() {
         let path = format!("cluster.apiservers[{i}]");
-        let ip = check_new_apiserver(
-            &path,
-            &a.name,
-            &a.advertise_address,
-            reconciler,
-            &service_ip_ranges,
-            &mut taken,
-        )?;
+        taken.add_name(&path, &a.name)?;
+        let ip = ip_of(&format!("{path}.advertise_address"), &a.advertise_address)?;
+        taken.add_address(&path, ip, reconciler, &service_ip_ranges)?;
         apiservers.push(apiserver_spec(&path, a, ip)?);
     }
     let config = ClusterConfig {
@@ -170,40 +179,44 @@ fn apiserver_spec(path: &str, a: &ApiserverFile, ip: IpAddr) -> Result<Apiserver
     })
 }
 
-/// A new apiserver's name and address: non-empty and unique, and (unless the reconciler is
-/// `none`) of the service range's family, as kube-apiserver requires; one of at most
-/// [`super::MAX_APISERVERS`].
-pub(super) fn check_new_apiserver(
-    path: &str,
-    name: &str,
-    address: &str,
-    reconciler: ReconcilerType,
-    ranges: &ServiceIpRanges,
-    taken: &mut Taken,
-) -> Result<IpAddr, String> {
-    if name.trim().is_empty() {
-        return Err(format!("{path}.name: must not be empty"));
+impl Taken {
+    /// A new apiserver's name: non-empty and unique, one of at most [`super::MAX_APISERVERS`].
+    pub(super) fn add_name(&mut self, path: &str, name: &str) -> Result<(), String> {
+        if name.trim().is_empty() {
+            return Err(format!("{path}.name: must not be empty"));
+        }
+        if self.names.len() == super::MAX_APISERVERS {
+            return Err(format!(
+                "{path}: more than {} apiservers, the most the lab runs",
+                super::MAX_APISERVERS
+            ));
+        }
+        if !self.names.insert(name.to_string()) {
+            return Err(format!("{path}.name: duplicate apiserver name {name:?}"));
+        }
+        Ok(())
     }
-    if taken.names.len() == super::MAX_APISERVERS {
-        return Err(format!(
-            "{path}: more than {} apiservers, the most the lab runs",
-            super::MAX_APISERVERS
-        ));
+
+    /// A new apiserver's address: unique and (unless the reconciler is `none`) of the service
+    /// range's family, as kube-apiserver requires.
+    pub(super) fn add_address(
+        &mut self,
+        path: &str,
+        ip: IpAddr,
+        reconciler: ReconcilerType,
+        ranges: &ServiceIpRanges,
+    ) -> Result<(), String> {
+        if !self.addresses.insert(ip) {
+            return Err(format!(
+                "{path}.advertise_address: {ip} is already the address of another apiserver"
+            ));
+        }
+        if reconciler != ReconcilerType::None && IpFamily::of(&ip) != family_of(&ranges.primary) {
+            return Err(format!(
+                "{path}.advertise_address: service IP family \"{}\" must match public address family \"{ip}\"",
+                ranges.primary
+            ));
+        }
+        Ok(())
     }
-    if !taken.names.insert(name.to_string()) {
-        return Err(format!("{path}.name: duplicate apiserver name {name:?}"));
-    }
-    let ip = ip_of(&format!("{path}.advertise_address"), address)?;
-    if !taken.addresses.insert(ip) {
-        return Err(format!(
-            "{path}.advertise_address: {ip} is already the address of another apiserver"
-        ));
-    }
-    if reconciler != ReconcilerType::None && IpFamily::of(&ip) != family_of(&ranges.primary) {
-        return Err(format!(
-            "{path}.advertise_address: service IP family \"{}\" must match public address family \"{ip}\"",
-            ranges.primary
-        ));
-    }
-    Ok(ip)
 }

@@ -2,7 +2,7 @@
 //!
 //! Everything a scenario says is checked before anything runs; an error names the field path,
 //! e.g. `cluster.service_cluster_ip_range: invalid CIDR "10.96.0.0/33"`. The file as written is
-//! read by serde (`file`, `action`); what serde cannot express is checked over the parsed
+//! read by serde (`file`, `action`, whose values are typed in `values`); what serde cannot express is checked over the parsed
 //! values: the flags (`cluster`), the preset objects (`initial`) and the steps (`step`).
 
 mod action;
@@ -10,6 +10,7 @@ mod cluster;
 mod file;
 mod initial;
 mod step;
+mod values;
 
 use std::net::IpAddr;
 
@@ -23,6 +24,7 @@ pub use action::{
 pub use cluster::{ApiserverSpec, ClusterConfig};
 pub use initial::{Initial, PresetAllocation};
 pub use step::{Step, StepKind};
+pub use values::Millis;
 
 use crate::api::{parse_ip, Behavior};
 use crate::duration::{format_ms, parse_ms};

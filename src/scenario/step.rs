@@ -3,10 +3,10 @@
 
 use serde_json::{Map, Value as Json};
 
-use super::action::{Action, Corruption};
-use super::cluster::{check_new_apiserver, ClusterConfig, Taken};
+use super::action::Action;
+use super::cluster::{ClusterConfig, Taken};
 use super::initial::{check_pod, check_service};
-use super::{de, duration, ip_of, port_number};
+use super::{de, duration};
 use crate::api::Behavior;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -98,8 +98,8 @@ fn expect_of(path: &str, rest: &Map<String, Json>, expect: Json) -> Result<Json,
     Ok(expect)
 }
 
-/// What serde cannot check: the apiservers named exist, new ones are unique, durations, IPs
-/// and ports are well formed.
+/// What serde cannot check: the apiservers named exist, new ones are unique (durations,
+/// addresses and ports were typed as they were read).
 fn check_action(
     path: &str,
     action: &Action,
@@ -114,24 +114,9 @@ fn check_action(
     }
     match action {
         Action::AddApiserver(a) => {
+            taken.add_name(path, &a.name)?;
             let ranges = &cluster.service_ip_ranges;
-            check_new_apiserver(
-                path,
-                &a.name,
-                &a.advertise_address,
-                cluster.reconciler,
-                ranges,
-                taken,
-            )?;
-            if let Some(d) = &a.startup_delay {
-                duration(&format!("{path}.startup_delay"), d)?;
-            }
-        }
-        Action::IsolateApiserver(i) => {
-            duration(&format!("{path}.for"), &i.for_)?;
-        }
-        Action::EtcdOutage(o) => {
-            duration(&format!("{path}.for"), &o.for_)?;
+            taken.add_address(path, a.advertise_address, cluster.reconciler, ranges)?;
         }
         Action::CreateService(c) => {
             c.validate().map_err(|e| format!("{path}.service: {e}"))?;
@@ -141,48 +126,15 @@ fn check_action(
             c.validate().map_err(|e| format!("{path}.pod: {e}"))?;
             check_pod(&format!("{path}.pod"), &c.pod)?
         }
-        Action::Corrupt(c) => check_corruption(path, c)?,
         _ => {}
     }
     Ok(())
 }
 
-/// §6: ServiceCIDRs and IPAddresses exist from 1.33; 1.35 has no ClusterIP bitmap to corrupt.
+/// §6: what `behavior` has no objects for, as every caller words it.
 fn check_behavior(path: &str, action: &Action, behavior: Behavior) -> Result<(), String> {
-    if action.needs_ip_addresses() && !behavior.ip_addresses() {
-        return Err(format!("{path}.do: ServiceCIDR and IPAddress objects exist from behavior \"1.33\" on, not under \"{behavior}\""));
+    match action.unsupported_under(behavior) {
+        Some((field, why)) => Err(format!("{path}.{field}: {why}")),
+        None => Ok(()),
     }
-    if let Action::Corrupt(c) = action {
-        if c.edits_ip_bitmap() && !behavior.cluster_ip_bitmap() {
-            return Err(format!(
-                "{path}.what: behavior \"{behavior}\" has no ClusterIP bitmap"
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn check_corruption(path: &str, c: &Corruption) -> Result<(), String> {
-    match c {
-        Corruption::LeakClusterIp { ip }
-        | Corruption::UnallocateClusterIp { ip }
-        | Corruption::ForceClusterIp { ip, .. } => {
-            ip_of(&format!("{path}.ip"), ip)?;
-        }
-        Corruption::LeakNodePort { port }
-        | Corruption::UnallocateNodePort { port }
-        | Corruption::ForceNodePort { port, .. } => {
-            port_number(&format!("{path}.port"), *port as i64)?;
-        }
-        Corruption::PutIpAddress { ip, parent } => {
-            ip_of(&format!("{path}.ip"), ip)?;
-            if parent.name.is_empty() {
-                return Err(format!("{path}.parent.name: must not be empty"));
-            }
-        }
-        Corruption::DeleteIpAddress { ip } => {
-            ip_of(&format!("{path}.ip"), ip)?;
-        }
-    }
-    Ok(())
 }

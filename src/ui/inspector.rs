@@ -429,7 +429,7 @@ fn actions(name: &str, st: &State, lab: &Callback<Msg>, t: Lang) -> Html {
             { button("stop", ("■ Stop", "■ 停止"), ("Stop", "停止 "), up && a.status != ApiserverStatus::Stopping, Action::StopApiserver(r())) }
             { button("start", ("▶ Start", "▶ 启动"), ("Start", "启动 "), !up && !starting, Action::StartApiserver(r())) }
             { button("isolate", ("✂ Isolate 30s", "✂ 隔离 30s"), ("Isolate for 30 s", "隔离 30 秒："), up,
-                Action::IsolateApiserver(Isolate { apiserver: name.to_string(), for_: "30s".into() })) }
+                Action::IsolateApiserver(Isolate { apiserver: name.to_string(), for_: super::panels::CUT_FOR })) }
         </div>
     }
 }

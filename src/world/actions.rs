@@ -5,13 +5,12 @@
 //! the world as it was, recorded as an `action_failed` event.
 
 use super::{MarkKind, Task, World};
-use crate::api::{parse_ip, ServiceCidr};
+use crate::api::ServiceCidr;
 use crate::controlplane::{Apiserver, Status};
-use crate::duration::parse_ms;
 use crate::etcd::{self, Etcd, Loop, Value};
 use crate::event::{ActionFailed, Event};
 use crate::scenario::{
-    Action, AddApiserver, ApiserverSpec, Corruption, CreatePod, CreateService, CreateServiceCidr,
+    Action, AddApiserver, ApiserverSpec, CreatePod, CreateService, CreateServiceCidr,
     Isolate, NameRef, ObjectRef, Outage, SetPodReady, MAX_APISERVERS,
 };
 
@@ -38,22 +37,7 @@ impl World {
                 return Err(refused("", name, format!("unknown apiserver {name:?}")));
             }
         }
-        if let Action::Corrupt(
-            Corruption::LeakClusterIp { ip }
-            | Corruption::UnallocateClusterIp { ip }
-            | Corruption::ForceClusterIp { ip, .. }
-            | Corruption::PutIpAddress { ip, .. }
-            | Corruption::DeleteIpAddress { ip },
-        ) = action
-        {
-            if parse_ip(ip).is_none() {
-                return Err(refused("", ip, format!("invalid IP address {ip:?}")));
-            }
-        }
-        let b = self.behavior;
-        let bitmap_edit = matches!(action, Action::Corrupt(c) if c.edits_ip_bitmap());
-        if (action.needs_ip_addresses() && !b.ip_addresses()) || (bitmap_edit && !b.cluster_ip_bitmap()) {
-            let why = format!("not possible under behavior {b}: {}", b.label());
+        if let Some((_, why)) = action.unsupported_under(self.behavior) {
             return Err(refused("", "", why));
         }
         Ok(())
@@ -148,10 +132,7 @@ impl World {
     }
 
     fn add_apiserver(&mut self, add: &AddApiserver) -> Result<(), ActionFailed> {
-        let Some(ip) = parse_ip(&add.advertise_address) else {
-            let why = format!("invalid IP address {:?}", add.advertise_address);
-            return Err(refused("", &add.name, why));
-        };
+        let ip = add.advertise_address;
         if self.apiservers.len() >= MAX_APISERVERS {
             let why = format!("more than {MAX_APISERVERS} apiservers, the most the lab runs");
             return Err(refused("", &add.name, why));
@@ -161,11 +142,7 @@ impl World {
             let why = format!("apiserver {} or address {ip} already exists", add.name);
             return Err(refused("", &add.name, why));
         }
-        let startup_delay = add
-            .startup_delay
-            .as_deref()
-            .and_then(|d| parse_ms(d).ok())
-            .unwrap_or(0);
+        let startup_delay = add.startup_delay.map_or(0, |d| d.ms());
         let spec = ApiserverSpec {
             name: add.name.clone(),
             advertise_address: ip,
@@ -179,7 +156,7 @@ impl World {
     }
 
     fn isolate_apiserver(&mut self, iso: &Isolate) {
-        let until = self.now + parse_ms(&iso.for_).unwrap_or(0);
+        let until = self.now + iso.for_.ms();
         self.mark(MarkKind::Isolation, &iso.apiserver);
         let a = self.apiservers.get_mut(&iso.apiserver).expect("validated");
         a.isolate(until);
@@ -188,7 +165,7 @@ impl World {
     }
 
     fn etcd_outage(&mut self, o: &Outage) {
-        let until = self.now + parse_ms(&o.for_).unwrap_or(0);
+        let until = self.now + o.for_.ms();
         self.mark(MarkKind::Outage, "");
         self.outage_until = Some(self.outage_until.map_or(until, |t| t.max(until)));
         self.queue.push(until, "", Task::EndOutage);

@@ -8,7 +8,7 @@ use ipnet::IpNet;
 use super::actions::refused;
 use super::World;
 use crate::allocator::{Allocator, ItemRange};
-use crate::api::{parse_ip, IpAddress, IpFamily, Service, ServicePort};
+use crate::api::{IpAddress, IpFamily, Service, ServicePort};
 use crate::etcd::{self, Loop, Value};
 use crate::event::ActionFailed;
 use crate::ipallocator::family_of;
@@ -18,11 +18,10 @@ use crate::scenario::Corruption;
 impl World {
     pub(super) fn corrupt(&mut self, c: &Corruption) -> Result<(), ActionFailed> {
         self.etcd.sending("lab", Loop::Lab);
-        let ip = |s: &str| parse_ip(s).expect("validated");
         let (object, result) = match c {
-            Corruption::LeakClusterIp { ip: s } => (s.clone(), self.edit_ip_bitmap(ip(s), true)),
-            Corruption::UnallocateClusterIp { ip: s } => {
-                (s.clone(), self.edit_ip_bitmap(ip(s), false))
+            Corruption::LeakClusterIp { ip } => (ip.to_string(), self.edit_ip_bitmap(*ip, true)),
+            Corruption::UnallocateClusterIp { ip } => {
+                (ip.to_string(), self.edit_ip_bitmap(*ip, false))
             }
             Corruption::LeakNodePort { port } => {
                 (port.to_string(), self.edit_port_bitmap(*port, true))
@@ -37,8 +36,8 @@ impl World {
             } => (
                 format!("{namespace}/{name}"),
                 self.edit_service(namespace, name, |svc| {
-                    svc.cluster_ip = ip.clone();
-                    svc.cluster_ips = vec![ip.clone()];
+                    svc.cluster_ip = ip.to_string();
+                    svc.cluster_ips = vec![ip.to_string()];
                 }),
             ),
             Corruption::ForceNodePort {
@@ -56,14 +55,14 @@ impl World {
                     }),
                 }),
             ),
-            Corruption::PutIpAddress { ip: s, parent } => {
-                let obj = IpAddress::allocated(ip(s), parent.clone(), self.now);
+            Corruption::PutIpAddress { ip, parent } => {
+                let obj = IpAddress::allocated(*ip, parent.clone(), self.now);
                 let key = etcd::ip_address_key(&obj.ip);
                 self.etcd.put(&key, Value::IpAddress(obj), None, self.now);
-                (ip(s).to_string(), Ok(()))
+                (ip.to_string(), Ok(()))
             }
-            Corruption::DeleteIpAddress { ip: s } => {
-                let name = ip(s).to_string();
+            Corruption::DeleteIpAddress { ip } => {
+                let name = ip.to_string();
                 let gone = self.etcd.delete(&etcd::ip_address_key(&name), self.now);
                 let not_found = format!("ipaddresses.networking.k8s.io {name:?} not found");
                 (name, if gone { Ok(()) } else { Err(not_found) })

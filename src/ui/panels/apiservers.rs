@@ -8,7 +8,7 @@ use super::{act, PanelProps};
 use crate::duration::format_ms;
 use crate::inspect::words::{behavior_label, crash_hint, stop_hint};
 use crate::lang::Lang;
-use crate::scenario::{Action, AddApiserver, ApiserverRef, Isolate};
+use crate::scenario::{Action, AddApiserver, ApiserverRef, ApiserverSpec, Isolate};
 use crate::state::{ApiserverState, ApiserverStatus};
 use crate::world::MarkKind;
 
@@ -47,19 +47,17 @@ fn ttl_ring(left: u64, ttl: u64, lang: Lang) -> Html {
     }
 }
 
-/// The next apiserver the "add" button makes: the first free name and address.
+/// The next apiserver the "add" button makes: the first made-up one whose name and address
+/// are both free.
 fn next_apiserver(apiservers: &[ApiserverState]) -> Action {
-    let name = (0..26u8)
-        .map(|i| format!("apiserver-{}", (b'a' + i) as char))
-        .find(|n| !apiservers.iter().any(|a| &a.name == n))
-        .unwrap_or_else(|| "apiserver-z".into());
-    let ip = (11..250)
-        .map(|i| format!("192.168.10.{i}"))
-        .find(|ip| !apiservers.iter().any(|a| &a.advertise_address == ip))
-        .unwrap_or_default();
+    let free = |s: &ApiserverSpec| {
+        let ip = s.advertise_address.to_string();
+        !apiservers.iter().any(|a| a.name == s.name || a.advertise_address == ip)
+    };
+    let spec = (0..26).map(ApiserverSpec::nth).find(free).unwrap_or_else(|| ApiserverSpec::nth(25));
     Action::AddApiserver(AddApiserver {
-        name,
-        advertise_address: ip,
+        name: spec.name,
+        advertise_address: spec.advertise_address,
         startup_delay: None,
     })
 }
@@ -148,7 +146,7 @@ fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang
                     aria-label={stop} title={stop_hint(p.frame.reconciler, p.frame.behavior, lang)}>{ lang.pick("■ Stop", "■ 停止") }</button>
                 <button class="start" disabled={up || starting} onclick={act(&p.lab, Action::StartApiserver(r(&name)))}
                     aria-label={start}>{ lang.pick("▶ Start", "▶ 启动") }</button>
-                <button class="isolate" disabled={!up} onclick={act(&p.lab, Action::IsolateApiserver(Isolate { apiserver: name.clone(), for_: "30s".into() }))}
+                <button class="isolate" disabled={!up} onclick={act(&p.lab, Action::IsolateApiserver(Isolate { apiserver: name.clone(), for_: super::CUT_FOR }))}
                     aria-label={isolate}
                     title={lang.pick("Cut it off from etcd for 30 s", "切断它与 etcd 的连接 30 秒")}>{ lang.pick("✂ Isolate 30s", "✂ 隔离 30s") }</button>
             </div>

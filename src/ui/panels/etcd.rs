@@ -65,7 +65,7 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
                     <li><code>{ etcd::IP_ADDRESSES }</code>{ objects_text(st.ip_addresses.len(), lang) }</li>
                 </ul>
             }
-            <button id={ids.id("etcd-outage")} class="etcd-outage" disabled={!st.etcd.available} onclick={act(&p.lab, Action::EtcdOutage(Outage { for_: "30s".into() }))}>
+            <button id={ids.id("etcd-outage")} class="etcd-outage" disabled={!st.etcd.available} onclick={act(&p.lab, Action::EtcdOutage(Outage { for_: super::CUT_FOR }))}>
                 { lang.pick("⚡ etcd outage 30s", "⚡ etcd 中断 30s") }</button>
         </div>
     }
