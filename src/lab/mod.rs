@@ -16,7 +16,7 @@ use crate::share::{Moment, Source};
 use crate::state::State;
 use crate::timeline::Timeline;
 use crate::tour::Guide;
-use crate::world::World;
+use crate::world::{ApiserverActions, World};
 
 pub use open::Opening;
 
@@ -458,6 +458,12 @@ impl Lab {
 
     pub fn world(&self) -> &World {
         self.timeline.world()
+    }
+
+    /// Which of `apiserver`'s own actions (crash, stop, start, isolate) the lab takes now: what
+    /// its buttons offer, decided by the rule that decides the actions themselves.
+    pub fn allowed(&self, apiserver: &str) -> ApiserverActions {
+        self.world().allowed(apiserver)
     }
 
     /// The state of the world now (shared: taken once per change).

@@ -78,10 +78,9 @@ pub(crate) fn corrupt_port<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Er
 }
 
 /// A corruption's `parent`: it names a Service.
-pub(crate) fn corrupt_parent<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<ParentReference, D::Error> {
-    let parent = ParentReference::deserialize(d).map_err(|e| D::Error::custom(format!("parent: {e}")))?;
+pub(crate) fn corrupt_parent<'de, D: Deserializer<'de>>(d: D) -> Result<ParentReference, D::Error> {
+    let parent =
+        ParentReference::deserialize(d).map_err(|e| D::Error::custom(format!("parent: {e}")))?;
     if parent.name.is_empty() {
         return Err(D::Error::custom("parent.name: must not be empty"));
     }

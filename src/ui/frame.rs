@@ -2,6 +2,7 @@
 //! lab), the logs (copied only when they grew) and the bitmaps (rebuilt only when etcd, the
 //! repair counters or the scenario changed).
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -14,7 +15,7 @@ use crate::inspect::{
 use crate::lab::Lab;
 use crate::reconcilers::ReconcilerType;
 use crate::state::State;
-use crate::world::{Mark, MarkKind};
+use crate::world::{ApiserverActions, Mark, MarkKind};
 
 /// Everything a panel needs to render one frame.
 #[derive(Clone)]
@@ -27,6 +28,8 @@ pub struct Frame {
     pub(crate) interval_ms: u64,
     pub reconciler: ReconcilerType,
     pub behavior: Behavior,
+    /// What each apiserver's buttons may offer: the core's own rule, never a copy of it.
+    pub allowed: BTreeMap<String, ApiserverActions>,
 }
 
 impl PartialEq for Frame {
@@ -39,6 +42,7 @@ impl PartialEq for Frame {
             && (self.horizon, self.lease_ttl_ms, self.interval_ms)
                 == (other.horizon, other.lease_ttl_ms, other.interval_ms)
             && (self.reconciler, self.behavior) == (other.reconciler, other.behavior)
+            && self.allowed == other.allowed
     }
 }
 
@@ -82,6 +86,7 @@ fn frame_of(lab: &Lab, cache: &mut LogCache) -> Frame {
         interval_ms: cfg.endpoint_interval_ms,
         reconciler: cfg.reconciler,
         behavior: w.behavior(),
+        allowed: w.apiservers().map(|a| (a.spec.name.clone(), lab.allowed(&a.spec.name))).collect(),
     }
 }
 

@@ -2,15 +2,18 @@
 //! cell, an event) with its details read from the frame's state, the upstream code it models at
 //! the behaviour's tag (`crate::upstream`) and what the lab simplifies there.
 
+use std::collections::BTreeMap;
+
 use yew::prelude::*;
 
 use crate::duration::format_ms;
 use crate::etcd::{self, Loop, WireOp};
 use crate::lab::{Lab, Msg};
 use crate::lang::Lang;
-use crate::scenario::{Action, ApiserverRef, Isolate};
-use crate::state::{ApiserverStatus, State};
+use crate::scenario::Action;
+use crate::state::State;
 use crate::upstream::{self, Subject};
+use crate::world::ApiserverActions;
 
 pub use super::frame::Frame;
 
@@ -80,7 +83,7 @@ pub fn inspector(p: &InspectorProps) -> Html {
                 { for rows.into_iter().map(|(en, zh, v)| html! { <><dt>{ t.pick(en, zh) }</dt><dd>{ v }</dd></> }) }
             </dl>
             if let Subject::Apiserver(name) = &p.subject {
-                { actions(name, &p.frame.state, &p.lab, t) }
+                { actions(name, &p.frame.allowed, &p.lab, t) }
             }
             if let Subject::Key(key) = &p.subject {
                 { requests(key, &p.wire, &p.on_pick, t, &ids) }
@@ -401,20 +404,14 @@ fn used<T>(a: &crate::state::AllocationState<T>, t: Lang) -> String {
 }
 
 /// The apiserver's actions, as its card offers them, each named with the apiserver.
-fn actions(name: &str, st: &State, lab: &Callback<Msg>, t: Lang) -> Html {
-    let Some(a) = st.apiservers.iter().find(|a| a.name == name) else {
+fn actions(name: &str, allowed: &BTreeMap<String, ApiserverActions>, lab: &Callback<Msg>, t: Lang) -> Html {
+    let Some(&allowed) = allowed.get(name) else {
         return html! {};
     };
-    let starting = a.status == ApiserverStatus::Starting;
-    let up = a.status.is_up() && !starting;
-    let r = || ApiserverRef {
-        apiserver: name.to_string(),
-    };
-    let button = |class: &'static str,
+    let [crash, stop, start, isolate] = crate::ui::panels::apiserver_actions(name, allowed);
+    let button = |(class, enabled, action): (&'static str, bool, Action),
                   text: (&'static str, &'static str),
-                  label: (&str, &str),
-                  enabled: bool,
-                  action: Action| {
+                  label: (&str, &str)| {
         let lab = lab.clone();
         let onclick = Callback::from(move |_: MouseEvent| lab.emit(Msg::Act(action.clone())));
         let aria = match t {
@@ -425,11 +422,10 @@ fn actions(name: &str, st: &State, lab: &Callback<Msg>, t: Lang) -> Html {
     };
     html! {
         <div class="card-actions inspector-actions">
-            { button("crash", ("✖ Crash", "✖ 崩溃"), ("Crash", "使崩溃 "), up || starting, Action::CrashApiserver(r())) }
-            { button("stop", ("■ Stop", "■ 停止"), ("Stop", "停止 "), up && a.status != ApiserverStatus::Stopping, Action::StopApiserver(r())) }
-            { button("start", ("▶ Start", "▶ 启动"), ("Start", "启动 "), !up && !starting, Action::StartApiserver(r())) }
-            { button("isolate", ("✂ Isolate 30s", "✂ 隔离 30s"), ("Isolate for 30 s", "隔离 30 秒："), up,
-                Action::IsolateApiserver(Isolate { apiserver: name.to_string(), for_: super::panels::CUT_FOR })) }
+            { button(crash, ("✖ Crash", "✖ 崩溃"), ("Crash", "使崩溃 ")) }
+            { button(stop, ("■ Stop", "■ 停止"), ("Stop", "停止 ")) }
+            { button(start, ("▶ Start", "▶ 启动"), ("Start", "启动 ")) }
+            { button(isolate, ("✂ Isolate 30s", "✂ 隔离 30s"), ("Isolate for 30 s", "隔离 30 秒：")) }
         </div>
     }
 }

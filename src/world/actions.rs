@@ -1,8 +1,10 @@
 //! User actions and scenario `do` steps, one small method per [`Action`].
 //!
-//! Actions from a UI or a link are not validated beforehand as scenario steps are: [`World::act`]
-//! refuses what names an unknown apiserver or carries an unparsable IP, and every refusal leaves
-//! the world as it was, recorded as an `action_failed` event.
+//! An action arrives well formed (its values are typed as it is read); what the cluster makes
+//! of it is decided here. [`World::refusal`] says, without changing anything, what is refused
+//! before anything is tried, and both ways in (`act`, a step's `perform`) ask it first; what only
+//! trying can tell (an IP taken, a Pod not found) is refused by the apply methods. Every refusal
+//! leaves the world as it was, recorded as an `action_failed` event.
 
 use super::{MarkKind, Task, World};
 use crate::api::ServiceCidr;
@@ -10,8 +12,8 @@ use crate::controlplane::{Apiserver, Status};
 use crate::etcd::{self, Etcd, Loop, Value};
 use crate::event::{ActionFailed, Event};
 use crate::scenario::{
-    Action, AddApiserver, ApiserverSpec, CreatePod, CreateService, CreateServiceCidr,
-    Isolate, NameRef, ObjectRef, Outage, SetPodReady, MAX_APISERVERS,
+    Action, AddApiserver, ApiserverSpec, CreatePod, CreateService, CreateServiceCidr, Isolate,
+    NameRef, ObjectRef, Outage, SetPodReady,
 };
 
 /// A refusal by `apiserver` (empty when none could serve) about `object`.
@@ -26,26 +28,26 @@ pub(super) fn refused(apiserver: &str, object: &str, message: String) -> ActionF
 impl World {
     /// Applies a user action now, as a step would; a refusal is returned and recorded.
     pub fn act(&mut self, action: &Action) -> Result<(), ActionFailed> {
-        self.check_action(action).inspect_err(|f| self.record(f))?;
+        self.refuse(action)?;
         self.mark(MarkKind::Action, action.apiserver().unwrap_or_default());
-        self.marking_rewrites("", |w| w.perform(action))
+        self.marking_rewrites("", |w| w.apply(action).inspect_err(|f| w.record(f)))
     }
 
-    fn check_action(&self, action: &Action) -> Result<(), ActionFailed> {
-        if let Some(name) = action.apiserver() {
-            if !self.apiservers.contains_key(name) {
-                return Err(refused("", name, format!("unknown apiserver {name:?}")));
-            }
-        }
-        if let Some((_, why)) = action.unsupported_under(self.behavior) {
-            return Err(refused("", "", why));
-        }
-        Ok(())
-    }
-
-    /// Applies `action`, recording a refusal as an event.
+    /// Applies a step's `action`, recording a refusal as an event.
     pub(super) fn perform(&mut self, action: &Action) -> Result<(), ActionFailed> {
+        self.refuse(action)?;
         self.apply(action).inspect_err(|f| self.record(f))
+    }
+
+    /// [`World::refusal`], recorded.
+    fn refuse(&mut self, action: &Action) -> Result<(), ActionFailed> {
+        match self.refusal(action) {
+            Some(f) => {
+                self.record(&f);
+                Err(f)
+            }
+            None => Ok(()),
+        }
     }
 
     fn record(&mut self, f: &ActionFailed) {
@@ -58,10 +60,7 @@ impl World {
             Action::StopApiserver(r) => self.stop_apiserver(&r.apiserver),
             Action::CrashApiserver(r) => self.crash_apiserver(&r.apiserver),
             Action::AddApiserver(add) => self.add_apiserver(add),
-            Action::IsolateApiserver(iso) => {
-                self.isolate_apiserver(iso);
-                Ok(())
-            }
+            Action::IsolateApiserver(iso) => self.isolate_apiserver(iso),
             Action::EtcdOutage(o) => {
                 self.etcd_outage(o);
                 Ok(())
@@ -78,18 +77,7 @@ impl World {
     }
 
     fn start_apiserver(&mut self, name: &str) -> Result<(), ActionFailed> {
-        let a = self.apiservers.get_mut(name).expect("validated");
-        if matches!(
-            a.status,
-            Status::Running | Status::Starting | Status::Stopping
-        ) {
-            let status = a.status.as_str();
-            return Err(refused(
-                name,
-                name,
-                format!("apiserver {name} is already {status}"),
-            ));
-        }
+        let a = self.apiservers.get_mut(name).ok_or_else(|| unknown(name))?;
         a.restart(&self.cfg, self.behavior);
         self.schedule_start(name, self.now);
         Ok(())
@@ -97,19 +85,13 @@ impl World {
 
     /// The pre-shutdown hook runs now; the process exits when it finished, else at its timeout.
     fn stop_apiserver(&mut self, name: &str) -> Result<(), ActionFailed> {
-        let a = &self.apiservers[name];
-        if !a.is_up() || a.status == Status::Stopping {
-            return Err(refused(
-                name,
-                name,
-                format!("apiserver {name} is not running"),
-            ));
-        }
+        self.apiservers.get(name).ok_or_else(|| unknown(name))?;
         let done = self.with_apiserver(name, |a, st, cfg, behavior, _| a.stop(st, cfg, behavior));
         if done {
             self.exit(name, Status::Stopped);
         } else {
-            let epoch = self.apiservers.get_mut(name).expect("known").new_epoch();
+            let a = self.apiservers.get_mut(name).ok_or_else(|| unknown(name))?;
+            let epoch = a.new_epoch();
             let at = self.now + 2 * self.cfg.endpoint_interval_ms;
             self.queue.push(at, name, Task::StopTimeout(epoch));
         }
@@ -117,37 +99,18 @@ impl World {
     }
 
     fn crash_apiserver(&mut self, name: &str) -> Result<(), ActionFailed> {
-        if matches!(
-            self.apiservers[name].status,
-            Status::Stopped | Status::Crashed
-        ) {
-            return Err(refused(
-                name,
-                name,
-                format!("apiserver {name} is not running"),
-            ));
-        }
+        self.apiservers.get(name).ok_or_else(|| unknown(name))?;
         self.exit(name, Status::Crashed);
         Ok(())
     }
 
+    /// A new member, started now (its name, address and the count were checked by `refusal`).
     fn add_apiserver(&mut self, add: &AddApiserver) -> Result<(), ActionFailed> {
-        let ip = add.advertise_address;
-        if self.apiservers.len() >= MAX_APISERVERS {
-            let why = format!("more than {MAX_APISERVERS} apiservers, the most the lab runs");
-            return Err(refused("", &add.name, why));
-        }
-        let taken = |a: &Apiserver| a.spec.name == add.name || a.spec.advertise_address == ip;
-        if self.apiservers.values().any(taken) {
-            let why = format!("apiserver {} or address {ip} already exists", add.name);
-            return Err(refused("", &add.name, why));
-        }
-        let startup_delay = add.startup_delay.map_or(0, |d| d.ms());
         let spec = ApiserverSpec {
             name: add.name.clone(),
-            advertise_address: ip,
+            advertise_address: add.advertise_address,
             start_at: Some(self.now),
-            startup_delay,
+            startup_delay: add.startup_delay.map_or(0, |d| d.ms()),
         };
         let a = Apiserver::new(spec, &self.cfg, self.behavior);
         self.apiservers.insert(add.name.clone(), a);
@@ -155,13 +118,14 @@ impl World {
         Ok(())
     }
 
-    fn isolate_apiserver(&mut self, iso: &Isolate) {
+    fn isolate_apiserver(&mut self, iso: &Isolate) -> Result<(), ActionFailed> {
         let until = self.now + iso.for_.ms();
-        self.mark(MarkKind::Isolation, &iso.apiserver);
-        let a = self.apiservers.get_mut(&iso.apiserver).expect("validated");
+        let a = self.apiservers.get_mut(&iso.apiserver).ok_or_else(|| unknown(&iso.apiserver))?;
         a.isolate(until);
+        self.mark(MarkKind::Isolation, &iso.apiserver);
         self.queue
             .push(until, "", Task::EndIsolation(iso.apiserver.clone()));
+        Ok(())
     }
 
     fn etcd_outage(&mut self, o: &Outage) {
@@ -304,11 +268,12 @@ impl World {
 
     /// The apiserver that serves an API request about `object`: the one named, or the first
     /// ready one by name.
-    fn server_for(&self, via: Option<&str>, object: &str) -> Result<String, ActionFailed> {
+    pub(super) fn server_for(&self, via: Option<&str>, object: &str) -> Result<String, ActionFailed> {
         match via {
             Some(name) if self.ready(name) => Ok(name.to_string()),
             Some(name) => {
-                let why = if !self.apiservers[name].is_up() {
+                let a = self.apiservers.get(name).ok_or_else(|| unknown(name))?;
+                let why = if !a.is_up() {
                     format!("apiserver {name} is not running")
                 } else if !self.reachable(name) {
                     let unreachable = crate::registry::UNREACHABLE;
@@ -326,4 +291,9 @@ impl World {
                 .ok_or_else(|| refused("", object, "no apiserver can serve the request".into())),
         }
     }
+}
+
+/// The refusal of an action naming an apiserver the cluster does not have.
+pub(super) fn unknown(name: &str) -> ActionFailed {
+    refused("", name, format!("unknown apiserver {name:?}"))
 }

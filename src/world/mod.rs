@@ -11,9 +11,11 @@ mod actions;
 mod corrupt;
 mod endpoints_controller;
 pub mod queue;
+mod refusals;
 mod seed;
 mod servicecidrs_controller;
 
+pub use refusals::ApiserverActions;
 pub use servicecidrs_controller::{READY_MESSAGE as KCM_READY_MESSAGE, TERMINATING};
 mod snapshot;
 mod tasks;

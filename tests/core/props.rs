@@ -190,3 +190,64 @@ mod implied_slice {
         }
     }
 }
+
+/// `World::refusal` is the rule `act` follows: what it refuses, `act` refuses in the same words
+/// without changing the state; an apiserver action it lets through, `act` takes.
+mod refusals {
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use kube_bootstrap_lab::scenario::{self, Action};
+    use kube_bootstrap_lab::world::World;
+
+    /// Two apiservers (one slow to start) and one left for a `start_apiserver`.
+    fn world() -> World {
+        let servers = json!([
+            {"name": "apiserver-a", "advertise_address": "192.168.10.11"},
+            {"name": "apiserver-b", "advertise_address": "192.168.10.12", "startup_delay": "3s"},
+            {"name": "apiserver-c", "advertise_address": "192.168.10.13", "start_at": null}]);
+        let file = json!({"name": "refusals", "cluster": {"apiservers": servers}});
+        World::new(&scenario::parse(&file.to_string()).unwrap())
+    }
+
+    /// Action `kind` on apiserver `who` (3: one the cluster does not have).
+    fn action(kind: usize, who: usize, secs: u64) -> Action {
+        let name = ["apiserver-a", "apiserver-b", "apiserver-c", "apiserver-z"][who];
+        let svc = json!({"name": format!("s{secs}"), "ports": [{"port": 80}]});
+        let raw = match kind {
+            0 => json!({"do": "crash_apiserver", "apiserver": name}),
+            1 => json!({"do": "stop_apiserver", "apiserver": name}),
+            2 => json!({"do": "start_apiserver", "apiserver": name}),
+            3 => json!({"do": "isolate_apiserver", "apiserver": name, "for": format!("{secs}s")}),
+            4 => json!({"do": "etcd_outage", "for": format!("{secs}s")}),
+            5 => json!({"do": "create_service", "service": svc, "via": name}),
+            _ => json!({"do": "add_apiserver", "name": name, "advertise_address": format!("192.168.10.{}", 11 + who)}),
+        };
+        Action::from_json("", raw).unwrap()
+    }
+
+    proptest! {
+        #[test]
+        fn act_refuses_exactly_what_refusal_says(
+            moves in prop::collection::vec((0u64..6_000, 0usize..7, 0usize..4, 1u64..20), 1..30),
+        ) {
+            let mut w = world();
+            for (wait, kind, who, secs) in moves {
+                w.run_until(w.now() + wait);
+                let a = action(kind, who, secs);
+                let before = w.state();
+                let refusal = w.refusal(&a);
+                let result = w.act(&a);
+                match refusal {
+                    Some(r) => {
+                        prop_assert_eq!(result, Err(r));
+                        prop_assert_eq!(w.state(), before);
+                    }
+                    // Only trying tells whether a Service is created (its IP, its name).
+                    None if kind == 5 => {}
+                    None => prop_assert!(result.is_ok(), "{:?}: {:?}", a, result),
+                }
+            }
+        }
+    }
+}

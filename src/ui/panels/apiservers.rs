@@ -8,9 +8,9 @@ use super::{act, PanelProps};
 use crate::duration::format_ms;
 use crate::inspect::words::{behavior_label, crash_hint, stop_hint};
 use crate::lang::Lang;
-use crate::scenario::{Action, AddApiserver, ApiserverRef, ApiserverSpec, Isolate};
+use crate::scenario::{Action, AddApiserver, ApiserverSpec};
 use crate::state::{ApiserverState, ApiserverStatus};
-use crate::world::MarkKind;
+use crate::world::{ApiserverActions, MarkKind};
 
 /// An apiserver's status in words (in English, the state's own word).
 pub(crate) fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {
@@ -60,6 +60,18 @@ fn next_apiserver(apiservers: &[ApiserverState]) -> Action {
         advertise_address: spec.advertise_address,
         startup_delay: None,
     })
+}
+
+/// An apiserver's buttons (crash, stop, start, isolate): class, whether the core would take
+/// the action now (the world's own rule, [`crate::world::World::allowed`]), and the action. The
+/// card and the inspector offer these and only these.
+pub(crate) fn apiserver_actions(name: &str, allowed: ApiserverActions) -> [(&'static str, bool, Action); 4] {
+    [
+        ("crash", allowed.crash, Action::crash(name)),
+        ("stop", allowed.stop, Action::stop(name)),
+        ("start", allowed.start, Action::start(name)),
+        ("isolate", allowed.isolate, Action::isolate(name, super::CUT_FOR)),
+    ]
 }
 
 #[function_component(Apiservers)]
@@ -120,10 +132,10 @@ fn action_labels(name: &str, lang: Lang) -> [String; 4] {
 /// lease write.
 fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let name = a.name.clone();
-    let r = |apiserver: &str| ApiserverRef { apiserver: apiserver.to_string() };
-    let starting = a.status == ApiserverStatus::Starting;
-    let up = a.status.is_up() && !starting;
+    let allowed = p.frame.allowed.get(&name).copied().unwrap_or_default();
     let [crash, stop, start, isolate] = action_labels(&name, lang);
+    let [(_, can_crash, crash_it), (_, can_stop, stop_it), (_, can_start, start_it), (_, can_isolate, isolate_it)] =
+        apiserver_actions(&name, allowed);
     html! {
         <li class={classes!("card", a.status.as_str())} id={ids.id(&format!("apiserver-{}", a.name))} data-apiserver={a.name.clone()}>
             <div class="card-head">
@@ -140,16 +152,90 @@ fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang
                 <span class={classes!("ready", a.ready.then_some("yes"))}>{ if a.ready { lang.pick("● ready", "● 就绪") } else { lang.pick("○ not ready", "○ 未就绪") } }</span>
             </div>
             <div class="card-actions">
-                <button class="crash" disabled={!up && !starting} onclick={act(&p.lab, Action::CrashApiserver(r(&name)))}
+                <button class="crash" disabled={!can_crash} onclick={act(&p.lab, crash_it)}
                     aria-label={crash} title={crash_hint(p.frame.reconciler, lang)}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
-                <button class="stop" disabled={!up || a.status == ApiserverStatus::Stopping} onclick={act(&p.lab, Action::StopApiserver(r(&name)))}
+                <button class="stop" disabled={!can_stop} onclick={act(&p.lab, stop_it)}
                     aria-label={stop} title={stop_hint(p.frame.reconciler, p.frame.behavior, lang)}>{ lang.pick("■ Stop", "■ 停止") }</button>
-                <button class="start" disabled={up || starting} onclick={act(&p.lab, Action::StartApiserver(r(&name)))}
+                <button class="start" disabled={!can_start} onclick={act(&p.lab, start_it)}
                     aria-label={start}>{ lang.pick("▶ Start", "▶ 启动") }</button>
-                <button class="isolate" disabled={!up} onclick={act(&p.lab, Action::IsolateApiserver(Isolate { apiserver: name.clone(), for_: super::CUT_FOR }))}
+                <button class="isolate" disabled={!can_isolate} onclick={act(&p.lab, isolate_it)}
                     aria-label={isolate}
                     title={lang.pick("Cut it off from etcd for 30 s", "切断它与 etcd 的连接 30 秒")}>{ lang.pick("✂ Isolate 30s", "✂ 隔离 30s") }</button>
             </div>
         </li>
+    }
+}
+
+/// The buttons offer what the core takes, in every state a run of random clicks reaches.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::lab::{Lab, Msg};
+    use crate::scenario::{self, Millis, Outage};
+    use crate::share::Source;
+    use crate::ui::Frame;
+
+    /// Three apiservers: one at once, one slow to start, one left for a start.
+    const SCENARIO: &str = r#"{"name": "buttons", "cluster": {"apiservers": [
+        {"name": "apiserver-a", "advertise_address": "192.168.10.11"},
+        {"name": "apiserver-b", "advertise_address": "192.168.10.12", "startup_delay": "4s"},
+        {"name": "apiserver-c", "advertise_address": "192.168.10.13", "start_at": null, "startup_delay": "2s"}]}}"#;
+
+    /// Click `button` (crash, stop, start, isolate; 4: an etcd outage) of apiserver `who`.
+    fn click(who: usize, button: usize, secs: u64) -> Action {
+        let name = ApiserverSpec::nth(who).name;
+        let span = Millis::new(secs * 1000).expect("short");
+        match button {
+            0 => Action::crash(&name),
+            1 => Action::stop(&name),
+            2 => Action::start(&name),
+            3 => Action::isolate(&name, span),
+            _ => Action::EtcdOutage(Outage { for_: span }),
+        }
+    }
+
+    /// Every apiserver's buttons in `lab`'s frame match what its world does with each action.
+    fn buttons_agree(lab: &Lab) -> Result<(), TestCaseError> {
+        let frame = Frame::of(lab);
+        for a in &frame.state.apiservers {
+            let allowed = frame.allowed.get(&a.name).copied();
+            prop_assert!(allowed.is_some(), "{} has no buttons", a.name);
+            for (class, enabled, action) in apiserver_actions(&a.name, allowed.unwrap_or_default()) {
+                let taken = lab.world().clone().act(&action).is_ok();
+                prop_assert_eq!(enabled, taken, "{} of {} ({})", class, a.name, a.status.as_str());
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn an_apiserver_isolated_while_starting_offers_no_stop() {
+        let mut lab = Lab::new(scenario::parse(SCENARIO).unwrap(), Source::Inline(SCENARIO.into()));
+        lab.update(Msg::Seek(1_000));
+        lab.update(Msg::Act(click(1, 3, 30)));
+        let frame = Frame::of(&lab);
+        let b = frame.state.apiservers.iter().find(|a| a.name == "apiserver-b").unwrap();
+        assert_eq!(b.status, crate::state::ApiserverStatus::Isolated);
+        let allowed = frame.allowed["apiserver-b"];
+        assert!(!allowed.stop && !allowed.start && allowed.crash && allowed.isolate, "{allowed:?}");
+        assert!(buttons_agree(&lab).is_ok());
+    }
+
+    proptest! {
+        #[test]
+        fn the_buttons_offer_what_the_core_takes(
+            clicks in prop::collection::vec((0u64..8_000, 0usize..3, 0usize..5, 1u64..20), 1..30),
+        ) {
+            let mut lab = Lab::new(scenario::parse(SCENARIO).unwrap(), Source::Inline(SCENARIO.into()));
+            buttons_agree(&lab)?;
+            for (wait, who, button, secs) in clicks {
+                lab.update(Msg::Seek(lab.now() + wait));
+                buttons_agree(&lab)?;
+                lab.update(Msg::Act(click(who, button, secs)));
+                buttons_agree(&lab)?;
+            }
+        }
     }
 }

@@ -20,7 +20,7 @@ use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::scenario::{Action, Millis};
 
-pub(crate) use apiservers::{status_text, Apiservers};
+pub(crate) use apiservers::{apiserver_actions, status_text, Apiservers};
 pub(crate) use bitmaps::Bitmaps;
 pub(crate) use corrupt::Corrupt;
 pub(crate) use etcd::Etcd;
