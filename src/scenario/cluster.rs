@@ -66,17 +66,99 @@ impl ClusterConfig {
     }
 }
 
-/// The apiservers' names and addresses taken so far: each must be unique, in `cluster` and in
-/// `add_apiserver` steps alike.
+/// The apiservers' names and addresses taken so far: each must be unique, in `cluster`, in
+/// `add_apiserver` steps and in the running world alike (`World::refusal`).
 #[derive(Default)]
-pub(super) struct Taken {
+pub(crate) struct Taken {
     names: BTreeSet<String>,
     addresses: BTreeSet<IpAddr>,
 }
 
+/// A refused new apiserver: the field at fault (`""`: the apiserver as a whole) and why.
+pub(crate) type Refused = (&'static str, String);
+
+/// `path.field: why`, or `path: why` about the whole.
+fn at(path: &str, (field, why): Refused) -> String {
+    match field {
+        "" => format!("{path}: {why}"),
+        _ => format!("{path}.{field}: {why}"),
+    }
+}
+
 impl Taken {
+    /// The names and addresses of `apiservers`.
+    pub(crate) fn of<'a>(apiservers: impl Iterator<Item = (&'a str, IpAddr)>) -> Taken {
+        let mut taken = Taken::default();
+        for (name, ip) in apiservers {
+            taken.names.insert(name.to_string());
+            taken.addresses.insert(ip);
+        }
+        taken
+    }
+
     pub(super) fn has_name(&self, name: &str) -> bool {
         self.names.contains(name)
+    }
+
+    /// A new apiserver, by [`Taken::add_name`] and [`Taken::add_address`].
+    pub(crate) fn add(
+        &mut self,
+        name: &str,
+        ip: IpAddr,
+        reconciler: ReconcilerType,
+        ranges: &ServiceIpRanges,
+    ) -> Result<(), Refused> {
+        self.add_name(name)?;
+        self.add_address(ip, reconciler, ranges)
+    }
+
+    /// A new apiserver's name: non-empty and unique, one of at most [`super::MAX_APISERVERS`].
+    fn add_name(&mut self, name: &str) -> Result<(), Refused> {
+        if name.trim().is_empty() {
+            return Err(("name", "must not be empty".to_string()));
+        }
+        if self.names.len() >= super::MAX_APISERVERS {
+            let why = format!("more than {} apiservers, the most the lab runs", super::MAX_APISERVERS);
+            return Err(("", why));
+        }
+        if !self.names.insert(name.to_string()) {
+            return Err(("name", format!("duplicate apiserver name {name:?}")));
+        }
+        Ok(())
+    }
+
+    /// A new apiserver's address: unique and (unless the reconciler is `none`) of the service
+    /// range's family, as kube-apiserver requires.
+    fn add_address(
+        &mut self,
+        ip: IpAddr,
+        reconciler: ReconcilerType,
+        ranges: &ServiceIpRanges,
+    ) -> Result<(), Refused> {
+        if !self.addresses.insert(ip) {
+            let why = format!("{ip} is already the address of another apiserver");
+            return Err(("advertise_address", why));
+        }
+        if reconciler != ReconcilerType::None && IpFamily::of(&ip) != family_of(&ranges.primary) {
+            let why = format!(
+                "service IP family \"{}\" must match public address family \"{ip}\"",
+                ranges.primary
+            );
+            return Err(("advertise_address", why));
+        }
+        Ok(())
+    }
+
+    /// [`Taken::add`] for the apiserver at `path` of a file.
+    pub(super) fn add_at(
+        &mut self,
+        path: &str,
+        name: &str,
+        ip: IpAddr,
+        cluster: &ClusterConfig,
+    ) -> Result<(), String> {
+        let ranges = &cluster.service_ip_ranges;
+        self.add(name, ip, cluster.reconciler, ranges).map_err(|r| at(path, r))
     }
 }
 
@@ -139,9 +221,10 @@ pub(super) fn cluster_config(
     let mut apiservers = Vec::new();
     for (i, a) in c.apiservers.iter().enumerate() {
         let path = format!("cluster.apiservers[{i}]");
-        taken.add_name(&path, &a.name)?;
+        taken.add_name(&a.name).map_err(|r| at(&path, r))?;
         let ip = ip_of(&format!("{path}.advertise_address"), &a.advertise_address)?;
-        taken.add_address(&path, ip, reconciler, &service_ip_ranges)?;
+        let address = taken.add_address(ip, reconciler, &service_ip_ranges);
+        address.map_err(|r| at(&path, r))?;
         apiservers.push(apiserver_spec(&path, a, ip)?);
     }
     let config = ClusterConfig {
@@ -177,46 +260,4 @@ fn apiserver_spec(path: &str, a: &ApiserverFile, ip: IpAddr) -> Result<Apiserver
         start_at,
         startup_delay,
     })
-}
-
-impl Taken {
-    /// A new apiserver's name: non-empty and unique, one of at most [`super::MAX_APISERVERS`].
-    pub(super) fn add_name(&mut self, path: &str, name: &str) -> Result<(), String> {
-        if name.trim().is_empty() {
-            return Err(format!("{path}.name: must not be empty"));
-        }
-        if self.names.len() == super::MAX_APISERVERS {
-            return Err(format!(
-                "{path}: more than {} apiservers, the most the lab runs",
-                super::MAX_APISERVERS
-            ));
-        }
-        if !self.names.insert(name.to_string()) {
-            return Err(format!("{path}.name: duplicate apiserver name {name:?}"));
-        }
-        Ok(())
-    }
-
-    /// A new apiserver's address: unique and (unless the reconciler is `none`) of the service
-    /// range's family, as kube-apiserver requires.
-    pub(super) fn add_address(
-        &mut self,
-        path: &str,
-        ip: IpAddr,
-        reconciler: ReconcilerType,
-        ranges: &ServiceIpRanges,
-    ) -> Result<(), String> {
-        if !self.addresses.insert(ip) {
-            return Err(format!(
-                "{path}.advertise_address: {ip} is already the address of another apiserver"
-            ));
-        }
-        if reconciler != ReconcilerType::None && IpFamily::of(&ip) != family_of(&ranges.primary) {
-            return Err(format!(
-                "{path}.advertise_address: service IP family \"{}\" must match public address family \"{ip}\"",
-                ranges.primary
-            ));
-        }
-        Ok(())
-    }
 }

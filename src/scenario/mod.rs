@@ -22,6 +22,7 @@ pub use action::{
     Isolate, NameRef, ObjectRef, Outage, ServiceCidrSpec, SetPodReady,
 };
 pub use cluster::{ApiserverSpec, ClusterConfig};
+pub(crate) use cluster::Taken;
 pub use initial::{Initial, PresetAllocation};
 pub use step::{Step, StepKind};
 pub use values::Millis;

@@ -114,9 +114,7 @@ fn check_action(
     }
     match action {
         Action::AddApiserver(a) => {
-            taken.add_name(path, &a.name)?;
-            let ranges = &cluster.service_ip_ranges;
-            taken.add_address(path, a.advertise_address, cluster.reconciler, ranges)?;
+            taken.add_at(path, &a.name, a.advertise_address, cluster)?;
         }
         Action::CreateService(c) => {
             c.validate().map_err(|e| format!("{path}.service: {e}"))?;

@@ -5,7 +5,7 @@ use super::actions::{refused, unknown};
 use super::World;
 use crate::controlplane::Status;
 use crate::event::ActionFailed;
-use crate::scenario::{Action, AddApiserver, Millis, MAX_APISERVERS};
+use crate::scenario::{Action, AddApiserver, Millis, Taken};
 
 /// Which of an apiserver's own actions the world would take now.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,19 +81,15 @@ impl World {
         why(a.status).map(|w| refused(name, name, format!("apiserver {name} {w}")))
     }
 
+    /// A new member is refused as a file's `add_apiserver` step is (`Taken`), in its words.
     fn add_refusal(&self, add: &AddApiserver) -> Option<ActionFailed> {
-        let ip = add.advertise_address;
-        let why = if self.apiservers.len() >= MAX_APISERVERS {
-            format!("more than {MAX_APISERVERS} apiservers, the most the lab runs")
-        } else if self
-            .apiservers
-            .values()
-            .any(|a| a.spec.name == add.name || a.spec.advertise_address == ip)
-        {
-            format!("apiserver {} or address {ip} already exists", add.name)
-        } else {
-            return None;
-        };
-        Some(refused("", &add.name, why))
+        let members = self.apiservers.values();
+        let mut taken =
+            Taken::of(members.map(|a| (a.spec.name.as_str(), a.spec.advertise_address)));
+        let (cfg, ip) = (&self.cfg, add.advertise_address);
+        let refusal = taken
+            .add(&add.name, ip, cfg.reconciler, &cfg.service_ip_ranges)
+            .err();
+        refusal.map(|(_, why)| refused("", &add.name, why))
     }
 }
