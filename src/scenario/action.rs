@@ -102,7 +102,7 @@ pub struct Outage {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct CreateService {
-    #[serde(deserialize_with = "super::initial::service_without_empty_ips")]
+    #[serde(deserialize_with = "super::initial::action_service")]
     pub service: Service,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
@@ -111,6 +111,7 @@ pub struct CreateService {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct CreatePod {
+    #[serde(deserialize_with = "super::initial::action_pod")]
     pub pod: Pod,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,

@@ -3,6 +3,7 @@
 use std::collections::BTreeSet;
 use std::net::IpAddr;
 
+use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 
 use super::cluster::ClusterConfig;
@@ -45,10 +46,19 @@ fn without_empty_ips(mut s: Service) -> Service {
     s
 }
 
-pub(super) fn service_without_empty_ips<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Service, D::Error> {
-    <Service as Deserialize>::deserialize(d).map(without_empty_ips)
+/// A `create_service` action's Service: its values checked as it is read, wherever the action
+/// comes from (its name is the apiserver's to validate: `CreateService::validate`).
+pub(super) fn action_service<'de, D: Deserializer<'de>>(d: D) -> Result<Service, D::Error> {
+    let s = without_empty_ips(<Service as Deserialize>::deserialize(d)?);
+    service_values(&s, false).map_err(D::Error::custom)?;
+    Ok(s)
+}
+
+/// A `create_pod` action's Pod, as [`action_service`].
+pub(super) fn action_pod<'de, D: Deserializer<'de>>(d: D) -> Result<Pod, D::Error> {
+    let p = <Pod as Deserialize>::deserialize(d)?;
+    pod_values(&p).map_err(D::Error::custom)?;
+    Ok(p)
 }
 
 pub(super) fn services_without_empty_ips<'de, D: Deserializer<'de>>(
@@ -197,33 +207,44 @@ fn port_allocation(
 /// Preset services may carry any IP (that is how corruption is set up), but it must parse;
 /// `"None"` (headless) is no IP, nor is `""` in first place (unset, as upstream's validation
 /// allows it in `clusterIPs[0]` only).
-pub(super) fn check_service(path: &str, s: &Service, preset: bool) -> Result<(), String> {
+fn check_service(path: &str, s: &Service, preset: bool) -> Result<(), String> {
     if s.name.trim().is_empty() {
         return Err(format!("{path}.name: must not be empty"));
     }
+    service_values(s, preset).map_err(|e| format!("{path}.{e}"))
+}
+
+/// A Service's IPs (when `preset`: a created one's are the allocator's to check) and ports;
+/// the message starts with the field below the Service (`ports[0].port: …`).
+fn service_values(s: &Service, preset: bool) -> Result<(), String> {
     if preset {
         for (i, ip) in s.cluster_ips.iter().enumerate() {
             let unset = ip == "None" || (i == 0 && ip.is_empty());
             if !unset {
-                ip_of(&format!("{path}.cluster_ips[{i}]"), ip)?;
+                ip_of(&format!("cluster_ips[{i}]"), ip)?;
             }
         }
     }
     for (i, p) in s.ports.iter().enumerate() {
-        port_number(&format!("{path}.ports[{i}].port"), p.port as i64)?;
+        port_number(&format!("ports[{i}].port"), p.port as i64)?;
     }
     Ok(())
 }
 
-pub(super) fn check_pod(path: &str, p: &Pod) -> Result<(), String> {
+fn check_pod(path: &str, p: &Pod) -> Result<(), String> {
     if p.name.trim().is_empty() {
         return Err(format!("{path}.name: must not be empty"));
     }
+    pod_values(p).map_err(|e| format!("{path}.{e}"))
+}
+
+/// A Pod's IPs, the message starting with the field below the Pod (`pod_ip: …`).
+fn pod_values(p: &Pod) -> Result<(), String> {
     if !p.pod_ip.is_empty() {
-        ip_of(&format!("{path}.pod_ip"), &p.pod_ip)?;
+        ip_of("pod_ip", &p.pod_ip)?;
     }
     for (i, ip) in p.pod_ips.iter().enumerate() {
-        ip_of(&format!("{path}.pod_ips[{i}]"), ip)?;
+        ip_of(&format!("pod_ips[{i}]"), ip)?;
     }
     Ok(())
 }

@@ -5,7 +5,6 @@ use serde_json::{Map, Value as Json};
 
 use super::action::Action;
 use super::cluster::{ClusterConfig, Taken};
-use super::initial::{check_pod, check_service};
 use super::{de, duration};
 use crate::api::Behavior;
 
@@ -98,8 +97,8 @@ fn expect_of(path: &str, rest: &Map<String, Json>, expect: Json) -> Result<Json,
     Ok(expect)
 }
 
-/// What serde cannot check: the apiservers named exist, new ones are unique (durations,
-/// addresses and ports were typed as they were read).
+/// What serde cannot check: the apiservers named exist, new ones are unique, names are valid
+/// (durations, addresses, ports and objects' IPs were checked as they were read).
 fn check_action(
     path: &str,
     action: &Action,
@@ -116,14 +115,9 @@ fn check_action(
         Action::AddApiserver(a) => {
             taken.add_at(path, &a.name, a.advertise_address, cluster)?;
         }
-        Action::CreateService(c) => {
-            c.validate().map_err(|e| format!("{path}.service: {e}"))?;
-            check_service(&format!("{path}.service"), &c.service, false)?
-        }
-        Action::CreatePod(c) => {
-            c.validate().map_err(|e| format!("{path}.pod: {e}"))?;
-            check_pod(&format!("{path}.pod"), &c.pod)?
-        }
+        // A name Kubernetes refuses is invalid input in a file, an API error at run time.
+        Action::CreateService(c) => c.validate().map_err(|e| format!("{path}.service: {e}"))?,
+        Action::CreatePod(c) => c.validate().map_err(|e| format!("{path}.pod: {e}"))?,
         _ => {}
     }
     Ok(())

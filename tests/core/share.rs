@@ -207,6 +207,14 @@ fn a_link_whose_action_carries_a_bad_value_is_refused_naming_the_field() {
             json!({"do": "corrupt", "what": "put_ip_address", "ip": "10.96.0.5", "parent": {"name": ""}}),
             "link: actions[0].parent.name: must not be empty",
         ),
+        (
+            json!({"do": "create_service", "service": {"name": "web", "ports": [{"port": 70000}]}}),
+            "link: actions[0].service.ports[0].port: 70000 is not a port number (1-65535)",
+        ),
+        (
+            json!({"do": "create_pod", "pod": {"name": "web-1", "pod_ip": "10.244.0.x"}}),
+            "link: actions[0].pod.pod_ip: invalid IP address \"10.244.0.x\"",
+        ),
     ];
     for (action, want) in cases {
         assert_eq!(Moment::decode(&link_with(action)).unwrap_err(), want);
