@@ -253,7 +253,7 @@ impl Corruption {
 }
 
 impl Action {
-    /// Reads an action from JSON (a link's, a tour's): the file's rules, each error one line
+    /// Reads an action from JSON (a link's): a file's rules, each error one line
     /// naming the field below `path` (`actions[0].for: invalid duration "abc"`).
     pub fn from_json(path: &str, value: Json) -> Result<Action, String> {
         super::de(path, value)

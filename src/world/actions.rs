@@ -54,6 +54,8 @@ impl World {
         self.events.push(Event::action_failed(self.now, f));
     }
 
+    /// Does `action`, once [`World::refusal`] let it through (so the apiserver's status is not
+    /// asked again here).
     fn apply(&mut self, action: &Action) -> Result<(), ActionFailed> {
         match action {
             Action::StartApiserver(r) => self.start_apiserver(&r.apiserver),
