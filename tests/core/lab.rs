@@ -11,9 +11,7 @@ use kube_bootstrap_lab::lab::{
     SPEED_MIN_EXP, SPEED_STEP_EXP,
 };
 use kube_bootstrap_lab::lang::Lang;
-use kube_bootstrap_lab::scenario::{Action, ApiserverRef, Millis};
-use kube_bootstrap_lab::state::ApiserverStatus;
-use kube_bootstrap_lab::world::ApiserverActions;
+use kube_bootstrap_lab::scenario::{Action, ApiserverRef};
 use kube_bootstrap_lab::share::Source;
 
 fn step_of(lab: &Lab) -> usize {
@@ -145,29 +143,6 @@ fn a_link_whose_action_is_invalid_opens_the_fallback_saying_which_field() {
         ]
     );
     assert_eq!(lab.notice(), Some(notes.join(" ").as_str()));
-}
-
-#[test]
-fn an_apiserver_isolated_while_starting_can_be_crashed_but_not_stopped() {
-    let servers = serde_json::json!([
-        {"name": "apiserver-a", "advertise_address": "192.168.10.11"},
-        {"name": "apiserver-b", "advertise_address": "192.168.10.12", "startup_delay": "10s"}]);
-    let file = serde_json::json!({"name": "slow", "cluster": {"apiservers": servers}}).to_string();
-    let link = format!("#file={}", kube_bootstrap_lab::share::percent_encode(&file));
-    let (mut lab, notes) = Lab::open(Opening {
-        link: Some(&link),
-        ..Opening::default()
-    });
-    assert!(notes.is_empty(), "{notes:?}");
-    lab.update(Msg::Seek(1_000));
-    lab.update(Msg::Act(Action::isolate("apiserver-b", Millis::parse("30s").unwrap())));
-    assert_eq!(lab.state().apiservers[1].status, ApiserverStatus::Isolated);
-    let allowed = lab.allowed("apiserver-b");
-    let expected = ApiserverActions { crash: true, stop: false, start: false, isolate: true };
-    assert_eq!(allowed, expected);
-    // The core refuses what is not offered, in its own words.
-    lab.update(Msg::Act(Action::stop("apiserver-b")));
-    assert_eq!(lab.notice(), Some("apiserver apiserver-b is not running"));
 }
 
 #[test]

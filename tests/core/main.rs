@@ -22,6 +22,7 @@ mod portallocator;
 #[cfg(not(target_arch = "wasm32"))]
 mod props;
 mod reconcilers;
+mod refusals;
 mod repair_clusterip;
 mod repair_nodeport;
 mod scenario;

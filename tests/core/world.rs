@@ -548,29 +548,6 @@ fn adding_apiservers_stops_at_the_limit_of_the_format() {
     assert_eq!(w.apiservers().count(), scenario::MAX_APISERVERS);
 }
 
-/// A UI or a link adds an apiserver by the rule a file's `add_apiserver` step follows, in its
-/// words: a name and an address of its own, of the service range's family.
-#[test]
-fn an_added_apiserver_is_refused_as_a_files_step_is() {
-    let s = scenario(json!({"cluster": cluster(json!({})), "until": "1m"}));
-    let mut w = World::new(&s);
-    let add = |name: &str, ip: &str| -> Action {
-        Action::from_json("", json!({"do": "add_apiserver", "name": name, "advertise_address": ip}))
-            .unwrap()
-    };
-    for (action, why) in [
-        (add("apiserver-a", "192.168.10.20"), "duplicate apiserver name \"apiserver-a\""),
-        (add("x", "192.168.10.12"), "192.168.10.12 is already the address of another apiserver"),
-        (add("x", "fd00::1"), "service IP family \"10.96.0.0/16\" must match public address family \"fd00::1\""),
-        (add(" ", "192.168.10.20"), "must not be empty"),
-    ] {
-        assert_eq!(w.refusal(&action).map(|f| f.message).as_deref(), Some(why));
-        assert_eq!(w.act(&action).unwrap_err().message, why);
-    }
-    assert_eq!(w.apiservers().count(), 2);
-    w.act(&add("x", "192.168.10.20")).expect("a new name and address");
-}
-
 /// After going back, a seek forward starts from the checkpoint before its target (not from the
 /// present): the world, its events and its marks are those of a straight run, before and after
 /// a fork, and across the furthest instant reached.
