@@ -64,7 +64,7 @@ fn cluster_file_in(s: &Settings, lang: Lang) -> Result<String, String> {
         Lang::Zh => format!("seed: {:?} 不是非负整数", s.seed),
     })?;
     let apiservers: Vec<_> = (0..n)
-        .map(|i| ApiserverSpec::nth(i as usize))
+        .map(ApiserverSpec::nth)
         .map(|a| json!({"name": a.name, "advertise_address": a.advertise_address.to_string()}))
         .collect();
     let file = json!({
