@@ -9,7 +9,7 @@
 //!  "steps": [
 //!    {"say": {"en": "…", "zh": "…"}, "highlight": ["leases"]},
 //!    {"until": {"leases": [{"ip": "192.168.10.12", "ttl_left_ms": 1000}]}, "say": {…}},
-//!    {"at": "70s", "say": {…}, "highlight": ["apiserver:apiserver-c"]},
+//!    {"at": "70s", "say": {…}, "highlight": ["apiserver:apiserver-c"], "play": "20s"},
 //!    {"scenario": "last-apiserver-shutdown-1-20", "say": {…}}
 //!  ]}
 //! ```
@@ -26,6 +26,8 @@ use crate::timeline::Timeline;
 
 /// How long a step may wait for its predicate, in virtual time, before the tour is broken.
 pub(crate) const WAIT_LIMIT_MS: u64 = 60 * 60 * 1000;
+/// The longest a step may play on by itself once shown (`play`), in virtual time.
+pub const MAX_PLAY_MS: u64 = 5 * 60 * 1000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Wait {
@@ -44,6 +46,9 @@ pub struct TourStep {
     pub wait: Wait,
     pub say: LocalizedText,
     pub highlight: Vec<Spot>,
+    /// How long (virtual ms) the clock plays on once the step is shown, when its narration asks
+    /// the reader to watch something happen (`"play": "20s"`): never past the next step.
+    pub play: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +82,8 @@ struct StepFile {
     say: LocalizedText,
     #[serde(default)]
     highlight: Vec<String>,
+    #[serde(default)]
+    play: Option<String>,
 }
 
 /// Both languages, non-empty: a tour is read in either.
@@ -150,11 +157,16 @@ pub fn parse(
             }
             highlight.push(spot);
         }
+        let play = match s.play {
+            None => None,
+            Some(p) => Some(play_time(&p).map_err(|e| format!("{}: {e}", field("play")))?),
+        };
         steps.push(TourStep {
             scenario: current.0.clone(),
             wait,
             say: s.say,
             highlight,
+            play,
         });
     }
     Ok(Tour {
@@ -162,6 +174,20 @@ pub fn parse(
         title: f.title,
         steps,
     })
+}
+
+/// A step's `play`: more than nothing, and at most [`MAX_PLAY_MS`] (a step to watch, not a
+/// scenario to sit through).
+fn play_time(s: &str) -> Result<u64, String> {
+    match scenario::parse_time(s)? {
+        0 => Err(format!("{} plays nothing: give a positive duration", quote(s))),
+        ms if ms > MAX_PLAY_MS => Err(format!(
+            "{} is longer than {}, the most a step plays on",
+            quote(s),
+            crate::duration::format_ms(MAX_PLAY_MS)
+        )),
+        ms => Ok(ms),
+    }
 }
 
 /// The apiservers a scenario has: those of its cluster and those its steps add.
@@ -194,8 +220,11 @@ pub fn holds(until: &Json, timeline: &Timeline) -> Result<(), Vec<String>> {
 #[derive(Clone, Debug)]
 pub struct Guide {
     pub tour: Tour,
+    /// The step shown (set through [`Guide::show`]).
     pub index: usize,
     times: Vec<Option<u64>>,
+    /// The furthest step shown so far: going forward up to it is a restore.
+    reached: usize,
 }
 
 impl Guide {
@@ -205,6 +234,7 @@ impl Guide {
             tour,
             index: 0,
             times: vec![None; n],
+            reached: 0,
         }
     }
 
@@ -212,9 +242,26 @@ impl Guide {
         &self.tour.steps[self.index]
     }
 
-    /// Whether step `i`'s instant is already known (the reader has been there).
+    /// Whether the reader has been at step `i` (its instant is known).
     pub fn found(&self, i: usize) -> bool {
-        self.times.get(i).is_some_and(Option::is_some)
+        i <= self.reached && self.found_time(i).is_some()
+    }
+
+    /// Shows step `i`.
+    pub(crate) fn show(&mut self, i: usize) {
+        self.index = i;
+        self.reached = self.reached.max(i);
+    }
+
+    /// Step `i`'s instant if it is already known.
+    pub(crate) fn found_time(&self, i: usize) -> Option<u64> {
+        self.times.get(i).copied().flatten()
+    }
+
+    /// Whether step `i` shows the same scenario as the step shown, so that playing the clock
+    /// can reach it.
+    pub(crate) fn same_scenario(&self, i: usize) -> bool {
+        self.tour.steps.get(i).is_some_and(|s| s.scenario == self.step().scenario)
     }
 
     pub(crate) fn is_last(&self) -> bool {

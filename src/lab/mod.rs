@@ -89,12 +89,13 @@ pub struct EndpointsChange {
 }
 
 /// The model behind the page: a timeline plus how it is being played.
-/// A move to tour step `step`: playing runs at `speed` (virtual ms per real ms) until `at`, and
-/// the step's narration appears when the clock gets there, not before.
+/// A move to tour step `step`: playing runs at `speed` (virtual ms per real ms; `None`: the
+/// reader's) until `at`, and the step's narration appears when the clock gets there, not before.
+/// A move to the step shown is the step playing on for the reader to watch (its `play`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct TourMove {
     pub(crate) at: u64,
-    pub(crate) speed: f64,
+    pub(crate) speed: Option<f64>,
     pub(crate) step: usize,
 }
 
@@ -185,11 +186,16 @@ impl Lab {
         let changed = match msg {
             Msg::TogglePlay => {
                 // Play/Pause on a story that moves by itself hands it over too (its pointerdown
-                // is not taken as a click anywhere): Pause pauses, Play plays.
+                // is not taken as a click anywhere): Pause pauses, Play plays; in a tour, Play
+                // plays to the next step and shows it there.
                 let was = self.playing;
                 self.take_over();
+                self.stop_at = None;
                 self.playing = !was;
                 self.last_frame = None;
+                if self.playing {
+                    self.tour_play();
+                }
                 true
             }
             Msg::Frame { timestamp_ms } => self.frame(timestamp_ms),
@@ -199,16 +205,19 @@ impl Lab {
             }
             Msg::Seek(t) => {
                 self.seek(t);
+                self.tour_follow();
                 true
             }
             Msg::Step => {
                 self.playing = false;
                 self.step();
+                self.tour_follow();
                 true
             }
             Msg::StepBack => {
                 self.playing = false;
                 self.step_back();
+                self.tour_follow();
                 true
             }
             Msg::SetSpeed(e) => self.set_speed(e),
@@ -369,7 +378,8 @@ impl Lab {
         }
         self.timeline.run_until(t);
         self.horizon = self.horizon.max(t);
-        if let Some(m) = arrived {
+        // The end of a step's own playing (its `play`) shows nothing new.
+        if let Some(m) = arrived.filter(|m| Some(m.step) != self.guide.as_ref().map(|g| g.index)) {
             self.arrive(m.step);
         }
     }
@@ -488,7 +498,7 @@ impl Lab {
 
     /// The speed playing runs at now: faster while moving to a far tour step.
     pub fn play_speed(&self) -> f64 {
-        self.stop_at.map_or_else(|| self.speed(), |m| m.speed)
+        self.stop_at.and_then(|m| m.speed).unwrap_or_else(|| self.speed())
     }
 
     /// The furthest instant reached on this timeline (at least now).
