@@ -240,64 +240,54 @@ fn topics(subject: &Subject, b: Behavior) -> Vec<Topic> {
     }
 }
 
-/// `default/kubernetes`, as a key's `<ns>/<name>` ends.
-const KUBERNETES_NN: &str = "default/kubernetes";
-
 fn key_topics(key: &str, b: Behavior) -> Vec<Topic> {
+    use etcd::{Key, Keys, Kind};
     let ip_objects = b.ip_addresses();
-    let rest = |prefix: &str| key.strip_prefix(prefix);
-    if key.starts_with(etcd::MASTER_LEASES) {
-        vec![LeaseWrite, LeaseList]
-    } else if (key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS)
-        && ip_objects
-    {
-        // 1.33's dual-write copy: the MetaAllocator writes it through the bitmap Range;
-        // RepairIPAddress never reads it.
-        vec![MetaAlloc, IpRange, BitmapStorage]
-    } else if key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS {
-        vec![IpRange, BitmapStorage, RepairIpBitmap]
-    } else if key == etcd::RANGE_NODE_PORTS {
-        vec![PortRange, BitmapStorage, RepairPort]
-    } else if let Some(nn) = rest(etcd::SERVICES) {
-        if nn == KUBERNETES_NN {
-            vec![CreateService]
-        } else {
-            vec![ServiceCreate]
+    let Ok(keys) = key.parse::<Keys>() else { return vec![BitmapStorage] };
+    let one = match &keys {
+        Keys::One(k) => Some(k),
+        Keys::All(_) => None,
+    };
+    match (keys.kind(), one) {
+        (Kind::Lease, _) => vec![LeaseWrite, LeaseList],
+        (Kind::Range, Some(Key::Range(r))) if r.is_cluster_ip() && ip_objects => {
+            // 1.33's dual-write copy: the MetaAllocator writes it through the bitmap Range;
+            // RepairIPAddress never reads it.
+            vec![MetaAlloc, IpRange, BitmapStorage]
         }
-    } else if let Some(nn) = rest(etcd::ENDPOINTS) {
-        if nn == KUBERNETES_NN {
+        (Kind::Range, Some(Key::Range(r))) if r.is_cluster_ip() => {
+            vec![IpRange, BitmapStorage, RepairIpBitmap]
+        }
+        (Kind::Range, _) => vec![PortRange, BitmapStorage, RepairPort],
+        (Kind::Service, Some(Key::Service(nn))) if nn.is_kubernetes() => vec![CreateService],
+        (Kind::Service, _) => vec![ServiceCreate],
+        (Kind::Endpoints, Some(Key::Endpoints(nn))) if nn.is_kubernetes() => {
             vec![LeaseReconcile, Adapter]
-        } else {
-            vec![EndpointsSync]
         }
-    } else if key.starts_with(etcd::ENDPOINT_SLICES) {
-        vec![Adapter]
-    } else if let Some(name) = rest(etcd::SERVICE_CIDRS).filter(|_| ip_objects) {
-        if name == crate::controlplane::KUBERNETES {
+        (Kind::Endpoints, _) => vec![EndpointsSync],
+        (Kind::EndpointSlice, _) => vec![Adapter],
+        (Kind::ServiceCidr, Some(Key::ServiceCidr(name)))
+            if ip_objects && name == crate::controlplane::KUBERNETES =>
+        {
             vec![DefaultCidr, CidrsSync]
-        } else {
-            vec![CidrsSync]
         }
-    } else if key.starts_with(etcd::IP_ADDRESSES) && ip_objects {
-        vec![IpAddressAlloc, RepairIpAddress]
-    } else if key.starts_with(etcd::SERVICE_CIDRS) || key.starts_with(etcd::IP_ADDRESSES) {
+        (Kind::ServiceCidr, _) if ip_objects => vec![CidrsSync],
+        (Kind::IpAddress, _) if ip_objects => vec![IpAddressAlloc, RepairIpAddress],
         // Before 1.33 the lab has no such objects: the ClusterIPs come from the bitmap.
-        vec![IpRange]
-    } else if key == "/namespaces/default" && b.legacy() {
-        vec![KubernetesService, Namespaces]
-    } else if key.starts_with(etcd::NAMESPACES) {
-        vec![Namespaces]
-    } else if key.starts_with(etcd::PODS) {
-        vec![EndpointsSync]
-    } else {
-        vec![BitmapStorage]
+        (Kind::ServiceCidr | Kind::IpAddress, _) => vec![IpRange],
+        (Kind::Namespace, Some(Key::Namespace(ns))) if ns == "default" && b.legacy() => {
+            vec![KubernetesService, Namespaces]
+        }
+        (Kind::Namespace, _) => vec![Namespaces],
+        (Kind::Pod, _) => vec![EndpointsSync],
     }
 }
 
 fn packet_topics(w: &Write, b: Behavior) -> Vec<Topic> {
     let key = w.key.as_str();
+    let kind = key.parse::<etcd::Key>().ok().map(|k| k.kind());
     match w.via {
-        Loop::EndpointReconciler if key.starts_with(etcd::MASTER_LEASES) => match w.op {
+        Loop::EndpointReconciler if kind == Some(etcd::Kind::Lease) => match w.op {
             WireOp::Delete => vec![LeaseRemove, LeaseWrite],
             _ => vec![LeaseWrite, LeaseReconcile],
         },
@@ -305,9 +295,9 @@ fn packet_topics(w: &Write, b: Behavior) -> Vec<Topic> {
         Loop::Repair if key == etcd::RANGE_NODE_PORTS => vec![RepairPort, BitmapStorage],
         Loop::Repair if b.ip_addresses() => vec![RepairIpAddress],
         Loop::Repair => vec![RepairIpBitmap, BitmapStorage],
-        Loop::Request if key.starts_with(etcd::SERVICES) => vec![ServiceCreate],
+        Loop::Request if kind == Some(etcd::Kind::Service) => vec![ServiceCreate],
         Loop::Ttl => vec![LeaseWrite],
-        Loop::ControllerManager if key.starts_with(etcd::SERVICE_CIDRS) => vec![CidrsSync],
+        Loop::ControllerManager if kind == Some(etcd::Kind::ServiceCidr) => vec![CidrsSync],
         Loop::ControllerManager => vec![EndpointsSync],
         Loop::Request | Loop::Bootstrap | Loop::Lab => key_topics(key, b),
     }
@@ -397,26 +387,19 @@ fn note(subject: &Subject, b: Behavior) -> (&'static str, &'static str) {
 }
 
 fn key_note(key: &str, b: Behavior) -> (&'static str, &'static str) {
-    if key.starts_with(etcd::MASTER_LEASES) {
-        TTL
-    } else if key.starts_with(etcd::ENDPOINT_SLICES) {
-        SLICE
-    } else if (key == etcd::RANGE_SERVICE_IPS || key == etcd::RANGE_SECONDARY_SERVICE_IPS)
-        && b.ip_addresses()
-    {
-        DUAL_WRITE
-    } else if key.starts_with(etcd::RANGE_SERVICE_IPS) || key.starts_with("/ranges/") {
-        BITMAP
-    } else if (key.starts_with(etcd::SERVICE_CIDRS) || key.starts_with(etcd::IP_ADDRESSES))
-        && !b.ip_addresses()
-    {
-        NO_IP_OBJECTS
-    } else if key.starts_with(etcd::SERVICE_CIDRS) || key.starts_with(etcd::IP_ADDRESSES) {
-        IP_OBJECTS
-    } else if key.starts_with(etcd::ENDPOINTS) || key.starts_with(etcd::PODS) {
-        ENDPOINTS
-    } else {
-        KEYS
+    use etcd::Kind;
+    let Ok(keys) = key.parse::<etcd::Keys>() else { return KEYS };
+    match keys.kind() {
+        Kind::Lease => TTL,
+        Kind::EndpointSlice => SLICE,
+        Kind::Range if b.ip_addresses() && matches!(&keys, etcd::Keys::One(etcd::Key::Range(r)) if r.is_cluster_ip()) => {
+            DUAL_WRITE
+        }
+        Kind::Range => BITMAP,
+        Kind::ServiceCidr | Kind::IpAddress if !b.ip_addresses() => NO_IP_OBJECTS,
+        Kind::ServiceCidr | Kind::IpAddress => IP_OBJECTS,
+        Kind::Endpoints | Kind::Pod => ENDPOINTS,
+        Kind::Service | Kind::Namespace => KEYS,
     }
 }
 

@@ -293,103 +293,71 @@ fn key_rows(key: &str, st: &State, t: Lang) -> Vec<Row> {
 
 /// A summary of what `key` holds, `None` when etcd does not hold it.
 fn key_value(key: &str, st: &State, t: Lang) -> Option<String> {
-    let nn = |prefix: &str| key.strip_prefix(prefix).map(str::to_string);
+    use etcd::{Key, Keys, RangeName};
     let list = |v: Vec<String>| if v.is_empty() { none(t) } else { v.join(", ") };
-    // A grouped row (`/namespaces/*`): the names it stands for.
-    if let Some(prefix) = key.strip_suffix('*') {
-        let names: Vec<String> = match prefix {
-            etcd::NAMESPACES => st.namespaces.clone(),
-            etcd::SERVICES => st.services.iter().map(|s| s.key()).collect(),
-            etcd::PODS => st.pods.iter().map(|p| p.key()).collect(),
-            etcd::SERVICE_CIDRS => st.service_cidrs.iter().map(|c| c.name.clone()).collect(),
-            etcd::IP_ADDRESSES => st.ip_addresses.iter().map(|a| a.ip.clone()).collect(),
-            etcd::MASTER_LEASES => st.leases.iter().map(|l| l.ip.clone()).collect(),
-            _ => return None,
-        };
-        return Some(list(names));
-    }
-    if let Some(ip) = key.strip_prefix(etcd::MASTER_LEASES) {
-        let holder = st.apiservers.iter().find(|a| a.advertise_address == ip);
-        st.leases.iter().find(|l| l.key == key)?;
-        return Some(match (t, holder) {
-            (Lang::En, Some(a)) => format!("{ip}, the lease of {}", a.name),
-            (Lang::Zh, Some(a)) => format!("{ip}，{} 的租约", a.name),
-            _ => ip.to_string(),
-        });
-    }
-    if key == etcd::RANGE_SERVICE_IPS {
-        return st.allocations.cluster_ip.first().map(|a| used(a, t));
-    }
-    if key == etcd::RANGE_SECONDARY_SERVICE_IPS {
-        return st.allocations.cluster_ip.get(1).map(|a| used(a, t));
-    }
-    if key == etcd::RANGE_NODE_PORTS {
-        return Some(used(&st.allocations.node_port, t));
-    }
-    if let Some(nn) = nn(etcd::SERVICES) {
-        let s = st
-            .services
-            .iter()
-            .find(|s| format!("{}/{}", s.namespace, s.name) == nn)?;
-        return Some(format!(
-            "{:?} · ClusterIP {}",
-            s.type_,
-            if s.cluster_ip.is_empty() {
-                none(t)
-            } else {
-                s.cluster_ip.clone()
-            }
-        ));
-    }
-    if let Some(nn) = nn(etcd::ENDPOINTS) {
-        let e = st.endpoints.iter().find(|e| e.key() == nn)?;
-        return Some(list(
-            e.subsets.iter().flat_map(|s| s.addresses.clone()).collect(),
-        ));
-    }
-    if let Some(nn) = nn(etcd::ENDPOINT_SLICES) {
-        let e = st.endpoint_slices.iter().find(|e| e.key() == nn)?;
-        return Some(list(
-            e.endpoints
-                .iter()
-                .flat_map(|s| s.addresses.clone())
-                .collect(),
-        ));
-    }
-    if let Some(name) = key.strip_prefix(etcd::SERVICE_CIDRS) {
-        let c = st.service_cidrs.iter().find(|c| c.name == name)?;
-        return Some(c.cidrs.join(", "));
-    }
-    if let Some(ip) = key.strip_prefix(etcd::IP_ADDRESSES) {
-        let a = st.ip_addresses.iter().find(|a| a.ip == ip)?;
-        return Some(format!(
-            "{}/{}/{}",
-            a.parent.resource, a.parent.namespace, a.parent.name
-        ));
-    }
-    if let Some(n) = key.strip_prefix(etcd::NAMESPACES) {
-        return st
+    let key = match key.parse::<Keys>().ok()? {
+        Keys::All(kind) => return group_names(kind, st).map(list),
+        Keys::One(key) => key,
+    };
+    let is = |nn: &etcd::NsName, namespace: &str, name: &str| nn.namespace == namespace && nn.name == name;
+    match &key {
+        Key::Lease(ip) => {
+            let holder = st.apiservers.iter().find(|a| &a.advertise_address == ip);
+            st.leases.iter().find(|l| &l.ip == ip)?;
+            Some(match (t, holder) {
+                (Lang::En, Some(a)) => format!("{ip}, the lease of {}", a.name),
+                (Lang::Zh, Some(a)) => format!("{ip}，{} 的租约", a.name),
+                _ => ip.to_string(),
+            })
+        }
+        Key::Range(RangeName::ServiceIps) => st.allocations.cluster_ip.first().map(|a| used(a, t)),
+        Key::Range(RangeName::SecondaryServiceIps) => st.allocations.cluster_ip.get(1).map(|a| used(a, t)),
+        Key::Range(RangeName::NodePorts) => Some(used(&st.allocations.node_port, t)),
+        Key::Service(nn) => {
+            let s = st.services.iter().find(|s| is(nn, &s.namespace, &s.name))?;
+            let ip = if s.cluster_ip.is_empty() { none(t) } else { s.cluster_ip.clone() };
+            Some(format!("{:?} · ClusterIP {ip}", s.type_))
+        }
+        Key::Endpoints(nn) => {
+            let e = st.endpoints.iter().find(|e| is(nn, &e.namespace, &e.name))?;
+            Some(list(e.subsets.iter().flat_map(|s| s.addresses.clone()).collect()))
+        }
+        Key::EndpointSlice(nn) => {
+            let e = st.endpoint_slices.iter().find(|e| is(nn, &e.namespace, &e.name))?;
+            Some(list(e.endpoints.iter().flat_map(|s| s.addresses.clone()).collect()))
+        }
+        Key::ServiceCidr(name) => {
+            let c = st.service_cidrs.iter().find(|c| &c.name == name)?;
+            Some(c.cidrs.join(", "))
+        }
+        Key::IpAddress(ip) => {
+            let a = st.ip_addresses.iter().find(|a| &a.ip == ip)?;
+            Some(format!("{}/{}/{}", a.parent.resource, a.parent.namespace, a.parent.name))
+        }
+        Key::Namespace(n) => st
             .namespaces
-            .iter()
-            .any(|x| x == n)
-            .then(|| t.pick("a Namespace", "一个 Namespace").to_string());
+            .contains(n)
+            .then(|| t.pick("a Namespace", "一个 Namespace").to_string()),
+        Key::Pod(nn) => {
+            let p = st.pods.iter().find(|p| is(nn, &p.namespace, &p.name))?;
+            let ready = if p.ready { t.pick("ready", "就绪") } else { t.pick("not ready", "未就绪") };
+            Some(format!("{} · {ready}", p.pod_ip))
+        }
     }
-    if let Some(nn) = nn(etcd::PODS) {
-        let p = st
-            .pods
-            .iter()
-            .find(|p| format!("{}/{}", p.namespace, p.name) == nn)?;
-        return Some(format!(
-            "{} · {}",
-            p.pod_ip,
-            if p.ready {
-                t.pick("ready", "就绪")
-            } else {
-                t.pick("not ready", "未就绪")
-            }
-        ));
-    }
-    None
+}
+
+/// The names a grouped row (`/namespaces/*`) stands for.
+fn group_names(kind: etcd::Kind, st: &State) -> Option<Vec<String>> {
+    use etcd::Kind;
+    Some(match kind {
+        Kind::Namespace => st.namespaces.clone(),
+        Kind::Service => st.services.iter().map(|s| s.key()).collect(),
+        Kind::Pod => st.pods.iter().map(|p| p.key()).collect(),
+        Kind::ServiceCidr => st.service_cidrs.iter().map(|c| c.name.clone()).collect(),
+        Kind::IpAddress => st.ip_addresses.iter().map(|a| a.ip.clone()).collect(),
+        Kind::Lease => st.leases.iter().map(|l| l.ip.clone()).collect(),
+        Kind::Range | Kind::Endpoints | Kind::EndpointSlice => return None,
+    })
 }
 
 /// A range object: its range and how much of it is used.

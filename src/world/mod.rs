@@ -309,14 +309,17 @@ impl World {
             let mut services = BTreeSet::new();
             let mut ips = BTreeSet::new();
             let mut cidrs = false;
-            for key in &changes {
-                if let Some(k) = key.strip_prefix(etcd::SERVICES) {
-                    services.insert(k.to_string());
-                } else if let Some(ip) = key.strip_prefix(etcd::IP_ADDRESSES) {
-                    ips.insert(ip.to_string());
-                    cidrs = true;
-                } else if key.starts_with(etcd::SERVICE_CIDRS) {
-                    cidrs = true;
+            for key in changes.iter().filter_map(|k| k.parse::<etcd::Key>().ok()) {
+                match key {
+                    etcd::Key::Service(nn) => {
+                        services.insert(nn.to_string());
+                    }
+                    etcd::Key::IpAddress(ip) => {
+                        ips.insert(ip);
+                        cidrs = true;
+                    }
+                    etcd::Key::ServiceCidr(_) => cidrs = true,
+                    _ => {}
                 }
             }
             if services.is_empty() && !cidrs {

@@ -6,6 +6,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod allocator;
 mod embed;
+mod etcd_key;
 mod endpoints;
 mod endpointsadapter;
 mod explain;

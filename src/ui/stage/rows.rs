@@ -30,31 +30,18 @@ pub(crate) enum RowId {
 impl RowId {
     /// The row a key written on the wire belongs to.
     pub(crate) fn of(key: &str) -> RowId {
-        let kubernetes = |prefix: &str| key == format!("{prefix}default/{KUBERNETES}");
-        if let Some(ip) = key.strip_prefix(etcd::MASTER_LEASES) {
-            RowId::Lease(ip.to_string())
-        } else if kubernetes(etcd::SERVICES) {
-            RowId::Service
-        } else if kubernetes(etcd::ENDPOINTS) {
-            RowId::Endpoints
-        } else if kubernetes(etcd::ENDPOINT_SLICES) {
-            RowId::Slice
-        } else if key.starts_with("/ranges/") {
-            match key {
-                etcd::RANGE_SERVICE_IPS => RowId::Range(etcd::RANGE_SERVICE_IPS),
-                etcd::RANGE_NODE_PORTS => RowId::Range(etcd::RANGE_NODE_PORTS),
-                _ => RowId::Range(etcd::RANGE_SECONDARY_SERVICE_IPS),
-            }
-        } else if key.starts_with(etcd::SERVICE_CIDRS) {
-            RowId::ServiceCidrs
-        } else if key.starts_with(etcd::IP_ADDRESSES) {
-            RowId::IpAddresses
-        } else if key.starts_with(etcd::PODS) {
-            RowId::Pods
-        } else if key.starts_with(etcd::NAMESPACES) {
-            RowId::Namespaces
-        } else {
-            RowId::Services
+        use etcd::Key;
+        match key.parse::<Key>() {
+            Ok(Key::Lease(ip)) => RowId::Lease(ip),
+            Ok(Key::Service(nn)) if nn.is_kubernetes() => RowId::Service,
+            Ok(Key::Endpoints(nn)) if nn.is_kubernetes() => RowId::Endpoints,
+            Ok(Key::EndpointSlice(nn)) if nn.is_kubernetes() => RowId::Slice,
+            Ok(Key::Range(r)) => RowId::Range(r.key()),
+            Ok(Key::ServiceCidr(_)) => RowId::ServiceCidrs,
+            Ok(Key::IpAddress(_)) => RowId::IpAddresses,
+            Ok(Key::Pod(_)) => RowId::Pods,
+            Ok(Key::Namespace(_)) => RowId::Namespaces,
+            _ => RowId::Services,
         }
     }
 
@@ -136,7 +123,7 @@ impl RowsOf<'_> {
             .collect();
         for key in self.fading {
             if !st.leases.iter().any(|l| &l.key == key) {
-                let ip = key.trim_start_matches(etcd::MASTER_LEASES).to_string();
+                let RowId::Lease(ip) = RowId::of(key) else { continue };
                 let gone = lang.pick("gone", "已删除").to_string();
                 rows.push(Row {
                     fading: true,
@@ -152,7 +139,7 @@ impl RowsOf<'_> {
                 _ => lang.pick("none: this reconciler keeps no lease", "无：此协调器不使用租约"),
             }
             .to_string();
-            rows.push(row(RowId::Lease(String::new()), format!("{}*", etcd::MASTER_LEASES), none, true));
+            rows.push(row(RowId::Lease(String::new()), etcd::Kind::Lease.group(), none, true));
         }
         let ips = &st.allocations.cluster_ip;
         if self.behavior.cluster_ip_bitmap() {
@@ -193,21 +180,21 @@ impl RowsOf<'_> {
         if self.behavior.ip_addresses() {
             let cidrs: Vec<String> = st.service_cidrs.iter().map(|c| c.name.clone()).collect();
             let detail = if cidrs.is_empty() { "—".to_string() } else { cidrs.join(", ") };
-            rows.push(row(RowId::ServiceCidrs, format!("{}*", etcd::SERVICE_CIDRS), detail, cidrs.is_empty()));
+            rows.push(row(RowId::ServiceCidrs, etcd::Kind::ServiceCidr.group(), detail, cidrs.is_empty()));
             let n = st.ip_addresses.len();
             let detail = count(n, "IPAddress", "IPAddresses", lang);
-            rows.push(row(RowId::IpAddresses, format!("{}*", etcd::IP_ADDRESSES), detail, n == 0));
+            rows.push(row(RowId::IpAddresses, etcd::Kind::IpAddress.group(), detail, n == 0));
         }
         let others = st.services.len() - usize::from(kubernetes.is_some());
         let detail = count(others, "Service", "Services", lang);
-        rows.push(row(RowId::Services, format!("{}*", etcd::SERVICES), detail, others == 0));
+        rows.push(row(RowId::Services, etcd::Kind::Service.group(), detail, others == 0));
         if !st.pods.is_empty() {
             let detail = count(st.pods.len(), "Pod", "Pods", lang);
-            rows.push(row(RowId::Pods, format!("{}*", etcd::PODS), detail, false));
+            rows.push(row(RowId::Pods, etcd::Kind::Pod.group(), detail, false));
         }
         // Counted like the Services: their names are in the inspector and the details view.
         let detail = count(st.namespaces.len(), "Namespace", "Namespaces", lang);
-        rows.push(row(RowId::Namespaces, format!("{}*", etcd::NAMESPACES), detail, st.namespaces.is_empty()));
+        rows.push(row(RowId::Namespaces, etcd::Kind::Namespace.group(), detail, st.namespaces.is_empty()));
         rows
     }
 }

@@ -7,6 +7,9 @@
 
 use std::collections::BTreeMap;
 
+mod key;
+pub use key::{Key, Keys, Kind, NsName, RangeName};
+
 use crate::api::{EndpointSlice, Endpoints, IpAddress, Pod, RangeAllocation, Service, ServiceCidr};
 
 /// What a client sees when it cannot reach etcd (client-side timeout).
