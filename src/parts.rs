@@ -1,5 +1,5 @@
 //! The parts of the UI, by one name each: what `panels=` shows and what a tour step's
-//! `highlight` points at (the UI's `data-tour` names).
+//! `highlight` points at. Which elements draw them is the UI's business (`ui::spots`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -50,31 +50,6 @@ impl Part {
         Part::PANELS.contains(&self)
     }
 
-    /// The element(s) of the part inside one instance of the lab.
-    pub fn selector(self) -> &'static str {
-        match self {
-            Part::Controls => ".controls",
-            Part::Stage => ".stage",
-            Part::Apiservers => ".panel.apiservers",
-            Part::Etcd => ".panel.etcd",
-            Part::Leases => "ul.leases",
-            Part::Ranges => "ul.ranges",
-            Part::KubernetesService => ".panel.kubernetes",
-            Part::Endpoints => ".addresses",
-            Part::EndpointSlice => ".slice",
-            Part::Events => ".panel.feed",
-            Part::Bitmaps => ".panel.bitmaps",
-            Part::ClusterIp => "[data-tour=\"cluster-ip\"]",
-            Part::NodePort => "[data-tour=\"node-port\"]",
-            Part::IpAddresses => "[data-tour=\"ip-addresses\"]",
-            Part::ServiceCidrs => ".panel.service-cidrs",
-            Part::Services => ".panel.services",
-            Part::Pods => ".panel.pods",
-            Part::Import => ".panel.import",
-            Part::Corrupt => ".corrupt",
-        }
-    }
-
     /// What the part is called on a tour's "Look at" button.
     pub fn label(self, lang: Lang) -> &'static str {
         let (en, zh) = match self {
@@ -110,16 +85,6 @@ pub enum Spot {
 }
 
 impl Spot {
-    /// The element(s) of the spot inside one instance of the lab.
-    pub fn selector(&self) -> String {
-        match self {
-            Spot::Part(p) => p.selector().to_string(),
-            Spot::Apiserver(name) => {
-                format!(".card[data-apiserver=\"{}\"]", name.replace(['"', '\\'], ""))
-            }
-        }
-    }
-
     /// What the spot is called on a "Look at" button.
     pub fn label(&self, lang: Lang) -> String {
         match self {

@@ -15,6 +15,7 @@ mod notice;
 pub mod mount;
 mod panels;
 mod reveal;
+mod spots;
 mod stage;
 pub(crate) mod tour;
 pub mod table;

@@ -60,7 +60,7 @@ pub(crate) fn highlight(root: &web_sys::Element, spots: &[Spot]) {
             .as_ref()
             .and_then(|s| s.query_selector_all(&on_stage).ok())
             .filter(|f| f.length() > 0)
-            .or_else(|| root.query_selector_all(&spot.selector()).ok());
+            .or_else(|| root.query_selector_all(&super::spots::selector(spot)).ok());
         if let Some(found) = found {
             for i in 0..found.length() {
                 if let Some(el) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
