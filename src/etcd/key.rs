@@ -20,6 +20,15 @@ pub struct NsName {
 }
 
 impl NsName {
+    pub fn new(namespace: &str, name: &str) -> Self {
+        NsName { namespace: namespace.into(), name: name.into() }
+    }
+
+    /// `default/kubernetes`.
+    pub fn kubernetes() -> Self {
+        NsName::new("default", KUBERNETES)
+    }
+
     /// Whether this is `default/kubernetes`, the object the bootstrap controller keeps.
     pub fn is_kubernetes(&self) -> bool {
         self.namespace == "default" && self.name == KUBERNETES

@@ -5,20 +5,24 @@
 
 mod open;
 mod touring;
+mod view;
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::duration::format_ms;
-use crate::etcd::Write;
 use crate::lang::Lang;
 use crate::scenario::{Action, Scenario, MAX_TIME_MS};
 use crate::share::{Moment, Source};
 use crate::state::State;
 use crate::timeline::Timeline;
 use crate::tour::Guide;
-use crate::world::World;
 
 pub use open::Opening;
+pub use view::{
+    Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName, RangeName, ReconcilerType,
+    View, WireOp, Write, KUBERNETES,
+};
 
 /// The scenario the page opens with.
 pub const DEFAULT_SCENARIO: &str = "crash-one-of-three";
@@ -136,6 +140,8 @@ pub struct Lab {
     /// The requests to etcd of the last move that made any, and a count of such moves.
     wire: Rc<Vec<Write>>,
     wire_seq: u64,
+    /// What [`Lab::view`] and [`Lab::bitmaps`] keep between renders.
+    views: RefCell<view::ViewCache>,
 }
 
 impl Lab {
@@ -171,6 +177,7 @@ impl Lab {
             generation: 0,
             wire: Rc::default(),
             wire_seq: 0,
+            views: RefCell::default(),
         }
     }
 
@@ -466,8 +473,9 @@ impl Lab {
         self.timeline.world().now()
     }
 
-    pub fn world(&self) -> &World {
-        self.timeline.world()
+    /// When the simulation next does something, if it will.
+    pub fn next_time(&self) -> Option<u64> {
+        self.timeline.world().next_time()
     }
 
     /// The state of the world now (shared: taken once per change).

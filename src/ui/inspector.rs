@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::duration::format_ms;
-use crate::etcd::{self, Loop, WireOp};
+use crate::lab::{Key, KeyKind, Keys, Loop, NsName, RangeName, WireOp, Write};
 use crate::lab::{Lab, Msg};
 use crate::lang::Lang;
 use crate::scenario::{Action, ApiserverRef, Isolate};
@@ -17,7 +17,7 @@ pub use super::frame::Frame;
 /// A frame of `lab` as the app renders it (for tests and hosts that mount the inspector alone).
 #[doc(hidden)]
 pub fn frame_of(lab: &Lab) -> Frame {
-    Frame::of(lab)
+    lab.view()
 }
 
 #[derive(Properties, PartialEq)]
@@ -28,7 +28,7 @@ pub struct InspectorProps {
     pub on_close: Callback<()>,
     /// The requests of the lab's last move: a key's inspector lists those that reached it.
     #[prop_or_default]
-    pub wire: std::rc::Rc<Vec<etcd::Write>>,
+    pub wire: std::rc::Rc<Vec<Write>>,
     /// Opens another subject (a request listed under a key).
     #[prop_or_default]
     pub on_pick: Callback<Subject>,
@@ -103,8 +103,8 @@ pub fn inspector(p: &InspectorProps) -> Html {
 
 /// The requests that just reached `key` (the packets that flew to it), each opening its own
 /// details: how a keyboard reaches a packet.
-fn requests(key: &str, wire: &[etcd::Write], on_pick: &Callback<Subject>, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
-    let to_key: Vec<&etcd::Write> = wire.iter().filter(|w| w.key == key).collect();
+fn requests(key: &str, wire: &[Write], on_pick: &Callback<Subject>, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
+    let to_key: Vec<&Write> = wire.iter().filter(|w| w.key == key).collect();
     if to_key.is_empty() {
         return Html::default();
     }
@@ -293,13 +293,12 @@ fn key_rows(key: &str, st: &State, t: Lang) -> Vec<Row> {
 
 /// A summary of what `key` holds, `None` when etcd does not hold it.
 fn key_value(key: &str, st: &State, t: Lang) -> Option<String> {
-    use etcd::{Key, Keys, RangeName};
-    let list = |v: Vec<String>| if v.is_empty() { none(t) } else { v.join(", ") };
+        let list = |v: Vec<String>| if v.is_empty() { none(t) } else { v.join(", ") };
     let key = match key.parse::<Keys>().ok()? {
         Keys::All(kind) => return group_names(kind, st).map(list),
         Keys::One(key) => key,
     };
-    let is = |nn: &etcd::NsName, namespace: &str, name: &str| nn.namespace == namespace && nn.name == name;
+    let is = |nn: &NsName, namespace: &str, name: &str| nn.namespace == namespace && nn.name == name;
     match &key {
         Key::Lease(ip) => {
             let holder = st.apiservers.iter().find(|a| &a.advertise_address == ip);
@@ -347,16 +346,15 @@ fn key_value(key: &str, st: &State, t: Lang) -> Option<String> {
 }
 
 /// The names a grouped row (`/namespaces/*`) stands for.
-fn group_names(kind: etcd::Kind, st: &State) -> Option<Vec<String>> {
-    use etcd::Kind;
+fn group_names(kind: KeyKind, st: &State) -> Option<Vec<String>> {
     Some(match kind {
-        Kind::Namespace => st.namespaces.clone(),
-        Kind::Service => st.services.iter().map(|s| s.key()).collect(),
-        Kind::Pod => st.pods.iter().map(|p| p.key()).collect(),
-        Kind::ServiceCidr => st.service_cidrs.iter().map(|c| c.name.clone()).collect(),
-        Kind::IpAddress => st.ip_addresses.iter().map(|a| a.ip.clone()).collect(),
-        Kind::Lease => st.leases.iter().map(|l| l.ip.clone()).collect(),
-        Kind::Range | Kind::Endpoints | Kind::EndpointSlice => return None,
+        KeyKind::Namespace => st.namespaces.clone(),
+        KeyKind::Service => st.services.iter().map(|s| s.key()).collect(),
+        KeyKind::Pod => st.pods.iter().map(|p| p.key()).collect(),
+        KeyKind::ServiceCidr => st.service_cidrs.iter().map(|c| c.name.clone()).collect(),
+        KeyKind::IpAddress => st.ip_addresses.iter().map(|a| a.ip.clone()).collect(),
+        KeyKind::Lease => st.leases.iter().map(|l| l.ip.clone()).collect(),
+        KeyKind::Range | KeyKind::Endpoints | KeyKind::EndpointSlice => return None,
     })
 }
 

@@ -31,7 +31,7 @@ use crate::parts::Part;
 
 pub use config::{cluster_scenario, Settings};
 use config::ConfigForm;
-pub(crate) use frame::{CidrCanvas, Frame};
+pub(crate) use frame::Frame;
 pub(crate) use inspector::Inspector;
 
 /// The tour the untouched page and embeds open on, moving on by itself.
@@ -153,7 +153,7 @@ pub fn app(props: &AppProps) -> Html {
     let stage_spots = Rc::new(spots.iter().map(ToString::to_string).collect::<Vec<_>>());
     hooks::use_height_reports(props.report_height);
     let (frame, slow) = frame::use_frame(&lab);
-    let maps = frame::use_bitmaps(&lab, &frame);
+    let maps = lab.bitmaps();
     let relative = {
         let state = state.clone();
         use_callback((), move |(), _| state.get().link_to_here())
@@ -276,7 +276,7 @@ fn grid(
     lab: &Lab,
     frame: &Frame,
     slow: &Rc<Frame>,
-    maps: &Rc<frame::Bitmaps>,
+    maps: &Rc<crate::lab::Bitmaps>,
     send: &Callback<Msg>,
 ) -> Html {
     let shows = |panel: Part| props.shows(panel);
@@ -291,7 +291,7 @@ fn grid(
             if shows(Part::Events) { <panels::EventFeed frame={(**slow).clone()} /> }
             if shows(Part::Bitmaps) {
                 <panels::Bitmaps maps={maps.clone()} behavior={frame.behavior} now={frame.state.time_ms}
-                    sweep={frame::repair_runs(frame)} lab={send.clone()} />
+                    sweep={frame.repair_runs()} lab={send.clone()} />
             }
             if cidrs { <panels::ServiceCidrs frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Services) { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }

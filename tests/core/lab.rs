@@ -242,7 +242,7 @@ fn frames_move_time_by_the_real_time_between_them_clamped() {
 fn seeking_and_stepping() {
     let mut lab = open_default();
     lab.update(Msg::TogglePlay);
-    let next = lab.world().next_time().expect("something happens");
+    let next = lab.next_time().expect("something happens");
     lab.update(Msg::Step);
     assert!(!lab.playing(), "stepping pauses");
     assert_eq!(lab.now(), next);
@@ -250,8 +250,8 @@ fn seeking_and_stepping() {
     assert_eq!((lab.now(), lab.horizon()), (30_000, 30_000));
     // Back goes to the previous marked moment, and the horizon stays.
     let prev = lab
-        .world()
-        .marks()
+        .view()
+        .marks
         .iter()
         .map(|m| m.time_ms)
         .filter(|&t| t < 30_000)

@@ -14,6 +14,8 @@ mod golden;
 mod inspect;
 mod kubectl;
 mod lab;
+#[cfg(not(target_arch = "wasm32"))]
+mod layers;
 mod ipallocator;
 mod model;
 mod names;

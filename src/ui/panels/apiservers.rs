@@ -10,7 +10,7 @@ use crate::inspect::words::{behavior_label, crash_hint, stop_hint};
 use crate::lang::Lang;
 use crate::scenario::{Action, AddApiserver, ApiserverRef, Isolate};
 use crate::state::{ApiserverState, ApiserverStatus};
-use crate::world::MarkKind;
+use crate::lab::MarkKind;
 
 /// An apiserver's status in words (in English, the state's own word).
 pub(crate) fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {

@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use super::layout::Rect;
 use super::Frame;
+use crate::lab::{Key, RangeName};
 use crate::lang::Lang;
 use crate::upstream::Subject;
 
@@ -40,7 +41,7 @@ fn bars(frame: &Frame, lang: Lang) -> Vec<Bar> {
     let st = &frame.state;
     let mut out = Vec::new();
     if frame.behavior.cluster_ip_bitmap() {
-        let keys = [crate::etcd::RANGE_SERVICE_IPS, crate::etcd::RANGE_SECONDARY_SERVICE_IPS];
+        let keys = [RangeName::ServiceIps.key(), RangeName::SecondaryServiceIps.key()];
         for (a, key) in st.allocations.cluster_ip.iter().zip(keys) {
             let Ok(net) = a.range.parse::<IpNet>() else { continue };
             let ticks = a
@@ -75,7 +76,7 @@ fn bars(frame: &Frame, lang: Lang) -> Vec<Bar> {
                         Lang::Zh => format!("{} {} 中的 IPAddress · {} 个", cidr.name, range, ticks.len()),
                     },
                     spot: "ip-addresses bitmaps",
-                    subject: Subject::Key(crate::etcd::service_cidr_key(&cidr.name)),
+                    subject: Subject::Key(Key::ServiceCidr(cidr.name.clone()).to_string()),
                     band: 0.0,
                     ticks,
                 });
@@ -95,7 +96,7 @@ fn bars(frame: &Frame, lang: Lang) -> Vec<Bar> {
             Lang::Zh => format!("NodePort 位图 {} · 已用 {}", np.range, np.allocated.len()),
         },
         spot: "node-port bitmaps",
-        subject: Subject::Key(crate::etcd::RANGE_NODE_PORTS.to_string()),
+        subject: Subject::Key(RangeName::NodePorts.key().to_string()),
         band: np.static_band as f64 / size,
         ticks: np
             .allocated
