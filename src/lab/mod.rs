@@ -3,6 +3,7 @@
 //! [`Lab::update`]: whatever shows it (the browser UI) sends a [`Msg`] and reads the lab back,
 //! so the rules of playing, forking and touring live here, tested natively.
 
+mod allocations;
 mod open;
 mod touring;
 mod view;
@@ -18,6 +19,7 @@ use crate::state::State;
 use crate::timeline::Timeline;
 use crate::tour::Guide;
 
+pub use allocations::{Bar, BarKind};
 pub use open::Opening;
 pub use view::{
     Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName, RangeName, ReconcilerType,
