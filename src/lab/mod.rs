@@ -4,6 +4,7 @@
 //! so the rules of playing, forking and touring live here, tested natively.
 
 mod allocations;
+mod keys;
 mod open;
 mod touring;
 mod view;
@@ -20,6 +21,7 @@ use crate::timeline::Timeline;
 use crate::tour::Guide;
 
 pub use allocations::{Bar, BarKind};
+pub use keys::key_summary;
 pub use open::Opening;
 pub use view::{
     Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName, RangeName, ReconcilerType,

@@ -74,3 +74,19 @@ fn grouped_rows_read_as_their_kind() {
         Ok(Keys::One(Key::Pod(NsName { namespace: "default".into(), name: "a".into() })))
     );
 }
+
+#[test]
+fn a_key_is_summed_up_from_what_etcd_holds() {
+    use kube_bootstrap_lab::lab::{key_summary, Lab, Opening};
+    use kube_bootstrap_lab::lang::Lang;
+    let (lab, _) = Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
+    let st = lab.state();
+    let say = |key: &str, t| key_summary(key, st, t);
+    assert_eq!(say("/masterleases/192.168.10.11", Lang::En).as_deref(), Some("192.168.10.11, the lease of apiserver-a"));
+    assert_eq!(say("/masterleases/192.168.10.11", Lang::Zh).as_deref(), Some("192.168.10.11，apiserver-a 的租约"));
+    assert_eq!(say("/masterleases/192.168.10.99", Lang::En), None, "no such lease");
+    assert_eq!(say("/services/specs/default/kubernetes", Lang::En).as_deref(), Some("ClusterIP · ClusterIP 10.96.0.1"));
+    assert_eq!(say("/namespaces/*", Lang::En).as_deref(), Some("default, kube-node-lease, kube-public, kube-system"));
+    assert!(say("/ranges/serviceips", Lang::En).unwrap().starts_with("10.96.0.0/"));
+    assert_eq!(say("/nope", Lang::En), None);
+}
