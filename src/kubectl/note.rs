@@ -49,15 +49,24 @@ impl Note {
         match self {
             Note::IgnoredLines { lines, first } => vec![
                 Piece::Lab(match (lang, lines) {
-                    (Lang::En, 1) => "ignored 1 line before the output (a shell prompt or command: ".into(),
-                    (Lang::En, n) => format!("ignored {n} lines before the output (a shell prompt or command: "),
+                    (Lang::En, 1) => {
+                        "ignored 1 line before the output (a shell prompt or command: ".into()
+                    }
+                    (Lang::En, n) => {
+                        format!("ignored {n} lines before the output (a shell prompt or command: ")
+                    }
                     (Lang::Zh, n) => format!("忽略了输出之前的 {n} 行（终端提示符或命令："),
                 }),
                 Command(first.clone()),
                 lab(")", "）"),
             ],
             Note::RangeGuessed { guesses } => {
-                let mut p = vec![Code("service-cluster-ip-range".into()), lab(" guessed: ", " 为推测值："), Code(join(guesses)), lab(" (", "（")];
+                let mut p = vec![
+                    Code("service-cluster-ip-range".into()),
+                    lab(" guessed: ", " 为推测值："),
+                    Code(join(guesses)),
+                    lab(" (", "（"),
+                ];
                 for (i, g) in guesses.iter().enumerate() {
                     if i > 0 {
                         p.push(lab("; ", "；"));
@@ -65,9 +74,15 @@ impl Note {
                     p.extend(guess(g, lang));
                 }
                 p.extend([
-                    lab("); kubectl does not show the flag: give it with ", "）；kubectl 不显示这个启动参数：请用 "),
+                    lab(
+                        "); kubectl does not show the flag: give it with ",
+                        "）；kubectl 不显示这个启动参数：请用 ",
+                    ),
                     Code("--service-cluster-ip-range".into()),
-                    lab(" (on the page: the range field)", " 给出（在本页面：范围输入框）"),
+                    lab(
+                        " (on the page: the range field)",
+                        " 给出（在本页面：范围输入框）",
+                    ),
                 ]);
                 p
             }
@@ -114,7 +129,10 @@ fn guess(g: &RangeGuess, lang: Lang) -> Vec<Piece> {
     let mut p = vec![Piece::Code(g.range.clone())];
     if g.defaults_of.is_empty() {
         p.extend([
-            lab(" is no distribution's default: the smallest range of at least ", " 不是任何发行版的默认值：能容纳这些 ClusterIP、至少为 "),
+            lab(
+                " is no distribution's default: the smallest range of at least ",
+                " 不是任何发行版的默认值：能容纳这些 ClusterIP、至少为 ",
+            ),
             Piece::Code(format!("/{}", g.floor)),
             lab(" that holds the ClusterIPs", " 的最小范围"),
         ]);

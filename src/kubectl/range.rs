@@ -60,12 +60,20 @@ pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
         .find(|s| is_kubernetes(s))
         .ok_or("service_cluster_ip_range: no ServiceCIDR `kubernetes` and no Service default/kubernetes to guess it from: give it (--service-cluster-ip-range)")?;
     let all: BTreeSet<IpAddr> = cluster.services.iter().flat_map(service_ips).collect();
-    let family = |v4: bool| -> Vec<IpAddr> { all.iter().copied().filter(|ip| ip.is_ipv4() == v4).collect() };
-    let firsts = service_ips(kubernetes);
-    let mut guesses: Vec<RangeGuess> = match firsts[..] {
-        [] => return Err("service_cluster_ip_range: the Service default/kubernetes has no ClusterIP to guess it from: give it (--service-cluster-ip-range)".into()),
-        _ => firsts.iter().map(|first| primary(*first, &family(first.is_ipv4()))).collect::<Result<_, _>>()?,
+    let family = |v4: bool| -> Vec<IpAddr> {
+        all.iter()
+            .copied()
+            .filter(|ip| ip.is_ipv4() == v4)
+            .collect()
     };
+    let firsts = service_ips(kubernetes);
+    if firsts.is_empty() {
+        return Err("service_cluster_ip_range: the Service default/kubernetes has no ClusterIP to guess it from: give it (--service-cluster-ip-range)".into());
+    }
+    let mut guesses = firsts
+        .iter()
+        .map(|first| primary(*first, &family(first.is_ipv4())))
+        .collect::<Result<Vec<_>, _>>()?;
     // A dual-stack cluster: the `kubernetes` Service is single-stack, the other Services tell
     // the secondary range, whose first address is unknown.
     if let [primary] = firsts[..] {
@@ -75,7 +83,11 @@ pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
         }
     }
     Ok(Guess {
-        range: guesses.iter().map(|g| g.range.as_str()).collect::<Vec<_>>().join(","),
+        range: guesses
+            .iter()
+            .map(|g| g.range.as_str())
+            .collect::<Vec<_>>()
+            .join(","),
         guessed: Some(guesses),
     })
 }
@@ -91,8 +103,12 @@ fn primary(first: IpAddr, family: &[IpAddr]) -> Result<RangeGuess, String> {
     let Some(widest) = aligned.first().copied() else {
         return Err(format!("service_cluster_ip_range: the Service default/kubernetes's ClusterIP {first} is the first address of no range: give it (--service-cluster-ip-range)"));
     };
-    let holdable: Vec<IpAddr> = family.iter().copied().filter(|ip| usable(&widest, ip)).collect();
-    // Every distinct ClusterIP of the family had an address of the range (or of an earlier one).
+    let holdable: Vec<IpAddr> = family
+        .iter()
+        .copied()
+        .filter(|ip| usable(&widest, ip))
+        .collect();
+    // The cluster holds all its ClusterIPs at once: no range of fewer usable addresses.
     let least = family.len() as u128;
     let fits = |net: &IpNet| holdable.iter().all(|ip| usable(net, ip)) && capacity(net) >= least;
     if let Some((net, who)) = smallest_default(|net| net.network() == network && fits(net)) {
@@ -100,7 +116,11 @@ fn primary(first: IpAddr, family: &[IpAddr]) -> Result<RangeGuess, String> {
     }
     // At least a /24 (a /112) unless the network is aligned on none: then the flag gave a
     // smaller range.
-    let large: Vec<IpNet> = aligned.iter().copied().filter(|n| n.prefix_len() <= floor(first)).collect();
+    let large: Vec<IpNet> = aligned
+        .iter()
+        .copied()
+        .filter(|n| n.prefix_len() <= floor(first))
+        .collect();
     let aligned = if large.is_empty() { aligned } else { large };
     let net = aligned.iter().rev().find(|n| fits(n)).unwrap_or(&widest);
     Ok(guessed(*net, &[], first))
@@ -110,10 +130,13 @@ fn primary(first: IpAddr, family: &[IpAddr]) -> Result<RangeGuess, String> {
 /// family, else the primary guess from the widest range the flag allows that holds the lowest.
 fn secondary(family: &[IpAddr]) -> Result<RangeGuess, String> {
     let least = family.len() as u128;
-    match smallest_default(|net| family.iter().all(|ip| usable(net, ip)) && capacity(net) >= least) {
+    match smallest_default(|net| family.iter().all(|ip| usable(net, ip)) && capacity(net) >= least)
+    {
         Some((net, who)) => Ok(guessed(net, who, family[0])),
         None => {
-            let widest = IpNet::new(family[0], max_len(family[0])).expect("a prefix length in range").trunc();
+            let widest = IpNet::new(family[0], max_len(family[0]))
+                .expect("a prefix length in range")
+                .trunc();
             primary(add(widest.network(), 1), family)
         }
     }
@@ -149,18 +172,30 @@ fn capacity(net: &IpNet) -> u128 {
 }
 
 fn bits(ip: IpAddr) -> u8 {
-    if ip.is_ipv4() { 32 } else { 128 }
+    if ip.is_ipv4() {
+        32
+    } else {
+        128
+    }
 }
 
 /// The shortest prefix the flag allows a bitmap of.
 fn max_len(ip: IpAddr) -> u8 {
-    if ip.is_ipv4() { 12 } else { 108 }
+    if ip.is_ipv4() {
+        12
+    } else {
+        108
+    }
 }
 
 /// The longest prefix a guess gives: no cluster runs on fewer Service addresses than a /24
 /// (a /112 for IPv6) holds, however few Services it has.
 fn floor(ip: IpAddr) -> u8 {
-    if ip.is_ipv4() { 24 } else { 112 }
+    if ip.is_ipv4() {
+        24
+    } else {
+        112
+    }
 }
 
 fn sub(ip: IpAddr, n: u8) -> IpAddr {
