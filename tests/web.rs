@@ -588,7 +588,7 @@ async fn a_pasted_cluster_shows_its_findings_and_plays_from_there() {
     click_id("import-run").await;
     until("the findings", || exists("import-findings")).await;
     let findings = text("import-findings");
-    assert!(findings.starts_with("8 Services, behaviour 1.29, range 10.96.0.0/13."), "{findings}");
+    assert!(findings.starts_with("8 Services, behaviour 1.29, range 10.96.0.0/12."), "{findings}");
     assert!(findings.contains("ClusterIPOutOfRange legacy/old"), "{findings}");
     assert!(findings.contains("Cluster IP [IPv4]:10.100.20.7 was assigned to multiple services; please recreate service"), "{findings}");
     assert!(!exists("import-error"));

@@ -26,8 +26,8 @@ pub struct Cluster {
     pub endpoint_slices: Vec<Json>,
     pub service_cidrs: Vec<Json>,
     pub ip_addresses: Vec<Json>,
-    /// What the reading did that the user should know (lines it ignored), one line each.
-    pub notes: Vec<String>,
+    /// What the reading did that the user should know (lines it ignored).
+    pub notes: Vec<Note>,
 }
 
 /// What `kubectl` does not show and the import needs: the flags, as the CLI options give them.
@@ -73,8 +73,10 @@ pub enum Progress {
     Repairing,
 }
 
+mod note;
 mod range;
 mod read;
+pub use note::{Note, Piece, RangeGuess};
 pub use read::{read, read_with};
 
 /// The scenario file whose `initial` is `cluster` (see the module doc), valid under the
@@ -242,22 +244,24 @@ fn apiserver_ips(cluster: &Cluster) -> (Vec<&str>, Option<i64>) {
     (ips.into_iter().collect(), port)
 }
 
-/// What the import ignored or guessed, one line each (shown with the findings): the lines of
-/// the paste that were no JSON, the range when it was guessed, the apiserver when the input has
-/// none, each saying how to give it.
-pub fn notes(cluster: &Cluster, options: &Options) -> Vec<String> {
+/// What the import ignored or guessed (shown with the findings): the lines of the paste that
+/// were no output, the range when it was guessed, the apiserver when the input has none, each
+/// saying how to give it.
+pub fn notes(cluster: &Cluster, options: &Options) -> Vec<Note> {
     let mut notes = cluster.notes.clone();
     if options.service_cluster_ip_range.is_none() {
         if let Ok(range::Guess {
-            range,
-            how: Some(how),
+            guessed: Some(guesses),
+            ..
         }) = range::default_range(cluster)
         {
-            notes.push(format!("service-cluster-ip-range guessed: {range} ({how}); kubectl does not show the flag: give it with --service-cluster-ip-range (on the page: the range field)"));
+            notes.push(Note::RangeGuessed { guesses });
         }
     }
     if apiserver_ips(cluster).0.is_empty() {
-        notes.push(format!("apiservers guessed: one at {GUESSED_APISERVER}:6443 (the input has no Endpoints default/kubernetes); give them by adding what `kubectl get endpoints kubernetes -o json` prints"));
+        notes.push(Note::ApiserversGuessed {
+            at: format!("{GUESSED_APISERVER}:6443"),
+        });
     }
     notes
 }
@@ -266,7 +270,7 @@ pub fn notes(cluster: &Cluster, options: &Options) -> Vec<String> {
 pub struct Imported {
     pub file: Json,
     /// [`notes`] on the import.
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
     pub text: String,
     pub scenario: crate::scenario::Scenario,
 }

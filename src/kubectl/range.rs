@@ -1,36 +1,45 @@
 //! The service-cluster-ip-range guessed when the input does not say it.
+//!
+//! The flag is not visible through the API. A guess for a range whose first address is known
+//! (the `kubernetes` Service's ClusterIP of that family) takes the ClusterIPs that any range
+//! starting there could hold (the flag allows no more than a /12 or a /108: the others are out of
+//! range, a finding, not a reason to widen); it prefers the smallest distribution default that
+//! holds them all, else the smallest aligned range, never one with fewer usable addresses than
+//! the cluster has ClusterIPs of that family.
 
+use std::collections::BTreeSet;
 use std::net::IpAddr;
 
+use ipnet::IpNet;
+
+use super::note::RangeGuess;
 use super::{is_kubernetes, service_ips, texts, Cluster};
 
-/// The service-cluster-ip-range defaults of the common distributions, the smallest first for
-/// each network: a guess prefers the smallest that holds every ClusterIP. (GKE: the range given
+/// The service-cluster-ip-range defaults of the common distributions. (GKE: the range given
 /// Autopilot clusters from 1.27 and Standard ones from 1.29; older GKE ranges are the
 /// project's own.)
-pub const DEFAULTS: &[(&str, &str)] = &[
-    ("10.96.0.0/16", "kind"),
-    ("10.96.0.0/12", "kubeadm and minikube"),
-    ("10.43.0.0/16", "k3s"),
-    ("10.100.0.0/16", "EKS"),
-    ("172.20.0.0/16", "EKS"),
-    ("10.0.0.0/16", "AKS"),
-    ("172.30.0.0/16", "OpenShift"),
-    ("34.118.224.0/20", "GKE"),
-    ("fd00:10:96::/112", "kind"),
+pub const DEFAULTS: &[(&str, &[&str])] = &[
+    ("10.96.0.0/16", &["kind"]),
+    ("10.96.0.0/12", &["kubeadm", "minikube"]),
+    ("10.43.0.0/16", &["k3s"]),
+    ("10.100.0.0/16", &["EKS"]),
+    ("172.20.0.0/16", &["EKS"]),
+    ("10.0.0.0/16", &["AKS"]),
+    ("172.30.0.0/16", &["OpenShift"]),
+    ("34.118.224.0/20", &["GKE"]),
+    ("fd00:10:96::/112", &["kind"]),
 ];
 
 /// The range of the import and, when guessed, how: `None` when the ServiceCIDR `kubernetes`
 /// gives it.
 pub(super) struct Guess {
     pub range: String,
-    pub how: Option<String>,
+    pub guessed: Option<Vec<RangeGuess>>,
 }
 
-/// The ServiceCIDR `kubernetes`'s CIDRs; else, for each ClusterIP of the `kubernetes` Service,
-/// the smallest CIDR whose first usable address it is and that holds every ClusterIP of its
-/// family, plus a secondary range when other Services have ClusterIPs of the other family (the
-/// flags themselves are not visible through the API).
+/// The ServiceCIDR `kubernetes`'s CIDRs; else a range for each ClusterIP of the `kubernetes`
+/// Service, its first address (see the module doc), plus a secondary range when other Services
+/// have ClusterIPs of the other family.
 pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
     if let Some(c) = cluster
         .service_cidrs
@@ -41,7 +50,7 @@ pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
         if !cidrs.is_empty() {
             return Ok(Guess {
                 range: cidrs.join(","),
-                how: None,
+                guessed: None,
             });
         }
     }
@@ -50,65 +59,138 @@ pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
         .iter()
         .find(|s| is_kubernetes(s))
         .ok_or("service_cluster_ip_range: no ServiceCIDR `kubernetes` and no Service default/kubernetes to guess it from: give it (--service-cluster-ip-range)")?;
-    let all: Vec<IpAddr> = cluster.services.iter().flat_map(service_ips).collect();
-    let family =
-        |v4: bool| -> Vec<&IpAddr> { all.iter().filter(|ip| ip.is_ipv4() == v4).collect() };
-    let mut firsts = service_ips(kubernetes);
+    let all: BTreeSet<IpAddr> = cluster.services.iter().flat_map(service_ips).collect();
+    let family = |v4: bool| -> Vec<IpAddr> {
+        all.iter()
+            .copied()
+            .filter(|ip| ip.is_ipv4() == v4)
+            .collect()
+    };
+    let firsts = service_ips(kubernetes);
     if firsts.is_empty() {
         return Err("service_cluster_ip_range: the Service default/kubernetes has no ClusterIP to guess it from: give it (--service-cluster-ip-range)".into());
     }
+    let mut guesses = firsts
+        .iter()
+        .map(|first| primary(*first, &family(first.is_ipv4())))
+        .collect::<Result<Vec<_>, _>>()?;
     // A dual-stack cluster: the `kubernetes` Service is single-stack, the other Services tell
-    // the secondary range. Its first address is unknown: the guess starts at the widest range
-    // the flag allows that holds the family's lowest ClusterIP.
+    // the secondary range, whose first address is unknown.
     if let [primary] = firsts[..] {
-        if let Some(lowest) = family(!primary.is_ipv4()).into_iter().min() {
-            firsts.push(widest_network(*lowest));
+        let others = family(!primary.is_ipv4());
+        if !others.is_empty() {
+            guesses.push(secondary(&others)?);
         }
     }
-    let mut hows = Vec::new();
-    let ranges: Vec<String> = firsts
-        .into_iter()
-        .map(|first| {
-            let ips = family(first.is_ipv4());
-            match known_default(first, &ips) {
-                Some((range, who)) => {
-                    hows.push(format!("{range} is {who}'s default"));
-                    range.to_string()
-                }
-                None => {
-                    let range = smallest_range(first, &ips);
-                    hows.push(format!("{range} is no distribution's default: the smallest range of at least /{} that holds the ClusterIPs", floor(first)));
-                    range
-                }
-            }
-        })
-        .collect();
     Ok(Guess {
-        range: ranges.join(","),
-        how: Some(hows.join("; ")),
+        range: guesses
+            .iter()
+            .map(|g| g.range.as_str())
+            .collect::<Vec<_>>()
+            .join(","),
+        guessed: Some(guesses),
     })
 }
 
-/// The smallest distribution default whose first address is `first` and that holds every IP
-/// of `family` (its first address known, not the dual-stack guess's start).
-fn known_default(first: IpAddr, family: &[&IpAddr]) -> Option<(&'static str, &'static str)> {
+/// The range whose first address is `first`, for the distinct ClusterIPs `family` of its family.
+fn primary(first: IpAddr, family: &[IpAddr]) -> Result<RangeGuess, String> {
+    let network = sub(first, 1);
+    // Aligned on the network, widest first: a /12 (a /108) at most, 8 addresses at least.
+    let aligned: Vec<IpNet> = (max_len(first)..=bits(first) - 3)
+        .filter_map(|len| IpNet::new(network, len).ok())
+        .filter(|n| n.network() == network)
+        .collect();
+    let Some(widest) = aligned.first().copied() else {
+        return Err(format!("service_cluster_ip_range: the Service default/kubernetes's ClusterIP {first} is the first address of no range: give it (--service-cluster-ip-range)"));
+    };
+    let holdable: Vec<IpAddr> = family
+        .iter()
+        .copied()
+        .filter(|ip| usable(&widest, ip))
+        .collect();
+    // The cluster holds all its ClusterIPs at once: no range of fewer usable addresses.
+    let least = family.len() as u128;
+    let fits = |net: &IpNet| holdable.iter().all(|ip| usable(net, ip)) && capacity(net) >= least;
+    if let Some((net, who)) = smallest_default(|net| net.network() == network && fits(net)) {
+        return Ok(guessed(net, who, first));
+    }
+    // At least a /24 (a /112) unless the network is aligned on none: then the flag gave a
+    // smaller range.
+    let large: Vec<IpNet> = aligned
+        .iter()
+        .copied()
+        .filter(|n| n.prefix_len() <= floor(first))
+        .collect();
+    let aligned = if large.is_empty() { aligned } else { large };
+    let net = aligned.iter().rev().find(|n| fits(n)).unwrap_or(&widest);
+    Ok(guessed(*net, &[], first))
+}
+
+/// The secondary range: the smallest distribution default that holds every ClusterIP of its
+/// family, else the primary guess from the widest range the flag allows that holds the lowest.
+fn secondary(family: &[IpAddr]) -> Result<RangeGuess, String> {
+    let least = family.len() as u128;
+    match smallest_default(|net| family.iter().all(|ip| usable(net, ip)) && capacity(net) >= least)
+    {
+        Some((net, who)) => Ok(guessed(net, who, family[0])),
+        None => {
+            let widest = IpNet::new(family[0], max_len(family[0]))
+                .expect("a prefix length in range")
+                .trunc();
+            primary(add(widest.network(), 1), family)
+        }
+    }
+}
+
+fn guessed(net: IpNet, who: &[&str], first: IpAddr) -> RangeGuess {
+    RangeGuess {
+        range: net.to_string(),
+        defaults_of: who.iter().map(|w| w.to_string()).collect(),
+        floor: floor(first).into(),
+    }
+}
+
+/// The smallest distribution default that `fits`, and whose it is.
+fn smallest_default(fits: impl Fn(&IpNet) -> bool) -> Option<(IpNet, &'static [&'static str])> {
     DEFAULTS
         .iter()
-        .filter_map(|&(range, who)| Some((range.parse::<ipnet::IpNet>().ok()?, range, who)))
-        .filter(|(net, ..)| {
-            let start = match net.network() {
-                IpAddr::V4(a) => IpAddr::V4((u32::from(a) + 1).into()),
-                IpAddr::V6(a) => IpAddr::V6((u128::from(a) + 1).into()),
-            };
-            start == first && family.iter().all(|ip| net.contains(*ip))
-        })
-        .max_by_key(|(net, ..)| net.prefix_len())
-        .map(|(_, range, who)| (range, who))
+        .filter_map(|&(range, who)| Some((range.parse::<IpNet>().ok()?, who)))
+        .filter(|(net, _)| fits(net))
+        .max_by_key(|(net, _)| net.prefix_len())
+}
+
+/// Whether the allocator could give `ip` from `net`: not its network address, nor an IPv4
+/// range's broadcast address.
+fn usable(net: &IpNet, ip: &IpAddr) -> bool {
+    net.contains(ip) && *ip != net.network() && !(ip.is_ipv4() && *ip == net.broadcast())
+}
+
+/// How many addresses the allocator gives from `net` (the ones [`usable`] says).
+fn capacity(net: &IpNet) -> u128 {
+    let size = 1u128 << (bits(net.network()) - net.prefix_len()).min(127);
+    size - if net.network().is_ipv4() { 2 } else { 1 }
+}
+
+fn bits(ip: IpAddr) -> u8 {
+    if ip.is_ipv4() {
+        32
+    } else {
+        128
+    }
+}
+
+/// The shortest prefix the flag allows a bitmap of.
+fn max_len(ip: IpAddr) -> u8 {
+    if ip.is_ipv4() {
+        12
+    } else {
+        108
+    }
 }
 
 /// The longest prefix a guess gives: no cluster runs on fewer Service addresses than a /24
 /// (a /112 for IPv6) holds, however few Services it has.
-fn floor(ip: IpAddr) -> u32 {
+fn floor(ip: IpAddr) -> u8 {
     if ip.is_ipv4() {
         24
     } else {
@@ -116,55 +198,16 @@ fn floor(ip: IpAddr) -> u32 {
     }
 }
 
-/// The first address of the widest range the flag allows (/12, /108) that holds `ip`.
-fn widest_network(ip: IpAddr) -> IpAddr {
+fn sub(ip: IpAddr, n: u8) -> IpAddr {
     match ip {
-        IpAddr::V4(a) => IpAddr::V4((u32::from(a) & !((1 << 20) - 1) | 1).into()),
-        IpAddr::V6(a) => IpAddr::V6((u128::from(a) & !((1 << 20) - 1) | 1).into()),
+        IpAddr::V4(a) => IpAddr::V4(u32::from(a).wrapping_sub(n.into()).into()),
+        IpAddr::V6(a) => IpAddr::V6(u128::from(a).wrapping_sub(n.into()).into()),
     }
 }
 
-/// A guess at the flag: the network is `first - 1`; the range is the smallest aligned on it, no
-/// larger than the flag allows with a bitmap (/12, /108), holding every IP of `family` that the
-/// largest such range holds (the others are out of range: a finding, not a reason to widen).
-fn smallest_range(first: IpAddr, family: &[&IpAddr]) -> String {
-    let (bits, widest) = match first {
-        IpAddr::V4(_) => (32u32, 12u32),
-        IpAddr::V6(_) => (128, 108),
-    };
-    let value = |ip: &IpAddr| match ip {
-        IpAddr::V4(a) => u32::from(*a) as u128,
-        IpAddr::V6(a) => u128::from(*a),
-    };
-    let network = value(&first).wrapping_sub(1);
-    let size = |len: u32| 1u128 << (bits - len);
-    let holds = |len: u32, ip: &&IpAddr| value(ip).wrapping_sub(network) < size(len);
-    // Aligned on the network; at least a /24 (a /112) unless the network is not aligned on one
-    // (then the flag gave a smaller range), and at least 8 addresses (the flag's own minimum).
-    let aligned: Vec<u32> = (widest..=bits - 3)
-        .filter(|&len| network % size(len) == 0)
-        .collect();
-    let large: Vec<u32> = aligned
-        .iter()
-        .copied()
-        .filter(|&l| l <= floor(first))
-        .collect();
-    let aligned = if large.is_empty() { aligned } else { large };
-    let len = match aligned.first() {
-        None => bits - 3,
-        Some(&wide) => {
-            let inside: Vec<&&IpAddr> = family.iter().filter(|ip| holds(wide, ip)).collect();
-            aligned
-                .iter()
-                .rev()
-                .copied()
-                .find(|&len| inside.iter().all(|ip| holds(len, ip)))
-                .unwrap_or(wide)
-        }
-    };
-    let net = match first {
-        IpAddr::V4(_) => IpAddr::V4((network as u32).into()),
-        IpAddr::V6(_) => IpAddr::V6(network.into()),
-    };
-    format!("{net}/{len}")
+fn add(ip: IpAddr, n: u8) -> IpAddr {
+    match ip {
+        IpAddr::V4(a) => IpAddr::V4(u32::from(a).wrapping_add(n.into()).into()),
+        IpAddr::V6(a) => IpAddr::V6(u128::from(a).wrapping_add(n.into()).into()),
+    }
 }

@@ -5,7 +5,7 @@ use std::net::IpAddr;
 
 use serde_json::{json, Map, Value as Json};
 
-use super::{Cluster, Progress, MAX_BYTES};
+use super::{Cluster, Note, Progress, MAX_BYTES};
 use crate::api::parse_ip;
 use crate::quote::quote;
 
@@ -79,12 +79,10 @@ fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Clus
         );
     }
     if let Some(first) = skipped.first() {
-        let n = skipped.len();
-        let lines = if n == 1 { "line" } else { "lines" };
-        cluster.notes.push(format!(
-            "ignored {n} {lines} before the output (a shell prompt or command: {})",
-            quote(&crate::quote::clip(first, 60))
-        ));
+        cluster.notes.push(Note::IgnoredLines {
+            lines: skipped.len(),
+            first: crate::quote::one_line(crate::quote::clip(first, 60)),
+        });
     }
     Ok(cluster)
 }
