@@ -14,7 +14,7 @@ use crate::api::{Behavior, ServiceCidr};
 use crate::etcd::{self, Value};
 use crate::event::EventKind;
 use crate::registry::Storage;
-use crate::scenario::ClusterConfig;
+use super::ClusterConfig;
 
 pub const DEFAULT_SERVICE_CIDR: &str = "kubernetes";
 pub(crate) const COMPONENT: &str = "kubernetes-service-cidr-controller";

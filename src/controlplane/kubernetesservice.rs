@@ -16,7 +16,7 @@ use crate::ipallocator::family_of;
 use crate::reconcilers::{ApiError, ReconcileError};
 use crate::registry::{Storage, COMPONENT};
 use crate::rng::SimRng;
-use crate::scenario::ClusterConfig;
+use super::ClusterConfig;
 
 impl Apiserver {
     pub(super) fn endpoint_ports(cfg: &ClusterConfig) -> Vec<EndpointPort> {

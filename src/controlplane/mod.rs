@@ -4,6 +4,7 @@
 //! Endpoints in `kubernetesservice`, the repair loops gating readiness in `repairhook`, the
 //! system namespaces in `systemnamespaces`.
 
+mod config;
 mod defaultservicecidr;
 mod kubernetesservice;
 mod repairhook;
@@ -17,7 +18,6 @@ use crate::portallocator::PortAllocator;
 use crate::reconcilers::EndpointReconciler;
 use crate::registry::{Allocators, IpView, PortView, Storage, COMPONENT};
 use crate::repair::{CleanRun, ClusterIpRepair, NodePortRepair};
-use crate::scenario::{ApiserverSpec, ClusterConfig};
 
 /// The `kubernetes` Service's name; it lives in `default`.
 pub const KUBERNETES: &str = "kubernetes";
@@ -31,6 +31,7 @@ pub const READYZ_POLL_MS: u64 = 100;
 /// 1.29: the post-start hook waits this long for the first successful repair runs.
 pub(crate) const REPAIR_HOOK_TIMEOUT_MS: u64 = 60_000;
 pub(crate) const REPAIR_HOOK: &str = "start-service-ip-repair-controllers";
+pub use config::{ApiserverSpec, ClusterConfig};
 pub use defaultservicecidr::DEFAULT_SERVICE_CIDR;
 pub(crate) use defaultservicecidr::{DEFAULT_SERVICE_CIDR_INTERVAL_MS, DEFAULT_SERVICE_CIDR_POLL_MS};
 

@@ -1,4 +1,5 @@
-//! `cluster`: the kube-apiserver flags every apiserver shares, and the apiservers themselves.
+//! `cluster`: the kube-apiserver flags every apiserver shares, and the apiservers themselves,
+//! read from the file into the model's [`ClusterConfig`] (the one conversion, and its checks).
 
 use std::collections::BTreeSet;
 use std::net::IpAddr;
@@ -6,51 +7,13 @@ use std::net::IpAddr;
 use super::file::{ApiserverFile, ClusterFile};
 use super::{duration, field, interval, ip_of, port_number};
 use crate::api::{Behavior, IpFamily};
+use crate::controlplane::{ApiserverSpec, ClusterConfig};
 use crate::ipallocator::family_of;
 use crate::options::{
-    default_range_warning, parse_service_cluster_ip_range_for, parse_service_node_port_range,
-    validate_apiserver_count, validate_kubernetes_service_node_port, ServiceIpRanges,
+    parse_service_cluster_ip_range_for, parse_service_node_port_range, validate_apiserver_count,
+    validate_kubernetes_service_node_port, ServiceIpRanges,
 };
-use crate::portallocator::PortRange;
 use crate::reconcilers::ReconcilerType;
-
-/// The validated kube-apiserver flags shared by every apiserver of the cluster.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClusterConfig {
-    pub service_ip_ranges: ServiceIpRanges,
-    /// The flag was left out: kube-apiserver logs its deprecation warning.
-    pub(crate) default_range_used: bool,
-    pub node_ports: PortRange,
-    pub reconciler: ReconcilerType,
-    pub apiserver_count: u32,
-    pub kubernetes_service_node_port: i32,
-    pub(crate) secure_port: i32,
-    pub(crate) kubernetes_service_port: i32,
-    pub endpoint_interval_ms: u64,
-    pub lease_ttl_ms: u64,
-    pub repair_interval_ms: u64,
-    pub apiservers: Vec<ApiserverSpec>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ApiserverSpec {
-    pub name: String,
-    pub advertise_address: IpAddr,
-    /// `None`: left for a `start_apiserver` step.
-    pub start_at: Option<u64>,
-    pub startup_delay: u64,
-}
-
-impl ClusterConfig {
-    /// Log lines kube-apiserver prints about its flags at start.
-    pub(crate) fn startup_warnings(&self) -> Vec<String> {
-        if self.default_range_used {
-            vec![default_range_warning()]
-        } else {
-            vec![]
-        }
-    }
-}
 
 /// The apiservers' names and addresses taken so far: each must be unique, in `cluster` and in
 /// `add_apiserver` steps alike.

@@ -5,7 +5,7 @@ use std::net::IpAddr;
 
 use serde::{Deserialize, Deserializer};
 
-use super::cluster::ClusterConfig;
+use crate::controlplane::ClusterConfig;
 use super::file::{AllocationFile, InitialFile};
 use super::{duration, field, ip_of, port_number};
 use crate::api::{Behavior, Endpoints, IpAddress, IpFamily, Pod, Service, ServiceCidr};

@@ -20,7 +20,8 @@ pub use action::{
     Action, AddApiserver, ApiserverRef, Corruption, CreatePod, CreateService, CreateServiceCidr,
     Isolate, NameRef, ObjectRef, Outage, ServiceCidrSpec, SetPodReady,
 };
-pub use cluster::{ApiserverSpec, ClusterConfig};
+// The model's types, which `cluster` fills from the file.
+pub use crate::controlplane::{ApiserverSpec, ClusterConfig};
 pub use initial::{Initial, PresetAllocation};
 pub use step::{Step, StepKind};
 

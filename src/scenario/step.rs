@@ -4,7 +4,8 @@
 use serde_json::{Map, Value as Json};
 
 use super::action::{Action, Corruption};
-use super::cluster::{check_new_apiserver, ClusterConfig, Taken};
+use super::cluster::{check_new_apiserver, Taken};
+use crate::controlplane::ClusterConfig;
 use super::initial::{check_pod, check_service};
 use super::{de, duration, ip_of, port_number};
 use crate::api::Behavior;

@@ -10,7 +10,10 @@ pub(crate) mod hooks;
 pub(crate) mod ids;
 #[doc(hidden)]
 pub mod inspector;
+mod lang;
 mod link;
+mod listener;
+pub mod media;
 mod notice;
 pub mod mount;
 mod panels;
@@ -33,6 +36,9 @@ pub use config::{cluster_scenario, Settings};
 use config::ConfigForm;
 pub(crate) use frame::Frame;
 pub(crate) use inspector::Inspector;
+// The components reach the language as `super::use_lang` (or `super::super::`).
+pub(crate) use lang::use_lang;
+use lang::LangProvider;
 
 /// The tour the untouched page and embeds open on, moving on by itself.
 pub const STORY: &str = "story";
@@ -109,13 +115,6 @@ impl AppProps {
     }
 }
 
-/// The language of this instance, for every component under [`App`] (a context, not a global,
-/// so that two instances on one page can differ).
-#[hook]
-pub(crate) fn use_lang() -> Lang {
-    use_context::<Lang>().unwrap_or_default()
-}
-
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
     let state = hooks::use_lab(props);
@@ -170,7 +169,7 @@ pub fn app(props: &AppProps) -> Html {
         Callback::from(move |_: MouseEvent| as_table.set(!*as_table))
     };
     html! {
-        <ContextProvider<Lang> context={t}>
+        <LangProvider context={t}>
         <ContextProvider<ids::Ids> context={ids.clone()}>
         // Divs only, no landmark elements (`main`, `header`, `section`): a host page's rules for
         // those would reach a mounted lab. On its own page the lab is the main landmark.
@@ -212,7 +211,7 @@ pub fn app(props: &AppProps) -> Html {
             </div>
         </div>
         </ContextProvider<ids::Ids>>
-        </ContextProvider<Lang>>
+        </LangProvider>
     }
 }
 

@@ -187,10 +187,10 @@ pub fn lab_tables(props: &super::AppProps) -> Html {
     let lab = state.get();
     let (frame, _) = super::frame::use_frame(&lab);
     html! {
-        <ContextProvider<Lang> context={lab.lang()}>
+        <super::lang::LangProvider context={lab.lang()}>
             <div class="lab" lang={lab.lang().code()} data-theme={props.theme.forced()}>
                 <TableView {frame} />
             </div>
-        </ContextProvider<Lang>>
+        </super::lang::LangProvider>
     }
 }

@@ -35,7 +35,7 @@ fn show_spot(from: &web_sys::Element, spot: &Spot) {
         })
         .forget();
     }
-    super::reveal::reveal(&lab, &els, !super::bitmap::prefers_reduced_motion());
+    super::reveal::reveal(&lab, &els, !super::media::prefers_reduced_motion());
 }
 
 /// Marks the spots of the current step inside `root` (and only there: several instances may
@@ -278,7 +278,7 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                         // A phone's strip shows "Explore" alone: the whole label would take two lines.
                         if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
                 } else {
-                    <button id={ids.id("tour-next")} class="primary" onclick={click(|| Msg::TourNext { animate: !super::bitmap::prefers_reduced_motion() })}>
+                    <button id={ids.id("tour-next")} class="primary" onclick={click(|| Msg::TourNext { animate: !super::media::prefers_reduced_motion() })}>
                         { lang.pick("Next →", "下一步 →") }</button>
                     <button id={ids.id("tour-leave")} class="quiet" onclick={leave}>
                         { lang.pick("Leave the tour", "退出导览") }</button>

@@ -28,7 +28,8 @@ use crate::ipallocator::Range;
 use crate::portallocator::PortAllocator;
 use crate::registry::Storage;
 use crate::rng::SimRng;
-use crate::scenario::{ClusterConfig, Scenario, Step};
+use crate::controlplane::ClusterConfig;
+use crate::scenario::{Scenario, Step};
 
 pub use queue::TaskKind;
 use queue::{Queue, Task};

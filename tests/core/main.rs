@@ -34,6 +34,8 @@ mod share;
 mod swarmgen;
 mod swarm_digests;
 mod tour;
+#[cfg(not(target_arch = "wasm32"))]
+mod ui_imports;
 mod upstream;
 mod wire;
 mod world;
