@@ -9,6 +9,15 @@ mod open;
 mod touring;
 mod view;
 
+pub mod catalogue;
+pub mod embed;
+pub mod explain;
+pub mod inspect;
+pub mod parts;
+pub mod share;
+pub mod tour;
+pub mod upstream;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 

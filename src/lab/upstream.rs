@@ -2,7 +2,7 @@
 //! was checked at the release tag, the lines) of kubernetes/kubernetes, what that code does, and
 //! what the lab simplifies there. The inspector shows them; `scripts/check-upstream.sh` reads the
 //! table below to print, for a kubernetes clone, where each function lies at each tag.
-//! Every link it can show is listed, with how it was checked, in `src/upstream/verified.md`
+//! Every link it can show is listed, with how it was checked, in `src/lab/upstream/verified.md`
 //! (a test fails on a link missing there).
 //!
 //! Paths follow the files the lab's modules name (their doc comments) and the moves between
