@@ -12,41 +12,29 @@ mod string_enum;
 #[macro_use]
 mod json_object;
 
-pub mod allocator;
-pub mod api;
-pub mod catalogue;
-pub mod controlplane;
-pub mod duration;
-pub mod embed;
-pub mod endpoints;
-pub mod etcd;
-pub mod event;
-pub mod expect;
-pub mod explain;
-pub mod inspect;
-pub mod kubectl;
+// The layers, one folder each: the upstream model, the scenario contract, the simulation, the
+// lab a reader plays, a real cluster's import, and (feature `web`) the browser UI.
+pub mod contract;
+pub mod import;
+pub mod k8s;
 pub mod lab;
-pub mod ipallocator;
+pub mod sim;
+
+pub mod duration;
 pub mod lang;
-pub mod names;
-pub mod options;
-pub mod parts;
 pub mod quote;
-pub mod portallocator;
-pub mod reconcilers;
-pub mod registry;
-pub mod repair;
-pub mod report;
-pub mod rng;
-pub mod scenario;
-pub mod share;
-pub mod state;
-pub mod timeline;
-pub mod tour;
-pub mod upstream;
 #[doc(hidden)]
 pub mod workloads;
-pub mod world;
+
+// The paths of before the layers, for the tests, benches and fuzzers (one release).
+pub use contract::{expect, scenario, state};
+pub use import::kubectl;
+pub use k8s::{
+    allocator, api, controlplane, endpoints, etcd, event, ipallocator, names, options,
+    portallocator, reconcilers, registry, repair,
+};
+pub use lab::{catalogue, embed, explain, inspect, parts, share, tour, upstream};
+pub use sim::{report, rng, timeline, world};
 
 #[cfg(feature = "web")]
 pub mod ui;

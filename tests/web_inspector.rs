@@ -213,8 +213,8 @@ async fn allocation_cells_name_their_service_with_the_code_of_their_behaviour() 
 async fn an_event_shows_its_time_component_and_message() {
     let lab = lab_at("crash-vs-graceful-stop", 60_000);
     let e: Event = lab
-        .world()
-        .events()
+        .view()
+        .events
         .iter()
         .find(|e| !e.message.is_empty())
         .cloned()

@@ -1,7 +1,9 @@
 //! The `kubectl` import (`bootstrap-sim import`, and the page's import worker, which gets the
 //! bytes, a range and a behaviour by `postMessage`): `kubectl::text_of` on the bytes,
 //! `kubectl::read`, `kubectl::import` (which ends with `kubectl::check`), then, as the CLI's
-//! `findings` and the page do, `kubectl::findings` on the scenario imported.
+//! `findings` and the page do, `kubectl::findings` on the scenario imported. The corpus
+//! (`fuzz/seed-corpus.sh`) holds JSON and `-o yaml` output, and output pasted after a shell
+//! prompt: every path of the reader.
 //!
 //! An input whose first line starts with `//` gives the options there, `behavior|range|ports`
 //! (empty: not given), and the kubectl output after it.

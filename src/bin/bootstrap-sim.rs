@@ -99,7 +99,7 @@ fn main() -> ExitCode {
                 print_json(&serde_json::json!({
                     "behavior": file["behavior"],
                     "service_cluster_ip_range": file["cluster"]["service_cluster_ip_range"],
-                    "notes": notes,
+                    "notes": notes.iter().map(ToString::to_string).collect::<Vec<_>>(),
                     "findings": kubectl::findings(&scenario),
                 }));
                 ExitCode::SUCCESS

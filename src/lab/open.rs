@@ -30,7 +30,11 @@ impl Lab {
         let (mut lab, notes) = Self::open_quietly(o);
         lab.lang = o.lang;
         lab.tour_autoplay = o.autoplay && lab.guide.is_some();
-        lab.playing = o.autoplay && lab.guide.is_none();
+        // A story moves on by itself: no step of it plays on for the reader to watch.
+        if lab.tour_autoplay {
+            lab.stop_at = None;
+        }
+        lab.playing = lab.stop_at.is_some() || (o.autoplay && lab.guide.is_none());
         lab.story_onward();
         lab.notice = (!notes.is_empty()).then(|| notes.join(" "));
         lab.observe_afresh();

@@ -7,20 +7,19 @@ use std::collections::BTreeMap;
 use yew::prelude::*;
 
 use crate::duration::format_ms;
-use crate::etcd::{self, Loop, WireOp};
-use crate::lab::{Lab, Msg};
+use crate::lab::{Loop, WireOp, Write};
+use crate::lab::{ApiserverActions, Lab, Msg};
 use crate::lang::Lang;
 use crate::scenario::Action;
 use crate::state::State;
 use crate::upstream::{self, Subject};
-use crate::world::ApiserverActions;
 
 pub use super::frame::Frame;
 
 /// A frame of `lab` as the app renders it (for tests and hosts that mount the inspector alone).
 #[doc(hidden)]
 pub fn frame_of(lab: &Lab) -> Frame {
-    Frame::of(lab)
+    lab.view()
 }
 
 #[derive(Properties, PartialEq)]
@@ -31,7 +30,7 @@ pub struct InspectorProps {
     pub on_close: Callback<()>,
     /// The requests of the lab's last move: a key's inspector lists those that reached it.
     #[prop_or_default]
-    pub wire: std::rc::Rc<Vec<etcd::Write>>,
+    pub wire: std::rc::Rc<Vec<Write>>,
     /// Opens another subject (a request listed under a key).
     #[prop_or_default]
     pub on_pick: Callback<Subject>,
@@ -106,8 +105,8 @@ pub fn inspector(p: &InspectorProps) -> Html {
 
 /// The requests that just reached `key` (the packets that flew to it), each opening its own
 /// details: how a keyboard reaches a packet.
-fn requests(key: &str, wire: &[etcd::Write], on_pick: &Callback<Subject>, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
-    let to_key: Vec<&etcd::Write> = wire.iter().filter(|w| w.key == key).collect();
+fn requests(key: &str, wire: &[Write], on_pick: &Callback<Subject>, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
+    let to_key: Vec<&Write> = wire.iter().filter(|w| w.key == key).collect();
     if to_key.is_empty() {
         return Html::default();
     }
@@ -277,7 +276,7 @@ fn ip_address_rows(ip: &str, st: &State, t: Lang) -> Vec<Row> {
 }
 
 fn key_rows(key: &str, st: &State, t: Lang) -> Vec<Row> {
-    let value = key_value(key, st, t);
+    let value = crate::lab::key_summary(key, st, t);
     let mut rows = vec![(
         "Value",
         "值",
@@ -292,115 +291,6 @@ fn key_rows(key: &str, st: &State, t: Lang) -> Vec<Row> {
         st.etcd.revision.to_string(),
     ));
     rows
-}
-
-/// A summary of what `key` holds, `None` when etcd does not hold it.
-fn key_value(key: &str, st: &State, t: Lang) -> Option<String> {
-    let nn = |prefix: &str| key.strip_prefix(prefix).map(str::to_string);
-    let list = |v: Vec<String>| if v.is_empty() { none(t) } else { v.join(", ") };
-    // A grouped row (`/namespaces/*`): the names it stands for.
-    if let Some(prefix) = key.strip_suffix('*') {
-        let names: Vec<String> = match prefix {
-            etcd::NAMESPACES => st.namespaces.clone(),
-            etcd::SERVICES => st.services.iter().map(|s| s.key()).collect(),
-            etcd::PODS => st.pods.iter().map(|p| p.key()).collect(),
-            etcd::SERVICE_CIDRS => st.service_cidrs.iter().map(|c| c.name.clone()).collect(),
-            etcd::IP_ADDRESSES => st.ip_addresses.iter().map(|a| a.ip.clone()).collect(),
-            etcd::MASTER_LEASES => st.leases.iter().map(|l| l.ip.clone()).collect(),
-            _ => return None,
-        };
-        return Some(list(names));
-    }
-    if let Some(ip) = key.strip_prefix(etcd::MASTER_LEASES) {
-        let holder = st.apiservers.iter().find(|a| a.advertise_address == ip);
-        st.leases.iter().find(|l| l.key == key)?;
-        return Some(match (t, holder) {
-            (Lang::En, Some(a)) => format!("{ip}, the lease of {}", a.name),
-            (Lang::Zh, Some(a)) => format!("{ip}，{} 的租约", a.name),
-            _ => ip.to_string(),
-        });
-    }
-    if key == etcd::RANGE_SERVICE_IPS {
-        return st.allocations.cluster_ip.first().map(|a| used(a, t));
-    }
-    if key == etcd::RANGE_SECONDARY_SERVICE_IPS {
-        return st.allocations.cluster_ip.get(1).map(|a| used(a, t));
-    }
-    if key == etcd::RANGE_NODE_PORTS {
-        return Some(used(&st.allocations.node_port, t));
-    }
-    if let Some(nn) = nn(etcd::SERVICES) {
-        let s = st
-            .services
-            .iter()
-            .find(|s| format!("{}/{}", s.namespace, s.name) == nn)?;
-        return Some(format!(
-            "{:?} · ClusterIP {}",
-            s.type_,
-            if s.cluster_ip.is_empty() {
-                none(t)
-            } else {
-                s.cluster_ip.clone()
-            }
-        ));
-    }
-    if let Some(nn) = nn(etcd::ENDPOINTS) {
-        let e = st.endpoints.iter().find(|e| e.key() == nn)?;
-        return Some(list(
-            e.subsets.iter().flat_map(|s| s.addresses.clone()).collect(),
-        ));
-    }
-    if let Some(nn) = nn(etcd::ENDPOINT_SLICES) {
-        let e = st.endpoint_slices.iter().find(|e| e.key() == nn)?;
-        return Some(list(
-            e.endpoints
-                .iter()
-                .flat_map(|s| s.addresses.clone())
-                .collect(),
-        ));
-    }
-    if let Some(name) = key.strip_prefix(etcd::SERVICE_CIDRS) {
-        let c = st.service_cidrs.iter().find(|c| c.name == name)?;
-        return Some(c.cidrs.join(", "));
-    }
-    if let Some(ip) = key.strip_prefix(etcd::IP_ADDRESSES) {
-        let a = st.ip_addresses.iter().find(|a| a.ip == ip)?;
-        return Some(format!(
-            "{}/{}/{}",
-            a.parent.resource, a.parent.namespace, a.parent.name
-        ));
-    }
-    if let Some(n) = key.strip_prefix(etcd::NAMESPACES) {
-        return st
-            .namespaces
-            .iter()
-            .any(|x| x == n)
-            .then(|| t.pick("a Namespace", "一个 Namespace").to_string());
-    }
-    if let Some(nn) = nn(etcd::PODS) {
-        let p = st
-            .pods
-            .iter()
-            .find(|p| format!("{}/{}", p.namespace, p.name) == nn)?;
-        return Some(format!(
-            "{} · {}",
-            p.pod_ip,
-            if p.ready {
-                t.pick("ready", "就绪")
-            } else {
-                t.pick("not ready", "未就绪")
-            }
-        ));
-    }
-    None
-}
-
-/// A range object: its range and how much of it is used.
-fn used<T>(a: &crate::state::AllocationState<T>, t: Lang) -> String {
-    match t {
-        Lang::En => format!("{} · {} of {} used", a.range, a.used, a.size),
-        Lang::Zh => format!("{} · 已用 {} / {}", a.range, a.used, a.size),
-    }
 }
 
 /// The apiserver's actions, as its card offers them, each named with the apiserver.

@@ -106,12 +106,12 @@ fn a_refused_name_from_the_ui_changes_nothing_and_says_why() {
     for (action, refusal) in [(service(""), "Service \"\" is invalid: "), (service("My_Svc"), "Service \"My_Svc\""), (pod(""), "Pod \"\" is invalid: ")] {
         let (mut lab, _) = Lab::open(Opening { tour: Some("lease-crash-vs-stop"), ..Opening::default() });
         lab.update(Msg::Seek(20_000));
-        let (state, link, events) = (lab.state().clone(), lab.link(), lab.world().events().len());
+        let (state, link, events) = (lab.state().clone(), lab.link(), lab.view().events.len());
         lab.update(Msg::Act(action));
         let notice = lab.notice().unwrap_or_default().to_string();
         assert!(notice.starts_with(refusal) && notice.contains("metadata.name: "), "{notice}");
         assert_eq!(lab.state(), &state, "{refusal}: the cluster is as it was");
-        assert_eq!((lab.link(), lab.world().events().len()), (link, events), "{refusal}: nothing is recorded");
+        assert_eq!((lab.link(), lab.view().events.len()), (link, events), "{refusal}: nothing is recorded");
         assert!(lab.guide().is_some() && !lab.forked(), "{refusal}: the tour goes on, no fork");
     }
     // A valid name is created as before.

@@ -140,6 +140,16 @@ fn bad_tours_are_refused_naming_the_field() {
             "steps[0].until: must be an object",
         ),
         (
+            ok.replace(r#"{"say""#, r#"{"play":"0s","say""#),
+            "steps[0].play: \"0s\" plays nothing: give a positive duration",
+        ),
+        (
+            ok.replace(r#"{"say""#, r#"{"play":"6m","say""#),
+            "steps[0].play: \"6m\" is longer than 5m0s, the most a step plays on",
+        ),
+        (ok.replace(r#"{"say""#, r#"{"play":"soon","say""#), "steps[0].play: "),
+        (ok.replace(r#"{"say""#, r#"{"play":5,"say""#), "steps[0].play: invalid type"),
+        (
             ok.replace(r#"{"say""#, r#"{"sai":1,"say""#),
             "steps[0].sai: unknown field `sai`",
         ),

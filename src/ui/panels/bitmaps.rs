@@ -13,8 +13,7 @@ use crate::inspect::{BitmapView, Cell, MAX_CELLS};
 use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::ui::bitmap::{group, Bitmap};
-use crate::ui::frame::Bitmaps as Maps;
-use crate::ui::CidrCanvas;
+use crate::lab::{Bitmaps as Maps, CidrCanvas};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct BitmapsProps {

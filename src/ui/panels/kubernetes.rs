@@ -11,7 +11,7 @@ use crate::lang::Lang;
 use crate::scenario::{Action, ObjectRef};
 use crate::api::EndpointSlice;
 use crate::inspect::words::{address_added, address_left, selector_note};
-use crate::reconcilers::ReconcilerType;
+use crate::lab::ReconcilerType;
 use crate::state::State;
 
 /// How long an address that left the Endpoints fades out (`@keyframes leave` in

@@ -21,7 +21,7 @@ use yew::prelude::*;
 
 use super::Frame;
 use crate::duration::format_ms;
-use crate::etcd::{Loop, WireOp, Write};
+use crate::lab::{Loop, WireOp, Write};
 use crate::lab::{EndpointsChange, Msg};
 use crate::lang::Lang;
 use crate::state::ApiserverState;

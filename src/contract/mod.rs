@@ -1,0 +1,6 @@
+//! The scenario contract (`docs/scenario.md`) that outside checks rely on: scenario files, the
+//! state snapshot and the `expect` checks.
+
+pub mod expect;
+pub mod scenario;
+pub mod state;
