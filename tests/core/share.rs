@@ -7,6 +7,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use serde_json::json;
 
 use kube_bootstrap_lab::catalogue;
+use kube_bootstrap_lab::lab::{Lab, Opening, DEFAULT_SCENARIO};
 use kube_bootstrap_lab::scenario::{self, Action};
 use kube_bootstrap_lab::share::{percent_decode, percent_encode, Moment, Source};
 use kube_bootstrap_lab::timeline::Timeline;
@@ -226,6 +227,26 @@ fn a_link_whose_action_carries_a_bad_value_is_refused_naming_the_field() {
         scenario::parse(&file.to_string()).unwrap_err(),
         "steps[0].for: invalid duration \"-5s\""
     );
+}
+
+#[test]
+fn a_link_whose_action_is_invalid_opens_the_fallback_saying_which_field() {
+    // [[1000, {"do": "isolate_apiserver", "apiserver": "apiserver-a", "for": "abc"}]]
+    let link = "#scenario=crash-one-of-three&t=5s&actions=%5B%5B1000%2C%7B%22do%22%3A%22isolate_apiserver%22%2C%22apiserver%22%3A%22apiserver-a%22%2C%22for%22%3A%22abc%22%7D%5D%5D";
+    let (lab, notes) = Lab::open(Opening {
+        link: Some(link),
+        ..Opening::default()
+    });
+    assert_eq!(lab.source(), &Source::Builtin(DEFAULT_SCENARIO.into()));
+    assert_eq!(lab.now(), 0);
+    assert_eq!(
+        notes,
+        [
+            "This link could not be opened (link: actions[0].for: invalid duration \"abc\").",
+            "Showing the default scenario."
+        ]
+    );
+    assert_eq!(lab.notice(), Some(notes.join(" ").as_str()));
 }
 
 #[test]
