@@ -2,7 +2,7 @@
 //! Service alive, and the browser explainer built on it.
 //!
 //! The core modules below import no web crate; they follow the Kubernetes files they are named
-//! after. Two façades: [`world::World`] (the simulation: `act`, `run_until`, `step`, `state`,
+//! after. Two façades: [`sim::world::World`] (the simulation: `act`, `run_until`, `step`, `state`,
 //! `events`) and [`lab::Lab`] (the simulation as a reader plays it, changed only through
 //! `Lab::update(Msg)`). The `ui` module (feature `web`) reads a `Lab` and sends it messages; it
 //! never writes its fields and never decides from a message text or a status string.
@@ -25,16 +25,6 @@ pub mod lang;
 pub mod quote;
 #[doc(hidden)]
 pub mod workloads;
-
-// The paths of before the layers, for the tests, benches and fuzzers (one release).
-pub use contract::{expect, scenario, state};
-pub use import::kubectl;
-pub use k8s::{
-    allocator, api, controlplane, endpoints, etcd, event, ipallocator, names, options,
-    portallocator, reconcilers, registry, repair,
-};
-pub use lab::{catalogue, embed, explain, inspect, parts, share, tour, upstream};
-pub use sim::{report, rng, timeline, world};
 
 #[cfg(feature = "web")]
 pub mod ui;

@@ -3,7 +3,7 @@
 
 use serde_json::Value as Json;
 
-use crate::event::Event;
+use crate::k8s::event::Event;
 
 /// Top-level lists matched by identity instead of by position.
 fn identity(list: &str, item: &Json) -> Option<String> {
@@ -17,7 +17,7 @@ fn identity(list: &str, item: &Json) -> Option<String> {
         "apiservers" | "service_cidrs" => field("name").map(str::to_string),
         // Named by the canonical form, so `"fd00::0001"` finds `fd00::1`.
         "ip_addresses" => field("ip").map(|ip| {
-            crate::api::parse_ip(ip).map_or_else(|| ip.to_string(), |a| a.to_string())
+            crate::k8s::api::parse_ip(ip).map_or_else(|| ip.to_string(), |a| a.to_string())
         }),
         _ => None,
     }

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::api::{EndpointSlice, Endpoints, IpAddress, Pod, Service, ServiceCidr};
-use crate::controlplane::KUBERNETES;
+use crate::k8s::api::{EndpointSlice, Endpoints, IpAddress, Pod, Service, ServiceCidr};
+use crate::k8s::controlplane::KUBERNETES;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct State {

@@ -462,7 +462,7 @@ impl ServiceCidr {
         let invalid = |detail: String| {
             format!("ServiceCIDR.networking.k8s.io {name:?} is invalid: {detail}")
         };
-        crate::names::check("ServiceCIDR.networking.k8s.io", name, crate::names::NameRule::Dns1123Subdomain)?;
+        crate::k8s::names::check("ServiceCIDR.networking.k8s.io", name, crate::k8s::names::NameRule::Dns1123Subdomain)?;
         let spec = || {
             let list: Vec<String> = cidrs.iter().map(|c| format!("{c:?}")).collect();
             format!(

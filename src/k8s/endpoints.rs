@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::api::{
+use crate::k8s::api::{
     parse_ip, EndpointPort, EndpointSubset, Endpoints, IntOrString, IpFamily, Pod, PodPhase,
     Service, ServicePort, ServiceType,
 };

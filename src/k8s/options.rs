@@ -6,8 +6,8 @@ use std::net::IpAddr;
 
 use ipnet::IpNet;
 
-use crate::ipallocator::{parse_cidr, range_size, Range};
-use crate::portallocator::PortRange;
+use crate::k8s::ipallocator::{parse_cidr, range_size, Range};
+use crate::k8s::portallocator::PortRange;
 
 /// The range used when `--service-cluster-ip-range` is not given.
 pub(crate) const DEFAULT_SERVICE_IP_CIDR: &str = "10.0.0.0/24";
@@ -40,7 +40,7 @@ impl ServiceIpRanges {
 
     /// The `kubernetes` Service ClusterIP: the first address after the network address.
     pub fn kubernetes_service_ip(&self) -> IpAddr {
-        Range::new(self.primary, crate::api::Behavior::V1_29).ip_at(0)
+        Range::new(self.primary, crate::k8s::api::Behavior::V1_29).ip_at(0)
     }
 }
 
@@ -81,7 +81,7 @@ pub(crate) fn check_min_ipv6_prefix(cidr: &IpNet) -> Result<(), String> {
 /// value is the default range. An entry that does not parse is reported as `invalid CIDR "<s>"`,
 /// the other errors with kube-apiserver's texts.
 pub fn parse_service_cluster_ip_range(value: &str) -> Result<ServiceIpRanges, String> {
-    parse_service_cluster_ip_range_for(value, crate::api::Behavior::V1_29)
+    parse_service_cluster_ip_range_for(value, crate::k8s::api::Behavior::V1_29)
 }
 
 /// The same under `behavior`'s rules: the /12 and /108 ceiling holds only while a ClusterIP
@@ -89,7 +89,7 @@ pub fn parse_service_cluster_ip_range(value: &str) -> Result<ServiceIpRanges, St
 /// allocator's `shortest allowed prefix length`).
 pub fn parse_service_cluster_ip_range_for(
     value: &str,
-    behavior: crate::api::Behavior,
+    behavior: crate::k8s::api::Behavior,
 ) -> Result<ServiceIpRanges, String> {
     let value = if value.is_empty() {
         DEFAULT_SERVICE_IP_CIDR
@@ -119,7 +119,7 @@ pub fn parse_service_cluster_ip_range_for(
     };
     check(&primary, "--service-cluster-ip-range")?;
     if let Some(secondary) = &secondary {
-        if crate::ipallocator::family_of(secondary) == crate::ipallocator::family_of(&primary) {
+        if crate::k8s::ipallocator::family_of(secondary) == crate::k8s::ipallocator::family_of(&primary) {
             return Err("--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family".to_string());
         }
         check(secondary, "--service-cluster-ip-range[1]")?;

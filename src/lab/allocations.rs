@@ -7,8 +7,8 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 
 use super::View;
-use crate::etcd::{Key, RangeName};
-use crate::upstream::Subject;
+use crate::k8s::etcd::{Key, RangeName};
+use crate::lab::upstream::Subject;
 
 /// What a bar draws.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,8 +2,8 @@
 //! `build.rs` so that the browser build and the wasm tests have them. Every lookup of a shipped
 //! scenario or tour by name goes through here.
 
-use crate::scenario::{self, Scenario};
-use crate::tour::{self, Tour};
+use crate::contract::scenario::{self, Scenario};
+use crate::lab::tour::{self, Tour};
 
 mod data {
     include!(concat!(env!("OUT_DIR"), "/builtin.rs"));

@@ -4,9 +4,9 @@
 //! that is unknown or malformed is ignored and reported, naming it.
 
 use crate::lang::Lang;
-use crate::parts::Part;
+use crate::lab::parts::Part;
 use crate::quote::{clip, quote, QUOTE_MAX_CHARS};
-use crate::share::percent_decode;
+use crate::lab::share::percent_decode;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Theme {

@@ -2,7 +2,7 @@
 //! Kubernetes' own reasons and messages are always shown verbatim next to these; only the
 //! explanation is translated (both texts side by side, as everywhere in the lab).
 
-use crate::event::{Event, EventKind};
+use crate::k8s::event::{Event, EventKind};
 use crate::lang::Lang;
 
 /// A one-sentence explanation of `e` in `lang`, when there is something to add to its own text.

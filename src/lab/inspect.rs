@@ -9,14 +9,14 @@ use std::str::FromStr;
 
 use ipnet::IpNet;
 
-use crate::allocator::{Allocator, ItemRange};
-use crate::api::{parse_ip, IpFamily, Service};
-use crate::controlplane::{Apiserver, Status, KUBERNETES};
-use crate::ipallocator::{self, Range};
+use crate::k8s::allocator::{Allocator, ItemRange};
+use crate::k8s::api::{parse_ip, IpFamily, Service};
+use crate::k8s::controlplane::{Apiserver, Status, KUBERNETES};
+use crate::k8s::ipallocator::{self, Range};
 use crate::lang::Lang;
-use crate::portallocator::{PortAllocator, PortRange};
-use crate::repair::nodeport::collect_service_node_ports;
-use crate::world::World;
+use crate::k8s::portallocator::{PortAllocator, PortRange};
+use crate::k8s::repair::nodeport::collect_service_node_ports;
+use crate::sim::world::World;
 
 mod ipaddresses;
 pub mod words;

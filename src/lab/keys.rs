@@ -1,9 +1,9 @@
 //! What an etcd key holds, in a few words: the inspector's summary of a key or of a grouped
 //! row, read from the state through the typed [`Key`].
 
-use crate::etcd::{Key, Keys, Kind as KeyKind, NsName, RangeName};
+use crate::k8s::etcd::{Key, Keys, Kind as KeyKind, NsName, RangeName};
 use crate::lang::Lang;
-use crate::state::State;
+use crate::contract::state::State;
 
 fn none(t: Lang) -> String {
     t.pick("none", "无").to_string()
@@ -78,7 +78,7 @@ fn group_names(kind: KeyKind, st: &State) -> Option<Vec<String>> {
 }
 
 /// A range object: its range and how much of it is used.
-fn used<T>(a: &crate::state::AllocationState<T>, t: Lang) -> String {
+fn used<T>(a: &crate::contract::state::AllocationState<T>, t: Lang) -> String {
     match t {
         Lang::En => format!("{} · {} of {} used", a.range, a.used, a.size),
         Lang::Zh => format!("{} · 已用 {} / {}", a.range, a.used, a.size),

@@ -23,11 +23,11 @@ use std::rc::Rc;
 
 use crate::duration::format_ms;
 use crate::lang::Lang;
-use crate::scenario::{Action, Scenario, MAX_TIME_MS};
-use crate::share::{Moment, Source};
-use crate::state::State;
-use crate::timeline::Timeline;
-use crate::tour::Guide;
+use crate::contract::scenario::{Action, Scenario, MAX_TIME_MS};
+use crate::lab::share::{Moment, Source};
+use crate::contract::state::State;
+use crate::sim::timeline::Timeline;
+use crate::lab::tour::Guide;
 
 pub use allocations::{Bar, BarKind};
 pub use keys::key_summary;

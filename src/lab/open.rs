@@ -3,7 +3,7 @@
 
 use crate::lang::Lang;
 use crate::quote::quote;
-use crate::share::{self, Moment, Source};
+use crate::lab::share::{self, Moment, Source};
 
 use super::{Lab, DEFAULT_SCENARIO};
 
@@ -73,7 +73,7 @@ impl Lab {
                 Err(note) => notes.push(note),
             }
         }
-        let known = scenario.filter(|n| crate::catalogue::scenario(n).is_some());
+        let known = scenario.filter(|n| crate::lab::catalogue::scenario(n).is_some());
         if let (Some(n), None) = (scenario, known) {
             notes.push(say(
                 format!("There is no scenario {}.", quote(n)),
@@ -94,7 +94,7 @@ impl Lab {
             });
         }
         let lab = Lab::new(
-            crate::catalogue::scenario(name).expect("the default scenario parses"),
+            crate::lab::catalogue::scenario(name).expect("the default scenario parses"),
             Source::Builtin(name.to_string()),
         );
         (lab, notes)
@@ -107,7 +107,7 @@ impl Lab {
         step: Option<usize>,
         say: impl Fn(String, String) -> String,
     ) -> Result<(Self, Vec<String>), String> {
-        let mut lab = match crate::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
+        let mut lab = match crate::lab::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
             Some(Ok(lab)) => lab,
             Some(Err(e)) => {
                 return Err(say(

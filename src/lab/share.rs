@@ -7,8 +7,8 @@ use serde_json::Value as Json;
 
 use crate::duration::format_ms;
 use crate::quote::{clip, quote};
-use crate::scenario::{self, parse_time, Action, Scenario};
-use crate::timeline::Timeline;
+use crate::contract::scenario::{self, parse_time, Action, Scenario};
+use crate::sim::timeline::Timeline;
 
 /// The keys of a fragment that is a moment of the lab; a fragment with none of them is some
 /// other anchor of the page (`#install`), not a broken link.
@@ -157,12 +157,12 @@ impl Moment {
         })
     }
 
-    /// The scenario (a shipped one is looked up in the [`crate::catalogue`]), its timeline
+    /// The scenario (a shipped one is looked up in the [`crate::lab::catalogue`]), its timeline
     /// replayed to this moment.
     pub fn restore(&self) -> Result<(Scenario, Timeline), String> {
         let mut s = match &self.source {
             Source::Builtin(name) => {
-                let text = crate::catalogue::scenario_text(name)
+                let text = crate::lab::catalogue::scenario_text(name)
                     .ok_or_else(|| format!("link: scenario: unknown scenario {}", quote(name)))?;
                 scenario::parse(text).map_err(|e| format!("link: scenario: {e}"))?
             }

@@ -17,12 +17,12 @@
 use serde::Deserialize;
 use serde_json::Value as Json;
 
-use crate::expect;
+use crate::contract::expect;
 use crate::lang::{Lang, LocalizedText};
-use crate::parts::{not_a_spot, Spot};
+use crate::lab::parts::{not_a_spot, Spot};
 use crate::quote::quote;
-use crate::scenario::{self, Scenario};
-use crate::timeline::Timeline;
+use crate::contract::scenario::{self, Scenario};
+use crate::sim::timeline::Timeline;
 
 /// How long a step may wait for its predicate, in virtual time, before the tour is broken.
 pub(crate) const WAIT_LIMIT_MS: u64 = 60 * 60 * 1000;
@@ -220,7 +220,7 @@ pub fn holds(until: &Json, timeline: &Timeline) -> Result<(), Vec<String>> {
 #[derive(Clone, Debug)]
 pub struct Guide {
     pub tour: Tour,
-    /// The step shown (set through [`Guide::show`]).
+    /// The step shown (the lab moves it, remembering how far the reader got).
     pub index: usize,
     times: Vec<Option<u64>>,
     /// The furthest step shown so far: going forward up to it is a restore.

@@ -3,9 +3,9 @@
 
 use crate::lang::Lang;
 use crate::quote::quote;
-use crate::share::Source;
-use crate::scenario::MAX_TIME_MS;
-use crate::tour::{Guide, Tour};
+use crate::lab::share::Source;
+use crate::contract::scenario::MAX_TIME_MS;
+use crate::lab::tour::{Guide, Tour};
 
 use super::{Lab, TourMove};
 
@@ -16,7 +16,7 @@ impl Lab {
     /// Starts `tour` at its first step.
     pub(super) fn tour(tour: Tour) -> Result<Self, String> {
         let name = tour.steps[0].scenario.clone();
-        let s = crate::catalogue::scenario(&name)
+        let s = crate::lab::catalogue::scenario(&name)
             .ok_or_else(|| format!("tour {:?}: no scenario {name:?}", tour.name))?;
         let mut lab = Lab::new(s, Source::Builtin(name));
         lab.guide = Some(Guide::new(tour));
@@ -29,7 +29,7 @@ impl Lab {
 
     /// Replaces the lab with the tour `name` of `tours/`, or says why it cannot.
     pub(super) fn pick_tour(&mut self, name: &str) {
-        match crate::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
+        match crate::lab::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
             Some(Ok(next)) => self.replace(next),
             Some(Err(e)) => self.notice = Some(e),
             None => {
@@ -60,7 +60,7 @@ impl Lab {
         };
         let source = Source::Builtin(step.scenario.clone());
         if self.source != source {
-            match crate::catalogue::scenario(&step.scenario) {
+            match crate::lab::catalogue::scenario(&step.scenario) {
                 Some(s) => {
                     let autoplay = self.tour_autoplay;
                     self.replace(Lab::new(s, source));
@@ -296,7 +296,7 @@ impl Lab {
         let g = self.guide.as_ref()?;
         Some(format!(
             "tour={}&step={}",
-            crate::share::percent_encode(&g.tour.name),
+            crate::lab::share::percent_encode(&g.tour.name),
             g.index + 1
         ))
     }

@@ -12,9 +12,9 @@
 //! ClusterIP `Range` moved from `ipallocator/allocator.go` to `bitmap.go`, and from 1.33 the
 //! ClusterIPs are IPAddress objects (`ipallocator.go`, `cidrallocator.go`, `repairip.go`).
 
-use crate::api::Behavior;
-use crate::etcd::{self, Loop, WireOp, Write};
-use crate::event::{Event, EventKind};
+use crate::k8s::api::Behavior;
+use crate::k8s::etcd::{self, Loop, WireOp, Write};
+use crate::k8s::event::{Event, EventKind};
 use crate::lang::Lang;
 
 /// An object the reader can inspect.
@@ -267,7 +267,7 @@ fn key_topics(key: &str, b: Behavior) -> Vec<Topic> {
         (Kind::Endpoints, _) => vec![EndpointsSync],
         (Kind::EndpointSlice, _) => vec![Adapter],
         (Kind::ServiceCidr, Some(Key::ServiceCidr(name)))
-            if ip_objects && name == crate::controlplane::KUBERNETES =>
+            if ip_objects && name == crate::k8s::controlplane::KUBERNETES =>
         {
             vec![DefaultCidr, CidrsSync]
         }
@@ -309,7 +309,7 @@ fn event_topics(e: &Event, b: Behavior) -> Vec<Topic> {
     } else {
         RepairIpBitmap
     };
-    let ports = e.component == crate::repair::nodeport::COMPONENT;
+    let ports = e.component == crate::k8s::repair::nodeport::COMPONENT;
     use EventKind as K;
     match &e.kind {
         K::PortNotAllocated | K::PortAlreadyAllocated | K::PortOutOfRange | K::PortRangeFull => {

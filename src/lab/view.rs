@@ -7,15 +7,15 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::api::Behavior;
-use crate::event::Event;
-use crate::inspect::{cluster_ip_bitmap, ip_address_map, node_port_bitmap, BitmapView, Cell, IpAddressMap};
-use crate::state::State;
+use crate::k8s::api::Behavior;
+use crate::k8s::event::Event;
+use crate::lab::inspect::{cluster_ip_bitmap, ip_address_map, node_port_bitmap, BitmapView, Cell, IpAddressMap};
+use crate::contract::state::State;
 
-pub use crate::controlplane::KUBERNETES;
-pub use crate::etcd::{Key, Keys, Kind as KeyKind, Loop, NsName, RangeName, WireOp, Write};
-pub use crate::reconcilers::ReconcilerType;
-pub use crate::world::{ApiserverActions, Mark, MarkKind};
+pub use crate::k8s::controlplane::KUBERNETES;
+pub use crate::k8s::etcd::{Key, Keys, Kind as KeyKind, Loop, NsName, RangeName, WireOp, Write};
+pub use crate::k8s::reconcilers::ReconcilerType;
+pub use crate::sim::world::{ApiserverActions, Mark, MarkKind};
 
 use super::Lab;
 
@@ -135,7 +135,7 @@ impl Lab {
     }
 }
 
-fn bitmaps_of(w: &crate::world::World) -> Bitmaps {
+fn bitmaps_of(w: &crate::sim::world::World) -> Bitmaps {
     let ips = (0..w.config().service_ip_ranges.networks().len())
         .filter_map(|i| cluster_ip_bitmap(w, i))
         .map(Rc::new)

@@ -1,9 +1,9 @@
 //! `bootstrap-sim run` and `state`: a scenario run to its end, reported as the contract prints it.
 
-use crate::event::Event;
-use crate::scenario::Scenario;
-use crate::state::State;
-use crate::world::World;
+use crate::k8s::event::Event;
+use crate::contract::scenario::Scenario;
+use crate::contract::state::State;
+use crate::sim::world::World;
 
 /// One expectation's outcome in a run report.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

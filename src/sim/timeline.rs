@@ -3,9 +3,9 @@
 //! checkpoint interval, back or forward: a seek costs the same anywhere in the timeline); acting
 //! in the past forks the timeline (the actions and checkpoints after that instant are dropped).
 
-use crate::event::{ActionFailed, Event};
-use crate::scenario::{Action, Scenario};
-use crate::world::{Mark, World};
+use crate::k8s::event::{ActionFailed, Event};
+use crate::contract::scenario::{Action, Scenario};
+use crate::sim::world::{Mark, World};
 
 /// Virtual time between checkpoints.
 pub(crate) const CHECKPOINT_EVERY_MS: u64 = 60_000;
@@ -50,7 +50,7 @@ impl Timeline {
     }
 
     /// The requests to etcd since the last call (see [`World::take_wire`]).
-    pub fn take_wire(&mut self) -> Vec<crate::etcd::Write> {
+    pub fn take_wire(&mut self) -> Vec<crate::k8s::etcd::Write> {
         self.world.take_wire()
     }
 

@@ -5,13 +5,13 @@ use serde_json::json;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::api::Behavior;
-use crate::catalogue;
-use crate::inspect::words::{behavior_label, behavior_summary};
+use crate::k8s::api::Behavior;
+use crate::lab::catalogue;
+use crate::lab::inspect::words::{behavior_label, behavior_summary};
 use crate::lab::Msg;
 use crate::lang::Lang;
-use crate::scenario::{self, ApiserverSpec, Scenario};
-use crate::share::Source;
+use crate::contract::scenario::{self, ApiserverSpec, Scenario};
+use crate::lab::share::Source;
 
 /// The settings of the configuration form, as typed.
 #[derive(Clone, Debug, PartialEq)]

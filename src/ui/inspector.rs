@@ -1,6 +1,6 @@
 //! The inspector: one object of the stage (an apiserver, an etcd key, a packet, an allocation
 //! cell, an event) with its details read from the frame's state, the upstream code it models at
-//! the behaviour's tag (`crate::upstream`) and what the lab simplifies there.
+//! the behaviour's tag (`crate::lab::upstream`) and what the lab simplifies there.
 
 use std::collections::BTreeMap;
 
@@ -10,9 +10,9 @@ use crate::duration::format_ms;
 use crate::lab::{Loop, WireOp, Write};
 use crate::lab::{ApiserverActions, Lab, Msg};
 use crate::lang::Lang;
-use crate::scenario::Action;
-use crate::state::State;
-use crate::upstream::{self, Subject};
+use crate::contract::scenario::Action;
+use crate::contract::state::State;
+use crate::lab::upstream::{self, Subject};
 
 pub use super::frame::Frame;
 

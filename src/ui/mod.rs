@@ -27,10 +27,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::embed::Theme;
+use crate::lab::embed::Theme;
 use crate::lab::{Lab, Msg};
 use crate::lang::Lang;
-use crate::parts::Part;
+use crate::lab::parts::Part;
 
 pub use config::{cluster_scenario, Settings};
 use config::ConfigForm;
@@ -72,7 +72,7 @@ pub struct AppProps {
     /// A forced theme, for this instance only.
     #[prop_or_default]
     pub theme: Theme,
-    /// The panels to show (names of [`crate::embed::PANELS`]); all when absent.
+    /// The panels to show (names of [`crate::lab::embed::PANELS`]); all when absent.
     #[prop_or_default]
     pub panels: Option<Rc<Vec<Part>>>,
     /// The lab's own page, when this instance is embedded in another one: links to a moment
@@ -86,12 +86,12 @@ pub struct AppProps {
 
 impl AppProps {
     /// The props for validated settings (URL parameters, `mount` options or attributes).
-    pub(crate) fn from_options(o: crate::embed::PageOptions, link: Option<String>, problems: Vec<String>) -> Self {
+    pub(crate) fn from_options(o: crate::lab::embed::PageOptions, link: Option<String>, problems: Vec<String>) -> Self {
         // Asked for nothing in particular, the page and an embed open on the story, playing:
         // most readers never click, so the untouched view has to teach by itself.
         let untouched = o.tour.is_none() && o.scenario.is_none() && link.is_none() && o.step.is_none();
         let o = match untouched {
-            true => crate::embed::PageOptions { tour: Some(STORY.into()), autoplay: true, ..o },
+            true => crate::lab::embed::PageOptions { tour: Some(STORY.into()), autoplay: true, ..o },
             false => o,
         };
         AppProps {
@@ -111,7 +111,7 @@ impl AppProps {
     }
 
     fn shows(&self, panel: Part) -> bool {
-        crate::embed::shows(self.panels.as_deref().map(Vec::as_slice), panel)
+        crate::lab::embed::shows(self.panels.as_deref().map(Vec::as_slice), panel)
     }
 }
 
@@ -230,7 +230,7 @@ fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
     let g = lab.guide()?;
     // The story ends by offering the first guided tour beside the sandbox.
     let then = (g.tour.name == STORY && g.index + 1 == g.tour.steps.len())
-        .then(|| crate::catalogue::tours().into_iter().find(|t| t.name != STORY))
+        .then(|| crate::lab::catalogue::tours().into_iter().find(|t| t.name != STORY))
         .flatten()
         .map(|t| (AttrValue::from(t.name), t.title));
     Some(html! {

@@ -7,7 +7,7 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::embed::{parse_query, parse_settings};
+use crate::lab::embed::{parse_query, parse_settings};
 
 use super::{App, AppProps};
 

@@ -1,7 +1,7 @@
 //! Where the parts a tour step names are drawn: the elements of one instance of the lab that
 //! stand for each [`Spot`] (the stage marks its own with `data-spot`).
 
-use crate::parts::{Part, Spot};
+use crate::lab::parts::{Part, Spot};
 
 /// The element(s) of `spot` inside one instance of the lab.
 pub(crate) fn selector(spot: &Spot) -> String {

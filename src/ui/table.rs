@@ -8,7 +8,7 @@ use super::panels::status_text;
 use crate::duration::format_ms;
 use crate::lab::{Key, NsName, RangeName};
 use crate::lang::Lang;
-use crate::state::State;
+use crate::contract::state::State;
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct TableViewProps {

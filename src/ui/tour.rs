@@ -1,6 +1,6 @@
 //! The guided tour's card (narration, back, next, leave), the tour picker, and the highlight of
 //! the part of the UI a step talks about. The steps and when they are reached come from the
-//! core's [`crate::tour`]; this only shows them.
+//! core's [`crate::lab::tour`]; this only shows them.
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use crate::lab::Msg;
 use crate::lang::{Lang, LocalizedText};
-use crate::parts::Spot;
+use crate::lab::parts::Spot;
 
 use super::ids::use_ids;
 use super::use_lang;
@@ -301,7 +301,7 @@ pub(crate) struct TourPickerProps {
 pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
     let lang = use_lang();
     let ids = use_ids();
-    let tours = use_memo((), |_| crate::catalogue::tours());
+    let tours = use_memo((), |_| crate::lab::catalogue::tours());
     let load = p.lab.reform(Msg::PickTour);
     let pick = super::config::use_commit_select(p.current.as_deref().unwrap_or_default().to_string(), load);
     // The story the untouched view plays is no tour the reader took: the button shows over it.

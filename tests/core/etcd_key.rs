@@ -4,9 +4,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::catalogue;
-use kube_bootstrap_lab::etcd::{Key, Keys, Kind, NsName, RangeName};
-use kube_bootstrap_lab::world::World;
+use kube_bootstrap_lab::lab::catalogue;
+use kube_bootstrap_lab::k8s::etcd::{Key, Keys, Kind, NsName, RangeName};
+use kube_bootstrap_lab::sim::world::World;
 
 #[test]
 fn every_key_the_shipped_scenarios_write_reads_back_as_itself() {

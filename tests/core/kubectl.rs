@@ -1,4 +1,4 @@
-//! `kubectl get … -o json` brought in (`kube_bootstrap_lab::kubectl`): what is read from the
+//! `kubectl get … -o json` brought in (`kube_bootstrap_lab::import::kubectl`): what is read from the
 //! fixtures of `tests/kubectl/` (shaped like real output: every Service type, dual-stack,
 //! headless, ExternalName, managedFields, several documents in one paste), the scenario made of
 //! it, what the repair loops report, and every refusal naming the object and the field.
@@ -8,8 +8,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::{json, Value};
 
-use kube_bootstrap_lab::kubectl::{self, Note, Options};
-use kube_bootstrap_lab::scenario;
+use kube_bootstrap_lab::import::kubectl::{self, Note, Options};
+use kube_bootstrap_lab::contract::scenario;
 
 const V1_29: &str = include_str!("../kubectl/cluster-1.29.json");
 const V1_35: &str = include_str!("../kubectl/cluster-1.35.json");
@@ -565,7 +565,7 @@ fn yaml_is_read_as_the_json_is() {
 /// distribution's name) verbatim and the same in both.
 #[test]
 fn every_note_is_told_in_chinese_with_what_it_quotes_verbatim() {
-    use kube_bootstrap_lab::kubectl::Piece;
+    use kube_bootstrap_lab::import::kubectl::Piece;
     use kube_bootstrap_lab::lang::Lang;
     let quoted = |n: &Note, lang| -> Vec<Piece> {
         n.pieces(lang).into_iter().filter(|p| !matches!(p, Piece::Lab(_))).collect()

@@ -11,8 +11,8 @@ use kube_bootstrap_lab::lab::{
     SPEED_MIN_EXP, SPEED_STEP_EXP,
 };
 use kube_bootstrap_lab::lang::Lang;
-use kube_bootstrap_lab::scenario::{Action, ApiserverRef};
-use kube_bootstrap_lab::share::Source;
+use kube_bootstrap_lab::contract::scenario::{Action, ApiserverRef};
+use kube_bootstrap_lab::lab::share::Source;
 
 fn step_of(lab: &Lab) -> usize {
     lab.guide().expect("in a tour").index
@@ -309,7 +309,7 @@ fn loading_a_scenario_keeps_only_how_the_reader_reads() {
     lab.update(Msg::Seek(20_000));
     lab.update(crash("apiserver-b"));
     let (speed, generation) = (lab.speed_exp(), lab.generation());
-    let s = kube_bootstrap_lab::catalogue::scenario("nodeport-duplicate").unwrap();
+    let s = kube_bootstrap_lab::lab::catalogue::scenario("nodeport-duplicate").unwrap();
     assert!(lab.update(Msg::Load(s, Source::Builtin("nodeport-duplicate".into()))));
     assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
     assert_eq!((lab.now(), lab.horizon(), lab.forked()), (0, 0, false));
@@ -474,7 +474,7 @@ fn a_tour_switches_scenarios_and_back() {
 /// so that "Link to this moment" always gives a link that opens.
 #[test]
 fn time_stops_at_the_ceiling_of_virtual_time() {
-    let max = kube_bootstrap_lab::scenario::MAX_TIME_MS;
+    let max = kube_bootstrap_lab::contract::scenario::MAX_TIME_MS;
     let mut lab = open_default();
     lab.update(Msg::Seek(max + 60_000));
     assert_eq!(lab.now(), max);
@@ -492,7 +492,7 @@ fn time_stops_at_the_ceiling_of_virtual_time() {
     lab.update(Msg::Step);
     assert_eq!(lab.now(), max, "no event past the ceiling");
     let link = lab.link();
-    assert!(kube_bootstrap_lab::share::Moment::decode(&link).is_ok(), "{link}");
+    assert!(kube_bootstrap_lab::lab::share::Moment::decode(&link).is_ok(), "{link}");
 }
 
 /// Plays 100 ms frames until the clock stands still (a move or a step's own playing ended).
@@ -536,7 +536,7 @@ fn a_step_that_asks_to_watch_plays_its_interval() {
 
 #[test]
 fn every_step_that_says_watch_plays() {
-    for tour in kube_bootstrap_lab::catalogue::tours() {
+    for tour in kube_bootstrap_lab::lab::catalogue::tours() {
         let last = tour.steps.len() - 1;
         for (i, step) in tour.steps.iter().enumerate().take(last) {
             let says = step.say.get(Lang::En).to_lowercase();

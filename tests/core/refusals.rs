@@ -8,9 +8,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use serde_json::json;
 
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
-use kube_bootstrap_lab::scenario::{self, Action, Millis};
-use kube_bootstrap_lab::state::ApiserverStatus;
-use kube_bootstrap_lab::world::{ApiserverActions, World};
+use kube_bootstrap_lab::contract::scenario::{self, Action, Millis};
+use kube_bootstrap_lab::contract::state::ApiserverStatus;
+use kube_bootstrap_lab::sim::world::{ApiserverActions, World};
 
 #[test]
 fn an_apiserver_isolated_while_starting_can_be_crashed_but_not_stopped() {
@@ -18,7 +18,7 @@ fn an_apiserver_isolated_while_starting_can_be_crashed_but_not_stopped() {
         {"name": "apiserver-a", "advertise_address": "192.168.10.11"},
         {"name": "apiserver-b", "advertise_address": "192.168.10.12", "startup_delay": "10s"}]);
     let file = json!({"name": "slow", "cluster": {"apiservers": servers}}).to_string();
-    let link = format!("#file={}", kube_bootstrap_lab::share::percent_encode(&file));
+    let link = format!("#file={}", kube_bootstrap_lab::lab::share::percent_encode(&file));
     let (mut lab, notes) = Lab::open(Opening {
         link: Some(&link),
         ..Opening::default()

@@ -6,11 +6,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::json;
 
-use kube_bootstrap_lab::catalogue;
+use kube_bootstrap_lab::lab::catalogue;
 use kube_bootstrap_lab::lab::{Lab, Opening, DEFAULT_SCENARIO};
-use kube_bootstrap_lab::scenario::{self, Action};
-use kube_bootstrap_lab::share::{percent_decode, percent_encode, Moment, Source};
-use kube_bootstrap_lab::timeline::Timeline;
+use kube_bootstrap_lab::contract::scenario::{self, Action};
+use kube_bootstrap_lab::lab::share::{percent_decode, percent_encode, Moment, Source};
+use kube_bootstrap_lab::sim::timeline::Timeline;
 
 fn action(v: serde_json::Value) -> Action {
     serde_json::from_value(v).unwrap()
@@ -262,7 +262,7 @@ fn a_good_link_round_trips_its_typed_values() {
 
 #[test]
 fn an_ordinary_anchor_is_not_a_link_of_the_lab() {
-    use kube_bootstrap_lab::share::is_moment;
+    use kube_bootstrap_lab::lab::share::is_moment;
     for foreign in ["", "#", "#install", "#section-2", "#foo=bar&baz", "install"] {
         assert!(!is_moment(foreign), "{foreign:?}");
     }
@@ -293,7 +293,7 @@ fn a_link_beyond_the_ceiling_of_virtual_time_is_refused_at_once() {
         "link: t: \"1000000s\" exceeds 2h0m0s, the longest virtual time the lab runs"
     );
     let m = Moment::decode("#scenario=crash-one-of-three&t=2h").unwrap();
-    assert_eq!(m.time_ms, kube_bootstrap_lab::scenario::MAX_TIME_MS);
+    assert_eq!(m.time_ms, kube_bootstrap_lab::contract::scenario::MAX_TIME_MS);
 }
 
 #[test]

@@ -6,11 +6,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::BTreeMap;
 
-use kube_bootstrap_lab::catalogue::{self, TOURS};
-use kube_bootstrap_lab::scenario;
-use kube_bootstrap_lab::timeline::Timeline;
-use kube_bootstrap_lab::tour::{self, Guide, Wait};
-use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::lab::catalogue::{self, TOURS};
+use kube_bootstrap_lab::contract::scenario;
+use kube_bootstrap_lab::sim::timeline::Timeline;
+use kube_bootstrap_lab::lab::tour::{self, Guide, Wait};
+use kube_bootstrap_lab::sim::report;
 
 fn scenario_of(name: &str) -> scenario::Scenario {
     catalogue::scenario(name).unwrap()

@@ -2,11 +2,11 @@
 //! moved between releases link to where they were, and every note exists in both languages.
 //! Nothing here reads the network: the table is data compiled into the lab.
 
-use kube_bootstrap_lab::api::Behavior;
-use kube_bootstrap_lab::etcd::{Loop, WireOp, Write};
-use kube_bootstrap_lab::event::{Event, EventKind};
+use kube_bootstrap_lab::k8s::api::Behavior;
+use kube_bootstrap_lab::k8s::etcd::{Loop, WireOp, Write};
+use kube_bootstrap_lab::k8s::event::{Event, EventKind};
 use kube_bootstrap_lab::lang::Lang;
-use kube_bootstrap_lab::upstream::{simplification, sources, url, Subject};
+use kube_bootstrap_lab::lab::upstream::{simplification, sources, url, Subject};
 
 const BEHAVIORS: [(Behavior, &str); 4] = [
     (Behavior::V1_20, "v1.20.0"),

@@ -10,8 +10,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value as Json};
 
 use super::values::{self, Millis};
-use crate::api::{Behavior, ParentReference, Pod, Service};
-use crate::names::{self, NameRule};
+use crate::k8s::api::{Behavior, ParentReference, Pod, Service};
+use crate::k8s::names::{self, NameRule};
 
 /// `{"do": ...}` actions; the UI sends the same values.
 ///
@@ -120,7 +120,7 @@ pub struct CreatePod {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct ObjectRef {
-    #[serde(default = "crate::api::default_namespace")]
+    #[serde(default = "crate::k8s::api::default_namespace")]
     pub namespace: String,
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -130,7 +130,7 @@ pub struct ObjectRef {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct SetPodReady {
-    #[serde(default = "crate::api::default_namespace")]
+    #[serde(default = "crate::k8s::api::default_namespace")]
     pub namespace: String,
     pub name: String,
     pub ready: bool,

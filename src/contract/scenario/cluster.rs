@@ -6,14 +6,14 @@ use std::net::IpAddr;
 
 use super::file::{ApiserverFile, ClusterFile};
 use super::{duration, field, interval, ip_of, port_number};
-use crate::api::{Behavior, IpFamily};
-use crate::controlplane::{ApiserverSpec, ClusterConfig};
-use crate::ipallocator::family_of;
-use crate::options::{
+use crate::k8s::api::{Behavior, IpFamily};
+use crate::k8s::controlplane::{ApiserverSpec, ClusterConfig};
+use crate::k8s::ipallocator::family_of;
+use crate::k8s::options::{
     parse_service_cluster_ip_range_for, parse_service_node_port_range, validate_apiserver_count,
     validate_kubernetes_service_node_port, ServiceIpRanges,
 };
-use crate::reconcilers::ReconcilerType;
+use crate::k8s::reconcilers::ReconcilerType;
 
 impl ApiserverSpec {
     /// The `i`-th apiserver the lab makes up (a sandbox's, the "add" button's):
@@ -173,7 +173,7 @@ pub(super) fn cluster_config(
     let repair_interval_ms = interval(
         "cluster.repair_interval",
         c.repair_interval.as_deref(),
-        crate::repair::DEFAULT_REPAIR_INTERVAL_MS,
+        crate::k8s::repair::DEFAULT_REPAIR_INTERVAL_MS,
         super::MIN_REPAIR_INTERVAL_MS,
     )?;
 

@@ -4,7 +4,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value as Json;
 
 use super::action::ServiceCidrSpec;
-use crate::api::{Behavior, Endpoints, ParentReference, Pod, Service};
+use crate::k8s::api::{Behavior, Endpoints, ParentReference, Pod, Service};
 use crate::lang::LocalizedText;
 
 /// Distinguishes a missing field (`None`) from an explicit `null` (`Some(None)`).

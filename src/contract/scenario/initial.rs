@@ -6,12 +6,12 @@ use std::net::IpAddr;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 
-use crate::controlplane::ClusterConfig;
+use crate::k8s::controlplane::ClusterConfig;
 use super::file::{AllocationFile, InitialFile};
 use super::{duration, field, ip_of, port_number};
-use crate::api::{Behavior, Endpoints, IpAddress, IpFamily, Pod, Service, ServiceCidr};
-use crate::ipallocator::family_of;
-use crate::portallocator::PortRange;
+use crate::k8s::api::{Behavior, Endpoints, IpAddress, IpFamily, Pod, Service, ServiceCidr};
+use crate::k8s::ipallocator::family_of;
+use crate::k8s::portallocator::PortRange;
 
 /// A stored allocation object as a scenario presets it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -166,7 +166,7 @@ fn ip_allocation(
     let Some(a) = a else { return Ok(None) };
     let cidr = field(
         &format!("initial.{path}.range"),
-        crate::ipallocator::parse_cidr(&a.range),
+        crate::k8s::ipallocator::parse_cidr(&a.range),
     )?;
     let mut allocated = Vec::new();
     for (i, s) in a.allocated.iter().enumerate() {

@@ -22,13 +22,13 @@ pub use action::{
     Isolate, NameRef, ObjectRef, Outage, ServiceCidrSpec, SetPodReady,
 };
 // The model's types, which `cluster` fills from the file.
-pub use crate::controlplane::{ApiserverSpec, ClusterConfig};
+pub use crate::k8s::controlplane::{ApiserverSpec, ClusterConfig};
 pub(crate) use cluster::Taken;
 pub use initial::{Initial, PresetAllocation};
 pub use step::{Step, StepKind};
 pub use values::Millis;
 
-use crate::api::{parse_ip, Behavior};
+use crate::k8s::api::{parse_ip, Behavior};
 use crate::duration::{format_ms, parse_ms};
 use crate::lang::LocalizedText;
 use crate::quote::quote;

@@ -6,8 +6,8 @@ use serde_json::{Map, Value as Json};
 use super::action::Action;
 use super::cluster::Taken;
 use super::{de, duration};
-use crate::controlplane::ClusterConfig;
-use crate::api::Behavior;
+use crate::k8s::controlplane::ClusterConfig;
+use crate::k8s::api::Behavior;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum StepKind {

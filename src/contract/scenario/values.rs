@@ -9,7 +9,7 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{parse_time, port_number};
-use crate::api::{parse_ip, ParentReference};
+use crate::k8s::api::{parse_ip, ParentReference};
 use crate::duration::format_ms;
 use crate::quote::quote;
 

@@ -13,7 +13,7 @@ use std::net::IpAddr;
 
 use serde_json::{json, Value as Json};
 
-use crate::api::parse_ip;
+use crate::k8s::api::parse_ip;
 
 /// The largest paste or file read, in bytes: a cluster of 100,000 Services prints about 60 MB.
 pub const MAX_BYTES: usize = 128 << 20;
@@ -272,7 +272,7 @@ pub struct Imported {
     /// [`notes`] on the import.
     pub notes: Vec<Note>,
     pub text: String,
-    pub scenario: crate::scenario::Scenario,
+    pub scenario: crate::contract::scenario::Scenario,
 }
 
 /// [`read`], then [`scenario`], checked by the scenario parser: what is printed or loaded is a
@@ -328,7 +328,7 @@ pub fn write_with(
 
 /// The scenario parser on a file [`scenario`] wrote: a flag given in the [`Options`] that its
 /// rules refuse is named as the option (`--service-cluster-ip-range: invalid CIDR …`).
-pub fn check(text: &str) -> Result<crate::scenario::Scenario, String> {
+pub fn check(text: &str) -> Result<crate::contract::scenario::Scenario, String> {
     const FLAGS: [(&str, &str); 3] = [
         (
             "cluster.service_cluster_ip_range",
@@ -340,7 +340,7 @@ pub fn check(text: &str) -> Result<crate::scenario::Scenario, String> {
         ),
         ("behavior", "--behavior"),
     ];
-    crate::scenario::parse(text).map_err(|e| {
+    crate::contract::scenario::parse(text).map_err(|e| {
         FLAGS
             .iter()
             .find_map(|(path, flag)| e.strip_prefix(path).map(|rest| format!("{flag}{rest}")))
@@ -365,15 +365,15 @@ pub struct Finding {
 /// another is repaired then) and the orphan grace period, plus a second, and returns what its
 /// ClusterIP and NodePort repair loops reported: their events, and the runs that could not
 /// complete (a full range).
-pub fn findings(scenario: &crate::scenario::Scenario) -> Vec<Finding> {
-    use crate::event::EventKind;
+pub fn findings(scenario: &crate::contract::scenario::Scenario) -> Vec<Finding> {
+    use crate::k8s::event::EventKind;
     // RepairIPAddress's grace period for an orphan IPAddress: checked again when it ends.
-    use crate::repair::repairip::ORPHAN_GRACE_MS;
+    use crate::k8s::repair::repairip::ORPHAN_GRACE_MS;
     let repair = [
-        crate::repair::clusterip::COMPONENT,
-        crate::repair::nodeport::COMPONENT,
+        crate::k8s::repair::clusterip::COMPONENT,
+        crate::k8s::repair::nodeport::COMPONENT,
     ];
-    let mut world = crate::world::World::new(scenario);
+    let mut world = crate::sim::world::World::new(scenario);
     world.run_until(scenario.cluster.repair_interval_ms.max(ORPHAN_GRACE_MS) + 1_000);
     let mut seen = BTreeSet::new();
     world
@@ -397,7 +397,7 @@ pub fn findings(scenario: &crate::scenario::Scenario) -> Vec<Finding> {
 /// as guessed), checked and run as [`findings`] runs it. A behaviour whose rules refuse the file
 /// (a range too wide for a bitmap) says why.
 pub fn compare(cluster: &Cluster, options: &Options, chosen: &str) -> Vec<Comparison> {
-    let others = crate::api::Behavior::ALL.iter().map(|b| b.as_str());
+    let others = crate::k8s::api::Behavior::ALL.iter().map(|b| b.as_str());
     others
         .filter(|b| *b != chosen)
         .map(|b| {

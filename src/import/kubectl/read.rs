@@ -6,7 +6,7 @@ use std::net::IpAddr;
 use serde_json::{json, Map, Value as Json};
 
 use super::{Cluster, Note, Progress, MAX_BYTES};
-use crate::api::parse_ip;
+use crate::k8s::api::parse_ip;
 use crate::quote::quote;
 
 /// The kinds read; anything else in the input is refused by name.

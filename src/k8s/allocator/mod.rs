@@ -12,8 +12,8 @@ use std::fmt;
 
 pub use bitmap::{AllocationBitmap, Strategy};
 
-use crate::api::{Behavior, RangeAllocation};
-use crate::rng::SimRng;
+use crate::k8s::api::{Behavior, RangeAllocation};
+use crate::sim::rng::SimRng;
 
 /// What a range hands out and where each item lives in the bitmap.
 pub trait ItemRange: Copy + fmt::Debug + fmt::Display + Eq {

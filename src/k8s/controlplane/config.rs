@@ -4,9 +4,9 @@
 
 use std::net::IpAddr;
 
-use crate::options::{default_range_warning, ServiceIpRanges};
-use crate::portallocator::PortRange;
-use crate::reconcilers::ReconcilerType;
+use crate::k8s::options::{default_range_warning, ServiceIpRanges};
+use crate::k8s::portallocator::PortRange;
+use crate::k8s::reconcilers::ReconcilerType;
 
 /// The validated kube-apiserver flags shared by every apiserver of the cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,10 +10,10 @@
 //! this controller finds `Ready=True` and leaves it.
 
 use super::Apiserver;
-use crate::api::{Behavior, ServiceCidr};
-use crate::etcd::{self, Value};
-use crate::event::EventKind;
-use crate::registry::Storage;
+use crate::k8s::api::{Behavior, ServiceCidr};
+use crate::k8s::etcd::{self, Value};
+use crate::k8s::event::EventKind;
+use crate::k8s::registry::Storage;
 use super::ClusterConfig;
 
 pub const DEFAULT_SERVICE_CIDR: &str = "kubernetes";
@@ -32,8 +32,8 @@ impl Apiserver {
         cfg: &ClusterConfig,
         behavior: Behavior,
     ) {
-        st.etcd.sending_from(crate::etcd::Loop::Bootstrap);
-        if st.reach(&crate::etcd::service_cidr_key(super::DEFAULT_SERVICE_CIDR)).is_err() {
+        st.etcd.sending_from(crate::k8s::etcd::Loop::Bootstrap);
+        if st.reach(&crate::k8s::etcd::service_cidr_key(super::DEFAULT_SERVICE_CIDR)).is_err() {
             return;
         }
         self.init_dual_write_bitmaps(st);

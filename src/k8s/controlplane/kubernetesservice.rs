@@ -7,15 +7,15 @@ use std::collections::BTreeMap;
 
 use super::systemnamespaces::ensure_namespace;
 use super::{Apiserver, Status, KUBERNETES};
-use crate::api::{
+use crate::k8s::api::{
     Behavior, EndpointPort, IntOrString, Protocol, Service, ServicePort, ServiceType,
 };
-use crate::etcd::{self, Loop};
-use crate::event::EventKind;
-use crate::ipallocator::family_of;
-use crate::reconcilers::{ApiError, ReconcileError};
-use crate::registry::{Storage, COMPONENT};
-use crate::rng::SimRng;
+use crate::k8s::etcd::{self, Loop};
+use crate::k8s::event::EventKind;
+use crate::k8s::ipallocator::family_of;
+use crate::k8s::reconcilers::{ApiError, ReconcileError};
+use crate::k8s::registry::{Storage, COMPONENT};
+use crate::sim::rng::SimRng;
 use super::ClusterConfig;
 
 impl Apiserver {
@@ -174,7 +174,7 @@ fn storage_error_text(e: &ReconcileError, ip: &str) -> String {
     if e.is_not_found() {
         format!(
             "StorageError: key not found, Code: 1, Key: /registry{}, ResourceVersion: 0, AdditionalErrorMsg: ",
-            crate::etcd::lease_key(ip)
+            crate::k8s::etcd::lease_key(ip)
         )
     } else {
         e.to_string()

@@ -10,14 +10,14 @@ mod kubernetesservice;
 mod repairhook;
 mod systemnamespaces;
 
-use crate::api::{Behavior, RangeAllocation};
-use crate::etcd;
-use crate::event::EventKind;
-use crate::ipallocator::{family_of, Range};
-use crate::portallocator::PortAllocator;
-use crate::reconcilers::EndpointReconciler;
-use crate::registry::{Allocators, IpView, PortView, Storage, COMPONENT};
-use crate::repair::{CleanRun, ClusterIpRepair, NodePortRepair};
+use crate::k8s::api::{Behavior, RangeAllocation};
+use crate::k8s::etcd;
+use crate::k8s::event::EventKind;
+use crate::k8s::ipallocator::{family_of, Range};
+use crate::k8s::portallocator::PortAllocator;
+use crate::k8s::reconcilers::EndpointReconciler;
+use crate::k8s::registry::{Allocators, IpView, PortView, Storage, COMPONENT};
+use crate::k8s::repair::{CleanRun, ClusterIpRepair, NodePortRepair};
 
 /// The `kubernetes` Service's name; it lives in `default`.
 pub const KUBERNETES: &str = "kubernetes";

@@ -4,12 +4,12 @@
 //! ClusterIP loop is RepairIPAddress, which first waits for the ServiceCIDR `kubernetes`.
 
 use super::Apiserver;
-use crate::api::Service;
-use crate::etcd::Loop;
-use crate::event::{EventKind, Recorder};
-use crate::registry::Storage;
-use crate::repair::repairip::{self, Client};
-use crate::repair::{clusterip, nodeport, CleanRun};
+use crate::k8s::api::Service;
+use crate::k8s::etcd::Loop;
+use crate::k8s::event::{EventKind, Recorder};
+use crate::k8s::registry::Storage;
+use crate::k8s::repair::repairip::{self, Client};
+use crate::k8s::repair::{clusterip, nodeport, CleanRun};
 
 impl Apiserver {
     /// One run of both repair loops (each logs its own failure and tries again next interval).
@@ -80,7 +80,7 @@ impl Apiserver {
     }
 
     pub(super) fn repair_cluster_ips(&mut self, st: &mut Storage) -> Result<(), String> {
-        st.reach(crate::etcd::RANGE_SERVICE_IPS)
+        st.reach(crate::k8s::etcd::RANGE_SERVICE_IPS)
             .map_err(|e| format!("unable to refresh the service IP block: {e}"))?;
         let read: Vec<_> = self.allocators.ips.iter().map(|v| v.stored(st)).collect();
         let snapshots: Vec<_> = read.iter().map(|(r, _)| r.clone()).collect();
@@ -100,7 +100,7 @@ impl Apiserver {
     }
 
     pub(super) fn repair_node_ports(&mut self, st: &mut Storage) -> Result<(), String> {
-        st.reach(crate::etcd::RANGE_NODE_PORTS)
+        st.reach(crate::k8s::etcd::RANGE_NODE_PORTS)
             .map_err(|e| format!("unable to refresh the port allocations: {e}"))?;
         let (snapshot, read_rev) = self.allocators.ports.stored(st);
         let written = unless_quiet_again(

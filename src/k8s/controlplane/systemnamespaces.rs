@@ -2,10 +2,10 @@
 //! `RunKubernetesNamespaces` in `pkg/controlplane/controller.go` (1.20).
 
 use super::{Apiserver, SYSTEM_NAMESPACES};
-use crate::api::Behavior;
-use crate::etcd::{self, Value};
-use crate::event::EventKind;
-use crate::registry::{Storage, COMPONENT};
+use crate::k8s::api::Behavior;
+use crate::k8s::etcd::{self, Value};
+use crate::k8s::event::EventKind;
+use crate::k8s::registry::{Storage, COMPONENT};
 
 impl Apiserver {
     /// The system namespaces loop: create whichever is missing. 1.27+ checks an informer cache
@@ -43,7 +43,7 @@ pub(super) fn ensure_namespace(
     if !behavior.legacy() && st.etcd.get(&key, st.now).is_some() {
         return Ok(());
     }
-    st.etcd.sending_from(crate::etcd::Loop::Bootstrap);
+    st.etcd.sending_from(crate::k8s::etcd::Loop::Bootstrap);
     st.reach(&key).map_err(|e| e.to_string())?;
     if st.etcd.get(&key, st.now).is_none() {
         st.etcd.put(&key, Value::Namespace, None, st.now);

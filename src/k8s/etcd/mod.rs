@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 mod key;
 pub use key::{Key, Keys, Kind, NsName, RangeName};
 
-use crate::api::{EndpointSlice, Endpoints, IpAddress, Pod, RangeAllocation, Service, ServiceCidr};
+use crate::k8s::api::{EndpointSlice, Endpoints, IpAddress, Pod, RangeAllocation, Service, ServiceCidr};
 
 /// What a client sees when it cannot reach etcd (client-side timeout).
 pub(crate) const UNREACHABLE: &str = "context deadline exceeded";

@@ -13,8 +13,8 @@ use ipnet::IpNet;
 
 use super::family_of;
 use super::ipaddress::CidrRange;
-use crate::api::{IpFamily, ServiceCidr};
-use crate::rng::SimRng;
+use crate::k8s::api::{IpFamily, ServiceCidr};
+use crate::sim::rng::SimRng;
 
 /// The errors of `interfaces.go` as the IPAddress allocators raise them.
 #[derive(Clone, Debug, PartialEq, Eq)]

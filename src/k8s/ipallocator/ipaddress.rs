@@ -7,8 +7,8 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 
 use super::{family_of, ip_to_u128, u128_to_ip};
-use crate::allocator::ItemRange;
-use crate::rng::SimRng;
+use crate::k8s::allocator::ItemRange;
+use crate::sim::rng::SimRng;
 
 /// The usable addresses of one prefix: `first` = network + 1; `last` = the IPv4 broadcast − 1,
 /// or the all-ones IPv6 address (an IPv6 prefix has no broadcast).
@@ -63,7 +63,7 @@ impl CidrRange {
 
     /// The address's offset from `first`, if usable here.
     pub fn offset_of(&self, ip: IpAddr) -> Option<u128> {
-        if family_of(&self.net) != crate::api::IpFamily::of(&ip) {
+        if family_of(&self.net) != crate::k8s::api::IpFamily::of(&ip) {
             return None;
         }
         let v = ip_to_u128(ip);

@@ -10,8 +10,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use ipnet::IpNet;
 
-use crate::allocator::{self, Allocator, ItemRange};
-use crate::api::IpFamily;
+use crate::k8s::allocator::{self, Allocator, ItemRange};
+use crate::k8s::api::IpFamily;
 
 /// `k8s.io/utils/net.RangeSize`: the number of addresses of a CIDR, 0 for the (unsupported)
 /// IPv4 /0 and /1 and IPv6 /0 and /1, and `i64::MAX` when it would not fit in 63 bits.

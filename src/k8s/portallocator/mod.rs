@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::allocator::{self, Allocator, ItemRange};
+use crate::k8s::allocator::{self, Allocator, ItemRange};
 
 /// `utilnet.PortRange`: `size` ports from `base`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

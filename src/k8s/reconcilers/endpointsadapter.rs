@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 
 use super::{ApiError, ReconcilerApi};
-use crate::api::{
+use crate::k8s::api::{
     parse_ip, EndpointPort, EndpointSlice, Endpoints, IpFamily, SliceEndpoint, LABEL_SERVICE_NAME,
 };
 

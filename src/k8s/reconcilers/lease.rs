@@ -9,9 +9,9 @@ use super::{
     endpointsadapter, new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError,
     Reconciler, ReconcilerApi, NO_LEASES_V1_20, NO_LEASES_V1_29,
 };
-use crate::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
-use crate::endpoints::repack_subsets;
-use crate::event::EventKind;
+use crate::k8s::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
+use crate::k8s::endpoints::repack_subsets;
+use crate::k8s::event::EventKind;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaseReconciler {

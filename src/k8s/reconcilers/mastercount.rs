@@ -9,9 +9,9 @@ use super::{
     endpointsadapter, new_endpoints, ports_correct, set_skip_mirror_true, ApiError, ReconcileError,
     Reconciler, ReconcilerApi,
 };
-use crate::api::{EndpointPort, EndpointSubset, Endpoints};
-use crate::endpoints::repack_subsets;
-use crate::event::EventKind;
+use crate::k8s::api::{EndpointPort, EndpointSubset, Endpoints};
+use crate::k8s::endpoints::repack_subsets;
+use crate::k8s::event::EventKind;
 
 /// How many attempts `retry.RetryOnConflict(retry.DefaultBackoff, …)` makes (4 steps). The back-off
 /// sleeps are not modelled: the attempts happen at the same instant.

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
-use crate::api::{Behavior, EndpointPort, EndpointSlice, EndpointSubset, Endpoints};
-use crate::event::EventKind;
+use crate::k8s::api::{Behavior, EndpointPort, EndpointSlice, EndpointSubset, Endpoints};
+use crate::k8s::event::EventKind;
 
 pub mod endpointsadapter;
 mod lease;

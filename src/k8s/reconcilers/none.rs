@@ -3,7 +3,7 @@
 //! cluster maintains `default/kubernetes` by hand.
 
 use super::{ReconcileError, Reconciler, ReconcilerApi};
-use crate::api::EndpointPort;
+use crate::k8s::api::EndpointPort;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoneReconciler;

@@ -4,12 +4,12 @@
 use ipnet::IpNet;
 
 use super::{Storage, COMPONENT, UNREACHABLE};
-use crate::allocator::{Allocator, Error, ItemRange};
-use crate::api::RangeAllocation;
-use crate::etcd::Value;
-use crate::event::EventKind;
-use crate::portallocator::PortRange;
-use crate::rng::SimRng;
+use crate::k8s::allocator::{Allocator, Error, ItemRange};
+use crate::k8s::api::RangeAllocation;
+use crate::k8s::etcd::Value;
+use crate::k8s::event::EventKind;
+use crate::k8s::portallocator::PortRange;
+use crate::sim::rng::SimRng;
 
 /// An apiserver's in-memory allocator with the resourceVersion it last wrote or read: it is
 /// reloaded from etcd only when the stored object moved on (`allocator/storage/storage.go`'s `Etcd`).

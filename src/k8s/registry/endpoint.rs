@@ -2,10 +2,10 @@
 //! EndpointSlices (`pkg/registry/discovery/endpointslice`) and the master leases' keys.
 
 use super::{Storage, COMPONENT};
-use crate::api::Endpoints;
-use crate::etcd::{self, Value};
-use crate::event::EventKind;
-use crate::reconcilers::{ApiError, ReconcilerApi};
+use crate::k8s::api::Endpoints;
+use crate::k8s::etcd::{self, Value};
+use crate::k8s::event::EventKind;
+use crate::k8s::reconcilers::{ApiError, ReconcilerApi};
 
 impl ReconcilerApi for Storage<'_> {
     fn get_endpoints(&mut self, name: &str) -> Result<Endpoints, ApiError> {
@@ -52,7 +52,7 @@ impl ReconcilerApi for Storage<'_> {
         &mut self,
         namespace: &str,
         name: &str,
-        each: &mut dyn FnMut(&crate::api::EndpointSlice),
+        each: &mut dyn FnMut(&crate::k8s::api::EndpointSlice),
     ) -> Result<(), ApiError> {
         let key = etcd::endpoint_slice_key(namespace, name);
         self.reconciler(&key)?;
@@ -65,7 +65,7 @@ impl ReconcilerApi for Storage<'_> {
         }
     }
 
-    fn create_endpoint_slice(&mut self, slice: &crate::api::EndpointSlice) -> Result<(), ApiError> {
+    fn create_endpoint_slice(&mut self, slice: &crate::k8s::api::EndpointSlice) -> Result<(), ApiError> {
         let key = etcd::endpoint_slice_key(&slice.namespace, &slice.name);
         self.reconciler(&key)?;
         self.etcd
@@ -74,7 +74,7 @@ impl ReconcilerApi for Storage<'_> {
             .map_err(|_| ApiError::AlreadyExists(slice_error(&slice.name, "already exists")))
     }
 
-    fn update_endpoint_slice(&mut self, slice: &crate::api::EndpointSlice) -> Result<(), ApiError> {
+    fn update_endpoint_slice(&mut self, slice: &crate::k8s::api::EndpointSlice) -> Result<(), ApiError> {
         let key = etcd::endpoint_slice_key(&slice.namespace, &slice.name);
         self.reconciler(&key)?;
         if self.etcd.get(&key, self.now).is_none() {

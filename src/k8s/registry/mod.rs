@@ -10,11 +10,11 @@ mod service;
 pub use allocator::{IpView, PortView, View};
 pub use service::Allocators;
 
-use crate::etcd::{Etcd, Loop};
-use crate::event::Recorder;
-use crate::reconcilers::ApiError;
+use crate::k8s::etcd::{Etcd, Loop};
+use crate::k8s::event::Recorder;
+use crate::k8s::reconcilers::ApiError;
 
-pub(crate) use crate::etcd::UNREACHABLE;
+pub(crate) use crate::k8s::etcd::UNREACHABLE;
 
 /// The component name of kube-apiserver's own log lines.
 pub(crate) const COMPONENT: &str = "kube-apiserver";

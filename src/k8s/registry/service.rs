@@ -6,16 +6,16 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 
 use super::{IpView, PortView, Storage, COMPONENT};
-use crate::allocator::Error;
-use crate::api::{
+use crate::k8s::allocator::Error;
+use crate::k8s::api::{
     parse_ip, Behavior, IpAddress, IpFamily, ParentReference, Service,
     ServiceType,
 };
-use crate::etcd::{self, Value};
-use crate::event::EventKind;
-use crate::ipallocator::cidrallocator;
-use crate::repair::nodeport::collect_service_node_ports;
-use crate::rng::SimRng;
+use crate::k8s::etcd::{self, Value};
+use crate::k8s::event::EventKind;
+use crate::k8s::ipallocator::cidrallocator;
+use crate::k8s::repair::nodeport::collect_service_node_ports;
+use crate::sim::rng::SimRng;
 
 /// An apiserver's allocators (`storage/alloc.go`'s `Allocators`): per configured family
 /// (primary first) a ClusterIP bitmap (to 1.29 the allocator itself, in 1.33 the dual-written

@@ -7,9 +7,9 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 
 use super::{report, Pass};
-use crate::api::{parse_ip, Behavior, IpFamily, RangeAllocation, Service};
-use crate::event::{EventKind, Recorder};
-use crate::ipallocator::{family_of, Error};
+use crate::k8s::api::{parse_ip, Behavior, IpFamily, RangeAllocation, Service};
+use crate::k8s::event::{EventKind, Recorder};
+use crate::k8s::ipallocator::{family_of, Error};
 
 pub(crate) const COMPONENT: &str = "ipallocator-repair-controller";
 

@@ -11,9 +11,9 @@ pub mod repairip;
 
 use std::collections::BTreeMap;
 
-use crate::allocator::{Allocator, Error, ItemRange};
-use crate::api::{Behavior, RangeAllocation, Service};
-use crate::event::{EventKind, Recorder};
+use crate::k8s::allocator::{Allocator, Error, ItemRange};
+use crate::k8s::api::{Behavior, RangeAllocation, Service};
+use crate::k8s::event::{EventKind, Recorder};
 
 pub use clusterip::ClusterIpRepair;
 pub use nodeport::NodePortRepair;

@@ -4,9 +4,9 @@ use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
 use super::{report, Pass};
-use crate::api::{Behavior, Protocol, RangeAllocation, Service};
-use crate::event::{EventKind, Recorder};
-use crate::portallocator::{Error, PortRange};
+use crate::k8s::api::{Behavior, Protocol, RangeAllocation, Service};
+use crate::k8s::event::{EventKind, Recorder};
+use crate::k8s::portallocator::{Error, PortRange};
 
 pub(crate) const COMPONENT: &str = "portallocator-repair-controller";
 

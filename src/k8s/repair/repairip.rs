@@ -10,10 +10,10 @@
 
 use std::net::IpAddr;
 
-use crate::api::{parse_ip, IpAddress, IpFamily, ParentReference, Service};
-use crate::etcd::{self, Etcd, Value};
-use crate::event::{EventKind, Recorder};
-use crate::ipallocator::cidrallocator::within_any;
+use crate::k8s::api::{parse_ip, IpAddress, IpFamily, ParentReference, Service};
+use crate::k8s::etcd::{self, Etcd, Value};
+use crate::k8s::event::{EventKind, Recorder};
+use crate::k8s::ipallocator::cidrallocator::within_any;
 
 pub const COMPONENT: &str = "ipallocator-repair-controller";
 /// `gracePeriod`: "default timeout value on the kube-apiserver"; an IPAddress may exist this
@@ -195,7 +195,7 @@ pub(crate) fn sync_ip_address(st: &mut Client, ip: &str) {
 fn labels_right(addr: &IpAddress) -> bool {
     let family = addr.address().map(|ip| IpFamily::of(&ip).to_string());
     addr.managed()
-        && addr.labels.get(crate::api::LABEL_IP_FAMILY).cloned() == family
+        && addr.labels.get(crate::k8s::api::LABEL_IP_FAMILY).cloned() == family
 }
 
 /// `newIPAddress` for `svc`, created through the API.

@@ -10,15 +10,15 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 
 use super::{BitmapRange, BitmapView, Cell, ViewKind};
-use crate::api::{IpAddress, ParentReference, Service, ServiceCidr};
-use crate::controlplane::KUBERNETES;
+use crate::k8s::api::{IpAddress, ParentReference, Service, ServiceCidr};
+use crate::k8s::controlplane::KUBERNETES;
 use crate::duration::format_ms;
-use crate::ipallocator::ipaddress::CidrRange;
+use crate::k8s::ipallocator::ipaddress::CidrRange;
 use crate::lang::Lang;
-pub use crate::repair::repairip::ORPHAN_GRACE_MS;
-use crate::repair::repairip::{ip_address_verdict, IpAddressVerdict};
-use crate::world::World;
-use crate::world::TERMINATING;
+pub use crate::k8s::repair::repairip::ORPHAN_GRACE_MS;
+use crate::k8s::repair::repairip::{ip_address_verdict, IpAddressVerdict};
+use crate::sim::world::World;
+use crate::sim::world::TERMINATING;
 
 /// The most cells a view draws: a /8. A larger prefix (1.35 lifts the /12 limit; an IPv6
 /// ServiceCIDR may be a /64) is drawn from its first address up to this many, and its objects
@@ -85,7 +85,7 @@ pub(crate) fn build(
         for ip in svc
             .cluster_ips()
             .into_iter()
-            .filter_map(crate::api::parse_ip)
+            .filter_map(crate::k8s::api::parse_ip)
         {
             holders.entry(ip).or_default().push(svc.key());
         }
@@ -291,7 +291,7 @@ impl BitmapView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::IpAddress;
+    use crate::k8s::api::IpAddress;
 
     fn svc(name: &str, ip: &str) -> Service {
         Service {

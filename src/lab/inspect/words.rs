@@ -2,10 +2,10 @@
 //! behaviour stands for, why an address left or joined `default/kubernetes`, what Crash and Stop
 //! do. The UI picks none of these itself; it passes the typed reconciler and behaviour here.
 
-use crate::api::Behavior;
+use crate::k8s::api::Behavior;
 use crate::lang::Lang;
-use crate::reconcilers::ReconcilerType;
-use crate::state::ApiserverStatus;
+use crate::k8s::reconcilers::ReconcilerType;
+use crate::contract::state::ApiserverStatus;
 
 /// What a reader is told a behaviour stands for: [`Behavior::label`], or its Chinese rendering.
 pub fn behavior_label(b: Behavior, lang: Lang) -> &'static str {

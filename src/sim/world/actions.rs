@@ -7,11 +7,11 @@
 //! leaves the world as it was, recorded as an `action_failed` event.
 
 use super::{MarkKind, Task, World};
-use crate::api::ServiceCidr;
-use crate::controlplane::{Apiserver, Status};
-use crate::etcd::{self, Etcd, Loop, Value};
-use crate::event::{ActionFailed, Event};
-use crate::scenario::{
+use crate::k8s::api::ServiceCidr;
+use crate::k8s::controlplane::{Apiserver, Status};
+use crate::k8s::etcd::{self, Etcd, Loop, Value};
+use crate::k8s::event::{ActionFailed, Event};
+use crate::contract::scenario::{
     Action, AddApiserver, ApiserverSpec, CreatePod, CreateService, CreateServiceCidr, Isolate,
     NameRef, ObjectRef, Outage, SetPodReady,
 };
@@ -278,7 +278,7 @@ impl World {
                 let why = if !a.is_up() {
                     format!("apiserver {name} is not running")
                 } else if !self.reachable(name) {
-                    let unreachable = crate::registry::UNREACHABLE;
+                    let unreachable = crate::k8s::registry::UNREACHABLE;
                     format!("apiserver {name} cannot reach etcd: {unreachable}")
                 } else {
                     format!("apiserver {name} is not ready")

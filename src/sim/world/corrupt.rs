@@ -7,13 +7,13 @@ use ipnet::IpNet;
 
 use super::actions::refused;
 use super::World;
-use crate::allocator::{Allocator, ItemRange};
-use crate::api::{IpAddress, IpFamily, Service, ServicePort};
-use crate::etcd::{self, Loop, Value};
-use crate::event::ActionFailed;
-use crate::ipallocator::family_of;
-use crate::portallocator::PortRange;
-use crate::scenario::Corruption;
+use crate::k8s::allocator::{Allocator, ItemRange};
+use crate::k8s::api::{IpAddress, IpFamily, Service, ServicePort};
+use crate::k8s::etcd::{self, Loop, Value};
+use crate::k8s::event::ActionFailed;
+use crate::k8s::ipallocator::family_of;
+use crate::k8s::portallocator::PortRange;
+use crate::contract::scenario::Corruption;
 
 impl World {
     pub(super) fn corrupt(&mut self, c: &Corruption) -> Result<(), ActionFailed> {

@@ -11,9 +11,9 @@
 use std::collections::BTreeSet;
 
 use super::World;
-use crate::api::Endpoints;
-use crate::endpoints::endpoints_for_service;
-use crate::etcd::{self, Loop, Value};
+use crate::k8s::api::Endpoints;
+use crate::k8s::endpoints::endpoints_for_service;
+use crate::k8s::etcd::{self, Loop, Value};
 
 impl World {
     pub(super) fn sync_endpoints_controller(&mut self) {

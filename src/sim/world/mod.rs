@@ -22,16 +22,16 @@ mod tasks;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::api::Behavior;
-use crate::controlplane::Apiserver;
-use crate::etcd::{self, Etcd, Loop};
-use crate::event::{Event, Recorder};
-use crate::ipallocator::Range;
-use crate::portallocator::PortAllocator;
-use crate::registry::Storage;
-use crate::rng::SimRng;
-use crate::controlplane::ClusterConfig;
-use crate::scenario::{Scenario, Step};
+use crate::k8s::api::Behavior;
+use crate::k8s::controlplane::Apiserver;
+use crate::k8s::etcd::{self, Etcd, Loop};
+use crate::k8s::event::{Event, Recorder};
+use crate::k8s::ipallocator::Range;
+use crate::k8s::portallocator::PortAllocator;
+use crate::k8s::registry::Storage;
+use crate::sim::rng::SimRng;
+use crate::k8s::controlplane::ClusterConfig;
+use crate::contract::scenario::{Scenario, Step};
 
 pub use queue::TaskKind;
 use queue::{Queue, Task};
@@ -398,7 +398,7 @@ impl World {
 mod tests {
     #[test]
     fn the_kubernetes_endpoints_keys_are_etcds() {
-        let kubernetes = crate::controlplane::KUBERNETES;
+        let kubernetes = crate::k8s::controlplane::KUBERNETES;
         assert_eq!(
             super::KUBERNETES_ENDPOINTS_KEYS,
             [

@@ -3,9 +3,9 @@
 
 use super::actions::{refused, unknown};
 use super::World;
-use crate::controlplane::Status;
-use crate::event::ActionFailed;
-use crate::scenario::{Action, AddApiserver, Millis, Taken};
+use crate::k8s::controlplane::Status;
+use crate::k8s::event::ActionFailed;
+use crate::contract::scenario::{Action, AddApiserver, Millis, Taken};
 
 /// Which of an apiserver's own actions the world would take now.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -3,10 +3,10 @@
 use std::net::IpAddr;
 
 use super::{Task, World};
-use crate::etcd::{self, Value};
-use crate::ipallocator::{parse_cidr, Range};
-use crate::portallocator::{PortAllocator, PortRange};
-use crate::scenario::{PresetAllocation, Scenario};
+use crate::k8s::etcd::{self, Value};
+use crate::k8s::ipallocator::{parse_cidr, Range};
+use crate::k8s::portallocator::{PortAllocator, PortRange};
+use crate::contract::scenario::{PresetAllocation, Scenario};
 
 impl World {
     pub(super) fn seed(&mut self, s: &Scenario) {

@@ -11,9 +11,9 @@
 //! apiservers, so it does nothing while none is ready.
 
 use super::{Task, World};
-use crate::api::{IpAddress, ServiceCidr, SERVICE_CIDR_FINALIZER};
-use crate::etcd::{self, Loop, Value};
-use crate::ipallocator::cidrallocator::within_any;
+use crate::k8s::api::{IpAddress, ServiceCidr, SERVICE_CIDR_FINALIZER};
+use crate::k8s::etcd::{self, Loop, Value};
+use crate::k8s::ipallocator::cidrallocator::within_any;
 
 /// `deletionGracePeriod`.
 pub const DELETION_GRACE_MS: u64 = 10_000;

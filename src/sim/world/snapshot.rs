@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use super::World;
-use crate::controlplane::{Apiserver, Status};
-use crate::ipallocator::family_of;
-use crate::state::{
+use crate::k8s::controlplane::{Apiserver, Status};
+use crate::k8s::ipallocator::family_of;
+use crate::contract::state::{
     AllocationState, Allocations, ApiserverState, ApiserverStatus, EtcdState, LeaseState,
     RepairState, State,
 };
@@ -82,7 +82,7 @@ impl World {
     }
 
     /// IPAddress objects by address, IPv4 before IPv6 (their keys sort as strings).
-    fn ip_addresses(&self) -> Vec<crate::api::IpAddress> {
+    fn ip_addresses(&self) -> Vec<crate::k8s::api::IpAddress> {
         let mut list: Vec<_> = self.etcd.ip_addresses(self.now).into_iter().cloned().collect();
         list.sort_by_key(|a| a.address());
         list

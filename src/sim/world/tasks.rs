@@ -2,14 +2,14 @@
 //! endpoints controller) and each apiserver's controllers, one life (epoch) at a time.
 
 use super::{MarkKind, Task, World};
-use crate::controlplane::{
+use crate::k8s::controlplane::{
     Started, Status, DEFAULT_SERVICE_CIDR_INTERVAL_MS, DEFAULT_SERVICE_CIDR_POLL_MS,
     READYZ_POLL_MS, REPAIR_HOOK, REPAIR_HOOK_TIMEOUT_MS, SYSTEM_NAMESPACES_INTERVAL_MS,
 };
-use crate::etcd::{self, Loop};
-use crate::event::{Event, EventKind, SIM_COMPONENT};
-use crate::registry::COMPONENT;
-use crate::scenario::StepKind;
+use crate::k8s::etcd::{self, Loop};
+use crate::k8s::event::{Event, EventKind, SIM_COMPONENT};
+use crate::k8s::registry::COMPONENT;
+use crate::contract::scenario::StepKind;
 
 impl World {
     pub(super) fn run_task(&mut self, name: &str, task: Task) {
@@ -239,7 +239,7 @@ impl World {
             }
             StepKind::Expect(expect) => {
                 let state = serde_json::to_value(self.state()).expect("state serialises");
-                let mismatches = crate::expect::check(expect, &state, &self.events);
+                let mismatches = crate::contract::expect::check(expect, &state, &self.events);
                 self.expectations.push((i, mismatches));
             }
         }

@@ -29,7 +29,7 @@ pub use navigation::key_target;
 pub use overview::{overview_layout, Overview};
 pub use paint::{background_colour, cell_colour, centre_colour};
 
-use crate::inspect::{BitmapRange, BitmapView, Cell, ViewKind};
+use crate::lab::inspect::{BitmapRange, BitmapView, Cell, ViewKind};
 use crate::lang::Lang;
 use layout::Grid;
 use legend::{summary, Legend};

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::upstream::Subject;
+use crate::lab::upstream::Subject;
 
 /// The object the reader picked to inspect (and whether the inspector takes the focus), with
 /// the callbacks that pick one and close the inspector (the same ones every render).

@@ -6,10 +6,10 @@ use yew::prelude::*;
 
 use super::{act, PanelProps};
 use crate::duration::format_ms;
-use crate::inspect::words::{behavior_label, crash_hint, stop_hint};
+use crate::lab::inspect::words::{behavior_label, crash_hint, stop_hint};
 use crate::lang::Lang;
-use crate::scenario::{Action, AddApiserver, ApiserverSpec};
-use crate::state::{ApiserverState, ApiserverStatus};
+use crate::contract::scenario::{Action, AddApiserver, ApiserverSpec};
+use crate::contract::state::{ApiserverState, ApiserverStatus};
 use crate::lab::{ApiserverActions, MarkKind};
 
 /// An apiserver's status in words (in English, the state's own word).
@@ -172,8 +172,8 @@ fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang
 mod tests {
     use super::*;
     use crate::lab::{Lab, Msg, Opening};
-    use crate::scenario::Millis;
-    use crate::share::percent_encode;
+    use crate::contract::scenario::Millis;
+    use crate::lab::share::percent_encode;
 
     #[test]
     fn each_button_is_enabled_exactly_when_the_lab_allows_its_action() {

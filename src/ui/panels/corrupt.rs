@@ -6,8 +6,8 @@ use super::{field, form_error};
 use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::ui::ids::use_ids;
-use crate::api::{Behavior, ParentReference};
-use crate::scenario::{Action, Corruption};
+use crate::k8s::api::{Behavior, ParentReference};
+use crate::contract::scenario::{Action, Corruption};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct CorruptProps {

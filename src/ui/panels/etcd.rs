@@ -7,7 +7,7 @@ use super::{act, used_text, PanelProps};
 use crate::duration::format_ms;
 use crate::lab::KeyKind;
 use crate::lang::Lang;
-use crate::scenario::{Action, Outage};
+use crate::contract::scenario::{Action, Outage};
 
 #[function_component(Etcd)]
 pub(crate) fn etcd(p: &PanelProps) -> Html {

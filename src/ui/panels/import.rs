@@ -1,5 +1,5 @@
 //! Your own cluster: the output of `kubectl get … -o json` pasted or dropped in, read in the page
-//! (`crate::kubectl`), what the repair loops report on it, and the lab playing from it.
+//! (`crate::import::kubectl`), what the repair loops report on it, and the lab playing from it.
 //!
 //! A large input is read by `static/import-worker.js`, a worker that loads this same module and
 //! calls [`import_cluster`], so the page stays responsive and shows the import's progress; a small
@@ -12,10 +12,10 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
-use crate::kubectl::{self, Comparison, Finding, Note, Options, Progress};
+use crate::import::kubectl::{self, Comparison, Finding, Note, Options, Progress};
 use crate::lab::Msg;
-use crate::scenario::Scenario;
-use crate::share::Source;
+use crate::contract::scenario::Scenario;
+use crate::lab::share::Source;
 
 mod form;
 mod view;

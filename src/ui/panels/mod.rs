@@ -18,7 +18,7 @@ use yew::prelude::*;
 use super::Frame;
 use crate::lab::Msg;
 use crate::lang::Lang;
-use crate::scenario::{Action, Millis};
+use crate::contract::scenario::{Action, Millis};
 
 pub(crate) use apiservers::{apiserver_actions, status_text, Apiservers};
 pub(crate) use bitmaps::Bitmaps;

@@ -3,13 +3,13 @@
 //! ServiceCIDRs and IPAddresses, and the other objects grouped. Rows keep their slot when
 //! their key is missing (a deleted Service), so the eye can follow them.
 
-use crate::api::Behavior;
+use crate::k8s::api::Behavior;
 use crate::lab::KUBERNETES;
 use crate::duration::format_ms;
 use crate::lab::{Key, KeyKind, NsName, RangeName};
 use crate::lang::Lang;
 use crate::lab::ReconcilerType;
-use crate::state::State;
+use crate::contract::state::State;
 
 /// Which row a key is drawn on.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -8,7 +8,7 @@ use super::marks::Places;
 use super::{pickable, spot_of, StageProps};
 use crate::lab::{Key, NsName, KUBERNETES};
 use crate::lang::Lang;
-use crate::upstream::Subject;
+use crate::lab::upstream::Subject;
 
 pub(super) fn service_card(p: &StageProps, l: &Layout, places: &Places, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let r = l.service;

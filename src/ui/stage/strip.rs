@@ -8,7 +8,7 @@ use super::layout::Rect;
 use super::Frame;
 use crate::lab::{Bar as Allocations, BarKind};
 use crate::lang::Lang;
-use crate::upstream::Subject;
+use crate::lab::upstream::Subject;
 
 /// One bar as drawn: the lab's bar, its label and the tour spot it stands for.
 struct Bar {

@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::{Compared, Outcome, Run, Status};
-use crate::kubectl::{Finding, Note, Piece, Progress};
+use crate::import::kubectl::{Finding, Note, Piece, Progress};
 use crate::lang::Lang;
 
 /// The import's progress, its refusal or its findings.
