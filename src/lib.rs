@@ -23,6 +23,7 @@ pub mod sim;
 pub mod duration;
 pub mod lang;
 pub mod quote;
+pub mod rng;
 #[doc(hidden)]
 pub mod workloads;
 

@@ -13,7 +13,7 @@ use crate::k8s::ipallocator::Range;
 use crate::k8s::registry::Storage;
 use crate::k8s::repair::repairip;
 use crate::k8s::repair::ClusterIpRepair;
-use crate::sim::rng::SimRng;
+use crate::rng::SimRng;
 
 fn cidr(s: &str) -> IpNet {
     s.parse().expect("workload CIDR")

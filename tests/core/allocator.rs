@@ -2,7 +2,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::k8s::allocator::{AllocationBitmap, Strategy};
-use kube_bootstrap_lab::sim::rng::SimRng;
+use kube_bootstrap_lab::rng::SimRng;
 
 fn bitmap(max: usize) -> AllocationBitmap {
     AllocationBitmap::new(max, "test", Strategy::RandomScan)

@@ -4,7 +4,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use kube_bootstrap_lab::k8s::allocator::ItemRange;
 use kube_bootstrap_lab::k8s::api::{Behavior, IpFamily, RangeAllocation};
 use kube_bootstrap_lab::k8s::ipallocator::{range_size, Error, Range};
-use kube_bootstrap_lab::sim::rng::SimRng;
+use kube_bootstrap_lab::rng::SimRng;
 
 use crate::{ip, net};
 

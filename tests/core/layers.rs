@@ -64,3 +64,41 @@ fn the_check_sees_what_it_looks_for() {
     assert!(reaches("use crate::k8s::api::Behavior; // crate::sim::world").is_empty());
     assert!(reaches("$crate::json_object::Object").is_empty());
 }
+
+/// The layers in order: each may name those before it (and the shared helpers at the top of
+/// `src`), never one after it.
+const ORDER: [&str; 6] = ["k8s", "contract", "sim", "import", "lab", "ui"];
+
+/// The `crate::<layer>` paths in `text` that name a layer after `own`.
+fn upward(text: &str, own: usize) -> Vec<String> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or_default();
+        for later in &ORDER[own + 1..] {
+            let path = format!("crate::{later}::");
+            if code.match_indices(&path).any(|(i, _)| i == 0 || !code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')) {
+                found.push(format!("line {}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_layer_names_one_above_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut wrong = Vec::new();
+    for (own, layer) in ORDER.iter().enumerate() {
+        let mut files = Vec::new();
+        rust_files(&root.join(layer), &mut files);
+        assert!(!files.is_empty(), "src/{layer} has files");
+        for f in &files {
+            for hit in upward(&std::fs::read_to_string(f).unwrap(), own) {
+                wrong.push(format!("{}: {hit}", f.display()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "a layer names one above it:\n{}", wrong.join("\n"));
+    assert_eq!(upward("use crate::sim::world::World;", 0).len(), 1, "the check sees k8s naming sim");
+    assert!(upward("use crate::k8s::api::Service;", 1).is_empty());
+}

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use kube_bootstrap_lab::k8s::allocator::{AllocationBitmap, Strategy};
 use kube_bootstrap_lab::k8s::api::Behavior;
 use kube_bootstrap_lab::k8s::ipallocator::Range;
-use kube_bootstrap_lab::sim::rng::SimRng;
+use kube_bootstrap_lab::rng::SimRng;
 
 use crate::net;
 

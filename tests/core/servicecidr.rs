@@ -12,7 +12,7 @@ use kube_bootstrap_lab::k8s::ipallocator::cidrallocator::{self, allocator_for, a
 use kube_bootstrap_lab::k8s::ipallocator::ipaddress::CidrRange;
 use kube_bootstrap_lab::k8s::repair::repairip::{ip_address_verdict, IpAddressVerdict, ORPHAN_GRACE_MS};
 use kube_bootstrap_lab::sim::report;
-use kube_bootstrap_lab::sim::rng::SimRng;
+use kube_bootstrap_lab::rng::SimRng;
 use kube_bootstrap_lab::contract::scenario;
 use kube_bootstrap_lab::k8s::etcd::{self, WireOp};
 use kube_bootstrap_lab::sim::world::World;

@@ -21,7 +21,7 @@ use kube_bootstrap_lab::k8s::event::EventKind;
 use kube_bootstrap_lab::k8s::ipallocator::ipaddress::CidrRange;
 use kube_bootstrap_lab::k8s::portallocator::PortRange;
 use kube_bootstrap_lab::k8s::repair::nodeport::collect_service_node_ports;
-use kube_bootstrap_lab::sim::rng::SimRng;
+use kube_bootstrap_lab::rng::SimRng;
 use kube_bootstrap_lab::contract::scenario::{self, Action, Scenario};
 use kube_bootstrap_lab::sim::world::{Stepped, World};
 

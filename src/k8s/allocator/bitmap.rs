@@ -3,7 +3,7 @@
 //! Upstream keeps the set in a `big.Int`; we keep it in `u64` words (bit `i` of word `i / 64` is
 //! offset `i`), which makes the big-endian snapshot encoding a matter of byte order.
 
-use crate::sim::rng::SimRng;
+use crate::rng::SimRng;
 
 /// How `allocate_next` picks a free offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

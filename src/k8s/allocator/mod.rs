@@ -13,7 +13,7 @@ use std::fmt;
 pub use bitmap::{AllocationBitmap, Strategy};
 
 use crate::k8s::api::{Behavior, RangeAllocation};
-use crate::sim::rng::SimRng;
+use crate::rng::SimRng;
 
 /// What a range hands out and where each item lives in the bitmap.
 pub trait ItemRange: Copy + fmt::Debug + fmt::Display + Eq {

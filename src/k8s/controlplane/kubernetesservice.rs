@@ -15,7 +15,7 @@ use crate::k8s::event::EventKind;
 use crate::k8s::ipallocator::family_of;
 use crate::k8s::reconcilers::{ApiError, ReconcileError};
 use crate::k8s::registry::{Storage, COMPONENT};
-use crate::sim::rng::SimRng;
+use crate::rng::SimRng;
 use super::ClusterConfig;
 
 impl Apiserver {

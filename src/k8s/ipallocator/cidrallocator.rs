@@ -14,7 +14,7 @@ use ipnet::IpNet;
 use super::family_of;
 use super::ipaddress::CidrRange;
 use crate::k8s::api::{IpFamily, ServiceCidr};
-use crate::sim::rng::SimRng;
+use crate::rng::SimRng;
 
 /// The errors of `interfaces.go` as the IPAddress allocators raise them.
 #[derive(Clone, Debug, PartialEq, Eq)]

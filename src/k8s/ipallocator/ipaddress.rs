@@ -8,7 +8,7 @@ use ipnet::IpNet;
 
 use super::{family_of, ip_to_u128, u128_to_ip};
 use crate::k8s::allocator::ItemRange;
-use crate::sim::rng::SimRng;
+use crate::rng::SimRng;
 
 /// The usable addresses of one prefix: `first` = network + 1; `last` = the IPv4 broadcast − 1,
 /// or the all-ones IPv6 address (an IPv6 prefix has no broadcast).

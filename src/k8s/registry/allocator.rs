@@ -9,7 +9,7 @@ use crate::k8s::api::RangeAllocation;
 use crate::k8s::etcd::Value;
 use crate::k8s::event::EventKind;
 use crate::k8s::portallocator::PortRange;
-use crate::sim::rng::SimRng;
+use crate::rng::SimRng;
 
 /// An apiserver's in-memory allocator with the resourceVersion it last wrote or read: it is
 /// reloaded from etcd only when the stored object moved on (`allocator/storage/storage.go`'s `Etcd`).

@@ -15,7 +15,7 @@ use crate::k8s::etcd::{self, Value};
 use crate::k8s::event::EventKind;
 use crate::k8s::ipallocator::cidrallocator;
 use crate::k8s::repair::nodeport::collect_service_node_ports;
-use crate::sim::rng::SimRng;
+use crate::rng::SimRng;
 
 /// An apiserver's allocators (`storage/alloc.go`'s `Allocators`): per configured family
 /// (primary first) a ClusterIP bitmap (to 1.29 the allocator itself, in 1.33 the dual-written

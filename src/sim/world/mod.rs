@@ -29,7 +29,7 @@ use crate::k8s::event::{Event, Recorder};
 use crate::k8s::ipallocator::Range;
 use crate::k8s::portallocator::PortAllocator;
 use crate::k8s::registry::Storage;
-use crate::sim::rng::SimRng;
+use crate::rng::SimRng;
 use crate::k8s::controlplane::ClusterConfig;
 use crate::contract::scenario::{Scenario, Step};
 
