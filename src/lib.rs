@@ -16,6 +16,9 @@ mod json_object;
 // lab a reader plays, a real cluster's import, and (feature `web`) the browser UI.
 pub mod contract;
 pub mod import;
+// The model's insides: public for this crate's own tests, benchmarks and fuzzers only, not an
+// API (the objects and events the contract carries are `contract::{api, event}`).
+#[doc(hidden)]
 pub mod k8s;
 pub mod lab;
 pub mod sim;

@@ -80,13 +80,13 @@ use std::time::Instant;
 
 use serde_json::Value as Json;
 
-use kube_bootstrap_lab::k8s::api::{
+use kube_bootstrap_lab::contract::api::{
     Behavior, Endpoints, IpAddress, IpFamily, ParentReference, Service, ServiceCidr, ServiceType,
     LABEL_IP_FAMILY, LABEL_SERVICE_NAME,
 };
 use kube_bootstrap_lab::k8s::controlplane::{Status, KUBERNETES, READYZ_POLL_MS};
 use kube_bootstrap_lab::k8s::etcd;
-use kube_bootstrap_lab::k8s::event::{Event, EventKind};
+use kube_bootstrap_lab::contract::event::{Event, EventKind};
 use kube_bootstrap_lab::k8s::ipallocator::cidrallocator;
 use kube_bootstrap_lab::k8s::ipallocator::ipaddress::CidrRange;
 use kube_bootstrap_lab::k8s::ipallocator::Range;
@@ -1863,7 +1863,7 @@ impl Observer {
             return fail("(j) EndpointSlice", now, format!(
                 "after a rewrite the Endpoints default/kubernetes list {want:?} but the EndpointSlice lists {got:?}"));
         }
-        let labelled = |s: &&&kube_bootstrap_lab::k8s::api::EndpointSlice| {
+        let labelled = |s: &&&kube_bootstrap_lab::contract::api::EndpointSlice| {
             s.name != KUBERNETES
                 && s.labels.get(LABEL_SERVICE_NAME).map(String::as_str) == Some(KUBERNETES)
         };

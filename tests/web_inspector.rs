@@ -12,7 +12,7 @@ use web_sys::Element;
 use yew::Callback;
 
 use kube_bootstrap_lab::k8s::etcd::{Loop, WireOp, Write};
-use kube_bootstrap_lab::k8s::event::Event;
+use kube_bootstrap_lab::contract::event::Event;
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::contract::scenario::{Action, ApiserverRef};
 use kube_bootstrap_lab::ui::inspector::{frame_of, Inspector, InspectorProps};

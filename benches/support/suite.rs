@@ -3,7 +3,7 @@
 
 use std::hint::black_box;
 
-use kube_bootstrap_lab::k8s::api::Behavior;
+use kube_bootstrap_lab::contract::api::Behavior;
 use kube_bootstrap_lab::rng::SimRng;
 use kube_bootstrap_lab::contract::scenario::Scenario;
 use kube_bootstrap_lab::sim::timeline::Timeline;

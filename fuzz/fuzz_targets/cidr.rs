@@ -3,7 +3,7 @@
 //! `cluster.service_cluster_ip_range`.
 #![no_main]
 
-use kube_bootstrap_lab::k8s::api::{Behavior, IpFamily};
+use kube_bootstrap_lab::contract::api::{Behavior, IpFamily};
 use kube_bootstrap_lab::k8s::options::{
     parse_service_cluster_ip_range, parse_service_cluster_ip_range_for,
 };

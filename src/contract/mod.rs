@@ -4,3 +4,6 @@
 pub mod expect;
 pub mod scenario;
 pub mod state;
+
+/// The Kubernetes objects and the events the state and the run report carry.
+pub use crate::k8s::{api, event};

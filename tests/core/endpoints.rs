@@ -3,7 +3,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::BTreeMap;
 
-use kube_bootstrap_lab::k8s::api::{
+use kube_bootstrap_lab::contract::api::{
     EndpointPort, EndpointSubset, Endpoints, IntOrString, IpFamily, Pod, PodPhase, Protocol,
     Service, ServicePort, ServiceType,
 };

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use kube_bootstrap_lab::k8s::api::{
+use kube_bootstrap_lab::contract::api::{
     Behavior, EndpointPort, EndpointSlice, Endpoints, IpFamily, SliceEndpoint, LABEL_SERVICE_NAME,
 };
 use kube_bootstrap_lab::k8s::etcd;

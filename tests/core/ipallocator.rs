@@ -2,7 +2,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::k8s::allocator::ItemRange;
-use kube_bootstrap_lab::k8s::api::{Behavior, IpFamily, RangeAllocation};
+use kube_bootstrap_lab::contract::api::{Behavior, IpFamily, RangeAllocation};
 use kube_bootstrap_lab::k8s::ipallocator::{range_size, Error, Range};
 use kube_bootstrap_lab::rng::SimRng;
 

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use kube_bootstrap_lab::k8s::api::{Pod, Service, ServicePort};
-use kube_bootstrap_lab::k8s::event::EventKind;
+use kube_bootstrap_lab::contract::api::{Pod, Service, ServicePort};
+use kube_bootstrap_lab::contract::event::EventKind;
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::k8s::names::{self, NameRule};
 use kube_bootstrap_lab::contract::scenario::{self, Action, CreatePod, CreateService};

@@ -2,7 +2,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::k8s::allocator::ItemRange;
-use kube_bootstrap_lab::k8s::api::{Behavior, RangeAllocation};
+use kube_bootstrap_lab::contract::api::{Behavior, RangeAllocation};
 use kube_bootstrap_lab::k8s::portallocator::{Error, PortAllocator, PortRange};
 use kube_bootstrap_lab::rng::SimRng;
 

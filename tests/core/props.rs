@@ -140,7 +140,7 @@ mod implied_slice {
 
     use proptest::prelude::*;
 
-    use kube_bootstrap_lab::k8s::api::{
+    use kube_bootstrap_lab::contract::api::{
         EndpointPort, EndpointSlice, EndpointSubset, Endpoints, SliceEndpoint, LABEL_SERVICE_NAME,
     };
     use kube_bootstrap_lab::k8s::reconcilers::endpointsadapter::{is_slice_of, slice_from_endpoints};

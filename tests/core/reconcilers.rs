@@ -3,7 +3,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kube_bootstrap_lab::k8s::api::{
+use kube_bootstrap_lab::contract::api::{
     Behavior, EndpointPort, EndpointSlice, EndpointSubset, Endpoints, Protocol,
 };
 use kube_bootstrap_lab::k8s::reconcilers::{
@@ -205,7 +205,7 @@ impl ReconcilerApi for Fake {
         }
     }
 
-    fn log(&mut self, _kind: kube_bootstrap_lab::k8s::event::EventKind, line: String) {
+    fn log(&mut self, _kind: kube_bootstrap_lab::contract::event::EventKind, line: String) {
         self.log.push(line);
     }
 }

@@ -1,10 +1,10 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::k8s::api::{
+use kube_bootstrap_lab::contract::api::{
     Behavior, Protocol, RangeAllocation, Service, ServicePort, ServiceType,
 };
-use kube_bootstrap_lab::k8s::event::Recorder;
+use kube_bootstrap_lab::contract::event::Recorder;
 use kube_bootstrap_lab::k8s::portallocator::{PortAllocator, PortRange};
 use kube_bootstrap_lab::k8s::repair::nodeport::collect_service_node_ports;
 use kube_bootstrap_lab::k8s::repair::NodePortRepair;

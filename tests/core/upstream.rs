@@ -2,9 +2,9 @@
 //! moved between releases link to where they were, and every note exists in both languages.
 //! Nothing here reads the network: the table is data compiled into the lab.
 
-use kube_bootstrap_lab::k8s::api::Behavior;
+use kube_bootstrap_lab::contract::api::Behavior;
 use kube_bootstrap_lab::k8s::etcd::{Loop, WireOp, Write};
-use kube_bootstrap_lab::k8s::event::{Event, EventKind};
+use kube_bootstrap_lab::contract::event::{Event, EventKind};
 use kube_bootstrap_lab::lang::Lang;
 use kube_bootstrap_lab::lab::upstream::{simplification, sources, url, Subject};
 

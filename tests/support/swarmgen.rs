@@ -15,9 +15,9 @@ use std::net::{IpAddr, Ipv4Addr};
 use ipnet::IpNet;
 use serde_json::{json, Value as Json};
 
-use kube_bootstrap_lab::k8s::api::{Behavior, Service};
+use kube_bootstrap_lab::contract::api::{Behavior, Service};
 use kube_bootstrap_lab::k8s::controlplane::{Apiserver, Status, KUBERNETES};
-use kube_bootstrap_lab::k8s::event::EventKind;
+use kube_bootstrap_lab::contract::event::EventKind;
 use kube_bootstrap_lab::k8s::ipallocator::ipaddress::CidrRange;
 use kube_bootstrap_lab::k8s::portallocator::PortRange;
 use kube_bootstrap_lab::k8s::repair::nodeport::collect_service_node_ports;
