@@ -58,7 +58,7 @@ pub fn tours() -> Vec<Tour> {
 
 /// The number an English tour title starts with (`"3. The ClusterIP bitmap"` → 3); `u32::MAX`
 /// when it has none.
-fn tour_number(t: &Tour) -> u32 {
+pub fn tour_number(t: &Tour) -> u32 {
     let title = t.title.get(crate::lang::Lang::En);
     let digits = title.split_once(". ").map_or("", |(n, _)| n);
     digits.parse().unwrap_or(u32::MAX)

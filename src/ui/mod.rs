@@ -232,7 +232,8 @@ fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
     let then = (g.tour.name == STORY && g.index + 1 == g.tour.steps.len())
         .then(|| crate::lab::catalogue::tours().into_iter().find(|t| t.name != STORY))
         .flatten()
-        .map(|t| (AttrValue::from(t.name), t.title));
+        .map(|t| (crate::lab::catalogue::tour_number(&t), t))
+        .map(|(n, t)| (AttrValue::from(t.name), t.title, n));
     Some(html! {
         <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay()}
             spots={g.step().highlight.clone()} {then}

@@ -107,9 +107,10 @@ pub(crate) struct TourCardProps {
     /// The parts of the UI the step talks about (`highlight`).
     #[prop_or_default]
     pub(crate) spots: Vec<Spot>,
-    /// The tour offered at the end (the story's: the first guided tour), by name and title.
+    /// The tour offered at the end (the story's: the first guided tour), by name, title and
+    /// number.
     #[prop_or_default]
-    pub(crate) then: Option<(AttrValue, LocalizedText)>,
+    pub(crate) then: Option<(AttrValue, LocalizedText, u32)>,
     pub(crate) lab: Callback<Msg>,
 }
 
@@ -267,14 +268,14 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             <div class="tour-buttons">
                 <button id={ids.id("tour-back")} disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
                     { lang.pick("← Back", "← 上一步") }</button>
-                if let Some((name, title)) = p.then.as_ref().filter(|_| last) {
-                    <button id={ids.id("tour-then")} class="primary" title={title.get(lang).to_string()}
+                if let Some((name, title, n)) = p.then.as_ref().filter(|_| last) {
+                    <button id={ids.id("tour-then")} class="primary tour-then" title={title.get(lang).to_string()}
                         aria-label={format!("{} {}", lang.pick("Start the guided tour:", "开始导览："), title.get(lang))}
                         onclick={{ let (cb, name) = (p.lab.clone(), name.to_string()); Callback::from(move |_: MouseEvent| cb.emit(Msg::PickTour(name.clone()))) }}>
-                        { lang.pick("Guided tour →", "开始导览 →") }</button>
+                        { format!("{} {n} →", lang.pick("Tour", "导览")) }</button>
                 }
                 if last {
-                    <button id={ids.id("tour-leave")} class={if p.then.is_some() { "quiet" } else { "primary" }} onclick={leave.clone()}>
+                    <button id={ids.id("tour-leave")} class={if p.then.is_some() { "" } else { "primary" }} onclick={leave.clone()}>
                         // A phone's strip shows "Explore" alone: the whole label would take two lines.
                         if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
                 } else {

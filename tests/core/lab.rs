@@ -37,17 +37,23 @@ fn crash(name: &str) -> Msg {
     }))
 }
 
-/// Plays until a tour step being moved to is reached, 100 ms frames at a time.
-fn play_until_still(lab: &mut Lab) {
+/// Plays 100 ms frames, from a fresh start, while `going` holds.
+fn play_while(lab: &mut Lab, going: fn(&Lab) -> bool) {
     let mut ts = 0.0;
+    lab.update(Msg::FramesStopped);
     for _ in 0..100_000 {
-        if !lab.moving() {
+        if !going(lab) {
             return;
         }
         lab.update(Msg::Frame { timestamp_ms: ts });
         ts += 100.0;
     }
-    panic!("still moving at t = {}", lab.now());
+    panic!("still going at t = {}", lab.now());
+}
+
+/// Plays until a tour step being moved to is reached.
+fn play_until_still(lab: &mut Lab) {
+    play_while(lab, Lab::moving);
 }
 
 #[test]
@@ -495,18 +501,9 @@ fn time_stops_at_the_ceiling_of_virtual_time() {
     assert!(kube_bootstrap_lab::lab::share::Moment::decode(&link).is_ok(), "{link}");
 }
 
-/// Plays 100 ms frames until the clock stands still (a move or a step's own playing ended).
+/// Plays until the clock stands still (a move or a step's own playing ended).
 fn play_until_stopped(lab: &mut Lab) {
-    let mut ts = 0.0;
-    lab.update(Msg::FramesStopped);
-    for _ in 0..100_000 {
-        if !lab.playing() {
-            return;
-        }
-        lab.update(Msg::Frame { timestamp_ms: ts });
-        ts += 100.0;
-    }
-    panic!("still playing at t = {}", lab.now());
+    play_while(lab, Lab::playing);
 }
 
 #[test]

@@ -103,7 +103,7 @@ function measure() {
     const name = el.dataset.key ?? el.id ?? '';
     return { spot: `${el.dataset.tourSpot}${name ? ` ${name}` : ''} <${el.tagName.toLowerCase()}.${[...el.classList].join('.')}>`, clear: clear / 64 };
   });
-  const button = root.querySelector('#tour-next') ?? root.querySelector('#tour-leave.primary');
+  const button = root.querySelector('#tour-next') ?? root.querySelector('.tour-buttons .primary');
   const b = button?.getBoundingClientRect();
   const [cx, cy] = b ? [b.left + b.width / 2, b.top + b.height / 2] : [-1, -1];
   const next = !!b && b.width > 0 && cx >= 0 && cy >= 0 && cx < vw && cy < vh && inside(button, root.elementFromPoint(cx, cy));
