@@ -65,8 +65,10 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
                     <li><code>{ KeyKind::IpAddress.prefix() }</code>{ objects_text(st.ip_addresses.len(), lang) }</li>
                 </ul>
             }
-            <button id={ids.id("etcd-outage")} class="etcd-outage" disabled={!st.etcd.available} onclick={act(&p.lab, Action::EtcdOutage(Outage { for_: super::CUT_FOR }))}>
-                { lang.pick("⚡ etcd outage 30s", "⚡ etcd 中断 30s") }</button>
+            // The cluster takes an outage at any time (during one it lasts until 30s from now), so
+            // the button is always offered.
+            <button id={ids.id("etcd-outage")} class="etcd-outage" onclick={act(&p.lab, Action::EtcdOutage(Outage { for_: super::CUT_FOR }))}>
+                { if st.etcd.available { lang.pick("⚡ etcd outage 30s", "⚡ etcd 中断 30s") } else { lang.pick("⚡ extend to 30s from now", "⚡ 延长到从现在起 30s") } }</button>
         </div>
     }
 }
