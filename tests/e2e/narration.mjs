@@ -51,9 +51,12 @@ function named(say, lang) {
     ...uniq([...say.matchAll(/(?<![\d./])(\d{1,3}(?:\.\d{1,3}){3})(?![\d/])/g)].map((m) => m[1])).map((id) => ({ kind: 'ip', id })),
     ...uniq(say.match(/\/ranges\/[a-z]+/g) ?? []).map((id) => ({ kind: 'range', id })),
     ...uniq(say.match(/\b(?:default|kube-system|kube-public)\/[a-z0-9-]*[a-z0-9]/g) ?? []).map((id) => ({ kind: 'service', id })),
+    // A ServiceCIDR by name ("the ServiceCIDR kubernetes", "ServiceCIDR, newcidr1,").
+    ...uniq([...say.matchAll(/ServiceCIDR,? (kubernetes|[a-z][a-z0-9-]*\d)\b/g)].map((m) => m[1])).map((id) => ({ kind: 'cidr', id })),
   ];
-  const kinds = TIMELINE[lang].test(say) ? KINDS[lang].filter(([, re]) => re.test(say)).map(([k]) => k) : [];
-  return { objects, times: times(say), kinds };
+  const pointsAtTimeline = TIMELINE[lang].test(say);
+  const kinds = pointsAtTimeline ? KINDS[lang].filter(([, re]) => re.test(say)).map(([k]) => k) : [];
+  return { objects, times: times(say), kinds, pointsAtTimeline };
 }
 
 /** In the page: each named object where a highlighted part draws it, and the apiservers outlined. */
@@ -71,6 +74,7 @@ function objectsOutlined(q) {
     if (kind === 'apiserver') return all(`g.node.apiserver[data-spot="apiserver:${id}"]`);
     if (kind === 'lease') return row(`/masterleases/${id}`);
     if (kind === 'range') return row(id);
+    if (kind === 'cidr') return all('g.row[data-spot~="service-cidrs"]').filter((r) => words(r.querySelector('text.detail')).includes(id));
     if (kind === 'ip') {
       return [...all(`[data-ip="${id}"]`), ...row(`/masterleases/${id}`), ...all('text.cluster-ip, text.service-line').filter((t) => words(t).includes(id)),
         ...all('g.row').filter((r) => words(r.querySelector('text.detail')).includes(id))];
@@ -104,14 +108,15 @@ function objectsOutlined(q) {
     const css = frame && getComputedStyle(frame);
     return !frame || (css.stroke === accent && parseFloat(css.strokeWidth) >= 2.5);
   };
-  const out = { checked: 0, bad: [], unshown: [] };
+  const out = { checked: 0, seen: [], bad: [], unshown: [] };
   for (const o of q.objects) {
     const drawn = draws(o);
     const shown = drawn.filter((d) => q.spots.some((s) => inPart(d, s)));
     if (drawn.length && !shown.length) out.unshown.push(`${o.id} (drawn outside the highlighted parts)`);
-    if (!drawn.length && o.kind !== 'service') out.unshown.push(`${o.id} (not drawn)`);
+    if (!drawn.length) out.unshown.push(`${o.id} (not drawn)`);
     for (const d of shown) {
       out.checked += 1;
+      out.seen.push(o.id);
       const what = `${o.id} on <${d.tagName} ${d.getAttribute('class')}>`;
       if (!outlined(d)) out.bad.push(`${what} is not outlined${d.closest('.tour-spot') ? ' (its class says it is)' : ''}`);
       else if (!seen(d)) out.bad.push(`${what} is outlined but not in view or covered`);
@@ -152,6 +157,24 @@ function marksSeen(q) {
   });
 }
 
+/** What is wrong with the marks a step names (`m`, from marksSeen). */
+function judgeMarks(m, q, view) {
+  const bad = [];
+  for (const t of m) {
+    const what = `the ${t.kind} mark at ${t.ms / 1000}s`;
+    // A mark named by kind is wanted in view; one named by time, where the time controls are
+    // in view of the step (on a phone a tour scrolls them away unless it shows them).
+    const wantView = !t.byTime || q.pointsAtTimeline || q.spots.includes('controls') || view.name === 'desktop';
+    if (!t.inView && wantView) bad.push(`${what} is not in view`);
+    if (t.under) bad.push(`${what} is under ${t.under}`);
+  }
+  // A step that points at the timeline finds there every kind of mark it names, and the moment
+  // it names (some of its times are spans: "30s + 15s TTL").
+  for (const k of q.kinds.filter((k) => !m.some((t) => t.kind === k))) bad.push(`it names a ${k} mark, but the timeline has none`);
+  if (q.pointsAtTimeline && q.times.length && !m.some((t) => t.byTime)) bad.push(`no mark is at ${q.times.map((t) => `${t / 1000}s`).join(', ')}`);
+  return bad;
+}
+
 /** One tour in one language and view: every step reached with Next, then checked. */
 async function walk(page, view, url, tour, lang, tally) {
   await page.goto(`${url}?tour=${tour.name}&lang=${lang}`);
@@ -167,20 +190,16 @@ async function walk(page, view, url, tour, lang, tally) {
     const o = await page.evaluate(objectsOutlined, q);
     objects += o.checked;
     bad.push(...o.bad.map((b) => `step ${i + 1}: ${b}`));
-    // Named but drawn nowhere a step outlines (an address in a bitmap, a Service on a phone's
-    // folded row): nothing to check; listed with VERBOSE=1.
-    notes += o.unshown.length;
-    if (process.env.VERBOSE) for (const u of o.unshown) console.log(`     ${where} step ${i + 1}: note: ${u}`);
     const m = await page.evaluate(marksSeen, q);
     marks += m.length;
-    for (const t of m) {
-      const what = `step ${i + 1}: the ${t.kind} mark at ${t.ms / 1000}s`;
-      // A mark the narration points at by name is wanted in view; one it names by time is
-      // wanted in view when the step shows the time controls.
-      const wantView = !t.byTime || q.kinds.length > 0 || q.spots.includes('controls') || view.name === 'desktop';
-      if (!t.inView && wantView) bad.push(`${what} is not in view`);
-      if (!t.inView) offView += 1;
-      if (t.under) bad.push(`${what} is under ${t.under}`);
+    offView += m.filter((t) => !t.inView).length;
+    bad.push(...judgeMarks(m, q, view).map((b) => `step ${i + 1}: ${b}`));
+    // Named but drawn nowhere a step outlines (an address in a bitmap, a Service on a phone's
+    // folded row): nothing to check there; listed with VERBOSE=1.
+    notes += o.unshown.length;
+    if (process.env.VERBOSE) {
+      console.log(`     ${where} step ${i + 1}: checked ${o.seen.join(', ') || 'no object'}; marks ${m.map((t) => `${t.kind}@${t.ms / 1000}s`).join(', ') || 'none'}`);
+      for (const u of o.unshown) console.log(`     ${where} step ${i + 1}: note: ${u}`);
     }
     if (SHOTS[tour.name]?.includes(i) && lang === 'en') await page.screenshot({ path: `${ARTIFACTS}/narration-${view.name}-${tour.name}-s${i + 1}.png` });
     if (i + 1 < n) await page.evaluate(() => window.__labRoot().querySelector('#tour-next').click());
