@@ -140,21 +140,31 @@ function objectsOutlined(q) {
   return out;
 }
 
-/** In the page: the timeline's ticks at `q.times` (to the second) and of `q.kinds`: in view and on top. */
+/**
+ * In the page: the timeline's ticks at `q.times` (to the second) and of `q.kinds`: whether each
+ * is in view, and what is on top of it. One out of view is looked at once scrolled to (then the
+ * page goes back): a mark under another is wrong wherever the reader finds it.
+ */
 function marksSeen(q) {
   const root = window.__labRoot();
-  const [vw, vh] = [innerWidth, innerHeight];
   const ticks = [...root.querySelectorAll('.controls .ticks .tick[data-ms]')];
   const second = (t) => Math.floor(Number(t.dataset.ms) / 1000) * 1000;
   const named = ticks.filter((t) => q.times.includes(second(t)) || q.kinds.includes(t.dataset.kind));
-  return named.map((t) => {
+  const look = (t) => {
     const r = t.getBoundingClientRect();
     const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
-    const inView = r.width > 0 && r.height > 0 && x >= 0 && y >= 0 && x < vw && y < vh;
+    const inView = r.width > 0 && r.height > 0 && x >= 0 && y >= 0 && x < innerWidth && y < innerHeight;
     const hit = inView ? root.elementFromPoint(x, y) : null;
     const under = hit && hit !== t && !t.contains(hit) ? `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}${hit.dataset.kind ? ` (${hit.dataset.kind} ${hit.dataset.ms} ms)` : ''}` : '';
-    return { ms: Number(t.dataset.ms), kind: t.dataset.kind, byTime: q.times.includes(second(t)), inView, under };
-  });
+    return { inView, under };
+  };
+  const seen = named.map(look);
+  const [sx, sy] = [scrollX, scrollY];
+  if (seen.some((s) => !s.inView)) root.querySelector('.controls .ticks').scrollIntoView({ block: 'center', behavior: 'instant' });
+  const out = named.map((t, i) => ({ ms: Number(t.dataset.ms), kind: t.dataset.kind, byTime: q.times.includes(second(t)),
+    inView: seen[i].inView, under: seen[i].inView ? seen[i].under : look(t).under }));
+  scrollTo({ left: sx, top: sy, behavior: 'instant' });
+  return out;
 }
 
 /** What is wrong with the marks a step names (`m`, from marksSeen). */
