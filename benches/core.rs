@@ -5,9 +5,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use kube_bootstrap_lab::timeline::Timeline;
+use kube_bootstrap_lab::sim::timeline::Timeline;
 use kube_bootstrap_lab::workloads;
-use kube_bootstrap_lab::world::World;
+use kube_bootstrap_lab::sim::world::World;
 
 #[path = "support/suite.rs"]
 mod suite;

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Re-verify src/upstream.rs against a kubernetes/kubernetes clone that has the release tags:
+# Re-verify src/lab/upstream.rs against a kubernetes/kubernetes clone that has the release tags:
 #   scripts/check-upstream.sh /path/to/kubernetes
 # For every row of the table and every tag it covers, prints whether the file exists there, where
 # the Go function it models starts and ends at that tag, and the first line of the table's range
 # (when it has one), so that a reader can check or fill in `lines`. Reads only the git directory.
 set -euo pipefail
 k8s=${1:?usage: $0 KUBERNETES_GIT_DIR}
-table="$(dirname "$0")/../src/upstream.rs"
+table="$(dirname "$0")/../src/lab/upstream.rs"
 tags=(v1.20.0 v1.29.0 v1.33.0 v1.35.0)
 index() { case $1 in V1_20) echo 0;; V1_29) echo 1;; V1_33) echo 2;; V1_35) echo 3;; esac; }
 

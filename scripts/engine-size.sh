@@ -35,15 +35,15 @@ use wasm_bindgen::prelude::*;
 /// back, the state as JSON; the tours, parsed.
 #[wasm_bindgen]
 pub fn run(name_or_text: &str, until_ms: u64) -> Result<String, String> {
-    let s = match kube_bootstrap_lab::catalogue::scenario(name_or_text) {
+    let s = match kube_bootstrap_lab::lab::catalogue::scenario(name_or_text) {
         Some(s) => s,
-        None => kube_bootstrap_lab::scenario::parse(name_or_text)?,
+        None => kube_bootstrap_lab::contract::scenario::parse(name_or_text)?,
     };
-    let mut tl = kube_bootstrap_lab::timeline::Timeline::new(&s);
+    let mut tl = kube_bootstrap_lab::sim::timeline::Timeline::new(&s);
     tl.run_until(until_ms);
     tl.seek(until_ms / 2);
     let state = serde_json::to_string(&tl.world().state()).map_err(|e| e.to_string())?;
-    Ok(format!("{state} {}", kube_bootstrap_lab::catalogue::tours().len()))
+    Ok(format!("{state} {}", kube_bootstrap_lab::lab::catalogue::tours().len()))
 }
 RS
 (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo build --quiet --release --target wasm32-unknown-unknown)

@@ -2,7 +2,7 @@
 //! Service alive, and the browser explainer built on it.
 //!
 //! The core modules below import no web crate; they follow the Kubernetes files they are named
-//! after. Two façades: [`world::World`] (the simulation: `act`, `run_until`, `step`, `state`,
+//! after. Two façades: [`sim::world::World`] (the simulation: `act`, `run_until`, `step`, `state`,
 //! `events`) and [`lab::Lab`] (the simulation as a reader plays it, changed only through
 //! `Lab::update(Msg)`). The `ui` module (feature `web`) reads a `Lab` and sends it messages; it
 //! never writes its fields and never decides from a message text or a status string.
@@ -12,41 +12,23 @@ mod string_enum;
 #[macro_use]
 mod json_object;
 
-pub mod allocator;
-pub mod api;
-pub mod catalogue;
-pub mod controlplane;
-pub mod duration;
-pub mod embed;
-pub mod endpoints;
-pub mod etcd;
-pub mod event;
-pub mod expect;
-pub mod explain;
-pub mod inspect;
-pub mod kubectl;
+// The layers, one folder each: the upstream model, the scenario contract, the simulation, the
+// lab a reader plays, a real cluster's import, and (feature `web`) the browser UI.
+pub mod contract;
+pub mod import;
+// The model's insides: public for this crate's own tests, benchmarks and fuzzers only, not an
+// API (the objects and events the contract carries are `contract::{api, event}`).
+#[doc(hidden)]
+pub mod k8s;
 pub mod lab;
-pub mod ipallocator;
+pub mod sim;
+
+pub mod duration;
 pub mod lang;
-pub mod names;
-pub mod options;
-pub mod parts;
 pub mod quote;
-pub mod portallocator;
-pub mod reconcilers;
-pub mod registry;
-pub mod repair;
-pub mod report;
 pub mod rng;
-pub mod scenario;
-pub mod share;
-pub mod state;
-pub mod timeline;
-pub mod tour;
-pub mod upstream;
 #[doc(hidden)]
 pub mod workloads;
-pub mod world;
 
 #[cfg(feature = "web")]
 pub mod ui;

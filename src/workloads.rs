@@ -4,15 +4,15 @@
 
 use ipnet::IpNet;
 
-use crate::api::{Behavior, IpAddress, ParentReference, RangeAllocation, Service, ServiceCidr};
-use crate::controlplane::Apiserver;
-use crate::etcd::{self, Etcd, Value};
-use crate::event::Recorder;
-use crate::ipallocator::ipaddress::CidrRange;
-use crate::ipallocator::Range;
-use crate::registry::Storage;
-use crate::repair::repairip;
-use crate::repair::ClusterIpRepair;
+use crate::k8s::api::{Behavior, IpAddress, ParentReference, RangeAllocation, Service, ServiceCidr};
+use crate::k8s::controlplane::Apiserver;
+use crate::k8s::etcd::{self, Etcd, Value};
+use crate::k8s::event::Recorder;
+use crate::k8s::ipallocator::ipaddress::CidrRange;
+use crate::k8s::ipallocator::Range;
+use crate::k8s::registry::Storage;
+use crate::k8s::repair::repairip;
+use crate::k8s::repair::ClusterIpRepair;
 use crate::rng::SimRng;
 
 fn cidr(s: &str) -> IpNet {
@@ -89,7 +89,7 @@ pub fn repair_run(snapshot: &RangeAllocation, services: &[Service]) -> (u64, usi
 
 /// A cluster of `apiservers` lease-reconciled apiservers on a /12 with `services` ClusterIP
 /// Services (IPs already allocated), as scenario JSON, for the control-plane benchmarks.
-pub fn control_plane_scenario(apiservers: usize, services: usize) -> crate::scenario::Scenario {
+pub fn control_plane_scenario(apiservers: usize, services: usize) -> crate::contract::scenario::Scenario {
     control_plane_scenario_on("10.96.0.0/12", apiservers, services)
 }
 
@@ -99,7 +99,7 @@ pub fn control_plane_scenario_on(
     range: &str,
     apiservers: usize,
     services: usize,
-) -> crate::scenario::Scenario {
+) -> crate::contract::scenario::Scenario {
     let net = cidr(range);
     let mut stored = Range::new(net, Behavior::V1_29);
     let kubernetes = stored.ip_at(0);
@@ -122,7 +122,7 @@ pub fn control_plane_scenario_on(
         "initial": {"namespaces": ["default"], "services": svcs,
             "cluster_ip_allocation": {"range": range, "allocated": allocated}},
     });
-    crate::scenario::parse(&file.to_string()).expect("bench scenario is valid")
+    crate::contract::scenario::parse(&file.to_string()).expect("bench scenario is valid")
 }
 
 /// One apiserver's Service REST path (`Allocators::create_service`) over a bare etcd holding
@@ -142,14 +142,14 @@ impl ServiceCreation {
             "cluster": {"service_cluster_ip_range": "10.96.0.0/12",
                 "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"}]},
         });
-        let scenario = crate::scenario::parse(&file.to_string()).expect("bench scenario is valid");
+        let scenario = crate::contract::scenario::parse(&file.to_string()).expect("bench scenario is valid");
         let spec = scenario.cluster.apiservers[0].clone();
         let apiserver = Apiserver::new(spec, &scenario.cluster, behavior);
         let mut etcd = Etcd::default();
         etcd.put(&etcd::namespace_key("default"), Value::Namespace, None, 0);
         if behavior.ip_addresses() {
             let mut cidr = ServiceCidr::new("kubernetes", vec!["10.96.0.0/12".to_string()]);
-            cidr.set_ready(true, "", crate::world::KCM_READY_MESSAGE);
+            cidr.set_ready(true, "", crate::sim::world::KCM_READY_MESSAGE);
             etcd.put(
                 &etcd::service_cidr_key("kubernetes"),
                 Value::ServiceCidr(cidr),
@@ -225,7 +225,7 @@ pub fn repair_ip_setup(n: usize) -> Etcd {
     let range = CidrRange::new(net);
     let mut etcd = Etcd::default();
     let mut cidr = ServiceCidr::new("kubernetes", vec![net.to_string()]);
-    cidr.set_ready(true, "", crate::world::KCM_READY_MESSAGE);
+    cidr.set_ready(true, "", crate::sim::world::KCM_READY_MESSAGE);
     etcd.put(
         &etcd::service_cidr_key("kubernetes"),
         Value::ServiceCidr(cidr),
@@ -343,7 +343,7 @@ pub fn kubectl_services(services: usize) -> String {
 
 /// Reads `text` (kubectl output), makes its scenario and returns the number of findings.
 pub fn import_and_findings(text: &str) -> usize {
-    let imported = crate::kubectl::import(text, &crate::kubectl::Options::default())
+    let imported = crate::import::kubectl::import(text, &crate::import::kubectl::Options::default())
         .expect("valid kubectl output, with a range to guess");
-    crate::kubectl::findings(&imported.scenario).len()
+    crate::import::kubectl::findings(&imported.scenario).len()
 }

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use kube_bootstrap_lab::scenario;
-use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::contract::scenario;
+use kube_bootstrap_lab::sim::report;
 
 /// `scenarios/*.json`, sorted by path.
 fn scenario_files() -> Vec<PathBuf> {
@@ -85,12 +85,12 @@ fn the_catalogue_holds_every_scenario_file() {
         .iter()
         .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
         .collect();
-    let names: Vec<&str> = kube_bootstrap_lab::catalogue::scenario_names().collect();
+    let names: Vec<&str> = kube_bootstrap_lab::lab::catalogue::scenario_names().collect();
     assert_eq!(names, stems);
     for name in names {
-        assert!(kube_bootstrap_lab::catalogue::scenario(name).is_some(), "{name}");
+        assert!(kube_bootstrap_lab::lab::catalogue::scenario(name).is_some(), "{name}");
     }
-    assert!(kube_bootstrap_lab::catalogue::scenario("no-such-scenario").is_none());
+    assert!(kube_bootstrap_lab::lab::catalogue::scenario("no-such-scenario").is_none());
 }
 
 #[test]

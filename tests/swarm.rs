@@ -80,23 +80,23 @@ use std::time::Instant;
 
 use serde_json::Value as Json;
 
-use kube_bootstrap_lab::api::{
+use kube_bootstrap_lab::contract::api::{
     Behavior, Endpoints, IpAddress, IpFamily, ParentReference, Service, ServiceCidr, ServiceType,
     LABEL_IP_FAMILY, LABEL_SERVICE_NAME,
 };
-use kube_bootstrap_lab::controlplane::{Status, KUBERNETES, READYZ_POLL_MS};
-use kube_bootstrap_lab::etcd;
-use kube_bootstrap_lab::event::{Event, EventKind};
-use kube_bootstrap_lab::ipallocator::cidrallocator;
-use kube_bootstrap_lab::ipallocator::ipaddress::CidrRange;
-use kube_bootstrap_lab::ipallocator::Range;
-use kube_bootstrap_lab::portallocator::PortAllocator;
-use kube_bootstrap_lab::reconcilers::ReconcilerType;
-use kube_bootstrap_lab::repair::nodeport::collect_service_node_ports;
-use kube_bootstrap_lab::repair::repairip::{self, ip_address_verdict, IpAddressVerdict};
-use kube_bootstrap_lab::repair::NUM_REPAIRS_BEFORE_LEAK_CLEANUP;
-use kube_bootstrap_lab::scenario::{Action, Corruption, Scenario};
-use kube_bootstrap_lab::world::{MarkKind, Stepped, TaskKind, World};
+use kube_bootstrap_lab::k8s::controlplane::{Status, KUBERNETES, READYZ_POLL_MS};
+use kube_bootstrap_lab::k8s::etcd;
+use kube_bootstrap_lab::contract::event::{Event, EventKind};
+use kube_bootstrap_lab::k8s::ipallocator::cidrallocator;
+use kube_bootstrap_lab::k8s::ipallocator::ipaddress::CidrRange;
+use kube_bootstrap_lab::k8s::ipallocator::Range;
+use kube_bootstrap_lab::k8s::portallocator::PortAllocator;
+use kube_bootstrap_lab::k8s::reconcilers::ReconcilerType;
+use kube_bootstrap_lab::k8s::repair::nodeport::collect_service_node_ports;
+use kube_bootstrap_lab::k8s::repair::repairip::{self, ip_address_verdict, IpAddressVerdict};
+use kube_bootstrap_lab::k8s::repair::NUM_REPAIRS_BEFORE_LEAK_CLEANUP;
+use kube_bootstrap_lab::contract::scenario::{Action, Corruption, Scenario};
+use kube_bootstrap_lab::sim::world::{MarkKind, Stepped, TaskKind, World};
 
 #[path = "support/swarmgen.rs"]
 mod swarmgen;
@@ -1863,7 +1863,7 @@ impl Observer {
             return fail("(j) EndpointSlice", now, format!(
                 "after a rewrite the Endpoints default/kubernetes list {want:?} but the EndpointSlice lists {got:?}"));
         }
-        let labelled = |s: &&&kube_bootstrap_lab::api::EndpointSlice| {
+        let labelled = |s: &&&kube_bootstrap_lab::contract::api::EndpointSlice| {
             s.name != KUBERNETES
                 && s.labels.get(LABEL_SERVICE_NAME).map(String::as_str) == Some(KUBERNETES)
         };

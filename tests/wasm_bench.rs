@@ -32,7 +32,7 @@ fn workloads_in_the_browser() {
     // The same work as natively: the fills hand out every address, every Service gets its
     // IPAddress, and a pass over Services that all have theirs changes nothing.
     assert_eq!(workloads::fill("10.0.0.0/16", 1), 65_534);
-    let behavior = kube_bootstrap_lab::api::Behavior::V1_35;
+    let behavior = kube_bootstrap_lab::contract::api::Behavior::V1_35;
     assert_eq!(workloads::create_services(behavior, 1_000, 1), 1_000);
     let mut etcd = workloads::repair_ip_setup(1_000);
     assert_eq!(workloads::repair_ip_run(&mut etcd), (1_000, 0));

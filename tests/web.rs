@@ -588,7 +588,7 @@ async fn a_pasted_cluster_shows_its_findings_and_plays_from_there() {
     click_id("import-run").await;
     until("the findings", || exists("import-findings")).await;
     let findings = text("import-findings");
-    assert!(findings.starts_with("8 Services, behaviour 1.29, range 10.96.0.0/13."), "{findings}");
+    assert!(findings.starts_with("8 Services, behaviour 1.29, range 10.96.0.0/12."), "{findings}");
     assert!(findings.contains("ClusterIPOutOfRange legacy/old"), "{findings}");
     assert!(findings.contains("Cluster IP [IPv4]:10.100.20.7 was assigned to multiple services; please recreate service"), "{findings}");
     assert!(!exists("import-error"));
@@ -625,5 +625,22 @@ async fn a_large_paste_is_imported_in_the_page_when_no_worker_starts() {
     assert!(findings.contains("Not run: the input is large"), "{findings}");
     assert!(!exists("import-error"));
     until("its Services", || exists("svc-ns-0-svc-000000")).await;
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_story_ends_by_offering_the_guided_tour_and_the_sandbox() {
+    let props = yew::props!(AppProps {
+        tour: Some(yew::AttrValue::from("story")),
+        step: Some(5),
+    });
+    let root = Mounted::<App>::new(props);
+    until("the story's last step", || exists("tour-progress") && text("tour-progress") == "Step 5 of 5").await;
+    until("the guided tour is offered", || exists("tour-then")).await;
+    assert!(exists("tour-leave"), "and so is the sandbox");
+    assert!(!exists("tour-next"));
+    by_id("tour-then").dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    until("tour 1 starts", || text("tour-title").starts_with("1. ") && text("tour-progress").starts_with("Step 1 of ")).await;
+    assert!(!exists("tour-then"), "only the story offers it");
     root.remove();
 }

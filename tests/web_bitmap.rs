@@ -9,12 +9,13 @@ use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, KeyboardEventInit};
 use yew::AppHandle;
 
-use kube_bootstrap_lab::inspect::{BitmapRange, BitmapView, Cell};
+use kube_bootstrap_lab::lab::inspect::{BitmapRange, BitmapView, Cell};
 use kube_bootstrap_lab::lang::Lang;
 use kube_bootstrap_lab::ui::bitmap::{
     background_colour, cell_at, cell_colour, centre_colour, key_target, layout, overview_layout,
-    prefers_dark, Bitmap, BitmapProps, Overview, WINDOW,
+    Bitmap, BitmapProps, Overview, WINDOW,
 };
+use kube_bootstrap_lab::ui::media::prefers_dark;
 
 wasm_bindgen_test_configure!(run_in_browser);
 

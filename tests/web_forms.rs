@@ -2,7 +2,8 @@
 //! instance with what was typed there, inside a shadow root (as `<kube-bootstrap-lab>` renders)
 //! and beside another instance on the same page; ids stay unique per instance; names Kubernetes
 //! refuses are refused in its words and create nothing; a port that is no number is refused
-//! naming its field; the settings' problems are listed and can be dismissed.
+//! naming its field; the settings' problems are listed and can be dismissed; each kubectl
+//! fixture pasted into the import imports as it should, its notes in English and in Chinese.
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::{JsCast, JsValue};
@@ -274,4 +275,135 @@ async fn the_settings_problems_are_a_list_each_instance_dismisses_its_own() {
     b.unmount();
     first.remove();
     second.remove();
+}
+
+/// What each fixture of `tests/kubectl/make-shapes.mjs` imports as: the range guessed (or the
+/// refusal naming the real problem), the Services, and the notes, as parts of their text in
+/// English and in Chinese.
+struct Shape {
+    name: &'static str,
+    text: &'static str,
+    /// `Ok(range)` or `Err(refusal)`.
+    range: Result<&'static str, &'static str>,
+    services: &'static [&'static str],
+    notes: &'static [(&'static str, &'static str)],
+}
+
+const SHAPES: &[Shape] = &[
+    Shape {
+        name: "eks-typed",
+        text: include_str!("kubectl/shape-eks-typed.json"),
+        range: Ok("10.100.0.0/16"),
+        services: &["default/kubernetes", "kube-system/kube-dns"],
+        notes: &[("10.100.0.0/16 is EKS's default", "10.100.0.0/16 是 EKS 的默认值")],
+    },
+    Shape {
+        name: "k3s-prompt",
+        text: include_str!("kubectl/shape-k3s-prompt.txt"),
+        range: Ok("10.43.0.0/16"),
+        services: &["default/kubernetes", "kube-system/kube-dns", "kube-system/metrics-server", "kube-system/traefik"],
+        notes: &[
+            ("ignored 2 lines before the output (a shell prompt or command: pi@k3s-main:~$ kubectl get svc -A -o json)",
+                "忽略了输出之前的 2 行（终端提示符或命令：pi@k3s-main:~$ kubectl get svc -A -o json）"),
+            ("10.43.0.0/16 is k3s's default", "10.43.0.0/16 是 k3s 的默认值"),
+        ],
+    },
+    Shape {
+        name: "kind-concat",
+        text: include_str!("kubectl/shape-kind-concat.json"),
+        range: Ok("10.96.0.0/16"),
+        services: &["default/kubernetes", "kube-system/kube-dns", "shop/web"],
+        notes: &[],
+    },
+    Shape {
+        name: "kind-no-endpoints",
+        text: include_str!("kubectl/shape-kind-no-endpoints.json"),
+        range: Ok("10.96.0.0/16"),
+        services: &["default/kubernetes", "kube-system/kube-dns", "shop/web"],
+        notes: &[
+            ("10.96.0.0/16 is kind's default", "10.96.0.0/16 是 kind 的默认值"),
+            ("apiservers guessed: one at 192.168.10.11:6443 (the input has no Endpoints default/kubernetes)",
+                "apiservers 为推测值：一个，位于 192.168.10.11:6443（输入中没有 Endpoints default/kubernetes）"),
+        ],
+    },
+    Shape {
+        name: "kind-yaml",
+        text: include_str!("kubectl/shape-kind-yaml.txt"),
+        range: Ok("10.96.0.0/16"),
+        services: &["default/kubernetes", "kube-system/kube-dns", "shop/web"],
+        notes: &[("ignored 1 line before the output", "忽略了输出之前的 1 行"), ("10.96.0.0/16 is kind's default", "10.96.0.0/16 是 kind 的默认值")],
+    },
+    Shape {
+        name: "not-kubectl",
+        text: include_str!("kubectl/shape-not-kubectl.json"),
+        range: Err("document 1: not kubectl output: expected objects with apiVersion and kind (an object of services has neither)"),
+        services: &[],
+        notes: &[],
+    },
+];
+
+/// The texts of the elements `sel` in `root`.
+fn texts(root: &Element, sel: &str) -> Vec<String> {
+    let all = root.query_selector_all(sel).unwrap();
+    (0..all.length()).map(|i| all.item(i).unwrap().text_content().unwrap_or_default()).collect()
+}
+
+/// Pastes `shape` into the import panel of a lab in `lang` in a shadow root and submits; returns
+/// the verbatim parts of its notes (what `<code>` shows), to be the same in each language.
+async fn import_shape(shape: &Shape, lang: &str) -> Vec<String> {
+    let (host, root) = shadow_root();
+    let mut lab = mount(root.clone(), options(&[("scenario", "crash-one-of-three"), ("lang", lang)]), None);
+    until("the import form", || find(&root, "#import-text").is_some()).await;
+    get(&root, "#import-text").dyn_into::<HtmlTextAreaElement>().unwrap().set_value(shape.text);
+    press(&root, "#import-run").await;
+    let at = format!("{} in {lang}", shape.name);
+    until(&at, || find(&root, "#import-findings, #import-error").is_some()).await;
+    let zh = lang == "zh";
+    match shape.range {
+        Err(refusal) => {
+            assert_eq!(text(&root, "#import-error"), refusal, "{at}: the refusal, Kubernetes' words in both");
+            assert!(find(&root, "#import-findings").is_none(), "{at}");
+        }
+        Ok(range) => {
+            let summary = text(&root, "#import-findings p");
+            let n = shape.services.len();
+            let want = if zh { format!("{n} 个 Service，行为 ") } else { format!("{n} Services, behaviour ") };
+            assert!(summary.starts_with(&want), "{at}: {summary}");
+            let want = if zh { format!("，范围 {range}。") } else { format!(", range {range}.") };
+            assert!(summary.contains(&want), "{at}: {summary}");
+            for s in shape.services {
+                let id = format!("#svc-{}", s.replace('/', "-"));
+                until(&format!("{at}: {s} in the lab"), || find(&root, &id).is_some()).await;
+            }
+        }
+    }
+    let notes = texts(&root, "#import-notes > li");
+    assert_eq!(notes.len(), shape.notes.len(), "{at}: {notes:?}");
+    for (note, (en, zh_text)) in notes.iter().zip(shape.notes) {
+        assert!(note.contains(if zh { zh_text } else { en }), "{at}: {note:?}");
+    }
+    if zh {
+        // The lab's own words are Chinese; English is left only in what they quote verbatim.
+        for words in texts(&root, "#import-notes .lab-words") {
+            let english = words.replace("ClusterIP", "").replace("kubectl", "");
+            assert!(!english.chars().any(|c| c.is_ascii_alphabetic()), "{at}: English in {words:?}");
+        }
+        let quoted = root.query_selector_all("#import-notes li > :not(code):not(.lab-words)").unwrap();
+        assert_eq!(quoted.length(), 0, "{at}: every part of a note is the lab's words or code");
+    }
+    let verbatim = texts(&root, "#import-notes code");
+    lab.unmount();
+    host.remove();
+    verbatim
+}
+
+/// Issue 25: each fixture pasted into the page imports as the core reads it, and its notes are
+/// told in the page's language with what they quote the same in both.
+#[wasm_bindgen_test]
+async fn every_kubectl_shape_pasted_in_imports_with_its_notes_in_each_language() {
+    for shape in SHAPES {
+        let en = import_shape(shape, "en").await;
+        let zh = import_shape(shape, "zh").await;
+        assert_eq!(en, zh, "{}: the verbatim parts of the notes", shape.name);
+    }
 }

@@ -11,12 +11,12 @@ use wasm_bindgen_test::*;
 use web_sys::Element;
 use yew::Callback;
 
-use kube_bootstrap_lab::etcd::{Loop, WireOp, Write};
-use kube_bootstrap_lab::event::Event;
+use kube_bootstrap_lab::k8s::etcd::{Loop, WireOp, Write};
+use kube_bootstrap_lab::contract::event::Event;
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
-use kube_bootstrap_lab::scenario::{Action, ApiserverRef};
+use kube_bootstrap_lab::contract::scenario::{Action, ApiserverRef};
 use kube_bootstrap_lab::ui::inspector::{frame_of, Inspector, InspectorProps};
-use kube_bootstrap_lab::upstream::Subject;
+use kube_bootstrap_lab::lab::upstream::Subject;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -213,8 +213,8 @@ async fn allocation_cells_name_their_service_with_the_code_of_their_behaviour() 
 async fn an_event_shows_its_time_component_and_message() {
     let lab = lab_at("crash-vs-graceful-stop", 60_000);
     let e: Event = lab
-        .world()
-        .events()
+        .view()
+        .events
         .iter()
         .find(|e| !e.message.is_empty())
         .cloned()

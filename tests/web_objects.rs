@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlSelectElement;
 
-use kube_bootstrap_lab::api::Behavior;
+use kube_bootstrap_lab::contract::api::Behavior;
 use kube_bootstrap_lab::ui::{App, AppProps};
 
 wasm_bindgen_test_configure!(run_in_browser);

@@ -3,12 +3,12 @@
 
 use std::hint::black_box;
 
-use kube_bootstrap_lab::api::Behavior;
+use kube_bootstrap_lab::contract::api::Behavior;
 use kube_bootstrap_lab::rng::SimRng;
-use kube_bootstrap_lab::scenario::Scenario;
-use kube_bootstrap_lab::timeline::Timeline;
+use kube_bootstrap_lab::contract::scenario::Scenario;
+use kube_bootstrap_lab::sim::timeline::Timeline;
 use kube_bootstrap_lab::workloads;
-use kube_bootstrap_lab::world::World;
+use kube_bootstrap_lab::sim::world::World;
 
 pub const HOUR: u64 = 3_600_000;
 

@@ -3,11 +3,11 @@
 //! `cluster.service_cluster_ip_range`.
 #![no_main]
 
-use kube_bootstrap_lab::api::{Behavior, IpFamily};
-use kube_bootstrap_lab::options::{
+use kube_bootstrap_lab::contract::api::{Behavior, IpFamily};
+use kube_bootstrap_lab::k8s::options::{
     parse_service_cluster_ip_range, parse_service_cluster_ip_range_for,
 };
-use kube_bootstrap_lab::scenario;
+use kube_bootstrap_lab::contract::scenario;
 use kube_bootstrap_lab_fuzz::{one_message, scenario_with, text};
 use libfuzzer_sys::fuzz_target;
 

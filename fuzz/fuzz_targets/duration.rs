@@ -3,7 +3,7 @@
 #![no_main]
 
 use kube_bootstrap_lab::duration::{format_ms, parse_ms};
-use kube_bootstrap_lab::scenario::{self, parse_time, MAX_TIME_MS};
+use kube_bootstrap_lab::contract::scenario::{self, parse_time, MAX_TIME_MS};
 use kube_bootstrap_lab_fuzz::{one_message, scenario_with, text};
 use libfuzzer_sys::fuzz_target;
 

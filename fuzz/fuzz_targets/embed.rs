@@ -6,8 +6,8 @@
 //! `panels=` only its entries that are panels (the options equal those of what was accepted).
 #![no_main]
 
-use kube_bootstrap_lab::embed::{parse_query, parse_settings, PageOptions};
-use kube_bootstrap_lab::parts::Part;
+use kube_bootstrap_lab::lab::embed::{parse_query, parse_settings, PageOptions};
+use kube_bootstrap_lab::lab::parts::Part;
 use kube_bootstrap_lab::lab::{Lab, Opening};
 use kube_bootstrap_lab_fuzz::{default_lab_json, lab_json, names_one_of, one_message, text};
 use kube_bootstrap_lab::quote::one_line;

@@ -1,13 +1,15 @@
 //! The `kubectl` import (`bootstrap-sim import`, and the page's import worker, which gets the
 //! bytes, a range and a behaviour by `postMessage`): `kubectl::text_of` on the bytes,
 //! `kubectl::read`, `kubectl::import` (which ends with `kubectl::check`), then, as the CLI's
-//! `findings` and the page do, `kubectl::findings` on the scenario imported.
+//! `findings` and the page do, `kubectl::findings` on the scenario imported. The corpus
+//! (`fuzz/seed-corpus.sh`) holds JSON and `-o yaml` output, and output pasted after a shell
+//! prompt: every path of the reader.
 //!
 //! An input whose first line starts with `//` gives the options there, `behavior|range|ports`
 //! (empty: not given), and the kubectl output after it.
 #![no_main]
 
-use kube_bootstrap_lab::kubectl::{self, Options};
+use kube_bootstrap_lab::import::kubectl::{self, Options};
 use kube_bootstrap_lab_fuzz::{names_one_of, one_message, scenario_rejection};
 use libfuzzer_sys::fuzz_target;
 

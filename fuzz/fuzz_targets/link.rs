@@ -5,7 +5,7 @@
 #![no_main]
 
 use kube_bootstrap_lab::lab::{Lab, Opening};
-use kube_bootstrap_lab::share::{is_moment, Moment};
+use kube_bootstrap_lab::lab::share::{is_moment, Moment};
 use kube_bootstrap_lab_fuzz::{default_lab_json, lab_json, names_one_of, text};
 use libfuzzer_sys::fuzz_target;
 

@@ -3,10 +3,10 @@
 //! (`tour::WAIT_LIMIT_MS`, and never past the 2-hour one), so a tour cannot hang the page.
 #![no_main]
 
-use kube_bootstrap_lab::catalogue;
-use kube_bootstrap_lab::scenario::MAX_TIME_MS;
-use kube_bootstrap_lab::timeline::Timeline;
-use kube_bootstrap_lab::tour::{self, Guide};
+use kube_bootstrap_lab::lab::catalogue;
+use kube_bootstrap_lab::contract::scenario::MAX_TIME_MS;
+use kube_bootstrap_lab::sim::timeline::Timeline;
+use kube_bootstrap_lab::lab::tour::{self, Guide};
 use kube_bootstrap_lab_fuzz::{names_one_of, text, tour_rejection};
 use libfuzzer_sys::fuzz_target;
 

@@ -5,9 +5,9 @@
 
 use std::process::ExitCode;
 
-use kube_bootstrap_lab::kubectl;
-use kube_bootstrap_lab::report;
-use kube_bootstrap_lab::scenario::{self, Scenario};
+use kube_bootstrap_lab::import::kubectl;
+use kube_bootstrap_lab::sim::report;
+use kube_bootstrap_lab::contract::scenario::{self, Scenario};
 
 const USAGE: &str = "usage: bootstrap-sim run FILE | state FILE --at DURATION | check FILE | import FILE [--behavior B] [--service-cluster-ip-range R] [--service-node-port-range P] | findings FILE [same options]";
 
@@ -99,7 +99,7 @@ fn main() -> ExitCode {
                 print_json(&serde_json::json!({
                     "behavior": file["behavior"],
                     "service_cluster_ip_range": file["cluster"]["service_cluster_ip_range"],
-                    "notes": notes,
+                    "notes": notes.iter().map(ToString::to_string).collect::<Vec<_>>(),
                     "findings": kubectl::findings(&scenario),
                 }));
                 ExitCode::SUCCESS

@@ -3,22 +3,39 @@
 //! [`Lab::update`]: whatever shows it (the browser UI) sends a [`Msg`] and reads the lab back,
 //! so the rules of playing, forking and touring live here, tested natively.
 
+mod allocations;
+mod keys;
 mod open;
 mod touring;
+mod view;
 
+pub mod catalogue;
+pub mod embed;
+pub mod explain;
+pub mod inspect;
+pub mod parts;
+pub mod share;
+pub mod tour;
+pub mod upstream;
+
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::duration::format_ms;
-use crate::etcd::Write;
 use crate::lang::Lang;
-use crate::scenario::{Action, Scenario, MAX_TIME_MS};
-use crate::share::{Moment, Source};
-use crate::state::State;
-use crate::timeline::Timeline;
-use crate::tour::Guide;
-use crate::world::World;
+use crate::contract::scenario::{Action, Scenario, MAX_TIME_MS};
+use crate::lab::share::{Moment, Source};
+use crate::contract::state::State;
+use crate::sim::timeline::Timeline;
+use crate::lab::tour::Guide;
 
+pub use allocations::{Bar, BarKind};
+pub use keys::key_summary;
 pub use open::Opening;
+pub use view::{
+    ApiserverActions, Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName, RangeName, ReconcilerType,
+    View, WireOp, Write, KUBERNETES,
+};
 
 /// The scenario the page opens with.
 pub const DEFAULT_SCENARIO: &str = "crash-one-of-three";
@@ -89,12 +106,13 @@ pub struct EndpointsChange {
 }
 
 /// The model behind the page: a timeline plus how it is being played.
-/// A move to tour step `step`: playing runs at `speed` (virtual ms per real ms) until `at`, and
-/// the step's narration appears when the clock gets there, not before.
+/// A move to tour step `step`: playing runs at `speed` (virtual ms per real ms; `None`: the
+/// reader's) until `at`, and the step's narration appears when the clock gets there, not before.
+/// A move to the step shown is the step playing on for the reader to watch (its `play`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct TourMove {
     pub(crate) at: u64,
-    pub(crate) speed: f64,
+    pub(crate) speed: Option<f64>,
     pub(crate) step: usize,
 }
 
@@ -135,6 +153,8 @@ pub struct Lab {
     /// The requests to etcd of the last move that made any, and a count of such moves.
     wire: Rc<Vec<Write>>,
     wire_seq: u64,
+    /// What [`Lab::view`] and [`Lab::bitmaps`] keep between renders.
+    views: RefCell<view::ViewCache>,
 }
 
 impl Lab {
@@ -170,6 +190,7 @@ impl Lab {
             generation: 0,
             wire: Rc::default(),
             wire_seq: 0,
+            views: RefCell::default(),
         }
     }
 
@@ -185,11 +206,16 @@ impl Lab {
         let changed = match msg {
             Msg::TogglePlay => {
                 // Play/Pause on a story that moves by itself hands it over too (its pointerdown
-                // is not taken as a click anywhere): Pause pauses, Play plays.
+                // is not taken as a click anywhere): Pause pauses, Play plays; in a tour, Play
+                // plays to the next step and shows it there.
                 let was = self.playing;
                 self.take_over();
+                self.stop_at = None;
                 self.playing = !was;
                 self.last_frame = None;
+                if self.playing {
+                    self.tour_play();
+                }
                 true
             }
             Msg::Frame { timestamp_ms } => self.frame(timestamp_ms),
@@ -199,16 +225,19 @@ impl Lab {
             }
             Msg::Seek(t) => {
                 self.seek(t);
+                self.tour_follow();
                 true
             }
             Msg::Step => {
                 self.playing = false;
                 self.step();
+                self.tour_follow();
                 true
             }
             Msg::StepBack => {
                 self.playing = false;
                 self.step_back();
+                self.tour_follow();
                 true
             }
             Msg::SetSpeed(e) => self.set_speed(e),
@@ -369,7 +398,8 @@ impl Lab {
         }
         self.timeline.run_until(t);
         self.horizon = self.horizon.max(t);
-        if let Some(m) = arrived {
+        // The end of a step's own playing (its `play`) shows nothing new.
+        if let Some(m) = arrived.filter(|m| Some(m.step) != self.guide.as_ref().map(|g| g.index)) {
             self.arrive(m.step);
         }
     }
@@ -456,8 +486,15 @@ impl Lab {
         self.timeline.world().now()
     }
 
-    pub fn world(&self) -> &World {
-        self.timeline.world()
+    /// When the simulation next does something, if it will.
+    pub fn next_time(&self) -> Option<u64> {
+        self.timeline.world().next_time()
+    }
+
+    /// Which of `apiserver`'s own actions (crash, stop, start, isolate) the lab takes now: what
+    /// its buttons offer, decided by the rule that decides the actions themselves.
+    pub fn allowed(&self, apiserver: &str) -> ApiserverActions {
+        self.timeline.world().allowed(apiserver)
     }
 
     /// The state of the world now (shared: taken once per change).
@@ -488,7 +525,7 @@ impl Lab {
 
     /// The speed playing runs at now: faster while moving to a far tour step.
     pub fn play_speed(&self) -> f64 {
-        self.stop_at.map_or_else(|| self.speed(), |m| m.speed)
+        self.stop_at.and_then(|m| m.speed).unwrap_or_else(|| self.speed())
     }
 
     /// The furthest instant reached on this timeline (at least now).

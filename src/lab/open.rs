@@ -3,7 +3,7 @@
 
 use crate::lang::Lang;
 use crate::quote::quote;
-use crate::share::{self, Moment, Source};
+use crate::lab::share::{self, Moment, Source};
 
 use super::{Lab, DEFAULT_SCENARIO};
 
@@ -30,7 +30,11 @@ impl Lab {
         let (mut lab, notes) = Self::open_quietly(o);
         lab.lang = o.lang;
         lab.tour_autoplay = o.autoplay && lab.guide.is_some();
-        lab.playing = o.autoplay && lab.guide.is_none();
+        // A story moves on by itself: no step of it plays on for the reader to watch.
+        if lab.tour_autoplay {
+            lab.stop_at = None;
+        }
+        lab.playing = lab.stop_at.is_some() || (o.autoplay && lab.guide.is_none());
         lab.story_onward();
         lab.notice = (!notes.is_empty()).then(|| notes.join(" "));
         lab.observe_afresh();
@@ -69,7 +73,7 @@ impl Lab {
                 Err(note) => notes.push(note),
             }
         }
-        let known = scenario.filter(|n| crate::catalogue::scenario(n).is_some());
+        let known = scenario.filter(|n| crate::lab::catalogue::scenario(n).is_some());
         if let (Some(n), None) = (scenario, known) {
             notes.push(say(
                 format!("There is no scenario {}.", quote(n)),
@@ -90,7 +94,7 @@ impl Lab {
             });
         }
         let lab = Lab::new(
-            crate::catalogue::scenario(name).expect("the default scenario parses"),
+            crate::lab::catalogue::scenario(name).expect("the default scenario parses"),
             Source::Builtin(name.to_string()),
         );
         (lab, notes)
@@ -103,7 +107,7 @@ impl Lab {
         step: Option<usize>,
         say: impl Fn(String, String) -> String,
     ) -> Result<(Self, Vec<String>), String> {
-        let mut lab = match crate::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
+        let mut lab = match crate::lab::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
             Some(Ok(lab)) => lab,
             Some(Err(e)) => {
                 return Err(say(

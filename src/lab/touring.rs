@@ -3,8 +3,9 @@
 
 use crate::lang::Lang;
 use crate::quote::quote;
-use crate::share::Source;
-use crate::tour::{Guide, Tour};
+use crate::lab::share::Source;
+use crate::contract::scenario::MAX_TIME_MS;
+use crate::lab::tour::{Guide, Tour};
 
 use super::{Lab, TourMove};
 
@@ -15,7 +16,7 @@ impl Lab {
     /// Starts `tour` at its first step.
     pub(super) fn tour(tour: Tour) -> Result<Self, String> {
         let name = tour.steps[0].scenario.clone();
-        let s = crate::catalogue::scenario(&name)
+        let s = crate::lab::catalogue::scenario(&name)
             .ok_or_else(|| format!("tour {:?}: no scenario {name:?}", tour.name))?;
         let mut lab = Lab::new(s, Source::Builtin(name));
         lab.guide = Some(Guide::new(tour));
@@ -28,7 +29,7 @@ impl Lab {
 
     /// Replaces the lab with the tour `name` of `tours/`, or says why it cannot.
     pub(super) fn pick_tour(&mut self, name: &str) {
-        match crate::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
+        match crate::lab::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
             Some(Ok(next)) => self.replace(next),
             Some(Err(e)) => self.notice = Some(e),
             None => {
@@ -59,7 +60,7 @@ impl Lab {
         };
         let source = Source::Builtin(step.scenario.clone());
         if self.source != source {
-            match crate::catalogue::scenario(&step.scenario) {
+            match crate::lab::catalogue::scenario(&step.scenario) {
                 Some(s) => {
                     let autoplay = self.tour_autoplay;
                     self.replace(Lab::new(s, source));
@@ -86,14 +87,18 @@ impl Lab {
                         Some(ms) => (t - now) as f64 / ms,
                         None => self.speed().max((t - now) as f64 / TOUR_MOVE_MS),
                     };
-                    self.stop_at = Some(TourMove { at: t, speed, step: i });
+                    self.stop_at = Some(TourMove { at: t, speed: Some(speed), step: i });
                     self.playing = true;
                     self.last_frame = None;
                 } else {
-                    guide.index = i;
+                    guide.show(i);
                     self.timeline.seek(t);
                     self.stop_at = None;
                     self.playing = false;
+                    self.horizon = self.horizon.max(t);
+                    self.guide = Some(guide);
+                    self.watch();
+                    return;
                 }
                 self.horizon = self.horizon.max(t);
             }
@@ -108,9 +113,74 @@ impl Lab {
     /// The clock reached the instant of step `i` it was moving to: the step shows now.
     pub(super) fn arrive(&mut self, i: usize) {
         if let Some(g) = self.guide.as_mut() {
-            g.index = i;
+            g.show(i);
         }
+        self.watch();
         self.story_onward();
+    }
+
+    /// A step whose narration asks the reader to watch something (its `play`) plays on at the
+    /// reader's speed for that long once shown, never past the next step's instant. A story
+    /// moving by itself needs no such push.
+    fn watch(&mut self) {
+        if self.tour_autoplay {
+            return;
+        }
+        let Some(mut guide) = self.guide.take() else { return };
+        if let Some(play) = guide.step().play {
+            let (now, next) = (self.now(), guide.index + 1);
+            let mut end = now.saturating_add(play).min(MAX_TIME_MS);
+            if guide.same_scenario(next) {
+                if let Ok(t) = guide.time_of(next, &mut self.timeline) {
+                    end = end.min(t);
+                }
+                self.timeline.seek(now);
+            }
+            if end > now {
+                self.stop_at = Some(TourMove { at: end, speed: None, step: guide.index });
+                self.playing = true;
+                self.last_frame = None;
+            }
+        }
+        self.guide = Some(guide);
+    }
+
+    /// Play in a tour: the narration moves with the clock. Steps whose instant has passed show
+    /// at once; then the clock plays at the reader's speed to the next step and shows it there
+    /// (a step in another scenario is not on this clock: playing goes on past it).
+    pub(super) fn tour_play(&mut self) {
+        self.tour_follow();
+        if self.tour_error.is_some() {
+            return;
+        }
+        let Some(mut guide) = self.guide.take() else { return };
+        let (now, mut next) = (self.now(), guide.index + 1);
+        while guide.same_scenario(next) {
+            match guide.time_of(next, &mut self.timeline) {
+                Ok(t) if t <= now => guide.show(next),
+                Ok(t) => self.stop_at = Some(TourMove { at: t, speed: None, step: next }),
+                Err(e) => self.tour_error = Some(e),
+            }
+            if guide.index != next {
+                break;
+            }
+            next = guide.index + 1;
+        }
+        self.timeline.seek(now);
+        self.guide = Some(guide);
+    }
+
+    /// After the clock was moved by hand (the scrubber, a step), the narration shows the last
+    /// step already found whose instant is now or before, among the steps on this clock.
+    pub(super) fn tour_follow(&mut self) {
+        let now = self.now();
+        let Some(g) = self.guide.as_mut() else { return };
+        while g.index > 0 && g.same_scenario(g.index - 1) && g.found_time(g.index).is_some_and(|t| t > now) {
+            g.show(g.index - 1);
+        }
+        while g.same_scenario(g.index + 1) && g.found_time(g.index + 1).is_some_and(|t| t <= now) {
+            g.show(g.index + 1);
+        }
     }
 
     /// A story (a tour that moves on by itself) starts playing to its next step at once, over
@@ -141,12 +211,16 @@ impl Lab {
     /// Moves the tour by one step. Going forward while still moving to the next step lands on
     /// it at once: one press, one step.
     pub(super) fn tour_move(&mut self, forward: bool, animate: bool) {
+        let shown = self.guide.as_ref().map(|g| g.index);
         if let Some(m) = self.stop_at.take() {
-            self.seek(m.at);
             self.playing = false;
-            self.arrive(m.step);
-            if forward {
-                return;
+            // A step playing on for the reader to watch stops where it is: Next goes on from there.
+            if Some(m.step) != shown {
+                self.seek(m.at);
+                self.arrive(m.step);
+                if forward {
+                    return;
+                }
             }
         }
         let Some(i) = self.guide.as_ref().map(|g| g.index) else {
@@ -222,7 +296,7 @@ impl Lab {
         let g = self.guide.as_ref()?;
         Some(format!(
             "tour={}&step={}",
-            crate::share::percent_encode(&g.tour.name),
+            crate::lab::share::percent_encode(&g.tour.name),
             g.index + 1
         ))
     }

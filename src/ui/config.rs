@@ -5,13 +5,13 @@ use serde_json::json;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::api::Behavior;
-use crate::catalogue;
-use crate::inspect::words::{behavior_label, behavior_summary};
+use crate::k8s::api::Behavior;
+use crate::lab::catalogue;
+use crate::lab::inspect::words::{behavior_label, behavior_summary};
 use crate::lab::Msg;
 use crate::lang::Lang;
-use crate::scenario::{self, Scenario};
-use crate::share::Source;
+use crate::contract::scenario::{self, ApiserverSpec, Scenario};
+use crate::lab::share::Source;
 
 /// The settings of the configuration form, as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,7 +64,8 @@ fn cluster_file_in(s: &Settings, lang: Lang) -> Result<String, String> {
         Lang::Zh => format!("seed: {:?} 不是非负整数", s.seed),
     })?;
     let apiservers: Vec<_> = (0..n)
-        .map(|i| json!({"name": format!("apiserver-{}", (b'a' + i as u8) as char), "advertise_address": format!("192.168.10.{}", 11 + i)}))
+        .map(ApiserverSpec::nth)
+        .map(|a| json!({"name": a.name, "advertise_address": a.advertise_address.to_string()}))
         .collect();
     let file = json!({
         "name": "sandbox",

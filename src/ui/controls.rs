@@ -8,7 +8,7 @@ use yew::prelude::*;
 use crate::duration::format_ms;
 use crate::lab::{Msg, SPEED_MAX_EXP, SPEED_MIN_EXP};
 use crate::lang::Lang;
-use crate::world::{Mark, MarkKind};
+use crate::lab::{Mark, MarkKind};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct TimeControlsProps {

@@ -1,23 +1,25 @@
 //! The inspector: one object of the stage (an apiserver, an etcd key, a packet, an allocation
 //! cell, an event) with its details read from the frame's state, the upstream code it models at
-//! the behaviour's tag (`crate::upstream`) and what the lab simplifies there.
+//! the behaviour's tag (`crate::lab::upstream`) and what the lab simplifies there.
+
+use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
 use crate::duration::format_ms;
-use crate::etcd::{self, Loop, WireOp};
-use crate::lab::{Lab, Msg};
+use crate::lab::{Loop, WireOp, Write};
+use crate::lab::{ApiserverActions, Lab, Msg};
 use crate::lang::Lang;
-use crate::scenario::{Action, ApiserverRef, Isolate};
-use crate::state::{ApiserverStatus, State};
-use crate::upstream::{self, Subject};
+use crate::contract::scenario::Action;
+use crate::contract::state::State;
+use crate::lab::upstream::{self, Subject};
 
 pub use super::frame::Frame;
 
 /// A frame of `lab` as the app renders it (for tests and hosts that mount the inspector alone).
 #[doc(hidden)]
 pub fn frame_of(lab: &Lab) -> Frame {
-    Frame::of(lab)
+    lab.view()
 }
 
 #[derive(Properties, PartialEq)]
@@ -28,7 +30,7 @@ pub struct InspectorProps {
     pub on_close: Callback<()>,
     /// The requests of the lab's last move: a key's inspector lists those that reached it.
     #[prop_or_default]
-    pub wire: std::rc::Rc<Vec<etcd::Write>>,
+    pub wire: std::rc::Rc<Vec<Write>>,
     /// Opens another subject (a request listed under a key).
     #[prop_or_default]
     pub on_pick: Callback<Subject>,
@@ -80,7 +82,7 @@ pub fn inspector(p: &InspectorProps) -> Html {
                 { for rows.into_iter().map(|(en, zh, v)| html! { <><dt>{ t.pick(en, zh) }</dt><dd>{ v }</dd></> }) }
             </dl>
             if let Subject::Apiserver(name) = &p.subject {
-                { actions(name, &p.frame.state, &p.lab, t) }
+                { actions(name, &p.frame.allowed, &p.lab, t) }
             }
             if let Subject::Key(key) = &p.subject {
                 { requests(key, &p.wire, &p.on_pick, t, &ids) }
@@ -103,8 +105,8 @@ pub fn inspector(p: &InspectorProps) -> Html {
 
 /// The requests that just reached `key` (the packets that flew to it), each opening its own
 /// details: how a keyboard reaches a packet.
-fn requests(key: &str, wire: &[etcd::Write], on_pick: &Callback<Subject>, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
-    let to_key: Vec<&etcd::Write> = wire.iter().filter(|w| w.key == key).collect();
+fn requests(key: &str, wire: &[Write], on_pick: &Callback<Subject>, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
+    let to_key: Vec<&Write> = wire.iter().filter(|w| w.key == key).collect();
     if to_key.is_empty() {
         return Html::default();
     }
@@ -274,7 +276,7 @@ fn ip_address_rows(ip: &str, st: &State, t: Lang) -> Vec<Row> {
 }
 
 fn key_rows(key: &str, st: &State, t: Lang) -> Vec<Row> {
-    let value = key_value(key, st, t);
+    let value = crate::lab::key_summary(key, st, t);
     let mut rows = vec![(
         "Value",
         "值",
@@ -291,130 +293,15 @@ fn key_rows(key: &str, st: &State, t: Lang) -> Vec<Row> {
     rows
 }
 
-/// A summary of what `key` holds, `None` when etcd does not hold it.
-fn key_value(key: &str, st: &State, t: Lang) -> Option<String> {
-    let nn = |prefix: &str| key.strip_prefix(prefix).map(str::to_string);
-    let list = |v: Vec<String>| if v.is_empty() { none(t) } else { v.join(", ") };
-    // A grouped row (`/namespaces/*`): the names it stands for.
-    if let Some(prefix) = key.strip_suffix('*') {
-        let names: Vec<String> = match prefix {
-            etcd::NAMESPACES => st.namespaces.clone(),
-            etcd::SERVICES => st.services.iter().map(|s| s.key()).collect(),
-            etcd::PODS => st.pods.iter().map(|p| p.key()).collect(),
-            etcd::SERVICE_CIDRS => st.service_cidrs.iter().map(|c| c.name.clone()).collect(),
-            etcd::IP_ADDRESSES => st.ip_addresses.iter().map(|a| a.ip.clone()).collect(),
-            etcd::MASTER_LEASES => st.leases.iter().map(|l| l.ip.clone()).collect(),
-            _ => return None,
-        };
-        return Some(list(names));
-    }
-    if let Some(ip) = key.strip_prefix(etcd::MASTER_LEASES) {
-        let holder = st.apiservers.iter().find(|a| a.advertise_address == ip);
-        st.leases.iter().find(|l| l.key == key)?;
-        return Some(match (t, holder) {
-            (Lang::En, Some(a)) => format!("{ip}, the lease of {}", a.name),
-            (Lang::Zh, Some(a)) => format!("{ip}，{} 的租约", a.name),
-            _ => ip.to_string(),
-        });
-    }
-    if key == etcd::RANGE_SERVICE_IPS {
-        return st.allocations.cluster_ip.first().map(|a| used(a, t));
-    }
-    if key == etcd::RANGE_SECONDARY_SERVICE_IPS {
-        return st.allocations.cluster_ip.get(1).map(|a| used(a, t));
-    }
-    if key == etcd::RANGE_NODE_PORTS {
-        return Some(used(&st.allocations.node_port, t));
-    }
-    if let Some(nn) = nn(etcd::SERVICES) {
-        let s = st
-            .services
-            .iter()
-            .find(|s| format!("{}/{}", s.namespace, s.name) == nn)?;
-        return Some(format!(
-            "{:?} · ClusterIP {}",
-            s.type_,
-            if s.cluster_ip.is_empty() {
-                none(t)
-            } else {
-                s.cluster_ip.clone()
-            }
-        ));
-    }
-    if let Some(nn) = nn(etcd::ENDPOINTS) {
-        let e = st.endpoints.iter().find(|e| e.key() == nn)?;
-        return Some(list(
-            e.subsets.iter().flat_map(|s| s.addresses.clone()).collect(),
-        ));
-    }
-    if let Some(nn) = nn(etcd::ENDPOINT_SLICES) {
-        let e = st.endpoint_slices.iter().find(|e| e.key() == nn)?;
-        return Some(list(
-            e.endpoints
-                .iter()
-                .flat_map(|s| s.addresses.clone())
-                .collect(),
-        ));
-    }
-    if let Some(name) = key.strip_prefix(etcd::SERVICE_CIDRS) {
-        let c = st.service_cidrs.iter().find(|c| c.name == name)?;
-        return Some(c.cidrs.join(", "));
-    }
-    if let Some(ip) = key.strip_prefix(etcd::IP_ADDRESSES) {
-        let a = st.ip_addresses.iter().find(|a| a.ip == ip)?;
-        return Some(format!(
-            "{}/{}/{}",
-            a.parent.resource, a.parent.namespace, a.parent.name
-        ));
-    }
-    if let Some(n) = key.strip_prefix(etcd::NAMESPACES) {
-        return st
-            .namespaces
-            .iter()
-            .any(|x| x == n)
-            .then(|| t.pick("a Namespace", "一个 Namespace").to_string());
-    }
-    if let Some(nn) = nn(etcd::PODS) {
-        let p = st
-            .pods
-            .iter()
-            .find(|p| format!("{}/{}", p.namespace, p.name) == nn)?;
-        return Some(format!(
-            "{} · {}",
-            p.pod_ip,
-            if p.ready {
-                t.pick("ready", "就绪")
-            } else {
-                t.pick("not ready", "未就绪")
-            }
-        ));
-    }
-    None
-}
-
-/// A range object: its range and how much of it is used.
-fn used<T>(a: &crate::state::AllocationState<T>, t: Lang) -> String {
-    match t {
-        Lang::En => format!("{} · {} of {} used", a.range, a.used, a.size),
-        Lang::Zh => format!("{} · 已用 {} / {}", a.range, a.used, a.size),
-    }
-}
-
 /// The apiserver's actions, as its card offers them, each named with the apiserver.
-fn actions(name: &str, st: &State, lab: &Callback<Msg>, t: Lang) -> Html {
-    let Some(a) = st.apiservers.iter().find(|a| a.name == name) else {
+fn actions(name: &str, allowed: &BTreeMap<String, ApiserverActions>, lab: &Callback<Msg>, t: Lang) -> Html {
+    let Some(&allowed) = allowed.get(name) else {
         return html! {};
     };
-    let starting = a.status == ApiserverStatus::Starting;
-    let up = a.status.is_up() && !starting;
-    let r = || ApiserverRef {
-        apiserver: name.to_string(),
-    };
-    let button = |class: &'static str,
+    let [crash, stop, start, isolate] = crate::ui::panels::apiserver_actions(name, allowed);
+    let button = |(class, enabled, action): (&'static str, bool, Action),
                   text: (&'static str, &'static str),
-                  label: (&str, &str),
-                  enabled: bool,
-                  action: Action| {
+                  label: (&str, &str)| {
         let lab = lab.clone();
         let onclick = Callback::from(move |_: MouseEvent| lab.emit(Msg::Act(action.clone())));
         let aria = match t {
@@ -425,11 +312,10 @@ fn actions(name: &str, st: &State, lab: &Callback<Msg>, t: Lang) -> Html {
     };
     html! {
         <div class="card-actions inspector-actions">
-            { button("crash", ("✖ Crash", "✖ 崩溃"), ("Crash", "使崩溃 "), up || starting, Action::CrashApiserver(r())) }
-            { button("stop", ("■ Stop", "■ 停止"), ("Stop", "停止 "), up && a.status != ApiserverStatus::Stopping, Action::StopApiserver(r())) }
-            { button("start", ("▶ Start", "▶ 启动"), ("Start", "启动 "), !up && !starting, Action::StartApiserver(r())) }
-            { button("isolate", ("✂ Isolate 30s", "✂ 隔离 30s"), ("Isolate for 30 s", "隔离 30 秒："), up,
-                Action::IsolateApiserver(Isolate { apiserver: name.to_string(), for_: "30s".into() })) }
+            { button(crash, ("✖ Crash", "✖ 崩溃"), ("Crash", "使崩溃 ")) }
+            { button(stop, ("■ Stop", "■ 停止"), ("Stop", "停止 ")) }
+            { button(start, ("▶ Start", "▶ 启动"), ("Start", "启动 ")) }
+            { button(isolate, ("✂ Isolate 30s", "✂ 隔离 30s"), ("Isolate for 30 s", "隔离 30 秒：")) }
         </div>
     }
 }

@@ -10,11 +10,15 @@ pub(crate) mod hooks;
 pub(crate) mod ids;
 #[doc(hidden)]
 pub mod inspector;
+mod lang;
 mod link;
+mod listener;
+pub mod media;
 mod notice;
 pub mod mount;
 mod panels;
 mod reveal;
+mod spots;
 mod stage;
 pub(crate) mod tour;
 pub mod table;
@@ -23,15 +27,18 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::embed::Theme;
+use crate::lab::embed::Theme;
 use crate::lab::{Lab, Msg};
 use crate::lang::Lang;
-use crate::parts::Part;
+use crate::lab::parts::Part;
 
 pub use config::{cluster_scenario, Settings};
 use config::ConfigForm;
-pub(crate) use frame::{CidrCanvas, Frame};
+pub(crate) use frame::Frame;
 pub(crate) use inspector::Inspector;
+// The components reach the language as `super::use_lang` (or `super::super::`).
+pub(crate) use lang::use_lang;
+use lang::LangProvider;
 
 /// The tour the untouched page and embeds open on, moving on by itself.
 pub const STORY: &str = "story";
@@ -65,7 +72,7 @@ pub struct AppProps {
     /// A forced theme, for this instance only.
     #[prop_or_default]
     pub theme: Theme,
-    /// The panels to show (names of [`crate::embed::PANELS`]); all when absent.
+    /// The panels to show (names of [`crate::lab::embed::PANELS`]); all when absent.
     #[prop_or_default]
     pub panels: Option<Rc<Vec<Part>>>,
     /// The lab's own page, when this instance is embedded in another one: links to a moment
@@ -79,12 +86,12 @@ pub struct AppProps {
 
 impl AppProps {
     /// The props for validated settings (URL parameters, `mount` options or attributes).
-    pub(crate) fn from_options(o: crate::embed::PageOptions, link: Option<String>, problems: Vec<String>) -> Self {
+    pub(crate) fn from_options(o: crate::lab::embed::PageOptions, link: Option<String>, problems: Vec<String>) -> Self {
         // Asked for nothing in particular, the page and an embed open on the story, playing:
         // most readers never click, so the untouched view has to teach by itself.
         let untouched = o.tour.is_none() && o.scenario.is_none() && link.is_none() && o.step.is_none();
         let o = match untouched {
-            true => crate::embed::PageOptions { tour: Some(STORY.into()), autoplay: true, ..o },
+            true => crate::lab::embed::PageOptions { tour: Some(STORY.into()), autoplay: true, ..o },
             false => o,
         };
         AppProps {
@@ -104,15 +111,8 @@ impl AppProps {
     }
 
     fn shows(&self, panel: Part) -> bool {
-        crate::embed::shows(self.panels.as_deref().map(Vec::as_slice), panel)
+        crate::lab::embed::shows(self.panels.as_deref().map(Vec::as_slice), panel)
     }
-}
-
-/// The language of this instance, for every component under [`App`] (a context, not a global,
-/// so that two instances on one page can differ).
-#[hook]
-pub(crate) fn use_lang() -> Lang {
-    use_context::<Lang>().unwrap_or_default()
 }
 
 #[function_component(App)]
@@ -152,7 +152,7 @@ pub fn app(props: &AppProps) -> Html {
     let stage_spots = Rc::new(spots.iter().map(ToString::to_string).collect::<Vec<_>>());
     hooks::use_height_reports(props.report_height);
     let (frame, slow) = frame::use_frame(&lab);
-    let maps = frame::use_bitmaps(&lab, &frame);
+    let maps = lab.bitmaps();
     let relative = {
         let state = state.clone();
         use_callback((), move |(), _| state.get().link_to_here())
@@ -169,7 +169,7 @@ pub fn app(props: &AppProps) -> Html {
         Callback::from(move |_: MouseEvent| as_table.set(!*as_table))
     };
     html! {
-        <ContextProvider<Lang> context={t}>
+        <LangProvider context={t}>
         <ContextProvider<ids::Ids> context={ids.clone()}>
         // Divs only, no landmark elements (`main`, `header`, `section`): a host page's rules for
         // those would reach a mounted lab. On its own page the lab is the main landmark.
@@ -211,7 +211,7 @@ pub fn app(props: &AppProps) -> Html {
             </div>
         </div>
         </ContextProvider<ids::Ids>>
-        </ContextProvider<Lang>>
+        </LangProvider>
     }
 }
 
@@ -228,9 +228,14 @@ fn use_scroll_to(node: NodeRef) -> Callback<()> {
 /// The card of the tour being taken, if any.
 fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
     let g = lab.guide()?;
+    // The story ends by offering the first guided tour beside the sandbox.
+    let then = (g.tour.name == STORY && g.index + 1 == g.tour.steps.len())
+        .then(|| crate::lab::catalogue::tours().into_iter().find(|t| t.name != STORY))
+        .flatten()
+        .map(|t| (AttrValue::from(t.name), t.title));
     Some(html! {
         <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay()}
-            spots={g.step().highlight.clone()}
+            spots={g.step().highlight.clone()} {then}
             say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
     })
 }
@@ -275,7 +280,7 @@ fn grid(
     lab: &Lab,
     frame: &Frame,
     slow: &Rc<Frame>,
-    maps: &Rc<frame::Bitmaps>,
+    maps: &Rc<crate::lab::Bitmaps>,
     send: &Callback<Msg>,
 ) -> Html {
     let shows = |panel: Part| props.shows(panel);
@@ -290,7 +295,7 @@ fn grid(
             if shows(Part::Events) { <panels::EventFeed frame={(**slow).clone()} /> }
             if shows(Part::Bitmaps) {
                 <panels::Bitmaps maps={maps.clone()} behavior={frame.behavior} now={frame.state.time_ms}
-                    sweep={frame::repair_runs(frame)} lab={send.clone()} />
+                    sweep={frame.repair_runs()} lab={send.clone()} />
             }
             if cidrs { <panels::ServiceCidrs frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Services) { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }

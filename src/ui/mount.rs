@@ -7,17 +7,9 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::embed::{parse_query, parse_settings};
+use crate::lab::embed::{parse_query, parse_settings};
 
 use super::{App, AppProps};
-
-/// The message an iframed lab posts to its host page when its height changes.
-pub(crate) const HEIGHT_MESSAGE: &str = "kube-bootstrap-lab:height";
-/// What a host page may send to the frame to be told the height again (its listener may have
-/// started after the first report).
-pub(crate) const HEIGHT_REQUEST: &str = "kube-bootstrap-lab:request-height";
-/// Bumped when the messages' fields change; hosts check it.
-pub(crate) const MESSAGE_VERSION: u32 = 1;
 
 /// One mounted instance, returned by `mount`.
 #[wasm_bindgen]

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
-use super::hooks::EventListener;
+use super::listener::EventListener;
 
 /// Room kept between the part and what covers the viewport's edges (px).
 const MARGIN: f64 = 8.0;
@@ -160,7 +160,7 @@ fn try_reveal(lab: &Element) -> bool {
     if !lab.is_connected() || !region_in_view(lab) {
         return false;
     }
-    reveal(lab, &spots_in_region(lab, None), !super::bitmap::prefers_reduced_motion());
+    reveal(lab, &spots_in_region(lab, None), !super::media::prefers_reduced_motion());
     true
 }
 

@@ -6,9 +6,9 @@ use yew::prelude::*;
 
 use super::panels::status_text;
 use crate::duration::format_ms;
-use crate::etcd;
+use crate::lab::{Key, NsName, RangeName};
 use crate::lang::Lang;
-use crate::state::State;
+use crate::contract::state::State;
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct TableViewProps {
@@ -50,15 +50,15 @@ fn key_rows(st: &State, ip_objects: bool, lang: Lang) -> Vec<KeyRow> {
     };
     for (i, a) in st.allocations.cluster_ip.iter().enumerate() {
         let key = if i == 0 {
-            etcd::RANGE_SERVICE_IPS
+            RangeName::ServiceIps.key()
         } else {
-            etcd::RANGE_SECONDARY_SERVICE_IPS
+            RangeName::SecondaryServiceIps.key()
         };
         rows.push(row(key.into(), used(&a.range, a.used, a.size)));
     }
     let ports = &st.allocations.node_port;
     rows.push(row(
-        etcd::RANGE_NODE_PORTS.into(),
+        RangeName::NodePorts.key().into(),
         used(&ports.range, ports.used, ports.size),
     ));
     let kubernetes = st
@@ -67,7 +67,7 @@ fn key_rows(st: &State, ip_objects: bool, lang: Lang) -> Vec<KeyRow> {
         .find(|s| s.namespace == "default" && s.name == "kubernetes");
     if let Some(s) = kubernetes {
         rows.push(row(
-            etcd::service_key("default", "kubernetes"),
+            Key::Service(NsName::kubernetes()).to_string(),
             format!("ClusterIP {}", s.cluster_ip),
         ));
     }
@@ -78,11 +78,11 @@ fn key_rows(st: &State, ip_objects: bool, lang: Lang) -> Vec<KeyRow> {
     };
     if let Some(e) = st.kubernetes_endpoints() {
         let holds = addresses(e.subsets.iter().flat_map(|s| &s.addresses).collect());
-        rows.push(row(etcd::endpoints_key("default", "kubernetes"), holds));
+        rows.push(row(Key::Endpoints(NsName::kubernetes()).to_string(), holds));
     }
     if let Some(s) = st.kubernetes_slice() {
         let holds = addresses(s.endpoints.iter().flat_map(|e| &e.addresses).collect());
-        rows.push(row(etcd::endpoint_slice_key("default", "kubernetes"), holds));
+        rows.push(row(Key::EndpointSlice(NsName::kubernetes()).to_string(), holds));
     }
     if ip_objects {
         for c in &st.service_cidrs {
@@ -90,14 +90,14 @@ fn key_rows(st: &State, ip_objects: bool, lang: Lang) -> Vec<KeyRow> {
             if c.deleting {
                 holds.push_str(lang.pick(" (deleting)", "（删除中）"));
             }
-            rows.push(row(etcd::service_cidr_key(&c.name), holds));
+            rows.push(row(Key::ServiceCidr(c.name.clone()).to_string(), holds));
         }
         for a in &st.ip_addresses {
             let parent = format!(
                 "{} {}/{}",
                 a.parent.resource, a.parent.namespace, a.parent.name
             );
-            rows.push(row(etcd::ip_address_key(&a.ip), parent));
+            rows.push(row(Key::IpAddress(a.ip.clone()).to_string(), parent));
         }
     }
     rows
@@ -187,10 +187,10 @@ pub fn lab_tables(props: &super::AppProps) -> Html {
     let lab = state.get();
     let (frame, _) = super::frame::use_frame(&lab);
     html! {
-        <ContextProvider<Lang> context={lab.lang()}>
+        <super::lang::LangProvider context={lab.lang()}>
             <div class="lab" lang={lab.lang().code()} data-theme={props.theme.forced()}>
                 <TableView {frame} />
             </div>
-        </ContextProvider<Lang>>
+        </super::lang::LangProvider>
     }
 }

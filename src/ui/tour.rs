@@ -1,6 +1,6 @@
 //! The guided tour's card (narration, back, next, leave), the tour picker, and the highlight of
 //! the part of the UI a step talks about. The steps and when they are reached come from the
-//! core's [`crate::tour`]; this only shows them.
+//! core's [`crate::lab::tour`]; this only shows them.
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use crate::lab::Msg;
 use crate::lang::{Lang, LocalizedText};
-use crate::parts::Spot;
+use crate::lab::parts::Spot;
 
 use super::ids::use_ids;
 use super::use_lang;
@@ -35,7 +35,7 @@ fn show_spot(from: &web_sys::Element, spot: &Spot) {
         })
         .forget();
     }
-    super::reveal::reveal(&lab, &els, !super::bitmap::prefers_reduced_motion());
+    super::reveal::reveal(&lab, &els, !super::media::prefers_reduced_motion());
 }
 
 /// Marks the spots of the current step inside `root` (and only there: several instances may
@@ -60,7 +60,7 @@ pub(crate) fn highlight(root: &web_sys::Element, spots: &[Spot]) {
             .as_ref()
             .and_then(|s| s.query_selector_all(&on_stage).ok())
             .filter(|f| f.length() > 0)
-            .or_else(|| root.query_selector_all(&spot.selector()).ok());
+            .or_else(|| root.query_selector_all(&super::spots::selector(spot)).ok());
         if let Some(found) = found {
             for i in 0..found.length() {
                 if let Some(el) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
@@ -107,6 +107,9 @@ pub(crate) struct TourCardProps {
     /// The parts of the UI the step talks about (`highlight`).
     #[prop_or_default]
     pub(crate) spots: Vec<Spot>,
+    /// The tour offered at the end (the story's: the first guided tour), by name and title.
+    #[prop_or_default]
+    pub(crate) then: Option<(AttrValue, LocalizedText)>,
     pub(crate) lab: Callback<Msg>,
 }
 
@@ -264,12 +267,18 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             <div class="tour-buttons">
                 <button id={ids.id("tour-back")} disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
                     { lang.pick("← Back", "← 上一步") }</button>
+                if let Some((name, title)) = p.then.as_ref().filter(|_| last) {
+                    <button id={ids.id("tour-then")} class="primary" title={title.get(lang).to_string()}
+                        aria-label={format!("{} {}", lang.pick("Start the guided tour:", "开始导览："), title.get(lang))}
+                        onclick={{ let (cb, name) = (p.lab.clone(), name.to_string()); Callback::from(move |_: MouseEvent| cb.emit(Msg::PickTour(name.clone()))) }}>
+                        { lang.pick("Guided tour →", "开始导览 →") }</button>
+                }
                 if last {
-                    <button id={ids.id("tour-leave")} class="primary" onclick={leave.clone()}>
+                    <button id={ids.id("tour-leave")} class={if p.then.is_some() { "quiet" } else { "primary" }} onclick={leave.clone()}>
                         // A phone's strip shows "Explore" alone: the whole label would take two lines.
                         if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
                 } else {
-                    <button id={ids.id("tour-next")} class="primary" onclick={click(|| Msg::TourNext { animate: !super::bitmap::prefers_reduced_motion() })}>
+                    <button id={ids.id("tour-next")} class="primary" onclick={click(|| Msg::TourNext { animate: !super::media::prefers_reduced_motion() })}>
                         { lang.pick("Next →", "下一步 →") }</button>
                     <button id={ids.id("tour-leave")} class="quiet" onclick={leave}>
                         { lang.pick("Leave the tour", "退出导览") }</button>
@@ -292,7 +301,7 @@ pub(crate) struct TourPickerProps {
 pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
     let lang = use_lang();
     let ids = use_ids();
-    let tours = use_memo((), |_| crate::catalogue::tours());
+    let tours = use_memo((), |_| crate::lab::catalogue::tours());
     let load = p.lab.reform(Msg::PickTour);
     let pick = super::config::use_commit_select(p.current.as_deref().unwrap_or_default().to_string(), load);
     // The story the untouched view plays is no tour the reader took: the button shows over it.

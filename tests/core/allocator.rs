@@ -1,7 +1,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::allocator::{AllocationBitmap, Strategy};
+use kube_bootstrap_lab::k8s::allocator::{AllocationBitmap, Strategy};
 use kube_bootstrap_lab::rng::SimRng;
 
 fn bitmap(max: usize) -> AllocationBitmap {

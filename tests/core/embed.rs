@@ -3,8 +3,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::embed::{parse_query, PageOptions, Theme};
-use kube_bootstrap_lab::parts::Part;
+use kube_bootstrap_lab::lab::embed::{parse_query, PageOptions, Theme};
+use kube_bootstrap_lab::lab::parts::Part;
 
 #[test]
 fn known_parameters() {
@@ -89,7 +89,7 @@ fn panels_keep_their_valid_entries_and_name_each_other_one() {
     assert_eq!(parse_query("panels=pods&panels=moon").0.panels, Some(vec![Part::Pods]));
     // A long list names a few, then counts the rest.
     let many: Vec<String> = (0..9).map(|i| format!("x{i}")).collect();
-    let (o, problems) = kube_bootstrap_lab::embed::parse_settings([("panels", format!("pods,{}", many.join(",")))], "attribute");
+    let (o, problems) = kube_bootstrap_lab::lab::embed::parse_settings([("panels", format!("pods,{}", many.join(",")))], "attribute");
     assert_eq!(o.panels, Some(vec![Part::Pods]));
     assert_eq!(problems.len(), 6);
     assert_eq!(problems[5], "attribute panels: and 4 more that are not panels");
@@ -97,7 +97,7 @@ fn panels_keep_their_valid_entries_and_name_each_other_one() {
 
 #[test]
 fn settings_from_mount_options_are_named_as_such() {
-    use kube_bootstrap_lab::embed::parse_settings;
+    use kube_bootstrap_lab::lab::embed::parse_settings;
     let (o, problems) = parse_settings(
         [("theme", "dark"), ("controls", "tiny"), ("size", "xl")],
         "option",
@@ -151,7 +151,7 @@ fn a_long_parameter_is_quoted_short() {
 /// file name nor by title text (where "10." comes before "2."), and leaves none out.
 #[test]
 fn tours_come_in_tour_order() {
-    use kube_bootstrap_lab::catalogue;
+    use kube_bootstrap_lab::lab::catalogue;
     use kube_bootstrap_lab::lang::Lang;
     let tours = catalogue::tours();
     assert_eq!(tours.len(), catalogue::tour_names().count());

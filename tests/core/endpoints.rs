@@ -3,11 +3,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::BTreeMap;
 
-use kube_bootstrap_lab::api::{
+use kube_bootstrap_lab::contract::api::{
     EndpointPort, EndpointSubset, Endpoints, IntOrString, IpFamily, Pod, PodPhase, Protocol,
     Service, ServicePort, ServiceType,
 };
-use kube_bootstrap_lab::endpoints::{
+use kube_bootstrap_lab::k8s::endpoints::{
     endpoints_for_service, repack_subsets, should_pod_be_in_endpoints,
 };
 

@@ -5,8 +5,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::catalogue::SCENARIOS;
-use kube_bootstrap_lab::{report, scenario};
+use kube_bootstrap_lab::lab::catalogue::SCENARIOS;
+use kube_bootstrap_lab::{contract::scenario, sim::report};
 
 const GOLDEN: &str = include_str!("../golden/scenario-digests.txt");
 

@@ -1,9 +1,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::allocator::ItemRange;
-use kube_bootstrap_lab::api::{Behavior, IpFamily, RangeAllocation};
-use kube_bootstrap_lab::ipallocator::{range_size, Error, Range};
+use kube_bootstrap_lab::k8s::allocator::ItemRange;
+use kube_bootstrap_lab::contract::api::{Behavior, IpFamily, RangeAllocation};
+use kube_bootstrap_lab::k8s::ipallocator::{range_size, Error, Range};
 use kube_bootstrap_lab::rng::SimRng;
 
 use crate::{ip, net};

@@ -1,4 +1,4 @@
-//! `kubectl get … -o json` brought in (`kube_bootstrap_lab::kubectl`): what is read from the
+//! `kubectl get … -o json` brought in (`kube_bootstrap_lab::import::kubectl`): what is read from the
 //! fixtures of `tests/kubectl/` (shaped like real output: every Service type, dual-stack,
 //! headless, ExternalName, managedFields, several documents in one paste), the scenario made of
 //! it, what the repair loops report, and every refusal naming the object and the field.
@@ -8,8 +8,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::{json, Value};
 
-use kube_bootstrap_lab::kubectl::{self, Options};
-use kube_bootstrap_lab::scenario;
+use kube_bootstrap_lab::import::kubectl::{self, Note, Options};
+use kube_bootstrap_lab::contract::scenario;
 
 const V1_29: &str = include_str!("../kubectl/cluster-1.29.json");
 const V1_35: &str = include_str!("../kubectl/cluster-1.35.json");
@@ -105,9 +105,11 @@ fn the_scenario_takes_the_ranges_and_apiservers_the_objects_show() {
 
     let s = imported(V1_29, &Options::default());
     assert_eq!(s["behavior"], "1.29");
-    // Guessed: the network before the kubernetes Service's ClusterIP, as small as holds the
-    // ClusterIPs near it (10.200.0.5 is far: out of range, a finding).
-    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/13");
+    // Guessed: the network before the kubernetes Service's ClusterIP; kubeadm's /12, the smallest
+    // default starting there that holds every ClusterIP a range starting there could (10.100.20.7
+    // is past kind's /16; 10.200.0.5 is past any /12: out of range, a finding). It was 10.96.0.0/13
+    // while a default had to hold 10.200.0.5 too, and a range of no default only the others.
+    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/12");
     assert_eq!(s["cluster"]["apiservers"].as_array().unwrap().len(), 2);
     // The bitmaps are taken as consistent with the Services, each IP and port once.
     assert_eq!(
@@ -382,8 +384,10 @@ const KIND_CONCAT: &str = include_str!("../kubectl/shape-kind-concat.json");
 const KIND_NO_ENDPOINTS: &str = include_str!("../kubectl/shape-kind-no-endpoints.json");
 const NOT_KUBECTL: &str = include_str!("../kubectl/shape-not-kubectl.json");
 
+/// The notes on an import, as the CLI prints them (in English).
 fn notes(text: &str) -> Vec<String> {
-    kubectl::import(text, &Options::default()).unwrap().notes
+    let notes = kubectl::import(text, &Options::default()).unwrap().notes;
+    notes.iter().map(ToString::to_string).collect()
 }
 
 #[test]
@@ -440,7 +444,11 @@ fn a_terminal_copied_with_its_prompts_is_read_and_says_so() {
     assert_eq!(c.endpoints.len(), 1);
     assert_eq!(
         c.notes,
-        ["ignored 2 lines before the output (a shell prompt or command: \"pi@k3s-main:~$ kubectl get svc -A -o json\")"]
+        [Note::IgnoredLines { lines: 2, first: "pi@k3s-main:~$ kubectl get svc -A -o json".into() }]
+    );
+    assert_eq!(
+        c.notes[0].to_string(),
+        "ignored 2 lines before the output (a shell prompt or command: `pi@k3s-main:~$ kubectl get svc -A -o json`)"
     );
     // k3s's own /16, not a /17 that only just holds 10.43.88.150.
     let s = imported(K3S_PROMPT, &Options::default());
@@ -550,4 +558,68 @@ fn yaml_is_read_as_the_json_is() {
     assert!(!e.contains('\n'));
     let e = refusal("items:\n- name: web\n");
     assert!(e.starts_with("document 1: items[0] not kubectl output"), "{e}");
+}
+
+/// Every note in Chinese as in English: the lab's own words translated (no English word left
+/// but Kubernetes' own), what it quotes (a pasted line, a flag, a command, a range, a
+/// distribution's name) verbatim and the same in both.
+#[test]
+fn every_note_is_told_in_chinese_with_what_it_quotes_verbatim() {
+    use kube_bootstrap_lab::import::kubectl::Piece;
+    use kube_bootstrap_lab::lang::Lang;
+    let quoted = |n: &Note, lang| -> Vec<Piece> {
+        n.pieces(lang).into_iter().filter(|p| !matches!(p, Piece::Lab(_))).collect()
+    };
+    let mut all = Vec::new();
+    for text in [EKS_TYPED, K3S_PROMPT, KIND_NO_ENDPOINTS, include_str!("../kubectl/shape-kind-yaml.txt"), V1_29] {
+        all.extend(kubectl::import(text, &Options::default()).unwrap().notes);
+    }
+    let kinds: std::collections::BTreeSet<&str> = all.iter().map(|n| match n {
+        Note::IgnoredLines { .. } => "ignored",
+        Note::RangeGuessed { .. } => "range",
+        Note::ApiserversGuessed { .. } => "apiservers",
+    }).collect();
+    assert_eq!(kinds.len(), 3, "every kind of note: {all:?}");
+    for n in &all {
+        assert_eq!(quoted(n, Lang::En), quoted(n, Lang::Zh), "{n}");
+        for p in n.pieces(Lang::Zh) {
+            if let Piece::Lab(words) = p {
+                let english = words.replace("ClusterIP", "").replace("kubectl", "");
+                assert!(!english.chars().any(|c| c.is_ascii_alphabetic()), "English in {words:?} of {}", n.text(Lang::Zh));
+            }
+        }
+        assert_eq!(n.to_string(), n.text(Lang::En), "the CLI's text is English");
+    }
+    let apiservers = Note::ApiserversGuessed { at: "192.168.10.11:6443".into() };
+    assert_eq!(
+        apiservers.text(Lang::Zh),
+        "apiservers 为推测值：一个，位于 192.168.10.11:6443（输入中没有 Endpoints default/kubernetes）；要给出它们，请加上 `kubectl get endpoints kubernetes -o json` 的输出"
+    );
+}
+
+/// Issue 25: a guessed range starts at the kubernetes Service's ClusterIP (its first usable
+/// address), holds every ClusterIP a range starting there could, and has at least as many usable
+/// addresses as the cluster has distinct ClusterIPs of its family; the smallest default that
+/// does is preferred.
+#[test]
+fn a_guessed_range_is_one_the_cluster_could_have_had() {
+    let range = |text: &str| imported(text, &Options::default())["cluster"]["service_cluster_ip_range"].as_str().unwrap().to_string();
+    let services = |ips: &[String]| {
+        let mut items = vec![service("default", "kubernetes", &["10.7.0.1"])];
+        items.extend(ips.iter().enumerate().map(|(i, ip)| service("a", &format!("s{i}"), &[ip.as_str()])));
+        json!({"kind": "List", "items": items}).to_string()
+    };
+    // 299 ClusterIPs but the 253 left of a /24 are 45 too many for it: a /23, though the 45
+    // outside the /24 are also outside any /12 starting at 10.7.0.0 (out of range, findings).
+    let mut ips: Vec<String> = (2..=254).map(|i| format!("10.7.0.{i}")).collect();
+    ips.extend((0..46).map(|i| format!("10.200.0.{i}")));
+    assert_eq!(range(&services(&ips)), "10.7.0.0/23");
+    // The broadcast address of a /24 is no address the allocator gives: a /23.
+    assert_eq!(range(&services(&["10.7.0.255".to_string()])), "10.7.0.0/23");
+    // The 10,000 Services of the benchmarks, on 10.96.0.0/12: kind's /16 holds them all.
+    assert_eq!(range(&kube_bootstrap_lab::workloads::kubectl_services(10_000)), "10.96.0.0/16");
+    // A kubernetes ClusterIP that starts no range: nothing is guessed, the flag is asked for.
+    let odd = json!({"kind": "List", "items": [service("default", "kubernetes", &["10.7.0.6"])]});
+    let e = kubectl::scenario(&kubectl::read(&odd.to_string()).unwrap(), &Options::default()).unwrap_err();
+    assert!(e.starts_with("service_cluster_ip_range: the Service default/kubernetes's ClusterIP 10.7.0.6 is the first address of no range"), "{e}");
 }

@@ -11,8 +11,8 @@ use kube_bootstrap_lab::lab::{
     SPEED_MIN_EXP, SPEED_STEP_EXP,
 };
 use kube_bootstrap_lab::lang::Lang;
-use kube_bootstrap_lab::scenario::{Action, ApiserverRef};
-use kube_bootstrap_lab::share::Source;
+use kube_bootstrap_lab::contract::scenario::{Action, ApiserverRef};
+use kube_bootstrap_lab::lab::share::Source;
 
 fn step_of(lab: &Lab) -> usize {
     lab.guide().expect("in a tour").index
@@ -242,7 +242,7 @@ fn frames_move_time_by_the_real_time_between_them_clamped() {
 fn seeking_and_stepping() {
     let mut lab = open_default();
     lab.update(Msg::TogglePlay);
-    let next = lab.world().next_time().expect("something happens");
+    let next = lab.next_time().expect("something happens");
     lab.update(Msg::Step);
     assert!(!lab.playing(), "stepping pauses");
     assert_eq!(lab.now(), next);
@@ -250,8 +250,8 @@ fn seeking_and_stepping() {
     assert_eq!((lab.now(), lab.horizon()), (30_000, 30_000));
     // Back goes to the previous marked moment, and the horizon stays.
     let prev = lab
-        .world()
-        .marks()
+        .view()
+        .marks
         .iter()
         .map(|m| m.time_ms)
         .filter(|&t| t < 30_000)
@@ -309,7 +309,7 @@ fn loading_a_scenario_keeps_only_how_the_reader_reads() {
     lab.update(Msg::Seek(20_000));
     lab.update(crash("apiserver-b"));
     let (speed, generation) = (lab.speed_exp(), lab.generation());
-    let s = kube_bootstrap_lab::catalogue::scenario("nodeport-duplicate").unwrap();
+    let s = kube_bootstrap_lab::lab::catalogue::scenario("nodeport-duplicate").unwrap();
     assert!(lab.update(Msg::Load(s, Source::Builtin("nodeport-duplicate".into()))));
     assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
     assert_eq!((lab.now(), lab.horizon(), lab.forked()), (0, 0, false));
@@ -474,7 +474,7 @@ fn a_tour_switches_scenarios_and_back() {
 /// so that "Link to this moment" always gives a link that opens.
 #[test]
 fn time_stops_at_the_ceiling_of_virtual_time() {
-    let max = kube_bootstrap_lab::scenario::MAX_TIME_MS;
+    let max = kube_bootstrap_lab::contract::scenario::MAX_TIME_MS;
     let mut lab = open_default();
     lab.update(Msg::Seek(max + 60_000));
     assert_eq!(lab.now(), max);
@@ -492,5 +492,95 @@ fn time_stops_at_the_ceiling_of_virtual_time() {
     lab.update(Msg::Step);
     assert_eq!(lab.now(), max, "no event past the ceiling");
     let link = lab.link();
-    assert!(kube_bootstrap_lab::share::Moment::decode(&link).is_ok(), "{link}");
+    assert!(kube_bootstrap_lab::lab::share::Moment::decode(&link).is_ok(), "{link}");
+}
+
+/// Plays 100 ms frames until the clock stands still (a move or a step's own playing ended).
+fn play_until_stopped(lab: &mut Lab) {
+    let mut ts = 0.0;
+    lab.update(Msg::FramesStopped);
+    for _ in 0..100_000 {
+        if !lab.playing() {
+            return;
+        }
+        lab.update(Msg::Frame { timestamp_ms: ts });
+        ts += 100.0;
+    }
+    panic!("still playing at t = {}", lab.now());
+}
+
+#[test]
+fn a_step_that_asks_to_watch_plays_its_interval() {
+    // Step 1 says "watch the blue circles fly": it plays on by itself from t = 0, at the
+    // reader's speed, and stops after its `play` with the same narration.
+    let mut lab = open_tour("lease-crash-vs-stop");
+    assert_eq!(lab.guide().unwrap().step().play, Some(25_000));
+    assert!(lab.playing() && lab.moving());
+    assert_eq!(lab.play_speed(), lab.speed(), "at the reader's speed");
+    play_until_stopped(&mut lab);
+    assert_eq!((step_of(&lab), lab.now()), (0, 25_000));
+    // Next from there moves exactly one step, to the crash at 32s.
+    lab.update(Msg::TourNext { animate: false });
+    assert_eq!((step_of(&lab), lab.now()), (1, 32_000));
+    // Next while it still plays stops the playing and moves one step.
+    let mut lab = open_tour("lease-crash-vs-stop");
+    lab.update(Msg::FramesStopped);
+    lab.update(Msg::Frame { timestamp_ms: 0.0 });
+    lab.update(Msg::Frame { timestamp_ms: 100.0 });
+    lab.update(Msg::TourNext { animate: false });
+    assert_eq!((step_of(&lab), lab.now(), lab.playing()), (1, 32_000, false));
+    // Back to it plays it again; a story moving by itself needs no push (it plays anyway).
+    lab.update(Msg::TourBack);
+    assert!(lab.playing() && step_of(&lab) == 0 && lab.now() == 0);
+}
+
+#[test]
+fn every_step_that_says_watch_plays() {
+    for tour in kube_bootstrap_lab::lab::catalogue::tours() {
+        let last = tour.steps.len() - 1;
+        for (i, step) in tour.steps.iter().enumerate().take(last) {
+            let says = step.say.get(Lang::En).to_lowercase();
+            if says.contains("watch") || says.contains("flaps") {
+                assert!(step.play.is_some(), "tour {} step {} asks the reader to watch but stands still", tour.name, i + 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn play_in_a_tour_moves_the_narration_with_the_clock() {
+    let mut lab = open_tour("lease-crash-vs-stop");
+    play_until_stopped(&mut lab);
+    // Play plays to the next step at the reader's speed and shows it there.
+    lab.update(Msg::TogglePlay);
+    assert!(lab.playing() && lab.moving() && lab.play_speed() == lab.speed());
+    assert_eq!(step_of(&lab), 0, "step 2 shows when the clock gets to it");
+    play_until_stopped(&mut lab);
+    assert_eq!((step_of(&lab), lab.now()), (1, 32_000));
+    lab.update(Msg::TogglePlay);
+    play_until_stopped(&mut lab);
+    assert_eq!((step_of(&lab), lab.now()), (2, 45_000));
+    // Pause while moving: the clock and the narration stay.
+    lab.update(Msg::TogglePlay);
+    lab.update(Msg::FramesStopped);
+    lab.update(Msg::Frame { timestamp_ms: 0.0 });
+    lab.update(Msg::Frame { timestamp_ms: 100.0 });
+    lab.update(Msg::TogglePlay);
+    assert!(!lab.playing() && !lab.moving());
+    assert_eq!(step_of(&lab), 2);
+    // The scrubber takes the narration along, to the steps already found.
+    lab.update(Msg::Seek(40_000));
+    assert_eq!(step_of(&lab), 1);
+    lab.update(Msg::Seek(5_000));
+    assert_eq!(step_of(&lab), 0);
+    lab.update(Msg::Seek(46_000));
+    assert_eq!(step_of(&lab), 2);
+    lab.update(Msg::Seek(69_000));
+    assert_eq!(step_of(&lab), 3, "the rewrite at 50s, found when Play moved towards it");
+    // Past steps not found yet, Play shows them at once; on the last step it plays on.
+    lab.update(Msg::Seek(75_000));
+    assert_eq!(step_of(&lab), 3);
+    lab.update(Msg::TogglePlay);
+    assert_eq!(step_of(&lab), 5, "the stop at 70s and the last step");
+    assert!(lab.playing() && !lab.moving());
 }

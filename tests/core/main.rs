@@ -6,6 +6,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod allocator;
 mod embed;
+mod etcd_key;
 mod endpoints;
 mod endpointsadapter;
 mod explain;
@@ -13,6 +14,8 @@ mod golden;
 mod inspect;
 mod kubectl;
 mod lab;
+#[cfg(not(target_arch = "wasm32"))]
+mod layers;
 mod ipallocator;
 mod model;
 mod names;
@@ -22,6 +25,7 @@ mod portallocator;
 #[cfg(not(target_arch = "wasm32"))]
 mod props;
 mod reconcilers;
+mod refusals;
 mod repair_clusterip;
 mod repair_nodeport;
 mod scenario;
@@ -31,6 +35,8 @@ mod share;
 mod swarmgen;
 mod swarm_digests;
 mod tour;
+#[cfg(not(target_arch = "wasm32"))]
+mod ui_imports;
 mod upstream;
 mod wire;
 mod world;

@@ -6,9 +6,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::BTreeSet;
 
-use kube_bootstrap_lab::allocator::{AllocationBitmap, Strategy};
-use kube_bootstrap_lab::api::Behavior;
-use kube_bootstrap_lab::ipallocator::Range;
+use kube_bootstrap_lab::k8s::allocator::{AllocationBitmap, Strategy};
+use kube_bootstrap_lab::contract::api::Behavior;
+use kube_bootstrap_lab::k8s::ipallocator::Range;
 use kube_bootstrap_lab::rng::SimRng;
 
 use crate::net;

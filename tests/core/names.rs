@@ -1,4 +1,4 @@
-//! Object names as Kubernetes validates them (`kube_bootstrap_lab::names`): a Service's is a
+//! Object names as Kubernetes validates them (`kube_bootstrap_lab::k8s::names`): a Service's is a
 //! DNS-1035 label, a Pod's a DNS-1123 subdomain, refused in the apiserver's own words, and a
 //! refused name changes nothing — from the UI (the lab), an action, a scenario or a link.
 
@@ -9,12 +9,12 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use kube_bootstrap_lab::api::{Pod, Service, ServicePort};
-use kube_bootstrap_lab::event::EventKind;
+use kube_bootstrap_lab::contract::api::{Pod, Service, ServicePort};
+use kube_bootstrap_lab::contract::event::EventKind;
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
-use kube_bootstrap_lab::names::{self, NameRule};
-use kube_bootstrap_lab::scenario::{self, Action, CreatePod, CreateService};
-use kube_bootstrap_lab::timeline::Timeline;
+use kube_bootstrap_lab::k8s::names::{self, NameRule};
+use kube_bootstrap_lab::contract::scenario::{self, Action, CreatePod, CreateService};
+use kube_bootstrap_lab::sim::timeline::Timeline;
 
 /// `pkg/util/validation`'s texts, as the apiserver prints them (note the two spaces before
 /// "or": its examples are joined so).
@@ -106,12 +106,12 @@ fn a_refused_name_from_the_ui_changes_nothing_and_says_why() {
     for (action, refusal) in [(service(""), "Service \"\" is invalid: "), (service("My_Svc"), "Service \"My_Svc\""), (pod(""), "Pod \"\" is invalid: ")] {
         let (mut lab, _) = Lab::open(Opening { tour: Some("lease-crash-vs-stop"), ..Opening::default() });
         lab.update(Msg::Seek(20_000));
-        let (state, link, events) = (lab.state().clone(), lab.link(), lab.world().events().len());
+        let (state, link, events) = (lab.state().clone(), lab.link(), lab.view().events.len());
         lab.update(Msg::Act(action));
         let notice = lab.notice().unwrap_or_default().to_string();
         assert!(notice.starts_with(refusal) && notice.contains("metadata.name: "), "{notice}");
         assert_eq!(lab.state(), &state, "{refusal}: the cluster is as it was");
-        assert_eq!((lab.link(), lab.world().events().len()), (link, events), "{refusal}: nothing is recorded");
+        assert_eq!((lab.link(), lab.view().events.len()), (link, events), "{refusal}: nothing is recorded");
         assert!(lab.guide().is_some() && !lab.forked(), "{refusal}: the tour goes on, no fork");
     }
     // A valid name is created as before.
@@ -123,7 +123,7 @@ fn a_refused_name_from_the_ui_changes_nothing_and_says_why() {
 
 #[test]
 fn an_action_or_a_link_with_a_refused_name_creates_nothing() {
-    let s = kube_bootstrap_lab::catalogue::scenario("crash-one-of-three").unwrap();
+    let s = kube_bootstrap_lab::lab::catalogue::scenario("crash-one-of-three").unwrap();
     let mut tl = Timeline::new(&s);
     tl.run_until(10_000);
     let before = tl.world().state();
@@ -137,8 +137,8 @@ fn an_action_or_a_link_with_a_refused_name_creates_nothing() {
     assert_eq!(last.kind, EventKind::ActionFailed);
     // The same refusal from a link.
     let actions = json!([[5000, {"do": "create_service", "service": {"name": "Web", "ports": [{"port": 80}]}}]]);
-    let fragment = format!("scenario=crash-one-of-three&t=6s&actions={}", kube_bootstrap_lab::share::percent_encode(&actions.to_string()));
-    let (_, tl) = kube_bootstrap_lab::share::Moment::decode(&fragment).unwrap().restore().unwrap();
+    let fragment = format!("scenario=crash-one-of-three&t=6s&actions={}", kube_bootstrap_lab::lab::share::percent_encode(&actions.to_string()));
+    let (_, tl) = kube_bootstrap_lab::lab::share::Moment::decode(&fragment).unwrap().restore().unwrap();
     assert!(!tl.world().state().services.iter().any(|s| s.name == "Web"));
     assert!(tl.world().events().iter().any(|e| e.kind == EventKind::ActionFailed && e.message.starts_with("Service \"Web\" is invalid")));
 }

@@ -1,9 +1,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::allocator::ItemRange;
-use kube_bootstrap_lab::api::{Behavior, RangeAllocation};
-use kube_bootstrap_lab::portallocator::{Error, PortAllocator, PortRange};
+use kube_bootstrap_lab::k8s::allocator::ItemRange;
+use kube_bootstrap_lab::contract::api::{Behavior, RangeAllocation};
+use kube_bootstrap_lab::k8s::portallocator::{Error, PortAllocator, PortRange};
 use kube_bootstrap_lab::rng::SimRng;
 
 fn pr(base: i32, size: i32) -> PortRange {

@@ -4,9 +4,9 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 
-use kube_bootstrap_lab::allocator::{AllocationBitmap, Strategy as Scan};
-use kube_bootstrap_lab::options::parse_service_cluster_ip_range;
-use kube_bootstrap_lab::portallocator::PortRange;
+use kube_bootstrap_lab::k8s::allocator::{AllocationBitmap, Strategy as Scan};
+use kube_bootstrap_lab::k8s::options::parse_service_cluster_ip_range;
+use kube_bootstrap_lab::k8s::portallocator::PortRange;
 
 use crate::model::{check_against_model, expected_bytes};
 
@@ -94,7 +94,7 @@ mod parsers {
     use proptest::prelude::*;
 
     use kube_bootstrap_lab::duration::parse_ms;
-    use kube_bootstrap_lab::scenario;
+    use kube_bootstrap_lab::contract::scenario;
 
     const BASE: &str = r#"{"name": "p", "seed": 3, "cluster": {"service_cluster_ip_range": "10.96.0.0/16",
       "service_node_port_range": "30000-30100", "apiservers": [{"name": "a", "advertise_address": "192.168.1.1"}]},
@@ -128,7 +128,7 @@ mod parsers {
             text.replace_range(start..end, &junk);
             if let Ok(s) = scenario::parse(&text) {
                 if s.until_ms <= 3_600_000 {
-                    let _ = kube_bootstrap_lab::report::run(&s);
+                    let _ = kube_bootstrap_lab::sim::report::run(&s);
                 }
             }
         }
@@ -140,10 +140,10 @@ mod implied_slice {
 
     use proptest::prelude::*;
 
-    use kube_bootstrap_lab::api::{
+    use kube_bootstrap_lab::contract::api::{
         EndpointPort, EndpointSlice, EndpointSubset, Endpoints, SliceEndpoint, LABEL_SERVICE_NAME,
     };
-    use kube_bootstrap_lab::reconcilers::endpointsadapter::{is_slice_of, slice_from_endpoints};
+    use kube_bootstrap_lab::k8s::reconcilers::endpointsadapter::{is_slice_of, slice_from_endpoints};
 
     const IPS: &[&str] = &["192.168.10.11", "192.168.10.12", "fd00::1", "::ffff:10.0.0.1", "nope"];
 
@@ -187,6 +187,174 @@ mod implied_slice {
         ) {
             let s = changed(slice_from_endpoints(if of_other { &other } else { &e }), change);
             prop_assert_eq!(is_slice_of(&s, &e), s == slice_from_endpoints(&e));
+        }
+    }
+}
+
+/// `World::refusal` is the rule `act` follows: what it refuses, `act` refuses in the same words
+/// without changing the state; an apiserver action it lets through, `act` takes. The lab's view
+/// carries it to the buttons (`View::allowed`), which offer exactly what the world takes.
+mod refusals {
+    use std::collections::BTreeSet;
+
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use kube_bootstrap_lab::k8s::controlplane::Status;
+    use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
+    use kube_bootstrap_lab::contract::scenario::{self, Action, Millis, Scenario};
+    use kube_bootstrap_lab::lab::share::percent_encode;
+    use kube_bootstrap_lab::contract::state::ApiserverStatus as Shown;
+    use kube_bootstrap_lab::sim::timeline::Timeline;
+    use kube_bootstrap_lab::sim::world::World;
+
+    /// Two apiservers (one slow to start) and one left for a `start_apiserver`.
+    fn file() -> String {
+        let servers = json!([
+            {"name": "apiserver-a", "advertise_address": "192.168.10.11"},
+            {"name": "apiserver-b", "advertise_address": "192.168.10.12", "startup_delay": "3s"},
+            {"name": "apiserver-c", "advertise_address": "192.168.10.13", "start_at": null}]);
+        json!({"name": "refusals", "cluster": {"apiservers": servers}}).to_string()
+    }
+
+    fn scenario() -> Scenario {
+        scenario::parse(&file()).unwrap()
+    }
+
+    /// Action `kind` on apiserver `who` (3: one the cluster does not have).
+    fn action(kind: usize, who: usize, secs: u64) -> Action {
+        let name = ["apiserver-a", "apiserver-b", "apiserver-c", "apiserver-z"][who];
+        let svc = json!({"name": format!("s{secs}"), "ports": [{"port": 80}]});
+        let raw = match kind {
+            0 => json!({"do": "crash_apiserver", "apiserver": name}),
+            1 => json!({"do": "stop_apiserver", "apiserver": name}),
+            2 => json!({"do": "start_apiserver", "apiserver": name}),
+            3 => json!({"do": "isolate_apiserver", "apiserver": name, "for": format!("{secs}s")}),
+            4 => json!({"do": "etcd_outage", "for": format!("{secs}s")}),
+            5 => json!({"do": "create_service", "service": svc, "via": name}),
+            _ => json!({"do": "add_apiserver", "name": name, "advertise_address": format!("192.168.10.{}", 11 + who)}),
+        };
+        Action::from_json("", raw).unwrap()
+    }
+
+    /// A lab and a timeline of the same scenario, moved alike: the lab's view against the
+    /// world's own answers.
+    struct Twins {
+        lab: Lab,
+        tl: Timeline,
+    }
+
+    impl Twins {
+        fn new() -> Twins {
+            let link = format!("#file={}", percent_encode(&file()));
+            let (lab, _) = Lab::open(Opening { link: Some(&link), ..Opening::default() });
+            let mut tl = Timeline::new(&scenario());
+            // As the lab opened: what is due at 0 ms has run.
+            tl.run_until(0);
+            Twins { lab, tl }
+        }
+
+        fn wait(&mut self, ms: u64) {
+            let t = self.lab.now() + ms;
+            self.lab.update(Msg::Seek(t));
+            self.tl.run_until(t);
+        }
+
+        fn go(&mut self, wait: u64, a: Action) {
+            self.wait(wait);
+            self.lab.update(Msg::Act(a.clone()));
+            let _ = self.tl.act(a);
+        }
+
+        /// Every apiserver's buttons in the view match what the world does with each action.
+        fn agree(&self) -> Result<(), TestCaseError> {
+            let view = self.lab.view();
+            let w = self.tl.world();
+            prop_assert_eq!(view.allowed.len(), w.apiservers().count());
+            for (name, allowed) in &view.allowed {
+                let takes = |a: Action| w.clone().act(&a).is_ok();
+                let for_ = Millis::new(30_000).unwrap();
+                let (crash, stop, start) = (Action::crash(name), Action::stop(name), Action::start(name));
+                let world = [takes(crash), takes(stop), takes(start), takes(Action::isolate(name, for_))];
+                let offered = [allowed.crash, allowed.stop, allowed.start, allowed.isolate];
+                prop_assert_eq!(offered, world, "{} at {} ms", name, w.now());
+            }
+            Ok(())
+        }
+
+        /// (shown status, process status) of every apiserver now.
+        fn statuses(&self) -> Vec<(Shown, Status)> {
+            let w = self.tl.world();
+            w.apiservers().map(|a| (w.status(a), a.status)).collect()
+        }
+    }
+
+    /// A scripted run through every status, isolated ones while starting, running and stopping
+    /// included: the view's buttons agree with the world in each.
+    #[test]
+    fn the_buttons_agree_with_the_world_in_every_status() {
+        let mut twins = Twins::new();
+        let mut seen = BTreeSet::new();
+        // (wait, kind, who, seconds): b isolated while starting, c started, a isolated and
+        // stopped (its hook cannot reach etcd: stopping), then crashed; c isolated and stopped;
+        // b stopped during an etcd outage; a started again.
+        let script = [(1_000, 3, 1, 30), (0, 2, 2, 0), (500, 3, 0, 5), (0, 1, 0, 0), (3_000, 0, 0, 0),
+            (6_000, 3, 2, 9), (2_000, 1, 2, 0), (30_000, 4, 1, 20), (0, 1, 1, 0), (0, 2, 0, 0)];
+        for (wait, kind, who, secs) in script {
+            twins.go(wait, action(kind, who, secs.max(1)));
+            assert!(twins.agree().is_ok(), "{:?}", twins.agree());
+            seen.extend(twins.statuses());
+            twins.wait(100);
+            seen.extend(twins.statuses());
+        }
+        for want in [
+            (Shown::Starting, Status::Starting),
+            (Shown::Running, Status::Running),
+            (Shown::Stopping, Status::Stopping),
+            (Shown::Stopped, Status::Stopped),
+            (Shown::Crashed, Status::Crashed),
+            (Shown::Isolated, Status::Starting),
+            (Shown::Isolated, Status::Running),
+            (Shown::Isolated, Status::Stopping),
+        ] {
+            assert!(seen.contains(&want), "{want:?} not reached: {seen:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn act_refuses_exactly_what_refusal_says(
+            moves in prop::collection::vec((0u64..6_000, 0usize..7, 0usize..4, 1u64..20), 1..30),
+        ) {
+            let mut w = World::new(&scenario());
+            for (wait, kind, who, secs) in moves {
+                w.run_until(w.now() + wait);
+                let a = action(kind, who, secs);
+                let before = w.state();
+                let refusal = w.refusal(&a);
+                let result = w.act(&a);
+                match refusal {
+                    Some(r) => {
+                        prop_assert_eq!(result, Err(r));
+                        prop_assert_eq!(w.state(), before);
+                    }
+                    // Only trying tells whether a Service is created (its IP, its name).
+                    None if kind == 5 => {}
+                    None => prop_assert!(result.is_ok(), "{:?}: {:?}", a, result),
+                }
+            }
+        }
+
+        #[test]
+        fn the_buttons_offer_what_the_world_takes(
+            moves in prop::collection::vec((0u64..8_000, 0usize..5, 0usize..3, 1u64..20), 1..25),
+        ) {
+            let mut twins = Twins::new();
+            twins.agree()?;
+            for (wait, kind, who, secs) in moves {
+                twins.go(wait, action(kind, who, secs));
+                twins.agree()?;
+            }
         }
     }
 }

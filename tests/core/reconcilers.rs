@@ -3,10 +3,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kube_bootstrap_lab::api::{
+use kube_bootstrap_lab::contract::api::{
     Behavior, EndpointPort, EndpointSlice, EndpointSubset, Endpoints, Protocol,
 };
-use kube_bootstrap_lab::reconcilers::{
+use kube_bootstrap_lab::k8s::reconcilers::{
     reset_line, ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler,
     NoneReconciler, ReconcileError, Reconciler, ReconcilerApi, ReconcilerType, NO_LEASES_V1_20,
     NO_LEASES_V1_29, SKIP_MIRROR_LABEL,
@@ -205,7 +205,7 @@ impl ReconcilerApi for Fake {
         }
     }
 
-    fn log(&mut self, _kind: kube_bootstrap_lab::event::EventKind, line: String) {
+    fn log(&mut self, _kind: kube_bootstrap_lab::contract::event::EventKind, line: String) {
         self.log.push(line);
     }
 }

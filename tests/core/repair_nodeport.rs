@@ -1,13 +1,13 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::api::{
+use kube_bootstrap_lab::contract::api::{
     Behavior, Protocol, RangeAllocation, Service, ServicePort, ServiceType,
 };
-use kube_bootstrap_lab::event::Recorder;
-use kube_bootstrap_lab::portallocator::{PortAllocator, PortRange};
-use kube_bootstrap_lab::repair::nodeport::collect_service_node_ports;
-use kube_bootstrap_lab::repair::NodePortRepair;
+use kube_bootstrap_lab::contract::event::Recorder;
+use kube_bootstrap_lab::k8s::portallocator::{PortAllocator, PortRange};
+use kube_bootstrap_lab::k8s::repair::nodeport::collect_service_node_ports;
+use kube_bootstrap_lab::k8s::repair::NodePortRepair;
 
 fn svc(name: &str, ports: &[(i32, Protocol)], health: i32) -> Service {
     Service {

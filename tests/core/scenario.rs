@@ -6,10 +6,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::{json, Value as Json};
 
-use kube_bootstrap_lab::scenario::{
+use kube_bootstrap_lab::contract::scenario::{
     self, Action, Corruption, CreateService, StepKind, MAX_APISERVERS, MAX_TIME_MS,
 };
-use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::sim::report;
 
 /// A one-apiserver scenario with `extra` merged into its top level.
 fn with(extra: Json) -> String {
@@ -271,16 +271,16 @@ fn a_rejection_is_one_line_whatever_it_echoes() {
         let e = scenario::parse(text).unwrap_err();
         assert!(!e.contains(['\n', '\r']) && e.contains("\\n"), "{file}: {e:?}");
     }
-    let e = kube_bootstrap_lab::kubectl::read(include_str!("../../fuzz/regressions/kubectl/multiline-kind.json")).unwrap_err();
+    let e = kube_bootstrap_lab::import::kubectl::read(include_str!("../../fuzz/regressions/kubectl/multiline-kind.json")).unwrap_err();
     assert!(!e.contains(['\n', '\r']) && e.contains("\\n"), "kubectl: {e:?}");
     // A link, the page's URL parameters and a port range echo their input too.
     let link = include_str!("../../fuzz/regressions/link/multiline-escape");
-    let e = kube_bootstrap_lab::share::Moment::decode(link).unwrap_err();
+    let e = kube_bootstrap_lab::lab::share::Moment::decode(link).unwrap_err();
     assert!(!e.contains(['\n', '\r']) && e.starts_with("link: "), "link: {e:?}");
-    let (_, problems) = kube_bootstrap_lab::embed::parse_query(include_str!("../../fuzz/regressions/embed/multiline-key"));
+    let (_, problems) = kube_bootstrap_lab::lab::embed::parse_query(include_str!("../../fuzz/regressions/embed/multiline-key"));
     assert!(problems.iter().any(|p| p.contains("\\n")), "{problems:?}");
     assert!(problems.iter().all(|p| !p.contains(['\n', '\r'])), "URL parameters: {problems:?}");
-    let e = kube_bootstrap_lab::portallocator::PortRange::parse(include_str!("../../fuzz/regressions/port_range/multiline-range")).unwrap_err();
+    let e = kube_bootstrap_lab::k8s::portallocator::PortRange::parse(include_str!("../../fuzz/regressions/port_range/multiline-range")).unwrap_err();
     assert!(!e.contains(['\n', '\r']) && e.starts_with("unable to parse port range: "), "port range: {e:?}");
     assert_eq!(
         scenario::parse(include_str!("../../fuzz/regressions/scenario/multiline-unknown-field.json")).unwrap_err(),

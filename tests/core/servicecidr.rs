@@ -7,15 +7,15 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::{json, Value};
 
-use kube_bootstrap_lab::api::{IpAddress, ParentReference, Service, ServiceCidr};
-use kube_bootstrap_lab::ipallocator::cidrallocator::{self, allocator_for, allocators, Error};
-use kube_bootstrap_lab::ipallocator::ipaddress::CidrRange;
-use kube_bootstrap_lab::repair::repairip::{ip_address_verdict, IpAddressVerdict, ORPHAN_GRACE_MS};
-use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::contract::api::{IpAddress, ParentReference, Service, ServiceCidr};
+use kube_bootstrap_lab::k8s::ipallocator::cidrallocator::{self, allocator_for, allocators, Error};
+use kube_bootstrap_lab::k8s::ipallocator::ipaddress::CidrRange;
+use kube_bootstrap_lab::k8s::repair::repairip::{ip_address_verdict, IpAddressVerdict, ORPHAN_GRACE_MS};
+use kube_bootstrap_lab::sim::report;
 use kube_bootstrap_lab::rng::SimRng;
-use kube_bootstrap_lab::scenario;
-use kube_bootstrap_lab::etcd::{self, WireOp};
-use kube_bootstrap_lab::world::World;
+use kube_bootstrap_lab::contract::scenario;
+use kube_bootstrap_lab::k8s::etcd::{self, WireOp};
+use kube_bootstrap_lab::sim::world::World;
 
 use super::{ip, net};
 
@@ -82,22 +82,22 @@ fn overlapping_service_cidrs_share_one_allocator_that_is_ready_if_one_of_them_is
     let b = cidr("b", &["10.0.0.0/24", "fd00::/120"]);
     a.deleting = true;
     let list = [&a, &b];
-    let items = allocators(&list, kube_bootstrap_lab::api::IpFamily::IPv4);
+    let items = allocators(&list, kube_bootstrap_lab::contract::api::IpFamily::IPv4);
     assert_eq!(items.len(), 1);
     assert_eq!(items[0].service_cidrs, vec!["a", "b"]);
     assert!(items[0].ready, "b is not deleting and has no condition yet: assumed ready");
-    let only_a = allocators(&[&a], kube_bootstrap_lab::api::IpFamily::IPv4);
+    let only_a = allocators(&[&a], kube_bootstrap_lab::contract::api::IpFamily::IPv4);
     assert!(!only_a[0].ready, "a deleting ServiceCIDR takes no allocations");
     let mut not_ready = cidr("c", &["10.1.0.0/24"]);
     not_ready.set_ready(false, "Terminating", "x");
-    let items = allocators(&[&not_ready], kube_bootstrap_lab::api::IpFamily::IPv4);
+    let items = allocators(&[&not_ready], kube_bootstrap_lab::contract::api::IpFamily::IPv4);
     assert!(!items[0].ready, "Ready=False");
 }
 
 #[test]
 fn get_allocator_excludes_network_and_broadcast_and_respects_readiness() {
     let mut a = cidr("a", &["10.0.0.0/24"]);
-    let items = allocators(&[&a], kube_bootstrap_lab::api::IpFamily::IPv4);
+    let items = allocators(&[&a], kube_bootstrap_lab::contract::api::IpFamily::IPv4);
     assert!(allocator_for(&items, ip("10.0.0.7"), true).is_ok());
     for bad in ["10.0.0.0", "10.0.0.255", "10.0.1.1"] {
         assert_eq!(
@@ -107,7 +107,7 @@ fn get_allocator_excludes_network_and_broadcast_and_respects_readiness() {
         );
     }
     a.deleting = true;
-    let items = allocators(&[&a], kube_bootstrap_lab::api::IpFamily::IPv4);
+    let items = allocators(&[&a], kube_bootstrap_lab::contract::api::IpFamily::IPv4);
     assert!(allocator_for(&items, ip("10.0.0.7"), true).is_err(), "not ready");
     assert!(allocator_for(&items, ip("10.0.0.7"), false).is_ok(), "release works on it");
     assert_eq!(
@@ -123,7 +123,7 @@ fn dynamic_order_tries_only_ready_allocators_from_a_seeded_start() {
     let b = cidr("b", &["10.1.0.0/24"]);
     let mut c = cidr("c", &["10.2.0.0/24"]);
     c.deleting = true;
-    let items = allocators(&[&a, &b, &c], kube_bootstrap_lab::api::IpFamily::IPv4);
+    let items = allocators(&[&a, &b, &c], kube_bootstrap_lab::contract::api::IpFamily::IPv4);
     let starts: std::collections::BTreeSet<String> = (0..20)
         .map(|seed| {
             let order = cidrallocator::dynamic_order(&items, &mut SimRng::new(seed));
@@ -412,7 +412,7 @@ fn the_behaviours_refuse_what_they_do_not_have() {
     assert!(scenario::parse(&base("1.33", json!({"steps": [{"at": "1s", "do": "corrupt", "what": "leak_cluster_ip", "ip": "10.0.0.5"}]})).to_string()).is_ok());
     let range = |behavior: &str, r: &str| {
         let b = behavior.parse().unwrap();
-        kube_bootstrap_lab::options::parse_service_cluster_ip_range_for(r, b)
+        kube_bootstrap_lab::k8s::options::parse_service_cluster_ip_range_for(r, b)
             .map(|_| ())
             .map_err(|e| format!("cluster.service_cluster_ip_range: {e}"))
     };

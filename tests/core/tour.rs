@@ -6,11 +6,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::BTreeMap;
 
-use kube_bootstrap_lab::catalogue::{self, TOURS};
-use kube_bootstrap_lab::scenario;
-use kube_bootstrap_lab::timeline::Timeline;
-use kube_bootstrap_lab::tour::{self, Guide, Wait};
-use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::lab::catalogue::{self, TOURS};
+use kube_bootstrap_lab::contract::scenario;
+use kube_bootstrap_lab::sim::timeline::Timeline;
+use kube_bootstrap_lab::lab::tour::{self, Guide, Wait};
+use kube_bootstrap_lab::sim::report;
 
 fn scenario_of(name: &str) -> scenario::Scenario {
     catalogue::scenario(name).unwrap()
@@ -139,6 +139,16 @@ fn bad_tours_are_refused_naming_the_field() {
             ok.replace(r#"{"say""#, r#"{"until":[],"say""#),
             "steps[0].until: must be an object",
         ),
+        (
+            ok.replace(r#"{"say""#, r#"{"play":"0s","say""#),
+            "steps[0].play: \"0s\" plays nothing: give a positive duration",
+        ),
+        (
+            ok.replace(r#"{"say""#, r#"{"play":"6m","say""#),
+            "steps[0].play: \"6m\" is longer than 5m0s, the most a step plays on",
+        ),
+        (ok.replace(r#"{"say""#, r#"{"play":"soon","say""#), "steps[0].play: "),
+        (ok.replace(r#"{"say""#, r#"{"play":5,"say""#), "steps[0].play: invalid type"),
         (
             ok.replace(r#"{"say""#, r#"{"sai":1,"say""#),
             "steps[0].sai: unknown field `sai`",

@@ -2,11 +2,11 @@
 //! moved between releases link to where they were, and every note exists in both languages.
 //! Nothing here reads the network: the table is data compiled into the lab.
 
-use kube_bootstrap_lab::api::Behavior;
-use kube_bootstrap_lab::etcd::{Loop, WireOp, Write};
-use kube_bootstrap_lab::event::{Event, EventKind};
+use kube_bootstrap_lab::contract::api::Behavior;
+use kube_bootstrap_lab::k8s::etcd::{Loop, WireOp, Write};
+use kube_bootstrap_lab::contract::event::{Event, EventKind};
 use kube_bootstrap_lab::lang::Lang;
-use kube_bootstrap_lab::upstream::{simplification, sources, url, Subject};
+use kube_bootstrap_lab::lab::upstream::{simplification, sources, url, Subject};
 
 const BEHAVIORS: [(Behavior, &str); 4] = [
     (Behavior::V1_20, "v1.20.0"),
@@ -433,7 +433,7 @@ fn every_subject() -> Vec<Subject> {
 
 #[test]
 fn every_link_the_inspector_shows_is_on_the_verified_list() {
-    const LIST: &str = include_str!("../../src/upstream/verified.md");
+    const LIST: &str = include_str!("../../src/lab/upstream/verified.md");
     // Rows `| `path` | `function` | tags | how |`.
     let rows: Vec<(String, String, Vec<String>, String)> = LIST
         .lines()
@@ -465,7 +465,7 @@ fn every_link_the_inspector_shows_is_on_the_verified_list() {
                     })
                     .unwrap_or_else(|| {
                         panic!(
-                            "{s:?} under {b:?} links {} {} at {tag}, which src/upstream/verified.md does not list",
+                            "{s:?} under {b:?} links {} {} at {tag}, which src/lab/upstream/verified.md does not list",
                             l.path, l.symbol
                         )
                     });
@@ -478,7 +478,7 @@ fn every_link_the_inspector_shows_is_on_the_verified_list() {
         for t in tags {
             assert!(
                 reached.contains(&(i, t.as_str())),
-                "src/upstream/verified.md lists {p} {f} at {t}, which no subject reaches"
+                "src/lab/upstream/verified.md lists {p} {f} at {t}, which no subject reaches"
             );
         }
     }

@@ -6,11 +6,11 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::catalogue;
-use kube_bootstrap_lab::etcd::{Loop, WireOp, Write, KCM};
+use kube_bootstrap_lab::lab::catalogue;
+use kube_bootstrap_lab::k8s::etcd::{Loop, WireOp, Write, KCM};
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
-use kube_bootstrap_lab::scenario::{Action, Isolate};
-use kube_bootstrap_lab::timeline::Timeline;
+use kube_bootstrap_lab::contract::scenario::{Action, Millis};
+use kube_bootstrap_lab::sim::timeline::Timeline;
 
 fn wire_until(name: &str, t: u64) -> Vec<Write> {
     let scenario = catalogue::scenario(name).expect("shipped");
@@ -80,11 +80,8 @@ fn an_isolated_apiserver_bounces_its_requests_with_the_client_timeout() {
     tl.record_wire();
     tl.run_until(5_000);
     tl.take_wire();
-    tl.act(Action::IsolateApiserver(Isolate {
-        apiserver: "apiserver-a".into(),
-        for_: "30s".into(),
-    }))
-    .unwrap();
+    tl.act(Action::isolate("apiserver-a", Millis::parse("30s").unwrap()))
+        .unwrap();
     tl.run_until(30_000);
     let wire = tl.take_wire();
     let bounces: Vec<&Write> = wire.iter().filter(|w| w.op == WireOp::Bounce).collect();

@@ -7,11 +7,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use serde_json::{json, Value};
 
 use kube_bootstrap_lab::duration::{format_ms, parse_ms};
-use kube_bootstrap_lab::scenario::{self, Action, ApiserverRef, Scenario};
-use kube_bootstrap_lab::state::ApiserverStatus;
-use kube_bootstrap_lab::timeline::Timeline;
-use kube_bootstrap_lab::report;
-use kube_bootstrap_lab::world::World;
+use kube_bootstrap_lab::contract::scenario::{self, Action, ApiserverRef, Scenario};
+use kube_bootstrap_lab::contract::state::ApiserverStatus;
+use kube_bootstrap_lab::sim::timeline::Timeline;
+use kube_bootstrap_lab::sim::report;
+use kube_bootstrap_lab::sim::world::World;
 
 fn scenario(v: Value) -> Scenario {
     scenario::parse(&v.to_string()).unwrap()
@@ -189,7 +189,7 @@ fn an_outage_makes_everyone_unready_and_api_actions_fail() {
     let failed: Vec<_> = r
         .events
         .iter()
-        .filter(|e| e.kind == kube_bootstrap_lab::event::EventKind::ActionFailed)
+        .filter(|e| e.kind == kube_bootstrap_lab::contract::event::EventKind::ActionFailed)
         .collect();
     assert_eq!(failed.len(), 1);
     assert_eq!(
@@ -236,7 +236,7 @@ fn create_service_allocates_and_refuses_with_kubernetes_texts() {
     let failed: Vec<(&str, &str)> = r
         .events
         .iter()
-        .filter(|e| e.kind == kube_bootstrap_lab::event::EventKind::ActionFailed)
+        .filter(|e| e.kind == kube_bootstrap_lab::contract::event::EventKind::ActionFailed)
         .map(|e| (e.object.as_str(), e.message.as_str()))
         .collect();
     assert_eq!(failed, vec![
@@ -285,7 +285,7 @@ fn deleting_a_service_releases_its_ip_and_ports() {
     );
     assert!(r.final_state.allocations.node_port.allocated.is_empty());
     assert!(r.events.iter().any(
-        |e| e.kind == kube_bootstrap_lab::event::EventKind::ActionFailed
+        |e| e.kind == kube_bootstrap_lab::contract::event::EventKind::ActionFailed
             && e.message == "services \"np\" not found"
     ));
 }

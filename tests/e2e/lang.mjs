@@ -1,10 +1,11 @@
 // Every label translated: the lab in Chinese, in the states a reader meets (the story, a tour,
 // a sandbox with events, ⚙ Configure open, the inspector, the table view, behaviour 1.35, a
-// phone), walked for visible text and for the labels assistive technology reads (aria-label,
-// title, placeholder, alt). Any run of English words left is listed, and the test fails unless
+// phone, an import with notes), walked for visible text and for the labels assistive technology
+// reads (aria-label, title, placeholder, alt). Any run of English words left is listed, and the test fails unless
 // every word of it is one of Kubernetes' own: its kinds, components, flags and names, and what
 // <code> shows verbatim (keys, messages, commands).
 // Usage: node tests/e2e/lang.mjs   (after `trunk build --release`; `make test-e2e` does both)
+import { readFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 import { serve } from './serve.mjs';
 import { CHROMIUM, DIST, check, finish } from './harness.mjs';
@@ -90,6 +91,13 @@ async function seek(page, ms) {
   await page.waitForFunction((v) => document.querySelector('#scrubber').value === String(v), ms);
 }
 
+/** Pastes the fixture `tests/kubectl/<name>` into the import panel and waits for its notes. */
+async function importShape(page, name) {
+  await page.fill('#import-text', await readFile(new URL(`../kubectl/${name}`, import.meta.url), 'utf8'));
+  await page.click('#import-run');
+  await page.waitForSelector('#import-notes');
+}
+
 /** The states to walk: name, query, viewport, what to do once loaded. */
 const STATES = [
   ['story', '', [1280, 900], async () => {}],
@@ -116,6 +124,9 @@ const STATES = [
   }],
   ['behaviour 1.35', 'scenario=servicecidr-default-terminating-1-35', [1280, 900], async (page) => { await seek(page, 30000); }],
   ['phone, tour', 'tour=kubernetes-service&step=2', [390, 844], async (page) => { await page.waitForSelector('#tour-say'); }],
+  // An import's notes, each kind: lines ignored and the range guessed, then the apiservers.
+  ['import with notes (k3s, a prompt)', 'scenario=crash-one-of-three', [1280, 900], (page) => importShape(page, 'shape-k3s-prompt.txt')],
+  ['import with notes (kind, no Endpoints)', 'scenario=crash-one-of-three', [1280, 900], (page) => importShape(page, 'shape-kind-no-endpoints.json')],
 ];
 
 const server = await serve(DIST);

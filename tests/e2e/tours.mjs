@@ -229,9 +229,11 @@ async function badInput(browser, server) {
     const el = document.createElement('div');
     document.body.append(el);
     const lab = await mount(el, { lang: 'fr', panels: 'moon', scenario: '<img src=x onerror=alert(1)>' });
-    await new Promise((r) => setTimeout(r, 200));
-    // Another instance of the page holds the bare ids: this one's are prefixed (labN-).
-    const shown = el.querySelector('[id$="action-error"]')?.textContent ?? '';
+    // Another instance of the page holds the bare ids: this one's are prefixed (labN-). Waited
+    // for, not timed: a busy machine renders late.
+    const notice = () => el.querySelector('[id$="action-error"]')?.textContent ?? '';
+    for (let i = 0; i < 100 && !notice(); i++) await new Promise((r) => setTimeout(r, 50));
+    const shown = notice();
     const injected = el.querySelector('img') !== null;
     lab.unmount();
     return { problems: lab.problems, shown, injected };

@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::layout::group;
 use super::paint::{show, swatch, SWATCH_PX};
 use super::theme::is_dark;
-use crate::inspect::{Cell, ViewKind};
+use crate::lab::inspect::{Cell, ViewKind};
 use crate::lang::Lang;
 
 /// One legend entry: (state, class, English, Chinese).
@@ -159,7 +159,7 @@ fn swatch_view(props: &SwatchProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inspect::BitmapView;
+    use crate::lab::inspect::BitmapView;
 
     #[test]
     fn counts_and_their_summary() {

@@ -28,9 +28,8 @@ pub(crate) use layout::group;
 pub use navigation::key_target;
 pub use overview::{overview_layout, Overview};
 pub use paint::{background_colour, cell_colour, centre_colour};
-pub use theme::{prefers_dark, prefers_reduced_motion};
 
-use crate::inspect::{BitmapRange, BitmapView, Cell, ViewKind};
+use crate::lab::inspect::{BitmapRange, BitmapView, Cell, ViewKind};
 use crate::lang::Lang;
 use layout::Grid;
 use legend::{summary, Legend};

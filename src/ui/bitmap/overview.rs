@@ -10,7 +10,7 @@ use super::layout::{ceil_sqrt, grid_box, WINDOW, WINDOW_COLS};
 use super::navigation::{key_target, plain_key, pointer_in};
 use super::paint::{fill, Pixels, Presented};
 use super::theme::{palette, Palette};
-use crate::inspect::{BitmapView, Cell};
+use crate::lab::inspect::{BitmapView, Cell};
 use crate::lang::Lang;
 
 /// The overview is at most this many pixels wide.

@@ -10,7 +10,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 use super::layout::{Grid, PATTERN_MIN_PX};
 use super::theme::{palette, Palette, Rgb};
-use crate::inspect::{BitmapView, Cell};
+use crate::lab::inspect::{BitmapView, Cell};
 
 /// The fill of a cell in the state `cell` (`None`: no cell, past the end of the range).
 pub(crate) fn fill(cell: Option<Cell>, in_static: bool, pal: &Palette) -> Rgb {

@@ -8,8 +8,9 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 use super::paint::{context_2d, MainDrawn};
-use super::theme::{is_dark, palette, prefers_reduced_motion};
+use super::theme::{is_dark, palette};
 use crate::ui::hooks::FrameLoop;
+use crate::ui::media::prefers_reduced_motion;
 
 /// How long one repair sweep takes, in real milliseconds.
 const SWEEP_MS: f64 = 700.0;

@@ -7,6 +7,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::ui::media::{self, prefers_dark, PREFERS_DARK};
+
 pub(crate) type Rgb = [u8; 3];
 
 const fn hex(v: u32) -> Rgb {
@@ -83,24 +85,6 @@ pub(crate) fn palette(dark: bool) -> &'static Palette {
     } else {
         &LIGHT
     }
-}
-
-fn media(query: &str) -> bool {
-    web_sys::window()
-        .and_then(|w| w.match_media(query).ok().flatten())
-        .is_some_and(|m| m.matches())
-}
-
-const PREFERS_DARK: &str = "(prefers-color-scheme: dark)";
-
-/// Whether the system prefers a dark theme (`prefers-color-scheme: dark`), read now.
-pub fn prefers_dark() -> bool {
-    media(PREFERS_DARK)
-}
-
-/// Whether the user asked for reduced motion.
-pub fn prefers_reduced_motion() -> bool {
-    media("(prefers-reduced-motion: reduce)")
 }
 
 /// Whether `el` is drawn in the dark theme, read now: the `data-theme` (`dark` or `light`) of the
@@ -190,7 +174,7 @@ pub(crate) fn use_theme_epoch(node: &NodeRef) -> u32 {
     {
         let (theme, node) = (theme.dispatcher(), node.clone());
         use_effect_with((), move |_| {
-            let mql = web_sys::window().and_then(|w| w.match_media(PREFERS_DARK).ok().flatten());
+            let mql = media::query(PREFERS_DARK);
             let listener = Closure::<dyn FnMut()>::new(move || theme.dispatch(()));
             if let Some(m) = &mql {
                 let _ =

@@ -6,11 +6,11 @@ use yew::prelude::*;
 
 use super::{act, PanelProps};
 use crate::duration::format_ms;
-use crate::inspect::words::{behavior_label, crash_hint, stop_hint};
+use crate::lab::inspect::words::{behavior_label, crash_hint, stop_hint};
 use crate::lang::Lang;
-use crate::scenario::{Action, AddApiserver, ApiserverRef, Isolate};
-use crate::state::{ApiserverState, ApiserverStatus};
-use crate::world::MarkKind;
+use crate::contract::scenario::{Action, AddApiserver, ApiserverSpec};
+use crate::contract::state::{ApiserverState, ApiserverStatus};
+use crate::lab::{ApiserverActions, MarkKind};
 
 /// An apiserver's status in words (in English, the state's own word).
 pub(crate) fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {
@@ -47,21 +47,31 @@ fn ttl_ring(left: u64, ttl: u64, lang: Lang) -> Html {
     }
 }
 
-/// The next apiserver the "add" button makes: the first free name and address.
+/// The next apiserver the "add" button makes: the first made-up one whose name and address
+/// are both free.
 fn next_apiserver(apiservers: &[ApiserverState]) -> Action {
-    let name = (0..26u8)
-        .map(|i| format!("apiserver-{}", (b'a' + i) as char))
-        .find(|n| !apiservers.iter().any(|a| &a.name == n))
-        .unwrap_or_else(|| "apiserver-z".into());
-    let ip = (11..250)
-        .map(|i| format!("192.168.10.{i}"))
-        .find(|ip| !apiservers.iter().any(|a| &a.advertise_address == ip))
-        .unwrap_or_default();
+    let free = |s: &ApiserverSpec| {
+        let ip = s.advertise_address.to_string();
+        !apiservers.iter().any(|a| a.name == s.name || a.advertise_address == ip)
+    };
+    let spec = (0..26).map(ApiserverSpec::nth).find(free).unwrap_or_else(|| ApiserverSpec::nth(25));
     Action::AddApiserver(AddApiserver {
-        name,
-        advertise_address: ip,
+        name: spec.name,
+        advertise_address: spec.advertise_address,
         startup_delay: None,
     })
+}
+
+/// An apiserver's buttons (crash, stop, start, isolate): class, whether the core would take
+/// the action now (the core's own rule, [`crate::lab::Lab::allowed`]), and the action. The
+/// card and the inspector offer these and only these.
+pub(crate) fn apiserver_actions(name: &str, allowed: ApiserverActions) -> [(&'static str, bool, Action); 4] {
+    [
+        ("crash", allowed.crash, Action::crash(name)),
+        ("stop", allowed.stop, Action::stop(name)),
+        ("start", allowed.start, Action::start(name)),
+        ("isolate", allowed.isolate, Action::isolate(name, super::CUT_FOR)),
+    ]
 }
 
 #[function_component(Apiservers)]
@@ -122,10 +132,10 @@ fn action_labels(name: &str, lang: Lang) -> [String; 4] {
 /// lease write.
 fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let name = a.name.clone();
-    let r = |apiserver: &str| ApiserverRef { apiserver: apiserver.to_string() };
-    let starting = a.status == ApiserverStatus::Starting;
-    let up = a.status.is_up() && !starting;
+    let allowed = p.frame.allowed.get(&name).copied().unwrap_or_default();
     let [crash, stop, start, isolate] = action_labels(&name, lang);
+    let [(_, can_crash, crash_it), (_, can_stop, stop_it), (_, can_start, start_it), (_, can_isolate, isolate_it)] =
+        apiserver_actions(&name, allowed);
     html! {
         <li class={classes!("card", a.status.as_str())} id={ids.id(&format!("apiserver-{}", a.name))} data-apiserver={a.name.clone()}>
             <div class="card-head">
@@ -142,16 +152,66 @@ fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang
                 <span class={classes!("ready", a.ready.then_some("yes"))}>{ if a.ready { lang.pick("● ready", "● 就绪") } else { lang.pick("○ not ready", "○ 未就绪") } }</span>
             </div>
             <div class="card-actions">
-                <button class="crash" disabled={!up && !starting} onclick={act(&p.lab, Action::CrashApiserver(r(&name)))}
+                <button class="crash" disabled={!can_crash} onclick={act(&p.lab, crash_it)}
                     aria-label={crash} title={crash_hint(p.frame.reconciler, lang)}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
-                <button class="stop" disabled={!up || a.status == ApiserverStatus::Stopping} onclick={act(&p.lab, Action::StopApiserver(r(&name)))}
+                <button class="stop" disabled={!can_stop} onclick={act(&p.lab, stop_it)}
                     aria-label={stop} title={stop_hint(p.frame.reconciler, p.frame.behavior, lang)}>{ lang.pick("■ Stop", "■ 停止") }</button>
-                <button class="start" disabled={up || starting} onclick={act(&p.lab, Action::StartApiserver(r(&name)))}
+                <button class="start" disabled={!can_start} onclick={act(&p.lab, start_it)}
                     aria-label={start}>{ lang.pick("▶ Start", "▶ 启动") }</button>
-                <button class="isolate" disabled={!up} onclick={act(&p.lab, Action::IsolateApiserver(Isolate { apiserver: name.clone(), for_: "30s".into() }))}
+                <button class="isolate" disabled={!can_isolate} onclick={act(&p.lab, isolate_it)}
                     aria-label={isolate}
                     title={lang.pick("Cut it off from etcd for 30 s", "切断它与 etcd 的连接 30 秒")}>{ lang.pick("✂ Isolate 30s", "✂ 隔离 30s") }</button>
             </div>
         </li>
+    }
+}
+
+/// The buttons are the lab's `allowed`, one to one; that it agrees with what the core takes in
+/// every state is `tests/core/props.rs`'s (`refusals`).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::{Lab, Msg, Opening};
+    use crate::contract::scenario::Millis;
+    use crate::lab::share::percent_encode;
+
+    #[test]
+    fn each_button_is_enabled_exactly_when_the_lab_allows_its_action() {
+        for bits in 0..16u8 {
+            let allowed = ApiserverActions {
+                crash: bits & 1 != 0,
+                stop: bits & 2 != 0,
+                start: bits & 4 != 0,
+                isolate: bits & 8 != 0,
+            };
+            let buttons = apiserver_actions("apiserver-a", allowed);
+            let enabled: Vec<bool> = buttons.iter().map(|(_, on, _)| *on).collect();
+            assert_eq!(enabled, [allowed.crash, allowed.stop, allowed.start, allowed.isolate]);
+            let actions: Vec<&Action> = buttons.iter().map(|(_, _, a)| a).collect();
+            assert_eq!(
+                actions,
+                [&Action::crash("apiserver-a"), &Action::stop("apiserver-a"), &Action::start("apiserver-a"),
+                    &Action::isolate("apiserver-a", super::super::CUT_FOR)]
+            );
+        }
+    }
+
+    /// The issue's case: Stop was offered on an apiserver isolated while starting, and refused.
+    #[test]
+    fn an_apiserver_isolated_while_starting_is_not_offered_stop() {
+        let file = r#"{"name": "slow", "cluster": {"apiservers": [
+            {"name": "apiserver-a", "advertise_address": "192.168.10.11"},
+            {"name": "apiserver-b", "advertise_address": "192.168.10.12", "startup_delay": "10s"}]}}"#;
+        let link = format!("#file={}", percent_encode(file));
+        let (mut lab, _) = Lab::open(Opening { link: Some(&link), ..Opening::default() });
+        lab.update(Msg::Seek(1_000));
+        lab.update(Msg::Act(Action::isolate("apiserver-b", Millis::new(30_000).unwrap())));
+        let view = lab.view();
+        assert_eq!(view.state.apiservers[1].status, ApiserverStatus::Isolated);
+        let [crash, stop, start, isolate] = apiserver_actions("apiserver-b", view.allowed["apiserver-b"]);
+        assert!(crash.1 && !stop.1 && !start.1 && isolate.1);
+        // What is not offered is what the core refuses.
+        lab.update(Msg::Act(stop.2));
+        assert_eq!(lab.notice(), Some("apiserver apiserver-b is not running"));
     }
 }

@@ -7,14 +7,13 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::Corrupt;
-use crate::api::Behavior;
+use crate::k8s::api::Behavior;
 use crate::duration::format_ms;
-use crate::inspect::{BitmapView, Cell, MAX_CELLS};
+use crate::lab::inspect::{BitmapView, Cell, MAX_CELLS};
 use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::ui::bitmap::{group, Bitmap};
-use crate::ui::frame::Bitmaps as Maps;
-use crate::ui::CidrCanvas;
+use crate::lab::{Bitmaps as Maps, CidrCanvas};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct BitmapsProps {
@@ -156,7 +155,7 @@ struct OrphansProps {
 fn orphans(p: &OrphansProps) -> Html {
     let ids = crate::ui::ids::use_ids();
     let lang = super::super::use_lang();
-    let grace = crate::inspect::ORPHAN_GRACE_MS as f64;
+    let grace = crate::lab::inspect::ORPHAN_GRACE_MS as f64;
     let mut rows: Vec<(String, String, u64, i64)> = Vec::new();
     for c in p.cidrs.iter() {
         for (o, at) in c.view.orphans() {

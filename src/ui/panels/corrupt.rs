@@ -2,12 +2,12 @@
 
 use yew::prelude::*;
 
-use super::{field, form_error, port_field};
+use super::{field, form_error};
 use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::ui::ids::use_ids;
-use crate::api::{Behavior, ParentReference};
-use crate::scenario::{Action, Corruption};
+use crate::k8s::api::{Behavior, ParentReference};
+use crate::contract::scenario::{Action, Corruption};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct CorruptProps {
@@ -18,17 +18,17 @@ pub(crate) struct CorruptProps {
 /// The corruptions `behavior` has objects for: (kind, English, Chinese). The ClusterIP bitmap's
 /// are gone under 1.35, the IPAddress ones only exist from 1.33.
 fn kinds(behavior: Behavior) -> Vec<(&'static str, &'static str, &'static str)> {
-    let ip = || "10.96.0.9".to_string();
+    let ip = || std::net::IpAddr::from([10, 96, 0, 9]);
     let parent = ParentReference::service("default", "x");
     let all = [
         (Corruption::LeakClusterIp { ip: ip() }, "leak_cluster_ip", "leak a ClusterIP", "泄漏一个 ClusterIP"),
         (Corruption::UnallocateClusterIp { ip: ip() }, "unallocate_cluster_ip", "clear a ClusterIP bit", "清除一个 ClusterIP 的位"),
         (Corruption::PutIpAddress { ip: ip(), parent }, "put_ip_address", "write an IPAddress for a service", "为某个 Service 写入一个 IPAddress"),
         (Corruption::DeleteIpAddress { ip: ip() }, "delete_ip_address", "delete an IPAddress", "删除一个 IPAddress"),
-        (Corruption::LeakNodePort { port: 0 }, "leak_node_port", "leak a NodePort", "泄漏一个 NodePort"),
-        (Corruption::UnallocateNodePort { port: 0 }, "unallocate_node_port", "clear a NodePort bit", "清除一个 NodePort 的位"),
+        (Corruption::LeakNodePort { port: 1 }, "leak_node_port", "leak a NodePort", "泄漏一个 NodePort"),
+        (Corruption::UnallocateNodePort { port: 1 }, "unallocate_node_port", "clear a NodePort bit", "清除一个 NodePort 的位"),
         (Corruption::ForceClusterIp { namespace: String::new(), name: String::new(), ip: ip() }, "force_cluster_ip", "force a Service onto an IP", "强行让 Service 使用某个 IP"),
-        (Corruption::ForceNodePort { namespace: String::new(), name: String::new(), port: 0 }, "force_node_port", "force a Service onto a NodePort", "强行让 Service 使用某个 NodePort"),
+        (Corruption::ForceNodePort { namespace: String::new(), name: String::new(), port: 1 }, "force_node_port", "force a Service onto a NodePort", "强行让 Service 使用某个 NodePort"),
     ];
     all.into_iter()
         .filter(|(c, ..)| !c.edits_ip_bitmap() || behavior.cluster_ip_bitmap())
@@ -37,44 +37,21 @@ fn kinds(behavior: Behavior) -> Vec<(&'static str, &'static str, &'static str)> 
         .collect()
 }
 
-/// The corruption the submitted form describes; a port that is no number is refused naming
-/// the field (an IP is the core's to check).
+/// The corruption the submitted form describes, read by the core's own rules; a refusal names
+/// the field by the form's label.
 fn corruption_of(e: &SubmitEvent, lang: Lang) -> Result<Corruption, String> {
     let what = field(e, "corrupt-what");
-    let value = field(e, "corrupt-value").trim().to_string();
-    let target = field(e, "corrupt-service").trim().to_string();
-    let (ns, name) = target
-        .split_once('/')
-        .map_or(("default".to_string(), target.clone()), |(a, b)| {
-            (a.to_string(), b.to_string())
-        });
-    let port = || {
+    let value = field(e, "corrupt-value");
+    let target = field(e, "corrupt-service");
+    Corruption::from_form(&what, value.trim(), target.trim()).map_err(|e| {
         let label = lang.pick("IP or port", "IP 或端口");
-        port_field(label, &value, lang)?.ok_or_else(|| match lang {
-            Lang::En => format!("{label}: a port number is required"),
-            Lang::Zh => format!("{label}：需要填写端口号"),
-        })
-    };
-    Ok(match what.as_str() {
-        "leak_cluster_ip" => Corruption::LeakClusterIp { ip: value },
-        "unallocate_cluster_ip" => Corruption::UnallocateClusterIp { ip: value },
-        "leak_node_port" => Corruption::LeakNodePort { port: port()? },
-        "unallocate_node_port" => Corruption::UnallocateNodePort { port: port()? },
-        "force_cluster_ip" => Corruption::ForceClusterIp {
-            namespace: ns,
-            name,
-            ip: value,
-        },
-        "put_ip_address" => Corruption::PutIpAddress {
-            ip: value,
-            parent: ParentReference::service(&ns, &name),
-        },
-        "delete_ip_address" => Corruption::DeleteIpAddress { ip: value },
-        _ => Corruption::ForceNodePort {
-            namespace: ns,
-            name,
-            port: port()?,
-        },
+        match e.split_once(": ") {
+            Some(("ip" | "port", why)) => match lang {
+                Lang::En => format!("{label}: {why}"),
+                Lang::Zh => format!("{label}：{why}"),
+            },
+            _ => e,
+        }
     })
 }
 

@@ -5,9 +5,9 @@ use yew::prelude::*;
 
 use super::{act, used_text, PanelProps};
 use crate::duration::format_ms;
-use crate::etcd;
+use crate::lab::KeyKind;
 use crate::lang::Lang;
-use crate::scenario::{Action, Outage};
+use crate::contract::scenario::{Action, Outage};
 
 #[function_component(Etcd)]
 pub(crate) fn etcd(p: &PanelProps) -> Html {
@@ -61,11 +61,11 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
             if p.frame.behavior.ip_addresses() {
                 <h3>{ lang.pick("ClusterIP objects", "ClusterIP 对象") }</h3>
                 <ul class="ranges objects" id={ids.id("etcd-objects")}>
-                    <li><code>{ etcd::SERVICE_CIDRS }</code>{ objects_text(st.service_cidrs.len(), lang) }</li>
-                    <li><code>{ etcd::IP_ADDRESSES }</code>{ objects_text(st.ip_addresses.len(), lang) }</li>
+                    <li><code>{ KeyKind::ServiceCidr.prefix() }</code>{ objects_text(st.service_cidrs.len(), lang) }</li>
+                    <li><code>{ KeyKind::IpAddress.prefix() }</code>{ objects_text(st.ip_addresses.len(), lang) }</li>
                 </ul>
             }
-            <button id={ids.id("etcd-outage")} class="etcd-outage" disabled={!st.etcd.available} onclick={act(&p.lab, Action::EtcdOutage(Outage { for_: "30s".into() }))}>
+            <button id={ids.id("etcd-outage")} class="etcd-outage" disabled={!st.etcd.available} onclick={act(&p.lab, Action::EtcdOutage(Outage { for_: super::CUT_FOR }))}>
                 { lang.pick("⚡ etcd outage 30s", "⚡ etcd 中断 30s") }</button>
         </div>
     }

@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::Frame;
 use crate::duration::format_ms;
-use crate::explain::explain;
+use crate::lab::explain::explain;
 use crate::lang::Lang;
 
 #[derive(Properties, PartialEq)]

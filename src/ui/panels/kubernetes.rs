@@ -5,14 +5,14 @@ use yew::prelude::*;
 
 use super::{act, Frame};
 use crate::duration::format_ms;
-use crate::event::{Event, EventKind};
+use crate::k8s::event::{Event, EventKind};
 use crate::lab::{EndpointsChange, Msg};
 use crate::lang::Lang;
-use crate::scenario::{Action, ObjectRef};
-use crate::api::EndpointSlice;
-use crate::inspect::words::{address_added, address_left, selector_note};
-use crate::reconcilers::ReconcilerType;
-use crate::state::State;
+use crate::contract::scenario::{Action, ObjectRef};
+use crate::k8s::api::EndpointSlice;
+use crate::lab::inspect::words::{address_added, address_left, selector_note};
+use crate::lab::ReconcilerType;
+use crate::contract::state::State;
 
 /// How long an address that left the Endpoints fades out (`@keyframes leave` in
 /// `static/style.css`), after which its element is removed.

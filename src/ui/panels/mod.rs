@@ -18,9 +18,9 @@ use yew::prelude::*;
 use super::Frame;
 use crate::lab::Msg;
 use crate::lang::Lang;
-use crate::scenario::Action;
+use crate::contract::scenario::{Action, Millis};
 
-pub(crate) use apiservers::{status_text, Apiservers};
+pub(crate) use apiservers::{apiserver_actions, status_text, Apiservers};
 pub(crate) use bitmaps::Bitmaps;
 pub(crate) use corrupt::Corrupt;
 pub(crate) use etcd::Etcd;
@@ -42,6 +42,12 @@ fn delete_label(key: &str, lang: Lang) -> String {
         Lang::Zh => format!("删除 {key}"),
     }
 }
+
+/// How long the buttons cut an apiserver, or every apiserver, off from etcd.
+pub(crate) const CUT_FOR: Millis = match Millis::new(30_000) {
+    Some(m) => m,
+    None => panic!("30 s is within the ceiling"),
+};
 
 /// A click that performs `action`.
 fn act(lab: &Callback<Msg>, action: Action) -> Callback<MouseEvent> {

@@ -7,10 +7,10 @@ use yew::prelude::*;
 
 use super::{act, delete_label, field, PanelProps};
 use crate::ui::ids::{use_ids, Ids};
-use crate::api::ServiceCidr;
+use crate::k8s::api::ServiceCidr;
 use crate::lab::Msg;
 use crate::lang::Lang;
-use crate::scenario::{Action, CreateServiceCidr, NameRef, ServiceCidrSpec};
+use crate::contract::scenario::{Action, CreateServiceCidr, NameRef, ServiceCidrSpec};
 
 /// The form's fields, by name (their ids are these, prefixed per instance: `crate::ui::ids`).
 const NAME: &str = "scidr-name";

@@ -7,10 +7,10 @@ use yew::prelude::*;
 
 use super::{act, delete_label, field, form_error, port_field, PanelProps};
 use crate::ui::ids::use_ids;
-use crate::api::{Endpoints, Pod, Service, ServicePort, ServiceType};
+use crate::k8s::api::{Endpoints, Pod, Service, ServicePort, ServiceType};
 use crate::lab::Msg;
 use crate::lang::Lang;
-use crate::scenario::{Action, CreatePod, CreateService, ObjectRef, SetPodReady};
+use crate::contract::scenario::{Action, CreatePod, CreateService, ObjectRef, SetPodReady};
 
 fn port_text(p: &ServicePort, lang: Lang) -> String {
     let mut s = format!("{}/{}", p.port, p.protocol);

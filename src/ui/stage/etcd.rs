@@ -8,7 +8,7 @@ use super::layout::{Layout, Rect};
 use super::rows::Row;
 use super::{pickable, spot_of, StageProps};
 use crate::lang::Lang;
-use crate::upstream::Subject;
+use crate::lab::upstream::Subject;
 
 pub(super) fn etcd_box(p: &StageProps, l: &Layout, rows: &[Row], faded: &Callback<String>, lang: Lang) -> Html {
     let e = l.etcd;

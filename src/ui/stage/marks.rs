@@ -46,7 +46,7 @@ mod tests {
 
     #[test]
     fn on_one_column_a_spot_with_a_row_is_the_rows_alone() {
-        let rows = [row(RowId::Services), row(RowId::Range(crate::etcd::RANGE_NODE_PORTS))];
+        let rows = [row(RowId::Services), row(RowId::Range(crate::lab::RangeName::NodePorts.key()))];
         let phone = Places::new(true, &rows);
         assert_eq!(phone.picture("services pods"), "pods");
         assert_eq!(phone.picture("node-port bitmaps"), "bitmaps");

@@ -21,11 +21,11 @@ use yew::prelude::*;
 
 use super::Frame;
 use crate::duration::format_ms;
-use crate::etcd::{Loop, WireOp, Write};
+use crate::lab::{Loop, WireOp, Write};
 use crate::lab::{EndpointsChange, Msg};
 use crate::lang::Lang;
-use crate::state::ApiserverState;
-use crate::upstream::Subject;
+use crate::contract::state::ApiserverState;
+use crate::lab::upstream::Subject;
 
 use layout::{Layout, Rect};
 use packets::{Flight, FLIGHT_MS};

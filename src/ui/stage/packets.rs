@@ -3,7 +3,7 @@
 //! within a moment of each other merge into one with a count (at high speed), and a lease
 //! that leaves etcd fades out where it stood.
 
-use crate::etcd::{Loop, WireOp, Write};
+use crate::lab::{Loop, WireOp, Write};
 
 use super::layout::Layout;
 use super::rows::{slot, Row, RowId};

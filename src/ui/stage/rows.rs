@@ -3,13 +3,13 @@
 //! ServiceCIDRs and IPAddresses, and the other objects grouped. Rows keep their slot when
 //! their key is missing (a deleted Service), so the eye can follow them.
 
-use crate::api::Behavior;
-use crate::controlplane::KUBERNETES;
+use crate::k8s::api::Behavior;
+use crate::lab::KUBERNETES;
 use crate::duration::format_ms;
-use crate::etcd;
+use crate::lab::{Key, KeyKind, NsName, RangeName};
 use crate::lang::Lang;
-use crate::reconcilers::ReconcilerType;
-use crate::state::State;
+use crate::lab::ReconcilerType;
+use crate::contract::state::State;
 
 /// Which row a key is drawn on.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -30,31 +30,17 @@ pub(crate) enum RowId {
 impl RowId {
     /// The row a key written on the wire belongs to.
     pub(crate) fn of(key: &str) -> RowId {
-        let kubernetes = |prefix: &str| key == format!("{prefix}default/{KUBERNETES}");
-        if let Some(ip) = key.strip_prefix(etcd::MASTER_LEASES) {
-            RowId::Lease(ip.to_string())
-        } else if kubernetes(etcd::SERVICES) {
-            RowId::Service
-        } else if kubernetes(etcd::ENDPOINTS) {
-            RowId::Endpoints
-        } else if kubernetes(etcd::ENDPOINT_SLICES) {
-            RowId::Slice
-        } else if key.starts_with("/ranges/") {
-            match key {
-                etcd::RANGE_SERVICE_IPS => RowId::Range(etcd::RANGE_SERVICE_IPS),
-                etcd::RANGE_NODE_PORTS => RowId::Range(etcd::RANGE_NODE_PORTS),
-                _ => RowId::Range(etcd::RANGE_SECONDARY_SERVICE_IPS),
-            }
-        } else if key.starts_with(etcd::SERVICE_CIDRS) {
-            RowId::ServiceCidrs
-        } else if key.starts_with(etcd::IP_ADDRESSES) {
-            RowId::IpAddresses
-        } else if key.starts_with(etcd::PODS) {
-            RowId::Pods
-        } else if key.starts_with(etcd::NAMESPACES) {
-            RowId::Namespaces
-        } else {
-            RowId::Services
+        match key.parse::<Key>() {
+            Ok(Key::Lease(ip)) => RowId::Lease(ip),
+            Ok(Key::Service(nn)) if nn.is_kubernetes() => RowId::Service,
+            Ok(Key::Endpoints(nn)) if nn.is_kubernetes() => RowId::Endpoints,
+            Ok(Key::EndpointSlice(nn)) if nn.is_kubernetes() => RowId::Slice,
+            Ok(Key::Range(r)) => RowId::Range(r.key()),
+            Ok(Key::ServiceCidr(_)) => RowId::ServiceCidrs,
+            Ok(Key::IpAddress(_)) => RowId::IpAddresses,
+            Ok(Key::Pod(_)) => RowId::Pods,
+            Ok(Key::Namespace(_)) => RowId::Namespaces,
+            _ => RowId::Services,
         }
     }
 
@@ -62,7 +48,7 @@ impl RowId {
     pub(crate) fn spots(&self) -> &'static str {
         match self {
             RowId::Lease(_) => "leases",
-            RowId::Range(k) if *k == etcd::RANGE_NODE_PORTS => "ranges node-port",
+            RowId::Range(k) if *k == RangeName::NodePorts.key() => "ranges node-port",
             RowId::Range(_) => "ranges cluster-ip",
             RowId::Service => "kubernetes-service",
             RowId::Endpoints => "endpoints",
@@ -136,7 +122,7 @@ impl RowsOf<'_> {
             .collect();
         for key in self.fading {
             if !st.leases.iter().any(|l| &l.key == key) {
-                let ip = key.trim_start_matches(etcd::MASTER_LEASES).to_string();
+                let RowId::Lease(ip) = RowId::of(key) else { continue };
                 let gone = lang.pick("gone", "已删除").to_string();
                 rows.push(Row {
                     fading: true,
@@ -152,11 +138,11 @@ impl RowsOf<'_> {
                 _ => lang.pick("none: this reconciler keeps no lease", "无：此协调器不使用租约"),
             }
             .to_string();
-            rows.push(row(RowId::Lease(String::new()), format!("{}*", etcd::MASTER_LEASES), none, true));
+            rows.push(row(RowId::Lease(String::new()), KeyKind::Lease.group(), none, true));
         }
         let ips = &st.allocations.cluster_ip;
         if self.behavior.cluster_ip_bitmap() {
-            let keys = [etcd::RANGE_SERVICE_IPS, etcd::RANGE_SECONDARY_SERVICE_IPS];
+            let keys = [RangeName::ServiceIps.key(), RangeName::SecondaryServiceIps.key()];
             for (a, key) in ips.iter().zip(keys) {
                 let detail = format!("{} · {}", a.range, count(a.allocated.len(), "IP", "IPs", lang));
                 rows.push(row(RowId::Range(key), key.to_string(), detail, false));
@@ -164,50 +150,50 @@ impl RowsOf<'_> {
         }
         let np = &st.allocations.node_port;
         let ports = format!("{} · {}", np.range, count(np.allocated.len(), lang.pick("port", "端口"), "ports", lang));
-        rows.push(row(RowId::Range(etcd::RANGE_NODE_PORTS), etcd::RANGE_NODE_PORTS.into(), ports, false));
+        rows.push(row(RowId::Range(RangeName::NodePorts.key()), RangeName::NodePorts.key().into(), ports, false));
         let kubernetes = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
         let missing = lang.pick("missing", "不存在").to_string();
         rows.push(match kubernetes {
-            Some(s) => row(RowId::Service, etcd::service_key("default", KUBERNETES), s.cluster_ip.clone(), false),
-            None => row(RowId::Service, etcd::service_key("default", KUBERNETES), missing.clone(), true),
+            Some(s) => row(RowId::Service, Key::Service(NsName::kubernetes()).to_string(), s.cluster_ip.clone(), false),
+            None => row(RowId::Service, Key::Service(NsName::kubernetes()).to_string(), missing.clone(), true),
         });
         let addresses = st.kubernetes_addresses().count();
         rows.push(match st.kubernetes_endpoints() {
             Some(_) => row(
                 RowId::Endpoints,
-                etcd::endpoints_key("default", KUBERNETES),
+                Key::Endpoints(NsName::kubernetes()).to_string(),
                 count(addresses, lang.pick("address", "地址"), "addresses", lang),
                 false,
             ),
-            None => row(RowId::Endpoints, etcd::endpoints_key("default", KUBERNETES), missing.clone(), true),
+            None => row(RowId::Endpoints, Key::Endpoints(NsName::kubernetes()).to_string(), missing.clone(), true),
         });
         rows.push(match st.kubernetes_slice() {
             Some(s) => row(
                 RowId::Slice,
-                etcd::endpoint_slice_key("default", KUBERNETES),
+                Key::EndpointSlice(NsName::kubernetes()).to_string(),
                 count(s.endpoints.len(), lang.pick("endpoint", "端点"), "endpoints", lang),
                 false,
             ),
-            None => row(RowId::Slice, etcd::endpoint_slice_key("default", KUBERNETES), missing, true),
+            None => row(RowId::Slice, Key::EndpointSlice(NsName::kubernetes()).to_string(), missing, true),
         });
         if self.behavior.ip_addresses() {
             let cidrs: Vec<String> = st.service_cidrs.iter().map(|c| c.name.clone()).collect();
             let detail = if cidrs.is_empty() { "—".to_string() } else { cidrs.join(", ") };
-            rows.push(row(RowId::ServiceCidrs, format!("{}*", etcd::SERVICE_CIDRS), detail, cidrs.is_empty()));
+            rows.push(row(RowId::ServiceCidrs, KeyKind::ServiceCidr.group(), detail, cidrs.is_empty()));
             let n = st.ip_addresses.len();
             let detail = count(n, "IPAddress", "IPAddresses", lang);
-            rows.push(row(RowId::IpAddresses, format!("{}*", etcd::IP_ADDRESSES), detail, n == 0));
+            rows.push(row(RowId::IpAddresses, KeyKind::IpAddress.group(), detail, n == 0));
         }
         let others = st.services.len() - usize::from(kubernetes.is_some());
         let detail = count(others, "Service", "Services", lang);
-        rows.push(row(RowId::Services, format!("{}*", etcd::SERVICES), detail, others == 0));
+        rows.push(row(RowId::Services, KeyKind::Service.group(), detail, others == 0));
         if !st.pods.is_empty() {
             let detail = count(st.pods.len(), "Pod", "Pods", lang);
-            rows.push(row(RowId::Pods, format!("{}*", etcd::PODS), detail, false));
+            rows.push(row(RowId::Pods, KeyKind::Pod.group(), detail, false));
         }
         // Counted like the Services: their names are in the inspector and the details view.
         let detail = count(st.namespaces.len(), "Namespace", "Namespaces", lang);
-        rows.push(row(RowId::Namespaces, format!("{}*", etcd::NAMESPACES), detail, st.namespaces.is_empty()));
+        rows.push(row(RowId::Namespaces, KeyKind::Namespace.group(), detail, st.namespaces.is_empty()));
         rows
     }
 }

@@ -6,16 +6,16 @@ use yew::prelude::*;
 use super::layout::{chips_per_line, Card, Layout, PORTRAIT_CHIP_W};
 use super::marks::Places;
 use super::{pickable, spot_of, StageProps};
-use crate::controlplane::KUBERNETES;
+use crate::lab::{Key, NsName, KUBERNETES};
 use crate::lang::Lang;
-use crate::upstream::Subject;
+use crate::lab::upstream::Subject;
 
 pub(super) fn service_card(p: &StageProps, l: &Layout, places: &Places, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let r = l.service;
     let st = &p.frame.state;
     let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
     let ip = svc.map_or_else(|| lang.pick("deleted: recreated at the next sync", "已删除：下次同步时重建").to_string(), |s| s.cluster_ip.clone());
-    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Key(crate::etcd::service_key("default", KUBERNETES)));
+    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Key(Key::Service(NsName::kubernetes()).to_string()));
     let addresses: Vec<&String> = st.kubernetes_addresses().collect();
     let slice: Vec<String> = st
         .kubernetes_slice()

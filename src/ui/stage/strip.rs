@@ -2,108 +2,40 @@
 //! IPAddress objects from 1.33) and the NodePort range as a bar, the static band shaded and
 //! one tick per allocation; the full canvas views are one click away in the details.
 
-use std::net::IpAddr;
-
-use ipnet::IpNet;
 use yew::prelude::*;
 
 use super::layout::Rect;
 use super::Frame;
+use crate::lab::{Bar as Allocations, BarKind};
 use crate::lang::Lang;
-use crate::upstream::Subject;
+use crate::lab::upstream::Subject;
 
-/// Where `ip` falls in `net`, from 0 to 1.
-fn fraction(net: &IpNet, ip: &str) -> Option<f64> {
-    let ip: IpAddr = ip.parse().ok()?;
-    if !net.contains(&ip) {
-        return None;
-    }
-    let (base, bits, x) = match (net.network(), ip) {
-        (IpAddr::V4(n), IpAddr::V4(i)) => (u32::from(n) as u128, 32 - net.prefix_len() as u32, u32::from(i) as u128),
-        (IpAddr::V6(n), IpAddr::V6(i)) => (u128::from(n), 128 - net.prefix_len() as u32, u128::from(i)),
-        _ => return None,
-    };
-    let size = if bits >= 128 { u128::MAX } else { 1u128 << bits };
-    Some((x - base) as f64 / size as f64)
-}
-
-/// One bar: its label, the share of its static band, and its ticks (0…1, with what they are).
+/// One bar as drawn: the lab's bar, its label and the tour spot it stands for.
 struct Bar {
     label: String,
     spot: &'static str,
-    subject: Subject,
-    band: f64,
-    ticks: Vec<(f64, Subject, String)>,
+    bar: Allocations,
 }
 
 fn bars(frame: &Frame, lang: Lang) -> Vec<Bar> {
-    let st = &frame.state;
-    let mut out = Vec::new();
-    if frame.behavior.cluster_ip_bitmap() {
-        let keys = [crate::etcd::RANGE_SERVICE_IPS, crate::etcd::RANGE_SECONDARY_SERVICE_IPS];
-        for (a, key) in st.allocations.cluster_ip.iter().zip(keys) {
-            let Ok(net) = a.range.parse::<IpNet>() else { continue };
-            let ticks = a
-                .allocated
-                .iter()
-                .filter_map(|ip| Some((fraction(&net, ip)?, Subject::ClusterIp(ip.clone()), ip.clone())))
-                .collect();
-            out.push(Bar {
-                label: match lang {
-                    Lang::En => format!("ClusterIP bitmap {} · {} used", a.range, a.allocated.len()),
-                    Lang::Zh => format!("ClusterIP 位图 {} · 已用 {}", a.range, a.allocated.len()),
-                },
-                spot: "cluster-ip bitmaps",
-                subject: Subject::Key(key.to_string()),
-                band: a.static_band as f64 / a.size.max(1) as f64,
-                ticks,
-            });
-        }
-    }
-    if frame.behavior.ip_addresses() {
-        for cidr in &st.service_cidrs {
-            for range in &cidr.cidrs {
-                let Ok(net) = range.parse::<IpNet>() else { continue };
-                let ticks: Vec<_> = st
-                    .ip_addresses
-                    .iter()
-                    .filter_map(|a| Some((fraction(&net, &a.ip)?, Subject::IpAddress(a.ip.clone()), a.ip.clone())))
-                    .collect();
-                out.push(Bar {
-                    label: match lang {
-                        Lang::En => format!("IPAddresses in {} {} · {}", cidr.name, range, ticks.len()),
-                        Lang::Zh => format!("{} {} 中的 IPAddress · {} 个", cidr.name, range, ticks.len()),
-                    },
-                    spot: "ip-addresses bitmaps",
-                    subject: Subject::Key(crate::etcd::service_cidr_key(&cidr.name)),
-                    band: 0.0,
-                    ticks,
-                });
-            }
-        }
-    }
-    let np = &st.allocations.node_port;
-    let (lo, hi) = np
-        .range
-        .split_once('-')
-        .and_then(|(a, b)| Some((a.parse::<i32>().ok()?, b.parse::<i32>().ok()?)))
-        .unwrap_or((0, 0));
-    let size = (hi - lo + 1).max(1) as f64;
-    out.push(Bar {
-        label: match lang {
-            Lang::En => format!("NodePort bitmap {} · {} used", np.range, np.allocated.len()),
-            Lang::Zh => format!("NodePort 位图 {} · 已用 {}", np.range, np.allocated.len()),
-        },
-        spot: "node-port bitmaps",
-        subject: Subject::Key(crate::etcd::RANGE_NODE_PORTS.to_string()),
-        band: np.static_band as f64 / size,
-        ticks: np
-            .allocated
-            .iter()
-            .map(|&port| ((port - lo) as f64 / size, Subject::NodePort(port as u16), port.to_string()))
-            .collect(),
-    });
-    out
+    let label = |b: &Allocations| match (&b.kind, lang) {
+        (BarKind::ClusterIpBitmap, Lang::En) => format!("ClusterIP bitmap {} · {} used", b.range, b.used),
+        (BarKind::ClusterIpBitmap, Lang::Zh) => format!("ClusterIP 位图 {} · 已用 {}", b.range, b.used),
+        (BarKind::IpAddresses { cidr }, Lang::En) => format!("IPAddresses in {cidr} {} · {}", b.range, b.used),
+        (BarKind::IpAddresses { cidr }, Lang::Zh) => format!("{cidr} {} 中的 IPAddress · {} 个", b.range, b.used),
+        (BarKind::NodePortBitmap, Lang::En) => format!("NodePort bitmap {} · {} used", b.range, b.used),
+        (BarKind::NodePortBitmap, Lang::Zh) => format!("NodePort 位图 {} · 已用 {}", b.range, b.used),
+    };
+    let spot = |k: &BarKind| match k {
+        BarKind::ClusterIpBitmap => "cluster-ip bitmaps",
+        BarKind::IpAddresses { .. } => "ip-addresses bitmaps",
+        BarKind::NodePortBitmap => "node-port bitmaps",
+    };
+    frame
+        .allocation_bars()
+        .into_iter()
+        .map(|bar| Bar { label: label(&bar), spot: spot(&bar.kind), bar })
+        .collect()
 }
 
 pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>, on_details: &Callback<()>, spots: &[String], places: &super::marks::Places, lang: Lang) -> Html {
@@ -130,14 +62,14 @@ pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>,
             { for bars.iter().enumerate().map(|(i, b)| {
                 let y = r.y + 6.0 + i as f64 * each;
                 let pick = on_pick.clone();
-                let subject = b.subject.clone();
+                let subject = b.bar.subject.clone();
                 let onclick = Callback::from(move |_: MouseEvent| pick.emit((subject.clone(), true)));
                 let pick = on_pick.clone();
-                let subject = b.subject.clone();
+                let subject = b.bar.subject.clone();
                 let onkeydown = keys(Callback::from(move |_| pick.emit((subject.clone(), true))));
                 // One tick per column of the bar: thousands of allocations stay cheap.
                 let mut columns = std::collections::BTreeMap::new();
-                for (f, s, what) in &b.ticks {
+                for (f, s, what) in &b.bar.ticks {
                     columns.entry((f * bw) as i64).or_insert((s.clone(), what.clone()));
                 }
                 let tokens = places.picture(b.spot);
@@ -147,8 +79,8 @@ pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>,
                         <text class="label" x={bx.to_string()} y={(y + 10.0).to_string()} data-fit={bw.to_string()}>{ &b.label }</text>
                         <g class="bar-track" tabindex="0" role="button" aria-label={b.label.clone()} {onclick} {onkeydown}>
                             <rect class="track" x={bx.to_string()} y={(y + 14.0).to_string()} width={bw.to_string()} height="10" rx="2" />
-                            if b.band > 0.0 {
-                                <rect class="band" x={bx.to_string()} y={(y + 14.0).to_string()} width={(bw * b.band).to_string()} height="10" />
+                            if b.bar.band > 0.0 {
+                                <rect class="band" x={bx.to_string()} y={(y + 14.0).to_string()} width={(bw * b.bar.band).to_string()} height="10" />
                             }
                         </g>
                         { for columns.into_iter().map(|(col, (s, what))| {
@@ -176,21 +108,5 @@ pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>,
                     { lang.pick("Corrupt…", "篡改…") }<tspan aria-hidden="true">{ " ↓" }</tspan></text>
             </g>
         </g>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fractions_place_addresses_within_their_range() {
-        let net: IpNet = "10.96.0.0/12".parse().unwrap();
-        assert_eq!(fraction(&net, "10.96.0.0"), Some(0.0));
-        assert!((fraction(&net, "10.104.0.0").unwrap() - 0.5).abs() < 1e-9);
-        assert_eq!(fraction(&net, "10.200.0.1"), None);
-        let v6: IpNet = "fd00::/108".parse().unwrap();
-        assert!(fraction(&v6, "fd00::8:0").unwrap() > 0.49);
-        assert_eq!(fraction(&v6, "10.96.0.1"), None);
     }
 }

@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::{Compared, Outcome, Run, Status};
-use crate::kubectl::{Finding, Progress};
+use crate::import::kubectl::{Finding, Note, Piece, Progress};
 use crate::lang::Lang;
 
 /// The import's progress, its refusal or its findings.
@@ -136,7 +136,7 @@ fn findings(i: &Outcome, compared: &Compared, lang: Lang, ids: &crate::ui::ids::
             <p>{ summary }</p>
             if !i.notes.is_empty() {
                 <ul class="notes" id={ids.id("import-notes")}>
-                    { for i.notes.iter().map(|n| html! { <li>{ n }</li> }) }
+                    { for i.notes.iter().map(|n| note(n, lang)) }
                 </ul>
             }
             if i.findings.is_empty() {
@@ -171,6 +171,17 @@ fn findings(i: &Outcome, compared: &Compared, lang: Lang, ids: &crate::ui::ids::
                 },
             } }
         </div>
+    }
+}
+
+/// A note in the lab's language: its own words marked as the lab's (`.lab-words`), what they
+/// quote verbatim as code, never translated.
+fn note(n: &Note, lang: Lang) -> Html {
+    html! {
+        <li>{ for n.pieces(lang).into_iter().map(|p| match p {
+            Piece::Lab(words) => html! { <span class="lab-words">{ words }</span> },
+            Piece::Code(s) | Piece::Command(s) => html! { <code translate="no">{ s }</code> },
+        }) }</li>
     }
 }
 

@@ -1,0 +1,214 @@
+//! Scenario files (`docs/scenario.md` §1–2): parsing, defaults and validation.
+//!
+//! Everything a scenario says is checked before anything runs; an error names the field path,
+//! e.g. `cluster.service_cluster_ip_range: invalid CIDR "10.96.0.0/33"`. The file as written is
+//! read by serde (`file`, `action`, whose values are typed in `values`); what serde cannot express is checked over the parsed
+//! values: the flags (`cluster`), the preset objects (`initial`) and the steps (`step`).
+
+mod action;
+mod cluster;
+mod file;
+mod initial;
+mod step;
+mod values;
+
+use std::net::IpAddr;
+
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+pub use action::{
+    Action, AddApiserver, ApiserverRef, Corruption, CreatePod, CreateService, CreateServiceCidr,
+    Isolate, NameRef, ObjectRef, Outage, ServiceCidrSpec, SetPodReady,
+};
+// The model's types, which `cluster` fills from the file.
+pub use crate::k8s::controlplane::{ApiserverSpec, ClusterConfig};
+pub(crate) use cluster::Taken;
+pub use initial::{Initial, PresetAllocation};
+pub use step::{Step, StepKind};
+pub use values::Millis;
+
+use crate::k8s::api::{parse_ip, Behavior};
+use crate::duration::{format_ms, parse_ms};
+use crate::lang::LocalizedText;
+use crate::quote::quote;
+
+/// The ceiling of virtual time (`docs/extensions.md`, "Extension: limits of this lab"): no time or duration
+/// of a scenario, and no instant of a link, may exceed it, so that every run ends in seconds.
+pub const MAX_TIME_MS: u64 = 2 * 60 * 60 * 1000;
+/// The shortest `cluster.endpoint_reconciler_interval`: every apiserver writes once per interval.
+pub(crate) const MIN_ENDPOINT_INTERVAL_MS: u64 = 1000;
+/// The shortest `cluster.repair_interval`: each repair pass reads a whole bitmap (up to 2^20
+/// bits) per family and apiserver.
+pub(crate) const MIN_REPAIR_INTERVAL_MS: u64 = 10_000;
+
+/// The most apiservers a scenario may have, in `cluster` and `add_apiserver` steps together: the
+/// cost of a run grows with their number.
+pub const MAX_APISERVERS: usize = 16;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub name: String,
+    pub title: Option<LocalizedText>,
+    pub description: Option<LocalizedText>,
+    pub seed: u64,
+    pub behavior: Behavior,
+    pub cluster: ClusterConfig,
+    pub initial: Initial,
+    pub steps: Vec<Step>,
+    pub until_ms: u64,
+}
+
+/// Parses and validates a scenario file; a rejection is one line naming the field.
+pub fn parse(text: &str) -> Result<Scenario, String> {
+    parse_file(text).map_err(crate::quote::one_line)
+}
+
+fn parse_file(text: &str) -> Result<Scenario, String> {
+    let file = read_file(text)?;
+    let (cluster, mut taken) = cluster::cluster_config(&file.cluster, file.behavior)?;
+    let initial = initial::initial(&file.initial, &cluster, file.behavior)?;
+    let mut steps = Vec::with_capacity(file.steps.len());
+    for (i, raw) in file.steps.iter().enumerate() {
+        let path = format!("steps[{i}]");
+        steps.push(step::step(&path, raw, &cluster, file.behavior, &mut taken)?);
+    }
+    let until_ms = match &file.until {
+        Some(u) => duration("until", u)?,
+        None => steps.iter().map(|s| s.at_ms).max().unwrap_or(0),
+    };
+    Ok(Scenario {
+        name: file.name,
+        title: file.title,
+        description: file.description,
+        seed: file.seed.unwrap_or(1),
+        behavior: file.behavior,
+        cluster,
+        initial,
+        steps,
+        until_ms,
+    })
+}
+
+/// Prefixes a checker's message with the field it is about.
+fn field<T>(path: &str, r: Result<T, String>) -> Result<T, String> {
+    r.map_err(|e| format!("{path}: {e}"))
+}
+
+/// A time or duration of the scenario, within [`MAX_TIME_MS`].
+fn duration(path: &str, s: &str) -> Result<u64, String> {
+    field(path, parse_time(s))
+}
+
+/// Reads a time or duration in Go's syntax (`"90s"`) that stays within [`MAX_TIME_MS`], as
+/// every one of a scenario, a link (`t=`) or the CLI (`--at`) must.
+pub fn parse_time(s: &str) -> Result<u64, String> {
+    let ms = parse_ms(s)?;
+    if ms > MAX_TIME_MS {
+        return Err(format!(
+            "{} exceeds {}, the longest virtual time the lab runs",
+            quote(s),
+            format_ms(MAX_TIME_MS)
+        ));
+    }
+    Ok(ms)
+}
+
+/// An interval of the cluster: `default` when not given, else at least `min`.
+fn interval(path: &str, given: Option<&str>, default: u64, min: u64) -> Result<u64, String> {
+    let Some(s) = given else { return Ok(default) };
+    let ms = duration(path, s)?;
+    if ms == 0 {
+        return Err(format!("{path}: must be greater than 0"));
+    }
+    if ms < min {
+        return Err(format!(
+            "{path}: {} is shorter than {}, the shortest the lab runs",
+            quote(s),
+            format_ms(min)
+        ));
+    }
+    Ok(ms)
+}
+
+fn ip_of(path: &str, s: &str) -> Result<IpAddr, String> {
+    parse_ip(s).ok_or_else(|| format!("{path}: invalid IP address {}", quote(s)))
+}
+
+fn port_number(path: &str, p: i64) -> Result<i32, String> {
+    if (1..=65535).contains(&p) {
+        Ok(p as i32)
+    } else {
+        Err(format!("{path}: {p} is not a port number (1-65535)"))
+    }
+}
+
+/// The file's fields. A valid file is read straight from its text; one that is not is read
+/// again through a JSON value, whose errors say "invalid JSON" apart from a field's (a file of
+/// 10,000 Services reads in a quarter of the time, and every message is as it was).
+fn read_file(text: &str) -> Result<file::File, String> {
+    let mut direct = serde_json::Deserializer::from_str(text);
+    if let Ok(file) = <file::File as Deserialize>::deserialize(&mut direct) {
+        if direct.end().is_ok() {
+            return Ok(file);
+        }
+    }
+    read_json(text)
+}
+
+/// A JSON text read as `T` through a JSON value: `invalid JSON: …` when it is no JSON, else the
+/// failing field's path and serde's message (a tour file's errors read as a scenario file's).
+pub(crate) fn read_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let value: Json = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    de("", value)
+}
+
+/// Deserialises `value` as `T`, naming the failing field below `path` (`""`: the top).
+fn de<T: serde::de::DeserializeOwned>(path: &str, value: Json) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let at = located(&e);
+        match (path, relative_path(&at)) {
+            ("", _) => at,
+            (_, Some(_)) => format!("{path}.{at}"),
+            (_, None) => format!("{path}: {at}"),
+        }
+    })
+}
+
+/// `field.path: message`, or `message` alone when it is about the value as a whole. serde
+/// names a missing field in the message, not the path: it is moved into the path. A message
+/// that already starts with a path (an action's payload, see `action::payload`) is joined to it.
+fn located(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    let mut path = Vec::new();
+    let inner = e.path().to_string();
+    if inner != "." {
+        path.push(inner);
+    }
+    let mut msg = e.inner().to_string();
+    if let Some(name) = msg
+        .strip_prefix("missing field `")
+        .and_then(|m| m.split('`').next())
+    {
+        path.push(name.to_string());
+        msg = "missing field".to_string();
+    } else if let Some(rel) = relative_path(&msg) {
+        path.push(rel.to_string());
+        msg = msg[rel.len() + 2..].to_string();
+    }
+    if path.is_empty() {
+        msg
+    } else {
+        format!("{}: {msg}", path.join("."))
+    }
+}
+
+/// The field path a message starts with (`service.ports[0].port: …`), if it does. serde's own
+/// messages never do: their first word is followed by a space (`invalid type: …`).
+fn relative_path(msg: &str) -> Option<&str> {
+    let (head, _) = msg.split_once(": ")?;
+    let is_path = !head.is_empty()
+        && head
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c));
+    is_path.then_some(head)
+}

@@ -1,0 +1,133 @@
+//! `steps` (`docs/scenario.md` §2): when, and an action or an `expect`; actions are checked
+//! against the cluster they will run in.
+
+use serde_json::{Map, Value as Json};
+
+use super::action::Action;
+use super::cluster::Taken;
+use super::{de, duration};
+use crate::k8s::controlplane::ClusterConfig;
+use crate::k8s::api::Behavior;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepKind {
+    Do(Action),
+    /// A partial state plus `events_include`, `events_exclude` and `absent`.
+    Expect(Json),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub(crate) at_ms: u64,
+    /// `at` as written, echoed in the run report.
+    pub at: String,
+    pub kind: StepKind,
+}
+
+/// Keys an `expect` may hold: the state's own plus three checks.
+const EXPECT_KEYS: &[&str] = &[
+    "time_ms",
+    "etcd",
+    "apiservers",
+    "leases",
+    "namespaces",
+    "services",
+    "endpoints",
+    "pods",
+    "allocations",
+    "service_cidrs",
+    "ip_addresses",
+    "endpoint_slices",
+    "events_include",
+    "events_exclude",
+    "absent",
+];
+
+/// Step `path` (`steps[3]`); `taken` gains the apiservers an `add_apiserver` adds.
+pub(super) fn step(
+    path: &str,
+    raw: &Json,
+    cluster: &ClusterConfig,
+    behavior: Behavior,
+    taken: &mut Taken,
+) -> Result<Step, String> {
+    let Json::Object(map) = raw else {
+        return Err(format!("{path}: a step must be an object"));
+    };
+    let at = match map.get("at") {
+        Some(Json::String(s)) => s.clone(),
+        Some(_) => {
+            return Err(format!(
+                "{path}.at: must be a duration string such as \"90s\""
+            ))
+        }
+        None => return Err(format!("{path}.at: missing field")),
+    };
+    let at_ms = duration(&format!("{path}.at"), &at)?;
+    let mut rest = map.clone();
+    rest.remove("at");
+    let kind = match (rest.contains_key("do"), rest.remove("expect")) {
+        (true, None) => {
+            let action: Action = de(path, Json::Object(rest))?;
+            check_action(path, &action, cluster, taken)?;
+            check_behavior(path, &action, behavior)?;
+            StepKind::Do(action)
+        }
+        (false, Some(expect)) => StepKind::Expect(expect_of(path, &rest, expect)?),
+        (true, Some(_)) => {
+            return Err(format!(
+                "{path}: a step has either `do` or `expect`, not both"
+            ))
+        }
+        (false, None) => return Err(format!("{path}: a step needs `do` or `expect`")),
+    };
+    Ok(Step { at_ms, at, kind })
+}
+
+/// An `expect` (its keys are checked; its values are compared with the state when it runs).
+fn expect_of(path: &str, rest: &Map<String, Json>, expect: Json) -> Result<Json, String> {
+    if let Some(k) = rest.keys().next() {
+        return Err(format!("{path}.{k}: unknown field"));
+    }
+    let Json::Object(e) = &expect else {
+        return Err(format!("{path}.expect: must be an object"));
+    };
+    if let Some(k) = e.keys().find(|k| !EXPECT_KEYS.contains(&k.as_str())) {
+        return Err(format!("{path}.expect.{k}: unknown field"));
+    }
+    Ok(expect)
+}
+
+/// What serde cannot check: the apiservers named exist, new ones are unique, names are valid
+/// (durations, addresses, ports and objects' IPs were checked as they were read).
+fn check_action(
+    path: &str,
+    action: &Action,
+    cluster: &ClusterConfig,
+    taken: &mut Taken,
+) -> Result<(), String> {
+    if let Some(name) = action.apiserver() {
+        if !taken.has_name(name) {
+            let field = action.apiserver_field();
+            return Err(format!("{path}.{field}: unknown apiserver {name:?}"));
+        }
+    }
+    match action {
+        Action::AddApiserver(a) => {
+            taken.add_at(path, &a.name, a.advertise_address, cluster)?;
+        }
+        // A name Kubernetes refuses is invalid input in a file, an API error at run time.
+        Action::CreateService(c) => c.validate().map_err(|e| format!("{path}.service: {e}"))?,
+        Action::CreatePod(c) => c.validate().map_err(|e| format!("{path}.pod: {e}"))?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// §6: what `behavior` has no objects for, as every caller words it.
+fn check_behavior(path: &str, action: &Action, behavior: Behavior) -> Result<(), String> {
+    match action.unsupported_under(behavior) {
+        Some((field, why)) => Err(format!("{path}.{field}: {why}")),
+        None => Ok(()),
+    }
+}

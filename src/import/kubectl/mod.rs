@@ -1,0 +1,422 @@
+//! A cluster brought in from `kubectl get … -o json`: the Services, the `kubernetes` Endpoints and
+//! EndpointSlices, the ServiceCIDRs and the IPAddresses, read from one paste or file that holds
+//! one or more JSON documents (`List`s of any of these kinds, or single objects), and turned into
+//! a scenario file whose `initial` is that cluster (`bootstrap-sim import`, the UI's import).
+//!
+//! Only what the lab models is read; every other field (`status`, `managedFields`,
+//! `externalName`, annotations, …) is left alone. Input that cannot be read is refused whole, with
+//! one message naming the document, the object (`Kind namespace/name`) and the field in
+//! Kubernetes' own (camelCase) names: nothing is half-imported.
+
+use std::collections::BTreeSet;
+use std::net::IpAddr;
+
+use serde_json::{json, Value as Json};
+
+use crate::k8s::api::parse_ip;
+
+/// The largest paste or file read, in bytes: a cluster of 100,000 Services prints about 60 MB.
+pub const MAX_BYTES: usize = 128 << 20;
+
+/// The objects of a cluster the lab models, as its scenario format writes them (snake_case).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Cluster {
+    pub services: Vec<Json>,
+    pub endpoints: Vec<Json>,
+    pub endpoint_slices: Vec<Json>,
+    pub service_cidrs: Vec<Json>,
+    pub ip_addresses: Vec<Json>,
+    /// What the reading did that the user should know (lines it ignored).
+    pub notes: Vec<Note>,
+}
+
+/// What `kubectl` does not show and the import needs: the flags, as the CLI options give them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `--behavior`: by default `1.35` when the input holds ServiceCIDRs or IPAddresses, else `1.29`.
+    pub behavior: Option<String>,
+    /// `--service-cluster-ip-range`: by default the ServiceCIDR `kubernetes`'s CIDRs, else guessed
+    /// from the `kubernetes` Service's ClusterIPs.
+    pub service_cluster_ip_range: Option<String>,
+    /// `--service-node-port-range`: by default Kubernetes' `30000-32767`.
+    pub service_node_port_range: Option<String>,
+}
+
+/// The text of a file of kubectl output: UTF-8, with or without a byte-order mark. UTF-16 (what
+/// Windows PowerShell's `>` writes) is refused saying how to write UTF-8.
+pub fn text_of(bytes: &[u8]) -> Result<&str, String> {
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return Err("input: UTF-16 text (as Windows PowerShell's `>` writes it); write UTF-8: `kubectl get svc -A -o json | Out-File -Encoding utf8 cluster.json`".into());
+    }
+    let bytes = bytes.strip_prefix(&[0xef, 0xbb, 0xbf]).unwrap_or(bytes);
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        format!("input: not UTF-8 text (byte {at}); kubectl prints JSON in UTF-8")
+    })
+}
+
+/// How far an import has come, told as it goes (the page's progress bar). The phases are the
+/// lab's own, in order: [`read`] parses each document then reads its objects, [`import`] writes
+/// the scenario file then checks it, and the caller runs [`findings`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Progress {
+    /// Parsing the JSON of the `document`th document (1-based).
+    Parsing { document: usize },
+    /// `read` of the `of` objects of the current document read.
+    Reading { read: usize, of: usize },
+    /// Writing the scenario file.
+    Writing,
+    /// The scenario parser checking the file.
+    Checking,
+    /// The repair loops running on the cluster ([`findings`]).
+    Repairing,
+}
+
+mod note;
+mod range;
+mod read;
+pub use note::{Note, Piece, RangeGuess};
+pub use read::{read, read_with};
+
+/// The scenario file whose `initial` is `cluster` (see the module doc), valid under the
+/// contract; the flags come from `options` or are guessed as [`Options`] says.
+pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
+    let behavior = options.behavior.clone().unwrap_or_else(|| {
+        if cluster.service_cidrs.is_empty() && cluster.ip_addresses.is_empty() {
+            "1.29".into()
+        } else {
+            "1.35".into()
+        }
+    });
+    let range = match &options.service_cluster_ip_range {
+        Some(r) => r.clone(),
+        None => range::default_range(cluster)?.range,
+    };
+    let node_ports = options
+        .service_node_port_range
+        .clone()
+        .unwrap_or_else(|| "30000-32767".into());
+    let (apiservers, secure_port) = apiservers(cluster);
+    let namespaces: BTreeSet<&str> = std::iter::once("default")
+        .chain(
+            cluster
+                .services
+                .iter()
+                .filter_map(|s| s["namespace"].as_str()),
+        )
+        .collect();
+    let mut initial = json!({
+        "namespaces": namespaces,
+        "services": cluster.services,
+        "endpoints": cluster.endpoints.iter()
+            .filter(|e| is_kubernetes(e)).collect::<Vec<_>>(),
+    });
+    if behavior == "1.33" || behavior == "1.35" {
+        initial["service_cidrs"] = json!(cluster.service_cidrs);
+        initial["ip_addresses"] = json!(cluster.ip_addresses);
+    }
+    // The stored bitmaps are not visible through the API: taken as consistent with the
+    // Services (every ClusterIP and NodePort in range allocated), not as empty.
+    let cidrs: Vec<&str> = range.split(',').map(str::trim).collect();
+    if behavior != "1.35" {
+        for (key, cidr) in ["cluster_ip_allocation", "secondary_cluster_ip_allocation"]
+            .iter()
+            .zip(&cidrs)
+        {
+            if let Ok(net) = cidr.parse::<ipnet::IpNet>() {
+                let ips: BTreeSet<IpAddr> = cluster
+                    .services
+                    .iter()
+                    .flat_map(service_ips)
+                    .filter(|ip| net.contains(ip))
+                    .collect();
+                let ips: Vec<String> = ips.iter().map(IpAddr::to_string).collect();
+                initial[*key] = json!({"range": cidr, "allocated": ips});
+            }
+        }
+    }
+    if let Some((lo, hi)) = node_ports
+        .split_once('-')
+        .and_then(|(a, b)| Some((a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?)))
+    {
+        let ports: BTreeSet<i64> = cluster
+            .services
+            .iter()
+            .flat_map(|s| {
+                let node = items(&s["ports"]).filter_map(|p| p["node_port"].as_i64());
+                node.chain(s["health_check_node_port"].as_i64())
+            })
+            .filter(|p| (lo..=hi).contains(p))
+            .collect();
+        initial["node_port_allocation"] = json!({"range": node_ports, "allocated": ports});
+    }
+    Ok(json!({
+        "name": "imported",
+        "title": {"en": "An imported cluster", "zh": "导入的集群"},
+        "behavior": behavior,
+        "cluster": {
+            "service_cluster_ip_range": range,
+            "service_node_port_range": node_ports,
+            "secure_port": secure_port,
+            "apiservers": apiservers,
+        },
+        "initial": initial,
+        "until": "5m",
+    }))
+}
+
+/// The elements of a list in an object the import wrote (none when it is not one).
+pub(super) fn items(v: &Json) -> impl Iterator<Item = &Json> {
+    v.as_array().into_iter().flatten()
+}
+
+/// The strings of such a list.
+pub(super) fn texts(v: &Json) -> impl Iterator<Item = &str> {
+    items(v).filter_map(Json::as_str)
+}
+
+/// Whether an object the import wrote is `default/kubernetes`.
+pub(super) fn is_kubernetes(o: &Json) -> bool {
+    o["namespace"] == "default" && o["name"] == "kubernetes"
+}
+
+/// The ClusterIPs a Service holds (`clusterIPs`, else `clusterIP`), parsed.
+pub(super) fn service_ips(s: &Json) -> Vec<IpAddr> {
+    let many: Vec<&str> = texts(&s["cluster_ips"]).collect();
+    let ips = if many.is_empty() {
+        s["cluster_ip"].as_str().into_iter().collect()
+    } else {
+        many
+    };
+    ips.into_iter().filter_map(parse_ip).collect()
+}
+
+/// One apiserver per address of the `kubernetes` Endpoints (else of its EndpointSlices), with
+/// the port they serve; one at `192.168.10.11` when the input has neither.
+fn apiservers(cluster: &Cluster) -> (Vec<Json>, i64) {
+    let (mut ips, port) = apiserver_ips(cluster);
+    if ips.is_empty() {
+        ips.push(GUESSED_APISERVER);
+    }
+    let servers = ips
+        .iter()
+        .enumerate()
+        .map(|(i, ip)| json!({"name": format!("apiserver-{}", i + 1), "advertise_address": ip}))
+        .collect();
+    (servers, port.unwrap_or(6443))
+}
+
+/// The apiserver assumed when the input has no `kubernetes` Endpoints or EndpointSlices.
+const GUESSED_APISERVER: &str = "192.168.10.11";
+
+/// The addresses of the `kubernetes` Endpoints (else EndpointSlices), sorted, and their port.
+fn apiserver_ips(cluster: &Cluster) -> (Vec<&str>, Option<i64>) {
+    // (the addresses of each entry, the first port) of the Endpoints' subsets or of the slices.
+    let (ips, port): (Vec<&str>, Option<i64>) =
+        match cluster.endpoints.iter().find(|e| is_kubernetes(e)) {
+            Some(e) => (
+                items(&e["subsets"])
+                    .flat_map(|sub| texts(&sub["addresses"]))
+                    .collect(),
+                items(&e["subsets"]).find_map(|sub| sub["ports"][0]["port"].as_i64()),
+            ),
+            None => {
+                let slices: Vec<&Json> = cluster
+                    .endpoint_slices
+                    .iter()
+                    .filter(|s| {
+                        s["namespace"] == "default"
+                            && s["labels"]["kubernetes.io/service-name"] == "kubernetes"
+                    })
+                    .collect();
+                (
+                    slices
+                        .iter()
+                        .flat_map(|s| items(&s["endpoints"]))
+                        .flat_map(|e| texts(&e["addresses"]))
+                        .collect(),
+                    slices.iter().find_map(|s| s["ports"][0]["port"].as_i64()),
+                )
+            }
+        };
+    let ips: BTreeSet<&str> = ips.into_iter().collect();
+    (ips.into_iter().collect(), port)
+}
+
+/// What the import ignored or guessed (shown with the findings): the lines of the paste that
+/// were no output, the range when it was guessed, the apiserver when the input has none, each
+/// saying how to give it.
+pub fn notes(cluster: &Cluster, options: &Options) -> Vec<Note> {
+    let mut notes = cluster.notes.clone();
+    if options.service_cluster_ip_range.is_none() {
+        if let Ok(range::Guess {
+            guessed: Some(guesses),
+            ..
+        }) = range::default_range(cluster)
+        {
+            notes.push(Note::RangeGuessed { guesses });
+        }
+    }
+    if apiserver_ips(cluster).0.is_empty() {
+        notes.push(Note::ApiserversGuessed {
+            at: format!("{GUESSED_APISERVER}:6443"),
+        });
+    }
+    notes
+}
+
+/// An import: the scenario file, its text and the scenario it is.
+pub struct Imported {
+    pub file: Json,
+    /// [`notes`] on the import.
+    pub notes: Vec<Note>,
+    pub text: String,
+    pub scenario: crate::contract::scenario::Scenario,
+}
+
+/// [`read`], then [`scenario`], checked by the scenario parser: what is printed or loaded is a
+/// file the other commands accept.
+pub fn import(text: &str, options: &Options) -> Result<Imported, String> {
+    import_with(text, options, &mut |_| {})
+}
+
+/// [`import`], telling `progress` how far it has come.
+pub fn import_with(
+    text: &str,
+    options: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Imported, String> {
+    let Written {
+        cluster,
+        file,
+        text,
+    } = write_with(text, options, progress)?;
+    progress(Progress::Checking);
+    let scenario = check(&text)?;
+    Ok(Imported {
+        notes: notes(&cluster, options),
+        file,
+        text,
+        scenario,
+    })
+}
+
+/// A cluster read, and the scenario file written of it, before the scenario parser checks it.
+pub struct Written {
+    pub cluster: Cluster,
+    pub file: Json,
+    pub text: String,
+}
+
+/// [`read_with`], then [`scenario`]: the cluster, the file and its text, before [`check`].
+pub fn write_with(
+    text: &str,
+    options: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Written, String> {
+    let cluster = read_with(text, progress)?;
+    progress(Progress::Writing);
+    let file = scenario(&cluster, options)?;
+    let text = file.to_string();
+    Ok(Written {
+        cluster,
+        file,
+        text,
+    })
+}
+
+/// The scenario parser on a file [`scenario`] wrote: a flag given in the [`Options`] that its
+/// rules refuse is named as the option (`--service-cluster-ip-range: invalid CIDR …`).
+pub fn check(text: &str) -> Result<crate::contract::scenario::Scenario, String> {
+    const FLAGS: [(&str, &str); 3] = [
+        (
+            "cluster.service_cluster_ip_range",
+            "--service-cluster-ip-range",
+        ),
+        (
+            "cluster.service_node_port_range",
+            "--service-node-port-range",
+        ),
+        ("behavior", "--behavior"),
+    ];
+    crate::contract::scenario::parse(text).map_err(|e| {
+        FLAGS
+            .iter()
+            .find_map(|(path, flag)| e.strip_prefix(path).map(|rest| format!("{flag}{rest}")))
+            .unwrap_or(e)
+    })
+}
+
+/// What the repair loops report on an imported cluster: one entry per distinct event (every
+/// apiserver's loops report the same), in the order first reported.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Finding {
+    pub component: String,
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub reason: String,
+    pub object: String,
+    pub message: String,
+}
+
+/// Runs `scenario` (an imported cluster) with the lab's own rules through the start-instant
+/// repair runs, the next resync (`repair_interval`: a Service whose IPAddress was taken by
+/// another is repaired then) and the orphan grace period, plus a second, and returns what its
+/// ClusterIP and NodePort repair loops reported: their events, and the runs that could not
+/// complete (a full range).
+pub fn findings(scenario: &crate::contract::scenario::Scenario) -> Vec<Finding> {
+    use crate::k8s::event::EventKind;
+    // RepairIPAddress's grace period for an orphan IPAddress: checked again when it ends.
+    use crate::k8s::repair::repairip::ORPHAN_GRACE_MS;
+    let repair = [
+        crate::k8s::repair::clusterip::COMPONENT,
+        crate::k8s::repair::nodeport::COMPONENT,
+    ];
+    let mut world = crate::sim::world::World::new(scenario);
+    world.run_until(scenario.cluster.repair_interval_ms.max(ORPHAN_GRACE_MS) + 1_000);
+    let mut seen = BTreeSet::new();
+    world
+        .events()
+        .iter()
+        .filter(|e| repair.contains(&e.component.as_str()))
+        .filter(|e| e.type_ == "Warning" || e.kind == EventKind::RepairFailed)
+        .filter(|e| seen.insert((e.reason.clone(), e.object.clone(), e.message.clone())))
+        .map(|e| Finding {
+            component: e.component.clone(),
+            type_: e.type_.clone(),
+            reason: e.reason.clone(),
+            object: e.object.clone(),
+            message: e.message.clone(),
+        })
+        .collect()
+}
+
+/// What the repair loops of each release's rules but `chosen`'s would report on the same
+/// cluster: its file written under each other behaviour (the ranges as `options` give them or
+/// as guessed), checked and run as [`findings`] runs it. A behaviour whose rules refuse the file
+/// (a range too wide for a bitmap) says why.
+pub fn compare(cluster: &Cluster, options: &Options, chosen: &str) -> Vec<Comparison> {
+    let others = crate::k8s::api::Behavior::ALL.iter().map(|b| b.as_str());
+    others
+        .filter(|b| *b != chosen)
+        .map(|b| {
+            let options = Options {
+                behavior: Some(b.to_string()),
+                ..options.clone()
+            };
+            let file = scenario(cluster, &options).map(|f| f.to_string());
+            Comparison {
+                behavior: b.to_string(),
+                findings: file.and_then(|f| check(&f)).map(|s| findings(&s)),
+            }
+        })
+        .collect()
+}
+
+/// One release's findings on a cluster, for [`compare`].
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Comparison {
+    pub behavior: String,
+    pub findings: Result<Vec<Finding>, String>,
+}

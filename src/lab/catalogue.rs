@@ -1,0 +1,65 @@
+//! The scenarios of `scenarios/` and the tours of `tours/`, compiled into the library by
+//! `build.rs` so that the browser build and the wasm tests have them. Every lookup of a shipped
+//! scenario or tour by name goes through here.
+
+use crate::contract::scenario::{self, Scenario};
+use crate::lab::tour::{self, Tour};
+
+mod data {
+    include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
+}
+
+/// (file stem, file text) of every scenario under `scenarios/`, sorted by name.
+pub use data::SCENARIOS;
+/// (file stem, file text) of every tour under `tours/`, sorted by name.
+pub use data::TOURS;
+
+/// The names of the shipped scenarios, sorted.
+pub fn scenario_names() -> impl Iterator<Item = &'static str> {
+    SCENARIOS.iter().map(|(name, _)| *name)
+}
+
+/// The text of the shipped scenario `name`.
+pub fn scenario_text(name: &str) -> Option<&'static str> {
+    SCENARIOS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
+/// The shipped scenario `name`, parsed; `None` when there is none. Every shipped scenario
+/// parses (`tests/scenarios.rs`), but a broken one reads as missing rather than panicking.
+pub fn scenario(name: &str) -> Option<Scenario> {
+    scenario_text(name).and_then(|text| scenario::parse(text).ok())
+}
+
+/// The names of the shipped tours, sorted.
+pub fn tour_names() -> impl Iterator<Item = &'static str> {
+    TOURS.iter().map(|(name, _)| *name)
+}
+
+/// The shipped tour `name`, parsed (or why it does not parse); `None` when there is none.
+pub fn tour(name: &str) -> Option<Result<Tour, String>> {
+    TOURS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| tour::parse(text, scenario_text))
+}
+
+/// The shipped tours that parse, in tour order: by the number their English title starts with
+/// ("1. …", "2. …", …, "10. …"), not by name nor by the titles' text (where "10." sorts before
+/// "2."); a title without a number comes after, by name. A broken tour is left out (the tests
+/// refuse it).
+pub fn tours() -> Vec<Tour> {
+    let mut tours: Vec<Tour> = tour_names().filter_map(tour).filter_map(Result::ok).collect();
+    tours.sort_by(|a, b| (tour_number(a), &a.name).cmp(&(tour_number(b), &b.name)));
+    tours
+}
+
+/// The number an English tour title starts with (`"3. The ClusterIP bitmap"` → 3); `u32::MAX`
+/// when it has none.
+fn tour_number(t: &Tour) -> u32 {
+    let title = t.title.get(crate::lang::Lang::En);
+    let digits = title.split_once(". ").map_or("", |(n, _)| n);
+    digits.parse().unwrap_or(u32::MAX)
+}

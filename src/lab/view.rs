@@ -1,0 +1,163 @@
+//! What a view of the lab reads: the one door out of the lab, as [`super::Msg`] is the one in.
+//! Everything a UI draws is taken from here, computed by the lab and cached while it holds
+//! (the logs copied only when they grew, the bitmaps rebuilt only when etcd, the repair runs or
+//! the scenario changed), so no view reaches into the world or re-derives a rule of it. The
+//! data types a view needs from the model are named here too.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::k8s::api::Behavior;
+use crate::k8s::event::Event;
+use crate::lab::inspect::{cluster_ip_bitmap, ip_address_map, node_port_bitmap, BitmapView, Cell, IpAddressMap};
+use crate::contract::state::State;
+
+pub use crate::k8s::controlplane::KUBERNETES;
+pub use crate::k8s::etcd::{Key, Keys, Kind as KeyKind, Loop, NsName, RangeName, WireOp, Write};
+pub use crate::k8s::reconcilers::ReconcilerType;
+pub use crate::sim::world::{ApiserverActions, Mark, MarkKind};
+
+use super::Lab;
+
+/// The lab at one instant, as a view draws it.
+#[derive(Clone)]
+pub struct View {
+    pub state: Rc<State>,
+    pub events: Rc<Vec<Event>>,
+    pub marks: Rc<Vec<Mark>>,
+    /// The furthest instant reached on this timeline (for the scrubber).
+    pub horizon: u64,
+    pub lease_ttl_ms: u64,
+    /// The endpoint reconciler's interval.
+    pub interval_ms: u64,
+    pub reconciler: ReconcilerType,
+    pub behavior: Behavior,
+    /// What each apiserver's buttons may offer ([`Lab::allowed`]): the core's own rule, never a
+    /// copy of it.
+    pub allowed: BTreeMap<String, ApiserverActions>,
+}
+
+impl PartialEq for View {
+    /// The state and the logs are shared and only replaced when they change: compare them by
+    /// identity.
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.events, &other.events)
+            && Rc::ptr_eq(&self.marks, &other.marks)
+            && Rc::ptr_eq(&self.state, &other.state)
+            && (self.horizon, self.lease_ttl_ms, self.interval_ms)
+                == (other.horizon, other.lease_ttl_ms, other.interval_ms)
+            && (self.reconciler, self.behavior) == (other.reconciler, other.behavior)
+            && self.allowed == other.allowed
+    }
+}
+
+impl View {
+    /// How many repair runs there were so far (each sweeps the bitmaps).
+    pub fn repair_runs(&self) -> u64 {
+        self.marks.iter().filter(|m| m.kind == MarkKind::RepairRun).count() as u64
+    }
+}
+
+/// A ServiceCIDR prefix with the IPAddress objects drawn over it (1.33 and later).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CidrCanvas {
+    pub name: String,
+    pub ready: Option<bool>,
+    pub deleting: bool,
+    /// Kept, not ready, by IPAddresses that lie in it alone.
+    pub terminating: bool,
+    /// Usable addresses of the prefix (the view may draw fewer).
+    pub addresses: u128,
+    /// Its first and last usable address.
+    pub bounds: (String, String),
+    pub view: Rc<BitmapView>,
+}
+
+/// The allocations: the ClusterIP bitmaps (one per range; none under 1.35), the NodePort
+/// bitmap, and under 1.33 and 1.35 the IPAddress objects over each ServiceCIDR prefix with
+/// those drawn on no canvas (address, state, parent).
+#[derive(PartialEq)]
+pub struct Bitmaps {
+    pub ips: Rc<Vec<Rc<BitmapView>>>,
+    pub ports: Rc<BitmapView>,
+    pub cidrs: Rc<Vec<CidrCanvas>>,
+    pub undrawn: Rc<Vec<(String, Cell, String)>>,
+}
+
+/// What the lab keeps of its views between renders.
+#[derive(Default)]
+pub(super) struct ViewCache {
+    logs_key: (u64, usize, usize, u64),
+    events: Rc<Vec<Event>>,
+    marks: Rc<Vec<Mark>>,
+    bitmaps: Option<((u64, u64, usize, bool), Rc<Bitmaps>)>,
+}
+
+impl Lab {
+    /// The lab now, as a view draws it.
+    pub fn view(&self) -> View {
+        let w = self.timeline.world();
+        let cfg = w.config();
+        let mut cache = self.views.borrow_mut();
+        let key = (self.generation, w.events().len(), w.marks().len(), w.marks().last().map_or(0, |m| m.time_ms));
+        if cache.logs_key != key {
+            cache.logs_key = key;
+            cache.events = Rc::new(w.events().to_vec());
+            cache.marks = Rc::new(w.marks().to_vec());
+        }
+        View {
+            state: self.state.clone(),
+            events: cache.events.clone(),
+            marks: cache.marks.clone(),
+            horizon: self.horizon(),
+            lease_ttl_ms: cfg.lease_ttl_ms,
+            interval_ms: cfg.endpoint_interval_ms,
+            reconciler: cfg.reconciler,
+            behavior: w.behavior(),
+            allowed: w.apiservers().map(|a| (a.spec.name.clone(), w.allowed(&a.spec.name))).collect(),
+        }
+    }
+
+    /// The allocations as drawn, rebuilt when etcd, the marks or the scenario changed (a
+    /// configured cluster starts at the same instant and revision as the one it replaces).
+    pub fn bitmaps(&self) -> Rc<Bitmaps> {
+        let w = self.timeline.world();
+        let key = (self.generation, self.state.etcd.revision, w.marks().len(), self.now() == 0);
+        let mut cache = self.views.borrow_mut();
+        match &cache.bitmaps {
+            Some((k, maps)) if *k == key => maps.clone(),
+            _ => {
+                let maps = Rc::new(bitmaps_of(w));
+                cache.bitmaps = Some((key, maps.clone()));
+                maps
+            }
+        }
+    }
+}
+
+fn bitmaps_of(w: &crate::sim::world::World) -> Bitmaps {
+    let ips = (0..w.config().service_ip_ranges.networks().len())
+        .filter_map(|i| cluster_ip_bitmap(w, i))
+        .map(Rc::new)
+        .collect();
+    let map = if w.behavior().ip_addresses() { ip_address_map(w) } else { IpAddressMap::default() };
+    let cidrs = map
+        .cidrs
+        .into_iter()
+        .map(|c| CidrCanvas {
+            name: c.name,
+            ready: c.ready,
+            deleting: c.deleting,
+            terminating: c.terminating,
+            addresses: c.addresses,
+            bounds: (c.first, c.last),
+            view: Rc::new(c.view),
+        })
+        .collect();
+    Bitmaps {
+        ips: Rc::new(ips),
+        ports: Rc::new(node_port_bitmap(w)),
+        cidrs: Rc::new(cidrs),
+        undrawn: Rc::new(map.undrawn),
+    }
+}

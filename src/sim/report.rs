@@ -1,0 +1,60 @@
+//! `bootstrap-sim run` and `state`: a scenario run to its end, reported as the contract prints it.
+
+use crate::k8s::event::Event;
+use crate::contract::scenario::Scenario;
+use crate::contract::state::State;
+use crate::sim::world::World;
+
+/// One expectation's outcome in a run report.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ExpectationReport {
+    pub at: String,
+    pub passed: bool,
+    pub mismatches: Vec<String>,
+}
+
+/// `bootstrap-sim run`'s output.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Report {
+    pub scenario: String,
+    pub seed: u64,
+    pub expectations: Vec<ExpectationReport>,
+    pub events: Vec<Event>,
+    #[serde(rename = "final")]
+    pub final_state: State,
+}
+
+impl Report {
+    pub fn passed(&self) -> bool {
+        self.expectations.iter().all(|e| e.passed)
+    }
+}
+
+/// Runs a scenario to its `until` and reports.
+pub fn run(scenario: &Scenario) -> Report {
+    let mut w = World::new(scenario);
+    w.run_until(scenario.until_ms);
+    let expectations = w
+        .expectations()
+        .iter()
+        .map(|(i, m)| ExpectationReport {
+            at: scenario.steps[*i].at.clone(),
+            passed: m.is_empty(),
+            mismatches: m.clone(),
+        })
+        .collect();
+    Report {
+        scenario: scenario.name.clone(),
+        seed: scenario.seed,
+        expectations,
+        events: w.events().to_vec(),
+        final_state: w.state(),
+    }
+}
+
+/// The state at `t` (`bootstrap-sim state --at`).
+pub fn state_at(scenario: &Scenario, t: u64) -> State {
+    let mut w = World::new(scenario);
+    w.run_until(t);
+    w.state()
+}

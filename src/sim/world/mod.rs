@@ -1,0 +1,410 @@
+//! The discrete-event world: a virtual clock in milliseconds, one seeded PRNG, one etcd, the
+//! apiservers and the endpoints controller, driven by an ordered task queue (`queue`).
+//!
+//! The parts: `seed` puts a scenario's `initial` objects into etcd; `tasks` runs what the
+//! queue hands out; `actions` applies one user action or scenario `do` step; `corrupt`
+//! writes behind the allocators' back; `endpoints_controller` and `servicecidrs_controller` are
+//! kube-controller-manager's; `snapshot` reads the contract's state out of it. After every task
+//! and action, `settle` hands what changed in etcd to the controllers that watch it.
+
+mod actions;
+mod corrupt;
+mod endpoints_controller;
+pub mod queue;
+mod refusals;
+mod seed;
+mod servicecidrs_controller;
+
+pub use refusals::ApiserverActions;
+pub use servicecidrs_controller::{READY_MESSAGE as KCM_READY_MESSAGE, TERMINATING};
+mod snapshot;
+mod tasks;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::k8s::api::Behavior;
+use crate::k8s::controlplane::Apiserver;
+use crate::k8s::etcd::{self, Etcd, Loop};
+use crate::k8s::event::{Event, Recorder};
+use crate::k8s::ipallocator::Range;
+use crate::k8s::portallocator::PortAllocator;
+use crate::k8s::registry::Storage;
+use crate::rng::SimRng;
+use crate::k8s::controlplane::ClusterConfig;
+use crate::contract::scenario::{Scenario, Step};
+
+pub use queue::TaskKind;
+use queue::{Queue, Task};
+
+/// Moments a timeline marks and a UI animates; not Kubernetes events (which stay truthful), but
+/// the simulation's own record of what happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    Start,
+    Crash,
+    Stop,
+    LeaseWrite,
+    LeaseExpiry,
+    RepairRun,
+    EndpointsRewrite,
+    Outage,
+    Isolation,
+    Action,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Mark {
+    pub time_ms: u64,
+    pub kind: MarkKind,
+    /// The apiserver concerned, or the lease's IP for an expiry; empty when nobody in particular.
+    pub subject: String,
+}
+
+/// The task the world just ran, for a UI or a test stepping from task to task.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stepped {
+    pub time_ms: u64,
+    pub task: TaskKind,
+    /// The apiserver whose task it was; empty for the cluster's own tasks.
+    pub apiserver: String,
+}
+
+impl std::fmt::Display for Stepped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.apiserver.as_str() {
+            "" => write!(f, "{:?}", self.task),
+            name => write!(f, "{:?} of {name}", self.task),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct World {
+    now: u64,
+    rng: SimRng,
+    behavior: Behavior,
+    cfg: ClusterConfig,
+    steps: Vec<Step>,
+    etcd: Etcd,
+    apiservers: BTreeMap<String, Apiserver>,
+    queue: Queue,
+    outage_until: Option<u64>,
+    /// The Services the endpoints controller saw at its last sync: it deletes the Endpoints of
+    /// the ones that have gone since, and of no others.
+    seen_services: BTreeSet<String>,
+    events: Vec<Event>,
+    marks: Vec<Mark>,
+    /// Results of `expect` steps: (step index, mismatches).
+    expectations: Vec<(usize, Vec<String>)>,
+}
+
+/// The keys of the `default/kubernetes` Endpoints and EndpointSlice, read around every task:
+/// spelled out rather than formatted each time (a test holds them to `etcd`'s key functions).
+const KUBERNETES_ENDPOINTS_KEYS: [&str; 2] =
+    ["/services/endpoints/default/kubernetes", "/endpointslices/default/kubernetes"];
+
+impl World {
+    /// A world at time 0 with the scenario's initial objects and its steps queued.
+    pub fn new(scenario: &Scenario) -> Self {
+        let mut w = World {
+            now: 0,
+            rng: SimRng::new(scenario.seed),
+            behavior: scenario.behavior,
+            cfg: scenario.cluster.clone(),
+            steps: scenario.steps.clone(),
+            etcd: Etcd::new(scenario.behavior.ip_addresses()),
+            apiservers: BTreeMap::new(),
+            queue: Queue::default(),
+            outage_until: None,
+            seen_services: BTreeSet::new(),
+            events: Vec::new(),
+            marks: Vec::new(),
+            expectations: Vec::new(),
+        };
+        w.seed(scenario);
+        for spec in &scenario.cluster.apiservers {
+            let a = Apiserver::new(spec.clone(), &w.cfg, w.behavior);
+            w.apiservers.insert(spec.name.clone(), a);
+            if let Some(t) = spec.start_at {
+                w.schedule_start(&spec.name, t);
+            }
+        }
+        for (i, step) in scenario.steps.iter().enumerate() {
+            w.queue.push(step.at_ms, "", Task::Step(i));
+        }
+        w.queue.push(0, "", Task::EndpointsController);
+        w
+    }
+
+    // ---- reading -------------------------------------------------------------------------
+
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    pub fn behavior(&self) -> Behavior {
+        self.behavior
+    }
+
+    pub fn config(&self) -> &ClusterConfig {
+        &self.cfg
+    }
+
+    pub fn etcd(&self) -> &Etcd {
+        &self.etcd
+    }
+
+    pub fn apiservers(&self) -> impl Iterator<Item = &Apiserver> {
+        self.apiservers.values()
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
+
+    pub fn expectations(&self) -> &[(usize, Vec<String>)] {
+        &self.expectations
+    }
+
+    pub fn etcd_available(&self) -> bool {
+        self.outage_until.is_none()
+    }
+
+    /// Whether apiserver `name` can reach etcd now.
+    pub fn reachable(&self, name: &str) -> bool {
+        self.etcd_available()
+            && self
+                .apiservers
+                .get(name)
+                .is_some_and(|a| a.isolated_until.is_none())
+    }
+
+    /// `/readyz` of apiserver `name`.
+    pub fn ready(&self, name: &str) -> bool {
+        self.apiservers
+            .get(name)
+            .is_some_and(|a| a.ready(self.reachable(name)))
+    }
+
+    /// The next task's time, if any.
+    pub fn next_time(&self) -> Option<u64> {
+        self.queue.next_time()
+    }
+
+    /// The ClusterIP range of family `index` (0 = primary) as etcd stores it; the configured
+    /// range, empty, until the first repair run writes it.
+    pub(crate) fn stored_cluster_ips(&self, index: usize) -> Option<Range> {
+        let net = *self.cfg.service_ip_ranges.networks().get(index)?;
+        let key = [etcd::RANGE_SERVICE_IPS, etcd::RANGE_SECONDARY_SERVICE_IPS][index];
+        let stored = self
+            .etcd
+            .range(key, self.now)
+            .and_then(|(s, _)| Range::from_snapshot(s, self.behavior).ok());
+        Some(stored.unwrap_or_else(|| Range::new(net, self.behavior)))
+    }
+
+    /// The NodePort range as etcd stores it (the configured one, empty, until written).
+    pub(crate) fn stored_node_ports(&self) -> PortAllocator {
+        self.etcd
+            .range(etcd::RANGE_NODE_PORTS, self.now)
+            .and_then(|(s, _)| PortAllocator::from_snapshot(s, self.behavior).ok())
+            .unwrap_or_else(|| PortAllocator::new(self.cfg.node_ports, self.behavior))
+    }
+
+    /// Keeps every request to etcd from now on, for [`World::take_wire`] (a UI's packets).
+    pub fn record_wire(&mut self) {
+        self.etcd.record_wire();
+    }
+
+    /// The requests to etcd since the last call, in order: who sent which write to which key,
+    /// and the ones that bounced.
+    pub fn take_wire(&mut self) -> Vec<etcd::Write> {
+        self.etcd.take_wire()
+    }
+
+    // ---- checkpoints ---------------------------------------------------------------------
+
+    /// A copy without the event log and marks (which only grow): what a checkpoint keeps,
+    /// with the length of each log then.
+    pub fn checkpoint(&self) -> (World, usize, usize) {
+        let mut cp = World {
+            now: self.now,
+            rng: self.rng.clone(),
+            behavior: self.behavior,
+            cfg: self.cfg.clone(),
+            steps: self.steps.clone(),
+            etcd: self.etcd.clone(),
+            apiservers: self.apiservers.clone(),
+            queue: self.queue.clone(),
+            outage_until: self.outage_until,
+            seen_services: self.seen_services.clone(),
+            events: Vec::new(),
+            marks: Vec::new(),
+            expectations: self.expectations.clone(),
+        };
+        // Requests not yet taken belong to the present, not to a replay from here.
+        cp.etcd.take_wire();
+        (cp, self.events.len(), self.marks.len())
+    }
+
+    /// Moves the logs out (the world is about to be dropped).
+    pub(crate) fn take_logs(&mut self) -> (Vec<Event>, Vec<Mark>) {
+        (std::mem::take(&mut self.events), std::mem::take(&mut self.marks))
+    }
+
+    /// Restores a checkpoint's logs from a longer history of the same timeline.
+    pub(crate) fn restore_logs(&mut self, events: &[Event], marks: &[Mark]) {
+        self.events = events.to_vec();
+        self.marks = marks.to_vec();
+    }
+
+    // ---- running -------------------------------------------------------------------------
+
+    /// Processes every task due at or before `t`, then sets the clock to `t`.
+    pub fn run_until(&mut self, t: u64) {
+        while self.next_time().is_some_and(|next| next <= t) {
+            self.process_next();
+        }
+        self.now = self.now.max(t);
+    }
+
+    /// Processes the next task; `None` when nothing is queued.
+    pub fn step(&mut self) -> Option<Stepped> {
+        self.process_next()
+    }
+
+    fn process_next(&mut self) -> Option<Stepped> {
+        let (time, name, task) = self.queue.pop()?;
+        self.now = time;
+        let stepped = Stepped {
+            time_ms: time,
+            task: task.kind(),
+            apiserver: name.clone(),
+        };
+        self.marking_rewrites(&name, |w| w.run_task(&name, task));
+        Some(stepped)
+    }
+
+    /// Runs `f`, marking a rewrite of the `kubernetes` Endpoints or EndpointSlice by `who` if it
+    /// made one (the slice alone is rewritten when it went missing or wrong).
+    fn marking_rewrites<T>(&mut self, who: &str, f: impl FnOnce(&mut Self) -> T) -> T {
+        let before = self.kubernetes_endpoints_revisions();
+        let out = f(self);
+        self.settle();
+        if self.kubernetes_endpoints_revisions() != before {
+            self.mark(MarkKind::EndpointsRewrite, who);
+        }
+        out
+    }
+
+    /// The watches: what changed in etcd goes to the controllers that follow it (1.33+: the
+    /// ServiceCIDR controller, and every apiserver's RepairIPAddress, Services first), until
+    /// their own writes change nothing more they watch.
+    fn settle(&mut self) {
+        const ROUNDS: usize = 16;
+        for _ in 0..ROUNDS {
+            let changes = self.etcd.take_changes();
+            let mut services = BTreeSet::new();
+            let mut ips = BTreeSet::new();
+            let mut cidrs = false;
+            for key in changes.iter().filter_map(|k| k.parse::<etcd::Key>().ok()) {
+                match key {
+                    etcd::Key::Service(nn) => {
+                        services.insert(nn.to_string());
+                    }
+                    etcd::Key::IpAddress(ip) => {
+                        ips.insert(ip);
+                        cidrs = true;
+                    }
+                    etcd::Key::ServiceCidr(_) => cidrs = true,
+                    _ => {}
+                }
+            }
+            if services.is_empty() && !cidrs {
+                return;
+            }
+            if cidrs {
+                self.sync_service_cidrs();
+            }
+            let services: Vec<String> = services.into_iter().collect();
+            let ips: Vec<String> = ips.into_iter().collect();
+            let names: Vec<String> = self.apiservers.keys().cloned().collect();
+            for name in names {
+                self.with_apiserver(&name, |a, st, _, _, _| {
+                    a.repair_changed(st, &services, &ips)
+                });
+            }
+        }
+    }
+
+    /// The mod revisions of the `default/kubernetes` Endpoints and EndpointSlice.
+    fn kubernetes_endpoints_revisions(&self) -> [Option<u64>; 2] {
+        KUBERNETES_ENDPOINTS_KEYS.map(|key| self.etcd.get(key, self.now).map(|e| e.mod_revision))
+    }
+
+    fn mark(&mut self, kind: MarkKind, subject: &str) {
+        self.marks.push(Mark {
+            time_ms: self.now,
+            kind,
+            subject: subject.to_string(),
+        });
+    }
+
+    /// Runs `f` on apiserver `name` with its storage at this instant (with its reachability);
+    /// keeps the events it recorded and queues the expiry of every lease it wrote.
+    fn with_apiserver<T>(
+        &mut self,
+        name: &str,
+        f: impl FnOnce(&mut Apiserver, &mut Storage, &ClusterConfig, Behavior, &mut SimRng) -> T,
+    ) -> T {
+        let reachable = self.reachable(name);
+        // Its own controllers unless the code it runs says which loop it is in.
+        self.etcd.sending(name, Loop::Bootstrap);
+        let mut rec = Recorder::new(self.now, name);
+        let a = self.apiservers.get_mut(name).expect("known apiserver");
+        let mut st = Storage {
+            etcd: &mut self.etcd,
+            now: self.now,
+            reachable,
+            lease_ttl_ms: self.cfg.lease_ttl_ms,
+            rec: &mut rec,
+            lease_writes: Vec::new(),
+            ip_rechecks: Vec::new(),
+        };
+        let epoch = a.epoch;
+        let out = f(a, &mut st, &self.cfg, self.behavior, &mut self.rng);
+        let leases = std::mem::take(&mut st.lease_writes);
+        for (ip, at) in std::mem::take(&mut st.ip_rechecks) {
+            self.queue.push(at, name, Task::IpAddressRecheck(epoch, ip));
+        }
+        self.events.extend(rec.events);
+        if !leases.is_empty() {
+            self.mark(MarkKind::LeaseWrite, name);
+        }
+        for (key, rev) in leases {
+            let at = self.now + self.cfg.lease_ttl_ms;
+            self.queue.push(at, "", Task::LeaseExpiry { key, rev });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_kubernetes_endpoints_keys_are_etcds() {
+        let kubernetes = crate::k8s::controlplane::KUBERNETES;
+        assert_eq!(
+            super::KUBERNETES_ENDPOINTS_KEYS,
+            [
+                super::etcd::endpoints_key("default", kubernetes).as_str(),
+                super::etcd::endpoint_slice_key("default", kubernetes).as_str(),
+            ]
+        );
+    }
+}

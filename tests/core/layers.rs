@@ -1,0 +1,104 @@
+//! The layers, checked on the source: the UI reaches the simulation only through the lab's
+//! door (`lab::View`, `lab::Msg` and the data types `lab` names) and the contract's data (the
+//! scenario, the state and the API objects it carries), never through the world, the timeline,
+//! the control plane, the reconcilers, the allocators or etcd.
+
+use std::path::{Path, PathBuf};
+
+/// What the UI may name under `crate::`: the lab, the contract, the import, the shared text
+/// helpers, its own modules, and of the model only the API objects and events the state holds.
+const ALLOWED: [&str; 9] = ["lab", "contract", "import", "lang", "duration", "quote", "ui", "k8s::api", "k8s::event"];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The places in `text` that name a `crate::` path the UI may not use.
+fn reaches(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or_default();
+        for (i, _) in code.match_indices("crate::") {
+            if i > 0 && code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$') {
+                continue;
+            }
+            let path = &code[i + "crate::".len()..];
+            let allowed = ALLOWED.iter().any(|a| {
+                path.strip_prefix(a).is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+            });
+            if !allowed {
+                found.push(format!("line {}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_ui_reads_the_lab_through_its_door_only() {
+    let mut files = Vec::new();
+    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui"), &mut files);
+    assert!(files.len() > 30, "the UI's files are found: {}", files.len());
+    let mut wrong = Vec::new();
+    for f in &files {
+        for hit in reaches(&std::fs::read_to_string(f).unwrap()) {
+            wrong.push(format!("{}: {hit}", f.display()));
+        }
+    }
+    assert!(wrong.is_empty(), "the UI reaches past the lab:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_check_sees_what_it_looks_for() {
+    assert_eq!(reaches("use crate::sim::world::Mark;").len(), 1);
+    assert_eq!(reaches("let k = crate::k8s::etcd::RANGE_NODE_PORTS;").len(), 1);
+    assert_eq!(reaches("use crate::k8s::apiserver::X;").len(), 1);
+    assert!(reaches("use crate::lab::{Mark, MarkKind};").is_empty());
+    assert!(reaches("use crate::k8s::api::Behavior; // crate::sim::world").is_empty());
+    assert!(reaches("$crate::json_object::Object").is_empty());
+}
+
+/// The layers in order: each may name those before it (and the shared helpers at the top of
+/// `src`), never one after it.
+const ORDER: [&str; 6] = ["k8s", "contract", "sim", "import", "lab", "ui"];
+
+/// The `crate::<layer>` paths in `text` that name a layer after `own`.
+fn upward(text: &str, own: usize) -> Vec<String> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or_default();
+        for later in &ORDER[own + 1..] {
+            let path = format!("crate::{later}::");
+            if code.match_indices(&path).any(|(i, _)| i == 0 || !code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')) {
+                found.push(format!("line {}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_layer_names_one_above_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut wrong = Vec::new();
+    for (own, layer) in ORDER.iter().enumerate() {
+        let mut files = Vec::new();
+        rust_files(&root.join(layer), &mut files);
+        assert!(!files.is_empty(), "src/{layer} has files");
+        for f in &files {
+            for hit in upward(&std::fs::read_to_string(f).unwrap(), own) {
+                wrong.push(format!("{}: {hit}", f.display()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "a layer names one above it:\n{}", wrong.join("\n"));
+    assert_eq!(upward("use crate::sim::world::World;", 0).len(), 1, "the check sees k8s naming sim");
+    assert!(upward("use crate::k8s::api::Service;", 1).is_empty());
+}
