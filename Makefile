@@ -59,6 +59,7 @@ test-e2e: package
 	node tests/e2e/tours.mjs
 	node tests/e2e/docsites.mjs
 	node tests/e2e/visibility.mjs
+	node tests/e2e/narration.mjs
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
 test-scenarios:

@@ -107,7 +107,9 @@ pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
     let ticks: Vec<Html> = tick_places(&p.marks, span)
         .into_iter()
         .map(|(m, class, at, shift)| html! {
+            // data-ms and data-kind: which mark this is, for whatever checks a step's narration.
             <span class={classes!("tick", class)} style={format!("left:calc({} + {shift}px)", pct(at))}
+                data-ms={m.time_ms.to_string()} data-kind={class}
                 title={format!("{} · {}{}", format_ms(m.time_ms), mark_name(m.kind, lang), if m.subject.is_empty() { String::new() } else { format!(" · {}", m.subject) })} />
         })
         .collect();
@@ -135,8 +137,9 @@ pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
             </div>
             <div class="timeline">
                 <div class="ticks" aria-hidden="true">
-                    { for ticks }
+                    // The reached span first: its tint lies under the marks, not over them.
                     <span class="horizon" style={format!("width:{}", pct(p.horizon))} />
+                    { for ticks }
                 </div>
                 <input id={ids.id("scrubber")} type="range" min="0" max={span.to_string()} step="100" value={p.now.to_string()}
                     oninput={on_scrub} aria-label={lang.pick("Timeline", "时间线")} aria-valuetext={format_ms(p.now)} />

@@ -1,5 +1,8 @@
 // What the end-to-end tests share: where the build and the screenshots are, how Debian's
-// Chromium is launched (never a downloaded browser), and the ok/FAIL tally.
+// Chromium is launched (never a downloaded browser), the ok/FAIL tally, the tours, and how a
+// test walks a tour's steps as a reader does (Next, then wait until the step has settled).
+import { readdir, readFile } from 'node:fs/promises';
+
 export const DIST = 'dist';
 export const ARTIFACTS = 'test-artifacts/e2e';
 export const CHROMIUM = {
@@ -19,4 +22,51 @@ export function check(cond, what) {
 export function finish(label) {
   console.log(failures ? `${label}: ${failures} failed` : `${label}: all passed`);
   process.exit(failures ? 1 : 0);
+}
+
+/** Every tour of tours/, by file name. */
+export async function loadTours() {
+  const tours = [];
+  for (const f of (await readdir('tours')).filter((f) => f.endsWith('.json')).sort()) {
+    tours.push(JSON.parse(await readFile(`tours/${f}`, 'utf8')));
+  }
+  return tours;
+}
+
+/** An init script: `window.__labRoot()` is the instance's root (a custom element's shadow root, else the document). */
+export const ROOT = () => { window.__labRoot = () => document.querySelector('kube-bootstrap-lab')?.shadowRoot ?? document; };
+
+/**
+ * Waits until the tour shows step `i` (0-based) of `n` and has settled: not moving to it, the
+ * clock stopped (Play shown) or unchanged for 300 ms (a step may let the clock play on for a
+ * while), and the page still. Needs ROOT.
+ */
+export async function atStep(page, i, n, lang) {
+  const want = lang === 'zh' ? `第 ${i + 1} 步，共 ${n} 步` : `Step ${i + 1} of ${n}`;
+  await page.waitForFunction((w) => {
+    const root = window.__labRoot();
+    if (root.querySelector('#tour-progress')?.textContent !== w || root.querySelector('.lab')?.dataset.moving) return false;
+    if (root.querySelector('.controls button[aria-pressed]')?.getAttribute('aria-pressed') !== 'true') return true;
+    const [clock, now, seen] = [root.querySelector('.controls .clock')?.textContent, performance.now(), window.__clockSeen];
+    if (seen?.clock !== clock) window.__clockSeen = { clock, since: now };
+    return seen?.clock === clock && now - seen.since >= 300;
+  }, want, { timeout: 30000, polling: 50 });
+  await settle(page);
+}
+
+/** Waits until nothing scrolls for a few frames (the lab's own scroll, if any, is over). */
+export function settle(page) {
+  return page.evaluate(() => new Promise((resolve) => {
+    let [last, still, frames] = [-1, 0, 0];
+    const tick = () => {
+      const y = scrollY;
+      still = y === last ? still + 1 : 0;
+      last = y;
+      frames += 1;
+      // Still for a quarter of a second: on a loaded machine the stage's first width (and the
+      // reveal that follows it) can come several frames after the step.
+      if ((still >= 15 && frames >= 20) || frames > 240) resolve(); else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }));
 }

@@ -3,28 +3,18 @@
 // <kube-bootstrap-lab> element and an iframe. Screenshots go to test-artifacts/e2e/.
 // Usage: node tests/e2e/tours.mjs   (after `trunk build --release`; `make test` does both)
 import { chromium } from 'playwright-core';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish, loadTours } from './harness.mjs';
 
 const text = (scope, sel) => scope.locator(sel).first().textContent().then((t) => (t ?? '').trim());
 
-const tours = [];
-for (const f of (await readdir('tours')).filter((f) => f.endsWith('.json')).sort()) {
-  tours.push(JSON.parse(await readFile(`tours/${f}`, 'utf8')));
-}
-
-/** Waits until the tour shows step `i` (0-based) and has stopped moving. */
-async function atStep(page, i, n, lang) {
-  const want = lang === 'zh' ? `第 ${i + 1} 步，共 ${n} 步` : `Step ${i + 1} of ${n}`;
-  await page.waitForFunction((w) => document.querySelector('#tour-progress')?.textContent === w, want, { timeout: 20000 });
-  // Moving forward plays until the step's instant; the play button says so.
-  await page.waitForFunction(() => !document.querySelector('.lab')?.dataset.moving, null, { timeout: 20000 });
-}
+const tours = await loadTours();
 
 async function tourRun(browser, server, tour, lang, animate) {
   const tag = `tour ${tour.name} (${lang}${animate ? ', animated' : ''})`;
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: animate ? 'no-preference' : 'reduce' });
+  await context.addInitScript(ROOT);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -80,6 +70,7 @@ async function tourRun(browser, server, tour, lang, animate) {
 /** A tour on a phone: the card and the panels fit 360 px. */
 async function tourOnPhone(browser, server, tour) {
   const context = await browser.newContext({ viewport: { width: 360, height: 780 }, reducedMotion: 'reduce' });
+  await context.addInitScript(ROOT);
   const page = await context.newPage();
   await page.goto(`${server.url}?tour=${tour.name}&lang=zh`);
   await page.waitForSelector('#tour-say');

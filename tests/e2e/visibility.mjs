@@ -9,21 +9,18 @@
 // Steps are instant with reduced motion; one page per tour, language and view, stepped with Next.
 // Usage: node tests/e2e/visibility.mjs   (after `trunk build --release`)
 import { chromium } from 'playwright-core';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish, loadTours, settle } from './harness.mjs';
 
 const MIN_CLEAR = 0.9;
 const MIN_TEXT_PX = 11;
 const LANGS = ['en', 'zh'];
 const SHOTS = { 'kubernetes-service': [0, 2], 'lease-crash-vs-stop': [2], story: [1, 3] };
 
-const tours = [];
-for (const f of (await readdir('tours')).filter((f) => f.endsWith('.json')).sort()) {
-  tours.push(JSON.parse(await readFile(`tours/${f}`, 'utf8')));
-}
+const tours = await loadTours();
 
 /** An mdBook-like page: a fixed 300 px sidebar, prose in a 750 px column, the lab in between. */
 function hostPage(labUrl) {
@@ -67,9 +64,6 @@ const VIEWS = [
   { name: 'column-element', host: 'element', context: { viewport: { width: 1280, height: 800 } } },
   { name: 'column-mount', host: 'mount', context: { viewport: { width: 1280, height: 800 } } },
 ];
-
-// In the page: the instance's root (a custom element's shadow root, else the document).
-const ROOT = () => { window.__labRoot = () => document.querySelector('kube-bootstrap-lab')?.shadowRoot ?? document; };
 
 /** In the page: the clear share of each highlighted part, and whether Next can be clicked. */
 function measure() {
@@ -125,33 +119,6 @@ function smallestStageText() {
     if (own && el.getBoundingClientRect().width) consider(el, parseFloat(getComputedStyle(el).fontSize));
   }
   return min;
-}
-
-/** Waits until the tour shows step `i` (0-based), has stopped moving and the page is still. */
-async function atStep(page, i, n, lang) {
-  const want = lang === 'zh' ? `第 ${i + 1} 步，共 ${n} 步` : `Step ${i + 1} of ${n}`;
-  await page.waitForFunction((w) => {
-    const root = window.__labRoot();
-    return root.querySelector('#tour-progress')?.textContent === w && !root.querySelector('.lab')?.dataset.moving;
-  }, want, { timeout: 20000 });
-  await settle(page);
-}
-
-/** Waits until nothing scrolls for a few frames (the lab's own scroll, if any, is over). */
-function settle(page) {
-  return page.evaluate(() => new Promise((resolve) => {
-    let [last, still, frames] = [-1, 0, 0];
-    const tick = () => {
-      const y = scrollY;
-      still = y === last ? still + 1 : 0;
-      last = y;
-      frames += 1;
-      // Still for a quarter of a second: on a loaded machine the stage's first width (and the
-      // reveal that follows it) can come several frames after the step.
-      if ((still >= 15 && frames >= 20) || frames > 240) resolve(); else requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  }));
 }
 
 async function tourIn(page, view, urls, tour, lang, figures) {

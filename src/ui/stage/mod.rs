@@ -285,7 +285,7 @@ fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang, ids: &crat
     let marked = spot_of(&p.spots, &spot);
     html! {
         <g class={classes!("node", "apiserver", a.status.as_str(), a.ready.then_some("is-ready"), marked.is_some().then_some("tour-spot"))}
-            data-spot={spot.clone()} data-tour-spot={marked.clone()} id={ids.id(&format!("stage-apiserver-{}", a.name))}
+            data-spot={spot.clone()} data-tour-spot={marked.clone()} data-ip={a.advertise_address.clone()} id={ids.id(&format!("stage-apiserver-{}", a.name))}
             tabindex="0" role="button" aria-label={label} {onclick} {onkeydown} {onfocus}>
             <rect class="frame" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
             <circle class="ready-dot" cx={(r.x + 10.0).to_string()} cy={(r.y + if tiny { r.h / 2.0 } else { 14.0 }).to_string()} r="4" />

@@ -32,7 +32,7 @@ pub(super) fn service_card(p: &StageProps, l: &Layout, places: &Places, lang: La
                     let (cx, cy) = (x + (i % per_line) as f64 * (chip_w + 4.0), y + (i / per_line) as f64 * 22.0);
                     let gone = i >= list.len();
                     html! {
-                        <g class={classes!("chip", gone.then_some("leaving"))} key={format!("{a}{gone}")}>
+                        <g class={classes!("chip", gone.then_some("leaving"))} key={format!("{a}{gone}")} data-ip={a.clone()}>
                             <rect x={cx.to_string()} y={cy.to_string()} width={chip_w.to_string()} height="18" rx="9" />
                             <text x={(cx + chip_w / 2.0).to_string()} y={(cy + 13.0).to_string()} text-anchor="middle"
                                 data-fit={(chip_w - 8.0).to_string()}>{ a }</text>
