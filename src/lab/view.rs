@@ -33,8 +33,8 @@ pub struct View {
     pub reconciler: ReconcilerType,
     pub behavior: Behavior,
     /// What each apiserver's buttons may offer ([`Lab::allowed`]): the core's own rule, never a
-    /// copy of it.
-    pub allowed: BTreeMap<String, ApiserverActions>,
+    /// copy of it; shared, and taken again only when the state changed.
+    pub allowed: Rc<BTreeMap<String, ApiserverActions>>,
 }
 
 impl PartialEq for View {
@@ -47,7 +47,7 @@ impl PartialEq for View {
             && (self.horizon, self.lease_ttl_ms, self.interval_ms)
                 == (other.horizon, other.lease_ttl_ms, other.interval_ms)
             && (self.reconciler, self.behavior) == (other.reconciler, other.behavior)
-            && self.allowed == other.allowed
+            && Rc::ptr_eq(&self.allowed, &other.allowed)
     }
 }
 
@@ -91,6 +91,9 @@ pub(super) struct ViewCache {
     events: Rc<Vec<Event>>,
     marks: Rc<Vec<Mark>>,
     bitmaps: Option<((u64, u64, usize, bool), Rc<Bitmaps>)>,
+    /// The apiservers' allowed actions and the state they were taken in: they follow from the
+    /// state (statuses, which apiservers exist), so they are taken again only when it changed.
+    allowed: Option<(Rc<State>, Rc<BTreeMap<String, ApiserverActions>>)>,
 }
 
 impl Lab {
@@ -105,6 +108,15 @@ impl Lab {
             cache.events = Rc::new(w.events().to_vec());
             cache.marks = Rc::new(w.marks().to_vec());
         }
+        let allowed = match &cache.allowed {
+            Some((st, allowed)) if Rc::ptr_eq(st, &self.state) => allowed.clone(),
+            _ => {
+                let allowed: Rc<BTreeMap<_, _>> =
+                    Rc::new(w.apiservers().map(|a| (a.spec.name.clone(), w.allowed(&a.spec.name))).collect());
+                cache.allowed = Some((self.state.clone(), allowed.clone()));
+                allowed
+            }
+        };
         View {
             state: self.state.clone(),
             events: cache.events.clone(),
@@ -114,7 +126,7 @@ impl Lab {
             interval_ms: cfg.endpoint_interval_ms,
             reconciler: cfg.reconciler,
             behavior: w.behavior(),
-            allowed: w.apiservers().map(|a| (a.spec.name.clone(), w.allowed(&a.spec.name))).collect(),
+            allowed,
         }
     }
 

@@ -271,7 +271,7 @@ mod refusals {
             let view = self.lab.view();
             let w = self.tl.world();
             prop_assert_eq!(view.allowed.len(), w.apiservers().count());
-            for (name, allowed) in &view.allowed {
+            for (name, allowed) in view.allowed.iter() {
                 let takes = |a: Action| w.clone().act(&a).is_ok();
                 let for_ = Millis::new(30_000).unwrap();
                 let (crash, stop, start) = (Action::crash(name), Action::stop(name), Action::start(name));
