@@ -75,6 +75,7 @@ impl Lab {
         }
         let now = self.now();
         let animate = animate && !guide.found(i);
+        let mut shown = false;
         match guide.time_of(i, &mut self.timeline) {
             Ok(t) => {
                 self.tour_error = None;
@@ -95,10 +96,7 @@ impl Lab {
                     self.timeline.seek(t);
                     self.stop_at = None;
                     self.playing = false;
-                    self.horizon = self.horizon.max(t);
-                    self.guide = Some(guide);
-                    self.watch();
-                    return;
+                    shown = true;
                 }
                 self.horizon = self.horizon.max(t);
             }
@@ -108,6 +106,22 @@ impl Lab {
             }
         }
         self.guide = Some(guide);
+        if shown {
+            self.watch();
+        }
+    }
+
+    /// The instant of the step after the one shown when it is on the same clock (the same
+    /// scenario), found by running ahead if need be; the clock is put back where it was.
+    fn time_of_next(&mut self, guide: &mut Guide) -> Option<Result<u64, String>> {
+        let i = guide.index + 1;
+        if !guide.same_scenario(i) {
+            return None;
+        }
+        let now = self.now();
+        let t = guide.time_of(i, &mut self.timeline);
+        self.timeline.seek(now);
+        Some(t)
     }
 
     /// The clock reached the instant of step `i` it was moving to: the step shows now.
@@ -128,13 +142,10 @@ impl Lab {
         }
         let Some(mut guide) = self.guide.take() else { return };
         if let Some(play) = guide.step().play {
-            let (now, next) = (self.now(), guide.index + 1);
+            let now = self.now();
             let mut end = now.saturating_add(play).min(MAX_TIME_MS);
-            if guide.same_scenario(next) {
-                if let Ok(t) = guide.time_of(next, &mut self.timeline) {
-                    end = end.min(t);
-                }
-                self.timeline.seek(now);
+            if let Some(Ok(t)) = self.time_of_next(&mut guide) {
+                end = end.min(t);
             }
             if end > now {
                 self.stop_at = Some(TourMove { at: end, speed: None, step: guide.index });
@@ -154,19 +165,21 @@ impl Lab {
             return;
         }
         let Some(mut guide) = self.guide.take() else { return };
-        let (now, mut next) = (self.now(), guide.index + 1);
-        while guide.same_scenario(next) {
-            match guide.time_of(next, &mut self.timeline) {
+        let now = self.now();
+        while let Some(found) = self.time_of_next(&mut guide) {
+            let next = guide.index + 1;
+            match found {
                 Ok(t) if t <= now => guide.show(next),
-                Ok(t) => self.stop_at = Some(TourMove { at: t, speed: None, step: next }),
-                Err(e) => self.tour_error = Some(e),
+                Ok(t) => {
+                    self.stop_at = Some(TourMove { at: t, speed: None, step: next });
+                    break;
+                }
+                Err(e) => {
+                    self.tour_error = Some(e);
+                    break;
+                }
             }
-            if guide.index != next {
-                break;
-            }
-            next = guide.index + 1;
         }
-        self.timeline.seek(now);
         self.guide = Some(guide);
     }
 
