@@ -5,7 +5,8 @@ use crate::k8s::etcd::{Key, Keys, Kind as KeyKind, NsName, RangeName};
 use crate::lang::Lang;
 use crate::contract::state::State;
 
-fn none(t: Lang) -> String {
+/// "none", in `t`: what an empty value reads as, here and in the inspector's other rows.
+pub(crate) fn none(t: Lang) -> String {
     t.pick("none", "无").to_string()
 }
 

@@ -31,6 +31,7 @@ use crate::lab::tour::Guide;
 
 pub use allocations::{Bar, BarKind};
 pub use keys::key_summary;
+pub(crate) use keys::none;
 pub use open::Opening;
 pub use view::{
     ApiserverActions, Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName, RangeName, ReconcilerType,

@@ -7,8 +7,7 @@ use std::collections::BTreeMap;
 use yew::prelude::*;
 
 use crate::duration::format_ms;
-use crate::lab::{Loop, WireOp, Write};
-use crate::lab::{ApiserverActions, Lab, Msg};
+use crate::lab::{none, ApiserverActions, Lab, Loop, Msg, WireOp, Write};
 use crate::lang::Lang;
 use crate::contract::scenario::Action;
 use crate::contract::state::State;
@@ -231,10 +230,6 @@ fn details(s: &Subject, f: &Frame, t: Lang) -> Vec<Row> {
             ("Message", "消息", e.message.clone()),
         ],
     }
-}
-
-fn none(t: Lang) -> String {
-    t.pick("none", "无").to_string()
 }
 
 fn apiserver_rows(name: &str, st: &State, t: Lang) -> Vec<Row> {
