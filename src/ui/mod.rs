@@ -228,15 +228,9 @@ fn use_scroll_to(node: NodeRef) -> Callback<()> {
 /// The card of the tour being taken, if any.
 fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
     let g = lab.guide()?;
-    // The story ends by offering the first guided tour beside the sandbox.
-    let then = (g.tour.name == STORY && g.index + 1 == g.tour.steps.len())
-        .then(|| crate::lab::catalogue::tours().into_iter().find(|t| t.name != STORY))
-        .flatten()
-        .map(|t| (crate::lab::catalogue::tour_number(&t), t))
-        .map(|(n, t)| (AttrValue::from(t.name), t.title, n));
     Some(html! {
         <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay()}
-            spots={g.step().highlight.clone()} {then}
+            spots={g.step().highlight.clone()} offer_first_tour={g.tour.name == STORY}
             say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
     })
 }

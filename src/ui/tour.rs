@@ -107,10 +107,9 @@ pub(crate) struct TourCardProps {
     /// The parts of the UI the step talks about (`highlight`).
     #[prop_or_default]
     pub(crate) spots: Vec<Spot>,
-    /// The tour offered at the end (the story's: the first guided tour), by name, title and
-    /// number.
+    /// The last step offers the first guided tour beside the sandbox (the story's end).
     #[prop_or_default]
-    pub(crate) then: Option<(AttrValue, LocalizedText, u32)>,
+    pub(crate) offer_first_tour: bool,
     pub(crate) lab: Callback<Msg>,
 }
 
@@ -198,12 +197,21 @@ fn use_card_height(card: NodeRef) {
     });
 }
 
+/// The first guided tour (the story is none): what the picker's button and the story's end offer.
+fn first_tour(tours: &[crate::lab::tour::Tour]) -> Option<&crate::lab::tour::Tour> {
+    tours.iter().find(|t| t.name != super::STORY)
+}
+
 #[function_component(TourCard)]
 pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     let lang = use_lang();
     let ids = use_ids();
     let card = use_node_ref();
     use_focus_kept(card.clone());
+    let last = p.index + 1 == p.len;
+    // Read once the last step is reached, not on every frame it is shown.
+    let offer = p.offer_first_tour && last;
+    let tours = use_memo(offer, |&offer| if offer { crate::lab::catalogue::tours() } else { Vec::new() });
     use_card_height(card.clone());
     // Docked under a narrow stage, the narration shows its first lines until the reader opens
     // it; beside a wide stage the toggle is not drawn (CSS) and the card shows it all.
@@ -224,7 +232,7 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             refocus_after_leaving(from, pick.clone());
         })
     };
-    let last = p.index + 1 == p.len;
+    let then = first_tour(&tours);
     let progress = match lang {
         Lang::En => format!("Step {} of {}", p.index + 1, p.len),
         Lang::Zh => format!("第 {} 步，共 {} 步", p.index + 1, p.len),
@@ -268,14 +276,14 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             <div class="tour-buttons">
                 <button id={ids.id("tour-back")} disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
                     { lang.pick("← Back", "← 上一步") }</button>
-                if let Some((name, title, n)) = p.then.as_ref().filter(|_| last) {
-                    <button id={ids.id("tour-then")} class="primary tour-then" title={title.get(lang).to_string()}
-                        aria-label={format!("{} {}", lang.pick("Start the guided tour:", "开始导览："), title.get(lang))}
-                        onclick={{ let (cb, name) = (p.lab.clone(), name.to_string()); Callback::from(move |_: MouseEvent| cb.emit(Msg::PickTour(name.clone()))) }}>
-                        { format!("{} {n} →", lang.pick("Tour", "导览")) }</button>
+                if let Some(t) = then {
+                    <button id={ids.id("tour-then")} class="primary tour-then" title={t.title.get(lang).to_string()}
+                        aria-label={format!("{} {}", lang.pick("Start the guided tour:", "开始导览："), t.title.get(lang))}
+                        onclick={{ let (cb, name) = (p.lab.clone(), t.name.clone()); Callback::from(move |_: MouseEvent| cb.emit(Msg::PickTour(name.clone()))) }}>
+                        { format!("{} {} →", lang.pick("Tour", "导览"), crate::lab::catalogue::tour_number(t)) }</button>
                 }
                 if last {
-                    <button id={ids.id("tour-leave")} class={if p.then.is_some() { "" } else { "primary" }} onclick={leave.clone()}>
+                    <button id={ids.id("tour-leave")} class={if then.is_some() { "" } else { "primary" }} onclick={leave.clone()}>
                         // A phone's strip shows "Explore" alone: the whole label would take two lines.
                         if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
                 } else {
@@ -307,8 +315,7 @@ pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
     let pick = super::config::use_commit_select(p.current.as_deref().unwrap_or_default().to_string(), load);
     // The story the untouched view plays is no tour the reader took: the button shows over it.
     let touring = p.current.as_deref().is_some_and(|c| c != super::STORY);
-    let first = tours.iter().find(|t| t.name != super::STORY);
-    let start = first.filter(|_| !touring).map(|first| {
+    let start = first_tour(&tours).filter(|_| !touring).map(|first| {
         let (cb, name) = (p.lab.clone(), first.name.clone());
         let onclick = Callback::from(move |_: MouseEvent| cb.emit(Msg::PickTour(name.clone())));
         html! {
