@@ -31,6 +31,7 @@ use crate::lab::tour::Guide;
 
 pub use allocations::{Bar, BarKind};
 pub use keys::key_summary;
+#[cfg(feature = "web")]
 pub(crate) use keys::none;
 pub use open::Opening;
 pub use view::{

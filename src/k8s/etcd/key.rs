@@ -106,6 +106,13 @@ impl Kind {
         }
     }
 
+    /// The kind of `key` and what follows its prefix, borrowed: for a hot loop that only sorts
+    /// keys by kind ([`Key`] checks the name too, and owns it).
+    pub fn split(key: &str) -> Option<(Kind, &str)> {
+        let kind = Kind::ALL.into_iter().find(|k| key.starts_with(k.prefix()))?;
+        Some((kind, &key[kind.prefix().len()..]))
+    }
+
     /// The kind a grouped row stands for, written as its prefix and `*` (`/namespaces/*`).
     pub fn of_group(s: &str) -> Option<Kind> {
         let prefix = s.strip_suffix('*')?;
@@ -181,11 +188,7 @@ impl FromStr for Key {
 
     fn from_str(s: &str) -> Result<Key, String> {
         let bad = || format!("{s:?} is no key of the lab's etcd");
-        let kind = Kind::ALL
-            .into_iter()
-            .find(|k| s.starts_with(k.prefix()))
-            .ok_or_else(bad)?;
-        let rest = &s[kind.prefix().len()..];
+        let (kind, rest) = Kind::split(s).ok_or_else(bad)?;
         // No name holds `/` or `*` (a group's wildcard).
         let name = |n: &str| !n.is_empty() && !n.contains(['/', '*']);
         let one = || name(rest).then(|| rest.to_string()).ok_or_else(bad);

@@ -312,16 +312,17 @@ impl World {
             let mut services = BTreeSet::new();
             let mut ips = BTreeSet::new();
             let mut cidrs = false;
-            for key in changes.iter().filter_map(|k| k.parse::<etcd::Key>().ok()) {
-                match key {
-                    etcd::Key::Service(nn) => {
+            // Every change is sorted here on each settle: by its prefix, without taking it apart.
+            for key in &changes {
+                match etcd::Kind::split(key) {
+                    Some((etcd::Kind::Service, nn)) => {
                         services.insert(nn.to_string());
                     }
-                    etcd::Key::IpAddress(ip) => {
-                        ips.insert(ip);
+                    Some((etcd::Kind::IpAddress, ip)) => {
+                        ips.insert(ip.to_string());
                         cidrs = true;
                     }
-                    etcd::Key::ServiceCidr(_) => cidrs = true,
+                    Some((etcd::Kind::ServiceCidr, _)) => cidrs = true,
                     _ => {}
                 }
             }
