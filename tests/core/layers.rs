@@ -20,25 +20,32 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The places in `text` that name a `crate::` path the UI may not use.
-fn reaches(text: &str) -> Vec<String> {
+/// The lines of `text` (comments left out) naming a `crate::` path that `bad` holds for, given
+/// what follows `crate::` (`$crate::` and `my_crate::` are other paths).
+fn lines_naming(text: &str, bad: impl Fn(&str) -> bool) -> Vec<String> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     let mut found = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let code = line.split("//").next().unwrap_or_default();
-        for (i, _) in code.match_indices("crate::") {
-            if i > 0 && code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$') {
-                continue;
-            }
-            let path = &code[i + "crate::".len()..];
-            let allowed = ALLOWED.iter().any(|a| {
-                path.strip_prefix(a).is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
-            });
-            if !allowed {
-                found.push(format!("line {}: {}", n + 1, line.trim()));
-            }
+        let hit = code
+            .match_indices("crate::")
+            .filter(|(i, _)| !code[..*i].ends_with(ident))
+            .any(|(i, _)| bad(&code[i + "crate::".len()..]));
+        if hit {
+            found.push(format!("line {}: {}", n + 1, line.trim()));
         }
     }
     found
+}
+
+/// Whether `path` starts with the module path `module` (and not a longer name).
+fn under(path: &str, module: &str) -> bool {
+    path.strip_prefix(module).is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+}
+
+/// The places in `text` that name a `crate::` path the UI may not use.
+fn reaches(text: &str) -> Vec<String> {
+    lines_naming(text, |path| !ALLOWED.iter().any(|a| under(path, a)))
 }
 
 #[test]
@@ -71,17 +78,7 @@ const ORDER: [&str; 6] = ["k8s", "contract", "sim", "import", "lab", "ui"];
 
 /// The `crate::<layer>` paths in `text` that name a layer after `own`.
 fn upward(text: &str, own: usize) -> Vec<String> {
-    let mut found = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let code = line.split("//").next().unwrap_or_default();
-        for later in &ORDER[own + 1..] {
-            let path = format!("crate::{later}::");
-            if code.match_indices(&path).any(|(i, _)| i == 0 || !code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')) {
-                found.push(format!("line {}: {}", n + 1, line.trim()));
-            }
-        }
-    }
-    found
+    lines_naming(text, |path| ORDER[own + 1..].iter().any(|later| under(path, later)))
 }
 
 #[test]
