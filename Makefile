@@ -52,6 +52,7 @@ test-wasm:
 # docsites.mjs builds an mdBook book and a Hugo site from the packed tarball: after `package`.
 test-e2e: package
 	node tests/e2e/app.mjs
+	node tests/e2e/poster.mjs
 	node tests/e2e/axe.mjs
 	node tests/e2e/hostcss.mjs
 	node tests/e2e/height.mjs
@@ -73,6 +74,7 @@ test-scenarios:
 # core builds and passes without any web crate.
 test-native:
 	cargo test --lib
+	cargo test --features ssr --test poster
 	cargo build --no-default-features --benches
 	cargo test --no-default-features --doc
 	cargo test --no-default-features --lib --test cli --test core --test scenarios --test swarm

@@ -20,6 +20,8 @@
 // embed.js itself cannot load (no CORS, 404, a blocked script), nothing here runs and the page
 // shows that content as it wrote it.
 
+import "./poster.js";
+
 const base = new URL("./", import.meta.url);
 const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];
 const HOST_SHEET = new CSSStyleSheet();
@@ -97,9 +99,21 @@ function box(tag, className, options) {
 
 /**
  * Adds to `element` the room the lab will take and a status line while the module loads: no
- * blank box that jumps. The page's fallback content stays above it. Returns the box.
+ * blank box that jumps, and the lab's first view in it as soon as its poster arrives, when one
+ * shows what the options open (static/poster.js). The page's fallback content stays above it.
+ * Returns `{ box }`: the element that stands in for the lab until it renders.
  */
 function showLoading(element, options) {
+  const shown = { box: loadingBox(element, options) };
+  globalThis.kubeBootstrapLabPoster.fetchPoster(options, base).then((poster) => {
+    if (!poster || !shown.box.isConnected || !shown.box.classList.contains("lab-loading")) return;
+    shown.box.replaceWith(poster);
+    shown.box = poster;
+  });
+  return shown;
+}
+
+function loadingBox(element, options) {
   const status = box("div", "lab-loading", options);
   status.setAttribute("role", "status");
   // What the lab will show sizes the box (style.css: .lab-loading), as the element's attributes do.
@@ -115,7 +129,7 @@ function showLoading(element, options) {
   return status;
 }
 
-/** Says, in place of the loading box `status`, that the module could not be loaded, and which file. */
+/** Says, in place of the loading box or poster `status`, that the module could not be loaded, and which file. */
 function showLoadFailure(status, options, err) {
   const p = box("p", "lab-failure", options);
   p.setAttribute("role", "alert");
@@ -190,7 +204,7 @@ export async function mount(element, options = {}) {
   try {
     m = await module;
   } catch (err) {
-    showLoadFailure(status, options, err);
+    showLoadFailure(status.box, options, err);
     throw err;
   }
   const root = document.createElement("div");
@@ -201,13 +215,13 @@ export async function mount(element, options = {}) {
   try {
     instance = m.mount(root, options, new URL("index.html", base).href);
   } catch (err) {
-    status.remove();
+    status.box.remove();
     showFailure(root, seen, err);
     throw err;
   }
   mounted.set(root, seen);
   const outcome = await rendered(root);
-  status.remove();
+  status.box.remove();
   if (outcome === "rendered") for (const n of fallback) n.remove();
   return {
     problems: instance.problems,

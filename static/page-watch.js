@@ -1,4 +1,4 @@
-// Until the app's first render replaces the loading box (Yew empties the body), a failure
+// Until the app's first render replaces the poster or loading box (Yew empties the body), a failure
 // is a failure to load the module: say which file, rather than leave the box spinning.
 // After it, a trap of the module that is no panic (memory running out, …) leaves no
 // message of its own (src/ui/failure.rs writes a panic's): say so rather than leave a
@@ -27,7 +27,7 @@
   };
   const fail = (e) => {
     const err = e.error ?? e.reason;
-    const loading = document.querySelector(".lab-loading");
+    const loading = document.querySelector(".lab-poster, .lab-loading:not([hidden])");
     if (loading) {
       const urls = culprits(e.target === window ? null : e.target).join(", ");
       const why = err?.message ?? (zh() ? "无法获取" : "could not be fetched");

@@ -45,7 +45,7 @@ pub(crate) fn share_link(p: &ShareLinkProps) -> Html {
                 return;
             }
             let mut url = String::new();
-            if let Some(w) = web_sys::window() {
+            if let Some(w) = crate::ui::browser::window() {
                 if let Ok(h) = w.history() {
                     let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&relative));
                 }

@@ -6,7 +6,7 @@ pub(crate) const PREFERS_DARK: &str = "(prefers-color-scheme: dark)";
 
 /// The page's list for `query`, to read or to watch (none outside a browser window).
 pub(crate) fn query(query: &str) -> Option<web_sys::MediaQueryList> {
-    web_sys::window().and_then(|w| w.match_media(query).ok().flatten())
+    crate::ui::browser::window().and_then(|w| w.match_media(query).ok().flatten())
 }
 
 fn matches(q: &str) -> bool {

@@ -2,6 +2,7 @@
 //! state: components read it and send it [`Msg`]s; every rule stays in the core.
 
 pub mod bitmap;
+mod browser;
 mod config;
 mod controls;
 mod failure;
@@ -17,6 +18,8 @@ pub mod media;
 mod notice;
 pub mod mount;
 mod panels;
+#[cfg(feature = "ssr")]
+pub mod poster;
 mod reveal;
 mod spots;
 mod stage;
@@ -82,6 +85,10 @@ pub struct AppProps {
     /// This instance is the page (`index.html`): in an iframe, it reports its height to the host.
     #[prop_or_default]
     pub(crate) report_height: bool,
+    /// The width of the stage the first view drew (mount.rs): the live stage starts at it, so
+    /// that replacing the first view moves nothing.
+    #[prop_or_default]
+    pub(crate) stage_width: Option<f64>,
 }
 
 impl AppProps {
@@ -107,6 +114,7 @@ impl AppProps {
             panels: o.panels.map(Rc::new),
             home: None,
             report_height: false,
+            stage_width: None,
         }
     }
 
@@ -192,7 +200,8 @@ pub fn app(props: &AppProps) -> Html {
                         } else {
                             <stage::Stage frame={frame.clone()} wire={lab.wire().clone()} wire_seq={lab.wire_seq()}
                                 generation={lab.generation()} speed={lab.play_speed()} change={lab.endpoints_change().clone()}
-                                on_pick={on_pick.clone()} {on_details} lab={send.clone()} spots={stage_spots} />
+                                on_pick={on_pick.clone()} {on_details} lab={send.clone()} spots={stage_spots}
+                                first_width={props.stage_width} />
                         }
                         if let Some((subject, take_focus)) = picked {
                             <Inspector {subject} {take_focus} frame={frame.clone()} lab={send.clone()} {on_close}

@@ -74,6 +74,8 @@ pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) 
     let watch = Some(super::failure::watch(&element, o.lang));
     let mut props = AppProps::from_options(o, link, problems.clone());
     props.home = home.map(Into::into);
+    // embed.js puts the first view beside the app's element.
+    props.stage_width = element.parent_element().and_then(|p| poster_stage_width(&p));
     let app = Some(yew::Renderer::<App>::with_root_and_props(element, props).render());
     Instance { app, problems, watch }
 }
@@ -81,7 +83,7 @@ pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) 
 /// The lab's own page: renders into the element marked `data-kube-bootstrap-lab-page`, reading
 /// the URL's parameters and fragment. Does nothing on other pages (those call `mount`).
 pub fn mount_page() {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = crate::ui::browser::window() else { return };
     let Some(doc) = window.document() else { return };
     let Ok(Some(root)) = doc.query_selector("[data-kube-bootstrap-lab-page]") else { return };
     let (options, problems) = parse_query(&window.location().search().unwrap_or_default());
@@ -97,5 +99,18 @@ pub fn mount_page() {
     std::mem::forget(super::failure::watch(&root, options.lang));
     let mut props = AppProps::from_options(options, link, problems);
     props.report_height = true;
+    props.stage_width = poster_stage_width(&root);
     yew::Renderer::<App>::with_root_and_props(root, props).render();
+}
+
+/// The content width of the stage the first view under `scope` shows (src/ui/poster.rs draws
+/// it several ways; CSS shows one), which the live stage will measure too.
+fn poster_stage_width(scope: &web_sys::Element) -> Option<f64> {
+    let stages = scope.query_selector_all(":scope > .lab-poster .stage").ok()?;
+    let shown = (0..stages.length())
+        .filter_map(|i| stages.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .find(|s| s.client_width() > 0)?;
+    let style = crate::ui::browser::window()?.get_computed_style(&shown).ok()??;
+    let pad = |side: &str| style.get_property_value(side).ok()?.trim_end_matches("px").parse::<f64>().ok();
+    Some(shown.client_width() as f64 - pad("padding-left")? - pad("padding-right")?)
 }

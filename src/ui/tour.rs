@@ -283,13 +283,13 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                         { format!("{} {} →", lang.pick("Tour", "导览"), crate::lab::catalogue::tour_number(t)) }</button>
                 }
                 if last {
-                    <button id={ids.id("tour-leave")} class={if then.is_some() { "" } else { "primary" }} onclick={leave.clone()}>
+                    <button id={ids.id("tour-leave")} class={classes!("tour-leave", then.is_none().then_some("primary"))} onclick={leave.clone()}>
                         // A phone's strip shows "Explore" alone: the whole label would take two lines.
                         if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
                 } else {
                     <button id={ids.id("tour-next")} class="primary" onclick={click(|| Msg::TourNext { animate: !super::media::prefers_reduced_motion() })}>
                         { lang.pick("Next →", "下一步 →") }</button>
-                    <button id={ids.id("tour-leave")} class="quiet" onclick={leave}>
+                    <button id={ids.id("tour-leave")} class="tour-leave quiet" onclick={leave}>
                         { lang.pick("Leave the tour", "退出导览") }</button>
                 }
             </div>

@@ -119,7 +119,7 @@ fn watch_theme(
 ) -> Option<wasm_bindgen::JsValue> {
     use js_sys::{Array, Function, Object, Reflect};
     use wasm_bindgen::JsValue;
-    let window = web_sys::window()?;
+    let window = crate::ui::browser::window()?;
     let ctor: Function = Reflect::get(&window, &JsValue::from_str("MutationObserver"))
         .ok()?
         .dyn_into()

@@ -35,7 +35,7 @@ struct HeightReports {
 
 impl HeightReports {
     fn start() -> Option<Self> {
-        let window = web_sys::window()?;
+        let window = crate::ui::browser::window()?;
         let parent = window.parent().ok().flatten()?;
         if js_sys::Object::is(&parent, &window) {
             return None;

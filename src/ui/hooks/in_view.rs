@@ -7,7 +7,7 @@ use yew::prelude::*;
 use crate::ui::listener::EventListener;
 
 fn document() -> Option<web_sys::Document> {
-    web_sys::window().and_then(|w| w.document())
+    crate::ui::browser::window().and_then(|w| w.document())
 }
 
 fn document_hidden() -> bool {

@@ -37,14 +37,14 @@ impl FrameLoop {
 }
 
 fn schedule(handle: &FrameFn, request: &std::cell::Cell<Option<i32>>) {
-    if let (Some(w), Some(cb)) = (web_sys::window(), handle.borrow().as_ref()) {
+    if let (Some(w), Some(cb)) = (crate::ui::browser::window(), handle.borrow().as_ref()) {
         request.set(w.request_animation_frame(cb.as_ref().unchecked_ref()).ok());
     }
 }
 
 impl Drop for FrameLoop {
     fn drop(&mut self) {
-        if let (Some(w), Some(id)) = (web_sys::window(), self.request.take()) {
+        if let (Some(w), Some(id)) = (crate::ui::browser::window(), self.request.take()) {
             let _ = w.cancel_animation_frame(id);
         }
         // Dropping the closure after a queued frame was cancelled; a running frame holds its own
@@ -56,14 +56,14 @@ impl Drop for FrameLoop {
 }
 
 fn performance_now() -> f64 {
-    web_sys::window()
+    crate::ui::browser::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
 }
 
 /// Frame durations (ms) of the play loop, for the end-to-end test's figures.
 fn record_frame_time(ms: f64) {
-    let Some(w) = web_sys::window() else { return };
+    let Some(w) = crate::ui::browser::window() else { return };
     let key = wasm_bindgen::JsValue::from_str("__labFrameTimes");
     let arr = js_sys::Reflect::get(&w, &key)
         .ok()

@@ -55,6 +55,9 @@ pub(crate) struct StageProps {
     /// re-renders (every frame while playing) keep the marks on the right ones.
     #[prop_or_default]
     pub(crate) spots: Rc<Vec<String>>,
+    /// The width the stage will measure, when known before it is drawn (the first view's).
+    #[prop_or_default]
+    pub(crate) first_width: Option<f64>,
 }
 
 /// The step's spot that a part with `data-spot` tokens `tokens` stands for, if any.
@@ -63,15 +66,16 @@ pub(super) fn spot_of(spots: &[String], tokens: &str) -> Option<AttrValue> {
 }
 
 fn now_ms() -> f64 {
-    web_sys::window()
+    crate::ui::browser::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
 }
 
-/// The width of `node` in CSS px, followed as it changes (the container's, not the window's).
+/// The width of `node` in CSS px, followed as it changes (the container's, not the window's);
+/// until it is measured, `first` (the first view's), else a wide one's.
 #[hook]
-fn use_width(node: NodeRef) -> f64 {
-    let width = use_state(|| 960.0);
+fn use_width(node: NodeRef, first: Option<f64>) -> f64 {
+    let width = use_state(|| first.unwrap_or(960.0));
     {
         let width = width.clone();
         use_effect_with(node, move |node| {
@@ -126,7 +130,7 @@ pub(crate) fn stage(p: &StageProps) -> Html {
     let lang = super::use_lang();
     let ids = crate::ui::ids::use_ids();
     let node = use_node_ref();
-    let width = use_width(node.clone());
+    let width = use_width(node.clone(), p.first_width);
     let flight = use_mut_ref(Flight::default);
     let redraw = use_force_update();
     let announce = use_state(String::new);
@@ -141,8 +145,6 @@ pub(crate) fn stage(p: &StageProps) -> Html {
     }
     .rows();
     let layout = Layout::new(width, st.apiservers.len(), rows.len(), service::card(p));
-    let portrait = layout.portrait;
-    let places = marks::Places::new(layout.one_column, &rows);
     {
         // After every render: its texts may have changed, or the width they fit.
         let node = node.clone();
@@ -194,24 +196,48 @@ pub(crate) fn stage(p: &StageProps) -> Html {
         "The stage: apiservers, etcd and the default/kubernetes Service; each request to etcd flies as a packet",
         "舞台：apiserver、etcd 与 default/kubernetes Service；每个发往 etcd 的请求都以数据包的形式飞过",
     );
+    let draw = |layout: &Layout, node: NodeRef| {
+        let places = marks::Places::new(layout.one_column, &rows);
+        html! {
+            <div role="region" class={classes!("stage", layout.portrait.then_some("portrait"))} aria-label={title} ref={node}>
+                <svg class="stage-svg" viewBox={layout.view_box()} role="group" aria-label={title}
+                    preserveAspectRatio="xMidYMin meet">
+                    { apiservers(p, layout, lang, &ids) }
+                    { kcm(layout, lang) }
+                    { etcd::etcd_box(p, layout, &rows, &faded, lang) }
+                    { service::service_card(p, layout, &places, lang, &ids) }
+                    { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, &p.spots, &places, lang) }
+                    <g class="packets" aria-hidden="true">
+                        { for flight.borrow().packets.iter().map(|pk| packet(pk, &land, &p.on_pick)) }
+                    </g>
+                </svg>
+                { caption(p, lang) }
+                <p class="sr-only" aria-live="polite">{ (*announce).clone() }</p>
+            </div>
+        }
+    };
+    if cfg!(target_arch = "wasm32") {
+        return draw(&layout, node);
+    }
+    // Rendered natively into the page's first view (src/ui/poster.rs), the stage cannot know
+    // its width: it is drawn wide and at the narrow widths readers meet most, and the poster's
+    // CSS shows the one nearest the width the live stage will measure.
+    let fits = POSTER_FITS.iter().map(|&(name, w)| {
+        let layout = Layout::new(w, st.apiservers.len(), rows.len(), service::card(p));
+        html! { <div class="stage-fit" data-fit={name}>{ draw(&layout, NodeRef::default()) }</div> }
+    });
     html! {
-        <div role="region" class={classes!("stage", portrait.then_some("portrait"))} aria-label={title} ref={node}>
-            <svg class="stage-svg" viewBox={layout.view_box()} role="group" aria-label={title}
-                preserveAspectRatio="xMidYMin meet">
-                { apiservers(p, &layout, lang, &ids) }
-                { kcm(&layout, lang) }
-                { etcd::etcd_box(p, &layout, &rows, &faded, lang) }
-                { service::service_card(p, &layout, &places, lang, &ids) }
-                { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, &p.spots, &places, lang) }
-                <g class="packets" aria-hidden="true">
-                    { for flight.borrow().packets.iter().map(|pk| packet(pk, &land, &p.on_pick)) }
-                </g>
-            </svg>
-            { caption(p, lang) }
-            <p class="sr-only" aria-live="polite">{ (*announce).clone() }</p>
+        <div class="stage-fits">
+            <div class="stage-fit" data-fit="wide">{ draw(&layout, node) }</div>
+            { for fits }
         </div>
     }
 }
+
+/// The narrow widths the first view's stage is drawn at (stage.css picks by the stage's width),
+/// as the live stage measures them (its content box): a 390 px phone's and a docs site's 750
+/// px column's.
+const POSTER_FITS: [(&str, f64); 2] = [("phone", 352.0), ("column", 704.0)];
 
 /// A request in words, for the live region.
 fn describe(w: &Write, lang: Lang) -> String {

@@ -65,7 +65,7 @@ fn save(name: &str, text: &str) {
     options.set_type("application/json");
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
     let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    let doc = web_sys::window().and_then(|w| w.document());
+    let doc = crate::ui::browser::window().and_then(|w| w.document());
     if let Some(a) = doc.and_then(|d| d.create_element("a").ok()) {
         let a: web_sys::HtmlAnchorElement = a.unchecked_into();
         a.set_href(&url);
