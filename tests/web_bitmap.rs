@@ -10,7 +10,7 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, KeyboardEv
 use yew::AppHandle;
 
 use kube_bootstrap_lab::lab::inspect::{BitmapRange, BitmapView, Cell};
-use kube_bootstrap_lab::lang::Lang;
+use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::ui::bitmap::{
     background_colour, cell_at, cell_colour, centre_colour, key_target, layout, overview_layout,
     Bitmap, BitmapProps, Overview, WINDOW,

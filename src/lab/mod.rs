@@ -22,7 +22,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::duration::format_ms;
-use crate::lang::Lang;
+/// The language a lab speaks (`Msg::SetLang`).
+pub use crate::lang::Lang;
 use crate::contract::scenario::{Action, Scenario, MAX_TIME_MS};
 use crate::lab::share::{Moment, Source};
 use crate::contract::state::State;

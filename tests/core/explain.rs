@@ -8,9 +8,9 @@ use serde_json::json;
 
 use kube_bootstrap_lab::contract::event::{Event, EventKind};
 use kube_bootstrap_lab::lab::explain::explain;
-use kube_bootstrap_lab::lang::Lang;
+use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::contract::scenario;
-use kube_bootstrap_lab::sim::world::World;
+use kube_bootstrap_lab::testing::sim::world::World;
 
 fn event(apiserver: &str, kind: EventKind, object: &str, message: &str) -> Event {
     let e = match kind.reason() {

@@ -9,9 +9,9 @@ use kube_bootstrap_lab::lab::explain::explain;
 use kube_bootstrap_lab::lab::inspect::{
     cluster_ip_bitmap, node_port_bitmap, BitmapRange, BitmapView, Cell,
 };
-use kube_bootstrap_lab::lang::Lang;
+use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::contract::scenario;
-use kube_bootstrap_lab::sim::world::World;
+use kube_bootstrap_lab::testing::sim::world::World;
 
 fn world(initial: serde_json::Value, until: u64) -> World {
     let s = scenario::parse(

@@ -3,7 +3,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::lang::Lang;
+use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::lab::parts::{Part, Spot};
 
 #[test]

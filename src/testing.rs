@@ -1,0 +1,30 @@
+//! What this crate's own tests, benchmarks (`benches/support/workloads.rs`) and fuzzers reach
+//! beneath the façades: the model's packages, the world and its timeline, the seeded PRNG and
+//! the text helpers. Hidden from the docs and free to change: not an API.
+//!
+//! Each layer is re-exported by its modules' names (a private module itself cannot be, E0365).
+
+/// The upstream model, one module per Kubernetes package (`crate::k8s`).
+pub mod k8s {
+    pub use crate::k8s::{
+        allocator, controlplane, endpoints, etcd, ipallocator, names, options, portallocator, reconcilers, registry,
+        repair,
+    };
+}
+
+/// The world and its timeline with checkpoints (`crate::sim`).
+pub mod sim {
+    pub use crate::sim::{timeline, world};
+}
+
+pub mod duration {
+    pub use crate::duration::{format_ms, parse_ms};
+}
+
+pub mod quote {
+    pub use crate::quote::one_line;
+}
+
+pub mod rng {
+    pub use crate::rng::SimRng;
+}
