@@ -5,7 +5,7 @@
 //! the API objects and events they carry), [`report`] (a scenario run to its end, as the CLI
 //! prints it), [`lab`] (the simulation as a reader plays it, changed only through
 //! `Lab::update(Msg)`, with its share links, embed settings and catalogue), [`import`] (a real
-//! cluster's `kubectl` output made a scenario) and, with feature `web`, [`ui`], which reads a
+//! cluster's `kubectl` output made a scenario) and, with feature `web`, `ui`, which reads a
 //! `Lab` and sends it messages: it never writes its fields and never decides from a message text
 //! or a status string. The model (`k8s`), the world and its timeline (`sim`) and the shared
 //! helpers are crate-private; this crate's own tests, benchmarks and fuzzers reach them through
