@@ -17,6 +17,22 @@ pub mod sim {
     pub use crate::sim::{timeline, world};
 }
 
+/// What the UI draws from the lab's view (`crate::lab`'s crate-private modules).
+pub mod lab {
+    pub mod explain {
+        pub use crate::lab::explain::*;
+    }
+    pub mod inspect {
+        pub use crate::lab::inspect::*;
+    }
+    pub mod parts {
+        pub use crate::lab::parts::*;
+    }
+    pub mod upstream {
+        pub use crate::lab::upstream::*;
+    }
+}
+
 pub mod duration {
     pub use crate::duration::{format_ms, parse_ms};
 }

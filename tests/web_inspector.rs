@@ -16,7 +16,7 @@ use kube_bootstrap_lab::contract::event::Event;
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::contract::scenario::{Action, ApiserverRef};
 use kube_bootstrap_lab::ui::inspector::{frame_of, Inspector, InspectorProps};
-use kube_bootstrap_lab::lab::upstream::Subject;
+use kube_bootstrap_lab::testing::lab::upstream::Subject;
 
 wasm_bindgen_test_configure!(run_in_browser);
 

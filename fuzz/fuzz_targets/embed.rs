@@ -7,7 +7,7 @@
 #![no_main]
 
 use kube_bootstrap_lab::lab::embed::{parse_query, parse_settings, PageOptions};
-use kube_bootstrap_lab::lab::parts::Part;
+use kube_bootstrap_lab::testing::lab::parts::Part;
 use kube_bootstrap_lab::lab::{Lab, Opening};
 use kube_bootstrap_lab_fuzz::{default_lab_json, lab_json, names_one_of, one_message, text};
 use kube_bootstrap_lab::testing::quote::one_line;

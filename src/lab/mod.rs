@@ -11,12 +11,14 @@ mod view;
 
 pub mod catalogue;
 pub mod embed;
-pub mod explain;
-pub mod inspect;
-pub mod parts;
 pub mod share;
 pub mod tour;
-pub mod upstream;
+// What the UI draws from a view (the event notes, the inspector's bitmaps, the page's parts,
+// the upstream links): the UI's, not the lab's surface; the tests reach them through `testing`.
+pub(crate) mod explain;
+pub(crate) mod inspect;
+pub(crate) mod parts;
+pub(crate) mod upstream;
 
 use std::cell::RefCell;
 use std::rc::Rc;

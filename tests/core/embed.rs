@@ -4,7 +4,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::lab::embed::{parse_query, PageOptions, Theme};
-use kube_bootstrap_lab::lab::parts::Part;
+use kube_bootstrap_lab::testing::lab::parts::Part;
 
 #[test]
 fn known_parameters() {

@@ -7,7 +7,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use serde_json::json;
 
 use kube_bootstrap_lab::contract::event::{Event, EventKind};
-use kube_bootstrap_lab::lab::explain::explain;
+use kube_bootstrap_lab::testing::lab::explain::explain;
 use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::contract::scenario;
 use kube_bootstrap_lab::testing::sim::world::World;

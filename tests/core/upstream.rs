@@ -6,7 +6,7 @@ use kube_bootstrap_lab::contract::api::Behavior;
 use kube_bootstrap_lab::testing::k8s::etcd::{Loop, WireOp, Write};
 use kube_bootstrap_lab::contract::event::{Event, EventKind};
 use kube_bootstrap_lab::lab::Lang;
-use kube_bootstrap_lab::lab::upstream::{simplification, sources, url, Subject};
+use kube_bootstrap_lab::testing::lab::upstream::{simplification, sources, url, Subject};
 
 const BEHAVIORS: [(Behavior, &str); 4] = [
     (Behavior::V1_20, "v1.20.0"),
