@@ -53,7 +53,7 @@ pub const SPEED_STEP_EXP: f64 = 0.25;
 const SPEED_START_EXP: f64 = 0.7;
 /// The furthest back (virtual ms) a move may reach for requests to show as packets: one frame
 /// at the top speed covers this much, a longer move is a jump and shows only its last instant.
-pub const WIRE_REACH_MS: u64 = 10_000;
+pub(crate) const WIRE_REACH_MS: u64 = 10_000;
 /// The longest real time (ms) one animation frame may move the clock by: after a stall (a busy
 /// tab, a breakpoint) playing goes on where it was instead of jumping ahead.
 pub const MAX_FRAME_MS: f64 = 100.0;
