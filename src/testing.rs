@@ -2,7 +2,9 @@
 //! beneath the façades: the model's packages, the world and its timeline, the seeded PRNG and
 //! the text helpers. Hidden from the docs and free to change: not an API.
 //!
-//! Each layer is re-exported by its modules' names (a private module itself cannot be, E0365).
+//! The model's and the world's modules are declared `pub` inside their crate-private parents, so
+//! they are re-exported by name; the lab's UI helpers are `pub(crate)` modules of the public
+//! `lab` (a `pub` one would be its surface), and those cannot be (E0365): their items are.
 
 /// The upstream model, one module per Kubernetes package (`crate::k8s`).
 pub mod k8s {
