@@ -1,16 +1,17 @@
-//! `cargo bench`: the allocator and repair workloads of `kube_bootstrap_lab::workloads`, timed
+//! `cargo bench`: the allocator and repair workloads of `support/workloads.rs`, timed
 //! natively. The same list (`support/suite.rs`) is timed in headless Chromium by
 //! `tests/wasm_bench.rs`; the step and seek figures below are native only.
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use kube_bootstrap_lab::sim::timeline::Timeline;
-use kube_bootstrap_lab::workloads;
-use kube_bootstrap_lab::sim::world::World;
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
+use kube_bootstrap_lab::testing::sim::world::World;
 
 #[path = "support/suite.rs"]
 mod suite;
+#[path = "support/workloads.rs"]
+mod workloads;
 
 use suite::{Bench, HOUR};
 

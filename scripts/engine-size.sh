@@ -39,7 +39,7 @@ pub fn run(name_or_text: &str, until_ms: u64) -> Result<String, String> {
         Some(s) => s,
         None => kube_bootstrap_lab::contract::scenario::parse(name_or_text)?,
     };
-    let mut tl = kube_bootstrap_lab::sim::timeline::Timeline::new(&s);
+    let mut tl = kube_bootstrap_lab::testing::sim::timeline::Timeline::new(&s);
     tl.run_until(until_ms);
     tl.seek(until_ms / 2);
     let state = serde_json::to_string(&tl.world().state()).map_err(|e| e.to_string())?;

@@ -1,11 +1,15 @@
 //! kube-bootstrap-lab: a deterministic model of how kube-apiserver keeps its own `kubernetes`
 //! Service alive, and the browser explainer built on it.
 //!
-//! The core modules below import no web crate; they follow the Kubernetes files they are named
-//! after. Two façades: [`sim::world::World`] (the simulation: `act`, `run_until`, `step`, `state`,
-//! `events`) and [`lab::Lab`] (the simulation as a reader plays it, changed only through
-//! `Lab::update(Msg)`). The `ui` module (feature `web`) reads a `Lab` and sends it messages; it
-//! never writes its fields and never decides from a message text or a status string.
+//! The surface is the façades: [`contract`] (a scenario file and the state a run reports, with
+//! the API objects and events they carry), [`report`] (a scenario run to its end, as the CLI
+//! prints it), [`lab`] (the simulation as a reader plays it, changed only through
+//! `Lab::update(Msg)`, with its share links, embed settings and catalogue), [`import`] (a real
+//! cluster's `kubectl` output made a scenario) and, with feature `web`, `ui`, which reads a
+//! `Lab` and sends it messages: it never writes its fields and never decides from a message text
+//! or a status string. The model (`k8s`), the world and its timeline (`sim`) and the shared
+//! helpers are crate-private; this crate's own tests, benchmarks and fuzzers reach them through
+//! the hidden `testing` module, which is no API.
 
 #[macro_use]
 mod string_enum;
@@ -14,21 +18,21 @@ mod json_object;
 
 // The layers, one folder each: the upstream model, the scenario contract, the simulation, the
 // lab a reader plays, a real cluster's import, and (feature `web`) the browser UI.
+mod k8s;
 pub mod contract;
+mod sim;
 pub mod import;
-// The model's insides: public for this crate's own tests, benchmarks and fuzzers only, not an
-// API (the objects and events the contract carries are `contract::{api, event}`).
-#[doc(hidden)]
-pub mod k8s;
 pub mod lab;
-pub mod sim;
-
-pub mod duration;
-pub mod lang;
-pub mod quote;
-pub mod rng;
-#[doc(hidden)]
-pub mod workloads;
-
 #[cfg(feature = "web")]
 pub mod ui;
+
+/// The run report: the simulation's one façade outside the lab.
+pub use sim::report;
+
+mod duration;
+mod lang;
+mod quote;
+mod rng;
+
+#[doc(hidden)]
+pub mod testing;

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use kube_bootstrap_lab::contract::scenario;
-use kube_bootstrap_lab::sim::report;
+use kube_bootstrap_lab::report;
 
 /// `scenarios/*.json`, sorted by path.
 fn scenario_files() -> Vec<PathBuf> {

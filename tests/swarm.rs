@@ -84,19 +84,19 @@ use kube_bootstrap_lab::contract::api::{
     Behavior, Endpoints, IpAddress, IpFamily, ParentReference, Service, ServiceCidr, ServiceType,
     LABEL_IP_FAMILY, LABEL_SERVICE_NAME,
 };
-use kube_bootstrap_lab::k8s::controlplane::{Status, KUBERNETES, READYZ_POLL_MS};
-use kube_bootstrap_lab::k8s::etcd;
+use kube_bootstrap_lab::testing::k8s::controlplane::{Status, KUBERNETES, READYZ_POLL_MS};
+use kube_bootstrap_lab::testing::k8s::etcd;
 use kube_bootstrap_lab::contract::event::{Event, EventKind};
-use kube_bootstrap_lab::k8s::ipallocator::cidrallocator;
-use kube_bootstrap_lab::k8s::ipallocator::ipaddress::CidrRange;
-use kube_bootstrap_lab::k8s::ipallocator::Range;
-use kube_bootstrap_lab::k8s::portallocator::PortAllocator;
-use kube_bootstrap_lab::k8s::reconcilers::ReconcilerType;
-use kube_bootstrap_lab::k8s::repair::nodeport::collect_service_node_ports;
-use kube_bootstrap_lab::k8s::repair::repairip::{self, ip_address_verdict, IpAddressVerdict};
-use kube_bootstrap_lab::k8s::repair::NUM_REPAIRS_BEFORE_LEAK_CLEANUP;
+use kube_bootstrap_lab::testing::k8s::ipallocator::cidrallocator;
+use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
+use kube_bootstrap_lab::testing::k8s::ipallocator::Range;
+use kube_bootstrap_lab::testing::k8s::portallocator::PortAllocator;
+use kube_bootstrap_lab::testing::k8s::reconcilers::ReconcilerType;
+use kube_bootstrap_lab::testing::k8s::repair::nodeport::collect_service_node_ports;
+use kube_bootstrap_lab::testing::k8s::repair::repairip::{self, ip_address_verdict, IpAddressVerdict};
+use kube_bootstrap_lab::testing::k8s::repair::NUM_REPAIRS_BEFORE_LEAK_CLEANUP;
 use kube_bootstrap_lab::contract::scenario::{Action, Corruption, Scenario};
-use kube_bootstrap_lab::sim::world::{MarkKind, Stepped, TaskKind, World};
+use kube_bootstrap_lab::testing::sim::world::{MarkKind, Stepped, TaskKind, World};
 
 #[path = "support/swarmgen.rs"]
 mod swarmgen;

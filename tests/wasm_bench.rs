@@ -5,8 +5,6 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
-use kube_bootstrap_lab::workloads;
-
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen]
@@ -17,6 +15,8 @@ extern "C" {
 
 #[path = "../benches/support/suite.rs"]
 mod suite;
+#[path = "../benches/support/workloads.rs"]
+mod workloads;
 
 #[wasm_bindgen_test]
 fn workloads_in_the_browser() {

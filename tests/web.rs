@@ -11,6 +11,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
+#[path = "../benches/support/workloads.rs"]
+mod workloads;
 use dom::{by_id, button_in, click, document, exists, seek, set_input, settle, text, until, Mounted};
 
 async fn click_id(id: &str) {
@@ -615,7 +617,7 @@ async fn a_pasted_cluster_shows_its_findings_and_plays_from_there() {
 async fn a_large_paste_is_imported_in_the_page_when_no_worker_starts() {
     let root = mount(None).await;
     until("the import form", || exists("import-text")).await;
-    let text_ = kube_bootstrap_lab::workloads::kubectl_services(2_500);
+    let text_ = workloads::kubectl_services(2_500);
     assert!(text_.len() > 1 << 20, "over the size read in the page at once");
     paste(&text_);
     click_id("import-run").await;

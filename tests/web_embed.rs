@@ -7,7 +7,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
 
-use kube_bootstrap_lab::lang::Lang;
+use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::lab::catalogue;
 use kube_bootstrap_lab::ui::mount::mount;
 use kube_bootstrap_lab::ui::{App, AppProps};

@@ -4,11 +4,11 @@
 use std::hint::black_box;
 
 use kube_bootstrap_lab::contract::api::Behavior;
-use kube_bootstrap_lab::rng::SimRng;
+use kube_bootstrap_lab::testing::rng::SimRng;
 use kube_bootstrap_lab::contract::scenario::Scenario;
-use kube_bootstrap_lab::sim::timeline::Timeline;
-use kube_bootstrap_lab::workloads;
-use kube_bootstrap_lab::sim::world::World;
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
+use crate::workloads;
+use kube_bootstrap_lab::testing::sim::world::World;
 
 pub const HOUR: u64 = 3_600_000;
 

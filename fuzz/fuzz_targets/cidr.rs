@@ -4,7 +4,7 @@
 #![no_main]
 
 use kube_bootstrap_lab::contract::api::{Behavior, IpFamily};
-use kube_bootstrap_lab::k8s::options::{
+use kube_bootstrap_lab::testing::k8s::options::{
     parse_service_cluster_ip_range, parse_service_cluster_ip_range_for,
 };
 use kube_bootstrap_lab::contract::scenario;

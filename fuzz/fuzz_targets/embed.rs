@@ -7,10 +7,10 @@
 #![no_main]
 
 use kube_bootstrap_lab::lab::embed::{parse_query, parse_settings, PageOptions};
-use kube_bootstrap_lab::lab::parts::Part;
+use kube_bootstrap_lab::testing::lab::parts::Part;
 use kube_bootstrap_lab::lab::{Lab, Opening};
 use kube_bootstrap_lab_fuzz::{default_lab_json, lab_json, names_one_of, one_message, text};
-use kube_bootstrap_lab::quote::one_line;
+use kube_bootstrap_lab::testing::quote::one_line;
 use libfuzzer_sys::fuzz_target;
 
 /// Each problem names its parameter: `{what} {key}: …` with the key as given (cut after

@@ -5,7 +5,7 @@
 
 use kube_bootstrap_lab::lab::catalogue;
 use kube_bootstrap_lab::contract::scenario::MAX_TIME_MS;
-use kube_bootstrap_lab::sim::timeline::Timeline;
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 use kube_bootstrap_lab::lab::tour::{self, Guide};
 use kube_bootstrap_lab_fuzz::{names_one_of, text, tour_rejection};
 use libfuzzer_sys::fuzz_target;

@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 use kube_bootstrap_lab::import::kubectl;
-use kube_bootstrap_lab::sim::report;
+use kube_bootstrap_lab::report;
 use kube_bootstrap_lab::contract::scenario::{self, Scenario};
 
 const USAGE: &str = "usage: bootstrap-sim run FILE | state FILE --at DURATION | check FILE | import FILE [--behavior B] [--service-cluster-ip-range R] [--service-node-port-range P] | findings FILE [same options]";

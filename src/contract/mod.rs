@@ -1,7 +1,9 @@
 //! The scenario contract (`docs/scenario.md`) that outside checks rely on: scenario files, the
 //! state snapshot and the `expect` checks.
 
-pub mod expect;
+// The checker of a step's `expect`: the world and the tours run it; outside, a run's report
+// carries its verdicts.
+pub(crate) mod expect;
 pub mod scenario;
 pub mod state;
 

@@ -86,7 +86,7 @@ pub enum EventKind {
     /// The kubernetes-service loop failed this round.
     SyncFailed,
     /// etcd deleted a `/masterleases/` key whose TTL ran out: a note of the lab's own (etcd logs
-    /// nothing), under [`SIM_COMPONENT`].
+    /// nothing), under `SIM_COMPONENT`.
     LeaseExpired {
         ip: String,
     },
@@ -144,7 +144,7 @@ impl std::fmt::Display for ActionFailed {
 
 impl Event {
     /// A log line at `time_ms` (`klog` / `runtime.HandleError`, or a note of the lab's own under
-    /// [`SIM_COMPONENT`]).
+    /// `SIM_COMPONENT`).
     pub fn log(
         time_ms: u64,
         apiserver: &str,

@@ -11,18 +11,21 @@ mod view;
 
 pub mod catalogue;
 pub mod embed;
-pub mod explain;
-pub mod inspect;
-pub mod parts;
 pub mod share;
 pub mod tour;
-pub mod upstream;
+// What the UI draws from a view (the event notes, the inspector's bitmaps, the page's parts,
+// the upstream links): the UI's, not the lab's surface; the tests reach them through `testing`.
+pub(crate) mod explain;
+pub(crate) mod inspect;
+pub(crate) mod parts;
+pub(crate) mod upstream;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::duration::format_ms;
-use crate::lang::Lang;
+/// The language a lab speaks (`Msg::SetLang`).
+pub use crate::lang::Lang;
 use crate::contract::scenario::{Action, Scenario, MAX_TIME_MS};
 use crate::lab::share::{Moment, Source};
 use crate::contract::state::State;
@@ -50,7 +53,7 @@ pub const SPEED_STEP_EXP: f64 = 0.25;
 const SPEED_START_EXP: f64 = 0.7;
 /// The furthest back (virtual ms) a move may reach for requests to show as packets: one frame
 /// at the top speed covers this much, a longer move is a jump and shows only its last instant.
-pub const WIRE_REACH_MS: u64 = 10_000;
+pub(crate) const WIRE_REACH_MS: u64 = 10_000;
 /// The longest real time (ms) one animation frame may move the clock by: after a stall (a busy
 /// tab, a breakpoint) playing goes on where it was instead of jumping ahead.
 pub const MAX_FRAME_MS: f64 = 100.0;

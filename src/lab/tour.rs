@@ -27,7 +27,7 @@ use crate::sim::timeline::Timeline;
 /// How long a step may wait for its predicate, in virtual time, before the tour is broken.
 pub(crate) const WAIT_LIMIT_MS: u64 = 60 * 60 * 1000;
 /// The longest a step may play on by itself once shown (`play`), in virtual time.
-pub const MAX_PLAY_MS: u64 = 5 * 60 * 1000;
+pub(crate) const MAX_PLAY_MS: u64 = 5 * 60 * 1000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Wait {

@@ -4,7 +4,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::lab::embed::{parse_query, PageOptions, Theme};
-use kube_bootstrap_lab::lab::parts::Part;
+use kube_bootstrap_lab::testing::lab::parts::Part;
 
 #[test]
 fn known_parameters() {
@@ -53,7 +53,7 @@ fn tour_language_and_panels() {
     let (o, problems) = parse_query("tour=lease-heartbeats&lang=zh&panels=pods,apiservers");
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(o.tour.as_deref(), Some("lease-heartbeats"));
-    assert_eq!(o.lang, kube_bootstrap_lab::lang::Lang::Zh);
+    assert_eq!(o.lang, kube_bootstrap_lab::lab::Lang::Zh);
     // In the UI's order, whatever the order given.
     assert_eq!(o.panels, Some(vec![Part::Apiservers, Part::Pods]));
     assert!(o.shows(Part::Pods) && !o.shows(Part::Etcd));
@@ -152,7 +152,7 @@ fn a_long_parameter_is_quoted_short() {
 #[test]
 fn tours_come_in_tour_order() {
     use kube_bootstrap_lab::lab::catalogue;
-    use kube_bootstrap_lab::lang::Lang;
+    use kube_bootstrap_lab::lab::Lang;
     let tours = catalogue::tours();
     assert_eq!(tours.len(), catalogue::tour_names().count());
     let numbers: Vec<u32> = tours

@@ -7,7 +7,7 @@ use kube_bootstrap_lab::contract::api::{
     EndpointPort, EndpointSubset, Endpoints, IntOrString, IpFamily, Pod, PodPhase, Protocol,
     Service, ServicePort, ServiceType,
 };
-use kube_bootstrap_lab::k8s::endpoints::{
+use kube_bootstrap_lab::testing::k8s::endpoints::{
     endpoints_for_service, repack_subsets, should_pod_be_in_endpoints,
 };
 

@@ -12,11 +12,11 @@ use serde_json::{json, Value};
 use kube_bootstrap_lab::contract::api::{
     Behavior, EndpointPort, EndpointSlice, Endpoints, IpFamily, SliceEndpoint, LABEL_SERVICE_NAME,
 };
-use kube_bootstrap_lab::k8s::etcd;
-use kube_bootstrap_lab::k8s::reconcilers::{endpointsadapter, ApiError, ReconcilerType};
-use kube_bootstrap_lab::sim::report;
+use kube_bootstrap_lab::testing::k8s::etcd;
+use kube_bootstrap_lab::testing::k8s::reconcilers::{endpointsadapter, ApiError, ReconcilerType};
+use kube_bootstrap_lab::report;
 use kube_bootstrap_lab::contract::scenario::{self, Scenario};
-use kube_bootstrap_lab::sim::world::{MarkKind, World};
+use kube_bootstrap_lab::testing::sim::world::{MarkKind, World};
 
 use crate::reconcilers::{
     eps, https, lease, master_count, port, reconcile, remove, subset, Fake, NAME, OWN, UNAVAILABLE,
@@ -475,7 +475,7 @@ fn master_count_writes_the_slice_on_every_path() {
 #[test]
 fn none_writes_no_slice() {
     let mut api = fake(&[OWN], Some(eps(vec![subset(&[A], https())])), &[]);
-    let mut r = kube_bootstrap_lab::k8s::reconcilers::EndpointReconciler::new(
+    let mut r = kube_bootstrap_lab::testing::k8s::reconcilers::EndpointReconciler::new(
         ReconcilerType::None,
         1,
         Behavior::V1_29,

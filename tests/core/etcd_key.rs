@@ -5,8 +5,8 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::lab::catalogue;
-use kube_bootstrap_lab::k8s::etcd::{Key, Keys, Kind, NsName, RangeName};
-use kube_bootstrap_lab::sim::world::World;
+use kube_bootstrap_lab::testing::k8s::etcd::{Key, Keys, Kind, NsName, RangeName};
+use kube_bootstrap_lab::testing::sim::world::World;
 
 #[test]
 fn every_key_the_shipped_scenarios_write_reads_back_as_itself() {
@@ -78,7 +78,7 @@ fn grouped_rows_read_as_their_kind() {
 #[test]
 fn a_key_is_summed_up_from_what_etcd_holds() {
     use kube_bootstrap_lab::lab::{key_summary, Lab, Opening};
-    use kube_bootstrap_lab::lang::Lang;
+    use kube_bootstrap_lab::lab::Lang;
     let (lab, _) = Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
     let st = lab.state();
     let say = |key: &str, t| key_summary(key, st, t);

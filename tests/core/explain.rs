@@ -7,10 +7,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use serde_json::json;
 
 use kube_bootstrap_lab::contract::event::{Event, EventKind};
-use kube_bootstrap_lab::lab::explain::explain;
-use kube_bootstrap_lab::lang::Lang;
+use kube_bootstrap_lab::testing::lab::explain::explain;
+use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::contract::scenario;
-use kube_bootstrap_lab::sim::world::World;
+use kube_bootstrap_lab::testing::sim::world::World;
 
 fn event(apiserver: &str, kind: EventKind, object: &str, message: &str) -> Event {
     let e = match kind.reason() {

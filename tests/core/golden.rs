@@ -6,7 +6,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::lab::catalogue::SCENARIOS;
-use kube_bootstrap_lab::{contract::scenario, sim::report};
+use kube_bootstrap_lab::{contract::scenario, report};
 
 const GOLDEN: &str = include_str!("../golden/scenario-digests.txt");
 
@@ -60,7 +60,7 @@ fn reports_match_the_committed_digests() {
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn the_benchmark_day_reports_what_it_always_has() {
-    let mut day = kube_bootstrap_lab::workloads::control_plane_scenario(5, 1000);
+    let mut day = crate::workloads::control_plane_scenario(5, 1000);
     day.until_ms = 24 * 3_600_000;
     let report = serde_json::to_string(&report::run(&day)).expect("report serialises");
     // Recorded before the repair loops skipped their quiet runs (digest of the compact JSON).

@@ -5,13 +5,13 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::json;
 
-use kube_bootstrap_lab::lab::explain::explain;
-use kube_bootstrap_lab::lab::inspect::{
+use kube_bootstrap_lab::testing::lab::explain::explain;
+use kube_bootstrap_lab::testing::lab::inspect::{
     cluster_ip_bitmap, node_port_bitmap, BitmapRange, BitmapView, Cell,
 };
-use kube_bootstrap_lab::lang::Lang;
+use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::contract::scenario;
-use kube_bootstrap_lab::sim::world::World;
+use kube_bootstrap_lab::testing::sim::world::World;
 
 fn world(initial: serde_json::Value, until: u64) -> World {
     let s = scenario::parse(
@@ -246,7 +246,7 @@ fn world_of(behavior: &str, initial: serde_json::Value) -> World {
 
 #[test]
 fn from_1_33_the_ip_addresses_are_drawn_over_each_service_cidr() {
-    use kube_bootstrap_lab::lab::inspect::{ip_address_map, ViewKind};
+    use kube_bootstrap_lab::testing::lab::inspect::{ip_address_map, ViewKind};
     let initial = json!({
         "service_cidrs": [{"name": "kubernetes", "cidrs": ["10.96.0.0/24"]}, {"name": "extra", "cidrs": ["10.100.0.0/28"]}],
         "ip_addresses": [{"ip": "10.96.0.50", "parent": {"namespace": "default", "name": "gone"}, "age": "10s"}]});

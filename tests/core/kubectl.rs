@@ -264,7 +264,7 @@ fn an_import_tells_how_far_it_has_come() {
     use kubectl::Progress;
     let text = format!(
         "{}\n{}",
-        kube_bootstrap_lab::workloads::kubectl_services(250),
+        crate::workloads::kubectl_services(250),
         json!({"kind": "Endpoints", "metadata": {"name": "kubernetes", "namespace": "default"},
             "subsets": [{"addresses": [{"ip": "192.168.10.11"}], "ports": [{"port": 6443}]}]})
     );
@@ -566,7 +566,7 @@ fn yaml_is_read_as_the_json_is() {
 #[test]
 fn every_note_is_told_in_chinese_with_what_it_quotes_verbatim() {
     use kube_bootstrap_lab::import::kubectl::Piece;
-    use kube_bootstrap_lab::lang::Lang;
+    use kube_bootstrap_lab::lab::Lang;
     let quoted = |n: &Note, lang| -> Vec<Piece> {
         n.pieces(lang).into_iter().filter(|p| !matches!(p, Piece::Lab(_))).collect()
     };
@@ -617,7 +617,7 @@ fn a_guessed_range_is_one_the_cluster_could_have_had() {
     // The broadcast address of a /24 is no address the allocator gives: a /23.
     assert_eq!(range(&services(&["10.7.0.255".to_string()])), "10.7.0.0/23");
     // The 10,000 Services of the benchmarks, on 10.96.0.0/12: kind's /16 holds them all.
-    assert_eq!(range(&kube_bootstrap_lab::workloads::kubectl_services(10_000)), "10.96.0.0/16");
+    assert_eq!(range(&crate::workloads::kubectl_services(10_000)), "10.96.0.0/16");
     // A kubernetes ClusterIP that starts no range: nothing is guessed, the flag is asked for.
     let odd = json!({"kind": "List", "items": [service("default", "kubernetes", &["10.7.0.6"])]});
     let e = kubectl::scenario(&kubectl::read(&odd.to_string()).unwrap(), &Options::default()).unwrap_err();

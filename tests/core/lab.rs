@@ -10,7 +10,7 @@ use kube_bootstrap_lab::lab::{
     Lab, Msg, Opening, DEFAULT_SCENARIO, MAX_FRAME_MS, SPEED_MAX_EXP,
     SPEED_MIN_EXP, SPEED_STEP_EXP,
 };
-use kube_bootstrap_lab::lang::Lang;
+use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::contract::scenario::{Action, ApiserverRef};
 use kube_bootstrap_lab::lab::share::Source;
 

@@ -99,3 +99,32 @@ fn no_layer_names_one_above_it() {
     assert_eq!(upward("use crate::sim::world::World;", 0).len(), 1, "the check sees k8s naming sim");
     assert!(upward("use crate::k8s::api::Service;", 1).is_empty());
 }
+
+/// The library's surface (issue 26): the façades, the run report and the hidden `testing`
+/// module; a new `pub mod` or `pub use` in `src/lib.rs` widens it and must be meant.
+#[test]
+fn the_crate_root_exposes_the_facades_only() {
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    let public: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("pub use ")))
+        .map(|rest| rest.trim_end_matches(';').rsplit("::").next().unwrap_or_default())
+        .collect();
+    assert_eq!(public, ["contract", "import", "lab", "ui", "report", "testing"]);
+}
+
+/// `testing` re-exports the insides for the tests, benches and fuzzers: the library itself
+/// never goes through it.
+#[test]
+fn the_library_does_not_use_its_testing_module() {
+    let mut files = Vec::new();
+    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    let mut wrong = Vec::new();
+    for f in files.iter().filter(|f| !f.ends_with("src/testing.rs")) {
+        for hit in lines_naming(&std::fs::read_to_string(f).unwrap(), |path| under(path, "testing")) {
+            wrong.push(format!("{}: {hit}", f.display()));
+        }
+    }
+    assert!(wrong.is_empty(), "the library uses crate::testing:\n{}", wrong.join("\n"));
+    assert_eq!(lines_naming("use crate::testing::k8s::etcd;", |path| under(path, "testing")).len(), 1);
+}

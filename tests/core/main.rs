@@ -5,6 +5,7 @@
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod allocator;
+mod bench_workloads;
 mod embed;
 mod etcd_key;
 mod endpoints;
@@ -40,6 +41,9 @@ mod ui_imports;
 mod upstream;
 mod wire;
 mod world;
+// The benchmarks' fixed workloads: the golden digests and the import tests share them.
+#[path = "../../benches/support/workloads.rs"]
+mod workloads;
 
 use std::net::IpAddr;
 

@@ -6,10 +6,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::BTreeSet;
 
-use kube_bootstrap_lab::k8s::allocator::{AllocationBitmap, Strategy};
+use kube_bootstrap_lab::testing::k8s::allocator::{AllocationBitmap, Strategy};
 use kube_bootstrap_lab::contract::api::Behavior;
-use kube_bootstrap_lab::k8s::ipallocator::Range;
-use kube_bootstrap_lab::rng::SimRng;
+use kube_bootstrap_lab::testing::k8s::ipallocator::Range;
+use kube_bootstrap_lab::testing::rng::SimRng;
 
 use crate::net;
 

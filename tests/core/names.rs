@@ -1,4 +1,4 @@
-//! Object names as Kubernetes validates them (`kube_bootstrap_lab::k8s::names`): a Service's is a
+//! Object names as Kubernetes validates them (`kube_bootstrap_lab::testing::k8s::names`): a Service's is a
 //! DNS-1035 label, a Pod's a DNS-1123 subdomain, refused in the apiserver's own words, and a
 //! refused name changes nothing — from the UI (the lab), an action, a scenario or a link.
 
@@ -12,9 +12,9 @@ use serde_json::json;
 use kube_bootstrap_lab::contract::api::{Pod, Service, ServicePort};
 use kube_bootstrap_lab::contract::event::EventKind;
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
-use kube_bootstrap_lab::k8s::names::{self, NameRule};
+use kube_bootstrap_lab::testing::k8s::names::{self, NameRule};
 use kube_bootstrap_lab::contract::scenario::{self, Action, CreatePod, CreateService};
-use kube_bootstrap_lab::sim::timeline::Timeline;
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 
 /// `pkg/util/validation`'s texts, as the apiserver prints them (note the two spaces before
 /// "or": its examples are joined so).

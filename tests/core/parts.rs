@@ -3,8 +3,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::lang::Lang;
-use kube_bootstrap_lab::lab::parts::{Part, Spot};
+use kube_bootstrap_lab::lab::Lang;
+use kube_bootstrap_lab::testing::lab::parts::{Part, Spot};
 
 #[test]
 fn every_part_has_one_name_and_a_label_in_both_languages() {

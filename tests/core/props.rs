@@ -4,9 +4,9 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 
-use kube_bootstrap_lab::k8s::allocator::{AllocationBitmap, Strategy as Scan};
-use kube_bootstrap_lab::k8s::options::parse_service_cluster_ip_range;
-use kube_bootstrap_lab::k8s::portallocator::PortRange;
+use kube_bootstrap_lab::testing::k8s::allocator::{AllocationBitmap, Strategy as Scan};
+use kube_bootstrap_lab::testing::k8s::options::parse_service_cluster_ip_range;
+use kube_bootstrap_lab::testing::k8s::portallocator::PortRange;
 
 use crate::model::{check_against_model, expected_bytes};
 
@@ -93,7 +93,7 @@ proptest! {
 mod parsers {
     use proptest::prelude::*;
 
-    use kube_bootstrap_lab::duration::parse_ms;
+    use kube_bootstrap_lab::testing::duration::parse_ms;
     use kube_bootstrap_lab::contract::scenario;
 
     const BASE: &str = r#"{"name": "p", "seed": 3, "cluster": {"service_cluster_ip_range": "10.96.0.0/16",
@@ -114,7 +114,7 @@ mod parsers {
             let text = format!("{h}h{m}m{s}s{ms}ms");
             prop_assert_eq!(parse_ms(&text), Ok(((h * 60 + m) * 60 + s) * 1000 + ms));
             let total = ((h * 60 + m) * 60 + s) * 1000 + ms;
-            prop_assert_eq!(parse_ms(&kube_bootstrap_lab::duration::format_ms(total)), Ok(total));
+            prop_assert_eq!(parse_ms(&kube_bootstrap_lab::testing::duration::format_ms(total)), Ok(total));
         }
 
         /// Any byte-level mutation of a valid scenario parses or fails cleanly, and whatever parses
@@ -128,7 +128,7 @@ mod parsers {
             text.replace_range(start..end, &junk);
             if let Ok(s) = scenario::parse(&text) {
                 if s.until_ms <= 3_600_000 {
-                    let _ = kube_bootstrap_lab::sim::report::run(&s);
+                    let _ = kube_bootstrap_lab::report::run(&s);
                 }
             }
         }
@@ -143,7 +143,7 @@ mod implied_slice {
     use kube_bootstrap_lab::contract::api::{
         EndpointPort, EndpointSlice, EndpointSubset, Endpoints, SliceEndpoint, LABEL_SERVICE_NAME,
     };
-    use kube_bootstrap_lab::k8s::reconcilers::endpointsadapter::{is_slice_of, slice_from_endpoints};
+    use kube_bootstrap_lab::testing::k8s::reconcilers::endpointsadapter::{is_slice_of, slice_from_endpoints};
 
     const IPS: &[&str] = &["192.168.10.11", "192.168.10.12", "fd00::1", "::ffff:10.0.0.1", "nope"];
 
@@ -200,13 +200,13 @@ mod refusals {
     use proptest::prelude::*;
     use serde_json::json;
 
-    use kube_bootstrap_lab::k8s::controlplane::Status;
+    use kube_bootstrap_lab::testing::k8s::controlplane::Status;
     use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
     use kube_bootstrap_lab::contract::scenario::{self, Action, Millis, Scenario};
     use kube_bootstrap_lab::lab::share::percent_encode;
     use kube_bootstrap_lab::contract::state::ApiserverStatus as Shown;
-    use kube_bootstrap_lab::sim::timeline::Timeline;
-    use kube_bootstrap_lab::sim::world::World;
+    use kube_bootstrap_lab::testing::sim::timeline::Timeline;
+    use kube_bootstrap_lab::testing::sim::world::World;
 
     /// Two apiservers (one slow to start) and one left for a `start_apiserver`.
     fn file() -> String {

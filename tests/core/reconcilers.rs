@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use kube_bootstrap_lab::contract::api::{
     Behavior, EndpointPort, EndpointSlice, EndpointSubset, Endpoints, Protocol,
 };
-use kube_bootstrap_lab::k8s::reconcilers::{
+use kube_bootstrap_lab::testing::k8s::reconcilers::{
     reset_line, ApiError, EndpointReconciler, LeaseReconciler, MasterCountReconciler,
     NoneReconciler, ReconcileError, Reconciler, ReconcilerApi, ReconcilerType, NO_LEASES_V1_20,
     NO_LEASES_V1_29, SKIP_MIRROR_LABEL,

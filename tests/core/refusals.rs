@@ -10,7 +10,7 @@ use serde_json::json;
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::contract::scenario::{self, Action, Millis};
 use kube_bootstrap_lab::contract::state::ApiserverStatus;
-use kube_bootstrap_lab::sim::world::{ApiserverActions, World};
+use kube_bootstrap_lab::testing::sim::world::{ApiserverActions, World};
 
 #[test]
 fn an_apiserver_isolated_while_starting_can_be_crashed_but_not_stopped() {

@@ -3,8 +3,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::contract::api::{Behavior, IpFamily, RangeAllocation, Service};
 use kube_bootstrap_lab::contract::event::{Event, EventKind, Recorder};
-use kube_bootstrap_lab::k8s::ipallocator::Range;
-use kube_bootstrap_lab::k8s::repair::ClusterIpRepair;
+use kube_bootstrap_lab::testing::k8s::ipallocator::Range;
+use kube_bootstrap_lab::testing::k8s::repair::ClusterIpRepair;
 
 use crate::{ip, net};
 

@@ -5,9 +5,9 @@ use kube_bootstrap_lab::contract::api::{
     Behavior, Protocol, RangeAllocation, Service, ServicePort, ServiceType,
 };
 use kube_bootstrap_lab::contract::event::Recorder;
-use kube_bootstrap_lab::k8s::portallocator::{PortAllocator, PortRange};
-use kube_bootstrap_lab::k8s::repair::nodeport::collect_service_node_ports;
-use kube_bootstrap_lab::k8s::repair::NodePortRepair;
+use kube_bootstrap_lab::testing::k8s::portallocator::{PortAllocator, PortRange};
+use kube_bootstrap_lab::testing::k8s::repair::nodeport::collect_service_node_ports;
+use kube_bootstrap_lab::testing::k8s::repair::NodePortRepair;
 
 fn svc(name: &str, ports: &[(i32, Protocol)], health: i32) -> Service {
     Service {

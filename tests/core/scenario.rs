@@ -9,7 +9,7 @@ use serde_json::{json, Value as Json};
 use kube_bootstrap_lab::contract::scenario::{
     self, Action, Corruption, CreateService, StepKind, MAX_APISERVERS, MAX_TIME_MS,
 };
-use kube_bootstrap_lab::sim::report;
+use kube_bootstrap_lab::report;
 
 /// A one-apiserver scenario with `extra` merged into its top level.
 fn with(extra: Json) -> String {
@@ -280,7 +280,7 @@ fn a_rejection_is_one_line_whatever_it_echoes() {
     let (_, problems) = kube_bootstrap_lab::lab::embed::parse_query(include_str!("../../fuzz/regressions/embed/multiline-key"));
     assert!(problems.iter().any(|p| p.contains("\\n")), "{problems:?}");
     assert!(problems.iter().all(|p| !p.contains(['\n', '\r'])), "URL parameters: {problems:?}");
-    let e = kube_bootstrap_lab::k8s::portallocator::PortRange::parse(include_str!("../../fuzz/regressions/port_range/multiline-range")).unwrap_err();
+    let e = kube_bootstrap_lab::testing::k8s::portallocator::PortRange::parse(include_str!("../../fuzz/regressions/port_range/multiline-range")).unwrap_err();
     assert!(!e.contains(['\n', '\r']) && e.starts_with("unable to parse port range: "), "port range: {e:?}");
     assert_eq!(
         scenario::parse(include_str!("../../fuzz/regressions/scenario/multiline-unknown-field.json")).unwrap_err(),
@@ -324,6 +324,6 @@ fn an_array_in_place_of_an_object_is_refused_where_it_stands() {
 #[test]
 fn a_duration_whose_fraction_overflows_is_refused() {
     let input = include_str!("../../fuzz/regressions/duration/overflow-in-fraction");
-    let e = kube_bootstrap_lab::duration::parse_ms(input).unwrap_err();
+    let e = kube_bootstrap_lab::testing::duration::parse_ms(input).unwrap_err();
     assert!(e.starts_with("invalid duration"), "{e}");
 }

@@ -8,14 +8,14 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use serde_json::{json, Value};
 
 use kube_bootstrap_lab::contract::api::{IpAddress, ParentReference, Service, ServiceCidr};
-use kube_bootstrap_lab::k8s::ipallocator::cidrallocator::{self, allocator_for, allocators, Error};
-use kube_bootstrap_lab::k8s::ipallocator::ipaddress::CidrRange;
-use kube_bootstrap_lab::k8s::repair::repairip::{ip_address_verdict, IpAddressVerdict, ORPHAN_GRACE_MS};
-use kube_bootstrap_lab::sim::report;
-use kube_bootstrap_lab::rng::SimRng;
+use kube_bootstrap_lab::testing::k8s::ipallocator::cidrallocator::{self, allocator_for, allocators, Error};
+use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
+use kube_bootstrap_lab::testing::k8s::repair::repairip::{ip_address_verdict, IpAddressVerdict, ORPHAN_GRACE_MS};
+use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::testing::rng::SimRng;
 use kube_bootstrap_lab::contract::scenario;
-use kube_bootstrap_lab::k8s::etcd::{self, WireOp};
-use kube_bootstrap_lab::sim::world::World;
+use kube_bootstrap_lab::testing::k8s::etcd::{self, WireOp};
+use kube_bootstrap_lab::testing::sim::world::World;
 
 use super::{ip, net};
 
@@ -412,7 +412,7 @@ fn the_behaviours_refuse_what_they_do_not_have() {
     assert!(scenario::parse(&base("1.33", json!({"steps": [{"at": "1s", "do": "corrupt", "what": "leak_cluster_ip", "ip": "10.0.0.5"}]})).to_string()).is_ok());
     let range = |behavior: &str, r: &str| {
         let b = behavior.parse().unwrap();
-        kube_bootstrap_lab::k8s::options::parse_service_cluster_ip_range_for(r, b)
+        kube_bootstrap_lab::testing::k8s::options::parse_service_cluster_ip_range_for(r, b)
             .map(|_| ())
             .map_err(|e| format!("cluster.service_cluster_ip_range: {e}"))
     };

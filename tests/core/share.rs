@@ -10,7 +10,7 @@ use kube_bootstrap_lab::lab::catalogue;
 use kube_bootstrap_lab::lab::{Lab, Opening, DEFAULT_SCENARIO};
 use kube_bootstrap_lab::contract::scenario::{self, Action};
 use kube_bootstrap_lab::lab::share::{percent_decode, percent_encode, Moment, Source};
-use kube_bootstrap_lab::sim::timeline::Timeline;
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 
 fn action(v: serde_json::Value) -> Action {
     serde_json::from_value(v).unwrap()

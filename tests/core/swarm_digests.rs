@@ -18,7 +18,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use serde_json::Value as Json;
 
 use kube_bootstrap_lab::contract::scenario::Action;
-use kube_bootstrap_lab::sim::world::{Stepped, World};
+use kube_bootstrap_lab::testing::sim::world::{Stepped, World};
 
 use crate::golden::fnv1a;
 use crate::swarmgen::{Run, Watch};

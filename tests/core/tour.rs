@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 
 use kube_bootstrap_lab::lab::catalogue::{self, TOURS};
 use kube_bootstrap_lab::contract::scenario;
-use kube_bootstrap_lab::sim::timeline::Timeline;
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 use kube_bootstrap_lab::lab::tour::{self, Guide, Wait};
-use kube_bootstrap_lab::sim::report;
+use kube_bootstrap_lab::report;
 
 fn scenario_of(name: &str) -> scenario::Scenario {
     catalogue::scenario(name).unwrap()

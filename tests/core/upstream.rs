@@ -3,10 +3,10 @@
 //! Nothing here reads the network: the table is data compiled into the lab.
 
 use kube_bootstrap_lab::contract::api::Behavior;
-use kube_bootstrap_lab::k8s::etcd::{Loop, WireOp, Write};
+use kube_bootstrap_lab::testing::k8s::etcd::{Loop, WireOp, Write};
 use kube_bootstrap_lab::contract::event::{Event, EventKind};
-use kube_bootstrap_lab::lang::Lang;
-use kube_bootstrap_lab::lab::upstream::{simplification, sources, url, Subject};
+use kube_bootstrap_lab::lab::Lang;
+use kube_bootstrap_lab::testing::lab::upstream::{simplification, sources, url, Subject};
 
 const BEHAVIORS: [(Behavior, &str); 4] = [
     (Behavior::V1_20, "v1.20.0"),

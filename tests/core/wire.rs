@@ -7,10 +7,10 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::lab::catalogue;
-use kube_bootstrap_lab::k8s::etcd::{Loop, WireOp, Write, KCM};
+use kube_bootstrap_lab::testing::k8s::etcd::{Loop, WireOp, Write, KCM};
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::contract::scenario::{Action, Millis};
-use kube_bootstrap_lab::sim::timeline::Timeline;
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 
 fn wire_until(name: &str, t: u64) -> Vec<Write> {
     let scenario = catalogue::scenario(name).expect("shipped");

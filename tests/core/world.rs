@@ -6,12 +6,12 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::{json, Value};
 
-use kube_bootstrap_lab::duration::{format_ms, parse_ms};
+use kube_bootstrap_lab::testing::duration::{format_ms, parse_ms};
 use kube_bootstrap_lab::contract::scenario::{self, Action, ApiserverRef, Scenario};
 use kube_bootstrap_lab::contract::state::ApiserverStatus;
-use kube_bootstrap_lab::sim::timeline::Timeline;
-use kube_bootstrap_lab::sim::report;
-use kube_bootstrap_lab::sim::world::World;
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
+use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::testing::sim::world::World;
 
 fn scenario(v: Value) -> Scenario {
     scenario::parse(&v.to_string()).unwrap()

@@ -16,14 +16,14 @@ use ipnet::IpNet;
 use serde_json::{json, Value as Json};
 
 use kube_bootstrap_lab::contract::api::{Behavior, Service};
-use kube_bootstrap_lab::k8s::controlplane::{Apiserver, Status, KUBERNETES};
+use kube_bootstrap_lab::testing::k8s::controlplane::{Apiserver, Status, KUBERNETES};
 use kube_bootstrap_lab::contract::event::EventKind;
-use kube_bootstrap_lab::k8s::ipallocator::ipaddress::CidrRange;
-use kube_bootstrap_lab::k8s::portallocator::PortRange;
-use kube_bootstrap_lab::k8s::repair::nodeport::collect_service_node_ports;
-use kube_bootstrap_lab::rng::SimRng;
+use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
+use kube_bootstrap_lab::testing::k8s::portallocator::PortRange;
+use kube_bootstrap_lab::testing::k8s::repair::nodeport::collect_service_node_ports;
+use kube_bootstrap_lab::testing::rng::SimRng;
 use kube_bootstrap_lab::contract::scenario::{self, Action, Scenario};
-use kube_bootstrap_lab::sim::world::{Stepped, World};
+use kube_bootstrap_lab::testing::sim::world::{Stepped, World};
 
 /// One hour of virtual time per seed.
 pub const HORIZON_MS: u64 = 3_600_000;

@@ -43,7 +43,7 @@ pub fn endpoint_slice_key(namespace: &str, name: &str) -> String {
     [ENDPOINT_SLICES, namespace, "/", name].concat()
 }
 
-pub(crate) fn service_key(namespace: &str, name: &str) -> String {
+pub fn service_key(namespace: &str, name: &str) -> String {
     [SERVICES, namespace, "/", name].concat()
 }
 
@@ -55,7 +55,7 @@ pub(crate) fn pod_key(namespace: &str, name: &str) -> String {
     [PODS, namespace, "/", name].concat()
 }
 
-pub(crate) fn namespace_key(name: &str) -> String {
+pub fn namespace_key(name: &str) -> String {
     [NAMESPACES, name].concat()
 }
 
@@ -250,7 +250,7 @@ impl Etcd {
     }
 
     /// The keys written or deleted since the last call, in write order.
-    pub(crate) fn take_changes(&mut self) -> Vec<String> {
+    pub fn take_changes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.changed)
     }
 
@@ -273,7 +273,7 @@ impl Etcd {
     }
 
     /// Writes `value`; with `ttl_ms` the key expires at `now + ttl_ms`. Returns the new revision.
-    pub(crate) fn put(&mut self, key: &str, value: Value, ttl_ms: Option<u64>, now: u64) -> u64 {
+    pub fn put(&mut self, key: &str, value: Value, ttl_ms: Option<u64>, now: u64) -> u64 {
         self.revision += 1;
         let entry = Entry {
             value,
@@ -301,7 +301,7 @@ impl Etcd {
     }
 
     /// Deletes a live key; false when there was none.
-    pub(crate) fn delete(&mut self, key: &str, now: u64) -> bool {
+    pub fn delete(&mut self, key: &str, now: u64) -> bool {
         if self.get(key, now).is_none() {
             return false;
         }

@@ -15,8 +15,8 @@ use crate::rng::SimRng;
 /// reloaded from etcd only when the stored object moved on (`allocator/storage/storage.go`'s `Etcd`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View<R: ItemRange> {
-    pub(crate) alloc: Allocator<R>,
-    pub(crate) key: &'static str,
+    pub alloc: Allocator<R>,
+    pub key: &'static str,
     pub(crate) resource: &'static str,
     pub(crate) last: Option<u64>,
 }

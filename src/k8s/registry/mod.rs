@@ -21,15 +21,15 @@ pub(crate) const COMPONENT: &str = "kube-apiserver";
 
 /// One apiserver's access to etcd at one instant.
 pub struct Storage<'a> {
-    pub(crate) etcd: &'a mut Etcd,
-    pub(crate) now: u64,
-    pub(crate) reachable: bool,
-    pub(crate) lease_ttl_ms: u64,
-    pub(crate) rec: &'a mut Recorder,
+    pub etcd: &'a mut Etcd,
+    pub now: u64,
+    pub reachable: bool,
+    pub lease_ttl_ms: u64,
+    pub rec: &'a mut Recorder,
     /// Lease keys written, with their revision, so the world can schedule their expiry.
-    pub(crate) lease_writes: Vec<(String, u64)>,
+    pub lease_writes: Vec<(String, u64)>,
     /// IPAddresses RepairIPAddress wants to check again, and when (its `AddAfter`).
-    pub(crate) ip_rechecks: Vec<(String, u64)>,
+    pub ip_rechecks: Vec<(String, u64)>,
 }
 
 impl Storage<'_> {

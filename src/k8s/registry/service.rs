@@ -23,8 +23,8 @@ use crate::rng::SimRng;
 /// objects; and the NodePort range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Allocators {
-    pub(crate) ips: Vec<IpView>,
-    pub(crate) ports: PortView,
+    pub ips: Vec<IpView>,
+    pub ports: PortView,
     /// The configured families, primary first.
     pub(crate) families: Vec<IpFamily>,
     /// The release whose rules (and texts) they follow.
@@ -154,7 +154,7 @@ impl Allocators {
 
     /// Service creation (`REST.Create` with its allocators): checks, then ClusterIP(s) and
     /// NodePorts, rolled back on any failure. Errors carry the API server's texts.
-    pub(crate) fn create_service(
+    pub fn create_service(
         &mut self,
         st: &mut Storage,
         rng: &mut SimRng,

@@ -54,13 +54,13 @@ pub fn ip_address_verdict(addr: &IpAddress, parent: Option<&Service>) -> IpAddre
 
 /// What the controller works through: its informers' view of etcd (always in sync here), its
 /// client (writes fail while etcd is unreachable), its event recorder and its requeues.
-pub(crate) struct Client<'a> {
-    pub(crate) etcd: &'a mut Etcd,
-    pub(crate) now: u64,
-    pub(crate) reachable: bool,
-    pub(crate) rec: &'a mut Recorder,
+pub struct Client<'a> {
+    pub etcd: &'a mut Etcd,
+    pub now: u64,
+    pub reachable: bool,
+    pub rec: &'a mut Recorder,
     /// IPAddresses to check again, and when (`AddAfter`).
-    pub(crate) rechecks: &'a mut Vec<(String, u64)>,
+    pub rechecks: &'a mut Vec<(String, u64)>,
 }
 
 /// `ParentReference`'s `%v` as the event prints it.
@@ -72,7 +72,7 @@ fn show_ref(p: &ParentReference) -> String {
 }
 
 /// `runOnce`: every Service, then every IPAddress the allocator labelled.
-pub(crate) fn run_once(st: &mut Client) -> Result<(), String> {
+pub fn run_once(st: &mut Client) -> Result<(), String> {
     if !st.reachable {
         let e = etcd::UNREACHABLE;
         return Err(format!("unable to refresh the service IP block: {e}"));

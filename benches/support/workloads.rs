@@ -1,19 +1,26 @@
 //! Fixed workloads shared by the native benchmarks (`cargo bench`) and the same figures taken in
 //! headless Chromium, so both measure exactly the same work. Each returns a checksum so that the
 //! optimiser cannot drop the work and callers can check both builds computed the same thing.
+//!
+//! Not part of the library: the benches and the tests that share these figures include this
+//! file (`#[path]`), and it reaches the model through `kube_bootstrap_lab::testing`.
+#![allow(dead_code)] // each includer uses a few of these
 
 use ipnet::IpNet;
 
-use crate::k8s::api::{Behavior, IpAddress, ParentReference, RangeAllocation, Service, ServiceCidr};
-use crate::k8s::controlplane::Apiserver;
-use crate::k8s::etcd::{self, Etcd, Value};
-use crate::k8s::event::Recorder;
-use crate::k8s::ipallocator::ipaddress::CidrRange;
-use crate::k8s::ipallocator::Range;
-use crate::k8s::registry::Storage;
-use crate::k8s::repair::repairip;
-use crate::k8s::repair::ClusterIpRepair;
-use crate::rng::SimRng;
+use kube_bootstrap_lab::contract::api::{Behavior, IpAddress, ParentReference, RangeAllocation, Service, ServiceCidr};
+use kube_bootstrap_lab::testing::k8s::controlplane::Apiserver;
+use kube_bootstrap_lab::testing::k8s::etcd::{self, Etcd, Value};
+use kube_bootstrap_lab::contract::event::Recorder;
+use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
+use kube_bootstrap_lab::testing::k8s::ipallocator::Range;
+use kube_bootstrap_lab::testing::k8s::registry::Storage;
+use kube_bootstrap_lab::testing::k8s::repair::repairip;
+use kube_bootstrap_lab::testing::k8s::repair::ClusterIpRepair;
+use kube_bootstrap_lab::contract::scenario::{self, Scenario};
+use kube_bootstrap_lab::import::kubectl;
+use kube_bootstrap_lab::testing::rng::SimRng;
+use kube_bootstrap_lab::testing::sim::world::KCM_READY_MESSAGE;
 
 fn cidr(s: &str) -> IpNet {
     s.parse().expect("workload CIDR")
@@ -89,7 +96,7 @@ pub fn repair_run(snapshot: &RangeAllocation, services: &[Service]) -> (u64, usi
 
 /// A cluster of `apiservers` lease-reconciled apiservers on a /12 with `services` ClusterIP
 /// Services (IPs already allocated), as scenario JSON, for the control-plane benchmarks.
-pub fn control_plane_scenario(apiservers: usize, services: usize) -> crate::contract::scenario::Scenario {
+pub fn control_plane_scenario(apiservers: usize, services: usize) -> Scenario {
     control_plane_scenario_on("10.96.0.0/12", apiservers, services)
 }
 
@@ -99,7 +106,7 @@ pub fn control_plane_scenario_on(
     range: &str,
     apiservers: usize,
     services: usize,
-) -> crate::contract::scenario::Scenario {
+) -> Scenario {
     let net = cidr(range);
     let mut stored = Range::new(net, Behavior::V1_29);
     let kubernetes = stored.ip_at(0);
@@ -122,7 +129,7 @@ pub fn control_plane_scenario_on(
         "initial": {"namespaces": ["default"], "services": svcs,
             "cluster_ip_allocation": {"range": range, "allocated": allocated}},
     });
-    crate::contract::scenario::parse(&file.to_string()).expect("bench scenario is valid")
+    scenario::parse(&file.to_string()).expect("bench scenario is valid")
 }
 
 /// One apiserver's Service REST path (`Allocators::create_service`) over a bare etcd holding
@@ -142,14 +149,14 @@ impl ServiceCreation {
             "cluster": {"service_cluster_ip_range": "10.96.0.0/12",
                 "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"}]},
         });
-        let scenario = crate::contract::scenario::parse(&file.to_string()).expect("bench scenario is valid");
+        let scenario = scenario::parse(&file.to_string()).expect("bench scenario is valid");
         let spec = scenario.cluster.apiservers[0].clone();
         let apiserver = Apiserver::new(spec, &scenario.cluster, behavior);
         let mut etcd = Etcd::default();
         etcd.put(&etcd::namespace_key("default"), Value::Namespace, None, 0);
         if behavior.ip_addresses() {
             let mut cidr = ServiceCidr::new("kubernetes", vec!["10.96.0.0/12".to_string()]);
-            cidr.set_ready(true, "", crate::sim::world::KCM_READY_MESSAGE);
+            cidr.set_ready(true, "", KCM_READY_MESSAGE);
             etcd.put(
                 &etcd::service_cidr_key("kubernetes"),
                 Value::ServiceCidr(cidr),
@@ -225,7 +232,7 @@ pub fn repair_ip_setup(n: usize) -> Etcd {
     let range = CidrRange::new(net);
     let mut etcd = Etcd::default();
     let mut cidr = ServiceCidr::new("kubernetes", vec![net.to_string()]);
-    cidr.set_ready(true, "", crate::sim::world::KCM_READY_MESSAGE);
+    cidr.set_ready(true, "", KCM_READY_MESSAGE);
     etcd.put(
         &etcd::service_cidr_key("kubernetes"),
         Value::ServiceCidr(cidr),
@@ -281,32 +288,6 @@ pub fn repair_ip_run(etcd: &mut Etcd) -> (u64, usize) {
     (etcd.ip_addresses(0).len() as u64, rec.events.len())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_created_service_holds_a_cluster_ip() {
-        for behavior in [Behavior::V1_29, Behavior::V1_33, Behavior::V1_35] {
-            assert_eq!(create_services(behavior, 500, 7), 500, "{behavior:?}");
-        }
-    }
-
-    #[test]
-    fn a_pass_over_consistent_services_changes_nothing_and_repairs_a_missing_ipaddress() {
-        let mut etcd = repair_ip_setup(300);
-        assert_eq!(repair_ip_run(&mut etcd), (300, 0));
-        let ip = etcd.ip_addresses(0)[0].ip.clone();
-        etcd.delete(&etcd::ip_address_key(&ip), 0);
-        assert_eq!(
-            repair_ip_run(&mut etcd),
-            (300, 1),
-            "ClusterIPNotAllocated, recreated"
-        );
-        assert!(etcd.ip_address(&ip, 0).is_some());
-    }
-}
-
 /// What `kubectl get svc -A -o json` prints for a cluster of `services` Services besides
 /// `default/kubernetes` (10.96.0.1) on 10.96.0.0/12: ten namespaces, every fifth Service a
 /// NodePort while the default range has ports left, with the fields real output carries; the
@@ -343,7 +324,7 @@ pub fn kubectl_services(services: usize) -> String {
 
 /// Reads `text` (kubectl output), makes its scenario and returns the number of findings.
 pub fn import_and_findings(text: &str) -> usize {
-    let imported = crate::import::kubectl::import(text, &crate::import::kubectl::Options::default())
+    let imported = kubectl::import(text, &kubectl::Options::default())
         .expect("valid kubectl output, with a range to guess");
-    crate::import::kubectl::findings(&imported.scenario).len()
+    kubectl::findings(&imported.scenario).len()
 }
