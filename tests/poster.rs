@@ -2,7 +2,7 @@
 //! components, before any wasm. Feature `ssr` (`make test-native` runs it).
 
 use kube_bootstrap_lab::lab::embed::PageOptions;
-use kube_bootstrap_lab::lang::Lang;
+use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::ui::poster::{posters, Poster};
 
 fn untouched(lang: Lang) -> String {
