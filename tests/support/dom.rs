@@ -135,6 +135,15 @@ impl<C: yew::BaseComponent> Mounted<C> {
         Mounted { root, app }
     }
 
+    /// Mounted in a column `width` px wide.
+    pub fn new_in_width(props: C::Properties, width: u32) -> Self {
+        let root = document().create_element("div").unwrap();
+        root.set_attribute("style", &format!("width: {width}px")).unwrap();
+        document().body().unwrap().append_child(&root).unwrap();
+        let app = yew::Renderer::<C>::with_root_and_props(root.clone(), props).render();
+        Mounted { root, app }
+    }
+
     pub fn remove(self) {
         self.app.destroy();
         self.root.remove();

@@ -41,30 +41,67 @@ fn press(el: &Element, width: Option<f64>) {
     }
 }
 
-/// Fits every text under `root`: all are released first, then measured in one layout.
-pub(super) fn fit(root: &Element) {
-    let singles = all(root, "text[data-fit]");
-    let pairs = all(root, "[data-fit-pair]");
-    let pair_texts: Vec<(Element, Option<Element>, Option<Element>)> = pairs
+/// What a text was last fitted for (`data-fitted`): the stage's look, its room and its text.
+/// A render that changes none of them leaves the text as it was fitted, unmeasured: measuring
+/// forces a layout, and most renders (a seek, a frame of play) change few texts.
+fn signature(look: &str, room: f64, texts: &[&Element]) -> String {
+    let words: Vec<String> = texts.iter().map(|t| t.text_content().unwrap_or_default()).collect();
+    format!("{look}|{room}|{}", words.join("|"))
+}
+
+/// Whether any of `els` (a text, or a pair's two) was not last fitted for `sig`: then all are
+/// marked fitted for it. Each element carries the mark, so one Yew drew anew is fitted too.
+fn stale(els: &[&Element], sig: &str) -> bool {
+    if els.iter().all(|el| el.get_attribute("data-fitted").as_deref() == Some(sig)) {
+        return false;
+    }
+    for el in els {
+        let _ = el.set_attribute("data-fitted", sig);
+    }
+    true
+}
+
+/// A text measured as nothing is not laid out (a hidden stage): fitted again next time.
+fn measured(el: &Element) -> f64 {
+    let w = drawn_width(el);
+    if w == 0.0 {
+        let _ = el.remove_attribute("data-fitted");
+    }
+    w
+}
+
+/// Fits the texts under `root` whose text, room or stage `look` (what sets their fonts: the
+/// language, portrait or not) changed since they were last fitted: those are released first,
+/// then measured in one layout.
+pub(super) fn fit(root: &Element, look: &str) {
+    let singles: Vec<(Element, f64)> = all(root, "text[data-fit]")
         .into_iter()
-        .map(|g| {
-            let key = g.query_selector("text.key").ok().flatten();
-            let detail = g.query_selector("text.detail").ok().flatten();
-            (g, key, detail)
+        .filter_map(|el| {
+            let room = number(&el, "data-fit")?;
+            stale(&[&el], &signature(look, room, &[&el])).then_some((el, room))
         })
         .collect();
-    for el in singles.iter().chain(pair_texts.iter().flat_map(|(_, k, d)| k.iter().chain(d))) {
+    let pairs: Vec<(f64, Element, Element)> = all(root, "[data-fit-pair]")
+        .into_iter()
+        .filter_map(|g| {
+            let room = number(&g, "data-fit-pair")?;
+            let key = g.query_selector("text.key").ok().flatten()?;
+            let detail = g.query_selector("text.detail").ok().flatten()?;
+            stale(&[&key, &detail], &signature(look, room, &[&key, &detail])).then_some((room, key, detail))
+        })
+        .collect();
+    for el in singles.iter().map(|(el, _)| el).chain(pairs.iter().flat_map(|(_, k, d)| [k, d])) {
         press(el, None);
     }
-    let len = drawn_width;
-    for el in &singles {
-        let (Some(room), w) = (number(el, "data-fit"), len(el)) else { continue };
-        press(el, (w > room).then_some(room));
+    // Every width read before any is written: a write between two reads would lay the page
+    // out again for the second.
+    let single_widths: Vec<f64> = singles.iter().map(|(el, _)| measured(el)).collect();
+    let pair_widths: Vec<(f64, f64)> = pairs.iter().map(|(_, k, d)| (measured(k), measured(d))).collect();
+    for ((el, room), w) in singles.iter().zip(single_widths) {
+        press(el, (w > *room).then_some(*room));
     }
-    for (g, key, detail) in &pair_texts {
-        let (Some(room), Some(key), Some(detail)) = (number(g, "data-fit-pair"), key, detail) else { continue };
-        let (k, d) = (len(key), len(detail));
-        if k + GAP + d <= room {
+    for ((room, key, detail), (k, d)) in pairs.iter().zip(pair_widths) {
+        if k + GAP + d <= *room {
             continue;
         }
         let key_room = (room - GAP - d).max(k * 0.55).min(k);

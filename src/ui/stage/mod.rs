@@ -146,11 +146,12 @@ pub(crate) fn stage(p: &StageProps) -> Html {
     .rows();
     let layout = Layout::new(width, st.apiservers.len(), rows.len(), service::card(p));
     {
-        // After every render: its texts may have changed, or the width they fit.
+        // After every render: its texts may have changed, or the fonts they are drawn in.
         let node = node.clone();
+        let look = format!("{}{}", lang.code(), if layout.portrait { " portrait" } else { "" });
         use_effect(move || {
             if let Some(el) = node.cast::<web_sys::Element>() {
-                fit::fit(&el);
+                fit::fit(&el, &look);
             }
         });
     }
