@@ -140,6 +140,25 @@ async fn kubernetes_texts_stay_verbatim_in_chinese() {
     root.remove();
 }
 
+/// Submits the corrupt form with `what` and `value`, and returns what it says.
+async fn corrupt_refusal(what: &str, value: &str) -> String {
+    let before = exists("corrupt-error").then(|| text("corrupt-error"));
+    set_input("corrupt-what", what, "change").await;
+    set_input("corrupt-value", value, "input").await;
+    click(button_in("corrupt", "写入 etcd")).await;
+    until("the refusal shows", || exists("corrupt-error") && Some(text("corrupt-error")) != before).await;
+    text("corrupt-error")
+}
+
+#[wasm_bindgen_test]
+async fn the_corrupt_forms_refusals_are_in_the_readers_language() {
+    let root = mount(Lang::Zh).await;
+    assert_eq!(corrupt_refusal("leak_node_port", "x1").await, "IP 或端口：\"x1\" 不是端口号");
+    assert_eq!(corrupt_refusal("leak_node_port", "70000").await, "IP 或端口：70000 不是端口号（1-65535）");
+    assert_eq!(corrupt_refusal("leak_cluster_ip", "10.96.0.300").await, "IP 或端口：\"10.96.0.300\" 不是 IP 地址");
+    root.remove();
+}
+
 #[wasm_bindgen_test]
 async fn the_language_switch_turns_the_labels_back_and_forth() {
     let root = mount(Lang::Zh).await;

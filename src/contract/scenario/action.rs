@@ -213,17 +213,27 @@ pub enum Corruption {
 impl Corruption {
     /// The corruption the lab's form describes: kind `what`, `value` (an IP or a port, as
     /// typed) and `target` (`namespace/name`, or a name in `default`), read by the rules a
-    /// file's `{"do": "corrupt", ...}` is read by; an error names the field (`port: ...`).
-    pub fn from_form(what: &str, value: &str, target: &str) -> Result<Corruption, String> {
+    /// file's `{"do": "corrupt", ...}` is read by; a refusal says which field and why, typed so
+    /// that the form words it in the reader's language.
+    pub fn from_form(what: &str, value: &str, target: &str) -> Result<Corruption, FormRefusal> {
         let (namespace, name) = target.split_once('/').unwrap_or(("default", target));
         let port_kind = matches!(what, "leak_node_port" | "unallocate_node_port" | "force_node_port");
-        let value = match value.parse::<i64>() {
-            Ok(port) if port_kind => json!(port),
-            _ if port_kind => return Err(format!("port: {value:?} is not a port number")),
-            _ => json!(value),
+        let value = if port_kind {
+            let port = value.parse::<i64>().map_err(|_| FormRefusal::NotAPort(value.to_string()))?;
+            if !(1..=65535).contains(&port) {
+                return Err(FormRefusal::PortOutOfRange(port));
+            }
+            json!(port)
+        } else {
+            value.parse::<IpAddr>().map_err(|_| FormRefusal::NotAnIp(value.to_string()))?;
+            json!(value)
         };
         let mut form = json!({"what": what});
         form[if port_kind { "port" } else { "ip" }] = value;
+        let names_service = matches!(what, "force_cluster_ip" | "force_node_port" | "put_ip_address");
+        if names_service && name.is_empty() {
+            return Err(FormRefusal::NoService);
+        }
         match what {
             "force_cluster_ip" | "force_node_port" => {
                 form["namespace"] = json!(namespace);
@@ -232,7 +242,7 @@ impl Corruption {
             "put_ip_address" => form["parent"] = json!({"namespace": namespace, "name": name}),
             _ => {}
         }
-        super::de("", form)
+        super::de("", form).map_err(FormRefusal::Other)
     }
 
     /// Whether it edits the ClusterIP bitmap (which 1.35 does not have).
@@ -370,3 +380,18 @@ objects_only!(
     CreateServiceCidr,
     NameRef,
 );
+
+/// Why the lab's corruption form was refused ([`Corruption::from_form`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormRefusal {
+    /// The IP-or-port field, for a port, holds no number.
+    NotAPort(String),
+    /// The IP-or-port field, for a port, holds a number outside 1-65535.
+    PortOutOfRange(i64),
+    /// The IP-or-port field, for an IP, holds no IP address.
+    NotAnIp(String),
+    /// The corruption names a Service and the service field is empty.
+    NoService,
+    /// Anything else, in the core's words (a file's corruption is read by the same rules).
+    Other(String),
+}

@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde_json::Value as Json;
 
 pub use action::{
-    Action, AddApiserver, ApiserverRef, Corruption, CreatePod, CreateService, CreateServiceCidr,
+    Action, AddApiserver, ApiserverRef, Corruption, FormRefusal, CreatePod, CreateService, CreateServiceCidr,
     Isolate, NameRef, ObjectRef, Outage, ServiceCidrSpec, SetPodReady,
 };
 // The model's types, which `cluster` fills from the file.

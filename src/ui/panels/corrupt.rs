@@ -7,7 +7,7 @@ use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::ui::ids::use_ids;
 use crate::k8s::api::{Behavior, ParentReference};
-use crate::contract::scenario::{Action, Corruption};
+use crate::contract::scenario::{Action, Corruption, FormRefusal};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct CorruptProps {
@@ -38,21 +38,26 @@ fn kinds(behavior: Behavior) -> Vec<(&'static str, &'static str, &'static str)> 
 }
 
 /// The corruption the submitted form describes, read by the core's own rules; a refusal names
-/// the field by the form's label.
+/// the field by the form's label, in the reader's language.
 fn corruption_of(e: &SubmitEvent, lang: Lang) -> Result<Corruption, String> {
     let what = field(e, "corrupt-what");
     let value = field(e, "corrupt-value");
     let target = field(e, "corrupt-service");
-    Corruption::from_form(&what, value.trim(), target.trim()).map_err(|e| {
-        let label = lang.pick("IP or port", "IP 或端口");
-        match e.split_once(": ") {
-            Some(("ip" | "port", why)) => match lang {
-                Lang::En => format!("{label}: {why}"),
-                Lang::Zh => format!("{label}：{why}"),
-            },
-            _ => e,
-        }
-    })
+    Corruption::from_form(&what, value.trim(), target.trim()).map_err(|r| refusal(&r, lang))
+}
+
+fn refusal(r: &FormRefusal, lang: Lang) -> String {
+    match (r, lang) {
+        (FormRefusal::NotAPort(v), Lang::En) => format!("IP or port: {v:?} is not a port number"),
+        (FormRefusal::NotAPort(v), Lang::Zh) => format!("IP 或端口：{v:?} 不是端口号"),
+        (FormRefusal::PortOutOfRange(p), Lang::En) => format!("IP or port: {p} is not a port number (1-65535)"),
+        (FormRefusal::PortOutOfRange(p), Lang::Zh) => format!("IP 或端口：{p} 不是端口号（1-65535）"),
+        (FormRefusal::NotAnIp(v), Lang::En) => format!("IP or port: {v:?} is not an IP address"),
+        (FormRefusal::NotAnIp(v), Lang::Zh) => format!("IP 或端口：{v:?} 不是 IP 地址"),
+        (FormRefusal::NoService, Lang::En) => "service: name the Service (namespace/name)".to_string(),
+        (FormRefusal::NoService, Lang::Zh) => "Service：请填写 Service（namespace/name）".to_string(),
+        (FormRefusal::Other(why), _) => why.clone(),
+    }
 }
 
 /// Writes to storage behind the allocators' back, as crashes and old bugs did.
