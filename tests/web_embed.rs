@@ -541,3 +541,15 @@ async fn a_step_is_highlighted_on_the_stage_when_it_draws_it_else_in_the_details
     assert_eq!(looks(&root), spots);
     root.remove();
 }
+
+#[wasm_bindgen_test]
+async fn minimal_controls_offer_no_look_at_what_they_hide() {
+    let root = new_root();
+    // Step 5 names the corruption form and the bitmaps; minimal hides the form (and its button).
+    let props = yew::props!(AppProps { tour: Some(yew::AttrValue::from("clusterip-bitmap-leak")), step: Some(5), minimal: true });
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    until("step 5 shows", || text(&root, "#tour-progress").starts_with("Step 5 of")).await;
+    assert_eq!(looks(&root), ["bitmaps"]);
+    assert_eq!(marks(&root, "corrupt").0.len(), 1, "still marked on the stage, where the CSS hides it");
+    root.remove();
+}

@@ -61,11 +61,10 @@ impl View<'_> {
         }
     }
 
-    /// Whether a "Look at" button may point at `spot`: it stands somewhere, and the CSS does not
-    /// hide it (`?controls=minimal` hides every element of the corruption form and of import).
-    fn offers(&self, spot: &Spot) -> bool {
-        let hidden = self.minimal && matches!(spot, Spot::Part(Part::Corrupt | Part::Import));
-        self.place(spot).is_some() && !hidden
+    /// The CSS hides every element that draws `spot` (`?controls=minimal` hides the corruption
+    /// form and button, and the import panel): no "Look at" points at it.
+    fn hidden(&self, spot: &Spot) -> bool {
+        self.minimal && matches!(spot, Spot::Part(Part::Corrupt | Part::Import))
     }
 }
 
@@ -92,11 +91,13 @@ pub(crate) struct Spots {
 
 impl Spots {
     pub(crate) fn new(step: &[Spot], view: &View) -> Spots {
-        let at = |place| step.iter().filter(move |s| view.place(s) == Some(place));
+        // Each spot's place once: the stage's rows are worked out for it.
+        let placed: Vec<(&Spot, Option<Place>)> = step.iter().map(|s| (s, view.place(s))).collect();
+        let at = |place| placed.iter().filter(move |(_, p)| *p == Some(place)).map(|(s, _)| *s);
         Spots {
             stage: Rc::new(at(Place::Stage).map(ToString::to_string).collect()),
             own: Rc::new(at(Place::Own).cloned().collect()),
-            offered: Rc::new(step.iter().filter(|s| view.offers(s)).cloned().collect()),
+            offered: Rc::new(placed.iter().filter(|(s, p)| p.is_some() && !view.hidden(s)).map(|(s, _)| (*s).clone()).collect()),
         }
     }
 
