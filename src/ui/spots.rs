@@ -143,3 +143,47 @@ pub(crate) fn use_spots() -> Spots {
 pub(crate) fn use_spot(part: Part) -> Mark {
     use_spots().own(&Spot::Part(part))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::k8s::api::Behavior;
+
+    fn spots(stage: bool, panels: &[Part], minimal: bool, step: &[&str]) -> Spots {
+        let step: Vec<Spot> = step.iter().map(|s| s.parse().unwrap()).collect();
+        let names = ["apiserver-a".to_string()];
+        let view = View {
+            stage,
+            // A stage that draws the leases and etcd, not the controls.
+            on_stage: &|s| matches!(s, Spot::Part(Part::Leases | Part::Etcd | Part::Corrupt)),
+            shows: &|p| panels.contains(&p),
+            behavior: Behavior::default(),
+            apiservers: &names,
+            cluster_ip_bitmap: false,
+            minimal,
+        };
+        Spots::new(&step, &view)
+    }
+
+    #[test]
+    fn a_spot_stands_on_the_stage_when_it_draws_it_else_on_its_own_element_else_nowhere() {
+        let s = spots(true, &[Part::Etcd], false, &["leases", "controls", "apiserver:apiserver-a", "cluster-ip"]);
+        assert!(s.on_stage("ranges leases").attr().is_some_and(|a| a == "leases"));
+        assert_eq!(s.own(&Spot::Part(Part::Leases)), Mark::default(), "drawn on the stage: not in the panel too");
+        assert_eq!(s.own(&Spot::Part(Part::Controls)).class(), Some("tour-spot"));
+        let looks: Vec<String> = s.offered().iter().map(ToString::to_string).collect();
+        assert_eq!(looks, ["leases", "controls"], "no apiservers panel, no bitmaps: not drawn, not offered");
+        // The same step with the stage seen as a table: the etcd panel carries the leases.
+        let table = spots(false, &[Part::Etcd], false, &["leases"]);
+        assert_eq!(table.own(&Spot::Part(Part::Leases)).attr().as_deref(), Some("leases"));
+        assert_eq!(table.on_stage("leases"), Mark::default());
+    }
+
+    #[test]
+    fn minimal_offers_nothing_its_css_hides() {
+        let s = spots(true, &[Part::Bitmaps, Part::Import], true, &["corrupt", "import", "etcd"]);
+        let looks: Vec<String> = s.offered().iter().map(ToString::to_string).collect();
+        assert_eq!(looks, ["etcd"]);
+        assert!(s.on_stage("corrupt").class().is_some(), "marked where it is drawn, hidden or not");
+    }
+}
