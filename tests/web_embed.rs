@@ -474,3 +474,82 @@ async fn the_layout_follows_the_labs_width_not_the_windows() {
         assert!(no_overflow, "{width}px: nothing overflows the lab: {out:?}");
     }
 }
+
+/// Where `root` highlights `spot`: the marked elements' classes, on the stage and off it.
+fn marks(root: &Element, spot: &str) -> (Vec<String>, Vec<String>) {
+    let all = root.query_selector_all(&format!("[data-tour-spot=\"{spot}\"]")).unwrap();
+    let els: Vec<Element> = (0..all.length()).filter_map(|i| all.item(i)?.dyn_into().ok()).collect();
+    assert!(els.iter().all(|e| e.class_list().contains("tour-spot")), "{spot}: marked by its class and its name together");
+    let class = |e: &Element| e.get_attribute("class").unwrap_or_default();
+    let (on, off): (Vec<_>, Vec<_>) = els.iter().partition(|e| e.closest(".stage").unwrap().is_some());
+    (on.into_iter().map(class).collect(), off.into_iter().map(class).collect())
+}
+
+/// The spots the card's "Look at" offers.
+fn looks(root: &Element) -> Vec<String> {
+    let all = root.query_selector_all(".tour-look button").unwrap();
+    (0..all.length()).filter_map(|i| all.item(i)?.dyn_into::<Element>().ok()?.get_attribute("data-spot")).collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_steps_highlight_is_drawn_by_the_panel_that_shows_it_and_leaves_with_the_step() {
+    use kube_bootstrap_lab::lab::parts::Part;
+    let root = new_root();
+    // No stage and no bitmaps: the panels shown carry what they draw, and nothing else is offered.
+    let props = yew::props!(AppProps {
+        tour: Some(yew::AttrValue::from("kubernetes-service")),
+        step: Some(2),
+        panels: Some(std::rc::Rc::new(vec![Part::KubernetesService, Part::Etcd]))
+    });
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    until("step 2 shows", || text(&root, "#tour-progress").starts_with("Step 2 of")).await;
+    // Step 2 names the Service and the ClusterIP bitmap.
+    assert_eq!(marks(&root, "kubernetes-service"), (vec![], vec!["panel kubernetes tour-spot".to_string()]));
+    assert_eq!(marks(&root, "cluster-ip"), (vec![], vec![]), "no bitmaps panel: drawn nowhere");
+    assert_eq!(looks(&root), ["kubernetes-service"]);
+    click(&root, "#tour-next");
+    until("step 3 is reached", || text(&root, "#tour-progress").starts_with("Step 3 of")).await;
+    // Step 3 names the Endpoints and the leases: their lists carry it, the Service's panel no more.
+    assert_eq!(marks(&root, "endpoints").1, ["addresses tour-spot"]);
+    assert_eq!(marks(&root, "leases").1, ["leases tour-spot"]);
+    assert_eq!(marks(&root, "kubernetes-service"), (vec![], vec![]));
+    assert_eq!(root.query_selector_all(".tour-spot").unwrap().length(), 2);
+    assert_eq!(looks(&root), ["endpoints", "leases"]);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_step_is_highlighted_on_the_stage_when_it_draws_it_else_in_the_details() {
+    let root = new_root();
+    let props = yew::props!(AppProps { tour: Some(yew::AttrValue::from("ipaddress-objects")) });
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    until("the tour card shows", || find(&root, "#tour-say").is_some()).await;
+    let spots = ["ranges", "etcd", "apiserver:apiserver-a", "service-cidrs"];
+    assert_eq!(looks(&root), spots);
+    // The stage draws all four (rows, its etcd, an apiserver): there alone.
+    for spot in spots {
+        let (on, off) = marks(&root, spot);
+        assert!(!on.is_empty() && off.is_empty(), "{spot}: on the stage {on:?}, below {off:?}");
+    }
+    // Seen as a table, the stage draws nothing: the details carry them.
+    click(&root, "#stage-as-table");
+    until("the table shows", || find(&root, "#table-view").is_some()).await;
+    assert_eq!(marks(&root, "etcd"), (vec![], vec!["panel etcd tour-spot".to_string()]));
+    assert_eq!(marks(&root, "ranges").1, ["ranges tour-spot", "ranges objects tour-spot"]);
+    assert_eq!(marks(&root, "apiserver:apiserver-a").1.len(), 1);
+    assert_eq!(marks(&root, "service-cidrs").1, ["panel service-cidrs tour-spot"]);
+    assert_eq!(looks(&root), spots);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn minimal_controls_offer_no_look_at_what_they_hide() {
+    let root = new_root();
+    // Step 5 names the corruption form and the bitmaps; minimal hides the form (and its button).
+    let props = yew::props!(AppProps { tour: Some(yew::AttrValue::from("clusterip-bitmap-leak")), step: Some(5), minimal: true });
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    until("step 5 shows", || text(&root, "#tour-progress").starts_with("Step 5 of")).await;
+    assert_eq!(looks(&root), ["bitmaps"]);
+    assert_eq!(marks(&root, "corrupt").0.len(), 1, "still marked on the stage, where the CSS hides it");
+    root.remove();
+}

@@ -113,8 +113,9 @@ pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
                 title={format!("{} · {}{}", format_ms(m.time_ms), mark_name(m.kind, lang), if m.subject.is_empty() { String::new() } else { format!(" · {}", m.subject) })} />
         })
         .collect();
+    let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::Controls);
     html! {
-        <div role="region" class="controls" aria-label={lang.pick("Time controls", "时间控制")}>
+        <div role="region" class={classes!("controls", spot.class())} data-tour-spot={spot.attr()} aria-label={lang.pick("Time controls", "时间控制")}>
             <div class="buttons">
                 <button id={ids.id("play")} class="primary" data-hands-over="true" onclick={on(Msg::TogglePlay)} aria-keyshortcuts="Space"
                     aria-pressed={p.playing.to_string()}>

@@ -33,7 +33,7 @@ use yew::prelude::*;
 use crate::lab::embed::Theme;
 use crate::lab::{Lab, Msg};
 use crate::lang::Lang;
-use crate::lab::parts::Part;
+use crate::lab::parts::{Part, Spot};
 
 pub use config::{cluster_scenario, Settings};
 use config::ConfigForm;
@@ -154,10 +154,7 @@ pub fn app(props: &AppProps) -> Html {
         })
     };
     let onkeydown = hooks::use_shortcuts(guide.is_some(), dispatch);
-    let spots = guide.map(|g| g.step().highlight.clone()).unwrap_or_default();
-    hooks::use_tour_highlight(root.clone(), spots.clone());
     reveal::use_step_reveal(root.clone(), guide.map(|g| (lab.generation(), g.tour.name.clone(), g.index)));
-    let stage_spots = Rc::new(spots.iter().map(ToString::to_string).collect::<Vec<_>>());
     hooks::use_height_reports(props.report_height);
     let (frame, slow) = frame::use_frame(&lab);
     let maps = lab.bitmaps();
@@ -172,6 +169,8 @@ pub fn app(props: &AppProps) -> Html {
     let card = tour_card(&lab, &send);
     let staged = props.shows(Part::Stage);
     let as_table = use_state(|| false);
+    let step = guide.map(|g| g.step().highlight.as_slice()).unwrap_or_default();
+    let spots = highlights(props, &frame, &maps, staged && !*as_table, step);
     let flip = {
         let as_table = as_table.clone();
         Callback::from(move |_: MouseEvent| as_table.set(!*as_table))
@@ -179,6 +178,7 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         <LangProvider context={t}>
         <ContextProvider<ids::Ids> context={ids.clone()}>
+        <ContextProvider<spots::Spots> context={spots}>
         // Divs only, no landmark elements (`main`, `header`, `section`): a host page's rules for
         // those would reach a mounted lab. On its own page the lab is the main landmark.
         <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"))}
@@ -200,7 +200,7 @@ pub fn app(props: &AppProps) -> Html {
                         } else {
                             <stage::Stage frame={frame.clone()} wire={lab.wire().clone()} wire_seq={lab.wire_seq()}
                                 generation={lab.generation()} speed={lab.play_speed()} change={lab.endpoints_change().clone()}
-                                on_pick={on_pick.clone()} {on_details} lab={send.clone()} spots={stage_spots}
+                                on_pick={on_pick.clone()} {on_details} lab={send.clone()}
                                 first_width={props.stage_width} />
                         }
                         if let Some((subject, take_focus)) = picked {
@@ -219,6 +219,7 @@ pub fn app(props: &AppProps) -> Html {
                 { grid(props, &lab, &frame, &slow, &maps, &send) }
             </div>
         </div>
+        </ContextProvider<spots::Spots>>
         </ContextProvider<ids::Ids>>
         </LangProvider>
     }
@@ -234,12 +235,31 @@ fn use_scroll_to(node: NodeRef) -> Callback<()> {
     })
 }
 
+/// Where this instance highlights the step's spots (`ui::spots`): on the stage when it is drawn
+/// (`stage`) and draws the spot, else on the spot's own element, from what this instance draws.
+fn highlights(props: &AppProps, frame: &Frame, maps: &crate::lab::Bitmaps, stage: bool, step: &[Spot]) -> spots::Spots {
+    if step.is_empty() {
+        return spots::Spots::default();
+    }
+    let names: Vec<String> = frame.state.apiservers.iter().map(|a| a.name.clone()).collect();
+    let view = spots::View {
+        stage,
+        on_stage: &|s| stage::draws(frame, s),
+        shows: &|p| props.shows(p),
+        behavior: frame.behavior,
+        apiservers: &names,
+        cluster_ip_bitmap: !maps.ips.is_empty(),
+        minimal: props.minimal,
+    };
+    spots::Spots::new(step, &view)
+}
+
 /// The card of the tour being taken, if any.
 fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
     let g = lab.guide()?;
     Some(html! {
         <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay()}
-            spots={g.step().highlight.clone()} offer_first_tour={g.tour.name == STORY}
+            offer_first_tour={g.tour.name == STORY}
             say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
     })
 }

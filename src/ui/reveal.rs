@@ -174,7 +174,7 @@ pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(root: NodeRef, ste
         let initial = first.replace(false);
         let done = Rc::new(Cell::new(step.is_none()));
         let lab = root.cast::<Element>();
-        // After this render's effects (the marks), once laid out; the first time, again once
+        // After this render (it draws the marks), once laid out; the first time, again once
         // the stage has laid itself out for its width (it knows it a frame after it is drawn,
         // later on a slow machine). A part in view already does not move the page.
         let delays: &[u32] = if initial { &[150, 700] } else { &[0] };

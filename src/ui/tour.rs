@@ -1,5 +1,5 @@
-//! The guided tour's card (narration, back, next, leave), the tour picker, and the highlight of
-//! the part of the UI a step talks about. The steps and when they are reached come from the
+//! The guided tour's card (narration, back, next, leave, "Look at" the parts the step talks
+//! about) and the tour picker. The steps and when they are reached come from the
 //! core's [`crate::lab::tour`]; this only shows them.
 
 use wasm_bindgen::closure::Closure;
@@ -38,60 +38,6 @@ fn show_spot(from: &web_sys::Element, spot: &Spot) {
     super::reveal::reveal(&lab, &els, !super::media::prefers_reduced_motion());
 }
 
-/// Marks the spots of the current step inside `root` (and only there: several instances may
-/// share a page), clearing the previous ones. A "Look at" button is offered only for a spot
-/// this instance draws (the panels it shows, `panels=`, decide that: nothing is guessed here).
-pub(crate) fn highlight(root: &web_sys::Element, spots: &[Spot]) {
-    let mut shown: Vec<String> = Vec::new();
-    if let Ok(old) = root.query_selector_all(".tour-spot") {
-        for i in 0..old.length() {
-            if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
-                let _ = el.class_list().remove_1("tour-spot");
-                let _ = el.remove_attribute("data-tour-spot");
-            }
-        }
-    }
-    // On the stage when it has the spot (what the narration names is then on one screen),
-    // else in the details.
-    let stage = root.query_selector(".stage").ok().flatten();
-    for spot in spots {
-        let on_stage = format!("[data-spot~=\"{}\"]", spot.to_string().replace(['"', '\\'], ""));
-        let found = stage
-            .as_ref()
-            .and_then(|s| s.query_selector_all(&on_stage).ok())
-            .filter(|f| f.length() > 0)
-            .or_else(|| root.query_selector_all(&super::spots::selector(spot)).ok());
-        if let Some(found) = found {
-            for i in 0..found.length() {
-                if let Some(el) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
-                    let _ = el.class_list().add_1("tour-spot");
-                    let _ = el.set_attribute("data-tour-spot", &spot.to_string());
-                    let drawn = el.get_bounding_client_rect();
-                    if drawn.width() > 0.0 || drawn.height() > 0.0 {
-                        shown.push(spot.to_string());
-                    }
-                }
-            }
-        }
-    }
-    offer_looks(root, &shown);
-}
-
-/// Hides the "Look at" buttons of spots not drawn in this instance, and the line if none is.
-fn offer_looks(root: &web_sys::Element, shown: &[String]) {
-    let Ok(buttons) = root.query_selector_all(".tour-look button[data-spot]") else { return };
-    let mut any = false;
-    for i in 0..buttons.length() {
-        let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) else { continue };
-        let offered = b.get_attribute("data-spot").is_some_and(|s| shown.contains(&s));
-        b.set_hidden(!offered);
-        any |= offered;
-    }
-    if let Some(line) = root.query_selector(".tour-look").ok().flatten().and_then(|l| l.dyn_into::<web_sys::HtmlElement>().ok()) {
-        line.set_hidden(!any);
-    }
-}
-
 #[derive(Properties, PartialEq)]
 pub(crate) struct TourCardProps {
     pub(crate) title: LocalizedText,
@@ -104,9 +50,6 @@ pub(crate) struct TourCardProps {
     /// The tour moves on by itself.
     #[prop_or_default]
     pub(crate) auto: bool,
-    /// The parts of the UI the step talks about (`highlight`).
-    #[prop_or_default]
-    pub(crate) spots: Vec<Spot>,
     /// The last step offers the first guided tour beside the sandbox (the story's end).
     #[prop_or_default]
     pub(crate) offer_first_tour: bool,
@@ -206,6 +149,8 @@ fn first_tour(tours: &[crate::lab::tour::Tour]) -> Option<&crate::lab::tour::Tou
 pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     let lang = use_lang();
     let ids = use_ids();
+    // "Look at" is offered for the step's spots this instance draws (`ui::spots`).
+    let spots = super::spots::use_spots();
     let card = use_node_ref();
     use_focus_kept(card.clone());
     let last = p.index + 1 == p.len;
@@ -252,10 +197,10 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             </ol>
             <div class="tour-body" id={ids.id("tour-body")}>
                 <p class="tour-say" id={ids.id("tour-say")} aria-live="polite">{ p.say.get(lang) }</p>
-                if !p.spots.is_empty() {
+                if !spots.offered().is_empty() {
                     <p class="tour-look">
                         <span>{ lang.pick("Look at:", "请看：") }</span>
-                        { for p.spots.iter().map(|spot| {
+                        { for spots.offered().iter().map(|spot| {
                             let s = spot.clone();
                             let onclick = Callback::from(move |e: MouseEvent| {
                                 if let Some(b) = e.target_dyn_into::<web_sys::Element>() {

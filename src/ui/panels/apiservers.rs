@@ -11,6 +11,7 @@ use crate::lang::Lang;
 use crate::contract::scenario::{Action, AddApiserver, ApiserverSpec};
 use crate::contract::state::{ApiserverState, ApiserverStatus};
 use crate::lab::{ApiserverActions, MarkKind};
+use crate::lab::parts::{Part, Spot};
 
 /// An apiserver's status in words (in English, the state's own word).
 pub(crate) fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {
@@ -77,6 +78,8 @@ pub(crate) fn apiserver_actions(name: &str, allowed: ApiserverActions) -> [(&'st
 #[function_component(Apiservers)]
 pub(crate) fn apiservers(p: &PanelProps) -> Html {
     let ids = crate::ui::ids::use_ids();
+    let spots = crate::ui::spots::use_spots();
+    let panel = spots.own(&Spot::Part(Part::Apiservers));
     let lang = super::super::use_lang();
     let st = &p.frame.state;
     let leases: BTreeMap<&str, u64> = st
@@ -92,7 +95,8 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
         .map(|m| (m.subject.as_str(), m.time_ms))
         .collect();
     html! {
-        <div role="region" class="panel apiservers" aria-labelledby={ids.id("h-apiservers")}>
+        <div role="region" class={classes!("panel", "apiservers", panel.class())}
+            data-tour-spot={panel.attr()} aria-labelledby={ids.id("h-apiservers")}>
             <h2 id={ids.id("h-apiservers")}>{ "kube-apiservers" }<span class="sub">{ match lang {
                 Lang::En => format!("reconciler: {} · behaviour {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
                 Lang::Zh => format!("协调器：{} · 行为版本 {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
@@ -101,7 +105,7 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
                 { for st.apiservers.iter().map(|a| {
                     let lease = leases.get(a.advertise_address.as_str()).copied();
                     let pulse = last_write.get(a.name.as_str()).copied().unwrap_or(0);
-                    card(a, lease, pulse, p, lang, &ids)
+                    card(a, lease, pulse, spots.own(&Spot::Apiserver(a.name.clone())), p, lang, &ids)
                 }) }
             </ul>
             <button id={ids.id("add-apiserver")} class="add-apiserver" onclick={act(&p.lab, next_apiserver(&st.apiservers))}>{ lang.pick("+ Add an apiserver", "+ 添加一个 apiserver") }</button>
@@ -130,14 +134,15 @@ fn action_labels(name: &str, lang: Lang) -> [String; 4] {
 
 /// One apiserver's card: `lease` is its lease's TTL left, `pulse` the instant of its last
 /// lease write.
-fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, p: &PanelProps, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, spot: crate::ui::spots::Mark, p: &PanelProps, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let name = a.name.clone();
     let allowed = p.frame.allowed.get(&name).copied().unwrap_or_default();
     let [crash, stop, start, isolate] = action_labels(&name, lang);
     let [(_, can_crash, crash_it), (_, can_stop, stop_it), (_, can_start, start_it), (_, can_isolate, isolate_it)] =
         apiserver_actions(&name, allowed);
     html! {
-        <li class={classes!("card", a.status.as_str())} id={ids.id(&format!("apiserver-{}", a.name))} data-apiserver={a.name.clone()}>
+        <li class={classes!("card", a.status.as_str(), spot.class())} data-tour-spot={spot.attr()} id={ids.id(&format!("apiserver-{}", a.name))}
+            data-apiserver={a.name.clone()}>
             <div class="card-head">
                 <span class="pulse-wrap">
                     // Re-mounted on every lease write: the pulse replays.

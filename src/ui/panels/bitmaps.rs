@@ -10,6 +10,7 @@ use super::Corrupt;
 use crate::k8s::api::Behavior;
 use crate::duration::format_ms;
 use crate::lab::inspect::{BitmapView, Cell, MAX_CELLS};
+use crate::lab::parts::{Part, Spot};
 use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::ui::bitmap::{group, Bitmap};
@@ -33,6 +34,11 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
     let maps = &p.maps;
     let id = |i: usize| if i == 0 { "cluster-ip" } else { "cluster-ip-secondary" };
     let objects = p.behavior.ip_addresses();
+    let spots = crate::ui::spots::use_spots();
+    let [panel, cluster_ip, node_port, ip_addresses] =
+        [Part::Bitmaps, Part::ClusterIp, Part::NodePort, Part::IpAddresses].map(|p| spots.own(&Spot::Part(p)));
+    // The primary range's bitmap is the ClusterIP bitmap a step points at.
+    let mark = |i: usize| if i == 0 { cluster_ip.clone() } else { crate::ui::spots::Mark::default() };
     // Under 1.33 the bitmap is still written, and nothing repairs it.
     let bitmap_title = |v: &BitmapView| match (objects, lang) {
         (false, _) => format!("ClusterIP {}", v.range),
@@ -41,7 +47,7 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
     };
     let bitmaps = html! {
         { for maps.ips.iter().enumerate().map(|(i, v)| html! {
-            <div data-tour={id(i)} class={classes!(objects.then_some("dual-write"))}>
+            <div data-tour={id(i)} class={classes!(objects.then_some("dual-write"), mark(i).class())} data-tour-spot={mark(i).attr()}>
                 <Bitmap id={ids.id(id(i))} title={bitmap_title(v)} view={v.clone()} sweep={p.sweep} />
             </div>
         }) }
@@ -58,11 +64,11 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
         )
     };
     html! {
-        <div role="region" class="panel bitmaps" aria-label={label}>
+        <div role="region" class={classes!("panel", "bitmaps", panel.class())} data-tour-spot={panel.attr()} aria-label={label}>
             <h2>{ heading }</h2>
             if objects {
                 <div class="ip-maps">
-                    <div data-tour="ip-addresses" class="ip-objects">
+                    <div data-tour="ip-addresses" class={classes!("ip-objects", ip_addresses.class())} data-tour-spot={ip_addresses.attr()}>
                         if maps.cidrs.is_empty() {
                             <p class="empty" id={ids.id("ip-addresses-none")}>{ lang.pick(
                                 "No ServiceCIDR: no IPAddress can be allocated until the apiservers create the ServiceCIDR kubernetes.",
@@ -77,7 +83,7 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
             } else {
                 { bitmaps }
             }
-            <div data-tour="node-port">
+            <div data-tour="node-port" class={classes!(node_port.class())} data-tour-spot={node_port.attr()}>
                 <Bitmap id={ids.id("node-port")} title={format!("NodePort {}", maps.ports.range)} view={maps.ports.clone()} sweep={p.sweep} />
             </div>
             <Corrupt lab={p.lab.clone()} behavior={p.behavior} />

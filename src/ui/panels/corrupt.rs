@@ -79,8 +79,9 @@ pub(crate) fn corrupt(p: &CorruptProps) -> Html {
             }
         })
     };
+    let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::Corrupt);
     html! {
-        <form class="create corrupt" id={ids.id("corrupt")} onsubmit={on_submit}>
+        <form class={classes!("create", "corrupt", spot.class())} data-tour-spot={spot.attr()} id={ids.id("corrupt")} onsubmit={on_submit}>
             <span class="label">{ lang.pick("Corrupt storage", "篡改存储") }</span>
             <select id={ids.id("corrupt-what")} name="corrupt-what" aria-label={lang.pick("corruption", "篡改方式")}>
                 { for kinds(p.behavior).into_iter().enumerate().map(|(i, (value, en, zh))| html! {

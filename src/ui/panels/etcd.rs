@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::{act, used_text, PanelProps};
 use crate::duration::format_ms;
+use crate::lab::parts::{Part, Spot};
 use crate::lab::KeyKind;
 use crate::lang::Lang;
 use crate::contract::scenario::{Action, Outage};
@@ -21,8 +22,10 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
         .iter()
         .map(|a| (a.range.clone(), a.used, a.size))
         .collect::<Vec<_>>();
+    let spots = crate::ui::spots::use_spots();
+    let [etcd, leases, in_ranges] = [Part::Etcd, Part::Leases, Part::Ranges].map(|p| spots.own(&Spot::Part(p)));
     html! {
-        <div role="region" class="panel etcd" aria-labelledby={ids.id("h-etcd")}>
+        <div role="region" class={classes!("panel", "etcd", etcd.class())} data-tour-spot={etcd.attr()} aria-labelledby={ids.id("h-etcd")}>
             <h2 id={ids.id("h-etcd")}>{ "etcd" }
                 <span class={classes!("badge", if st.etcd.available { "running" } else { "crashed" })}>
                     { if st.etcd.available { lang.pick("reachable", "可访问") } else { lang.pick("outage", "中断") } }</span>
@@ -35,7 +38,7 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
             if st.leases.is_empty() {
                 <p class="empty">{ lang.pick("no lease", "无租约") }</p>
             }
-            <ul class="leases">
+            <ul class={classes!("leases", leases.class())} data-tour-spot={leases.attr()}>
                 { for st.leases.iter().map(|l| html! {
                     <li key={l.key.clone()}>
                         <code>{ &l.key }</code>
@@ -50,7 +53,7 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
                 }) }
             </ul>
             <h3>{ "/ranges" }</h3>
-            <ul class="ranges">
+            <ul class={classes!("ranges", in_ranges.class())} data-tour-spot={in_ranges.attr()}>
                 { for ranges.iter().enumerate().map(|(i, (range, used, size))| html! {
                     <li><code>{ if i == 0 { "/ranges/serviceips" } else { "/ranges/secondaryserviceips" } }</code>
                         { used_text(range, *used, *size as i64, lang) }</li>
@@ -60,7 +63,7 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
             </ul>
             if p.frame.behavior.ip_addresses() {
                 <h3>{ lang.pick("ClusterIP objects", "ClusterIP 对象") }</h3>
-                <ul class="ranges objects" id={ids.id("etcd-objects")}>
+                <ul class={classes!("ranges", "objects", in_ranges.class())} data-tour-spot={in_ranges.attr()} id={ids.id("etcd-objects")}>
                     <li><code>{ KeyKind::ServiceCidr.prefix() }</code>{ objects_text(st.service_cidrs.len(), lang) }</li>
                     <li><code>{ KeyKind::IpAddress.prefix() }</code>{ objects_text(st.ip_addresses.len(), lang) }</li>
                 </ul>

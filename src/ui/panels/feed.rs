@@ -22,8 +22,9 @@ pub(crate) fn event_feed(p: &FeedProps) -> Html {
         .iter()
         .rev()
         .find_map(|e| explain(e, lang).map(|x| format!("{}: {x}", format_ms(e.time_ms))));
+    let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::Events);
     html! {
-        <div role="region" class="panel feed" aria-labelledby={ids.id("h-feed")}>
+        <div role="region" class={classes!("panel", "feed", spot.class())} data-tour-spot={spot.attr()} aria-labelledby={ids.id("h-feed")}>
             <h2 id={ids.id("h-feed")}>{ lang.pick("Events and logs", "事件与日志") }<span class="sub">{ match lang {
                 Lang::En => format!("{} so far", p.frame.events.len()),
                 Lang::Zh => format!("共 {} 条", p.frame.events.len()),

@@ -12,6 +12,7 @@ use crate::contract::scenario::{Action, ObjectRef};
 use crate::k8s::api::EndpointSlice;
 use crate::lab::inspect::words::{address_added, address_left, selector_note};
 use crate::lab::ReconcilerType;
+use crate::lab::parts::{Part, Spot};
 use crate::contract::state::State;
 
 /// How long an address that left the Endpoints fades out (`@keyframes leave` in
@@ -68,8 +69,10 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
         name: "kubernetes".into(),
         via: None,
     });
+    let spots = crate::ui::spots::use_spots();
+    let [panel, endpoints, slice] = [Part::KubernetesService, Part::Endpoints, Part::EndpointSlice].map(|p| spots.own(&Spot::Part(p)));
     html! {
-        <div role="region" class="panel kubernetes" aria-labelledby={ids.id("h-kubernetes")}>
+        <div role="region" class={classes!("panel", "kubernetes", panel.class())} data-tour-spot={panel.attr()} aria-labelledby={ids.id("h-kubernetes")}>
             <h2 id={ids.id("h-kubernetes")}>{ "default/kubernetes" }<span class="sub">{ lang.pick("Service, Endpoints and EndpointSlice, written by the apiservers themselves", "Service、Endpoints 与 EndpointSlice，由 apiserver 自己写入") }</span></h2>
             <div class="svc">
                 { match svc {
@@ -87,7 +90,7 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
             <div class="ep-pair">
                 <div class="ep-side">
                     <h3>{ "Endpoints" }</h3>
-                    <ul class="addresses" id={ids.id("kubernetes-endpoints")} aria-live="polite">
+                    <ul class={classes!("addresses", endpoints.class())} data-tour-spot={endpoints.attr()} id={ids.id("kubernetes-endpoints")} aria-live="polite">
                         if current.is_empty() {
                             <li class="empty">{ if ep.is_some() { lang.pick("no addresses", "没有地址") } else { lang.pick("no Endpoints object", "没有 Endpoints 对象") } }</li>
                         }
@@ -98,7 +101,7 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
                         }) }
                     </ul>
                 </div>
-                { slice_view(st.kubernetes_slice(), lang, &ids) }
+                { slice_view(st.kubernetes_slice(), &slice, lang, &ids) }
             </div>
             if let Some((e, to)) = last_reset { { written_by(e, to, &p.change, st, p.frame.reconciler, lang, &ids) } }
             <button id={ids.id("delete-kubernetes")} class="danger delete-kubernetes" disabled={svc.is_none()} onclick={act(&p.lab, delete)}>{ lang.pick("✖ Delete the kubernetes Service", "✖ 删除 kubernetes Service") }</button>
@@ -134,9 +137,9 @@ fn written_by(
 
 /// The EndpointSlice `default/kubernetes` the apiservers write beside the Endpoints: its address
 /// type and each endpoint with its `ready` condition.
-fn slice_view(slice: Option<&EndpointSlice>, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+fn slice_view(slice: Option<&EndpointSlice>, spot: &crate::ui::spots::Mark, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     html! {
-        <div class="ep-side slice" id={ids.id("kubernetes-slice")}>
+        <div class={classes!("ep-side", "slice", spot.class())} data-tour-spot={spot.attr()} id={ids.id("kubernetes-slice")}>
             <h3>{ "EndpointSlice" }</h3>
             <ul class="slice-endpoints" id={ids.id("kubernetes-slice-endpoints")}>
                 { match slice {

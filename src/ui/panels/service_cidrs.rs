@@ -111,8 +111,9 @@ pub(crate) fn service_cidrs(p: &PanelProps) -> Html {
     };
     let invalid = |field: &str| error.as_ref().is_some_and(|e| e.field == field);
     let described = |field: &str| invalid(field).then(|| ids.id("scidr-error"));
+    let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::ServiceCidrs);
     html! {
-        <div role="region" class="panel service-cidrs" aria-labelledby={ids.id("h-service-cidrs")}>
+        <div role="region" class={classes!("panel", "service-cidrs", spot.class())} data-tour-spot={spot.attr()} aria-labelledby={ids.id("h-service-cidrs")}>
             <h2 id={ids.id("h-service-cidrs")}>{ "ServiceCIDRs" }<span class="sub">{ lang.pick(
                 "networking.k8s.io/v1: the ranges ClusterIPs are allocated from",
                 "networking.k8s.io/v1：分配 ClusterIP 的网段") }</span></h2>

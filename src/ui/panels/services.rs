@@ -78,8 +78,9 @@ pub(crate) fn services(p: &PanelProps) -> Html {
     // rows, a thousand or more, are not rendered again.
     let services = use_memo(st.services.clone(), |s| s.clone());
     let (limit, more) = use_rows_shown(services.len(), "services-all", ("Services", "Service"), lang);
+    let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::Services);
     html! {
-        <div role="region" class="panel services" aria-labelledby={ids.id("h-services")}>
+        <div role="region" class={classes!("panel", "services", spot.class())} data-tour-spot={spot.attr()} aria-labelledby={ids.id("h-services")}>
             <h2 id={ids.id("h-services")}>{ lang.pick("Services", "Service") }</h2>
             <div class="table-wrap">
                 <table>
@@ -190,8 +191,9 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
         user.cloned().collect::<Vec<_>>()
     });
     let (limit, more) = use_rows_shown(endpoints.len(), "endpoints-all", ("Endpoints", "Endpoints"), lang);
+    let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::Pods);
     html! {
-        <div role="region" class="panel pods" aria-labelledby={ids.id("h-pods")}>
+        <div role="region" class={classes!("panel", "pods", spot.class())} data-tour-spot={spot.attr()} aria-labelledby={ids.id("h-pods")}>
             <h2 id={ids.id("h-pods")}>{ lang.pick("Pods and their Endpoints", "Pod 及其 Endpoints") }</h2>
             <ul class="pod-list">
                 { for st.pods.iter().map(|pod| {

@@ -6,11 +6,12 @@ use yew::prelude::*;
 
 use super::layout::{Layout, Rect};
 use super::rows::Row;
-use super::{pickable, spot_of, StageProps};
+use super::{pickable, StageProps};
+use crate::ui::spots::Spots;
 use crate::lang::Lang;
 use crate::lab::upstream::Subject;
 
-pub(super) fn etcd_box(p: &StageProps, l: &Layout, rows: &[Row], faded: &Callback<String>, lang: Lang) -> Html {
+pub(super) fn etcd_box(p: &StageProps, spots: &Spots, l: &Layout, rows: &[Row], faded: &Callback<String>, lang: Lang) -> Html {
     let e = l.etcd;
     let st = &p.frame.state;
     let head = match (st.etcd.available, lang) {
@@ -18,24 +19,24 @@ pub(super) fn etcd_box(p: &StageProps, l: &Layout, rows: &[Row], faded: &Callbac
         (true, Lang::Zh) => format!("修订版本 {}", st.etcd.revision),
         (false, _) => lang.pick("outage: nobody can reach it", "中断：无人可以访问").to_string(),
     };
-    let spot = spot_of(&p.spots, "etcd");
+    let spot = spots.on_stage("etcd");
     let title_y = e.y + if l.portrait { 19.0 } else { 24.0 };
     html! {
-        <g class={classes!("area", "etcd", (!st.etcd.available).then_some("down"), spot.is_some().then_some("tour-spot"))}
-            data-spot="etcd" data-tour-spot={spot.clone()}>
+        <g class={classes!("area", "etcd", (!st.etcd.available).then_some("down"), spot.class())}
+            data-spot="etcd" data-tour-spot={spot.attr()}>
             <rect class="spot-frame" x={(e.x - 4.0).to_string()} y={(e.y - 4.0).to_string()}
                 width={(e.w + 8.0).to_string()} height={(e.h + 8.0).to_string()} rx="14" />
             <rect class="body" x={e.x.to_string()} y={e.y.to_string()} width={e.w.to_string()} height={e.h.to_string()} rx="12" />
             <text class="area-title" x={(e.x + 12.0).to_string()} y={title_y.to_string()}>{ "etcd" }</text>
             <text class="sub" x={(e.right() - 12.0).to_string()} y={title_y.to_string()} text-anchor="end"
                 data-fit={(e.w - 70.0).to_string()}>{ head }</text>
-            { for rows.iter().zip(&l.rows).map(|(row, r)| key_row(p, row, *r, l.two_line, faded)) }
+            { for rows.iter().zip(&l.rows).map(|(row, r)| key_row(p, spots, row, *r, l.two_line, faded)) }
         </g>
     }
 }
 
 /// One key: its name on the left and what it holds on the right, or under it (`two_line`).
-fn key_row(p: &StageProps, row: &Row, r: Rect, two_line: bool, faded: &Callback<String>) -> Html {
+fn key_row(p: &StageProps, spots: &Spots, row: &Row, r: Rect, two_line: bool, faded: &Callback<String>) -> Html {
     let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Key(row.key.clone()));
     // The name is the drawn text, whole: a speech user says what they see (WCAG 2.5.3).
     let label = format!("{} {}", row.key, row.detail);
@@ -51,13 +52,13 @@ fn key_row(p: &StageProps, row: &Row, r: Rect, two_line: bool, faded: &Callback<
         let y = r.mid_y() + if small { 3.5 } else { 4.0 };
         (y, y)
     };
-    let spot = spot_of(&p.spots, row.id.spots());
+    let spot = spots.on_stage(row.id.spots());
     // One line: the key and the value share the row's room, measured once drawn (`fit`).
     let shared = (!two_line).then(|| room.to_string());
     let own = two_line.then(|| room.to_string());
     html! {
-        <g class={classes!("row", row.missing.then_some("missing"), row.fading.then_some("fading"), spot.is_some().then_some("tour-spot"))}
-            data-spot={row.id.spots()} data-tour-spot={spot.clone()} data-key={row.key.clone()} tabindex={(!row.fading).then_some("0")} role="button"
+        <g class={classes!("row", row.missing.then_some("missing"), row.fading.then_some("fading"), spot.class())}
+            data-spot={row.id.spots()} data-tour-spot={spot.attr()} data-key={row.key.clone()} tabindex={(!row.fading).then_some("0")} role="button"
             aria-label={label} data-fit-pair={shared} {onclick} {onkeydown} {onfocus} {onanimationend}>
             <rect class="frame" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="5" />
             if let Some((left, total)) = row.ttl {

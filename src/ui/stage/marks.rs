@@ -6,7 +6,40 @@
 //! neighbours, under the apiservers), and the strip's bars carry "bitmaps" without a frame round
 //! the whole strip and its buttons.
 
-use super::rows::Row;
+use super::rows::{Row, RowsOf};
+use crate::lab::parts::Spot;
+use crate::lang::Lang;
+use crate::ui::Frame;
+
+/// The tokens of the pictures the stage draws whatever the state (mod.rs, etcd.rs, service.rs,
+/// strip.rs); the rows add theirs. The strip's bars carry no other token than the rows do
+/// (a ClusterIP bar, an IPAddress bar, the NodePort bar each stand beside their row).
+const PICTURES: &[&str] =
+    &["apiservers", "etcd", "kubernetes-service", "endpoints", "endpoint-slice", "services", "pods", "bitmaps", "corrupt", "events"];
+
+/// Whether the stage draws `spot` for `frame`, at any width: a one-column stage moves a token
+/// from a picture to its row, it never drops one. Data, not the page: the App decides from it
+/// where a step's spot is highlighted.
+pub(crate) fn draws(frame: &Frame, spot: &Spot) -> bool {
+    let token = match spot {
+        Spot::Apiserver(name) => return frame.state.apiservers.iter().any(|a| &a.name == name),
+        Spot::Part(p) => p.as_str(),
+    };
+    if PICTURES.contains(&token) {
+        return true;
+    }
+    let rows = RowsOf {
+        state: &frame.state,
+        behavior: frame.behavior,
+        reconciler: frame.reconciler,
+        lease_ttl_ms: frame.lease_ttl_ms,
+        // A fading lease only ever adds a row the leases have already.
+        fading: &[],
+        lang: Lang::En,
+    }
+    .rows();
+    rows.iter().any(|r| r.id.spots().split(' ').any(|t| t == token))
+}
 
 pub(super) struct Places {
     one_column: bool,

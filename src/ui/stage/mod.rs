@@ -27,9 +27,13 @@ use crate::lang::Lang;
 use crate::contract::state::ApiserverState;
 use crate::lab::upstream::Subject;
 
+use super::spots::Spots;
+use crate::lab::parts::{Part, Spot};
 use layout::{Layout, Rect};
 use packets::{Flight, FLIGHT_MS};
 use rows::RowsOf;
+
+pub(crate) use marks::draws;
 
 /// Packets are announced to screen readers only up to this speed (virtual ms per real ms):
 /// faster, they would be a stream of noise.
@@ -51,18 +55,9 @@ pub(crate) struct StageProps {
     pub(crate) on_details: Callback<()>,
     #[prop_or_default]
     pub(crate) lab: Option<Callback<Msg>>,
-    /// The tour step's spots (`data-spot` tokens): the stage marks its own parts, so that its
-    /// re-renders (every frame while playing) keep the marks on the right ones.
-    #[prop_or_default]
-    pub(crate) spots: Rc<Vec<String>>,
     /// The width the stage will measure, when known before it is drawn (the first view's).
     #[prop_or_default]
     pub(crate) first_width: Option<f64>,
-}
-
-/// The step's spot that a part with `data-spot` tokens `tokens` stands for, if any.
-pub(super) fn spot_of(spots: &[String], tokens: &str) -> Option<AttrValue> {
-    spots.iter().find(|s| tokens.split(' ').any(|t| t == s.as_str())).map(|s| AttrValue::from(s.clone()))
 }
 
 fn now_ms() -> f64 {
@@ -134,6 +129,9 @@ pub(crate) fn stage(p: &StageProps) -> Html {
     let flight = use_mut_ref(Flight::default);
     let redraw = use_force_update();
     let announce = use_state(String::new);
+    // The step's spots this stage draws: each part marks itself, in every render.
+    let spots = super::spots::use_spots();
+    let whole = spots.own(&Spot::Part(Part::Stage));
     let st = &p.frame.state;
     let rows = RowsOf {
         state: st,
@@ -200,19 +198,20 @@ pub(crate) fn stage(p: &StageProps) -> Html {
     let draw = |layout: &Layout, node: NodeRef| {
         let places = marks::Places::new(layout.one_column, &rows);
         html! {
-            <div role="region" class={classes!("stage", layout.portrait.then_some("portrait"))} aria-label={title} ref={node}>
+            <div role="region" class={classes!("stage", layout.portrait.then_some("portrait"), whole.class())}
+                data-tour-spot={whole.attr()} aria-label={title} ref={node}>
                 <svg class="stage-svg" viewBox={layout.view_box()} role="group" aria-label={title}
                     preserveAspectRatio="xMidYMin meet">
-                    { apiservers(p, layout, lang, &ids) }
+                    { apiservers(p, &spots, layout, lang, &ids) }
                     { kcm(layout, lang) }
-                    { etcd::etcd_box(p, layout, &rows, &faded, lang) }
-                    { service::service_card(p, layout, &places, lang, &ids) }
-                    { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, &p.spots, &places, lang) }
+                    { etcd::etcd_box(p, &spots, layout, &rows, &faded, lang) }
+                    { service::service_card(p, &spots, layout, &places, lang, &ids) }
+                    { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, &spots, &places, lang) }
                     <g class="packets" aria-hidden="true">
                         { for flight.borrow().packets.iter().map(|pk| packet(pk, &land, &p.on_pick)) }
                     </g>
                 </svg>
-                { caption(p, lang) }
+                { caption(p, &spots, lang) }
                 <p class="sr-only" aria-live="polite">{ (*announce).clone() }</p>
             </div>
         }
@@ -255,20 +254,20 @@ fn describe(w: &Write, lang: Lang) -> String {
     format!("{} {op} {}", w.sender, w.key)
 }
 
-fn apiservers(p: &StageProps, l: &Layout, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+fn apiservers(p: &StageProps, spots: &Spots, l: &Layout, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let area = l.apiserver_area;
-    let spot = spot_of(&p.spots, "apiservers");
+    let spot = spots.on_stage("apiservers");
     html! {
-        <g class={classes!("area", "apiservers", spot.is_some().then_some("tour-spot"))} data-spot="apiservers" data-tour-spot={spot.clone()}>
+        <g class={classes!("area", "apiservers", spot.class())} data-spot="apiservers" data-tour-spot={spot.attr()}>
             <rect class="spot-frame" x={(area.x - 4.0).to_string()} y={(area.y - 4.0).to_string()}
                 width={(area.w + 8.0).to_string()} height={(area.h + 8.0).to_string()} rx="10" />
             <text class="area-title" x={area.x.to_string()} y={(area.y + 12.0).to_string()}>{ "kube-apiservers" }</text>
-            { for p.frame.state.apiservers.iter().zip(&l.apiservers).map(|(a, r)| apiserver(p, a, *r, lang, ids)) }
+            { for p.frame.state.apiservers.iter().zip(&l.apiservers).map(|(a, r)| apiserver(p, spots, a, *r, lang, ids)) }
         </g>
     }
 }
 
-fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+fn apiserver(p: &StageProps, spots: &Spots, a: &ApiserverState, r: Rect, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let lease = p.frame.state.leases.iter().find(|l| l.ip == a.advertise_address);
     let ttl = p.frame.lease_ttl_ms.max(1);
     let status = super::panels::status_text(a.status, lang);
@@ -309,10 +308,10 @@ fn apiserver(p: &StageProps, a: &ApiserverState, r: Rect, lang: Lang, ids: &crat
     let c = 2.0 * std::f64::consts::PI * ring_r;
     let frac = lease.map_or(0.0, |l| l.ttl_left_ms as f64 / ttl as f64);
     let spot = format!("apiserver:{}", a.name);
-    let marked = spot_of(&p.spots, &spot);
+    let marked = spots.on_stage(&spot);
     html! {
-        <g class={classes!("node", "apiserver", a.status.as_str(), a.ready.then_some("is-ready"), marked.is_some().then_some("tour-spot"))}
-            data-spot={spot.clone()} data-tour-spot={marked.clone()} data-ip={a.advertise_address.clone()} id={ids.id(&format!("stage-apiserver-{}", a.name))}
+        <g class={classes!("node", "apiserver", a.status.as_str(), a.ready.then_some("is-ready"), marked.class())}
+            data-spot={spot.clone()} data-tour-spot={marked.attr()} data-ip={a.advertise_address.clone()} id={ids.id(&format!("stage-apiserver-{}", a.name))}
             tabindex="0" role="button" aria-label={label} {onclick} {onkeydown} {onfocus}>
             <rect class="frame" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
             <circle class="ready-dot" cx={(r.x + 10.0).to_string()} cy={(r.y + if tiny { r.h / 2.0 } else { 14.0 }).to_string()} r="4" />
@@ -393,7 +392,7 @@ fn packet(pk: &packets::Packet, land: &Callback<u64>, on_pick: &Callback<(Subjec
 }
 
 /// Under the stage: the last events, and what each packet shape means.
-fn caption(p: &StageProps, lang: Lang) -> Html {
+fn caption(p: &StageProps, spots: &Spots, lang: Lang) -> Html {
     let events = &p.frame.events;
     let recent: Vec<_> = events.iter().rev().take(2).collect();
     let legend = [
@@ -404,10 +403,11 @@ fn caption(p: &StageProps, lang: Lang) -> Html {
         (Loop::ControllerManager, lang.pick("controller-manager", "controller-manager")),
         (Loop::Ttl, lang.pick("TTL expiry", "TTL 过期")),
     ];
+    let spot = spots.on_stage("events");
     html! {
         <div class="stage-caption">
-            <ol class={classes!("stage-events", spot_of(&p.spots, "events").map(|_| "tour-spot"))} data-spot="events"
-                data-tour-spot={spot_of(&p.spots, "events")} aria-label={lang.pick("Latest events", "最新事件")}>
+            <ol class={classes!("stage-events", spot.class())} data-spot="events"
+                data-tour-spot={spot.attr()} aria-label={lang.pick("Latest events", "最新事件")}>
                 if recent.is_empty() {
                     <li class="quiet">{ lang.pick("No event yet.", "还没有事件。") }</li>
                 }

@@ -5,12 +5,13 @@ use yew::prelude::*;
 
 use super::layout::{chips_per_line, Card, Layout, PORTRAIT_CHIP_W};
 use super::marks::Places;
-use super::{pickable, spot_of, StageProps};
+use super::{pickable, StageProps};
+use crate::ui::spots::Spots;
 use crate::lab::{Key, NsName, KUBERNETES};
 use crate::lang::Lang;
 use crate::lab::upstream::Subject;
 
-pub(super) fn service_card(p: &StageProps, l: &Layout, places: &Places, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+pub(super) fn service_card(p: &StageProps, spots: &Spots, l: &Layout, places: &Places, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let r = l.service;
     let st = &p.frame.state;
     let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
@@ -54,8 +55,8 @@ pub(super) fn service_card(p: &StageProps, l: &Layout, places: &Places, lang: La
     let lines = shown + usize::from(shown < others.len());
     // Each group's tokens where it carries them (not on one column when a row does).
     let [card, ep, sl, svcs] = ["kubernetes-service", "endpoints", "endpoint-slice", "services pods"].map(|t| places.picture(t));
-    let mark = |tokens: &str| spot_of(&p.spots, tokens);
-    let marked = |tokens: &str| mark(tokens).is_some().then_some("tour-spot");
+    let mark = |tokens: &str| spots.on_stage(tokens).attr();
+    let marked = |tokens: &str| spots.on_stage(tokens).class();
     // An invisible box under each group: what the group covers is the group's (a pointer or a
     // test between two chips lands on it, not on the card behind).
     let hit = |top: f64, bottom: f64| html! {

@@ -38,8 +38,8 @@ fn bars(frame: &Frame, lang: Lang) -> Vec<Bar> {
         .collect()
 }
 
-pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>, on_details: &Callback<()>, spots: &[String], places: &super::marks::Places, lang: Lang) -> Html {
-    let mark = |tokens: &str| super::spot_of(spots, tokens);
+pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>, on_details: &Callback<()>, spots: &crate::ui::spots::Spots, places: &super::marks::Places, lang: Lang) -> Html {
+    let mark = |tokens: &str| spots.on_stage(tokens);
     let bars = bars(frame, lang);
     let room = r.h - 42.0;
     let each = (room / bars.len().max(1) as f64).min(34.0);
@@ -55,7 +55,7 @@ pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>,
         })
     };
     html! {
-        <g class={classes!("area", "strip", mark(places.strip()).is_some().then_some("tour-spot"))} data-spot={places.strip()} data-tour-spot={mark(places.strip())}>
+        <g class={classes!("area", "strip", mark(places.strip()).class())} data-spot={places.strip()} data-tour-spot={mark(places.strip()).attr()}>
             <rect class="spot-frame" x={(r.x - 4.0).to_string()} y={(r.y - 4.0).to_string()}
                 width={(r.w + 8.0).to_string()} height={(r.h + 8.0).to_string()} rx="10" />
             <rect class="body" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
@@ -74,7 +74,7 @@ pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>,
                 }
                 let tokens = places.picture(b.spot);
                 html! {
-                    <g class={classes!("bar", mark(&tokens).is_some().then_some("tour-spot"))} data-spot={tokens.clone()} data-tour-spot={mark(&tokens)}>
+                    <g class={classes!("bar", mark(&tokens).class())} data-spot={tokens.clone()} data-tour-spot={mark(&tokens).attr()}>
                         <rect class="hit" x={bx.to_string()} y={y.to_string()} width={bw.to_string()} height="26" />
                         <text class="label" x={bx.to_string()} y={(y + 10.0).to_string()} data-fit={bw.to_string()}>{ &b.label }</text>
                         <g class="bar-track" tabindex="0" role="button" aria-label={b.label.clone()} {onclick} {onkeydown}>
@@ -101,7 +101,7 @@ pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>,
                 <text x={(bx + bw / 4.0 - 2.0).to_string()} y={(r.bottom() - 14.0).to_string()} text-anchor="middle">
                     { lang.pick("Full views", "完整视图") }<tspan aria-hidden="true">{ " ↓" }</tspan></text>
             </g>
-            <g class={classes!("stage-button", mark("corrupt").is_some().then_some("tour-spot"))} data-spot="corrupt" data-tour-spot={mark("corrupt")} tabindex="0" role="button" onclick={details} onkeydown={keys(details_key)}
+            <g class={classes!("stage-button", mark("corrupt").class())} data-spot="corrupt" data-tour-spot={mark("corrupt").attr()} tabindex="0" role="button" onclick={details} onkeydown={keys(details_key)}
                 aria-label={lang.pick("Corrupt… the stored allocations, in the full views below", "篡改…存储的分配（在下方的完整视图中）")}>
                 <rect x={(bx + bw / 2.0 + 4.0).to_string()} y={(r.bottom() - 30.0).to_string()} width={(bw / 2.0 - 4.0).to_string()} height="24" rx="6" />
                 <text x={(bx + bw * 0.75 + 2.0).to_string()} y={(r.bottom() - 14.0).to_string()} text-anchor="middle">

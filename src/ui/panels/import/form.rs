@@ -62,8 +62,9 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
         Callback::from(move |_: ()| run.warm_up())
     };
     let busy = matches!(*status, Status::Loading(_) | Status::Working(_) | Status::Opening);
+    let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::Import);
     html! {
-        <div role="region" class={classes!("panel", "import", dragging.then_some("dragging"))} aria-labelledby={ids.id("h-import")}
+        <div role="region" class={classes!("panel", "import", dragging.then_some("dragging"), spot.class())} data-tour-spot={spot.attr()} aria-labelledby={ids.id("h-import")}
             ondragover={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}
             onpointerenter={warm_up.reform(|_| ())} onfocusin={warm_up.reform(|_| ())}>
             <h2 id={ids.id("h-import")}>{ lang.pick("Your cluster", "你的集群") }</h2>
