@@ -27,9 +27,11 @@ setup-web:
 setup-test:
 	@scripts/setup.sh test
 
+# The release build, served with its precompressed copies (brotli, gzip) and the headers a static
+# host sends (scripts/serve.mjs; the e2e tests use the same server). Rebuild and reload by hand.
 serve: setup-web
-	# No autoreload: Trunk writes its client inline, which the page's policy blocks (scripts/csp.mjs).
-	trunk serve --release --no-autoreload
+	trunk build --release
+	node scripts/serve.mjs dist --port 8080
 
 build: setup-web
 	trunk build --release
@@ -60,6 +62,7 @@ test-e2e: package
 	node tests/e2e/docsites.mjs
 	node tests/e2e/visibility.mjs
 	node tests/e2e/narration.mjs
+	node tests/e2e/served.mjs
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
 test-scenarios:
