@@ -85,9 +85,10 @@ bench: setup-test
 	trunk build --release   # its post_build hook prints the weight of its staging copy
 	node scripts/weight.mjs dist | tee target/bench/weight.log
 	node tests/e2e/bench.mjs | tee target/bench/browser.log
+	node tests/e2e/load.mjs | tee target/bench/load.log   # the first view on a slow link, served gzip
 	cargo bench --no-default-features | tee target/bench/native.log
 	cargo test --profile bench $(WASM) --no-default-features --test wasm_bench -- --nocapture 2>&1 | tee target/bench/wasm.log
-	node scripts/bench-summary.mjs target/bench/{weight,browser,native,wasm}.log
+	node scripts/bench-summary.mjs target/bench/{weight,browser,native,wasm,load}.log
 
 # Fuzzing (fuzz/, cargo-fuzz with libFuzzer on nightly): every parser of untrusted input for
 # FUZZ_SECONDS each, one target after the other; fails on any crash, timeout or out-of-memory
