@@ -60,7 +60,12 @@ export function serve(root, { cors = true, headers = () => ({}), encodings = ['b
       return res.writeHead(400).end('bad request');
     }
     let file = join(root, path);
-    if (path.endsWith('/') || (await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
+    if (!path.endsWith('/') && (await stat(file).catch(() => null))?.isDirectory()) {
+      // As static hosts do: the page's relative URLs (Trunk's public_url "./") need the slash.
+      // The normalised path, never the raw one: `//host` there would send the browser elsewhere.
+      return res.writeHead(301, { location: `${encodeURI(path)}/${new URL(req.url, 'http://x').search}` }).end();
+    }
+    if (path.endsWith('/')) file = join(file, 'index.html');
     const rep = await pick(file, req.headers['accept-encoding'], encodings);
     if (!rep) return res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
     // One validator per representation: a cached gzip body must never answer a br request.

@@ -4,7 +4,7 @@
 // in Chromium under the page's policy.
 // Usage: node tests/e2e/served.mjs   (after `trunk build --release`)
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
@@ -78,7 +78,7 @@ async function otherAnswers(url) {
   check(missing.status === 404 && escape.status === 404, `a missing file is a 404 (${missing.status}), and so is a path out of the folder (${escape.status})`);
 }
 
-/** A precompressed copy older than its file (the file edited after the build) is not sent. */
+/** A precompressed copy older than its file (the file edited after the build) is not sent; folders. */
 async function staleCopy() {
   const dir = await mkdtemp(join(tmpdir(), 'served-'));
   await writeFile(join(dir, 'a.js'), 'new();\n');
@@ -91,6 +91,11 @@ async function staleCopy() {
   const b = await fetch(`${server.url}b.js`, { headers: { 'accept-encoding': 'gzip' } });
   check(a.headers.get('content-encoding') === null && await a.text() === 'new();\n' && b.headers.get('content-encoding') === 'gzip',
     'a .gz older than its file is not sent; a fresh one is');
+  await mkdir(join(dir, 'sub'));
+  await writeFile(join(dir, 'sub/index.html'), '<!doctype html>');
+  const [bare, slash] = [await get(`${server.url}sub?x=1`), await get(`${server.url}sub/`)];
+  check(bare.status === 301 && bare.headers.location === '/sub/?x=1' && slash.status === 200,
+    `a folder without its slash is redirected to it (${bare.status} to ${bare.headers.location}), as static hosts do; with it, its index.html (${slash.status})`);
   server.close();
   await rm(dir, { recursive: true });
 }
