@@ -27,9 +27,11 @@ setup-web:
 setup-test:
 	@scripts/setup.sh test
 
+# The release build, served with its precompressed copies (brotli, gzip) and the headers a static
+# host sends (scripts/serve.mjs; the e2e tests use the same server). Rebuild and reload by hand.
 serve: setup-web
-	# No autoreload: Trunk writes its client inline, which the page's policy blocks (scripts/csp.mjs).
-	trunk serve --release --no-autoreload
+	trunk build --release
+	node scripts/serve.mjs dist --port 8080
 
 build: setup-web
 	trunk build --release
@@ -61,6 +63,7 @@ test-e2e: package
 	node tests/e2e/docsites.mjs
 	node tests/e2e/visibility.mjs
 	node tests/e2e/narration.mjs
+	node tests/e2e/served.mjs
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
 test-scenarios:
@@ -84,9 +87,10 @@ bench: setup-test
 	trunk build --release   # its post_build hook prints the weight of its staging copy
 	node scripts/weight.mjs dist | tee target/bench/weight.log
 	node tests/e2e/bench.mjs | tee target/bench/browser.log
+	node tests/e2e/load.mjs | tee target/bench/load.log   # the first view on a slow link, served gzip
 	cargo bench --no-default-features | tee target/bench/native.log
 	cargo test --profile bench $(WASM) --no-default-features --test wasm_bench -- --nocapture 2>&1 | tee target/bench/wasm.log
-	node scripts/bench-summary.mjs target/bench/{weight,browser,native,wasm}.log
+	node scripts/bench-summary.mjs target/bench/{weight,browser,native,wasm,load}.log
 
 # Fuzzing (fuzz/, cargo-fuzz with libFuzzer on nightly): every parser of untrusted input for
 # FUZZ_SECONDS each, one target after the other; fails on any crash, timeout or out-of-memory

@@ -1,10 +1,10 @@
-// The figures of issue 12 beside their targets, from one `make bench` run's logs:
-// the page weight (scripts/weight.mjs), the browser figures (tests/e2e/bench.mjs), and the
-// native (`cargo bench`) and wasm (`tests/wasm_bench.rs`) suites.
-// Usage: node scripts/bench-summary.mjs WEIGHT.log BROWSER.log NATIVE.log WASM.log
+// The figures of issues 12 and 27 beside their targets, from one `make bench` run's logs:
+// the page weight (scripts/weight.mjs), the browser figures (tests/e2e/bench.mjs), the native
+// (`cargo bench`) and wasm (`tests/wasm_bench.rs`) suites, and the first view (tests/e2e/load.mjs).
+// Usage: node scripts/bench-summary.mjs WEIGHT.log BROWSER.log NATIVE.log WASM.log [LOAD.log]
 import { readFileSync } from 'node:fs';
 
-const [weight, browser, native, wasm] = process.argv.slice(2).map((f) => readFileSync(f, 'utf8'));
+const [weight, browser, native, wasm, load = ''] = process.argv.slice(2).map((f) => readFileSync(f, 'utf8'));
 /** The first number after `label` (and after `field`, when given) on the line that has `label`. */
 function figure(log, label, field = '') {
   const line = log.split('\n').find((l) => l.includes(label));
@@ -13,7 +13,11 @@ function figure(log, label, field = '') {
   return m ? Number(m[1]) : NaN;
 }
 const fill = (log, field) => figure(log, 'fill a /12', field);
-// [figure, value, unit, the issue's limit (null: printed only)]
+const first = (profile, label, field = 'median') => figure(load, `first view, ${profile}: ${label}`, field);
+// Issue 27's poster must not wait for the wasm: visible before the wasm's first byte arrives.
+const poster = first('throttled', 'poster visible');
+const posterTarget = { text: 'before any wasm', met: poster < first('throttled', 'poster visible', 'first byte at median') };
+// [figure, value, unit, the issue's limit (null: printed only; or { text, met })]
 const rows = [
   ['page weight, wasm + js + css gzip', figure(weight, 'wasm + js + css:', 'raw,'), 'KB', 250],
   ['first content after navigation', figure(browser, 'first content', 'median'), 'ms', null],
@@ -28,11 +32,23 @@ const rows = [
   ['fill /12: wasm', fill(wasm, 'median'), 'ms', null],
   ['fill /12: wasm / native', fill(wasm, 'median') / fill(native, 'median'), '×', 1.5],
   ['fill /12: fastest wasm / fastest native', fill(wasm, 'min') / fill(native, 'min'), '×', null],
+  ...(load ? [
+    ['first view, slow link: poster visible', poster, 'ms', posterTarget],
+    ['first view, slow link: interactive', first('throttled', 'interactive'), 'ms', 3000],
+    ['first view, slow link: bytes by then', first('throttled', 'bytes transferred'), 'KB', 250],
+    ['first view, loopback: poster visible', first('unthrottled', 'poster visible'), 'ms', null],
+    ['first view, loopback: interactive', first('unthrottled', 'interactive'), 'ms', null],
+    ['first view, loopback: bytes by then', first('unthrottled', 'bytes transferred'), 'KB', null],
+    ['weight, first-view part, gzip', figure(load, 'weight, first-view part:', 'raw,'), 'KB', 250],
+    ['weight, every file, gzip', figure(load, 'weight, every file:', 'raw,'), 'KB', null],
+    ['weight, every file, brotli', figure(load, 'weight, every file:', 'gzip,'), 'KB', null],
+  ] : []),
 ];
-console.log('\nissue 12: figures and targets (this run, this machine)');
+console.log(`\nissue 12${load ? ' and 27' : ''}: figures and targets (this run, this machine)`);
 for (const [name, value, unit, limit] of rows) {
   const shown = unit === '×' ? `${value.toFixed(2)}×` : `${Number(value.toFixed(3))} ${unit}`;
-  const target = limit === null ? '(printed)' : `≤ ${limit}${unit === '×' ? '×' : ` ${unit}`}`;
-  const verdict = limit === null ? '' : value <= limit ? 'met' : 'NOT MET';
-  console.log(`  ${name.padEnd(40)} ${shown.padStart(12)}   ${target.padEnd(10)} ${verdict}`);
+  const custom = limit !== null && typeof limit === 'object';
+  const target = limit === null ? '(printed)' : custom ? limit.text : `≤ ${limit}${unit === '×' ? '×' : ` ${unit}`}`;
+  const verdict = limit === null ? '' : (custom ? limit.met : value <= limit) ? 'met' : 'NOT MET';
+  console.log(`  ${name.padEnd(40)} ${shown.padStart(12)}   ${target.padEnd(15)} ${verdict}`);
 }

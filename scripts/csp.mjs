@@ -28,7 +28,7 @@ if (found) {
 const scripts = [...html.matchAll(/<script\b([^>]*)>([^]*?)<\/script>/g)];
 const inline = scripts.filter(([, attrs, body]) => !/\bsrc=/.test(attrs) || body.trim());
 // `trunk serve` writes its autoreload client inline; the policy blocks it (the page works, it
-// just does not reload). `make serve` passes --no-autoreload.
+// just does not reload). `make serve` runs no `trunk serve`: a release build and scripts/serve.mjs.
 const reload = inline.filter(([, , body]) => body.includes('/_trunk/ws'));
 if (reload.length) console.warn('csp: Trunk\'s autoreload script is inline and the policy blocks it; serve with --no-autoreload');
 const left = inline.filter((s) => !reload.includes(s));
