@@ -22,8 +22,12 @@ const write = flags.includes('--write');
 // The hook runs on every build; `trunk serve`'s debug builds are not shipped.
 if (write && process.env.TRUNK_PROFILE && process.env.TRUNK_PROFILE !== 'release') process.exit(0);
 
+// The build's files, and the first views of src/bin/poster.rs (`posters/`, fetched by pages that
+// open a tour) after them.
+const posters = (await readdir(`${dir}/posters`).catch(() => [])).filter((f) => f.endsWith('.html')).sort();
+const files = [...(await readdir(dir)).sort(), ...posters.map((f) => `posters/${f}`)];
 const rows = [];
-for (const file of (await readdir(dir)).sort()) {
+for (const file of files) {
   const kind = file.split('.').pop();
   if (!KINDS.includes(kind)) continue;
   const body = await readFile(`${dir}/${file}`);
