@@ -5,6 +5,7 @@
 
 use wasm_bindgen::JsCast;
 use web_sys::Element;
+use yew::prelude::*;
 
 const GAP: f64 = 12.0;
 
@@ -109,4 +110,15 @@ pub(super) fn fit(root: &Element, look: &str) {
         let detail_room = room - GAP - key_room;
         press(detail, (d > detail_room).then_some(detail_room.max(1.0)));
     }
+}
+
+/// Fits the texts under `node` after every render (its texts may have changed, or the `look`
+/// they are drawn in); only the changed ones are measured.
+#[hook]
+pub(super) fn use_fit(node: NodeRef, look: String) {
+    use_effect(move || {
+        if let Some(el) = node.cast::<Element>() {
+            fit(&el, &look);
+        }
+    });
 }

@@ -143,16 +143,7 @@ pub(crate) fn stage(p: &StageProps) -> Html {
     }
     .rows();
     let layout = Layout::new(width, st.apiservers.len(), rows.len(), service::card(p));
-    {
-        // After every render: its texts may have changed, or the fonts they are drawn in.
-        let node = node.clone();
-        let look = format!("{}{}", lang.code(), if layout.portrait { " portrait" } else { "" });
-        use_effect(move || {
-            if let Some(el) = node.cast::<web_sys::Element>() {
-                fit::fit(&el, &look);
-            }
-        });
-    }
+    fit::use_fit(node.clone(), format!("{}{}", lang.code(), if layout.portrait { " portrait" } else { "" }));
     let names: Vec<String> = st.apiservers.iter().map(|a| a.name.clone()).collect();
     {
         // A new batch of requests takes off; another scenario clears the sky.
@@ -219,16 +210,20 @@ pub(crate) fn stage(p: &StageProps) -> Html {
     if cfg!(target_arch = "wasm32") {
         return draw(&layout, node);
     }
-    // Rendered natively into the page's first view (src/ui/poster.rs), the stage cannot know
-    // its width: it is drawn wide and at the narrow widths readers meet most, and the poster's
-    // CSS shows the one nearest the width the live stage will measure.
+    let narrow = |w| Layout::new(w, st.apiservers.len(), rows.len(), service::card(p));
+    poster_fits(&draw, &layout, node, narrow)
+}
+
+/// Rendered natively into the page's first view (src/ui/poster.rs), the stage cannot know its
+/// width: it is drawn wide and at the narrow widths readers meet most, and the poster's CSS shows
+/// the one nearest the width the live stage will measure.
+fn poster_fits(draw: &dyn Fn(&Layout, NodeRef) -> Html, wide: &Layout, node: NodeRef, narrow: impl Fn(f64) -> Layout) -> Html {
     let fits = POSTER_FITS.iter().map(|&(name, w)| {
-        let layout = Layout::new(w, st.apiservers.len(), rows.len(), service::card(p));
-        html! { <div class="stage-fit" data-fit={name}>{ draw(&layout, NodeRef::default()) }</div> }
+        html! { <div class="stage-fit" data-fit={name}>{ draw(&narrow(w), NodeRef::default()) }</div> }
     });
     html! {
         <div class="stage-fits">
-            <div class="stage-fit" data-fit="wide">{ draw(&layout, node) }</div>
+            <div class="stage-fit" data-fit="wide">{ draw(wide, node) }</div>
             { for fits }
         </div>
     }
