@@ -2,6 +2,7 @@
 //! the apiservers are. Types only; `World::state` fills them.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use serde::Serialize;
 
@@ -15,7 +16,9 @@ pub struct State {
     pub apiservers: Vec<ApiserverState>,
     pub leases: Vec<LeaseState>,
     pub namespaces: Vec<String>,
-    pub services: Vec<Service>,
+    /// Shared between the states of one timeline while no Service changed (a seek or a frame
+    /// then copies none of them).
+    pub services: Rc<Vec<Service>>,
     pub endpoints: Vec<Endpoints>,
     pub pods: Vec<Pod>,
     pub allocations: Allocations,

@@ -172,7 +172,7 @@ impl Lab {
 
     fn with_timeline(scenario: Scenario, source: Source, timeline: Timeline) -> Self {
         let horizon = timeline.world().now();
-        let state = Rc::new(timeline.world().state());
+        let state = Rc::new(timeline.state());
         let addresses = state.kubernetes_addresses().cloned().collect();
         Lab {
             scenario,
@@ -313,7 +313,7 @@ impl Lab {
 
     /// Takes the state of a scenario just put in place: what it shows first is no change.
     fn observe_afresh(&mut self) {
-        self.state = Rc::new(self.timeline.world().state());
+        self.state = Rc::new(self.timeline.state());
         self.addresses = self.state.kubernetes_addresses().cloned().collect();
         self.change.removed.clear();
         self.change.added.clear();
@@ -321,7 +321,7 @@ impl Lab {
 
     /// Takes the state of the world as it is now, and how the kubernetes Endpoints changed.
     fn observe(&mut self) {
-        let state = self.timeline.world().state();
+        let state = self.timeline.state();
         if *self.state != state {
             self.state = Rc::new(state);
         }

@@ -5,6 +5,11 @@
 
 use crate::k8s::event::{ActionFailed, Event};
 use crate::contract::scenario::{Action, Scenario};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::contract::state::State;
+use crate::k8s::api::Service;
 use crate::sim::world::{Mark, World};
 
 /// Virtual time between checkpoints.
@@ -23,6 +28,9 @@ pub struct Timeline {
     /// logs of every checkpoint up to there (the present's are a prefix), so a seek forward can
     /// start from a later checkpoint rather than replay from the present.
     ahead: Option<(u64, Vec<Event>, Vec<Mark>)>,
+    /// The Services of the last state read, by the revision of their last write: in one line of
+    /// history a revision names one set of Services, so the states of a seek share them.
+    services: RefCell<Option<(u64, Rc<Vec<Service>>)>>,
 }
 
 impl Timeline {
@@ -33,7 +41,14 @@ impl Timeline {
             actions: Vec::new(),
             world,
             ahead: None,
+            services: RefCell::new(None),
         }
+    }
+
+    /// The present's state (`World::state`), sharing the Services of the last one read when they
+    /// did not change.
+    pub fn state(&self) -> State {
+        self.world.state_sharing(&mut self.services.borrow_mut())
     }
 
     pub fn world(&self) -> &World {
@@ -144,6 +159,8 @@ impl Timeline {
         self.checkpoints
             .truncate((now / CHECKPOINT_EVERY_MS) as usize + 1);
         self.ahead = None;
+        // Another line of history from here: its revisions may name other Services.
+        self.services.replace(None);
         let result = self.world.act(&action);
         self.actions.push((now, action));
         result

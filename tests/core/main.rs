@@ -35,6 +35,7 @@ mod share;
 #[path = "../support/swarmgen.rs"]
 mod swarmgen;
 mod swarm_digests;
+mod timeline;
 mod tour;
 #[cfg(not(target_arch = "wasm32"))]
 mod ui_imports;

@@ -73,8 +73,9 @@ fn a_link_restores_the_exact_moment() {
     let web = |t: &Timeline| {
         t.world().state()
             .services
-            .into_iter()
+            .iter()
             .find(|s| s.name == "web")
+            .cloned()
             .unwrap()
     };
     assert_ne!(web(&other), web(&live));

@@ -1,8 +1,10 @@
 //! The contract's state snapshot, read out of a world.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use super::World;
+use crate::k8s::api::Service;
 use crate::k8s::controlplane::{Apiserver, Status};
 use crate::k8s::ipallocator::family_of;
 use crate::contract::state::{
@@ -12,6 +14,13 @@ use crate::contract::state::{
 
 impl World {
     pub fn state(&self) -> State {
+        self.state_sharing(&mut None)
+    }
+
+    /// The state, with the Services of `shared` when etcd's Services are still those of its
+    /// revision (else read anew and kept there): the caller keeps `shared` for one line of
+    /// history, where a revision names one set of Services.
+    pub(crate) fn state_sharing(&self, shared: &mut Option<(u64, Rc<Vec<Service>>)>) -> State {
         let now = self.now;
         let etcd = &self.etcd;
         let leases = etcd
@@ -32,13 +41,25 @@ impl World {
             apiservers: self.apiservers().map(|a| self.apiserver_state(a)).collect(),
             leases,
             namespaces: etcd.namespaces(now),
-            services: etcd.services(now).into_iter().cloned().collect(),
+            services: self.services_sharing(shared),
             endpoints: etcd.endpoints(now).into_iter().cloned().collect(),
             pods: etcd.pods(now).into_iter().cloned().collect(),
             allocations: self.allocations(),
             service_cidrs: etcd.service_cidrs(now).into_iter().cloned().collect(),
             ip_addresses: self.ip_addresses(),
             endpoint_slices: etcd.endpoint_slices(now).into_iter().cloned().collect(),
+        }
+    }
+
+    fn services_sharing(&self, shared: &mut Option<(u64, Rc<Vec<Service>>)>) -> Rc<Vec<Service>> {
+        let revision = self.etcd.services_revision();
+        match shared {
+            Some((rev, services)) if *rev == revision => services.clone(),
+            _ => {
+                let services = Rc::new(self.etcd.services(self.now).into_iter().cloned().collect());
+                *shared = Some((revision, Rc::clone(&services)));
+                services
+            }
         }
     }
 

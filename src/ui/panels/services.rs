@@ -74,9 +74,9 @@ pub(crate) fn services(p: &PanelProps) -> Html {
             }
         })
     };
-    // The same Services from one frame to the next (a seek, a tick) keep the same list, and the
-    // rows, a thousand or more, are not rendered again.
-    let services = use_memo(st.services.clone(), |s| s.clone());
+    // The same Services from one frame to the next (a seek, a tick) are the same shared list
+    // (`State::services`), and the rows, a thousand or more, are not rendered again.
+    let services = st.services.clone();
     let (limit, more) = use_rows_shown(services.len(), "services-all", ("Services", "Service"), lang);
     let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::Services);
     html! {
