@@ -76,9 +76,11 @@ await page(browser, server.url, '?tour=kubernetes-service&controls=minimal&theme
 {
   const p = await browser.newPage();
   await holdWasm(p);
-  await p.goto(`${server.url}index.html?scenario=crash-one-of-three`);
-  await p.locator('.lab-loading').waitFor({ state: 'visible' });
-  check(await p.locator('.lab-poster').count() === 0, 'a scenario of its own: no poster, the loading box');
+  for (const query of ['?scenario=crash-one-of-three', '?step=1', '?tour=etcd-outage&step=3']) {
+    await p.goto(`${server.url}index.html${query}`);
+    await p.locator('.lab-loading').waitFor({ state: 'visible' });
+    check(await p.locator('.lab-poster').count() === 0, `${query}: no poster shows that, the loading box does`);
+  }
   await p.close();
 }
 
