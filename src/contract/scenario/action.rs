@@ -220,10 +220,8 @@ impl Corruption {
         let port_kind = matches!(what, "leak_node_port" | "unallocate_node_port" | "force_node_port");
         let value = if port_kind {
             let port = value.parse::<i64>().map_err(|_| FormRefusal::NotAPort(value.to_string()))?;
-            if !(1..=65535).contains(&port) {
-                return Err(FormRefusal::PortOutOfRange(port));
-            }
-            json!(port)
+            // The range every port of a file is read by.
+            json!(super::port_number("port", port).map_err(|_| FormRefusal::PortOutOfRange(port))?)
         } else {
             value.parse::<IpAddr>().map_err(|_| FormRefusal::NotAnIp(value.to_string()))?;
             json!(value)
