@@ -9,6 +9,10 @@ export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER := wasm-bindgen-test-runner
 export CHROMEDRIVER := /usr/bin/chromedriver
 # A whole test file runs in one page; the tours and autoplay tests wait on real time.
 export WASM_BINDGEN_TEST_TIMEOUT := 180
+# A fresh machine builds everything once: incremental caches would only double the disk it needs.
+# `CARGO_INCREMENTAL=1 make …` keeps them for a working copy.
+CARGO_INCREMENTAL ?= 0
+export CARGO_INCREMENTAL
 WASM := --target wasm32-unknown-unknown
 
 .PHONY: help serve test bench setup-web setup-test test-wasm test-e2e test-native build dist package soak soak-digests soak-swarm soak-browser fuzz
