@@ -93,6 +93,30 @@ await page(browser, server.url, '?tour=kubernetes-service&controls=minimal&theme
   await ctx.close();
 }
 
+// Nothing the poster draws runs into anything else before the lab can measure: its status covers
+// no text, and each etcd key leaves room for its value (the poster's estimate, src/ui/stage/fit.rs).
+for (const [width, height] of [[390, 800], [750, 900], [1280, 800]]) {
+  const ctx = await browser.newContext({ viewport: { width, height }, javaScriptEnabled: false });
+  const p = await ctx.newPage();
+  await p.goto(`${server.url}index.html`);
+  const clash = await p.evaluate(() => {
+    const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom && a.width && b.width;
+    const pill = document.querySelector('.lab-poster-status').getBoundingClientRect();
+    const words = [...document.querySelectorAll('.lab-poster-view :is(h1, p, label, button, select, span, text)')]
+      .filter((e) => e.childElementCount === 0 && e.textContent.trim() && e.getClientRects().length);
+    const covered = words.filter((e) => meets(pill, e.getBoundingClientRect())).map((e) => e.textContent.trim());
+    const rows = [...document.querySelectorAll('.stage-fit .row')].filter((g) => g.getClientRects().length);
+    const crowded = rows.filter((g) => {
+      const [k, d] = [g.querySelector('text.key'), g.querySelector('text.detail')].map((t) => t.getBoundingClientRect());
+      return Math.abs(k.top - d.top) < 4 && k.right > d.left;
+    }).map((g) => g.dataset.key);
+    return { covered, crowded, rows: rows.length };
+  });
+  check(clash.covered.length === 0, `poster at ${width} px: its status covers no text (${JSON.stringify(clash.covered)})`);
+  check(clash.rows > 5 && clash.crowded.length === 0, `poster at ${width} px: no etcd key runs into its value (${clash.rows} rows; ${JSON.stringify(clash.crowded)})`);
+  await ctx.close();
+}
+
 // The element in a host page: its tour's poster in its shadow root while the module loads.
 {
   const p = await browser.newPage({ viewport: { width: 1000, height: 900 } });

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::layout::{Layout, Rect};
 use super::rows::Row;
-use super::{pickable, StageProps};
+use super::{fit, pickable, StageProps};
 use crate::ui::spots::Spots;
 use crate::lang::Lang;
 use crate::lab::upstream::Subject;
@@ -35,6 +35,11 @@ pub(super) fn etcd_box(p: &StageProps, spots: &Spots, l: &Layout, rows: &[Row], 
     }
 }
 
+/// The font sizes of a row's key and value (stage.css: `text.key`, `text.detail`), and in a
+/// small row (`.small`), for the first view's estimate of their widths.
+const PX: (f64, f64) = (12.0, 12.0);
+const SMALL_PX: (f64, f64) = (10.0, 9.0);
+
 /// One key: its name on the left and what it holds on the right, or under it (`two_line`).
 fn key_row(p: &StageProps, spots: &Spots, row: &Row, r: Rect, two_line: bool, faded: &Callback<String>) -> Html {
     let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Key(row.key.clone()));
@@ -56,6 +61,14 @@ fn key_row(p: &StageProps, spots: &Spots, row: &Row, r: Rect, two_line: bool, fa
     // One line: the key and the value share the row's room, measured once drawn (`fit`).
     let shared = (!two_line).then(|| room.to_string());
     let own = two_line.then(|| room.to_string());
+    let (key_px, detail_px) = if small { SMALL_PX } else { PX };
+    let (key_len, detail_len) = if two_line {
+        (fit::first_view_single(room, &row.key, key_px), fit::first_view_single(room, &row.detail, detail_px))
+    } else {
+        fit::first_view_pair(room, (&row.key, key_px), (&row.detail, detail_px))
+    };
+    let key_adjust = key_len.is_some().then_some("spacingAndGlyphs");
+    let detail_adjust = detail_len.is_some().then_some("spacingAndGlyphs");
     html! {
         <g class={classes!("row", row.missing.then_some("missing"), row.fading.then_some("fading"), spot.class())}
             data-spot={row.id.spots()} data-tour-spot={spot.attr()} data-key={row.key.clone()} tabindex={(!row.fading).then_some("0")} role="button"
@@ -66,10 +79,10 @@ fn key_row(p: &StageProps, spots: &Spots, row: &Row, r: Rect, two_line: bool, fa
                     width={(r.w * left as f64 / total.max(1) as f64).to_string()} height="3" />
             }
             <text class={classes!("key", small.then_some("small"))} x={(r.x + 8.0).to_string()} y={key_y.to_string()}
-                data-fit={own.clone()}>{ &row.key }</text>
+                data-fit={own.clone()} textLength={key_len} lengthAdjust={key_adjust}>{ &row.key }</text>
             { " " }
             <text class={classes!("detail", small.then_some("small"))} x={(r.right() - 8.0).to_string()} y={detail_y.to_string()}
-                text-anchor="end" data-fit={own}>{ &row.detail }</text>
+                text-anchor="end" data-fit={own} textLength={detail_len} lengthAdjust={detail_adjust}>{ &row.detail }</text>
         </g>
     }
 }

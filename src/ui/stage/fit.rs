@@ -102,14 +102,45 @@ pub(super) fn fit(root: &Element, look: &str) {
         press(el, (w > *room).then_some(*room));
     }
     for ((room, key, detail), (k, d)) in pairs.iter().zip(pair_widths) {
-        if k + GAP + d <= *room {
-            continue;
-        }
-        let key_room = (room - GAP - d).max(k * 0.55).min(k);
-        press(key, Some(key_room));
-        let detail_room = room - GAP - key_room;
-        press(detail, (d > detail_room).then_some(detail_room.max(1.0)));
+        let (key_room, detail_room) = share(*room, k, d);
+        press(key, key_room);
+        press(detail, detail_room);
     }
+}
+
+/// The widths a row's key and value are pressed to when both do not fit in `room` (`None`: as
+/// drawn): the value keeps its width and the key takes the rest, down to 55 % of its own.
+pub(super) fn share(room: f64, key: f64, detail: f64) -> (Option<f64>, Option<f64>) {
+    if key + GAP + detail <= room {
+        return (None, None);
+    }
+    let key_room = (room - GAP - detail).max(key * 0.55).min(key);
+    let detail_room = room - GAP - key_room;
+    (Some(key_room), (detail > detail_room).then_some(detail_room.max(1.0)))
+}
+
+/// The width of `text` in a monospace font of `px` pixels, estimated: the first view is drawn
+/// where nothing can be measured (src/ui/poster.rs). Latin glyphs of the stage's monospace
+/// fonts advance 0.6 em (0.55 in Consolas); a CJK glyph, from the fallback font, about 1 em.
+pub(super) fn mono_width(text: &str, px: f64) -> f64 {
+    text.chars().map(|c| if c >= '\u{2e80}' { px } else { px * 0.6 }).sum()
+}
+
+/// The `textLength` a row's key and value are drawn with, as attributes: in the first view only,
+/// from estimated widths, so that a long key does not run into its value before the lab
+/// measures them (`fit`, which releases them first). The live stage never sets them here.
+pub(super) fn first_view_pair(room: f64, key: (&str, f64), detail: (&str, f64)) -> (Option<String>, Option<String>) {
+    if cfg!(target_arch = "wasm32") {
+        return (None, None);
+    }
+    let (k, d) = share(room, mono_width(key.0, key.1), mono_width(detail.0, detail.1));
+    (k.map(|w| format!("{w:.1}")), d.map(|w| format!("{w:.1}")))
+}
+
+/// As [`first_view_pair`], for a text alone in its room.
+pub(super) fn first_view_single(room: f64, text: &str, px: f64) -> Option<String> {
+    let w = mono_width(text, px);
+    (!cfg!(target_arch = "wasm32") && w > room).then(|| format!("{room:.1}"))
 }
 
 /// Fits the texts under `node` after every render (its texts may have changed, or the `look`
