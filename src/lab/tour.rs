@@ -49,7 +49,23 @@ pub struct TourStep {
     /// How long (virtual ms) the clock plays on once the step is shown, when its narration asks
     /// the reader to watch something happen (`"play": "20s"`): never past the next step.
     pub play: Option<u64>,
+    /// A question the reader answers before the tour goes on (`"ask"`): the next step is the
+    /// moment that answers it, and its card says which answer was right and why.
+    pub ask: Option<Ask>,
 }
+
+/// Predict, then watch: a question with two to four answers, the index of the right one, and
+/// why it is right (what Kubernetes does), each text localized.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ask {
+    pub question: LocalizedText,
+    pub answers: Vec<LocalizedText>,
+    pub right: usize,
+    pub why: LocalizedText,
+}
+
+/// How many answers a question offers.
+pub const ANSWERS: std::ops::RangeInclusive<usize> = 2..=4;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tour {
@@ -59,7 +75,7 @@ pub struct Tour {
 }
 
 // Read from JSON objects only (`crate::json_object`).
-objects_only!(File, StepFile);
+objects_only!(File, StepFile, AskFile);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
@@ -84,6 +100,37 @@ struct StepFile {
     highlight: Vec<String>,
     #[serde(default)]
     play: Option<String>,
+    #[serde(default)]
+    ask: Option<AskFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+struct AskFile {
+    question: LocalizedText,
+    answers: Vec<LocalizedText>,
+    right: usize,
+    why: LocalizedText,
+}
+
+/// A step's question, checked; `field` names the step's `ask` and `last` says whether no step
+/// follows to answer it.
+fn read_ask(a: AskFile, field: &str, last: bool) -> Result<Ask, String> {
+    if last {
+        return Err(format!("{field}: the last step cannot ask: the next step is the moment that answers"));
+    }
+    check_text(&a.question, &format!("{field}.question"))?;
+    if !ANSWERS.contains(&a.answers.len()) {
+        return Err(format!("{field}.answers: give {} to {} answers, not {}", ANSWERS.start(), ANSWERS.end(), a.answers.len()));
+    }
+    for (k, answer) in a.answers.iter().enumerate() {
+        check_text(answer, &format!("{field}.answers[{k}]"))?;
+    }
+    if a.right >= a.answers.len() {
+        return Err(format!("{field}.right: {} is not the index of an answer (0 to {})", a.right, a.answers.len() - 1));
+    }
+    check_text(&a.why, &format!("{field}.why"))?;
+    Ok(Ask { question: a.question, answers: a.answers, right: a.right, why: a.why })
 }
 
 /// Both languages, non-empty: a tour is read in either.
@@ -121,6 +168,7 @@ pub fn parse(
     };
     let mut current = (f.scenario.clone(), load(&f.scenario, "scenario")?);
     let mut steps = Vec::new();
+    let count = f.steps.len();
     for (i, s) in f.steps.into_iter().enumerate() {
         let field = |k: &str| format!("steps[{i}].{k}");
         if let Some(name) = s.scenario {
@@ -161,12 +209,17 @@ pub fn parse(
             None => None,
             Some(p) => Some(play_time(&p).map_err(|e| format!("{}: {e}", field("play")))?),
         };
+        let ask = match s.ask {
+            None => None,
+            Some(a) => Some(read_ask(a, &field("ask"), i + 1 == count)?),
+        };
         steps.push(TourStep {
             scenario: current.0.clone(),
             wait,
             say: s.say,
             highlight,
             play,
+            ask,
         });
     }
     Ok(Tour {

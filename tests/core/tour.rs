@@ -193,3 +193,39 @@ fn a_predicate_that_never_holds_is_reported() {
     let err = g.time_of(0, &mut tl).unwrap_err();
     assert!(err.contains("did not hold within 1h0m0s"), "{err}");
 }
+
+/// A two-step tour whose first step asks `ask` (JSON).
+fn asking(ask: &str) -> String {
+    format!(
+        r#"{{"name":"x","title":{{"en":"X","zh":"X"}},"scenario":"crash-one-of-three","steps":[{{"say":{{"en":"a","zh":"甲"}},"ask":{ask}}},{{"say":{{"en":"b","zh":"乙"}}}}]}}"#
+    )
+}
+
+const T: &str = r#"{"en":"t","zh":"题"}"#;
+
+#[test]
+fn a_step_asks_a_question_with_two_to_four_answers_and_the_right_one() {
+    let ask = format!(r#"{{"question":{T},"answers":[{T},{T},{T}],"right":2,"why":{T}}}"#);
+    let t = tour::parse(&asking(&ask), catalogue::scenario_text).unwrap();
+    let a = t.steps[0].ask.as_ref().expect("the first step asks");
+    assert_eq!((a.answers.len(), a.right), (3, 2));
+    assert!(t.steps[1].ask.is_none());
+    let cases = [
+        (format!(r#"{{"question":{T},"answers":[{T}],"right":0,"why":{T}}}"#), "steps[0].ask.answers: give 2 to 4 answers, not 1"),
+        (format!(r#"{{"question":{T},"answers":[{T},{T},{T},{T},{T}],"right":0,"why":{T}}}"#), "steps[0].ask.answers: give 2 to 4 answers, not 5"),
+        (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":2,"why":{T}}}"#), "steps[0].ask.right: 2 is not the index of an answer (0 to 1)"),
+        (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":-1,"why":{T}}}"#), "steps[0].ask.right: invalid value"),
+        (format!(r#"{{"question":{T},"answers":[{T},{{"en":"","zh":"乙"}}],"right":0,"why":{T}}}"#), "steps[0].ask.answers[1]: needs non-empty"),
+        (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":0}}"#), "steps[0].ask.why: missing field"),
+        (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":0,"why":{T},"hint":1}}"#), "steps[0].ask.hint: unknown field"),
+    ];
+    for (ask, want) in cases {
+        let err = tour::parse(&asking(&ask), catalogue::scenario_text).unwrap_err();
+        assert!(err.starts_with(want), "{err:?} should start with {want:?}");
+    }
+    // The last step has no next step to answer it.
+    let last = asking(&format!(r#"{{"question":{T},"answers":[{T},{T}],"right":0,"why":{T}}}"#))
+        .replace(r#",{"say":{"en":"b","zh":"乙"}}"#, "");
+    let err = tour::parse(&last, catalogue::scenario_text).unwrap_err();
+    assert!(err.starts_with("steps[0].ask: the last step cannot ask"), "{err}");
+}
