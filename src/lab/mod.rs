@@ -4,6 +4,7 @@
 //! so the rules of playing, forking and touring live here, tested natively.
 
 mod allocations;
+mod experiments;
 mod keys;
 mod open;
 mod touring;
@@ -97,6 +98,8 @@ pub enum Msg {
     Load(Scenario, Source),
     /// Start the tour of this name (of `tours/`) at its first step.
     PickTour(String),
+    /// Set up the scenario's experiment of this index (Things to try).
+    Try(usize),
     SetLang(Lang),
 }
 
@@ -160,6 +163,8 @@ pub struct Lab {
     wire_seq: u64,
     /// What [`Lab::view`] and [`Lab::bitmaps`] keep between renders.
     views: RefCell<view::ViewCache>,
+    /// The experiment set up (`Msg::Try`), until the reader acts or opens something else.
+    trying: Option<usize>,
 }
 
 impl Lab {
@@ -196,6 +201,7 @@ impl Lab {
             wire: Rc::default(),
             wire_seq: 0,
             views: RefCell::default(),
+            trying: None,
         }
     }
 
@@ -283,6 +289,7 @@ impl Lab {
                 self.pick_tour(&name);
                 true
             }
+            Msg::Try(i) => self.try_experiment(i),
             Msg::SetLang(lang) => {
                 let changed = self.lang != lang;
                 self.lang = lang;
@@ -462,6 +469,7 @@ impl Lab {
             return;
         }
         self.leave_tour();
+        self.trying = None;
         if self.now() < self.horizon {
             self.forked = true;
             self.horizon = self.now();

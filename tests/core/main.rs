@@ -10,6 +10,7 @@ mod embed;
 mod etcd_key;
 mod endpoints;
 mod endpointsadapter;
+mod experiments;
 mod explain;
 mod golden;
 mod inspect;
