@@ -22,8 +22,10 @@ impl Lab {
         true
     }
 
-    /// The experiment set up last, while the reader has not acted or opened anything since.
-    pub fn trying(&self) -> Option<&crate::contract::scenario::Experiment> {
-        self.scenario.experiments.get(self.trying?)
+    /// The experiment set up last (its index and itself), while the reader has not acted or
+    /// opened anything since.
+    pub fn trying(&self) -> Option<(usize, &crate::contract::scenario::Experiment)> {
+        let i = self.trying?;
+        Some((i, self.scenario.experiments.get(i)?))
     }
 }

@@ -4,6 +4,7 @@
 pub mod bitmap;
 mod browser;
 mod config;
+mod experiments;
 mod controls;
 mod failure;
 mod frame;
@@ -213,6 +214,9 @@ pub fn app(props: &AppProps) -> Html {
             } else {
                 { card.unwrap_or_default() }
             }
+            if guide.is_none() && !props.minimal && !lab.scenario().experiments.is_empty() {
+                { things_to_try(&lab, &send) }
+            }
             // A new scenario forgets the link shown for the old one.
             <link::ShareLink key={lab.generation()} {relative} home={props.home.clone()} />
             <div class="details" ref={details}>
@@ -262,6 +266,13 @@ fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
             offer_first_tour={g.tour.name == STORY}
             say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
     })
+}
+
+/// The scenario's experiments, one click each ([`experiments::ThingsToTry`]).
+fn things_to_try(lab: &Lab, send: &Callback<Msg>) -> Html {
+    let titles: Vec<_> = lab.scenario().experiments.iter().map(|e| e.title.clone()).collect();
+    let trying = lab.trying().map(|(i, e)| (i, e.watch.clone()));
+    html! { <experiments::ThingsToTry {titles} {trying} lab={send.clone()} /> }
 }
 
 /// The brand, the tour and scenario pickers, the language switch and the configuration form.

@@ -53,13 +53,13 @@ fn one_click_sets_an_experiment_up_and_acting_leaves_it() {
     let (mut lab, _) = Lab::open(Opening { scenario: Some("crash-vs-graceful-stop"), ..Opening::default() });
     let e = lab.scenario().experiments[0].clone();
     assert!(lab.update(Msg::Try(0)));
-    assert_eq!(lab.trying(), Some(&e));
+    assert_eq!(lab.trying(), Some((0, &e)));
     assert_eq!(lab.now(), e.start_ms());
     assert!(lab.playing(), "it plays at once");
     assert!(lab.link_to_here().contains("actions="), "a link to a moment of it carries its actions");
     let generation = lab.generation();
     assert!(!lab.update(Msg::Try(99)), "no such experiment: nothing changes");
-    assert_eq!((lab.generation(), lab.trying()), (generation, Some(&e)));
+    assert_eq!((lab.generation(), lab.trying()), (generation, Some((0, &e))));
     lab.update(Msg::Act(Action::CrashApiserver(ApiserverRef { apiserver: "apiserver-a".into() })));
     assert_eq!(lab.trying(), None, "the reader's own action leaves the experiment");
 }
