@@ -56,6 +56,9 @@ fn one_click_sets_an_experiment_up_and_acting_leaves_it() {
     assert_eq!(lab.trying(), Some((0, &e)));
     assert_eq!(lab.now(), e.start_ms());
     assert!(lab.playing(), "it plays at once");
+    // The clock opens before the first action; a link carries the actions up to its moment.
+    assert!(!lab.link_to_here().contains("actions="), "no action taken yet at the start");
+    lab.update(Msg::Seek(e.actions()[0].0));
     assert!(lab.link_to_here().contains("actions="), "a link to a moment of it carries its actions");
     let generation = lab.generation();
     assert!(!lab.update(Msg::Try(99)), "no such experiment: nothing changes");
