@@ -391,3 +391,19 @@ fn tour_run_exits_1_when_a_step_never_arrives() {
     assert!(second["at_ms"].is_null());
     assert_eq!(second["why"], serde_json::json!(["not reached: step 1 never arrived"]));
 }
+
+/// `docs/tour.md`'s complete example is a tour `tour run` passes, at the instants it says.
+#[test]
+fn the_documented_example_tour_runs() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tour.md")).unwrap();
+    let example = doc.split("## 8. A complete example").nth(1).expect("section 8");
+    let json = example.split("```json\n").nth(1).and_then(|b| b.split("```").next()).expect("its JSON");
+    let path = write("example-tour.json", json);
+    let out = sim(&["tour", "run", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let at: Vec<&str> = run["steps"].as_array().unwrap().iter().map(|s| s["at"].as_str().unwrap()).collect();
+    assert_eq!(at, ["0s", "20s", "30s", "1m10s"]);
+    assert_eq!(run["steps"][0]["scenario"], "two-apiservers");
+    assert_eq!(run["steps"][3]["scenario"], "crash-vs-graceful-stop");
+}
