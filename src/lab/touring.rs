@@ -3,7 +3,6 @@
 
 use crate::lang::Lang;
 use crate::quote::quote;
-use crate::lab::share::Source;
 use crate::contract::scenario::MAX_TIME_MS;
 use crate::lab::tour::{Guide, Tour};
 
@@ -13,12 +12,13 @@ use super::{Lab, TourMove};
 const TOUR_MOVE_MS: f64 = 2500.0;
 
 impl Lab {
-    /// Starts `tour` at its first step.
-    pub(super) fn tour(tour: Tour) -> Result<Self, String> {
+    /// A lab taking `tour` (a shipped one, or any file read by [`crate::lab::tour::parse`]) at
+    /// its first step, or why that step cannot be shown.
+    pub fn tour(tour: Tour) -> Result<Self, String> {
         let name = tour.steps[0].scenario.clone();
-        let s = crate::lab::catalogue::scenario(&name)
+        let s = tour.scenario(&name)
             .ok_or_else(|| format!("tour {:?}: no scenario {name:?}", tour.name))?;
-        let mut lab = Lab::new(s, Source::Builtin(name));
+        let mut lab = Lab::new(s, tour.source(&name));
         lab.guide = Some(Guide::new(tour));
         lab.tour_goto(0, false);
         match lab.tour_error.take() {
@@ -58,9 +58,9 @@ impl Lab {
             self.guide = Some(guide);
             return;
         };
-        let source = Source::Builtin(step.scenario.clone());
+        let source = guide.tour.source(&step.scenario);
         if self.source != source {
-            match crate::lab::catalogue::scenario(&step.scenario) {
+            match guide.tour.scenario(&step.scenario) {
                 Some(s) => {
                     let autoplay = self.tour_autoplay;
                     self.replace(Lab::new(s, source));

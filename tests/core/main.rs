@@ -38,6 +38,7 @@ mod swarmgen;
 mod swarm_digests;
 mod timeline;
 mod tour;
+mod tour_file;
 #[cfg(not(target_arch = "wasm32"))]
 mod ui_imports;
 mod upstream;

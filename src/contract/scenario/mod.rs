@@ -27,6 +27,7 @@ pub use crate::k8s::controlplane::{ApiserverSpec, ClusterConfig};
 pub(crate) use cluster::Taken;
 pub use experiment::Experiment;
 pub use initial::{Initial, PresetAllocation};
+pub(crate) use step::check_predicate;
 pub use step::{Step, StepKind};
 pub use values::Millis;
 
@@ -66,6 +67,15 @@ pub struct Scenario {
 /// Parses and validates a scenario file; a rejection is one line naming the field.
 pub fn parse(text: &str) -> Result<Scenario, String> {
     parse_file(text).map_err(crate::quote::one_line)
+}
+
+/// A scenario file's object given inside another file at `path` (a tour's
+/// `steps[2].scenario`), read as a scenario file is; a rejection names its field below `path`.
+pub(crate) fn parse_at(path: &str, value: &Json) -> Result<Scenario, String> {
+    parse(&value.to_string()).map_err(|e| match relative_path(&e) {
+        Some(_) => format!("{path}.{e}"),
+        None => format!("{path}: {e}"),
+    })
 }
 
 fn parse_file(text: &str) -> Result<Scenario, String> {
