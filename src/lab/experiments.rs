@@ -10,16 +10,22 @@ impl Lab {
     /// Sets up experiment `i` of the scenario shown; `false` when it has none of that index.
     pub(super) fn try_experiment(&mut self, i: usize) -> bool {
         let Some(e) = self.scenario.experiments.get(i) else { return false };
-        let (start, actions) = (e.start_ms(), e.actions());
-        let last = actions.last().map_or(0, |(at, _)| *at);
-        let moment = Moment { source: self.source.clone(), seed: None, time_ms: last, actions };
+        let (start, source) = (e.start_ms(), self.source.clone());
+        let moment = Moment { source, seed: None, time_ms: start, experiment: Some(i), actions: Vec::new() };
         let Ok((scenario, mut timeline)) = moment.restore() else { return false };
         timeline.record_wire();
         self.replace(Lab::with_timeline(scenario, moment.source, timeline));
-        self.seek(start);
         self.playing = true;
-        self.trying = Some(i);
+        self.set_trying(Some(i));
         true
+    }
+
+    /// Marks experiment `i` as set up (a click, or a link naming it): the scrubber reaches as
+    /// far as its actions were run.
+    pub(super) fn set_trying(&mut self, i: Option<usize>) {
+        self.trying = i;
+        let last = self.trying().and_then(|(_, e)| e.actions().last().map(|(at, _)| *at));
+        self.horizon = self.horizon.max(last.unwrap_or(0));
     }
 
     /// The experiment set up last (its index and itself), while the reader has not acted or

@@ -479,17 +479,16 @@ impl Lab {
 
     /// A link to the present moment (the fragment, without `#`).
     pub fn link(&self) -> String {
-        let actions = self
-            .timeline
-            .actions()
-            .iter()
-            .filter(|(at, _)| *at <= self.now())
-            .cloned()
-            .collect();
+        // An experiment set up, untouched since, is named: its actions may lie ahead.
+        let actions = match self.trying {
+            Some(_) => Vec::new(),
+            None => self.timeline.actions().iter().filter(|(at, _)| *at <= self.now()).cloned().collect(),
+        };
         Moment {
             source: self.source.clone(),
             seed: None,
             time_ms: self.now(),
+            experiment: self.trying,
             actions,
         }
         .encode()

@@ -58,7 +58,11 @@ impl Lab {
         // An ordinary `#anchor` of the page is not a link to a moment, nor a broken one.
         if let Some(link) = link.map(str::trim).filter(|l| share::is_moment(l)) {
             match Moment::decode(link).and_then(|m| m.restore().map(|r| (m, r))) {
-                Ok((m, (s, tl))) => return (Lab::with_timeline(s, m.source, tl), notes),
+                Ok((m, (s, tl))) => {
+                    let mut lab = Lab::with_timeline(s, m.source, tl);
+                    lab.set_trying(m.experiment);
+                    return (lab, notes);
+                }
                 Err(e) => notes.push(say(
                     format!("This link could not be opened ({e})."),
                     format!("无法打开这个链接（{e}）。"),

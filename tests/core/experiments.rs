@@ -36,7 +36,7 @@ fn every_experiment_shows_what_it_says_to_watch() {
         for (i, e) in s.experiments.iter().enumerate() {
             let actions = e.actions();
             let last = actions.last().map_or(0, |(at, _)| *at);
-            let moment = Moment { source: Source::Builtin(name.into()), seed: None, time_ms: last, actions };
+            let moment = Moment { source: Source::Builtin(name.into()), seed: None, time_ms: last, experiment: None, actions };
             let (_, mut timeline) = moment.restore().unwrap();
             for (at, expect) in e.expects() {
                 timeline.seek(at);
@@ -56,10 +56,7 @@ fn one_click_sets_an_experiment_up_and_acting_leaves_it() {
     assert_eq!(lab.trying(), Some((0, &e)));
     assert_eq!(lab.now(), e.start_ms());
     assert!(lab.playing(), "it plays at once");
-    // The clock opens before the first action; a link carries the actions up to its moment.
-    assert!(!lab.link_to_here().contains("actions="), "no action taken yet at the start");
-    lab.update(Msg::Seek(e.actions()[0].0));
-    assert!(lab.link_to_here().contains("actions="), "a link to a moment of it carries its actions");
+    assert!(lab.link_to_here().contains("try=0"), "a link to a moment of it names it");
     let generation = lab.generation();
     assert!(!lab.update(Msg::Try(99)), "no such experiment: nothing changes");
     assert_eq!((lab.generation(), lab.trying()), (generation, Some((0, &e))));
@@ -87,4 +84,27 @@ fn bad_experiments_are_refused_naming_the_field() {
         let err = scenario::parse(&with(&bad)).unwrap_err();
         assert!(err.starts_with(want), "{err:?} should start with {want:?}");
     }
+}
+
+#[test]
+fn a_link_names_the_experiment_set_up_and_reopens_it() {
+    let (mut lab, _) = Lab::open(Opening { scenario: Some("crash-vs-graceful-stop"), ..Opening::default() });
+    lab.update(Msg::Try(1));
+    let e = lab.scenario().experiments[1].clone();
+    let link = lab.link_to_here();
+    assert!(link.contains("try=1") && !link.contains("actions="), "{link}");
+    // Opened elsewhere: the same moment, the experiment set up, its actions ahead replaying on.
+    let (mut other, notes) = Lab::open(Opening { link: Some(&link), ..Opening::default() });
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!((other.now(), other.trying().map(|(i, _)| i)), (lab.now(), Some(1)));
+    let last = e.actions().last().unwrap().0;
+    lab.update(Msg::Seek(last));
+    other.update(Msg::Seek(last));
+    assert_eq!(*lab.state(), *other.state(), "both run the experiment's actions");
+    let bad = link.replace("try=1", "try=9");
+    let (_, notes) = Lab::open(Opening { link: Some(&bad), ..Opening::default() });
+    assert!(notes[0].contains("link: try: the scenario offers"), "{notes:?}");
+    let bad = link.replace("try=1", "try=x");
+    let (_, notes) = Lab::open(Opening { link: Some(&bad), ..Opening::default() });
+    assert!(notes[0].contains("link: try: \"x\" is not the number of an experiment"), "{notes:?}");
 }
