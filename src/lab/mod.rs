@@ -37,7 +37,7 @@ pub use allocations::{Bar, BarKind};
 pub use keys::key_summary;
 #[cfg(feature = "web")]
 pub(crate) use keys::none;
-pub use open::Opening;
+pub use open::{Opening, TourFile};
 pub use view::{
     ApiserverActions, Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName, RangeName, ReconcilerType,
     View, WireOp, Write, KUBERNETES,
@@ -45,6 +45,8 @@ pub use view::{
 
 /// The scenario the page opens with.
 pub const DEFAULT_SCENARIO: &str = "crash-one-of-three";
+/// The tour the untouched page and embeds open on, moving on by itself.
+pub const STORY: &str = "story";
 /// Speeds offered, as powers of ten of "virtual seconds per real second": 1/10× … 100×.
 pub const SPEED_MIN_EXP: f64 = -1.0;
 pub const SPEED_MAX_EXP: f64 = 2.0;
@@ -100,6 +102,9 @@ pub enum Msg {
     PickTour(String),
     /// Set up the scenario's experiment of this index (Things to try).
     Try(usize),
+    /// Open a trainer's tour file (`tour-src` once fetched): its text or why it could not be
+    /// fetched, its address, and the step to open at (from 1).
+    OpenTourFile { text: Result<String, String>, src: Option<String>, step: Option<usize> },
     SetLang(Lang),
 }
 
@@ -165,6 +170,9 @@ pub struct Lab {
     views: RefCell<view::ViewCache>,
     /// The experiment set up (`Msg::Try`), until the reader acts or opens something else.
     trying: Option<usize>,
+    /// A trainer's tour being taken (`None`: a shipped one, or none), with the address it was
+    /// fetched from (`tour-src`), which links to its steps carry; an inline file has none.
+    tour_src: Option<Option<String>>,
 }
 
 impl Lab {
@@ -202,6 +210,7 @@ impl Lab {
             wire_seq: 0,
             views: RefCell::default(),
             trying: None,
+            tour_src: None,
         }
     }
 
@@ -290,6 +299,12 @@ impl Lab {
                 true
             }
             Msg::Try(i) => self.try_experiment(i),
+            Msg::OpenTourFile { text, src, step } => {
+                let file = TourFile { text: text.as_deref().map_err(String::as_str), src: src.as_deref() };
+                let (next, _) = Lab::open(Opening { tour_file: Some(file), step, lang: self.lang, ..Opening::default() });
+                self.replace(next);
+                true
+            }
             Msg::SetLang(lang) => {
                 let changed = self.lang != lang;
                 self.lang = lang;

@@ -305,12 +305,16 @@ impl Lab {
     }
 
     /// The URL query that reopens the tour at the present step (`tour=…&step=…`).
+    /// A trainer's tour reopens from its address (`tour-src=…&step=…`); one given inline has
+    /// none, and a link to its moment is the moment's fragment.
     pub fn tour_query(&self) -> Option<String> {
         let g = self.guide.as_ref()?;
-        Some(format!(
-            "tour={}&step={}",
-            crate::lab::share::percent_encode(&g.tour.name),
-            g.index + 1
-        ))
+        let encode = crate::lab::share::percent_encode;
+        let tour = match &self.tour_src {
+            None => format!("tour={}", encode(&g.tour.name)),
+            Some(Some(src)) => format!("tour-src={}", encode(src)),
+            Some(None) => return None,
+        };
+        Some(format!("{tour}&step={}", g.index + 1))
     }
 }

@@ -45,7 +45,7 @@ pub(crate) use lang::use_lang;
 use lang::LangProvider;
 
 /// The tour the untouched page and embeds open on, moving on by itself.
-pub const STORY: &str = "story";
+pub use crate::lab::STORY;
 
 #[derive(Properties, PartialEq)]
 pub struct AppProps {
@@ -73,6 +73,12 @@ pub struct AppProps {
     /// The tour step to open at, from 1.
     #[prop_or_default]
     pub step: Option<usize>,
+    /// A trainer's tour file to fetch and take (`tour-src`); wins over `tour` and `scenario`.
+    #[prop_or_default]
+    pub tour_src: Option<AttrValue>,
+    /// A trainer's tour file itself (`tour-file`); wins over `tour_src`.
+    #[prop_or_default]
+    pub tour_file: Option<AttrValue>,
     /// A forced theme, for this instance only.
     #[prop_or_default]
     pub theme: Theme,
@@ -97,7 +103,8 @@ impl AppProps {
     pub(crate) fn from_options(o: crate::lab::embed::PageOptions, link: Option<String>, problems: Vec<String>) -> Self {
         // Asked for nothing in particular, the page and an embed open on the story, playing:
         // most readers never click, so the untouched view has to teach by itself.
-        let untouched = o.tour.is_none() && o.scenario.is_none() && link.is_none() && o.step.is_none();
+        let own = o.tour_src.is_some() || o.tour_file.is_some();
+        let untouched = o.tour.is_none() && o.scenario.is_none() && link.is_none() && o.step.is_none() && !own;
         let o = match untouched {
             true => crate::lab::embed::PageOptions { tour: Some(STORY.into()), autoplay: true, ..o },
             false => o,
@@ -111,6 +118,9 @@ impl AppProps {
             lang: o.lang,
             tour: o.tour.map(Into::into),
             step: o.step,
+            // A file given inline is taken; an address only if there is none.
+            tour_src: o.tour_src.filter(|_| o.tour_file.is_none()).map(Into::into),
+            tour_file: o.tour_file.map(Into::into),
             theme: o.theme,
             panels: o.panels.map(Rc::new),
             home: None,
@@ -136,6 +146,7 @@ pub fn app(props: &AppProps) -> Html {
     let lab = state.get();
     let guide = lab.guide();
     hooks::use_play_loop(lab.playing(), in_view, dispatch.clone());
+    hooks::use_tour_src(props.tour_src.clone(), props.step, send.clone());
     hooks::use_tour_autoplay(
         lab.autoplay_wait_ms(),
         guide.map(|g| g.index),

@@ -22,6 +22,7 @@ mod ipallocator;
 mod model;
 mod names;
 mod options;
+mod own_tour;
 mod parts;
 mod portallocator;
 #[cfg(not(target_arch = "wasm32"))]
