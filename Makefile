@@ -68,6 +68,7 @@ test-e2e: package
 	node tests/e2e/visibility.mjs
 	node tests/e2e/narration.mjs
 	node tests/e2e/served.mjs
+	node tests/e2e/tour-src.mjs
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
 test-scenarios:

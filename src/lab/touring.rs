@@ -305,6 +305,11 @@ impl Lab {
     }
 
     /// The URL query that reopens the tour at the present step (`tour=…&step=…`).
+    /// Whether the tour being taken is a trainer's own (`tour-src`, `tour-file`), not a shipped one.
+    pub fn own_tour(&self) -> bool {
+        self.guide.is_some() && self.tour_src.is_some()
+    }
+
     /// A trainer's tour reopens from its address (`tour-src=…&step=…`); one given inline has
     /// none, and a link to its moment is the moment's fragment.
     pub fn tour_query(&self) -> Option<String> {

@@ -307,7 +307,8 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
                         { " Service alive. Break things and watch." }</p>
                 }
             </div>
-            <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))} lab={send.clone()} />
+            <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))}
+                own={lab.guide().filter(|_| lab.own_tour()).map(|g| g.tour.title.clone())} lab={send.clone()} />
             <label class="lang-switch">
                 <span class="sr-only">{ t.pick("Language", "语言") }</span>
                 <select id={ids.id("lang")} onchange={on_lang} aria-label={t.pick("Language", "语言")}>
