@@ -44,6 +44,8 @@ pub struct PageOptions {
     pub minimal: bool,
     /// The panels to show, in the UI's order (`None`: all of them).
     pub panels: Option<Vec<Part>>,
+    /// `print`: the tour as a handout, every step beside the stage at its instant (needs `tour`).
+    pub print: bool,
 }
 
 /// Reads a query string (with or without `?`). Returns the options and one message per
@@ -62,6 +64,7 @@ pub fn parse_query(query: &str) -> (PageOptions, Vec<String>) {
             Err(e) => problems.push(format!("URL parameter {}: {e}", clip(key, QUOTE_MAX_CHARS))),
         }
     }
+    o.check_print("URL parameter", &mut problems);
     (o, one_line_each(problems))
 }
 
@@ -76,6 +79,7 @@ pub fn parse_settings<K: AsRef<str>, V: AsRef<str>>(
     for (key, value) in pairs {
         o.set(key.as_ref(), value.as_ref(), what, &mut problems);
     }
+    o.check_print(what, &mut problems);
     (o, one_line_each(problems))
 }
 
@@ -117,6 +121,11 @@ impl PageOptions {
                 "0" | "false" => self.autoplay = false,
                 _ => bad("1, true, 0, false"),
             },
+            "print" => match value {
+                "" | "1" | "true" => self.print = true,
+                "0" | "false" => self.print = false,
+                _ => bad("1, true, 0, false"),
+            },
             "controls" => match value {
                 "full" => self.minimal = false,
                 "minimal" => self.minimal = true,
@@ -129,6 +138,14 @@ impl PageOptions {
                 }
             }
             other => problems.push(format!("unknown {what} {}", quote(other))),
+        }
+    }
+
+    /// A handout is of a tour: `print` without one is ignored, and said so.
+    fn check_print(&mut self, what: &str, problems: &mut Vec<String>) {
+        if self.print && self.tour.is_none() {
+            self.print = false;
+            problems.push(format!("{what} print: prints a tour; give one with tour (tour=NAME&print)"));
         }
     }
 

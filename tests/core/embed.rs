@@ -166,3 +166,20 @@ fn tours_come_in_tour_order() {
     assert_eq!(numbers, (from..from + tours.len() as u32).collect::<Vec<_>>());
     assert!(numbers.contains(&10), "{numbers:?}");
 }
+
+#[test]
+fn print_asks_for_a_tour_as_a_handout_and_needs_one() {
+    let (o, problems) = parse_query("?tour=lease-crash-vs-stop&print&lang=zh");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(o.print && o.tour.as_deref() == Some("lease-crash-vs-stop"));
+    assert!(!parse_query("tour=x&print=0").0.print);
+    let (o, problems) = parse_query("print=maybe&tour=x");
+    assert!(!o.print);
+    assert_eq!(problems, ["URL parameter print: \"maybe\" is not one of 1, true, 0, false"]);
+    // Without a tour there is nothing to print: ignored, and said so.
+    let (o, problems) = parse_query("scenario=crash-one-of-three&print");
+    assert!(!o.print);
+    assert_eq!(problems, ["URL parameter print: prints a tour; give one with tour (tour=NAME&print)"]);
+    let (o, problems) = kube_bootstrap_lab::lab::embed::parse_settings([("print", "true"), ("tour", "story")], "attribute");
+    assert!(o.print && problems.is_empty(), "{problems:?}");
+}
