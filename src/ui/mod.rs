@@ -7,6 +7,7 @@ mod config;
 mod controls;
 mod failure;
 mod frame;
+mod handout;
 pub(crate) mod hooks;
 pub(crate) mod ids;
 #[doc(hidden)]
@@ -46,7 +47,7 @@ use lang::LangProvider;
 /// The tour the untouched page and embeds open on, moving on by itself.
 pub const STORY: &str = "story";
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct AppProps {
     /// The scenario to open (a name of `scenarios/`); the default one when absent or unknown.
     #[prop_or_default]
@@ -89,6 +90,10 @@ pub struct AppProps {
     /// that replacing the first view moves nothing.
     #[prop_or_default]
     pub(crate) stage_width: Option<f64>,
+    /// The tour as a handout (`print`), when `tour` names one; else the lab (whose notice says
+    /// what could not be opened).
+    #[prop_or_default]
+    pub print: bool,
 }
 
 impl AppProps {
@@ -115,6 +120,7 @@ impl AppProps {
             home: None,
             report_height: false,
             stage_width: None,
+            print: o.print,
         }
     }
 
@@ -123,8 +129,22 @@ impl AppProps {
     }
 }
 
+/// The lab, or a tour's handout when the page asks to print one.
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
+    let printed = props.print.then(|| props.tour.as_deref().and_then(crate::lab::catalogue::tour)).flatten();
+    match printed {
+        Some(Ok(tour)) => html! {
+            <handout::Handout tour={Rc::new(tour)} lang={props.lang} theme={props.theme} home={props.home.clone()}
+                report_height={props.report_height} />
+        },
+        _ => html! { <Explorer ..props.clone() /> },
+    }
+}
+
+/// The lab itself: the stage, the tour card, the controls and the panels.
+#[function_component(Explorer)]
+fn explorer(props: &AppProps) -> Html {
     let state = hooks::use_lab(props);
     let dispatch = state.dispatcher();
     // The same callback every render: panels whose data did not change are not re-rendered.
@@ -185,7 +205,7 @@ pub fn app(props: &AppProps) -> Html {
             lang={t.code()} data-theme={props.theme.forced()} data-moving={lab.moving().then_some("true")}
             role={props.report_height.then_some("main")} aria-label={props.report_height.then_some("kube-bootstrap-lab")}
             tabindex="-1" {onkeydown} {onpointerdown} ref={root}>
-            { topbar(&lab, &send, &ids) }
+            { topbar(&lab, &send, &ids, props.home.as_deref()) }
             <controls::TimeControls
                 now={lab.now()} horizon={frame.horizon} playing={lab.playing()} speed_exp={lab.speed_exp()}
                 forked={lab.forked()} marks={frame.marks.clone()} lab={send.clone()} />
@@ -265,7 +285,7 @@ fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
 }
 
 /// The brand, the tour and scenario pickers, the language switch and the configuration form.
-fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
+fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>) -> Html {
     let t = lab.lang();
     let on_lang = send.reform(|e: Event| {
         let picked = e
@@ -285,7 +305,10 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
                         { " Service alive. Break things and watch." }</p>
                 }
             </div>
-            <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))} lab={send.clone()} />
+            <div class="tour-tools">
+                <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))} lab={send.clone()} />
+                { print_link(lab, home) }
+            </div>
             <label class="lang-switch">
                 <span class="sr-only">{ t.pick("Language", "语言") }</span>
                 <select id={ids.id("lang")} onchange={on_lang} aria-label={t.pick("Language", "语言")}>
@@ -295,6 +318,20 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
             </label>
             <ConfigForm current={lab.scenario().name.clone()} lab={send.clone()} />
         </div>
+    }
+}
+
+/// "Print this tour": the handout of the tour being taken (`?tour=NAME&print`), on the lab's
+/// own page; from an embed in a tab of its own, leaving the host page where it is.
+fn print_link(lab: &Lab, home: Option<&str>) -> Html {
+    let Some(g) = lab.guide() else { return Html::default() };
+    let t = lab.lang();
+    let href = handout::print_href(&g.tour.name, t, home);
+    html! {
+        <a class="print-tour" {href} target={home.map(|_| "_blank")} rel={home.map(|_| "noopener")}
+            title={t.pick("Every step of this tour beside the stage at its moment, to print or save as PDF",
+                "本导览的每一步及其时刻的舞台，可打印或另存为 PDF")}>
+            { t.pick("Print this tour", "打印此导览") }</a>
     }
 }
 
