@@ -9,7 +9,7 @@
 //   lab.unmount();
 //
 // Options and attributes are the lab page's URL parameters: tour, step, scenario, lang, theme,
-// controls, autoplay, panels (plus link: a moment's `#…` fragment). Each instance has its own
+// controls, autoplay, panels, print (plus link: a moment's `#…` fragment). Each instance has its own
 // state; the only thing shared is the compiled module. While the module loads, the element holds
 // a box of the lab's size that says so (role=status); if it cannot load, a message naming the
 // file that failed (role=alert), and mount() rejects with a LoadError.
@@ -26,7 +26,7 @@ const base = new URL("./", import.meta.url);
 const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];
 const HOST_SHEET = new CSSStyleSheet();
 HOST_SHEET.replaceSync(":host { display: block; } :host([hidden]) { display: none; }");
-const ATTRIBUTES = ["tour", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "link"];
+const ATTRIBUTES = ["tour", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "print", "link"];
 
 /** What could not be loaded, by URL: the message in the element names it. */
 export class LoadError extends Error {

@@ -149,7 +149,8 @@ fn step(s: &HandoutStep, len: usize, t: Lang, ids: &Ids) -> Html {
         Lang::En => (format!("Step {n} of {len}"), format!("at {} · {}", format_ms(s.time_ms), s.scenario)),
         Lang::Zh => (format!("第 {n} 步，共 {len} 步"), format!("{} 时 · {}", format_ms(s.time_ms), s.scenario)),
     };
-    let looks: Vec<String> = s.highlight.iter().map(|h: &Spot| h.label(t)).collect();
+    // What the picture draws of the step's spots (the time controls, say, are not in it).
+    let looks: Vec<String> = s.highlight.iter().filter(|h| stage::draws(&s.frame, h)).map(|h: &Spot| h.label(t)).collect();
     let picture = match t {
         Lang::En => format!("The stage at {}, step {n}", format_ms(s.time_ms)),
         Lang::Zh => format!("第 {n} 步时（{}）的舞台", format_ms(s.time_ms)),
