@@ -44,7 +44,9 @@ pub struct PageOptions {
     pub minimal: bool,
     /// The panels to show, in the UI's order (`None`: all of them).
     pub panels: Option<Vec<Part>>,
-    /// `print`: the tour as a handout, every step beside the stage at its instant (needs `tour`).
+    /// `print`: the tour as a handout, every step with the stage at its instant. Of `tour`, as
+    /// `step` is: without one (or with an unknown one, which the lab's notice names) the lab opens
+    /// as it would without it. Each parameter is read on its own, so this is no problem of `print`.
     pub print: bool,
 }
 
@@ -64,7 +66,6 @@ pub fn parse_query(query: &str) -> (PageOptions, Vec<String>) {
             Err(e) => problems.push(format!("URL parameter {}: {e}", clip(key, QUOTE_MAX_CHARS))),
         }
     }
-    o.check_print("URL parameter", &mut problems);
     (o, one_line_each(problems))
 }
 
@@ -79,7 +80,6 @@ pub fn parse_settings<K: AsRef<str>, V: AsRef<str>>(
     for (key, value) in pairs {
         o.set(key.as_ref(), value.as_ref(), what, &mut problems);
     }
-    o.check_print(what, &mut problems);
     (o, one_line_each(problems))
 }
 
@@ -138,14 +138,6 @@ impl PageOptions {
                 }
             }
             other => problems.push(format!("unknown {what} {}", quote(other))),
-        }
-    }
-
-    /// A handout is of a tour: `print` without one is ignored, and said so.
-    fn check_print(&mut self, what: &str, problems: &mut Vec<String>) {
-        if self.print && self.tour.is_none() {
-            self.print = false;
-            problems.push(format!("{what} print: prints a tour; give one with tour (tour=NAME&print)"));
         }
     }
 

@@ -147,7 +147,7 @@ fn step(s: &HandoutStep, len: usize, t: Lang, ids: &Ids) -> Html {
     let n = s.index + 1;
     let (head, at) = match t {
         Lang::En => (format!("Step {n} of {len}"), format!("at {} · {}", format_ms(s.time_ms), s.scenario)),
-        Lang::Zh => (format!("第 {n} 步，共 {len} 步"), format!("{} 时 · {}", format_ms(s.time_ms), s.scenario)),
+        Lang::Zh => (format!("第 {n} 步，共 {len} 步"), format!("时刻 {} · {}", format_ms(s.time_ms), s.scenario)),
     };
     // What the picture draws of the step's spots (the time controls, say, are not in it).
     let looks: Vec<String> = s.highlight.iter().filter(|h| stage::draws(&s.frame, h)).map(|h: &Spot| h.label(t)).collect();

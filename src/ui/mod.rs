@@ -102,6 +102,8 @@ impl AppProps {
         // Asked for nothing in particular, the page and an embed open on the story, playing:
         // most readers never click, so the untouched view has to teach by itself.
         let untouched = o.tour.is_none() && o.scenario.is_none() && link.is_none() && o.step.is_none();
+        // A handout is of the tour asked for, not of the story an untouched page plays.
+        let print = o.print && o.tour.is_some();
         let o = match untouched {
             true => crate::lab::embed::PageOptions { tour: Some(STORY.into()), autoplay: true, ..o },
             false => o,
@@ -120,7 +122,7 @@ impl AppProps {
             home: None,
             report_height: false,
             stage_width: None,
-            print: o.print,
+            print,
         }
     }
 
@@ -324,7 +326,8 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>) -
 /// "Print this tour": the handout of the tour being taken (`?tour=NAME&print`), on the lab's
 /// own page; from an embed in a tab of its own, leaving the host page where it is.
 fn print_link(lab: &Lab, home: Option<&str>) -> Html {
-    let Some(g) = lab.guide() else { return Html::default() };
+    // The story an untouched page plays is the lab's welcome, not a lesson to hand out.
+    let Some(g) = lab.guide().filter(|g| g.tour.name != STORY) else { return Html::default() };
     let t = lab.lang();
     let href = handout::print_href(&g.tour.name, t, home);
     html! {
