@@ -332,9 +332,10 @@ fn print_link(lab: &Lab, home: Option<&str>) -> Html {
     let href = handout::print_href(&g.tour.name, t, home);
     html! {
         <a class="print-tour" {href} target={home.map(|_| "_blank")} rel={home.map(|_| "noopener")}
-            title={t.pick("Every step of this tour beside the stage at its moment, to print or save as PDF",
+            title={t.pick("Every step of this tour with the stage at its moment, to print or save as PDF",
                 "本导览的每一步及其时刻的舞台，可打印或另存为 PDF")}>
-            { t.pick("Print this tour", "打印此导览") }</a>
+            // A narrow bar shows "Print" alone, on the tour menu's row.
+            { t.pick("Print", "打印") }<span class="long">{ t.pick(" this tour", "此导览") }</span></a>
     }
 }
 
