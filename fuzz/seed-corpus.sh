@@ -39,6 +39,9 @@ for f in "$root"/scenarios/*.json; do
   sed -E 's/"until": *"[^"]*"/"until": "2h"/' "$f" > "corpus/scenario/$(basename "$f" .json)-2h.json"
 done
 cp "$root"/tours/*.json corpus/tour/
+# A tour over a scenario of its own, in both languages: docs/tour.md's complete example.
+sed -n '/^## 8\. A complete example/,$p' "$root"/docs/tour.md | sed -n '/^```json$/,/^```$/p' | sed '1d;$d' \
+  > corpus/tour/inline-scenario.json
 cp "$root"/tests/kubectl/*.json corpus/kubectl/
 
 small='{"cluster":{"apiservers":[{"name":"a","advertise_address":"10.0.0.1"}]},"until":"2h"}'

@@ -8,8 +8,9 @@
 //   const lab = await mount(document.querySelector("#lab"), { scenario: "crash-one-of-three" });
 //   lab.unmount();
 //
-// Options and attributes are the lab page's URL parameters: tour, step, scenario, lang, theme,
-// controls, autoplay, panels, print (plus link: a moment's `#…` fragment). Each instance has its own
+// Options and attributes are the lab page's URL parameters: tour, tour-src, step, scenario, lang,
+// theme, controls, autoplay, panels, print (plus link: a moment's `#…` fragment, and tour-file: a tour
+// file's text, which the element takes from a <script type="application/json"> child). Each instance has its own
 // state; the only thing shared is the compiled module. While the module loads, the element holds
 // a box of the lab's size that says so (role=status); if it cannot load, a message naming the
 // file that failed (role=alert), and mount() rejects with a LoadError.
@@ -26,7 +27,7 @@ const base = new URL("./", import.meta.url);
 const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];
 const HOST_SHEET = new CSSStyleSheet();
 HOST_SHEET.replaceSync(":host { display: block; } :host([hidden]) { display: none; }");
-const ATTRIBUTES = ["tour", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "print", "link"];
+const ATTRIBUTES = ["tour", "tour-src", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "print", "link"];
 
 /** What could not be loaded, by URL: the message in the element names it. */
 export class LoadError extends Error {
@@ -273,6 +274,9 @@ export class KubeBootstrapLab extends HTMLElement {
     for (const name of ATTRIBUTES) {
       if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
     }
+    // A trainer's tour written in the page: the element's <script type="application/json">.
+    const file = this.querySelector(':scope > script[type="application/json"]');
+    if (file) options["tour-file"] = file.textContent;
     let lab;
     try {
       lab = await mount(container, options);

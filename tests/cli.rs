@@ -281,3 +281,129 @@ fn import_notes_say_what_was_ignored_or_guessed() {
     assert!(stderr.contains("apiservers guessed: one at 192.168.10.11:6443"));
     serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("stdout: the file alone");
 }
+
+const TOURS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tours");
+
+/// The shipped tours, sorted by path.
+fn shipped_tours() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(TOURS)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 1);
+    files
+}
+
+#[test]
+fn tour_check_accepts_every_shipped_tour_silently() {
+    for file in shipped_tours() {
+        let out = sim(&["tour", "check", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{file:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{file:?}");
+    }
+}
+
+/// A one-step tour of a shipped scenario whose step is `step` (JSON members before `say`).
+fn tour_file(step: &str) -> String {
+    format!(r#"{{"name":"t","title":{{"en":"T","zh":"题"}},"scenario":"crash-one-of-three","steps":[{{{step}"say":{{"en":"a","zh":"甲"}}}}]}}"#)
+}
+
+#[test]
+fn tour_refusals_exit_2_with_one_line_naming_the_field() {
+    let cases = [
+        (tour_file(r#""at":"soon","#), "error: steps[0].at: "),
+        (tour_file(r#""highlight":["moon"],"#), r#"error: steps[0].highlight[0]: "moon" is not a part of the UI"#),
+        (tour_file(r#""until":{"servicez":[]},"#), "error: steps[0].until.servicez: unknown field"),
+        (tour_file(r#""play":"6m","#), r#"error: steps[0].play: "6m" is longer than 5m0s"#),
+        (tour_file(r#""ask":{"question":"q","answers":["a","b"],"right":0,"why":"w"},"#), "error: steps[0].ask: the last step cannot ask"),
+        (tour_file("").replace(r#""zh":"甲""#, r#""fr":"un""#), r#"error: steps[0].say.fr: unknown language: use "en" or "zh""#),
+        (tour_file("").replace(r#""crash-one-of-three""#, r#""nope""#), r#"error: scenario: there is no scenario "nope""#),
+        (
+            tour_file("").replace(r#""crash-one-of-three""#, r#"{"name":"s","cluster":{"service_cluster_ip_range":"10.96.0.0/33","apiservers":[{"name":"a","advertise_address":"10.0.0.1"}]}}"#),
+            r#"error: scenario.cluster.service_cluster_ip_range: invalid CIDR "10.96.0.0/33""#,
+        ),
+        (tour_file(r#""scenario":{"name":"s","cluster":{"apiservers":[]}},"#), "error: steps[0].scenario.cluster.apiservers: at least one apiserver is required"),
+        (tour_file(r#""sai":1,"#), "error: steps[0].sai: unknown field `sai`"),
+        ("{\"name\": ".to_string(), "error: invalid JSON: "),
+    ];
+    for (text, want) in cases {
+        let path = write("bad-tour.json", &text);
+        for cmd in ["check", "run"] {
+            let out = sim(&["tour", cmd, path.to_str().unwrap()]);
+            assert_eq!(out.status.code(), Some(2), "tour {cmd} on {text}");
+            assert!(out.stdout.is_empty(), "tour {cmd}: nothing on stdout");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.lines().count(), 1, "one line: {err}");
+            assert!(err.starts_with(want), "\n got: {err}\nwant: {want}…");
+        }
+    }
+    for args in [&["tour", "check"][..], &["tour", "run", "/nonexistent/tour.json"], &["tour", "play", "x.json"]] {
+        let out = sim(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn tour_run_plays_every_shipped_tour_to_its_last_step_byte_identically() {
+    for file in shipped_tours() {
+        let a = sim(&["tour", "run", file.to_str().unwrap()]);
+        assert_eq!(a.status.code(), Some(0), "{file:?}: {}", String::from_utf8_lossy(&a.stdout));
+        assert_eq!(a.stdout, sim(&["tour", "run", file.to_str().unwrap()]).stdout, "{file:?}: byte-identical");
+        let run: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+        assert_eq!(run["tour"].as_str(), file.file_stem().unwrap().to_str());
+        assert_eq!(run["passed"], true);
+        let steps = run["steps"].as_array().unwrap();
+        for (i, step) in steps.iter().enumerate() {
+            assert_eq!(step["step"], i + 1);
+            assert_eq!(step["held"], true, "{file:?}: {step}");
+            assert_eq!(step["why"], serde_json::json!([]));
+            assert!(["now", "at", "until"].contains(&step["wait"].as_str().unwrap()));
+            assert!(step["at_ms"].is_u64() && step["at"].is_string(), "{step}");
+        }
+    }
+    // The story: apiserver-b crashes at 32s, its address leaves at 50s.
+    let story = sim(&["tour", "run", &format!("{TOURS}/story.json")]);
+    let run: serde_json::Value = serde_json::from_slice(&story.stdout).unwrap();
+    let at: Vec<&str> = run["steps"].as_array().unwrap().iter().map(|s| s["at"].as_str().unwrap()).collect();
+    assert_eq!(at, ["0s", "32s", "45s", "50s", "1m10s"]);
+    assert_eq!(run["steps"][0]["scenario"], "crash-vs-graceful-stop");
+}
+
+#[test]
+fn tour_run_exits_1_when_a_step_never_arrives() {
+    let text = tour_file(r#""until":{"apiservers":[{"name":"apiserver-a","status":"on the moon"}]},"#)
+        .replace(r#"}}]}"#, r#"}},{"say":"b"}]}"#);
+    let path = write("never.json", &text);
+    assert_eq!(sim(&["tour", "check", path.to_str().unwrap()]).status.code(), Some(0), "valid: only running finds it");
+    let out = sim(&["tour", "run", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(run["passed"], false);
+    let first = &run["steps"][0];
+    assert_eq!((first["wait"].as_str(), first["held"].as_bool()), (Some("until"), Some(false)));
+    assert_eq!((first["at_ms"].as_u64(), first["at"].as_str()), (Some(3_600_000), Some("1h0m0s")), "given up after an hour");
+    assert_eq!(first["why"], serde_json::json!([r#"apiservers[apiserver-a].status: expected "on the moon", got "running""#]));
+    let second = &run["steps"][1];
+    assert_eq!(second["held"], false);
+    assert!(second["at_ms"].is_null());
+    assert_eq!(second["why"], serde_json::json!(["not reached: step 1 never arrived"]));
+}
+
+/// `docs/tour.md`'s complete example is a tour `tour run` passes, at the instants it says.
+#[test]
+fn the_documented_example_tour_runs() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tour.md")).unwrap();
+    let example = doc.split("## 8. A complete example").nth(1).expect("section 8");
+    let json = example.split("```json\n").nth(1).and_then(|b| b.split("```").next()).expect("its JSON");
+    let path = write("example-tour.json", json);
+    let out = sim(&["tour", "run", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let at: Vec<&str> = run["steps"].as_array().unwrap().iter().map(|s| s["at"].as_str().unwrap()).collect();
+    assert_eq!(at, ["0s", "20s", "30s", "1m10s"]);
+    assert_eq!(run["steps"][0]["scenario"], "two-apiservers");
+    assert_eq!(run["steps"][3]["scenario"], "crash-vs-graceful-stop");
+}

@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
             .as_ref()
             .is_none_or(|(name, _)| *name != step.scenario)
         {
-            let s = catalogue::scenario(&step.scenario).expect("a tour names parsed scenarios");
+            let s = t.scenario(&step.scenario).expect("a tour names parsed scenarios");
             current = Some((&step.scenario, Timeline::new(&s)));
         }
         let (_, timeline) = current.as_mut().expect("set above");

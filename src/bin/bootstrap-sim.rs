@@ -1,15 +1,19 @@
-//! `bootstrap-sim`: run, inspect and check scenario files (`docs/scenario.md` §5).
+//! `bootstrap-sim`: run, inspect and check scenario files (`docs/scenario.md` §5) and tour
+//! files (`docs/tour.md`).
 //!
-//! Exit codes: 0 success (every expectation passed), 1 an expectation failed, 2 invalid input
-//! (one line on stderr naming the field path, nothing on stdout).
+//! Exit codes: 0 success (every expectation passed, every tour step arrived), 1 an expectation
+//! failed or a tour step never arrived, 2 invalid input (one line on stderr naming the field
+//! path, nothing on stdout).
 
 use std::process::ExitCode;
 
 use kube_bootstrap_lab::import::kubectl;
+use kube_bootstrap_lab::lab::catalogue;
+use kube_bootstrap_lab::lab::tour::{self, Tour};
 use kube_bootstrap_lab::report;
 use kube_bootstrap_lab::contract::scenario::{self, Scenario};
 
-const USAGE: &str = "usage: bootstrap-sim run FILE | state FILE --at DURATION | check FILE | import FILE [--behavior B] [--service-cluster-ip-range R] [--service-node-port-range P] | findings FILE [same options]";
+const USAGE: &str = "usage: bootstrap-sim run FILE | state FILE --at DURATION | check FILE | import FILE [--behavior B] [--service-cluster-ip-range R] [--service-node-port-range P] | findings FILE [same options] | tour check FILE | tour run FILE";
 
 /// `import` and `findings`: the scenario file of the cluster in `kubectl … -o json` output.
 fn import(file: &str, flags: &[&str]) -> Result<kubectl::Imported, String> {
@@ -40,6 +44,12 @@ fn invalid(msg: impl std::fmt::Display) -> ExitCode {
 fn load(path: &str) -> Result<Scenario, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     scenario::parse(&text)
+}
+
+/// A tour file; the scenarios it names are the shipped ones (or its own, inline).
+fn load_tour(path: &str) -> Result<Tour, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    tour::parse(&text, catalogue::scenario_text)
 }
 
 fn print_json<T: serde::Serialize>(value: &T) {
@@ -108,6 +118,22 @@ fn main() -> ExitCode {
         ["check", file] => match load(file) {
             Err(e) => invalid(e),
             Ok(_) => ExitCode::SUCCESS,
+        },
+        ["tour", "check", file] => match load_tour(file) {
+            Err(e) => invalid(e),
+            Ok(_) => ExitCode::SUCCESS,
+        },
+        ["tour", "run", file] => match load_tour(file) {
+            Err(e) => invalid(e),
+            Ok(t) => {
+                let run = tour::run(&t);
+                print_json(&run);
+                if run.passed {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
+            }
         },
         _ => invalid(USAGE),
     }

@@ -48,6 +48,28 @@ pub struct PageOptions {
     /// `step` is: without one (or with an unknown one, which the lab's notice names) the lab opens
     /// as it would without it. Each parameter is read on its own, so this is no problem of `print`.
     pub print: bool,
+    /// A trainer's tour file to fetch (`tour-src`, an http(s) URL or one relative to the page);
+    /// wins over `tour` and `scenario`.
+    pub tour_src: Option<String>,
+    /// A trainer's tour file itself (`tour-file`: a `mount()` option, or the element's inline
+    /// `<script type="application/json">`); wins over `tour-src`.
+    pub tour_file: Option<String>,
+}
+
+/// The longest `tour-src` read: an address, not a document.
+const MAX_URL_CHARS: usize = 2048;
+
+/// Whether `url` may be fetched as a tour: http(s), or relative to the page (no other scheme:
+/// `javascript:`, `data:`, `file:`). Why not, otherwise.
+pub fn tour_src_ok(url: &str) -> Result<(), String> {
+    if url.trim().is_empty() || url.len() > MAX_URL_CHARS || url.chars().any(char::is_control) {
+        return Err(format!("not an address of at most {MAX_URL_CHARS} characters on one line"));
+    }
+    let scheme = url.split_once(':').map(|(s, _)| s).filter(|s| !s.contains(['/', '?', '#']));
+    match scheme.map(str::to_ascii_lowercase).as_deref() {
+        None | Some("http") | Some("https") => Ok(()),
+        Some(other) => Err(format!("only http and https addresses are fetched, not {other}:")),
+    }
 }
 
 /// Reads a query string (with or without `?`). Returns the options and one message per
@@ -131,6 +153,11 @@ impl PageOptions {
                 "minimal" => self.minimal = true,
                 _ => bad("full, minimal"),
             },
+            "tour-src" => match tour_src_ok(value) {
+                Ok(()) => self.tour_src = Some(value.to_string()),
+                Err(why) => problems.push(format!("{what} tour-src: {}: {why}", quote(value))),
+            },
+            "tour-file" => self.tour_file = Some(value.to_string()),
             // Entries that are no panels have no effect: none valid, the setting has none.
             "panels" => {
                 if let Some(chosen) = panels(value, what, problems) {

@@ -4,6 +4,7 @@
 //! so the rules of playing, forking and touring live here, tested natively.
 
 mod allocations;
+mod experiments;
 mod keys;
 mod open;
 mod touring;
@@ -37,7 +38,7 @@ pub use allocations::{Bar, BarKind};
 pub use keys::key_summary;
 #[cfg(feature = "web")]
 pub(crate) use keys::none;
-pub use open::Opening;
+pub use open::{Opening, TourFile};
 pub use view::{
     ApiserverActions, Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName, RangeName, ReconcilerType,
     View, WireOp, Write, KUBERNETES,
@@ -45,6 +46,8 @@ pub use view::{
 
 /// The scenario the page opens with.
 pub const DEFAULT_SCENARIO: &str = "crash-one-of-three";
+/// The tour the untouched page and embeds open on, moving on by itself.
+pub const STORY: &str = "story";
 /// Speeds offered, as powers of ten of "virtual seconds per real second": 1/10× … 100×.
 pub const SPEED_MIN_EXP: f64 = -1.0;
 pub const SPEED_MAX_EXP: f64 = 2.0;
@@ -98,6 +101,11 @@ pub enum Msg {
     Load(Scenario, Source),
     /// Start the tour of this name (of `tours/`) at its first step.
     PickTour(String),
+    /// Set up the scenario's experiment of this index (Things to try).
+    Try(usize),
+    /// Open a trainer's tour file (`tour-src` once fetched): its text or why it could not be
+    /// fetched, its address, and the step to open at (from 1).
+    OpenTourFile { text: Result<String, String>, src: Option<String>, step: Option<usize> },
     SetLang(Lang),
 }
 
@@ -161,6 +169,11 @@ pub struct Lab {
     wire_seq: u64,
     /// What [`Lab::view`] and [`Lab::bitmaps`] keep between renders.
     views: RefCell<view::ViewCache>,
+    /// The experiment set up (`Msg::Try`), until the reader acts or opens something else.
+    trying: Option<usize>,
+    /// A trainer's tour being taken (`None`: a shipped one, or none), with the address it was
+    /// fetched from (`tour-src`), which links to its steps carry; an inline file has none.
+    tour_src: Option<Option<String>>,
 }
 
 impl Lab {
@@ -197,6 +210,8 @@ impl Lab {
             wire: Rc::default(),
             wire_seq: 0,
             views: RefCell::default(),
+            trying: None,
+            tour_src: None,
         }
     }
 
@@ -282,6 +297,13 @@ impl Lab {
             }
             Msg::PickTour(name) => {
                 self.pick_tour(&name);
+                true
+            }
+            Msg::Try(i) => self.try_experiment(i),
+            Msg::OpenTourFile { text, src, step } => {
+                let file = TourFile { text: text.as_deref().map_err(String::as_str), src: src.as_deref() };
+                let (next, _) = Lab::open(Opening { tour_file: Some(file), step, lang: self.lang, ..Opening::default() });
+                self.replace(next);
                 true
             }
             Msg::SetLang(lang) => {
@@ -463,6 +485,7 @@ impl Lab {
             return;
         }
         self.leave_tour();
+        self.trying = None;
         if self.now() < self.horizon {
             self.forked = true;
             self.horizon = self.now();
@@ -472,17 +495,16 @@ impl Lab {
 
     /// A link to the present moment (the fragment, without `#`).
     pub fn link(&self) -> String {
-        let actions = self
-            .timeline
-            .actions()
-            .iter()
-            .filter(|(at, _)| *at <= self.now())
-            .cloned()
-            .collect();
+        // An experiment set up, untouched since, is named: its actions may lie ahead.
+        let actions = match self.trying {
+            Some(_) => Vec::new(),
+            None => self.timeline.actions().iter().filter(|(at, _)| *at <= self.now()).cloned().collect(),
+        };
         Moment {
             source: self.source.clone(),
             seed: None,
             time_ms: self.now(),
+            experiment: self.trying,
             actions,
         }
         .encode()

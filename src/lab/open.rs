@@ -5,13 +5,23 @@ use crate::lang::Lang;
 use crate::quote::quote;
 use crate::lab::share::{self, Moment, Source};
 
-use super::{Lab, DEFAULT_SCENARIO};
+use super::{Lab, DEFAULT_SCENARIO, STORY};
+
+/// A trainer's tour file from outside the build (`tour-src`, `tour-file`): its text, or why it
+/// could not be fetched; and its address, which links to its steps carry.
+#[derive(Clone, Copy, Debug)]
+pub struct TourFile<'a> {
+    pub text: Result<&'a str, &'a str>,
+    pub src: Option<&'a str>,
+}
 
 /// What a page asks to open (validated settings plus a link's fragment).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Opening<'a> {
     pub scenario: Option<&'a str>,
     pub tour: Option<&'a str>,
+    /// Wins over `tour` and `scenario`; a file that cannot be read opens the story instead.
+    pub tour_file: Option<TourFile<'a>>,
     /// The tour step to open at, from 1.
     pub step: Option<usize>,
     /// A moment's fragment; wins over the rest.
@@ -45,6 +55,7 @@ impl Lab {
         let Opening {
             scenario,
             tour,
+            tour_file,
             step,
             link,
             lang,
@@ -58,14 +69,30 @@ impl Lab {
         // An ordinary `#anchor` of the page is not a link to a moment, nor a broken one.
         if let Some(link) = link.map(str::trim).filter(|l| share::is_moment(l)) {
             match Moment::decode(link).and_then(|m| m.restore().map(|r| (m, r))) {
-                Ok((m, (s, tl))) => return (Lab::with_timeline(s, m.source, tl), notes),
+                Ok((m, (s, tl))) => {
+                    let mut lab = Lab::with_timeline(s, m.source, tl);
+                    lab.set_trying(m.experiment);
+                    return (lab, notes);
+                }
                 Err(e) => notes.push(say(
                     format!("This link could not be opened ({e})."),
                     format!("无法打开这个链接（{e}）。"),
                 )),
             }
+        } else if let Some(file) = tour_file {
+            match Self::open_tour_file(file, step, &say) {
+                Ok((lab, mut more)) => {
+                    notes.append(&mut more);
+                    return (lab, notes);
+                }
+                // Never half a tour: the story, and the one line on what was wrong.
+                Err(note) => match Self::open_tour(STORY, None, &say) {
+                    Ok((lab, _)) => return (lab, vec![note]),
+                    Err(_) => notes.push(note),
+                },
+            }
         } else if let Some(name) = tour {
-            match Self::open_tour(name, step, say) {
+            match Self::open_tour(name, step, &say) {
                 Ok((lab, mut more)) => {
                     notes.append(&mut more);
                     return (lab, notes);
@@ -105,9 +132,9 @@ impl Lab {
     fn open_tour(
         name: &str,
         step: Option<usize>,
-        say: impl Fn(String, String) -> String,
+        say: &impl Fn(String, String) -> String,
     ) -> Result<(Self, Vec<String>), String> {
-        let mut lab = match crate::lab::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
+        let lab = match crate::lab::catalogue::tour(name).map(|t| t.and_then(Lab::tour)) {
             Some(Ok(lab)) => lab,
             Some(Err(e)) => {
                 return Err(say(
@@ -122,6 +149,35 @@ impl Lab {
                 ))
             }
         };
+        Ok(lab.at_step(step, say))
+    }
+
+    /// A trainer's tour file at `step`, as [`Lab::open_tour`]; the note on what was wrong with it.
+    fn open_tour_file(
+        file: TourFile,
+        step: Option<usize>,
+        say: &impl Fn(String, String) -> String,
+    ) -> Result<(Self, Vec<String>), String> {
+        let at = file.src.map_or_else(String::new, |s| format!(" {}", quote(s)));
+        let opened = file.text.map_err(str::to_string).and_then(|text| {
+            crate::lab::tour::parse(text, crate::lab::catalogue::scenario_text).and_then(Lab::tour)
+        });
+        match opened {
+            Ok(mut lab) => {
+                lab.tour_src = Some(file.src.map(str::to_string));
+                Ok(lab.at_step(step, say))
+            }
+            Err(e) => Err(say(
+                format!("The tour file{at} could not be opened ({e}); showing the story."),
+                format!("无法打开导览文件{at}（{e}）；显示故事。"),
+            )),
+        }
+    }
+
+    /// The lab at tour step `step` (from 1), with a note when that step cannot be shown.
+    fn at_step(mut self, step: Option<usize>, say: &impl Fn(String, String) -> String) -> (Self, Vec<String>) {
+        let lab = &mut self;
+        let name = lab.guide.as_ref().map_or(String::new(), |g| g.tour.name.clone());
         let len = lab.guide.as_ref().map_or(0, |g| g.tour.steps.len());
         let mut notes = Vec::new();
         match step {
@@ -140,6 +196,6 @@ impl Lab {
                 format!("导览 {name:?} 只有 {len} 步，没有第 {n} 步；显示第一步。"),
             )),
         }
-        Ok((lab, notes))
+        (self, notes)
     }
 }

@@ -1,7 +1,9 @@
 //! Shareable moments: a URL fragment that names a scenario (or carries one), its seed, the
 //! actions taken and the time reached, e.g.
 //! `#scenario=crash-one-of-three&seed=7&t=1m30s&actions=%5B%5B60000%2C%7B%22do%22...`.
-//! Opening it replays the same timeline, so the page shows exactly that state.
+//! Opening it replays the same timeline, so the page shows exactly that state. A moment of an
+//! experiment the scenario offers (Things to try) names it (`try=1`) rather than listing its
+//! actions, which may still lie ahead of the moment.
 
 use serde_json::Value as Json;
 
@@ -12,7 +14,7 @@ use crate::sim::timeline::Timeline;
 
 /// The keys of a fragment that is a moment of the lab; a fragment with none of them is some
 /// other anchor of the page (`#install`), not a broken link.
-const KEYS: &[&str] = &["scenario", "file", "seed", "t", "actions"];
+const KEYS: &[&str] = &["scenario", "file", "seed", "try", "t", "actions"];
 
 /// The longest a message quotes of a parser's error about a link.
 const ERROR_MAX_CHARS: usize = 200;
@@ -45,6 +47,9 @@ pub struct Moment {
     /// Overrides the scenario's seed.
     pub seed: Option<u64>,
     pub time_ms: u64,
+    /// The scenario's experiment set up (its index): its actions are taken first, at their
+    /// instants, before or after the moment alike.
+    pub experiment: Option<usize>,
     /// (instant, action) in the order they were applied.
     pub actions: Vec<(u64, Action)>,
 }
@@ -94,6 +99,9 @@ impl Moment {
         if let Some(seed) = self.seed {
             parts.push(format!("seed={seed}"));
         }
+        if let Some(i) = self.experiment {
+            parts.push(format!("try={i}"));
+        }
         parts.push(format!("t={}", format_ms(self.time_ms)));
         if !self.actions.is_empty() {
             let list: Vec<Json> = self
@@ -123,7 +131,7 @@ impl Moment {
 
     fn decode_parts(fragment: &str) -> Result<Moment, String> {
         let mut source = None;
-        let (mut seed, mut time_ms, mut actions) = (None, 0, Vec::new());
+        let (mut seed, mut time_ms, mut actions, mut experiment) = (None, 0, Vec::new(), None);
         for part in parts(fragment) {
             let (key, raw) = part
                 .split_once('=')
@@ -140,6 +148,11 @@ impl Moment {
                         format!("link: seed: {} is not a non-negative integer", quote(&value))
                     })?)
                 }
+                "try" => {
+                    experiment = Some(value.parse().map_err(|_| {
+                        format!("link: try: {} is not the number of an experiment", quote(&value))
+                    })?)
+                }
                 // The same ceiling as scenario files: a link cannot hang the page.
                 "t" => time_ms = parse_time(&value).map_err(|e| format!("link: t: {e}"))?,
                 _ => actions = decode_actions(&value)?,
@@ -153,6 +166,7 @@ impl Moment {
             source,
             seed,
             time_ms,
+            experiment,
             actions,
         })
     }
@@ -173,13 +187,26 @@ impl Moment {
         if let Some(seed) = self.seed {
             s.seed = seed;
         }
+        let mut actions = match self.experiment {
+            None => Vec::new(),
+            Some(i) => s.experiments.get(i).map(|e| e.actions()).ok_or_else(|| {
+                format!("link: try: the scenario offers {} experiments, not number {i}", s.experiments.len())
+            })?,
+        };
+        actions.extend(self.actions.iter().cloned());
+        // Stable: at one instant, the experiment's actions first.
+        actions.sort_by_key(|(at, _)| *at);
         let mut tl = Timeline::new(&s);
-        for (at, action) in &self.actions {
-            tl.run_until(*at);
+        for (at, action) in actions {
+            tl.run_until(at);
             // A refusal replays as the reader saw it: its event, the world unchanged.
-            let _ = tl.act(action.clone());
+            let _ = tl.act(action);
         }
-        tl.run_until(self.time_ms);
+        // Back to the moment when an experiment's actions lie ahead of it: they replay on.
+        match self.time_ms < tl.world().now() {
+            true => tl.seek(self.time_ms),
+            false => tl.run_until(self.time_ms),
+        }
         Ok((s, tl))
     }
 }

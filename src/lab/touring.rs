@@ -3,7 +3,6 @@
 
 use crate::lang::Lang;
 use crate::quote::quote;
-use crate::lab::share::Source;
 use crate::contract::scenario::MAX_TIME_MS;
 use crate::lab::tour::{Guide, Tour};
 
@@ -13,12 +12,13 @@ use super::{Lab, TourMove};
 const TOUR_MOVE_MS: f64 = 2500.0;
 
 impl Lab {
-    /// Starts `tour` at its first step.
-    pub(super) fn tour(tour: Tour) -> Result<Self, String> {
+    /// A lab taking `tour` (a shipped one, or any file read by [`crate::lab::tour::parse`]) at
+    /// its first step, or why that step cannot be shown.
+    pub fn tour(tour: Tour) -> Result<Self, String> {
         let name = tour.steps[0].scenario.clone();
-        let s = crate::lab::catalogue::scenario(&name)
+        let s = tour.scenario(&name)
             .ok_or_else(|| format!("tour {:?}: no scenario {name:?}", tour.name))?;
-        let mut lab = Lab::new(s, Source::Builtin(name));
+        let mut lab = Lab::new(s, tour.source(&name));
         lab.guide = Some(Guide::new(tour));
         lab.tour_goto(0, false);
         match lab.tour_error.take() {
@@ -58,9 +58,9 @@ impl Lab {
             self.guide = Some(guide);
             return;
         };
-        let source = Source::Builtin(step.scenario.clone());
+        let source = guide.tour.source(&step.scenario);
         if self.source != source {
-            match crate::lab::catalogue::scenario(&step.scenario) {
+            match guide.tour.scenario(&step.scenario) {
                 Some(s) => {
                     let autoplay = self.tour_autoplay;
                     self.replace(Lab::new(s, source));
@@ -305,12 +305,21 @@ impl Lab {
     }
 
     /// The URL query that reopens the tour at the present step (`tour=…&step=…`).
+    /// Whether the tour being taken is a trainer's own (`tour-src`, `tour-file`), not a shipped one.
+    pub fn own_tour(&self) -> bool {
+        self.guide.is_some() && self.tour_src.is_some()
+    }
+
+    /// A trainer's tour reopens from its address (`tour-src=…&step=…`); one given inline has
+    /// none, and a link to its moment is the moment's fragment.
     pub fn tour_query(&self) -> Option<String> {
         let g = self.guide.as_ref()?;
-        Some(format!(
-            "tour={}&step={}",
-            crate::lab::share::percent_encode(&g.tour.name),
-            g.index + 1
-        ))
+        let encode = crate::lab::share::percent_encode;
+        let tour = match &self.tour_src {
+            None => format!("tour={}", encode(&g.tour.name)),
+            Some(Some(src)) => format!("tour-src={}", encode(src)),
+            Some(None) => return None,
+        };
+        Some(format!("{tour}&step={}", g.index + 1))
     }
 }

@@ -3,13 +3,13 @@
 //! checkpoint interval, back or forward: a seek costs the same anywhere in the timeline); acting
 //! in the past forks the timeline (the actions and checkpoints after that instant are dropped).
 
-use crate::k8s::event::{ActionFailed, Event};
-use crate::contract::scenario::{Action, Scenario};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::contract::scenario::{Action, Scenario};
 use crate::contract::state::State;
 use crate::k8s::api::Service;
+use crate::k8s::event::{ActionFailed, Event};
 use crate::sim::world::{Mark, World};
 
 /// Virtual time between checkpoints.

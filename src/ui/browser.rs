@@ -10,3 +10,8 @@ pub(crate) fn window() -> Option<web_sys::Window> {
         None
     }
 }
+
+/// A computed style's length in px (`"12.5px"`), if `property` has one.
+pub(crate) fn css_px(style: &web_sys::CssStyleDeclaration, property: &str) -> Option<f64> {
+    style.get_property_value(property).ok()?.trim_end_matches("px").parse().ok()
+}

@@ -4,6 +4,7 @@
 pub mod bitmap;
 mod browser;
 mod config;
+mod experiments;
 mod controls;
 mod failure;
 mod frame;
@@ -45,7 +46,7 @@ pub(crate) use lang::use_lang;
 use lang::LangProvider;
 
 /// The tour the untouched page and embeds open on, moving on by itself.
-pub const STORY: &str = "story";
+pub use crate::lab::STORY;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct AppProps {
@@ -73,6 +74,12 @@ pub struct AppProps {
     /// The tour step to open at, from 1.
     #[prop_or_default]
     pub step: Option<usize>,
+    /// A trainer's tour file to fetch and take (`tour-src`); wins over `tour` and `scenario`.
+    #[prop_or_default]
+    pub tour_src: Option<AttrValue>,
+    /// A trainer's tour file itself (`tour-file`); wins over `tour_src`.
+    #[prop_or_default]
+    pub tour_file: Option<AttrValue>,
     /// A forced theme, for this instance only.
     #[prop_or_default]
     pub theme: Theme,
@@ -101,9 +108,10 @@ impl AppProps {
     pub(crate) fn from_options(o: crate::lab::embed::PageOptions, link: Option<String>, problems: Vec<String>) -> Self {
         // Asked for nothing in particular, the page and an embed open on the story, playing:
         // most readers never click, so the untouched view has to teach by itself.
-        let untouched = o.tour.is_none() && o.scenario.is_none() && link.is_none() && o.step.is_none();
+        let own = o.tour_src.is_some() || o.tour_file.is_some();
+        let untouched = o.tour.is_none() && o.scenario.is_none() && link.is_none() && o.step.is_none() && !own;
         // A handout is of the tour asked for, not of the story an untouched page plays.
-        let print = o.print && o.tour.is_some();
+        let print = o.print && (o.tour.is_some() || own);
         let o = match untouched {
             true => crate::lab::embed::PageOptions { tour: Some(STORY.into()), autoplay: true, ..o },
             false => o,
@@ -117,6 +125,9 @@ impl AppProps {
             lang: o.lang,
             tour: o.tour.map(Into::into),
             step: o.step,
+            // A file given inline is taken; an address only if there is none.
+            tour_src: o.tour_src.filter(|_| o.tour_file.is_none()).map(Into::into),
+            tour_file: o.tour_file.map(Into::into),
             theme: o.theme,
             panels: o.panels.map(Rc::new),
             home: None,
@@ -157,6 +168,7 @@ fn explorer(props: &AppProps) -> Html {
     let lab = state.get();
     let guide = lab.guide();
     hooks::use_play_loop(lab.playing(), in_view, dispatch.clone());
+    hooks::use_tour_src(props.tour_src.clone(), props.step, send.clone());
     hooks::use_tour_autoplay(
         lab.autoplay_wait_ms(),
         guide.map(|g| g.index),
@@ -235,6 +247,9 @@ fn explorer(props: &AppProps) -> Html {
             } else {
                 { card.unwrap_or_default() }
             }
+            if guide.is_none() && !props.minimal && !lab.scenario().experiments.is_empty() {
+                { things_to_try(&lab, &send) }
+            }
             // A new scenario forgets the link shown for the old one.
             <link::ShareLink key={lab.generation()} {relative} home={props.home.clone()} />
             <div class="details" ref={details}>
@@ -286,6 +301,13 @@ fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
     })
 }
 
+/// The scenario's experiments, one click each ([`experiments::ThingsToTry`]).
+fn things_to_try(lab: &Lab, send: &Callback<Msg>) -> Html {
+    let titles: Vec<_> = lab.scenario().experiments.iter().map(|e| e.title.clone()).collect();
+    let trying = lab.trying().map(|(i, e)| (i, e.watch.clone()));
+    html! { <experiments::ThingsToTry {titles} {trying} lab={send.clone()} /> }
+}
+
 /// The brand, the tour and scenario pickers, the language switch and the configuration form.
 fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>) -> Html {
     let t = lab.lang();
@@ -308,7 +330,8 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>) -
                 }
             </div>
             <div class="tour-tools">
-                <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))} lab={send.clone()} />
+                <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))}
+                    own={lab.guide().filter(|_| lab.own_tour()).map(|g| g.tour.title.clone())} lab={send.clone()} />
                 { print_link(lab, home) }
             </div>
             <label class="lang-switch">

@@ -111,6 +111,6 @@ fn poster_stage_width(scope: &web_sys::Element) -> Option<f64> {
         .filter_map(|i| stages.item(i)?.dyn_into::<web_sys::Element>().ok())
         .find(|s| s.client_width() > 0)?;
     let style = crate::ui::browser::window()?.get_computed_style(&shown).ok()??;
-    let pad = |side: &str| style.get_property_value(side).ok()?.trim_end_matches("px").parse::<f64>().ok();
+    let pad = |side: &str| crate::ui::browser::css_px(&style, side);
     Some(shown.client_width() as f64 - pad("padding-left")? - pad("padding-right")?)
 }

@@ -33,7 +33,7 @@ fn stuck_height(el: Option<Element>, edge: &str) -> f64 {
     if position != "sticky" && position != "fixed" {
         return 0.0;
     }
-    let offset = style.get_property_value(edge).ok().and_then(|v| v.trim_end_matches("px").parse::<f64>().ok()).unwrap_or(0.0);
+    let offset = crate::ui::browser::css_px(&style, edge).unwrap_or(0.0);
     el.get_bounding_client_rect().height() + offset
 }
 

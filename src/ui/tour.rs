@@ -246,6 +246,9 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
 pub(crate) struct TourPickerProps {
     /// The tour being taken, if any.
     pub(crate) current: Option<AttrValue>,
+    /// Its title when it is a trainer's own (`tour-src`, `tour-file`): the menu lists it too.
+    #[prop_or_default]
+    pub(crate) own: Option<LocalizedText>,
     pub(crate) lab: Callback<Msg>,
 }
 
@@ -275,8 +278,11 @@ pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
                 <select id={ids.id("tour-pick")} onchange={pick.onchange} onkeydown={pick.onkeydown}
                     onfocusout={pick.onfocusout} onpointerdown={pick.onpointerdown} aria-label={lang.pick("Guided tour", "导览")}>
                     <option value="" selected={p.current.is_none()}>{ lang.pick("— choose a tour —", "— 选择一个导览 —") }</option>
+                    if let Some(own) = &p.own {
+                        <option value={p.current.clone().unwrap_or_default()} selected=true disabled=true>{ own.get(lang) }</option>
+                    }
                     { for tours.iter().map(|t| html! {
-                        <option value={t.name.clone()} selected={p.current.as_deref() == Some(t.name.as_str())}>{ t.title.get(lang) }</option>
+                        <option value={t.name.clone()} selected={p.own.is_none() && p.current.as_deref() == Some(t.name.as_str())}>{ t.title.get(lang) }</option>
                     }) }
                 </select>
             </label>

@@ -10,6 +10,7 @@ mod embed;
 mod etcd_key;
 mod endpoints;
 mod endpointsadapter;
+mod experiments;
 mod explain;
 mod golden;
 mod inspect;
@@ -21,6 +22,7 @@ mod ipallocator;
 mod model;
 mod names;
 mod options;
+mod own_tour;
 mod parts;
 mod portallocator;
 #[cfg(not(target_arch = "wasm32"))]
@@ -37,6 +39,7 @@ mod swarmgen;
 mod swarm_digests;
 mod timeline;
 mod tour;
+mod tour_file;
 #[cfg(not(target_arch = "wasm32"))]
 mod ui_imports;
 mod upstream;

@@ -49,6 +49,7 @@ fn a_link_restores_the_exact_moment() {
         source: Source::Builtin("crash-one-of-three".into()),
         seed: None,
         time_ms: live.world().now(),
+        experiment: None,
         actions: live.actions().to_vec(),
     };
     let link = moment.encode();
@@ -90,6 +91,7 @@ fn an_inline_scenario_travels_in_the_link() {
         source: Source::Inline(file),
         seed: Some(3),
         time_ms: 30_000,
+        experiment: None,
         actions: vec![],
     };
     let (s, tl) = Moment::decode(&m.encode())
@@ -142,6 +144,7 @@ fn actions_naming_unknown_apiservers_fail_without_changing_anything() {
         source: Source::Builtin("crash-one-of-three".into()),
         seed: None,
         time_ms: 2_000,
+        experiment: None,
         actions: vec![
             (
                 1_000,
@@ -282,6 +285,7 @@ fn an_ordinary_anchor_is_not_a_link_of_the_lab() {
         source: Source::Builtin("crash-one-of-three".into()),
         seed: Some(2),
         time_ms: 1_000,
+        experiment: None,
         actions: vec![],
     };
     assert!(is_moment(&m.encode()));

@@ -114,7 +114,7 @@ fn bad_tours_are_refused_naming_the_field() {
         ),
         (
             ok.replace(r#""zh":"甲""#, r#""zh":"""#),
-            "steps[0].say: needs non-empty \"en\" and \"zh\" texts",
+            "steps[0].say.zh: must not be empty",
         ),
         (
             ok.replace(r#"{"say""#, r#"{"at":"soon","say""#),
@@ -215,7 +215,7 @@ fn a_step_asks_a_question_with_two_to_four_answers_and_the_right_one() {
         (format!(r#"{{"question":{T},"answers":[{T},{T},{T},{T},{T}],"right":0,"why":{T}}}"#), "steps[0].ask.answers: give 2 to 4 answers, not 5"),
         (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":2,"why":{T}}}"#), "steps[0].ask.right: 2 is not the index of an answer (0 to 1)"),
         (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":-1,"why":{T}}}"#), "steps[0].ask.right: invalid value"),
-        (format!(r#"{{"question":{T},"answers":[{T},{{"en":"","zh":"乙"}}],"right":0,"why":{T}}}"#), "steps[0].ask.answers[1]: needs non-empty"),
+        (format!(r#"{{"question":{T},"answers":[{T},{{"en":"","zh":"乙"}}],"right":0,"why":{T}}}"#), "steps[0].ask.answers[1].en: must not be empty"),
         (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":0}}"#), "steps[0].ask.why: missing field"),
         (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":0,"why":{T},"hint":1}}"#), "steps[0].ask.hint: unknown field"),
     ];

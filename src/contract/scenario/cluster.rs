@@ -31,7 +31,7 @@ impl ApiserverSpec {
 
 /// The apiservers' names and addresses taken so far: each must be unique, in `cluster`, in
 /// `add_apiserver` steps and in the running world alike (`World::refusal`).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Taken {
     names: BTreeSet<String>,
     addresses: BTreeSet<IpAddr>,

@@ -44,6 +44,9 @@ pub(super) struct File {
     #[serde(default)]
     pub(super) steps: Vec<Json>,
     pub(super) until: Option<String>,
+    /// Things to try (`docs/extensions.md`).
+    #[serde(default)]
+    pub(super) experiments: Vec<super::experiment::ExperimentFile>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -7,6 +7,7 @@
 
 mod action;
 mod cluster;
+mod experiment;
 mod file;
 mod initial;
 mod step;
@@ -24,7 +25,9 @@ pub use action::{
 // The model's types, which `cluster` fills from the file.
 pub use crate::k8s::controlplane::{ApiserverSpec, ClusterConfig};
 pub(crate) use cluster::Taken;
+pub use experiment::Experiment;
 pub use initial::{Initial, PresetAllocation};
+pub(crate) use step::check_predicate;
 pub use step::{Step, StepKind};
 pub use values::Millis;
 
@@ -57,11 +60,22 @@ pub struct Scenario {
     pub initial: Initial,
     pub steps: Vec<Step>,
     pub until_ms: u64,
+    /// Things to try (`docs/extensions.md`), in the order the file gives them.
+    pub experiments: Vec<Experiment>,
 }
 
 /// Parses and validates a scenario file; a rejection is one line naming the field.
 pub fn parse(text: &str) -> Result<Scenario, String> {
     parse_file(text).map_err(crate::quote::one_line)
+}
+
+/// A scenario file's object given inside another file at `path` (a tour's
+/// `steps[2].scenario`), read as a scenario file is; a rejection names its field below `path`.
+pub(crate) fn parse_at(path: &str, value: &Json) -> Result<Scenario, String> {
+    parse(&value.to_string()).map_err(|e| match relative_path(&e) {
+        Some(_) => format!("{path}.{e}"),
+        None => format!("{path}: {e}"),
+    })
 }
 
 fn parse_file(text: &str) -> Result<Scenario, String> {
@@ -73,6 +87,10 @@ fn parse_file(text: &str) -> Result<Scenario, String> {
         let path = format!("steps[{i}]");
         steps.push(step::step(&path, raw, &cluster, file.behavior, &mut taken)?);
     }
+    let experiments = file.experiments.iter().enumerate();
+    let experiments = experiments
+        .map(|(i, e)| experiment::read(&format!("experiments[{i}]"), e, &cluster, file.behavior, &taken))
+        .collect::<Result<Vec<_>, String>>()?;
     let until_ms = match &file.until {
         Some(u) => duration("until", u)?,
         None => steps.iter().map(|s| s.at_ms).max().unwrap_or(0),
@@ -87,6 +105,7 @@ fn parse_file(text: &str) -> Result<Scenario, String> {
         initial,
         steps,
         until_ms,
+        experiments,
     })
 }
 

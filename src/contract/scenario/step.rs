@@ -89,13 +89,20 @@ fn expect_of(path: &str, rest: &Map<String, Json>, expect: Json) -> Result<Json,
     if let Some(k) = rest.keys().next() {
         return Err(format!("{path}.{k}: unknown field"));
     }
-    let Json::Object(e) = &expect else {
-        return Err(format!("{path}.expect: must be an object"));
+    check_predicate(&format!("{path}.expect"), &expect)?;
+    Ok(expect)
+}
+
+/// A predicate written as an `expect` is (a scenario's `expect`, a tour step's `until`), at
+/// `path`: an object of the state's keys and the three checks.
+pub(crate) fn check_predicate(path: &str, predicate: &Json) -> Result<(), String> {
+    let Json::Object(e) = predicate else {
+        return Err(format!("{path}: must be an object"));
     };
     if let Some(k) = e.keys().find(|k| !EXPECT_KEYS.contains(&k.as_str())) {
-        return Err(format!("{path}.expect.{k}: unknown field"));
+        return Err(format!("{path}.{k}: unknown field"));
     }
-    Ok(expect)
+    Ok(())
 }
 
 /// What serde cannot check: the apiservers named exist, new ones are unique, names are valid

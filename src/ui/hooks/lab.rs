@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::lab::{Lab, Msg, Opening};
+use crate::lab::{Lab, Msg, Opening, TourFile};
 
 /// The lab as yew's one reducible state: every change is a [`Msg`] through [`Lab::update`].
 /// The lab is updated in place (cloning a timeline every animation frame would cost more than
@@ -43,11 +43,15 @@ pub(crate) fn use_lab(props: &crate::ui::AppProps) -> UseReducerHandle<LabState>
         props.tour.clone(),
         props.link.clone(),
     );
+    let file = props.tour_file.clone();
     let (step, lang, autoplay) = (props.step, props.lang, props.autoplay);
     use_reducer(move || {
+        // A tour at an address opens once fetched (`use_tour_src`); one given inline, at once.
+        let tour_file = file.as_deref().map(|text| TourFile { text: Ok(text), src: None });
         let (lab, _) = Lab::open(Opening {
             scenario: scenario.as_deref(),
             tour: tour.as_deref(),
+            tour_file,
             step,
             link: link.as_deref(),
             lang,

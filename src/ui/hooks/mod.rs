@@ -11,6 +11,7 @@ mod lab;
 mod picked;
 mod play;
 mod shortcuts;
+mod tour_src;
 
 pub(crate) use autoplay::use_tour_autoplay;
 pub(crate) use height::use_height_reports;
@@ -19,3 +20,4 @@ pub(crate) use lab::use_lab;
 pub(crate) use picked::use_picked;
 pub(crate) use play::{use_play_loop, FrameLoop};
 pub(crate) use shortcuts::use_shortcuts;
+pub(crate) use tour_src::use_tour_src;
