@@ -63,6 +63,18 @@ async fn the_handout_shows_every_step_with_its_narration_beside_a_still_stage() 
     }
 }
 
+/// A trainer's tour given inline prints too: no address opens it, so no link back.
+#[wasm_bindgen_test]
+async fn a_tour_file_given_inline_prints_without_a_link_back() {
+    let text = catalogue::TOURS.iter().find(|(n, _)| *n == TOUR).unwrap().1;
+    let root = Mounted::<App>::new(yew::props!(AppProps { tour_file: Some(yew::AttrValue::from(text)), print: true }));
+    settle().await;
+    until("the handout is drawn", || root.query_selector(".handout-step .stage svg").unwrap().is_some()).await;
+    assert_eq!(all(&root, ".handout-step").len(), catalogue::tour(TOUR).unwrap().unwrap().steps.len());
+    assert!(all(&root, ".handout-back, .handout-link").is_empty());
+    root.remove();
+}
+
 #[wasm_bindgen_test]
 async fn a_tour_offers_its_handout_and_an_unknown_tour_opens_the_lab() {
     let root = Mounted::<App>::new(props(Lang::Zh, false));

@@ -22,6 +22,10 @@ use super::stage::{self, Stage};
 #[derive(Properties, PartialEq)]
 pub(crate) struct HandoutProps {
     pub(crate) tour: Rc<Tour>,
+    /// What names the tour in a query (`tour=NAME`, `tour-src=URL`): the links back to the lab.
+    /// None for a tour given inline, which no address opens.
+    #[prop_or_default]
+    pub(crate) key_query: Option<AttrValue>,
     pub(crate) lang: Lang,
     #[prop_or_default]
     pub(crate) theme: Theme,
@@ -34,28 +38,20 @@ pub(crate) struct HandoutProps {
 }
 
 /// The page the links lead to (the lab's own, else this one) with `query`.
-fn page_with(home: Option<&str>, query: &str) -> String {
+pub(crate) fn page_with(home: Option<&str>, query: &str) -> String {
     let here = super::browser::window().and_then(|w| w.location().href().ok());
     let page = home.map(str::to_string).or(here).unwrap_or_default();
     let page = page.split(['?', '#']).next().unwrap_or_default();
     format!("{page}?{query}")
 }
 
-/// `tour=NAME` and the language when it is not the default one.
-fn tour_query(name: &str, lang: Lang, print: bool) -> String {
-    let mut q = format!("tour={}", crate::lab::share::percent_encode(name));
-    if print {
-        q.push_str("&print");
+/// While a trainer's tour file is fetched.
+pub(crate) fn loading(t: Lang) -> Html {
+    html! {
+        <div class="lab handout" lang={t.code()}>
+            <p class="handout-loading" role="status">{ t.pick("Loading the tour…", "正在加载导览…") }</p>
+        </div>
     }
-    if lang != Lang::En {
-        q.push_str(&format!("&lang={}", lang.code()));
-    }
-    q
-}
-
-/// The link that opens the handout of tour `name` (the tour card's "Print this tour").
-pub(crate) fn print_href(name: &str, lang: Lang, home: Option<&str>) -> String {
-    page_with(home, &tour_query(name, lang, true))
 }
 
 #[function_component(Handout)]
@@ -69,7 +65,8 @@ pub(crate) fn handout_view(p: &HandoutProps) -> Html {
     };
     let t = p.lang;
     let title = p.tour.title.get(t).to_string();
-    let back = page_with(p.home.as_deref(), &tour_query(&p.tour.name, t, false));
+    let lang = if t == Lang::En { String::new() } else { format!("&lang={}", t.code()) };
+    let back = p.key_query.as_ref().map(|k| page_with(p.home.as_deref(), &format!("{k}{lang}")));
     let print = Callback::from(|_: MouseEvent| {
         if let Some(w) = super::browser::window() {
             let _ = w.print();
@@ -88,7 +85,9 @@ pub(crate) fn handout_view(p: &HandoutProps) -> Html {
         <div class="lab handout" lang={t.code()} data-theme={p.theme.forced()}
             role={p.report_height.then_some("main")} aria-label={title.clone()} tabindex="-1" ref={root}>
             <div class="handout-bar">
-                <a class="handout-back" href={back.clone()}>{ t.pick("← Back to the lab", "← 返回实验室") }</a>
+                if let Some(back) = back.clone() {
+                    <a class="handout-back" href={back}>{ t.pick("← Back to the lab", "← 返回实验室") }</a>
+                }
                 <button id={ids.id("handout-print")} class="primary" onclick={print}>{ t.pick("Print", "打印") }</button>
                 <span class="hint">{ t.pick(
                     "A4 or Letter, portrait. Turn on “Background graphics” to keep the colours.",
@@ -98,7 +97,9 @@ pub(crate) fn handout_view(p: &HandoutProps) -> Html {
                 <p class="handout-kicker">{ t.pick("kube-bootstrap-lab · guided tour", "kube-bootstrap-lab · 导览") }</p>
                 <h1>{ title }</h1>
                 <p class="handout-meta">{ meta(&p.tour, t) }</p>
-                <p class="handout-link">{ t.pick("Take it in the lab: ", "在实验室中体验：") }<a href={back.clone()}>{ back }</a></p>
+                if let Some(back) = back {
+                    <p class="handout-link">{ t.pick("Take it in the lab: ", "在实验室中体验：") }<a href={back.clone()}>{ back }</a></p>
+                }
             </div>
             { body }
         </div>

@@ -145,12 +145,30 @@ impl AppProps {
 /// The lab, or a tour's handout when the page asks to print one.
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
-    let printed = props.print.then(|| props.tour.as_deref().and_then(crate::lab::catalogue::tour)).flatten();
-    match printed {
+    // A trainer's tour at an address is fetched here for a handout (the lab fetches its own).
+    let src = props.tour_src.clone().filter(|_| props.print);
+    let fetched = hooks::use_fetched_tour(src.clone());
+    if !props.print {
+        return html! { <Explorer ..props.clone() /> };
+    }
+    let encode = crate::lab::share::percent_encode;
+    let file = props.tour_file.as_ref().map(|text| Ok(text.to_string())).or(fetched);
+    // What names the tour in the handout's links: none for a file given inline.
+    let (opened, key) = match (file, &src, &props.tour) {
+        (None, Some(_), _) => return handout::loading(props.lang),
+        (Some(text), src, _) => {
+            let tour = text.and_then(|text| crate::lab::tour::parse(&text, crate::lab::catalogue::scenario_text));
+            (Some(tour), src.as_ref().filter(|_| props.tour_file.is_none()).map(|s| format!("tour-src={}", encode(s))))
+        }
+        (None, None, Some(name)) => (crate::lab::catalogue::tour(name), Some(format!("tour={}", encode(name)))),
+        (None, None, None) => (None, None),
+    };
+    match opened {
         Some(Ok(tour)) => html! {
-            <handout::Handout tour={Rc::new(tour)} lang={props.lang} theme={props.theme} home={props.home.clone()}
-                report_height={props.report_height} />
+            <handout::Handout tour={Rc::new(tour)} key_query={key.map(AttrValue::from)} lang={props.lang} theme={props.theme}
+                home={props.home.clone()} report_height={props.report_height} />
         },
+        // The lab says what could not be opened, and opens what it opens instead.
         _ => html! { <Explorer ..props.clone() /> },
     }
 }
@@ -346,13 +364,15 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>) -
     }
 }
 
-/// "Print this tour": the handout of the tour being taken (`?tour=NAME&print`), on the lab's
-/// own page; from an embed in a tab of its own, leaving the host page where it is.
+/// "Print this tour": the handout of the tour being taken (`?tour=NAME&print`, a trainer's
+/// `?tour-src=URL&print`), on the lab's own page; from an embed in a tab of its own, leaving the
+/// host page where it is. None for a tour given inline (no address to open it by).
 fn print_link(lab: &Lab, home: Option<&str>) -> Html {
     // The story an untouched page plays is the lab's welcome, not a lesson to hand out.
-    let Some(g) = lab.guide().filter(|g| g.tour.name != STORY) else { return Html::default() };
+    let story = lab.guide().is_some_and(|g| g.tour.name == STORY) && !lab.own_tour();
+    let Some(query) = lab.print_query().filter(|_| !story) else { return Html::default() };
     let t = lab.lang();
-    let href = handout::print_href(&g.tour.name, t, home);
+    let href = handout::page_with(home, &query);
     html! {
         <a class="print-tour" {href} target={home.map(|_| "_blank")} rel={home.map(|_| "noopener")}
             title={t.pick("Every step of this tour with the stage at its moment, to print or save as PDF",

@@ -260,3 +260,20 @@ fn every_tour_prints_one_handout_entry_per_step_at_its_instant() {
     let times = |_| handout::steps(&t).unwrap().iter().map(|s| (s.time_ms, (*s.frame.state).clone())).collect::<Vec<_>>();
     assert_eq!(times(0), times(1));
 }
+
+/// "Print this tour" opens the handout by what names the tour: a shipped tour's name, a
+/// trainer's address; a file given inline has none.
+#[test]
+fn a_tour_prints_by_the_query_that_names_it() {
+    use kube_bootstrap_lab::lab::{Lab, Lang, Opening, TourFile};
+    let (lab, _) = Lab::open(Opening { tour: Some("lease-crash-vs-stop"), lang: Lang::Zh, ..Opening::default() });
+    assert_eq!(lab.print_query().as_deref(), Some("tour=lease-crash-vs-stop&print&lang=zh"));
+    let (lab, _) = Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
+    assert_eq!(lab.print_query(), None, "no tour, nothing to print");
+    let text = catalogue::TOURS.iter().find(|(n, _)| *n == "lease-crash-vs-stop").unwrap().1;
+    let file = |src| Opening { tour_file: Some(TourFile { text: Ok(text), src }), ..Opening::default() };
+    let (lab, _) = Lab::open(file(Some("https://example.com/t.json")));
+    assert_eq!(lab.print_query().as_deref(), Some("tour-src=https%3A%2F%2Fexample.com%2Ft.json&print"));
+    let (lab, _) = Lab::open(file(None));
+    assert!(lab.guide().is_some() && lab.print_query().is_none(), "inline: no address prints it");
+}

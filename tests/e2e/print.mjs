@@ -105,6 +105,21 @@ async function link(browser, base) {
   await page.close();
 }
 
+/** A trainer's tour at an address (`tour-src`) prints as a shipped one does, and links back by it. */
+async function tourSrc(browser, base) {
+  const page = await browser.newPage({ viewport: A4 });
+  const text = await readFile(`tours/${NAME}.json`, 'utf8');
+  const own = JSON.stringify({ ...JSON.parse(text), name: 'my-lesson' });
+  await page.route(`${base}__e2e/my-lesson.json`, (route) => route.fulfill({ contentType: 'application/json', body: own }));
+  await page.goto(`${base}?tour-src=__e2e/my-lesson.json&print`);
+  await page.waitForFunction((n) => document.querySelectorAll('.handout-step .stage svg').length === n, tour.steps.length, { timeout: 60000 });
+  const got = await blocks(page);
+  check(got.every((b, i) => b.say === tour.steps[i].say.en), 'tour-src with print: the trainer\'s tour as a handout');
+  const back = await page.locator('.handout-back').getAttribute('href');
+  check(back.endsWith('?tour-src=__e2e%2Fmy-lesson.json'), `tour-src with print: "Back to the lab" reopens it by its address (${back})`);
+  await page.close();
+}
+
 /** `<kube-bootstrap-lab tour=… print lang=zh>` in a host page. */
 async function embed(browser, base) {
   const page = await browser.newPage({ viewport: A4 });
@@ -130,6 +145,7 @@ const browser = await chromium.launch(CHROMIUM);
 try {
   for (const lang of ['en', 'zh']) await handout(browser, server.url, lang);
   await link(browser, server.url);
+  await tourSrc(browser, server.url);
   await embed(browser, server.url);
 } finally {
   await browser.close();
