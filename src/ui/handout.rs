@@ -90,8 +90,8 @@ pub(crate) fn handout_view(p: &HandoutProps) -> Html {
                 }
                 <button id={ids.id("handout-print")} class="primary" onclick={print}>{ t.pick("Print", "打印") }</button>
                 <span class="hint">{ t.pick(
-                    "A4 or Letter, portrait. Turn on “Background graphics” to keep the colours.",
-                    "A4 或 Letter 纵向。勾选“背景图形”以保留颜色。") }</span>
+                    "For A4 or Letter, portrait: each step stays whole on its page.",
+                    "适用于 A4 或 Letter 纵向打印：每一步都完整地留在同一页上。") }</span>
             </div>
             <div class="handout-head">
                 <p class="handout-kicker">{ t.pick("kube-bootstrap-lab · guided tour", "kube-bootstrap-lab · 导览") }</p>
