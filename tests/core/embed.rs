@@ -168,7 +168,7 @@ fn tours_come_in_tour_order() {
 }
 
 #[test]
-fn print_asks_for_a_tour_as_a_handout_and_needs_one() {
+fn print_asks_for_the_tour_as_a_handout_and_is_read_on_its_own() {
     let (o, problems) = parse_query("?tour=lease-crash-vs-stop&print&lang=zh");
     assert!(problems.is_empty(), "{problems:?}");
     assert!(o.print && o.tour.as_deref() == Some("lease-crash-vs-stop"));
