@@ -9,7 +9,7 @@
 //   lab.unmount();
 //
 // Options and attributes are the lab page's URL parameters: tour, tour-src, step, scenario, lang,
-// theme, controls, autoplay, panels (plus link: a moment's `#…` fragment, and tour-file: a tour
+// theme, controls, autoplay, panels, print (plus link: a moment's `#…` fragment, and tour-file: a tour
 // file's text, which the element takes from a <script type="application/json"> child). Each instance has its own
 // state; the only thing shared is the compiled module. While the module loads, the element holds
 // a box of the lab's size that says so (role=status); if it cannot load, a message naming the
@@ -27,7 +27,7 @@ const base = new URL("./", import.meta.url);
 const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];
 const HOST_SHEET = new CSSStyleSheet();
 HOST_SHEET.replaceSync(":host { display: block; } :host([hidden]) { display: none; }");
-const ATTRIBUTES = ["tour", "tour-src", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "link"];
+const ATTRIBUTES = ["tour", "tour-src", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "print", "link"];
 
 /** What could not be loaded, by URL: the message in the element names it. */
 export class LoadError extends Error {

@@ -4,10 +4,12 @@
 // Options: the page's URL parameters or the element's attributes.
 (() => {
   // What no poster shows: another scenario, a moment, a step of no tour or a later one, some
-  // panels, a trainer's own tour.
+  // panels, a trainer's own tour, a handout.
   const file = (o) => {
     if (o.scenario || o.link || o.panels || o["tour-src"] || o["tour-file"]) return null;
     if (o.step && (!o.tour || String(o.step) !== "1")) return null;
+    // A tour's handout (`print`) is no first view of the lab.
+    if (o.print != null) return null;
     const tour = o.tour || "story";
     if (!/^[a-z0-9-]+$/.test(tour)) return null;
     const lang = o.lang === "zh" ? "zh" : "en";

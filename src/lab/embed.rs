@@ -44,6 +44,10 @@ pub struct PageOptions {
     pub minimal: bool,
     /// The panels to show, in the UI's order (`None`: all of them).
     pub panels: Option<Vec<Part>>,
+    /// `print`: the tour as a handout, every step with the stage at its instant. Of `tour`, as
+    /// `step` is: without one (or with an unknown one, which the lab's notice names) the lab opens
+    /// as it would without it. Each parameter is read on its own, so this is no problem of `print`.
+    pub print: bool,
     /// A trainer's tour file to fetch (`tour-src`, an http(s) URL or one relative to the page);
     /// wins over `tour` and `scenario`.
     pub tour_src: Option<String>,
@@ -137,6 +141,11 @@ impl PageOptions {
             "autoplay" => match value {
                 "" | "1" | "true" => self.autoplay = true,
                 "0" | "false" => self.autoplay = false,
+                _ => bad("1, true, 0, false"),
+            },
+            "print" => match value {
+                "" | "1" | "true" => self.print = true,
+                "0" | "false" => self.print = false,
                 _ => bad("1, true, 0, false"),
             },
             "controls" => match value {

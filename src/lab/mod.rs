@@ -12,6 +12,7 @@ mod view;
 
 pub mod catalogue;
 pub mod embed;
+pub mod handout;
 pub mod share;
 pub mod tour;
 // What the UI draws from a view (the event notes, the inspector's bitmaps, the page's parts,

@@ -314,12 +314,27 @@ impl Lab {
     /// none, and a link to its moment is the moment's fragment.
     pub fn tour_query(&self) -> Option<String> {
         let g = self.guide.as_ref()?;
-        let encode = crate::lab::share::percent_encode;
-        let tour = match &self.tour_src {
-            None => format!("tour={}", encode(&g.tour.name)),
-            Some(Some(src)) => format!("tour-src={}", encode(src)),
-            Some(None) => return None,
+        Some(format!("{}&step={}", self.tour_key()?, g.index + 1))
+    }
+
+    /// The query that opens this tour as a handout (`tour=…&print`, `tour-src=…&print`), in the
+    /// reader's language; none for a tour given inline.
+    pub fn print_query(&self) -> Option<String> {
+        let lang = match self.lang {
+            Lang::En => String::new(),
+            other => format!("&lang={}", other.code()),
         };
-        Some(format!("{tour}&step={}", g.index + 1))
+        Some(format!("{}&print{lang}", self.tour_key()?))
+    }
+
+    /// What names the tour in a query: `tour=NAME`, or `tour-src=URL` for a trainer's file.
+    fn tour_key(&self) -> Option<String> {
+        let g = self.guide.as_ref()?;
+        let encode = crate::lab::share::percent_encode;
+        match &self.tour_src {
+            None => Some(format!("tour={}", encode(&g.tour.name))),
+            Some(Some(src)) => Some(format!("tour-src={}", encode(src))),
+            Some(None) => None,
+        }
     }
 }

@@ -21,6 +21,12 @@ impl Ids {
         format!("{}{bare}", self.prefix)
     }
 
+    /// The ids of a part drawn several times in this instance (each step of a handout): `more`
+    /// added to the prefix.
+    pub(crate) fn within(&self, more: &str) -> Ids {
+        Ids { prefix: format!("{}{more}", self.prefix).into() }
+    }
+
     /// A selector of this instance's element with id `bare`.
     pub(crate) fn sel(&self, bare: &str) -> String {
         format!("#{}{bare}", self.prefix)

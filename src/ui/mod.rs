@@ -8,6 +8,7 @@ mod experiments;
 mod controls;
 mod failure;
 mod frame;
+mod handout;
 pub(crate) mod hooks;
 pub(crate) mod ids;
 #[doc(hidden)]
@@ -47,7 +48,7 @@ use lang::LangProvider;
 /// The tour the untouched page and embeds open on, moving on by itself.
 pub use crate::lab::STORY;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct AppProps {
     /// The scenario to open (a name of `scenarios/`); the default one when absent or unknown.
     #[prop_or_default]
@@ -96,6 +97,10 @@ pub struct AppProps {
     /// that replacing the first view moves nothing.
     #[prop_or_default]
     pub(crate) stage_width: Option<f64>,
+    /// The tour as a handout (`print`), when `tour` names one; else the lab (whose notice says
+    /// what could not be opened).
+    #[prop_or_default]
+    pub print: bool,
 }
 
 impl AppProps {
@@ -105,6 +110,8 @@ impl AppProps {
         // most readers never click, so the untouched view has to teach by itself.
         let own = o.tour_src.is_some() || o.tour_file.is_some();
         let untouched = o.tour.is_none() && o.scenario.is_none() && link.is_none() && o.step.is_none() && !own;
+        // A handout is of the tour asked for, not of the story an untouched page plays.
+        let print = o.print && (o.tour.is_some() || own);
         let o = match untouched {
             true => crate::lab::embed::PageOptions { tour: Some(STORY.into()), autoplay: true, ..o },
             false => o,
@@ -126,6 +133,7 @@ impl AppProps {
             home: None,
             report_height: false,
             stage_width: None,
+            print,
         }
     }
 
@@ -134,8 +142,40 @@ impl AppProps {
     }
 }
 
+/// The lab, or a tour's handout when the page asks to print one.
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
+    // A trainer's tour at an address is fetched here for a handout (the lab fetches its own).
+    let src = props.tour_src.clone().filter(|_| props.print);
+    let fetched = hooks::use_fetched_tour(src.clone());
+    if !props.print {
+        return html! { <Explorer ..props.clone() /> };
+    }
+    let encode = crate::lab::share::percent_encode;
+    let file = props.tour_file.as_ref().map(|text| Ok(text.to_string())).or(fetched);
+    // What names the tour in the handout's links: none for a file given inline.
+    let (opened, key) = match (file, &src, &props.tour) {
+        (None, Some(_), _) => return handout::loading(props.lang),
+        (Some(text), src, _) => {
+            let tour = text.and_then(|text| crate::lab::tour::parse(&text, crate::lab::catalogue::scenario_text));
+            (Some(tour), src.as_ref().filter(|_| props.tour_file.is_none()).map(|s| format!("tour-src={}", encode(s))))
+        }
+        (None, None, Some(name)) => (crate::lab::catalogue::tour(name), Some(format!("tour={}", encode(name)))),
+        (None, None, None) => (None, None),
+    };
+    match opened {
+        Some(Ok(tour)) => html! {
+            <handout::Handout tour={Rc::new(tour)} key_query={key.map(AttrValue::from)} lang={props.lang} theme={props.theme}
+                home={props.home.clone()} report_height={props.report_height} />
+        },
+        // The lab says what could not be opened, and opens what it opens instead.
+        _ => html! { <Explorer ..props.clone() /> },
+    }
+}
+
+/// The lab itself: the stage, the tour card, the controls and the panels.
+#[function_component(Explorer)]
+fn explorer(props: &AppProps) -> Html {
     let state = hooks::use_lab(props);
     let dispatch = state.dispatcher();
     // The same callback every render: panels whose data did not change are not re-rendered.
@@ -197,7 +237,7 @@ pub fn app(props: &AppProps) -> Html {
             lang={t.code()} data-theme={props.theme.forced()} data-moving={lab.moving().then_some("true")}
             role={props.report_height.then_some("main")} aria-label={props.report_height.then_some("kube-bootstrap-lab")}
             tabindex="-1" {onkeydown} {onpointerdown} ref={root}>
-            { topbar(&lab, &send, &ids) }
+            { topbar(&lab, &send, &ids, props.home.as_deref()) }
             <controls::TimeControls
                 now={lab.now()} horizon={frame.horizon} playing={lab.playing()} speed_exp={lab.speed_exp()}
                 forked={lab.forked()} marks={frame.marks.clone()} lab={send.clone()} />
@@ -287,7 +327,7 @@ fn things_to_try(lab: &Lab, send: &Callback<Msg>) -> Html {
 }
 
 /// The brand, the tour and scenario pickers, the language switch and the configuration form.
-fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
+fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>) -> Html {
     let t = lab.lang();
     let on_lang = send.reform(|e: Event| {
         let picked = e
@@ -307,8 +347,11 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
                         { " Service alive. Break things and watch." }</p>
                 }
             </div>
-            <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))}
-                own={lab.guide().filter(|_| lab.own_tour()).map(|g| g.tour.title.clone())} lab={send.clone()} />
+            <div class="tour-tools">
+                <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))}
+                    own={lab.guide().filter(|_| lab.own_tour()).map(|g| g.tour.title.clone())} lab={send.clone()} />
+                { print_link(lab, home) }
+            </div>
             <label class="lang-switch">
                 <span class="sr-only">{ t.pick("Language", "语言") }</span>
                 <select id={ids.id("lang")} onchange={on_lang} aria-label={t.pick("Language", "语言")}>
@@ -318,6 +361,24 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
             </label>
             <ConfigForm current={lab.scenario().name.clone()} lab={send.clone()} />
         </div>
+    }
+}
+
+/// "Print this tour": the handout of the tour being taken (`?tour=NAME&print`, a trainer's
+/// `?tour-src=URL&print`), on the lab's own page; from an embed in a tab of its own, leaving the
+/// host page where it is. None for a tour given inline (no address to open it by).
+fn print_link(lab: &Lab, home: Option<&str>) -> Html {
+    // The story an untouched page plays is the lab's welcome, not a lesson to hand out.
+    let story = lab.guide().is_some_and(|g| g.tour.name == STORY) && !lab.own_tour();
+    let Some(query) = lab.print_query().filter(|_| !story) else { return Html::default() };
+    let t = lab.lang();
+    let href = handout::page_with(home, &query);
+    html! {
+        <a class="print-tour" {href} target={home.map(|_| "_blank")} rel={home.map(|_| "noopener")}
+            title={t.pick("Every step of this tour with the stage at its moment, to print or save as PDF",
+                "本导览的每一步及其时刻的舞台，可打印或另存为 PDF")}>
+            // A narrow bar shows "Print" alone, on the tour menu's row.
+            { t.pick("Print", "打印") }<span class="long">{ t.pick(" this tour", "此导览") }</span></a>
     }
 }
 

@@ -49,7 +49,7 @@ fn option_text(v: &JsValue) -> String {
 }
 
 /// Mounts a lab into `element`. `options` takes the URL parameters' keys (`tour`, `step`, `scenario`,
-/// `lang`, `theme`, `controls`, `autoplay`, `panels`) plus `link` (a moment's fragment);
+/// `lang`, `theme`, `controls`, `autoplay`, `panels`, `print`) plus `link` (a moment's fragment);
 /// `home` is the lab's own page, which links to a moment point to.
 #[wasm_bindgen]
 pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) -> Instance {

@@ -166,3 +166,20 @@ fn tours_come_in_tour_order() {
     assert_eq!(numbers, (from..from + tours.len() as u32).collect::<Vec<_>>());
     assert!(numbers.contains(&10), "{numbers:?}");
 }
+
+#[test]
+fn print_asks_for_the_tour_as_a_handout_and_is_read_on_its_own() {
+    let (o, problems) = parse_query("?tour=lease-crash-vs-stop&print&lang=zh");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(o.print && o.tour.as_deref() == Some("lease-crash-vs-stop"));
+    assert!(!parse_query("tour=x&print=0").0.print);
+    let (o, problems) = parse_query("print=maybe&tour=x");
+    assert!(!o.print);
+    assert_eq!(problems, ["URL parameter print: \"maybe\" is not one of 1, true, 0, false"]);
+    // Each parameter is read on its own: without a tour, print is kept and has no effect (the
+    // lab opens as without it: `ui::App`), as a step without a tour.
+    let (o, problems) = parse_query("scenario=crash-one-of-three&print");
+    assert!(o.print && o.tour.is_none() && problems.is_empty(), "{problems:?}");
+    let (o, problems) = kube_bootstrap_lab::lab::embed::parse_settings([("print", "true"), ("tour", "story")], "attribute");
+    assert!(o.print && problems.is_empty(), "{problems:?}");
+}

@@ -229,3 +229,51 @@ fn a_step_asks_a_question_with_two_to_four_answers_and_the_right_one() {
     let err = tour::parse(&last, catalogue::scenario_text).unwrap_err();
     assert!(err.starts_with("steps[0].ask: the last step cannot ask"), "{err}");
 }
+
+/// The handout of every shipped tour: one entry per step, at the instant the reader's tour
+/// shows it (a guide over the scenario's own timeline), with the state of that instant.
+#[test]
+fn every_tour_prints_one_handout_entry_per_step_at_its_instant() {
+    use kube_bootstrap_lab::lab::handout;
+    for t in catalogue::tours() {
+        let steps = handout::steps(&t).unwrap_or_else(|e| panic!("{}: {e}", t.name));
+        assert_eq!(steps.len(), t.steps.len(), "{}", t.name);
+        let mut guide = Guide::new(t.clone());
+        let mut timelines: BTreeMap<String, Timeline> = BTreeMap::new();
+        for (i, (s, step)) in steps.iter().zip(&t.steps).enumerate() {
+            let tl = timelines
+                .entry(step.scenario.clone())
+                .or_insert_with(|| Timeline::new(&scenario_of(&step.scenario)));
+            let at = guide.time_of(i, tl).unwrap();
+            let what = format!("{} step {}", t.name, i + 1);
+            assert_eq!((s.index, s.time_ms, &s.scenario), (i, at, &step.scenario), "{what}");
+            assert_eq!((&s.say, &s.highlight), (&step.say, &step.highlight), "{what}");
+            // The picture is of that instant: the state a fresh timeline has there.
+            let mut fresh = Timeline::new(&scenario_of(&step.scenario));
+            fresh.seek(at);
+            assert_eq!(s.frame.state.time_ms, at, "{what}");
+            assert_eq!(*s.frame.state, fresh.state(), "{what}");
+        }
+    }
+    // Deterministic: twice the same.
+    let t = catalogue::tour("lease-crash-vs-stop").unwrap().unwrap();
+    let times = |_| handout::steps(&t).unwrap().iter().map(|s| (s.time_ms, (*s.frame.state).clone())).collect::<Vec<_>>();
+    assert_eq!(times(0), times(1));
+}
+
+/// "Print this tour" opens the handout by what names the tour: a shipped tour's name, a
+/// trainer's address; a file given inline has none.
+#[test]
+fn a_tour_prints_by_the_query_that_names_it() {
+    use kube_bootstrap_lab::lab::{Lab, Lang, Opening, TourFile};
+    let (lab, _) = Lab::open(Opening { tour: Some("lease-crash-vs-stop"), lang: Lang::Zh, ..Opening::default() });
+    assert_eq!(lab.print_query().as_deref(), Some("tour=lease-crash-vs-stop&print&lang=zh"));
+    let (lab, _) = Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
+    assert_eq!(lab.print_query(), None, "no tour, nothing to print");
+    let text = catalogue::TOURS.iter().find(|(n, _)| *n == "lease-crash-vs-stop").unwrap().1;
+    let file = |src| Opening { tour_file: Some(TourFile { text: Ok(text), src }), ..Opening::default() };
+    let (lab, _) = Lab::open(file(Some("https://example.com/t.json")));
+    assert_eq!(lab.print_query().as_deref(), Some("tour-src=https%3A%2F%2Fexample.com%2Ft.json&print"));
+    let (lab, _) = Lab::open(file(None));
+    assert!(lab.guide().is_some() && lab.print_query().is_none(), "inline: no address prints it");
+}

@@ -53,6 +53,8 @@ const STATES = [
   ['config-form', '', async (page) => { await page.click('#configure'); await page.waitForSelector('#config-form'); }],
   ['tour', 'tour=lease-crash-vs-stop&step=2', async (page) => { await page.waitForSelector('#tour-title'); }],
   ['behaviour-1.35', 'scenario=servicecidr-default-terminating-1-35', async (page) => { await seek(page, 30000); }],
+  // A tour as a handout (no clock: every step's still stage).
+  ['handout', 'tour=lease-crash-vs-stop&print&lang=zh', async () => {}],
 ];
 
 /** The same on a phone (390×844, a touch screen): the landing page and a tour step. */
@@ -111,7 +113,7 @@ try {
       const page = await context.newPage();
       await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
       await page.goto(`${server.url}?theme=${theme}${query ? `&${query}` : ''}`);
-      await page.waitForSelector('#clock');
+      await page.waitForSelector(name === 'handout' ? '.handout-step .stage svg' : '#clock');
       await reach(page);
       rows.push(...await audit(page, `app ${name} ${theme}`));
       await page.screenshot({ path: `${ARTIFACTS}/axe-app-${name}-${theme}.png`, fullPage: true });

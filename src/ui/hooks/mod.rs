@@ -20,4 +20,4 @@ pub(crate) use lab::use_lab;
 pub(crate) use picked::use_picked;
 pub(crate) use play::{use_play_loop, FrameLoop};
 pub(crate) use shortcuts::use_shortcuts;
-pub(crate) use tour_src::use_tour_src;
+pub(crate) use tour_src::{use_fetched_tour, use_tour_src};

@@ -41,6 +41,28 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     Ok(text)
 }
 
+/// The text at `src`, fetched once (`None` until it has come, or without `src`): a handout of a
+/// trainer's tour (`ui::handout`) reads it itself, as the lab reads it through [`use_tour_src`].
+#[hook]
+pub(crate) fn use_fetched_tour(src: Option<AttrValue>) -> Option<Result<String, String>> {
+    let got = use_state(|| None);
+    {
+        let got = got.clone();
+        use_effect_with(src, move |src| {
+            if let Some(src) = src.clone() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    let text = match absolute(&src) {
+                        Ok(url) => fetch_text(&url).await,
+                        Err(e) => Err(e),
+                    };
+                    got.set(Some(text));
+                });
+            }
+        });
+    }
+    (*got).clone()
+}
+
 /// Fetches `src` once, then has the lab open it at `step` (or say why it could not).
 #[hook]
 pub(crate) fn use_tour_src(src: Option<AttrValue>, step: Option<usize>, dispatch: Callback<Msg>) {

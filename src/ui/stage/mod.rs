@@ -58,6 +58,10 @@ pub(crate) struct StageProps {
     /// The width the stage will measure, when known before it is drawn (the first view's).
     #[prop_or_default]
     pub(crate) first_width: Option<f64>,
+    /// A still picture (a handout's, `ui::handout`): drawn wide whatever its box, scaled to it,
+    /// with no packets, no legend of them and no live region.
+    #[prop_or_default]
+    pub(crate) still: bool,
 }
 
 fn now_ms() -> f64 {
@@ -125,7 +129,8 @@ pub(crate) fn stage(p: &StageProps) -> Html {
     let lang = super::use_lang();
     let ids = crate::ui::ids::use_ids();
     let node = use_node_ref();
-    let width = use_width(node.clone(), p.first_width);
+    let measured = use_width(node.clone(), p.first_width);
+    let width = if p.still { STILL_WIDTH } else { measured };
     let flight = use_mut_ref(Flight::default);
     let redraw = use_force_update();
     let announce = use_state(String::new);
@@ -198,16 +203,20 @@ pub(crate) fn stage(p: &StageProps) -> Html {
                     { etcd::etcd_box(p, &spots, layout, &rows, &faded, lang) }
                     { service::service_card(p, &spots, layout, &places, lang, &ids) }
                     { strip::strip(&p.frame, layout.strip, &p.on_pick, &p.on_details, &spots, &places, lang) }
-                    <g class="packets" aria-hidden="true">
-                        { for flight.borrow().packets.iter().map(|pk| packet(pk, &land, &p.on_pick)) }
-                    </g>
+                    if !p.still {
+                        <g class="packets" aria-hidden="true">
+                            { for flight.borrow().packets.iter().map(|pk| packet(pk, &land, &p.on_pick)) }
+                        </g>
+                    }
                 </svg>
                 { caption(p, &spots, lang) }
-                <p class="sr-only" aria-live="polite">{ (*announce).clone() }</p>
+                if !p.still {
+                    <p class="sr-only" aria-live="polite">{ (*announce).clone() }</p>
+                }
             </div>
         }
     };
-    if cfg!(target_arch = "wasm32") {
+    if cfg!(target_arch = "wasm32") || p.still {
         return draw(&layout, node);
     }
     let narrow = |w| Layout::new(w, st.apiservers.len(), rows.len(), service::card(p));
@@ -233,6 +242,10 @@ fn poster_fits(draw: &dyn Fn(&Layout, NodeRef) -> Html, wide: &Layout, node: Nod
 /// as the live stage measures them (its content box): a 390 px phone's and a docs site's 750
 /// px column's.
 const POSTER_FITS: [(&str, f64); 2] = [("phone", 352.0), ("column", 704.0)];
+
+/// The width a still stage is laid out at: the landscape stage, which keeps its proportions
+/// when scaled down to a page.
+const STILL_WIDTH: f64 = 960.0;
 
 /// A request in words, for the live region.
 fn describe(w: &Write, lang: Lang) -> String {
@@ -419,6 +432,7 @@ fn caption(p: &StageProps, spots: &Spots, lang: Lang) -> Html {
                     }
                 }) }
             </ol>
+            if !p.still {
             <ul class="legend" aria-label={lang.pick("Packet shapes", "数据包形状")}>
                 { for legend.iter().map(|(via, name)| {
                     let class = format!("shape {}", packets::shape_classes(*via, WireOp::Put));
@@ -430,6 +444,7 @@ fn caption(p: &StageProps, spots: &Spots, lang: Lang) -> Html {
                 <li><svg viewBox="-9 -9 18 18" class="legend-shape" aria-hidden="true"><g class="shape op-bounce"><circle r="6" /></g></svg>
                     { lang.pick("bounced (no etcd)", "被退回（连不上 etcd）") }</li>
             </ul>
+            }
         </div>
     }
 }
