@@ -22,6 +22,7 @@ mod model;
 mod names;
 mod options;
 mod parts;
+mod predict;
 mod portallocator;
 #[cfg(not(target_arch = "wasm32"))]
 mod props;
