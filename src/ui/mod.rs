@@ -23,6 +23,7 @@ pub mod poster;
 mod reveal;
 mod spots;
 mod stage;
+pub(crate) mod predict;
 pub(crate) mod tour;
 pub mod table;
 
@@ -260,6 +261,7 @@ fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
     Some(html! {
         <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay()}
             offer_first_tour={g.tour.name == STORY}
+            ask={g.asks().cloned()} picked={g.answered(g.index)} verdict={g.verdict().map(predict::Shown::from)}
             say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
     })
 }

@@ -6,6 +6,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::lab::tour::Ask;
 use crate::lab::Msg;
 use crate::lang::{Lang, LocalizedText};
 use crate::lab::parts::Spot;
@@ -53,6 +54,14 @@ pub(crate) struct TourCardProps {
     /// The last step offers the first guided tour beside the sandbox (the story's end).
     #[prop_or_default]
     pub(crate) offer_first_tour: bool,
+    /// The step's question, and the answer the reader picked before, if any.
+    #[prop_or_default]
+    pub(crate) ask: Option<Ask>,
+    #[prop_or_default]
+    pub(crate) picked: Option<usize>,
+    /// The verdict on the previous step's question, when the reader answered it.
+    #[prop_or_default]
+    pub(crate) verdict: Option<super::predict::Shown>,
     pub(crate) lab: Callback<Msg>,
 }
 
@@ -152,6 +161,16 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     // "Look at" is offered for the step's spots this instance draws (`ui::spots`).
     let spots = super::spots::use_spots();
     let card = use_node_ref();
+    // A new step starts at the top of its narration (a verdict, when there is one, opens it).
+    let body = use_node_ref();
+    {
+        let body = body.clone();
+        use_effect_with(p.index, move |_| {
+            if let Some(b) = body.cast::<web_sys::Element>() {
+                b.set_scroll_top(0);
+            }
+        });
+    }
     use_focus_kept(card.clone());
     let last = p.index + 1 == p.len;
     // Read once the last step is reached, not on every frame it is shown.
@@ -178,6 +197,8 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
         })
     };
     let then = first_tour(&tours);
+    // On an unanswered question the answers come first; Next skips it.
+    let skips = p.ask.is_some() && p.picked.is_none();
     let progress = match lang {
         Lang::En => format!("Step {} of {}", p.index + 1, p.len),
         Lang::Zh => format!("第 {} 步，共 {} 步", p.index + 1, p.len),
@@ -195,7 +216,8 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             <ol class="tour-dots" aria-hidden="true">
                 { for (0..p.len).map(|i| html! { <li class={classes!((i <= p.index).then_some("done"))} /> }) }
             </ol>
-            <div class="tour-body" id={ids.id("tour-body")}>
+            <div class="tour-body" id={ids.id("tour-body")} ref={body}>
+                { super::predict::verdict(lang, ids.id("tour-verdict"), p.verdict.as_ref()) }
                 <p class="tour-say" id={ids.id("tour-say")} aria-live="polite">{ p.say.get(lang) }</p>
                 if !spots.offered().is_empty() {
                     <p class="tour-look">
@@ -218,6 +240,10 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                     <p class="notice" role="alert">{ e.clone() }</p>
                 }
             </div>
+            // Outside the narration, which scrolls: the question and its answers stay whole.
+            if let Some(ask) = &p.ask {
+                <super::predict::AskGroup ask={ask.clone()} picked={p.picked} lab={p.lab.clone()} />
+            }
             <div class="tour-buttons">
                 <button id={ids.id("tour-back")} disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
                     { lang.pick("← Back", "← 上一步") }</button>
@@ -232,8 +258,13 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                         // A phone's strip shows "Explore" alone: the whole label would take two lines.
                         if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
                 } else {
-                    <button id={ids.id("tour-next")} class="primary" onclick={click(|| Msg::TourNext { animate: !super::media::prefers_reduced_motion() })}>
-                        { lang.pick("Next →", "下一步 →") }</button>
+                    <button id={ids.id("tour-next")} class={classes!((!skips).then_some("primary"))} onclick={click(|| Msg::TourNext { animate: !super::media::prefers_reduced_motion() })}>
+                        if skips {
+                            // Next moves on without an answer, so without a verdict.
+                            if lang == Lang::En { { "Skip" }<span class="long">{ " the question" }</span>{ " →" } } else { { "跳过此题 →" } }
+                        } else {
+                            { lang.pick("Next →", "下一步 →") }
+                        }</button>
                     <button id={ids.id("tour-leave")} class="tour-leave quiet" onclick={leave}>
                         { lang.pick("Leave the tour", "退出导览") }</button>
                 }
