@@ -8,10 +8,12 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::lab::{catalogue, Lab, Msg, Opening, MAX_FRAME_MS};
 
-/// lease-crash-vs-stop's third step (index 2) asks when 192.168.10.12 leaves the Endpoints.
+/// lease-crash-vs-stop's fourth step (index 3) asks when 192.168.10.13 leaves the Endpoints
+/// once apiserver-c stops gracefully (at once); another answer is wrong.
 const TOUR: &str = "lease-crash-vs-stop";
-const ASKING: usize = 2;
-const RIGHT: usize = 1;
+const ASKING: usize = 3;
+const RIGHT: usize = 0;
+const WRONG: usize = 1;
 
 fn step_of(lab: &Lab) -> usize {
     lab.guide().expect("in a tour").index
@@ -50,9 +52,9 @@ fn answering_keeps_the_answer_moves_on_and_the_next_step_says_whether_it_was_rig
     assert!(lab.update(Msg::Answer { answer: RIGHT, animate: true }));
     assert!(lab.moving());
     assert_eq!(step_of(&lab), ASKING);
-    assert!(!lab.update(Msg::Answer { answer: 0, animate: true }), "the first pick stands");
+    assert!(!lab.update(Msg::Answer { answer: WRONG, animate: true }), "the first pick stands");
     play_until_still(&mut lab);
-    assert_eq!(lab.now(), 50_000, "the Endpoints lose 192.168.10.12 at 50s");
+    assert_eq!(lab.now(), 70_000, "apiserver-c stops at 70s and its address leaves then");
     let g = lab.guide().unwrap();
     assert_eq!((g.index, g.answered(ASKING)), (ASKING + 1, Some(RIGHT)));
     let v = g.verdict().expect("a verdict");
@@ -70,10 +72,10 @@ fn answering_keeps_the_answer_moves_on_and_the_next_step_says_whether_it_was_rig
 #[test]
 fn a_wrong_answer_gets_the_right_one_beside_it() {
     let mut lab = open_at(ASKING, false);
-    assert!(answer(&mut lab, 0));
+    assert!(answer(&mut lab, WRONG));
     let g = lab.guide().unwrap();
     let v = g.verdict().expect("a verdict");
-    assert_eq!((g.index, v.picked, v.right()), (ASKING + 1, 0, false));
+    assert_eq!((g.index, v.picked, v.right()), (ASKING + 1, WRONG, false));
     assert_eq!(v.right_answer(), &v.ask.answers[RIGHT]);
     assert_ne!(v.picked_answer(), v.right_answer());
     // Going back, the reader may answer again: the new pick is kept.
