@@ -48,7 +48,7 @@ pub(crate) struct TourCardProps {
     /// Why the next step cannot be shown (a tour that no longer matches the simulation).
     #[prop_or_default]
     pub(crate) error: Option<AttrValue>,
-    /// The tour moves on by itself.
+    /// The tour moves on by itself (not from a question: it waits there for the reader).
     #[prop_or_default]
     pub(crate) auto: bool,
     /// The last step offers the first guided tour beside the sandbox (the story's end).
