@@ -180,9 +180,24 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     // Docked under a narrow stage, the narration shows its first lines until the reader opens
     // it; beside a wide stage the toggle is not drawn (CSS) and the card shows it all.
     let open = use_state(|| false);
+    // Docked, a question shows its answers once the strip is opened ("Answer"), and the focus
+    // goes to the first of them.
+    let asks = p.ask.is_some();
     let toggle = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
+        let (open, card) = (open.clone(), card.clone());
+        Callback::from(move |_: MouseEvent| {
+            let opening = !*open;
+            open.set(opening);
+            if opening && asks {
+                let card = card.clone();
+                gloo_timers::callback::Timeout::new(0, move || {
+                    if let Some(c) = card.cast::<web_sys::Element>() {
+                        focus_first(&c, &["button.answer"]);
+                    }
+                })
+                .forget();
+            }
+        })
     };
     let click = |msg: fn() -> Msg| {
         let cb = p.lab.clone();
@@ -211,7 +226,11 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                 // Docked, the step count is short, so that one row holds it with the buttons.
                 <span class="tour-count" aria-hidden="true">{ format!("{} / {}", p.index + 1, p.len) }</span>
                 <button class="small quiet tour-more" aria-expanded={open.to_string()} aria-controls={ids.id("tour-body")} onclick={toggle}>
-                    { if *open { lang.pick("Less ▾", "收起 ▾") } else { lang.pick("More ▴", "展开 ▴") } }</button>
+                    { match (*open, asks) {
+                        (true, _) => lang.pick("Less ▾", "收起 ▾"),
+                        (false, true) => lang.pick("Answer ▴", "作答 ▴"),
+                        (false, false) => lang.pick("More ▴", "展开 ▴"),
+                    } }</button>
             </div>
             <ol class="tour-dots" aria-hidden="true">
                 { for (0..p.len).map(|i| html! { <li class={classes!((i <= p.index).then_some("done"))} /> }) }

@@ -64,11 +64,25 @@ async function run(browser, server, view, lang) {
   check(group.role === 'group' && group.labelled && group.answers === ask.answers.length, `${tag}: a group of ${ask.answers.length} answers labelled by the question`);
   const skip = (await page.textContent('#tour-next')) ?? '';
   check(lang === 'en' ? skip.includes('Skip') : skip.includes('跳过'), `${tag}: Next reads "${skip.trim()}"`);
+  // Docked under a narrow stage, the strip keeps its height and shows the question; "Answer"
+  // opens it to the answers and takes the focus there.
+  const docked = await page.evaluate(() => getComputedStyle(document.querySelector('.tour-more')).display !== 'none');
+  await page.focus('#tour-title');
+  if (docked) {
+    check(await inView(page, '.tour-question'), `${tag}: docked, the question is in view`);
+    await page.screenshot({ path: `${ARTIFACTS}/predict-${view.name}-${lang}-closed.png` });
+    let tabs = 0;
+    while (tabs++ < 30 && !(await page.evaluate(() => document.activeElement?.classList.contains('tour-more')))) await page.keyboard.press('Tab');
+    const label = (await page.textContent('.tour-more')) ?? '';
+    check(label.includes(lang === 'en' ? 'Answer' : '作答'), `${tag}: docked, the strip's toggle reads "${label.trim()}"`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.dataset?.answer === '0', null, { timeout: 3000 }).catch(() => {});
+    check((await focusedAnswer(page)) === '0', `${tag}: opening the strip puts the focus on the first answer`);
+  }
   check(await inView(page, '.tour-ask'), `${tag}: the question and its answers are in view`);
   await page.screenshot({ path: `${ARTIFACTS}/predict-${view.name}-${lang}-ask.png` });
 
   // Right, by keyboard: Tab to the first answer, the arrows to the right one, Enter.
-  await page.focus('#tour-title');
   check(await tabToAnswer(page, 'Tab'), `${tag}: Tab reaches the answers`);
   await page.keyboard.press('Home');
   for (let k = 0; k < ask.right; k++) await page.keyboard.press('ArrowDown');
