@@ -53,7 +53,7 @@ test: setup-test test-wasm test-e2e test-scenarios test-native
 # The core compiled to wasm must pass the very same tests, then the components.
 test-wasm:
 	cargo test $(WASM) --no-default-features --test core
-	cargo test $(WASM) --test web --test web_bitmap --test web_lang --test web_embed --test web_forms --test web_objects --test web_inspector --test web_table --test web_stage --test web_try --test web_handout
+	cargo test $(WASM) --test web --test web_bitmap --test web_lang --test web_embed --test web_forms --test web_objects --test web_inspector --test web_table --test web_stage --test web_try --test web_handout --test web_predict
 
 # docsites.mjs builds an mdBook book and a Hugo site from the packed tarball: after `package`.
 test-e2e: package
@@ -68,6 +68,7 @@ test-e2e: package
 	node tests/e2e/docsites.mjs
 	node tests/e2e/visibility.mjs
 	node tests/e2e/narration.mjs
+	node tests/e2e/predict.mjs
 	node tests/e2e/served.mjs
 	node tests/e2e/tour-src.mjs
 

@@ -7,6 +7,7 @@ mod allocations;
 mod experiments;
 mod keys;
 mod open;
+mod predict;
 mod touring;
 mod view;
 
@@ -39,6 +40,7 @@ pub use keys::key_summary;
 #[cfg(feature = "web")]
 pub(crate) use keys::none;
 pub use open::{Opening, TourFile};
+pub use predict::Verdict;
 pub use view::{
     ApiserverActions, Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName, RangeName, ReconcilerType,
     View, WireOp, Write, KUBERNETES,
@@ -90,6 +92,12 @@ pub enum Msg {
         animate: bool,
     },
     TourBack,
+    /// The reader picks this answer (an index) to the question of the step shown: the tour
+    /// moves on as with `TourNext`, and the next step shows the verdict.
+    Answer {
+        answer: usize,
+        animate: bool,
+    },
     /// An autoplaying tour moves on by itself after the reading pause ([`Lab::autoplay_wait_ms`]).
     TourAutoNext {
         animate: bool,
@@ -278,6 +286,7 @@ impl Lab {
                 self.tour_move(false, false);
                 true
             }
+            Msg::Answer { answer, animate } => self.answer(answer, animate),
             Msg::TourAutoNext { animate } => {
                 let due = self.autoplay_wait_ms().is_some();
                 if due {

@@ -198,12 +198,13 @@ impl Lab {
 
     /// A story (a tour that moves on by itself) starts playing to its next step at once, over
     /// the time its caption takes to read: the clock never stands still while the reader
-    /// reads. A next step at the same instant waits for [`Lab::autoplay_wait_ms`] instead.
+    /// reads. A next step at the same instant waits for [`Lab::autoplay_wait_ms`] instead; a
+    /// step that asks waits for the reader's answer.
     pub(super) fn story_onward(&mut self) {
         let Some(i) = self.guide.as_ref().filter(|g| !g.is_last()).map(|g| g.index) else {
             return;
         };
-        if self.tour_autoplay && !self.moving() {
+        if self.tour_autoplay && !self.moving() && !self.waits_for_answer() {
             let ms = self.reading_ms() as f64;
             self.tour_goto_in(i + 1, true, Some(ms));
         }
@@ -275,10 +276,11 @@ impl Lab {
     }
 
     /// How long an autoplaying tour waits on this step before it moves on by itself (real ms),
-    /// when it will: not while moving to the step, nor on the last one.
+    /// when it will: not while moving to the step, nor on the last one, nor on a step that
+    /// asks (it waits for the reader's answer).
     pub fn autoplay_wait_ms(&self) -> Option<u32> {
         let g = self.guide.as_ref()?;
-        (self.tour_autoplay && !self.moving() && !g.is_last()).then(|| self.reading_ms())
+        (self.tour_autoplay && !self.moving() && !g.is_last() && g.asks().is_none()).then(|| self.reading_ms())
     }
 
     /// How long a reader needs for the current step's narration, in ms.

@@ -25,6 +25,7 @@ pub mod poster;
 mod reveal;
 mod spots;
 mod stage;
+pub(crate) mod predict;
 pub(crate) mod tour;
 pub mod table;
 
@@ -313,8 +314,9 @@ fn highlights(props: &AppProps, frame: &Frame, maps: &crate::lab::Bitmaps, stage
 fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
     let g = lab.guide()?;
     Some(html! {
-        <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay()}
+        <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay() && g.asks().is_none()}
             offer_first_tour={g.tour.name == STORY}
+            ask={g.asks().cloned()} picked={g.answered(g.index)} verdict={g.verdict().map(predict::Shown::from)}
             say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
     })
 }

@@ -6,6 +6,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::lab::tour::Ask;
 use crate::lab::Msg;
 use crate::lang::{Lang, LocalizedText};
 use crate::lab::parts::Spot;
@@ -47,12 +48,20 @@ pub(crate) struct TourCardProps {
     /// Why the next step cannot be shown (a tour that no longer matches the simulation).
     #[prop_or_default]
     pub(crate) error: Option<AttrValue>,
-    /// The tour moves on by itself.
+    /// The tour moves on by itself (not from a question: it waits there for the reader).
     #[prop_or_default]
     pub(crate) auto: bool,
     /// The last step offers the first guided tour beside the sandbox (the story's end).
     #[prop_or_default]
     pub(crate) offer_first_tour: bool,
+    /// The step's question, and the answer the reader picked before, if any.
+    #[prop_or_default]
+    pub(crate) ask: Option<Ask>,
+    #[prop_or_default]
+    pub(crate) picked: Option<usize>,
+    /// The verdict on the previous step's question, when the reader answered it.
+    #[prop_or_default]
+    pub(crate) verdict: Option<super::predict::Shown>,
     pub(crate) lab: Callback<Msg>,
 }
 
@@ -152,6 +161,16 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     // "Look at" is offered for the step's spots this instance draws (`ui::spots`).
     let spots = super::spots::use_spots();
     let card = use_node_ref();
+    // A new step starts at the top of its narration (a verdict, when there is one, opens it).
+    let body = use_node_ref();
+    {
+        let body = body.clone();
+        use_effect_with(p.index, move |_| {
+            if let Some(b) = body.cast::<web_sys::Element>() {
+                b.set_scroll_top(0);
+            }
+        });
+    }
     use_focus_kept(card.clone());
     let last = p.index + 1 == p.len;
     // Read once the last step is reached, not on every frame it is shown.
@@ -161,9 +180,24 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     // Docked under a narrow stage, the narration shows its first lines until the reader opens
     // it; beside a wide stage the toggle is not drawn (CSS) and the card shows it all.
     let open = use_state(|| false);
+    // Docked, a question shows its answers once the strip is opened ("Answer"), and the focus
+    // goes to the first of them.
+    let asks = p.ask.is_some();
     let toggle = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
+        let (open, card) = (open.clone(), card.clone());
+        Callback::from(move |_: MouseEvent| {
+            let opening = !*open;
+            open.set(opening);
+            if opening && asks {
+                let card = card.clone();
+                gloo_timers::callback::Timeout::new(0, move || {
+                    if let Some(c) = card.cast::<web_sys::Element>() {
+                        focus_first(&c, &["button.answer"]);
+                    }
+                })
+                .forget();
+            }
+        })
     };
     let click = |msg: fn() -> Msg| {
         let cb = p.lab.clone();
@@ -178,6 +212,8 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
         })
     };
     let then = first_tour(&tours);
+    // On an unanswered question the answers come first; Next skips it.
+    let skips = p.ask.is_some() && p.picked.is_none();
     let progress = match lang {
         Lang::En => format!("Step {} of {}", p.index + 1, p.len),
         Lang::Zh => format!("第 {} 步，共 {} 步", p.index + 1, p.len),
@@ -190,12 +226,17 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                 // Docked, the step count is short, so that one row holds it with the buttons.
                 <span class="tour-count" aria-hidden="true">{ format!("{} / {}", p.index + 1, p.len) }</span>
                 <button class="small quiet tour-more" aria-expanded={open.to_string()} aria-controls={ids.id("tour-body")} onclick={toggle}>
-                    { if *open { lang.pick("Less ▾", "收起 ▾") } else { lang.pick("More ▴", "展开 ▴") } }</button>
+                    { match (*open, asks) {
+                        (true, _) => lang.pick("Less ▾", "收起 ▾"),
+                        (false, true) => lang.pick("Answer ▴", "作答 ▴"),
+                        (false, false) => lang.pick("More ▴", "展开 ▴"),
+                    } }</button>
             </div>
             <ol class="tour-dots" aria-hidden="true">
                 { for (0..p.len).map(|i| html! { <li class={classes!((i <= p.index).then_some("done"))} /> }) }
             </ol>
-            <div class="tour-body" id={ids.id("tour-body")}>
+            <div class="tour-body" id={ids.id("tour-body")} ref={body}>
+                { super::predict::verdict(lang, ids.id("tour-verdict"), p.verdict.as_ref()) }
                 <p class="tour-say" id={ids.id("tour-say")} aria-live="polite">{ p.say.get(lang) }</p>
                 if !spots.offered().is_empty() {
                     <p class="tour-look">
@@ -218,6 +259,10 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                     <p class="notice" role="alert">{ e.clone() }</p>
                 }
             </div>
+            // Outside the narration, which scrolls: the question and its answers stay whole.
+            if let Some(ask) = &p.ask {
+                <super::predict::AskGroup ask={ask.clone()} picked={p.picked} lab={p.lab.clone()} />
+            }
             <div class="tour-buttons">
                 <button id={ids.id("tour-back")} disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
                     { lang.pick("← Back", "← 上一步") }</button>
@@ -232,8 +277,13 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                         // A phone's strip shows "Explore" alone: the whole label would take two lines.
                         if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
                 } else {
-                    <button id={ids.id("tour-next")} class="primary" onclick={click(|| Msg::TourNext { animate: !super::media::prefers_reduced_motion() })}>
-                        { lang.pick("Next →", "下一步 →") }</button>
+                    <button id={ids.id("tour-next")} class={classes!((!skips).then_some("primary"))} onclick={click(|| Msg::TourNext { animate: !super::media::prefers_reduced_motion() })}>
+                        if skips {
+                            // Next moves on without an answer, so without a verdict.
+                            if lang == Lang::En { { "Skip" }<span class="long">{ " the question" }</span>{ " →" } } else { { "跳过此题 →" } }
+                        } else {
+                            { lang.pick("Next →", "下一步 →") }
+                        }</button>
                     <button id={ids.id("tour-leave")} class="tour-leave quiet" onclick={leave}>
                         { lang.pick("Leave the tour", "退出导览") }</button>
                 }

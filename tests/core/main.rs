@@ -24,6 +24,7 @@ mod names;
 mod options;
 mod own_tour;
 mod parts;
+mod predict;
 mod portallocator;
 #[cfg(not(target_arch = "wasm32"))]
 mod props;

@@ -137,6 +137,8 @@ pub struct Guide {
     times: Vec<Option<u64>>,
     /// The furthest step shown so far: going forward up to it is a restore.
     reached: usize,
+    /// The answer the reader picked at each step that asks (`lab::predict`), kept for going back and forth.
+    answers: Vec<Option<usize>>,
 }
 
 impl Guide {
@@ -147,6 +149,7 @@ impl Guide {
             index: 0,
             times: vec![None; n],
             reached: 0,
+            answers: vec![None; n],
         }
     }
 
@@ -157,6 +160,16 @@ impl Guide {
     /// Whether the reader has been at step `i` (its instant is known).
     pub fn found(&self, i: usize) -> bool {
         i <= self.reached && self.found_time(i).is_some()
+    }
+
+    /// The answer picked to step `i`'s question, if the reader answered it.
+    pub fn answered(&self, i: usize) -> Option<usize> {
+        self.answers.get(i).copied().flatten()
+    }
+
+    /// Keeps `answer` as the reader's pick for step `i`'s question (checked by the caller).
+    pub(crate) fn record(&mut self, i: usize, answer: usize) {
+        self.answers[i] = Some(answer);
     }
 
     /// Shows step `i`.
