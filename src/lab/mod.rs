@@ -6,6 +6,7 @@
 mod allocations;
 mod experiments;
 mod keys;
+mod msg;
 mod open;
 mod predict;
 mod touring;
@@ -37,6 +38,7 @@ use crate::lab::tour::Guide;
 
 pub use allocations::{Bar, BarKind};
 pub use keys::key_summary;
+pub use msg::Msg;
 #[cfg(feature = "web")]
 pub(crate) use keys::none;
 pub use open::{Opening, TourFile};
@@ -63,59 +65,6 @@ pub(crate) const WIRE_REACH_MS: u64 = 10_000;
 /// The longest real time (ms) one animation frame may move the clock by: after a stall (a busy
 /// tab, a breakpoint) playing goes on where it was instead of jumping ahead.
 pub const MAX_FRAME_MS: f64 = 100.0;
-
-/// Everything that changes the lab.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Msg {
-    TogglePlay,
-    /// An animation frame at `timestamp_ms` (the UI's clock, not virtual time): while playing,
-    /// time moves by the real time since the previous frame times the speed.
-    Frame {
-        timestamp_ms: f64,
-    },
-    /// Frames stopped coming (a hidden tab, a lab scrolled away): the next frame starts anew.
-    FramesStopped,
-    /// Go to this virtual instant (ms).
-    Seek(u64),
-    /// Jump to the next event of the simulation.
-    Step,
-    /// Jump back to the previous marked moment.
-    StepBack,
-    /// Set the speed's exponent (clamped to [`SPEED_MIN_EXP`]…[`SPEED_MAX_EXP`]).
-    SetSpeed(f64),
-    Faster,
-    Slower,
-    /// Act on the cluster (ends a tour; in the past, forks the timeline).
-    Act(Action),
-    /// The reader moves the tour on (`animate`: by playing there quickly the first time).
-    TourNext {
-        animate: bool,
-    },
-    TourBack,
-    /// The reader picks this answer (an index) to the question of the step shown: the tour
-    /// moves on as with `TourNext`, and the next step shows the verdict.
-    Answer {
-        answer: usize,
-        animate: bool,
-    },
-    /// An autoplaying tour moves on by itself after the reading pause ([`Lab::autoplay_wait_ms`]).
-    TourAutoNext {
-        animate: bool,
-    },
-    LeaveTour,
-    /// The reader takes over a tour that was moving on by itself (any click in the lab).
-    TakeOver,
-    /// Run this scenario from its start (a shipped one picked, or a configured cluster).
-    Load(Scenario, Source),
-    /// Start the tour of this name (of `tours/`) at its first step.
-    PickTour(String),
-    /// Set up the scenario's experiment of this index (Things to try).
-    Try(usize),
-    /// Open a trainer's tour file (`tour-src` once fetched): its text or why it could not be
-    /// fetched, its address, and the step to open at (from 1).
-    OpenTourFile { text: Result<String, String>, src: Option<String>, step: Option<usize> },
-    SetLang(Lang),
-}
 
 /// How the addresses of `default/kubernetes`' Endpoints changed the last time they did, within
 /// the scenario being shown (a new scenario starts with no change).

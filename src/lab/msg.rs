@@ -1,0 +1,58 @@
+//! The messages the lab takes (`Lab::update`): every change to it is one of them.
+
+use super::share::Source;
+use crate::contract::scenario::{Action, Scenario};
+use crate::lang::Lang;
+
+/// Everything that changes the lab.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    TogglePlay,
+    /// An animation frame at `timestamp_ms` (the UI's clock, not virtual time): while playing,
+    /// time moves by the real time since the previous frame times the speed.
+    Frame {
+        timestamp_ms: f64,
+    },
+    /// Frames stopped coming (a hidden tab, a lab scrolled away): the next frame starts anew.
+    FramesStopped,
+    /// Go to this virtual instant (ms).
+    Seek(u64),
+    /// Jump to the next event of the simulation.
+    Step,
+    /// Jump back to the previous marked moment.
+    StepBack,
+    /// Set the speed's exponent (clamped to [`SPEED_MIN_EXP`](super::SPEED_MIN_EXP)…[`SPEED_MAX_EXP`](super::SPEED_MAX_EXP)).
+    SetSpeed(f64),
+    Faster,
+    Slower,
+    /// Act on the cluster (ends a tour; in the past, forks the timeline).
+    Act(Action),
+    /// The reader moves the tour on (`animate`: by playing there quickly the first time).
+    TourNext {
+        animate: bool,
+    },
+    TourBack,
+    /// The reader picks this answer (an index) to the question of the step shown: the tour
+    /// moves on as with `TourNext`, and the next step shows the verdict.
+    Answer {
+        answer: usize,
+        animate: bool,
+    },
+    /// An autoplaying tour moves on by itself after the reading pause ([`Lab::autoplay_wait_ms`]).
+    TourAutoNext {
+        animate: bool,
+    },
+    LeaveTour,
+    /// The reader takes over a tour that was moving on by itself (any click in the lab).
+    TakeOver,
+    /// Run this scenario from its start (a shipped one picked, or a configured cluster).
+    Load(Scenario, Source),
+    /// Start the tour of this name (of `tours/`) at its first step.
+    PickTour(String),
+    /// Set up the scenario's experiment of this index (Things to try).
+    Try(usize),
+    /// Open a trainer's tour file (`tour-src` once fetched): its text or why it could not be
+    /// fetched, its address, and the step to open at (from 1).
+    OpenTourFile { text: Result<String, String>, src: Option<String>, step: Option<usize> },
+    SetLang(Lang),
+}
