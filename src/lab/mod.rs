@@ -258,12 +258,7 @@ impl Lab {
                 true
             }
             Msg::Try(i) => self.try_experiment(i),
-            Msg::OpenTourFile { text, src, step } => {
-                let file = TourFile { text: text.as_deref().map_err(String::as_str), src: src.as_deref() };
-                let (next, _) = Lab::open(Opening { tour_file: Some(file), step, lang: self.lang, ..Opening::default() });
-                self.replace(next);
-                true
-            }
+            Msg::OpenTourFile { text, src, step } => self.open_tour_file_now(text, src, step),
             Msg::SetLang(lang) => {
                 let changed = self.lang != lang;
                 self.lang = lang;

@@ -174,6 +174,14 @@ impl Lab {
         }
     }
 
+    /// Replaces the lab with a trainer's tour file fetched since it opened (`Msg::OpenTourFile`).
+    pub(super) fn open_tour_file_now(&mut self, text: Result<String, String>, src: Option<String>, step: Option<usize>) -> bool {
+        let file = TourFile { text: text.as_deref().map_err(String::as_str), src: src.as_deref() };
+        let (next, _) = Lab::open(Opening { tour_file: Some(file), step, lang: self.lang, ..Opening::default() });
+        self.replace(next);
+        true
+    }
+
     /// The lab at tour step `step` (from 1), with a note when that step cannot be shown.
     fn at_step(mut self, step: Option<usize>, say: &impl Fn(String, String) -> String) -> (Self, Vec<String>) {
         let lab = &mut self;

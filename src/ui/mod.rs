@@ -195,17 +195,7 @@ fn explorer(props: &AppProps) -> Html {
         in_view,
         dispatch.clone(),
     );
-    // One click (or key) anywhere hands a story over to the reader.
-    let onpointerdown = {
-        let (dispatch, story) = (dispatch.clone(), lab.tour_autoplay());
-        use_callback(story, move |e: PointerEvent, &story| {
-            // Play/Pause hands the story over itself, as it toggles (`Msg::TogglePlay`).
-            let own = e.target_dyn_into::<web_sys::Element>().and_then(|t| t.closest("[data-hands-over]").ok().flatten());
-            if story && own.is_none() {
-                dispatch.dispatch(Msg::TakeOver);
-            }
-        })
-    };
+    let onpointerdown = use_take_over(lab.tour_autoplay(), send.clone());
     let onkeydown = hooks::use_shortcuts(guide.is_some(), dispatch);
     reveal::use_step_reveal(root.clone(), guide.map(|g| (lab.generation(), g.tour.name.clone(), g.index)));
     hooks::use_height_reports(props.report_height);
@@ -279,6 +269,18 @@ fn explorer(props: &AppProps) -> Html {
         </ContextProvider<ids::Ids>>
         </LangProvider>
     }
+}
+
+/// One click (or key) anywhere hands a story that plays by itself over to the reader.
+#[hook]
+fn use_take_over(story: bool, send: Callback<Msg>) -> Callback<PointerEvent> {
+    use_callback(story, move |e: PointerEvent, &story| {
+        // Play/Pause hands the story over itself, as it toggles (`Msg::TogglePlay`).
+        let own = e.target_dyn_into::<web_sys::Element>().and_then(|t| t.closest("[data-hands-over]").ok().flatten());
+        if story && own.is_none() {
+            send.emit(Msg::TakeOver);
+        }
+    })
 }
 
 /// A callback that scrolls `node` into view (the stage's "Full views" link to the details).

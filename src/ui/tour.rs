@@ -6,7 +6,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::lab::tour::Ask;
+use crate::lab::tour::{Ask, Tour};
 use crate::lab::Msg;
 use crate::lang::{Lang, LocalizedText};
 use crate::lab::parts::Spot;
@@ -150,7 +150,7 @@ fn use_card_height(card: NodeRef) {
 }
 
 /// The first guided tour (the story is none): what the picker's button and the story's end offer.
-fn first_tour(tours: &[crate::lab::tour::Tour]) -> Option<&crate::lab::tour::Tour> {
+fn first_tour(tours: &[Tour]) -> Option<&Tour> {
     tours.iter().find(|t| t.name != super::STORY)
 }
 
@@ -199,10 +199,6 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             }
         })
     };
-    let click = |msg: fn() -> Msg| {
-        let cb = p.lab.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(msg()))
-    };
     let leave = {
         let (cb, pick) = (p.lab.clone(), ids.sel("tour-pick"));
         Callback::from(move |e: MouseEvent| {
@@ -238,20 +234,7 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             <div class="tour-body" id={ids.id("tour-body")} ref={body}>
                 { super::predict::verdict(lang, ids.id("tour-verdict"), p.verdict.as_ref()) }
                 <p class="tour-say" id={ids.id("tour-say")} aria-live="polite">{ p.say.get(lang) }</p>
-                if !spots.offered().is_empty() {
-                    <p class="tour-look">
-                        <span>{ lang.pick("Look at:", "请看：") }</span>
-                        { for spots.offered().iter().map(|spot| {
-                            let s = spot.clone();
-                            let onclick = Callback::from(move |e: MouseEvent| {
-                                if let Some(b) = e.target_dyn_into::<web_sys::Element>() {
-                                    show_spot(&b, &s);
-                                }
-                            });
-                            html! { <button class="small look" data-spot={spot.to_string()} {onclick}>{ spot.label(lang) }</button> }
-                        }) }
-                    </p>
-                }
+                { look_at(spots.offered(), lang) }
                 if p.auto && !last {
                     <p class="tour-auto" id={ids.id("tour-auto")}>{ lang.pick("The story plays by itself; click anywhere to take over.", "故事会自动播放；点击任意处即可接管。") }</p>
                 }
@@ -263,32 +246,64 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             if let Some(ask) = &p.ask {
                 <super::predict::AskGroup ask={ask.clone()} picked={p.picked} lab={p.lab.clone()} />
             }
-            <div class="tour-buttons">
-                <button id={ids.id("tour-back")} disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
-                    { lang.pick("← Back", "← 上一步") }</button>
-                if let Some(t) = then {
-                    <button id={ids.id("tour-then")} class="primary tour-then" title={t.title.get(lang).to_string()}
-                        aria-label={format!("{} {}", lang.pick("Start the guided tour:", "开始导览："), t.title.get(lang))}
-                        onclick={{ let (cb, name) = (p.lab.clone(), t.name.clone()); Callback::from(move |_: MouseEvent| cb.emit(Msg::PickTour(name.clone()))) }}>
-                        { format!("{} {} →", lang.pick("Tour", "导览"), crate::lab::catalogue::tour_number(t)) }</button>
-                }
-                if last {
-                    <button id={ids.id("tour-leave")} class={classes!("tour-leave", then.is_none().then_some("primary"))} onclick={leave.clone()}>
-                        // A phone's strip shows "Explore" alone: the whole label would take two lines.
-                        if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
-                } else {
-                    <button id={ids.id("tour-next")} class={classes!((!skips).then_some("primary"))} onclick={click(|| Msg::TourNext { animate: !super::media::prefers_reduced_motion() })}>
-                        if skips {
-                            // Next moves on without an answer, so without a verdict.
-                            if lang == Lang::En { { "Skip" }<span class="long">{ " the question" }</span>{ " →" } } else { { "跳过此题 →" } }
-                        } else {
-                            { lang.pick("Next →", "下一步 →") }
-                        }</button>
-                    <button id={ids.id("tour-leave")} class="tour-leave quiet" onclick={leave}>
-                        { lang.pick("Leave the tour", "退出导览") }</button>
-                }
-            </div>
+            { buttons(p, lang, &ids, then, skips, last, leave) }
         </div>
+    }
+}
+
+/// "Look at": a button per spot this instance draws, each pulsing it where it stands.
+fn look_at(offered: &[Spot], lang: Lang) -> Html {
+    if offered.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <p class="tour-look">
+            <span>{ lang.pick("Look at:", "请看：") }</span>
+            { for offered.iter().map(|spot| {
+                let s = spot.clone();
+                let onclick = Callback::from(move |e: MouseEvent| {
+                    if let Some(b) = e.target_dyn_into::<web_sys::Element>() {
+                        show_spot(&b, &s);
+                    }
+                });
+                html! { <button class="small look" data-spot={spot.to_string()} {onclick}>{ spot.label(lang) }</button> }
+            }) }
+        </p>
+    }
+}
+
+/// Back, the next tour (at the story's end), and Next (Skip on an unanswered question) or Explore.
+fn buttons(p: &TourCardProps, lang: Lang, ids: &super::ids::Ids, then: Option<&Tour>, skips: bool, last: bool, leave: Callback<MouseEvent>) -> Html {
+    let click = |msg: fn() -> Msg| {
+        let cb = p.lab.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(msg()))
+    };
+    html! {
+    <div class="tour-buttons">
+        <button id={ids.id("tour-back")} disabled={p.index == 0} onclick={click(|| Msg::TourBack)}>
+            { lang.pick("← Back", "← 上一步") }</button>
+        if let Some(t) = then {
+            <button id={ids.id("tour-then")} class="primary tour-then" title={t.title.get(lang).to_string()}
+                aria-label={format!("{} {}", lang.pick("Start the guided tour:", "开始导览："), t.title.get(lang))}
+                onclick={{ let (cb, name) = (p.lab.clone(), t.name.clone()); Callback::from(move |_: MouseEvent| cb.emit(Msg::PickTour(name.clone()))) }}>
+                { format!("{} {} →", lang.pick("Tour", "导览"), crate::lab::catalogue::tour_number(t)) }</button>
+        }
+        if last {
+            <button id={ids.id("tour-leave")} class={classes!("tour-leave", then.is_none().then_some("primary"))} onclick={leave.clone()}>
+                // A phone's strip shows "Explore" alone: the whole label would take two lines.
+                if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
+        } else {
+            <button id={ids.id("tour-next")} class={classes!((!skips).then_some("primary"))} onclick={click(|| Msg::TourNext { animate: !super::media::prefers_reduced_motion() })}>
+                if skips {
+                    // Next moves on without an answer, so without a verdict.
+                    if lang == Lang::En { { "Skip" }<span class="long">{ " the question" }</span>{ " →" } } else { { "跳过此题 →" } }
+                } else {
+                    { lang.pick("Next →", "下一步 →") }
+                }</button>
+            <button id={ids.id("tour-leave")} class="tour-leave quiet" onclick={leave}>
+                { lang.pick("Leave the tour", "退出导览") }</button>
+        }
+    </div>
     }
 }
 
