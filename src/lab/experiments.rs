@@ -1,7 +1,7 @@
 //! Things to try: one click sets up an experiment the scenario offers (`contract::scenario::
 //! Experiment`) as a reader would by hand: its actions taken at their instants on the scenario's
 //! own timeline, the clock put back a little before the first, playing. A link to a moment of it
-//! carries those actions like any other.
+//! names it (`try=N`, `share::Moment::experiment`): its actions may lie ahead of the moment.
 
 use super::share::Moment;
 use super::Lab;

@@ -280,7 +280,7 @@ impl Lab {
     /// asks (it waits for the reader's answer).
     pub fn autoplay_wait_ms(&self) -> Option<u32> {
         let g = self.guide.as_ref()?;
-        (self.tour_autoplay && !self.moving() && !g.is_last() && g.asks().is_none()).then(|| self.reading_ms())
+        (self.tour_autoplay && !self.moving() && !g.is_last() && !self.waits_for_answer()).then(|| self.reading_ms())
     }
 
     /// How long a reader needs for the current step's narration, in ms.
@@ -306,14 +306,14 @@ impl Lab {
         }
     }
 
-    /// The URL query that reopens the tour at the present step (`tour=…&step=…`).
     /// Whether the tour being taken is a trainer's own (`tour-src`, `tour-file`), not a shipped one.
     pub fn own_tour(&self) -> bool {
         self.guide.is_some() && self.tour_src.is_some()
     }
 
-    /// A trainer's tour reopens from its address (`tour-src=…&step=…`); one given inline has
-    /// none, and a link to its moment is the moment's fragment.
+    /// The URL query that reopens the tour at the present step (`tour=…&step=…`). A trainer's
+    /// tour reopens from its address (`tour-src=…&step=…`); one given inline has none, and a
+    /// link to its moment is the moment's fragment.
     pub fn tour_query(&self) -> Option<String> {
         let g = self.guide.as_ref()?;
         Some(format!("{}&step={}", self.tour_key()?, g.index + 1))
