@@ -40,6 +40,8 @@ pub use allocations::{Bar, BarKind};
 pub use keys::key_summary;
 pub use msg::Msg;
 #[cfg(feature = "web")]
+pub(crate) use touring::tour_param;
+#[cfg(feature = "web")]
 pub(crate) use keys::none;
 pub use open::{Opening, TourFile};
 pub use predict::Verdict;

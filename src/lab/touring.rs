@@ -332,11 +332,20 @@ impl Lab {
     /// What names the tour in a query: `tour=NAME`, or `tour-src=URL` for a trainer's file.
     fn tour_key(&self) -> Option<String> {
         let g = self.guide.as_ref()?;
-        let encode = crate::lab::share::percent_encode;
         match &self.tour_src {
-            None => Some(format!("tour={}", encode(&g.tour.name))),
-            Some(Some(src)) => Some(format!("tour-src={}", encode(src))),
-            Some(None) => None,
+            None => tour_param(Some(&g.tour.name), None),
+            Some(src) => tour_param(None, src.as_deref()),
         }
+    }
+}
+
+/// What names a tour in a page's query: `tour=NAME` for a shipped one, else `tour-src=URL` for a
+/// trainer's file fetched from `URL`; none for a file given inline (it has no address).
+pub(crate) fn tour_param(shipped: Option<&str>, src: Option<&str>) -> Option<String> {
+    let encode = crate::lab::share::percent_encode;
+    match (shipped, src) {
+        (Some(name), _) => Some(format!("tour={}", encode(name))),
+        (None, Some(src)) => Some(format!("tour-src={}", encode(src))),
+        (None, None) => None,
     }
 }

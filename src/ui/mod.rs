@@ -152,16 +152,15 @@ pub fn app(props: &AppProps) -> Html {
     if !props.print {
         return html! { <Explorer ..props.clone() /> };
     }
-    let encode = crate::lab::share::percent_encode;
     let file = props.tour_file.as_ref().map(|text| Ok(text.to_string())).or(fetched);
     // What names the tour in the handout's links: none for a file given inline.
     let (opened, key) = match (file, &src, &props.tour) {
         (None, Some(_), _) => return handout::loading(props.lang),
         (Some(text), src, _) => {
             let tour = text.and_then(|text| crate::lab::tour::parse(&text, crate::lab::catalogue::scenario_text));
-            (Some(tour), src.as_ref().filter(|_| props.tour_file.is_none()).map(|s| format!("tour-src={}", encode(s))))
+            (Some(tour), crate::lab::tour_param(None, src.as_deref().filter(|_| props.tour_file.is_none())))
         }
-        (None, None, Some(name)) => (crate::lab::catalogue::tour(name), Some(format!("tour={}", encode(name)))),
+        (None, None, Some(name)) => (crate::lab::catalogue::tour(name), crate::lab::tour_param(Some(name), None)),
         (None, None, None) => (None, None),
     };
     match opened {

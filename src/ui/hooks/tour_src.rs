@@ -41,6 +41,15 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     Ok(text)
 }
 
+/// The tour file at `src` (resolved against the page's address) and that address, or why it
+/// could not be fetched: what the lab and a handout both read.
+async fn fetch_tour(src: &str) -> (Result<String, String>, String) {
+    match absolute(src) {
+        Ok(url) => (fetch_text(&url).await, url),
+        Err(e) => (Err(e), src.to_string()),
+    }
+}
+
 /// The text at `src`, fetched once (`None` until it has come, or without `src`): a handout of a
 /// trainer's tour (`ui::handout`) reads it itself, as the lab reads it through [`use_tour_src`].
 #[hook]
@@ -51,11 +60,7 @@ pub(crate) fn use_fetched_tour(src: Option<AttrValue>) -> Option<Result<String, 
         use_effect_with(src, move |src| {
             if let Some(src) = src.clone() {
                 wasm_bindgen_futures::spawn_local(async move {
-                    let text = match absolute(&src) {
-                        Ok(url) => fetch_text(&url).await,
-                        Err(e) => Err(e),
-                    };
-                    got.set(Some(text));
+                    got.set(Some(fetch_tour(&src).await.0));
                 });
             }
         });
@@ -69,10 +74,7 @@ pub(crate) fn use_tour_src(src: Option<AttrValue>, step: Option<usize>, dispatch
     use_effect_with(src, move |src| {
         if let Some(src) = src.clone() {
             wasm_bindgen_futures::spawn_local(async move {
-                let (text, at) = match absolute(&src) {
-                    Ok(url) => (fetch_text(&url).await, url),
-                    Err(e) => (Err(e), src.to_string()),
-                };
+                let (text, at) = fetch_tour(&src).await;
                 dispatch.emit(Msg::OpenTourFile { text, src: Some(at), step });
             });
         }
