@@ -4,6 +4,7 @@
 //! so the rules of playing, forking and touring live here, tested natively.
 
 mod allocations;
+mod author;
 mod experiments;
 mod keys;
 mod msg;
@@ -37,6 +38,7 @@ use crate::sim::timeline::Timeline;
 use crate::lab::tour::Guide;
 
 pub use allocations::{Bar, BarKind};
+pub use author::{Arrival, Authoring, Choice, Draft, DraftStep, Mode as WriterMode, StepWait, Take, Texts, Writer};
 pub use keys::key_summary;
 pub use msg::Msg;
 #[cfg(feature = "web")]
@@ -133,6 +135,8 @@ pub struct Lab {
     /// A trainer's tour being taken (`None`: a shipped one, or none), with the address it was
     /// fetched from (`tour-src`), which links to its steps carry; an inline file has none.
     tour_src: Option<Option<String>>,
+    /// A tour being written in the page (`Msg::Author`), kept across the scenarios it shows.
+    writer: Option<author::Writer>,
 }
 
 impl Lab {
@@ -171,6 +175,7 @@ impl Lab {
             views: RefCell::default(),
             trying: None,
             tour_src: None,
+            writer: None,
         }
     }
 
@@ -223,6 +228,10 @@ impl Lab {
             Msg::SetSpeed(e) => self.set_speed(e),
             Msg::Faster => self.set_speed(self.speed_exp + SPEED_STEP_EXP),
             Msg::Slower => self.set_speed(self.speed_exp - SPEED_STEP_EXP),
+            Msg::Act(action) if self.writing() => {
+                self.author_act(action);
+                true
+            }
             Msg::Act(action) => {
                 self.act(action);
                 true
@@ -247,20 +256,32 @@ impl Lab {
                 due
             }
             Msg::TakeOver => self.take_over(),
+            Msg::LeaveTour if self.writer.as_ref().is_some_and(|w| w.mode() == author::Mode::Previewing) => {
+                self.author(Authoring::Back)
+            }
             Msg::LeaveTour => {
                 self.leave_tour();
                 true
             }
             Msg::Load(scenario, source) => {
                 self.replace(Lab::new(scenario, source));
+                self.author_loaded();
                 true
             }
             Msg::PickTour(name) => {
+                self.author(Authoring::Close);
                 self.pick_tour(&name);
                 true
             }
-            Msg::Try(i) => self.try_experiment(i),
-            Msg::OpenTourFile { text, src, step } => self.open_tour_file_now(text, src, step),
+            Msg::Try(i) => {
+                self.author(Authoring::Close);
+                self.try_experiment(i)
+            }
+            Msg::OpenTourFile { text, src, step } => {
+                self.author(Authoring::Close);
+                self.open_tour_file_now(text, src, step)
+            }
+            Msg::Author(a) => self.author(a),
             Msg::SetLang(lang) => {
                 let changed = self.lang != lang;
                 self.lang = lang;
@@ -332,6 +353,7 @@ impl Lab {
             lang: self.lang,
             generation: self.generation + 1,
             wire_seq: self.wire_seq,
+            writer: self.writer.take(),
             change: EndpointsChange {
                 seq,
                 ..EndpointsChange::default()

@@ -1,5 +1,6 @@
 //! The messages the lab takes (`Lab::update`): every change to it is one of them.
 
+use super::author::Authoring;
 use super::share::Source;
 use crate::contract::scenario::{Action, Scenario};
 use crate::lang::Lang;
@@ -55,4 +56,6 @@ pub enum Msg {
     /// fetched, its address, and the step to open at (from 1).
     OpenTourFile { text: Result<String, String>, src: Option<String>, step: Option<usize> },
     SetLang(Lang),
+    /// Write a tour in the page (`lab::author`).
+    Author(Authoring),
 }

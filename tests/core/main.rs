@@ -5,6 +5,7 @@
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod allocator;
+mod author;
 mod bench_workloads;
 mod embed;
 mod etcd_key;

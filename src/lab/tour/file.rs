@@ -213,7 +213,7 @@ fn check_text(t: &LocalizedText, field: &str) -> Result<(), String> {
 
 /// A step's `play`: more than nothing, and at most [`MAX_PLAY_MS`] (a step to watch, not a
 /// scenario to sit through).
-fn play_time(s: &str) -> Result<u64, String> {
+pub(crate) fn play_time(s: &str) -> Result<u64, String> {
     match scenario::parse_time(s)? {
         0 => Err(format!("{} plays nothing: give a positive duration", quote(s))),
         ms if ms > MAX_PLAY_MS => Err(format!(

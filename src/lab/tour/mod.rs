@@ -33,6 +33,7 @@ use crate::contract::scenario::{self, Scenario};
 use crate::sim::timeline::Timeline;
 
 pub use file::parse;
+pub(crate) use file::play_time;
 pub use run::{run, StepRun, TourRun};
 
 /// How long a step may wait for its predicate, in virtual time, before the tour is broken.

@@ -1,0 +1,472 @@
+//! Writing a tour in the page (`Msg::Author`): the author plays and acts in the sandbox and,
+//! at any moment, adds a step there with its narration, the parts it points at (picked on the
+//! stage) and its wait (this instant, or a predicate that holds now, from [`Choice`]s). The
+//! actions become steps of the scenario as the author takes them ([`Take`]), so what the page
+//! shows while writing is what the tour file plays. The file is the contract's (`docs/tour.md`)
+//! and is offered only once the tour parser reads it back.
+
+mod draft;
+mod menu;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+pub use draft::{Draft, DraftStep, StepWait, Take, Texts};
+pub use menu::Choice;
+
+use super::share::{percent_encode, Moment, Source};
+use super::Lab;
+use crate::contract::scenario::Action;
+use crate::lab::parts::Spot;
+use crate::lab::tour;
+use crate::lang::Lang;
+
+/// What the author does (`Msg::Author`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Authoring {
+    /// Start writing (or go on with the tour written so far) in the sandbox, at this moment.
+    Open,
+    /// Stop writing; the tour written so far is kept for the next `Open`.
+    Close,
+    /// Add a step at this moment, after the steps of the same scenario before it.
+    AddStep,
+    /// Edit a step (its scenario shown at its instant), or none.
+    Select(Option<usize>),
+    Delete(usize),
+    /// Move step `from` to position `to`.
+    Move { from: usize, to: usize },
+    Say { step: usize, lang: Lang, text: String },
+    Title { lang: Lang, text: String },
+    Name(String),
+    /// The step waits for this moment: its instant (`None`) or the predicate of this index
+    /// among [`Lab::wait_choices`]; either way the step now stands here.
+    Wait { step: usize, choice: Option<usize> },
+    /// Point at (`on`) or no longer at a part of the page, by its name (`docs/tour.md` §5).
+    Highlight { step: usize, spot: String, on: bool },
+    /// How long the step plays on once shown, a duration (`"15s"`); empty: it does not.
+    Play { step: usize, play: String },
+    /// Take the tour written so far from its first step (writing waits meanwhile).
+    Preview,
+    /// Back from the preview to writing, at the selected step.
+    Back,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Writing,
+    Previewing,
+    /// Not writing; the draft is kept.
+    Closed,
+}
+
+/// Where a written step arrives when the tour plays.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arrival {
+    At(u64),
+    /// Its predicate never holds: why, where the search gave up.
+    Never(String),
+    /// A step before it never arrives.
+    NotReached,
+}
+
+/// The tour being written and how the author writes it.
+#[derive(Clone, Debug)]
+pub struct Writer {
+    draft: Draft,
+    mode: Mode,
+    /// The scenario the sandbox shows, as played so far, and its index among the draft's
+    /// takes once a step shows it.
+    current: Take,
+    current_index: Option<usize>,
+    selected: Option<usize>,
+    /// The file, or the one line that says why it is not a tour yet.
+    file: Result<String, String>,
+    arrivals: Vec<Arrival>,
+    /// The wait choices of the moment shown, by (generation, instant).
+    choices: RefCell<Option<((u64, u64), Rc<Vec<Choice>>)>>,
+}
+
+impl Writer {
+    fn new(base: Source) -> Self {
+        Writer {
+            draft: Draft::default(),
+            mode: Mode::Writing,
+            current: Take::new(base),
+            current_index: None,
+            selected: None,
+            file: Err(String::new()),
+            arrivals: Vec::new(),
+            choices: RefCell::default(),
+        }
+    }
+
+    pub fn draft(&self) -> &Draft {
+        &self.draft
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    pub fn selected(&self) -> Option<usize> {
+        self.selected
+    }
+
+    /// The tour file, valid (`tour check` passes it), or why it is not yet.
+    pub fn file(&self) -> Result<&str, &str> {
+        self.file.as_deref().map_err(String::as_str)
+    }
+
+    /// Where each step arrives when the tour plays (the narration not yet written counts as
+    /// written).
+    pub fn arrivals(&self) -> &[Arrival] {
+        &self.arrivals
+    }
+
+    /// Reads the draft back as the tour parser does; `arrivals` also plays it through.
+    fn check(&mut self, arrivals: bool) {
+        self.file = self.draft.file().and_then(|text| parse(&text).map(|_| text));
+        if !arrivals {
+            return;
+        }
+        let played = self.draft.json(true).and_then(|j| parse(&j.to_string())).map(|t| tour::run(&t));
+        self.arrivals = match played {
+            Ok(run) => run
+                .steps
+                .iter()
+                .map(|s| match (s.held, s.at_ms) {
+                    (true, Some(t)) => Arrival::At(t),
+                    (false, Some(_)) => Arrival::Never(s.why.join("; ")),
+                    _ => Arrival::NotReached,
+                })
+                .collect(),
+            Err(_) => vec![Arrival::NotReached; self.draft.steps.len()],
+        };
+    }
+
+    /// The take `k` as the sandbox will show it.
+    fn enter(&mut self, k: usize) {
+        self.current = self.draft.takes[k].clone();
+        self.current_index = Some(k);
+    }
+}
+
+fn parse(text: &str) -> Result<tour::Tour, String> {
+    tour::parse(text, crate::lab::catalogue::scenario_text)
+}
+
+/// A lab showing `take` at instant `at`.
+fn take_lab(take: &Take, at: u64) -> Result<Lab, String> {
+    let source = take.source()?;
+    let moment = Moment { source, seed: None, time_ms: at, experiment: None, actions: Vec::new() };
+    let (scenario, mut timeline) = moment.restore()?;
+    timeline.record_wire();
+    Ok(Lab::with_timeline(scenario, moment.source, timeline))
+}
+
+impl Lab {
+    /// The tour being written, if the author has started one (whether writing now or not).
+    pub fn writer(&self) -> Option<&Writer> {
+        self.writer.as_ref()
+    }
+
+    /// Whether the author is writing now (the sandbox takes actions as the scenario's steps).
+    pub fn writing(&self) -> bool {
+        self.writer.as_ref().is_some_and(|w| w.mode == Mode::Writing)
+    }
+
+    /// The predicates that hold at the moment shown, for a step's wait.
+    pub fn wait_choices(&self) -> Rc<Vec<Choice>> {
+        let Some(w) = &self.writer else { return Rc::default() };
+        let key = (self.generation, self.now());
+        let mut cache = w.choices.borrow_mut();
+        if let Some((_, c)) = cache.as_ref().filter(|(k, _)| *k == key) {
+            return c.clone();
+        }
+        let c = Rc::new(menu::choices(&self.state, self.timeline.world().events()));
+        *cache = Some((key, c.clone()));
+        c
+    }
+
+    /// The query that opens the tour written (`tour-file=…`), once it is a tour.
+    pub fn written_query(&self) -> Option<String> {
+        let file = self.writer.as_ref()?.file().ok()?;
+        let lang = match self.lang {
+            Lang::En => String::new(),
+            other => format!("&lang={}", other.code()),
+        };
+        Some(format!("tour-file={}{lang}", percent_encode(file)))
+    }
+
+    pub(super) fn author(&mut self, m: Authoring) -> bool {
+        match m {
+            Authoring::Open => self.open_writer(),
+            Authoring::Close => self.set_mode(Mode::Closed),
+            Authoring::Preview => self.preview(),
+            Authoring::Back => self.back_to_writing(),
+            Authoring::AddStep => self.add_step(),
+            Authoring::Select(i) => self.select(i),
+            Authoring::Wait { step, choice } => self.set_wait(step, choice),
+            edit => self.edit(edit),
+        }
+    }
+
+    fn open_writer(&mut self) -> bool {
+        self.leave_tour();
+        self.trying = None;
+        self.tour_src = None;
+        let source = self.source.clone();
+        let actions: Vec<(u64, Action)> = self.timeline.actions().to_vec();
+        let w = self.writer.get_or_insert_with(|| Writer::new(source.clone()));
+        w.mode = Mode::Writing;
+        // Going on in the take shown, or starting one from what the sandbox shows: the
+        // reader's actions so far become the take's, taken as the scenario's steps.
+        let same = actions.is_empty() && w.current.source().as_ref() == Ok(&source);
+        if !same {
+            w.current = Take { base: source, actions };
+            w.current_index = None;
+            if !w.current.actions.is_empty() {
+                self.rebuild(self.now());
+            }
+        }
+        if let Some(w) = self.writer.as_mut() {
+            w.check(true);
+        }
+        true
+    }
+
+    fn set_mode(&mut self, mode: Mode) -> bool {
+        match self.writer.as_mut() {
+            Some(w) if w.mode != mode => {
+                w.mode = mode;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Replaces the lab by the current take at instant `at`, keeping whether it plays.
+    fn rebuild(&mut self, at: u64) {
+        let Some(w) = self.writer.as_ref() else { return };
+        match take_lab(&w.current, at) {
+            Ok(next) => {
+                let playing = self.playing;
+                self.replace(next);
+                self.playing = playing;
+            }
+            Err(e) => self.notice = Some(e),
+        }
+    }
+
+    /// An action while writing: refused as the world would refuse it, else one more step of
+    /// the scenario at this instant (later ones are dropped, as acting in the past forks).
+    pub(super) fn author_act(&mut self, action: Action) {
+        if let Some(why) = action.validate().err().or_else(|| self.timeline.world().refusal(&action).map(|f| f.message)) {
+            self.notice = Some(why);
+            return;
+        }
+        let now = self.now();
+        let Some(w) = self.writer.as_mut() else { return };
+        let before = w.current.clone();
+        w.current.actions.retain(|(at, _)| *at <= now);
+        w.current.actions.push((now, action));
+        if let Err(e) = w.current.source() {
+            w.current = before;
+            self.notice = Some(e);
+            return;
+        }
+        if let Some(k) = w.current_index {
+            w.draft.takes[k] = w.current.clone();
+        }
+        self.notice = None;
+        self.rebuild(now);
+        if let Some(w) = self.writer.as_mut() {
+            w.check(true);
+        }
+    }
+
+    /// Another scenario loaded while writing: steps added from now on show it.
+    pub(super) fn author_loaded(&mut self) {
+        let source = self.source.clone();
+        if let Some(w) = self.writer.as_mut().filter(|w| w.mode == Mode::Writing) {
+            w.current = Take::new(source);
+            w.current_index = None;
+            w.selected = None;
+        }
+    }
+
+    fn add_step(&mut self) -> bool {
+        let now = self.now();
+        let Some(w) = self.writer.as_mut() else { return false };
+        let k = match w.current_index {
+            Some(k) => k,
+            None => {
+                w.draft.takes.push(w.current.clone());
+                w.current_index = Some(w.draft.takes.len() - 1);
+                w.draft.takes.len() - 1
+            }
+        };
+        let steps = &w.draft.steps;
+        let at = steps.iter().rposition(|s| s.take == k && s.at_ms <= now).map(|p| p + 1);
+        let at = at.or_else(|| steps.iter().position(|s| s.take == k && s.at_ms > now)).unwrap_or(steps.len());
+        let step = DraftStep { take: k, at_ms: now, wait: StepWait::Instant, say: Texts::default(), highlight: Vec::new(), play_ms: None };
+        w.draft.steps.insert(at, step);
+        w.selected = Some(at);
+        w.check(true);
+        true
+    }
+
+    fn select(&mut self, i: Option<usize>) -> bool {
+        let now = self.now();
+        let Some(w) = self.writer.as_mut() else { return false };
+        let Some(i) = i.filter(|i| *i < w.draft.steps.len()) else {
+            w.selected = None;
+            return true;
+        };
+        w.selected = Some(i);
+        let DraftStep { take, at_ms, .. } = w.draft.steps[i];
+        if w.current_index != Some(take) || now != at_ms {
+            w.enter(take);
+            self.playing = false;
+            self.rebuild(at_ms);
+        }
+        true
+    }
+
+    fn set_wait(&mut self, step: usize, choice: Option<usize>) -> bool {
+        let now = self.now();
+        let chosen = match choice {
+            None => Some(StepWait::Instant),
+            Some(c) => self.wait_choices().get(c).map(|c| StepWait::Until { label: c.label.clone(), until: c.until.clone() }),
+        };
+        let Some(w) = self.writer.as_mut() else { return false };
+        let Some(s) = w.draft.steps.get_mut(step) else { return false };
+        // A wait is of the moment shown: of the step's own scenario.
+        let (Some(wait), true) = (chosen, w.current_index == Some(s.take)) else {
+            self.notice = Some(self.lang.pick("That wait is not of this step's scenario: select the step first.", "这个等待条件不属于该步骤的场景：请先选中该步骤。").into());
+            return false;
+        };
+        s.wait = wait;
+        s.at_ms = now;
+        w.check(true);
+        true
+    }
+
+    /// The edits of a step's or the tour's words and marks: each checked, the draft unchanged
+    /// by a bad one (one line naming the field).
+    fn edit(&mut self, m: Authoring) -> bool {
+        let lang = self.lang;
+        let Some(w) = self.writer.as_mut() else { return false };
+        let n = w.draft.steps.len();
+        let (step, replay) = match &m {
+            Authoring::Say { step, .. } | Authoring::Highlight { step, .. } => (Some(*step), false),
+            Authoring::Play { step, .. } | Authoring::Delete(step) => (Some(*step), true),
+            Authoring::Move { from, to } => (Some((*from).max(*to)), true),
+            _ => (None, false),
+        };
+        if step.is_some_and(|s| s >= n) {
+            return false;
+        }
+        let steps = &mut w.draft.steps;
+        let result = match m {
+            Authoring::Say { step, lang, text } => {
+                steps[step].say.set(lang, text);
+                Ok(())
+            }
+            Authoring::Title { lang, text } => {
+                w.draft.title.set(lang, text);
+                Ok(())
+            }
+            Authoring::Name(name) => {
+                w.draft.name = name;
+                Ok(())
+            }
+            Authoring::Highlight { step, spot, on } => highlight(&mut steps[step].highlight, &spot, on, lang),
+            Authoring::Play { step, play } => play_of(&play).map(|p| steps[step].play_ms = p),
+            Authoring::Delete(step) => {
+                steps.remove(step);
+                w.selected = w.selected.filter(|s| *s != step).map(|s| if s > step { s - 1 } else { s });
+                Ok(())
+            }
+            Authoring::Move { from, to } => {
+                let s = steps.remove(from);
+                steps.insert(to, s);
+                w.selected = w.selected.map(|s| moved(s, from, to));
+                Ok(())
+            }
+            _ => return false,
+        };
+        match result {
+            Ok(()) => {
+                w.check(replay);
+                true
+            }
+            Err(e) => {
+                self.notice = Some(e);
+                true
+            }
+        }
+    }
+
+    /// The tour written so far, taken from its first step as a reader would.
+    fn preview(&mut self) -> bool {
+        let Some(text) = self.writer.as_ref().and_then(|w| w.file().ok()).map(str::to_string) else {
+            return false;
+        };
+        match parse(&text).and_then(Lab::tour) {
+            Ok(next) => {
+                self.replace(next);
+                self.tour_src = Some(None);
+                self.set_mode(Mode::Previewing)
+            }
+            Err(e) => {
+                self.notice = Some(e);
+                true
+            }
+        }
+    }
+
+    fn back_to_writing(&mut self) -> bool {
+        let Some(w) = self.writer.as_mut().filter(|w| w.mode == Mode::Previewing) else { return false };
+        w.mode = Mode::Writing;
+        let i = w.selected.or(w.draft.steps.len().checked_sub(1));
+        self.leave_tour();
+        self.tour_src = None;
+        if let Some(i) = i {
+            if let Some(w) = self.writer.as_mut() {
+                w.current_index = None;
+            }
+            self.select(Some(i));
+        }
+        true
+    }
+}
+
+/// Where the step at `i` stands once the step at `from` moved to `to`.
+fn moved(i: usize, from: usize, to: usize) -> usize {
+    match i {
+        i if i == from => to,
+        i if from < i && i <= to => i - 1,
+        i if to <= i && i < from => i + 1,
+        i => i,
+    }
+}
+
+/// Points at `spot` or no longer; a name that is no part of the page is refused.
+fn highlight(list: &mut Vec<String>, spot: &str, on: bool, lang: Lang) -> Result<(), String> {
+    let spot: Spot = spot.parse().map_err(|e: String| format!("{}: {e}", lang.pick("highlight", "高亮")))?;
+    let name = spot.to_string();
+    list.retain(|s| *s != name);
+    if on {
+        list.push(name);
+    }
+    Ok(())
+}
+
+/// A step's `play` as typed: empty for none, else read as the tour file's is.
+fn play_of(text: &str) -> Result<Option<u64>, String> {
+    match text.trim() {
+        "" => Ok(None),
+        t => tour::play_time(t).map(Some).map_err(|e| format!("play: {e}")),
+    }
+}
