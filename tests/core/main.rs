@@ -13,6 +13,7 @@ mod endpoints;
 mod endpointsadapter;
 mod experiments;
 mod explain;
+mod external_name;
 mod golden;
 mod inspect;
 mod kubectl;
