@@ -136,7 +136,7 @@ pub struct Lab {
     /// fetched from (`tour-src`), which links to its steps carry; an inline file has none.
     tour_src: Option<Option<String>>,
     /// A tour being written in the page (`Msg::Author`), kept across the scenarios it shows.
-    writer: Option<author::Writer>,
+    writer: Option<Rc<author::Writer>>,
 }
 
 impl Lab {

@@ -281,8 +281,12 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
                     <option value={e.name.clone()} selected={e.name == p.current}
                         title={e.description(lang)}>{ e.title(lang) }</option>
                 }) }
-                if p.current == "sandbox" {
-                    <option value="sandbox" selected=true>{ lang.pick("Sandbox (your settings)", "沙盒（你的设置）") }</option>
+                // A scenario of no menu entry: the configured sandbox, or one a tour file gives inline.
+                if !catalogue().iter().any(|e| e.name == p.current) {
+                    <option value={p.current.clone()} selected=true>{ match p.current.as_str() {
+                        "sandbox" => lang.pick("Sandbox (your settings)", "沙盒（你的设置）").to_string(),
+                        name => format!("{name} ({})", lang.pick("the tour's own", "导览自带")),
+                    } }</option>
                 }
             </select>
             <button id={ids.id("configure")} onclick={toggle} aria-expanded={open.to_string()} aria-controls={ids.id("config-form")}>{ lang.pick("⚙ Configure", "⚙ 配置") }</button>

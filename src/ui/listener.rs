@@ -9,6 +9,8 @@ use wasm_bindgen::JsCast;
 pub(crate) struct EventListener<F: ?Sized> {
     target: web_sys::EventTarget,
     event: &'static str,
+    /// Heard on the way down (before the target's own listeners), not on the way up.
+    capture: bool,
     callback: Closure<F>,
 }
 
@@ -18,13 +20,18 @@ impl<F: ?Sized + wasm_bindgen::closure::WasmClosure> EventListener<F> {
         event: &'static str,
         callback: Closure<F>,
     ) -> Self {
-        let _ = target.add_event_listener_with_callback(event, callback.as_ref().unchecked_ref());
+        Self::with_capture(target, event, callback, false)
+    }
+
+    /// A listener that hears `event` before the elements inside `target` do (and may stop it).
+    pub(crate) fn capturing(target: &web_sys::EventTarget, event: &'static str, callback: Closure<F>) -> Self {
+        Self::with_capture(target, event, callback, true)
+    }
+
+    fn with_capture(target: &web_sys::EventTarget, event: &'static str, callback: Closure<F>, capture: bool) -> Self {
+        let _ = target.add_event_listener_with_callback_and_bool(event, callback.as_ref().unchecked_ref(), capture);
         let target = target.clone();
-        EventListener {
-            target,
-            event,
-            callback,
-        }
+        EventListener { target, event, capture, callback }
     }
 }
 
@@ -33,6 +40,6 @@ impl<F: ?Sized> Drop for EventListener<F> {
         let callback: &js_sys::Function = self.callback.as_ref().unchecked_ref();
         let _ = self
             .target
-            .remove_event_listener_with_callback(self.event, callback);
+            .remove_event_listener_with_callback_and_bool(self.event, callback, self.capture);
     }
 }

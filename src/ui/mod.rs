@@ -1,6 +1,7 @@
 //! The explainer UI (Yew function components). It holds the core's [`Lab`] as one reducible
 //! state: components read it and send it [`Msg`]s; every rule stays in the core.
 
+mod author;
 pub mod bitmap;
 mod browser;
 mod config;
@@ -208,10 +209,11 @@ fn explorer(props: &AppProps) -> Html {
     let (picked, on_pick, on_close) = hooks::use_picked();
     let details = use_node_ref();
     let on_details = use_scroll_to(details.clone());
-    let card = tour_card(&lab, &send);
+    let card = tour_card(&lab, &send).or_else(|| writer_card(&lab, &send, &frame, props.home.clone()));
     let staged = props.shows(Part::Stage);
     let as_table = use_state(|| false);
-    let step = guide.map(|g| g.step().highlight.as_slice()).unwrap_or_default();
+    let written = written_spots(&lab);
+    let step = guide.map(|g| g.step().highlight.as_slice()).unwrap_or(&written);
     let spots = highlights(props, &frame, &maps, staged && !*as_table, step);
     let flip = {
         let as_table = as_table.clone();
@@ -223,11 +225,11 @@ fn explorer(props: &AppProps) -> Html {
         <ContextProvider<spots::Spots> context={spots}>
         // Divs only, no landmark elements (`main`, `header`, `section`): a host page's rules for
         // those would reach a mounted lab. On its own page the lab is the main landmark.
-        <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"))}
+        <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"), lab.writing().then_some("writing"))}
             lang={t.code()} data-theme={props.theme.forced()} data-moving={lab.moving().then_some("true")}
             role={props.report_height.then_some("main")} aria-label={props.report_height.then_some("kube-bootstrap-lab")}
             tabindex="-1" {onkeydown} {onpointerdown} ref={root}>
-            { topbar(&lab, &send, &ids, props.home.as_deref()) }
+            { topbar(&lab, &send, &ids, props.home.as_deref(), props.minimal) }
             <controls::TimeControls
                 now={lab.now()} horizon={frame.horizon} playing={lab.playing()} speed_exp={lab.speed_exp()}
                 forked={lab.forked()} marks={frame.marks.clone()} lab={send.clone()} />
@@ -255,7 +257,7 @@ fn explorer(props: &AppProps) -> Html {
             } else {
                 { card.unwrap_or_default() }
             }
-            if guide.is_none() && !props.minimal && !lab.scenario().experiments.is_empty() {
+            if guide.is_none() && !lab.writing() && !props.minimal && !lab.scenario().experiments.is_empty() {
                 { things_to_try(&lab, &send) }
             }
             // A new scenario forgets the link shown for the old one.
@@ -318,8 +320,26 @@ fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
         <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay() && g.asks().is_none()}
             offer_first_tour={g.tour.name == STORY}
             ask={g.asks().cloned()} picked={g.answered(g.index)} verdict={g.verdict().map(predict::Shown::from)}
-            say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))} lab={send.clone()} />
+            say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))}
+            previewing={lab.writer().is_some_and(|w| w.mode() == crate::lab::WriterMode::Previewing)} lab={send.clone()} />
     })
+}
+
+/// The card of the tour being written, while the author writes it.
+fn writer_card(lab: &Lab, send: &Callback<Msg>, frame: &Frame, home: Option<AttrValue>) -> Option<Html> {
+    let w = lab.writer().filter(|_| lab.writing())?;
+    let apiservers = Rc::new(frame.state.apiservers.iter().map(|a| a.name.clone()).collect::<Vec<_>>());
+    Some(html! {
+        <author::WriterCard writer={author::Shared(w.clone())} now={lab.now()} choices={lab.wait_choices()}
+            {apiservers} {home} lab={send.clone()} />
+    })
+}
+
+/// The parts the step being written points at, shown as a tour step's are.
+fn written_spots(lab: &Lab) -> Vec<Spot> {
+    let Some(w) = lab.writer().filter(|_| lab.writing()) else { return Vec::new() };
+    let Some(step) = w.selected().and_then(|i| w.draft().steps.get(i)) else { return Vec::new() };
+    step.highlight.iter().filter_map(|s| s.parse().ok()).collect()
 }
 
 /// The scenario's experiments, one click each ([`experiments::ThingsToTry`]).
@@ -330,7 +350,7 @@ fn things_to_try(lab: &Lab, send: &Callback<Msg>) -> Html {
 }
 
 /// The brand, the tour and scenario pickers, the language switch and the configuration form.
-fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>) -> Html {
+fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>, minimal: bool) -> Html {
     let t = lab.lang();
     let on_lang = send.reform(|e: Event| {
         let picked = e
@@ -354,6 +374,9 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>) -
                 <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))}
                     own={lab.guide().filter(|_| lab.own_tour()).map(|g| g.tour.title.clone())} lab={send.clone()} />
                 { print_link(lab, home) }
+                if !minimal && !lab.writing() {
+                    { write_button(lab, send, ids) }
+                }
             </div>
             <label class="lang-switch">
                 <span class="sr-only">{ t.pick("Language", "语言") }</span>
@@ -364,6 +387,19 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>) -
             </label>
             <ConfigForm current={lab.scenario().name.clone()} lab={send.clone()} />
         </div>
+    }
+}
+
+/// "Write a tour" (or go on with the one written so far): the sandbox becomes the author's.
+fn write_button(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
+    let t = lab.lang();
+    let started = lab.writer().is_some_and(|w| !w.draft().steps.is_empty());
+    let onclick = send.reform(|_: MouseEvent| Msg::Author(crate::lab::Authoring::Open));
+    html! {
+        <button id={ids.id("write-tour")} class="small write-tour" {onclick}
+            title={t.pick("Write your own tour over what you play here, then download it or share its link",
+                "在这里边操作边编写你自己的导览，然后下载或分享链接")}>
+            { if started { t.pick("✎ Go on writing", "✎ 继续编写") } else { t.pick("✎ Write a tour", "✎ 编写导览") } }</button>
     }
 }
 

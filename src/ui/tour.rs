@@ -62,6 +62,9 @@ pub(crate) struct TourCardProps {
     /// The verdict on the previous step's question, when the reader answered it.
     #[prop_or_default]
     pub(crate) verdict: Option<super::predict::Shown>,
+    /// The author's preview of the tour being written: leaving it goes back to writing.
+    #[prop_or_default]
+    pub(crate) previewing: bool,
     pub(crate) lab: Callback<Msg>,
 }
 
@@ -288,10 +291,16 @@ fn buttons(p: &TourCardProps, lang: Lang, ids: &super::ids::Ids, then: Option<&T
                 onclick={{ let (cb, name) = (p.lab.clone(), t.name.clone()); Callback::from(move |_: MouseEvent| cb.emit(Msg::PickTour(name.clone()))) }}>
                 { format!("{} {} →", lang.pick("Tour", "导览"), crate::lab::catalogue::tour_number(t)) }</button>
         }
+        if p.previewing {
+            <button id={ids.id("tour-write")} class={classes!("tour-write", if last { "primary" } else { "quiet" })} onclick={leave.clone()}>
+                { lang.pick("✎ Back to writing", "✎ 回到编写") }</button>
+        }
         if last {
-            <button id={ids.id("tour-leave")} class={classes!("tour-leave", then.is_none().then_some("primary"))} onclick={leave.clone()}>
-                // A phone's strip shows "Explore" alone: the whole label would take two lines.
-                if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
+            if !p.previewing {
+                <button id={ids.id("tour-leave")} class={classes!("tour-leave", then.is_none().then_some("primary"))} onclick={leave.clone()}>
+                    // A phone's strip shows "Explore" alone: the whole label would take two lines.
+                    if lang == Lang::En { { "Explore" }<span class="long">{ " on your own" }</span> } else { { "自由探索" } }</button>
+            }
         } else {
             <button id={ids.id("tour-next")} class={classes!((!skips).then_some("primary"))} onclick={click(|| Msg::TourNext { animate: !super::media::prefers_reduced_motion() })}>
                 if skips {
@@ -300,8 +309,10 @@ fn buttons(p: &TourCardProps, lang: Lang, ids: &super::ids::Ids, then: Option<&T
                 } else {
                     { lang.pick("Next →", "下一步 →") }
                 }</button>
-            <button id={ids.id("tour-leave")} class="tour-leave quiet" onclick={leave}>
-                { lang.pick("Leave the tour", "退出导览") }</button>
+            if !p.previewing {
+                <button id={ids.id("tour-leave")} class="tour-leave quiet" onclick={leave}>
+                    { lang.pick("Leave the tour", "退出导览") }</button>
+            }
         }
     </div>
     }

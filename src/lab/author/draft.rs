@@ -61,13 +61,14 @@ impl Take {
         Take { base, actions: Vec::new() }
     }
 
-    /// Where the lab gets this take's scenario: its base untouched, or a file of its own.
+    /// Where the lab gets this take's scenario: its base untouched, or a file of its own under
+    /// the base's name (the page still names the scenario the author picked; the tour file
+    /// names it apart, [`Draft::json`]).
     pub(super) fn source(&self) -> Result<Source, String> {
         if self.actions.is_empty() {
             return Ok(self.base.clone());
         }
-        let name = format!("{}-as-played", self.base_name()?);
-        Ok(Source::Inline(self.object(&name)?.to_string()))
+        Ok(Source::Inline(self.object(&self.base_name()?)?.to_string()))
     }
 
     fn base_name(&self) -> Result<String, String> {

@@ -117,6 +117,16 @@ impl Writer {
         self.file.as_deref().map_err(String::as_str)
     }
 
+    /// The query that opens the tour written (`tour-file=…`) in `lang`, once it is a tour.
+    pub fn query(&self, lang: Lang) -> Option<String> {
+        let file = self.file().ok()?;
+        let lang = match lang {
+            Lang::En => String::new(),
+            other => format!("&lang={}", other.code()),
+        };
+        Some(format!("tour-file={}{lang}", percent_encode(file)))
+    }
+
     /// Where each step arrives when the tour plays (the narration not yet written counts as
     /// written).
     pub fn arrivals(&self) -> &[Arrival] {
@@ -166,7 +176,7 @@ fn take_lab(take: &Take, at: u64) -> Result<Lab, String> {
 
 impl Lab {
     /// The tour being written, if the author has started one (whether writing now or not).
-    pub fn writer(&self) -> Option<&Writer> {
+    pub fn writer(&self) -> Option<&Rc<Writer>> {
         self.writer.as_ref()
     }
 
@@ -190,16 +200,13 @@ impl Lab {
 
     /// The query that opens the tour written (`tour-file=…`), once it is a tour.
     pub fn written_query(&self) -> Option<String> {
-        let file = self.writer.as_ref()?.file().ok()?;
-        let lang = match self.lang {
-            Lang::En => String::new(),
-            other => format!("&lang={}", other.code()),
-        };
-        Some(format!("tour-file={}{lang}", percent_encode(file)))
+        self.writer.as_ref()?.query(self.lang)
     }
 
     pub(super) fn author(&mut self, m: Authoring) -> bool {
         match m {
+            // From the preview, going on writing is going back to it.
+            Authoring::Open if self.writer.as_ref().is_some_and(|w| w.mode == Mode::Previewing) => self.back_to_writing(),
             Authoring::Open => self.open_writer(),
             Authoring::Close => self.set_mode(Mode::Closed),
             Authoring::Preview => self.preview(),
@@ -217,7 +224,7 @@ impl Lab {
         self.tour_src = None;
         let source = self.source.clone();
         let actions: Vec<(u64, Action)> = self.timeline.actions().to_vec();
-        let w = self.writer.get_or_insert_with(|| Writer::new(source.clone()));
+        let w = Rc::make_mut(self.writer.get_or_insert_with(|| Rc::new(Writer::new(source.clone()))));
         w.mode = Mode::Writing;
         // Going on in the take shown, or starting one from what the sandbox shows: the
         // reader's actions so far become the take's, taken as the scenario's steps.
@@ -229,14 +236,14 @@ impl Lab {
                 self.rebuild(self.now());
             }
         }
-        if let Some(w) = self.writer.as_mut() {
+        if let Some(w) = self.writer.as_mut().map(Rc::make_mut) {
             w.check(true);
         }
         true
     }
 
     fn set_mode(&mut self, mode: Mode) -> bool {
-        match self.writer.as_mut() {
+        match self.writer.as_mut().map(Rc::make_mut) {
             Some(w) if w.mode != mode => {
                 w.mode = mode;
                 true
@@ -266,7 +273,7 @@ impl Lab {
             return;
         }
         let now = self.now();
-        let Some(w) = self.writer.as_mut() else { return };
+        let Some(w) = self.writer.as_mut().map(Rc::make_mut) else { return };
         let before = w.current.clone();
         w.current.actions.retain(|(at, _)| *at <= now);
         w.current.actions.push((now, action));
@@ -280,7 +287,7 @@ impl Lab {
         }
         self.notice = None;
         self.rebuild(now);
-        if let Some(w) = self.writer.as_mut() {
+        if let Some(w) = self.writer.as_mut().map(Rc::make_mut) {
             w.check(true);
         }
     }
@@ -288,7 +295,7 @@ impl Lab {
     /// Another scenario loaded while writing: steps added from now on show it.
     pub(super) fn author_loaded(&mut self) {
         let source = self.source.clone();
-        if let Some(w) = self.writer.as_mut().filter(|w| w.mode == Mode::Writing) {
+        if let Some(w) = self.writer.as_mut().map(Rc::make_mut).filter(|w| w.mode == Mode::Writing) {
             w.current = Take::new(source);
             w.current_index = None;
             w.selected = None;
@@ -297,7 +304,7 @@ impl Lab {
 
     fn add_step(&mut self) -> bool {
         let now = self.now();
-        let Some(w) = self.writer.as_mut() else { return false };
+        let Some(w) = self.writer.as_mut().map(Rc::make_mut) else { return false };
         let k = match w.current_index {
             Some(k) => k,
             None => {
@@ -318,7 +325,7 @@ impl Lab {
 
     fn select(&mut self, i: Option<usize>) -> bool {
         let now = self.now();
-        let Some(w) = self.writer.as_mut() else { return false };
+        let Some(w) = self.writer.as_mut().map(Rc::make_mut) else { return false };
         let Some(i) = i.filter(|i| *i < w.draft.steps.len()) else {
             w.selected = None;
             return true;
@@ -339,7 +346,7 @@ impl Lab {
             None => Some(StepWait::Instant),
             Some(c) => self.wait_choices().get(c).map(|c| StepWait::Until { label: c.label.clone(), until: c.until.clone() }),
         };
-        let Some(w) = self.writer.as_mut() else { return false };
+        let Some(w) = self.writer.as_mut().map(Rc::make_mut) else { return false };
         let Some(s) = w.draft.steps.get_mut(step) else { return false };
         // A wait is of the moment shown: of the step's own scenario.
         let (Some(wait), true) = (chosen, w.current_index == Some(s.take)) else {
@@ -356,7 +363,7 @@ impl Lab {
     /// by a bad one (one line naming the field).
     fn edit(&mut self, m: Authoring) -> bool {
         let lang = self.lang;
-        let Some(w) = self.writer.as_mut() else { return false };
+        let Some(w) = self.writer.as_mut().map(Rc::make_mut) else { return false };
         let n = w.draft.steps.len();
         let (step, replay) = match &m {
             Authoring::Say { step, .. } | Authoring::Highlight { step, .. } => (Some(*step), false),
@@ -427,13 +434,13 @@ impl Lab {
     }
 
     fn back_to_writing(&mut self) -> bool {
-        let Some(w) = self.writer.as_mut().filter(|w| w.mode == Mode::Previewing) else { return false };
+        let Some(w) = self.writer.as_mut().map(Rc::make_mut).filter(|w| w.mode == Mode::Previewing) else { return false };
         w.mode = Mode::Writing;
         let i = w.selected.or(w.draft.steps.len().checked_sub(1));
         self.leave_tour();
         self.tour_src = None;
         if let Some(i) = i {
-            if let Some(w) = self.writer.as_mut() {
+            if let Some(w) = self.writer.as_mut().map(Rc::make_mut) {
                 w.current_index = None;
             }
             self.select(Some(i));
