@@ -53,6 +53,14 @@ const STATES = [
   ['config-form', '', async (page) => { await page.click('#configure'); await page.waitForSelector('#config-form'); }],
   ['tour', 'tour=lease-crash-vs-stop&step=2', async (page) => { await page.waitForSelector('#tour-title'); }],
   ['behaviour-1.35', 'scenario=servicecidr-default-terminating-1-35', async (page) => { await seek(page, 30000); }],
+  // Writing a tour: the writer's card with a step open in its editor, picking on the stage.
+  ['writer', 'scenario=crash-one-of-three', async (page) => {
+    await page.click('#write-tour');
+    await page.click('#writer-add');
+    await page.fill('#writer-say-en', 'Three apiservers.');
+    await page.click('#writer-pick');
+    await page.waitForSelector('.writer-check.ok');
+  }],
   // A tour as a handout (no clock: every step's still stage).
   ['handout', 'tour=lease-crash-vs-stop&print&lang=zh', async () => {}],
 ];
