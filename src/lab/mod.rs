@@ -38,7 +38,7 @@ use crate::sim::timeline::Timeline;
 use crate::lab::tour::Guide;
 
 pub use allocations::{Bar, BarKind};
-pub use author::{Arrival, Authoring, Choice, Draft, DraftStep, Mode as WriterMode, StepWait, Take, Texts, Writer};
+pub use author::{Arrival, AskEdit, Authoring, Choice, Draft, DraftAsk, DraftStep, Mode as WriterMode, StepWait, Take, Texts, Writer};
 pub use keys::key_summary;
 pub use msg::Msg;
 #[cfg(feature = "web")]

@@ -219,3 +219,37 @@ fn the_link_opens_the_written_tour() {
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(o.tour_file.as_deref(), lab.writer().unwrap().file().ok());
 }
+
+#[test]
+fn a_written_step_asks_the_reader_and_the_preview_asks_it() {
+    use kube_bootstrap_lab::lab::AskEdit;
+    let (mut lab, _) = written();
+    let ask = |lab: &mut Lab, edit: AskEdit| author(lab, Authoring::Ask { step: 1, edit });
+    ask(&mut lab, AskEdit::On(true));
+    assert_eq!(lab.writer().unwrap().file().unwrap_err(), "steps[1].ask.question: give an \"en\" or a \"zh\" text, or both");
+    ask(&mut lab, AskEdit::Question(Lang::En, "When does 192.168.10.11 leave the Endpoints?".into()));
+    ask(&mut lab, AskEdit::AddAnswer);
+    ask(&mut lab, AskEdit::AddAnswer);
+    ask(&mut lab, AskEdit::AddAnswer);
+    assert_eq!(lab.writer().unwrap().draft().steps[1].ask.as_ref().unwrap().answers.len(), 4, "four at most");
+    for (k, a) in ["At once", "When its lease expires", "Never", "After a minute"].iter().enumerate() {
+        ask(&mut lab, AskEdit::Answer(k, Lang::En, a.to_string()));
+    }
+    ask(&mut lab, AskEdit::Right(3));
+    ask(&mut lab, AskEdit::RemoveAnswer(3));
+    ask(&mut lab, AskEdit::Right(1));
+    ask(&mut lab, AskEdit::Why(Lang::En, "Its lease, last written at 10s, expires at 25s.".into()));
+    let w = lab.writer().unwrap();
+    let f: Json = serde_json::from_str(w.file().expect("a tour")).unwrap();
+    assert_eq!(f["steps"][1]["ask"]["answers"].as_array().unwrap().len(), 3);
+    assert_eq!(f["steps"][1]["ask"]["right"], 1);
+    author(&mut lab, Authoring::Preview);
+    lab.update(Msg::TourNext { animate: false });
+    assert!(lab.guide().unwrap().asks().is_some(), "the preview's step 2 asks");
+    lab.update(Msg::Answer { answer: 1, animate: false });
+    assert!(lab.guide().unwrap().verdict().is_some_and(|v| v.right()));
+    // The last step cannot ask: the file says so, by field.
+    lab.update(Msg::LeaveTour);
+    author(&mut lab, Authoring::Ask { step: 2, edit: AskEdit::On(true) });
+    assert!(lab.writer().unwrap().file().unwrap_err().starts_with("steps[2].ask: the last step cannot ask"));
+}

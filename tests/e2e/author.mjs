@@ -66,6 +66,14 @@ async function write(page, tag) {
   await addStep(page, 'apiserver-a crashes at 20s.', 'apiserver-a 在 20s 崩溃。');
   await page.selectOption('#writer-add-spot', 'endpoints');
   await page.waitForFunction(() => document.querySelector('.writer-chips')?.textContent.includes('Endpoints'));
+  await page.check('#writer-ask');
+  await page.fill('#writer-question-en', 'When does 192.168.10.11 leave the Endpoints?');
+  await page.fill('#writer-answer-0-en', 'At once');
+  await page.fill('#writer-answer-1-en', 'When its lease expires, at 25s');
+  await page.click('#writer-add-answer');
+  await page.fill('#writer-answer-2-en', 'Never');
+  await page.check('.writer-answers li:nth-child(2) input[type=radio]');
+  await page.fill('#writer-why-en', 'Its lease was last written at 10s, before the crash: it expires at 25s and the next rewrite drops the address.');
 
   await seek(page, 50000);
   await addStep(page, 'Its lease expired: the Endpoints lost its address.');
@@ -101,9 +109,12 @@ async function write(page, tag) {
 async function walk(page, n, tag) {
   const seen = [];
   for (let i = 0; i < n; i++) {
-    if (i > 0) await page.click('#tour-next');
+    // A step that asks is answered (the second answer); the next one then says whether it was right.
+    if (i > 0 && await page.$('.tour-ask')) await page.click('.tour-ask button.answer[data-answer="1"]');
+    else if (i > 0) await page.click('#tour-next');
     await atStep(page, i, n, 'en');
-    seen.push([await page.textContent('#tour-say'), await page.textContent('#clock'), await endpoints(page)].join(' | '));
+    const verdict = (await page.$('.tour-verdict')) ? await page.textContent('.tour-verdict') : '';
+    seen.push([await page.textContent('#tour-say'), await page.textContent('#clock'), await endpoints(page), verdict].join(' | '));
   }
   check(seen.length === n, `${tag}: every step reached`);
   return seen;
@@ -131,7 +142,8 @@ async function desktop(browser, server) {
   await page.click('#writer-preview');
   const previewed = await walk(page, 3, `${tag} preview`);
   check(previewed[1].includes('t = 20s') && previewed[1].includes('192.168.10.11'), `${tag}: step 2 at 20s, the crashed address still listed while its lease lives (${previewed[1]})`);
-  check(!previewed[2].includes('192.168.10.11'), `${tag}: step 3 once it is gone (${previewed[2]})`);
+  check(!previewed[2].split(' | ')[2].includes('192.168.10.11'), `${tag}: step 3 once it is gone (${previewed[2]})`);
+  check(previewed[2].includes('Right') && previewed[2].includes('expires at 25s'), `${tag}: step 2 asked; step 3 says the answer was right, and why`);
   await page.screenshot({ path: `${ARTIFACTS}/author-1280-preview.png` });
   await page.click('#tour-write');
   await page.waitForSelector('.writer');

@@ -1,7 +1,8 @@
 //! A tour being written in the page, and the tour file (`docs/tour.md`) it makes: the same
 //! file a trainer would write by hand, read back by the same parser before it is offered.
 
-use serde_json::{json, Map, Value as Json};
+use serde::Serialize;
+use serde_json::{Map, Value as Json};
 
 use crate::contract::scenario::Action;
 use crate::duration::format_ms;
@@ -132,6 +133,68 @@ pub struct DraftStep {
     pub say: Texts,
     pub highlight: Vec<String>,
     pub play_ms: Option<u64>,
+    /// A question the reader answers before the next step (`docs/tour.md` §6).
+    pub ask: Option<DraftAsk>,
+}
+
+/// A step's question as written: 2 to 4 answers, the index of the right one, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DraftAsk {
+    pub question: Texts,
+    pub answers: Vec<Texts>,
+    pub right: usize,
+    pub why: Texts,
+}
+
+impl Default for DraftAsk {
+    fn default() -> Self {
+        DraftAsk { question: Texts::default(), answers: vec![Texts::default(); 2], right: 0, why: Texts::default() }
+    }
+}
+
+impl DraftAsk {
+    fn out(&self, placeholder: bool) -> AskOut {
+        AskOut {
+            question: self.question.json(placeholder),
+            answers: self.answers.iter().map(|a| a.json(placeholder)).collect(),
+            right: self.right,
+            why: self.why.json(placeholder),
+        }
+    }
+}
+
+// The file as written, its fields in the order `docs/tour.md` gives them (a trainer reads it).
+#[derive(Serialize)]
+struct TourOut {
+    name: String,
+    title: Json,
+    scenario: Json,
+    steps: Vec<StepOut>,
+}
+
+#[derive(Serialize)]
+struct StepOut {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scenario: Option<Json>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    until: Option<Json>,
+    say: Json,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    highlight: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    play: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ask: Option<AskOut>,
+}
+
+#[derive(Serialize)]
+struct AskOut {
+    question: Json,
+    answers: Vec<Json>,
+    right: usize,
+    why: Json,
 }
 
 /// A tour being written: its name, title, steps, and the scenarios they show.
@@ -153,13 +216,16 @@ impl Default for Draft {
 impl Draft {
     /// The tour file, pretty-printed (what Download saves and the CLI checks).
     pub fn file(&self) -> Result<String, String> {
-        let json = self.json(false)?;
-        Ok(serde_json::to_string_pretty(&json).expect("JSON serialises"))
+        Ok(serde_json::to_string_pretty(&self.out(false)?).expect("JSON serialises"))
     }
 
-    /// The tour file as JSON; `placeholder` fills texts not yet written (for [`Draft::file`]'s
-    /// sake, never offered to the reader).
-    pub(super) fn json(&self, placeholder: bool) -> Result<Json, String> {
+    /// The tour file as one line; `placeholder` fills texts not yet written (for working out
+    /// where the steps arrive, never offered to the reader).
+    pub(super) fn text(&self, placeholder: bool) -> Result<String, String> {
+        Ok(serde_json::to_string(&self.out(placeholder)?).expect("JSON serialises"))
+    }
+
+    fn out(&self, placeholder: bool) -> Result<TourOut, String> {
         let names = self.take_names()?;
         let mut shown: Vec<usize> = Vec::new();
         let mut reference = |take: usize| -> Result<Json, String> {
@@ -176,35 +242,31 @@ impl Draft {
         let mut steps = Vec::with_capacity(self.steps.len());
         let mut top = Json::Null;
         for (i, s) in self.steps.iter().enumerate() {
-            let mut step = Map::new();
+            let mut scenario = None;
             if i == 0 {
                 top = reference(s.take)?;
             } else if self.steps[i - 1].take != s.take {
-                step.insert("scenario".into(), reference(s.take)?);
+                scenario = Some(reference(s.take)?);
             }
-            match &s.wait {
-                StepWait::Instant if s.at_ms > 0 => {
-                    step.insert("at".into(), Json::from(format_ms(s.at_ms)));
-                }
-                StepWait::Instant => {}
-                StepWait::Until { until, .. } => {
-                    step.insert("until".into(), until.clone());
-                }
-            }
-            step.insert("say".into(), s.say.json(placeholder));
-            if !s.highlight.is_empty() {
-                step.insert("highlight".into(), json!(s.highlight));
-            }
-            if let Some(ms) = s.play_ms {
-                step.insert("play".into(), Json::from(format_ms(ms)));
-            }
-            steps.push(Json::Object(step));
+            let (at, until) = match &s.wait {
+                StepWait::Instant if s.at_ms > 0 => (Some(format_ms(s.at_ms)), None),
+                StepWait::Instant => (None, None),
+                StepWait::Until { until, .. } => (None, Some(until.clone())),
+            };
+            steps.push(StepOut {
+                scenario,
+                at,
+                until,
+                say: s.say.json(placeholder),
+                highlight: s.highlight.clone(),
+                play: s.play_ms.map(format_ms),
+                ask: s.ask.as_ref().map(|a| a.out(placeholder)),
+            });
         }
         if steps.is_empty() {
             return Err("steps: a tour needs at least one step: add one".into());
         }
-        let title = self.title.json(placeholder);
-        Ok(json!({"name": self.name.trim(), "title": title, "scenario": top, "steps": steps}))
+        Ok(TourOut { name: self.name.trim().to_string(), title: self.title.json(placeholder), scenario: top, steps })
     }
 
     fn base_name(&self, take: usize) -> Result<String, String> {

@@ -11,7 +11,7 @@ mod menu;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-pub use draft::{Draft, DraftStep, StepWait, Take, Texts};
+pub use draft::{Draft, DraftAsk, DraftStep, StepWait, Take, Texts};
 pub use menu::Choice;
 
 use super::share::{percent_encode, Moment, Source};
@@ -45,10 +45,28 @@ pub enum Authoring {
     Highlight { step: usize, spot: String, on: bool },
     /// How long the step plays on once shown, a duration (`"15s"`); empty: it does not.
     Play { step: usize, play: String },
+    /// Edit the step's question (`ask`): whether it asks, and its texts and answers.
+    Ask { step: usize, edit: AskEdit },
     /// Take the tour written so far from its first step (writing waits meanwhile).
     Preview,
     /// Back from the preview to writing, at the selected step.
     Back,
+}
+
+/// An edit of a step's question.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AskEdit {
+    /// The step asks (with two empty answers to write), or no longer does.
+    On(bool),
+    Question(Lang, String),
+    Answer(usize, Lang, String),
+    /// One more answer (at most four).
+    AddAnswer,
+    /// Drop this answer (at least two stay).
+    RemoveAnswer(usize),
+    /// This answer is the right one.
+    Right(usize),
+    Why(Lang, String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,7 +157,7 @@ impl Writer {
         if !arrivals {
             return;
         }
-        let played = self.draft.json(true).and_then(|j| parse(&j.to_string())).map(|t| tour::run(&t));
+        let played = self.draft.text(true).and_then(|j| parse(&j)).map(|t| tour::run(&t));
         self.arrivals = match played {
             Ok(run) => run
                 .steps
@@ -316,7 +334,7 @@ impl Lab {
         let steps = &w.draft.steps;
         let at = steps.iter().rposition(|s| s.take == k && s.at_ms <= now).map(|p| p + 1);
         let at = at.or_else(|| steps.iter().position(|s| s.take == k && s.at_ms > now)).unwrap_or(steps.len());
-        let step = DraftStep { take: k, at_ms: now, wait: StepWait::Instant, say: Texts::default(), highlight: Vec::new(), play_ms: None };
+        let step = DraftStep { take: k, at_ms: now, wait: StepWait::Instant, say: Texts::default(), highlight: Vec::new(), play_ms: None, ask: None };
         w.draft.steps.insert(at, step);
         w.selected = Some(at);
         w.check(true);
@@ -366,7 +384,7 @@ impl Lab {
         let Some(w) = self.writer.as_mut().map(Rc::make_mut) else { return false };
         let n = w.draft.steps.len();
         let (step, replay) = match &m {
-            Authoring::Say { step, .. } | Authoring::Highlight { step, .. } => (Some(*step), false),
+            Authoring::Say { step, .. } | Authoring::Highlight { step, .. } | Authoring::Ask { step, .. } => (Some(*step), false),
             Authoring::Play { step, .. } | Authoring::Delete(step) => (Some(*step), true),
             Authoring::Move { from, to } => (Some((*from).max(*to)), true),
             _ => (None, false),
@@ -390,6 +408,7 @@ impl Lab {
             }
             Authoring::Highlight { step, spot, on } => highlight(&mut steps[step].highlight, &spot, on, lang),
             Authoring::Play { step, play } => play_of(&play).map(|p| steps[step].play_ms = p),
+            Authoring::Ask { step, edit } => ask(&mut steps[step].ask, edit),
             Authoring::Delete(step) => {
                 steps.remove(step);
                 w.selected = w.selected.filter(|s| *s != step).map(|s| if s > step { s - 1 } else { s });
@@ -457,6 +476,30 @@ fn moved(i: usize, from: usize, to: usize) -> usize {
         i if to <= i && i < from => i + 1,
         i => i,
     }
+}
+
+/// A step's question edited; an answer that is not there, a fifth or a last-but-one removed,
+/// changes nothing.
+fn ask(a: &mut Option<DraftAsk>, edit: AskEdit) -> Result<(), String> {
+    let range = crate::lab::tour::ANSWERS;
+    match (a.as_mut(), edit) {
+        (_, AskEdit::On(on)) => *a = on.then(|| a.take().unwrap_or_default()),
+        (Some(q), AskEdit::Question(lang, text)) => q.question.set(lang, text),
+        (Some(q), AskEdit::Why(lang, text)) => q.why.set(lang, text),
+        (Some(q), AskEdit::Answer(k, lang, text)) if k < q.answers.len() => q.answers[k].set(lang, text),
+        (Some(q), AskEdit::AddAnswer) if q.answers.len() < *range.end() => q.answers.push(Texts::default()),
+        (Some(q), AskEdit::RemoveAnswer(k)) if k < q.answers.len() && q.answers.len() > *range.start() => {
+            q.answers.remove(k);
+            q.right = match q.right {
+                r if r == k => 0,
+                r if r > k => r - 1,
+                r => r,
+            };
+        }
+        (Some(q), AskEdit::Right(k)) if k < q.answers.len() => q.right = k,
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Points at `spot` or no longer; a name that is no part of the page is refused.

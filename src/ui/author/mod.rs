@@ -2,6 +2,7 @@
 //! each arrives, the selected step's editor, the tour's title and file name, whether the file
 //! reads as a tour (the tour parser's one line when not), Preview, Download and a link.
 
+mod ask;
 mod pick;
 mod step;
 

@@ -60,6 +60,7 @@ pub(super) fn step_editor(p: &StepEditorProps) -> Html {
                 <textarea id={ids.id("writer-say-zh")} rows="3" value={p.step.say.zh.clone()} oninput={say(Lang::Zh)} /></label>
             { wait(p, t, &ids) }
             { highlights(p, t, &ids) }
+            { super::ask::editor(i, p.step.ask.as_ref(), t, &ids, &p.lab) }
             <label class="writer-field writer-play">{ t.pick("Then plays on for (e.g. 15s; empty: stays)", "然后继续播放（如 15s；留空则停住）") }
                 <input id={ids.id("writer-play")} type="text" inputmode="text" size="8" placeholder="15s"
                     value={p.step.play_ms.map(format_ms).unwrap_or_default()} onchange={play} /></label>
