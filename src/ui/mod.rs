@@ -390,17 +390,26 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>, m
     }
 }
 
-/// "Write a tour" (or go on with the one written so far): the sandbox becomes the author's.
+/// "Write a tour" (or go on with the one written so far); in a tour, "Edit this tour": the
+/// sandbox becomes the author's.
 fn write_button(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
+    use crate::lab::{Authoring, WriterMode};
     let t = lab.lang();
+    let previewing = lab.writer().is_some_and(|w| w.mode() == WriterMode::Previewing);
     let started = lab.writer().is_some_and(|w| !w.draft().steps.is_empty());
-    let onclick = send.reform(|_: MouseEvent| Msg::Author(crate::lab::Authoring::Open));
-    html! {
-        <button id={ids.id("write-tour")} class="small write-tour" {onclick}
-            title={t.pick("Write your own tour over what you play here, then download it or share its link",
-                "在这里边操作边编写你自己的导览，然后下载或分享链接")}>
-            { if started { t.pick("✎ Go on writing", "✎ 继续编写") } else { t.pick("✎ Write a tour", "✎ 编写导览") } }</button>
-    }
+    // The story an untouched page plays is the lab's welcome: from it, one writes one's own.
+    let touring = lab.guide().is_some_and(|g| g.tour.name != STORY || lab.own_tour());
+    let (msg, label, title) = match (touring && !previewing, started) {
+        (true, _) => (Authoring::EditTour, t.pick("✎ Edit this tour", "✎ 编辑此导览"), match started {
+            true => t.pick("Go on writing this tour in the page (it replaces the tour you were writing)", "在页面中继续编写此导览（会替换你正在编写的导览）"),
+            false => t.pick("Go on writing this tour in the page, then download it or share its link", "在页面中继续编写此导览，然后下载或分享链接"),
+        }),
+        (false, true) => (Authoring::Open, t.pick("✎ Go on writing", "✎ 继续编写"), t.pick("Back to the tour you are writing", "回到你正在编写的导览")),
+        (false, false) => (Authoring::Open, t.pick("✎ Write a tour", "✎ 编写导览"),
+            t.pick("Write your own tour over what you play here, then download it or share its link", "在这里边操作边编写你自己的导览，然后下载或分享链接")),
+    };
+    let onclick = send.reform(move |_: MouseEvent| Msg::Author(msg.clone()));
+    html! { <button id={ids.id("write-tour")} class="small write-tour" {onclick} {title}>{ label }</button> }
 }
 
 /// "Print this tour": the handout of the tour being taken (`?tour=NAME&print`, a trainer's

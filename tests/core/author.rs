@@ -253,3 +253,30 @@ fn a_written_step_asks_the_reader_and_the_preview_asks_it() {
     author(&mut lab, Authoring::Ask { step: 2, edit: AskEdit::On(true) });
     assert!(lab.writer().unwrap().file().unwrap_err().starts_with("steps[2].ask: the last step cannot ask"));
 }
+
+#[test]
+fn every_shipped_tour_opens_in_the_writer_and_writes_back_the_same_tour() {
+    use kube_bootstrap_lab::lab::catalogue;
+    for t in catalogue::tours() {
+        let before = tour::run(&t);
+        let (mut lab, _) = Lab::open(Opening { tour: Some(&t.name), step: Some(2), ..Opening::default() });
+        assert!(author(&mut lab, Authoring::EditTour), "{}", t.name);
+        let w = lab.writer().unwrap();
+        assert_eq!((w.mode(), w.selected()), (WriterMode::Writing, Some(1)), "{}: at the step shown", t.name);
+        assert!(lab.guide().is_none());
+        let file = w.file().unwrap_or_else(|e| panic!("{}: {e}", t.name));
+        let back = tour::parse(file, catalogue::scenario_text).unwrap();
+        let after = tour::run(&back);
+        let instants = |r: &tour::TourRun| r.steps.iter().map(|s| (s.at_ms, s.held)).collect::<Vec<_>>();
+        assert_eq!(instants(&after), instants(&before), "{}: the same instants", t.name);
+        for (a, b) in t.steps.iter().zip(&back.steps) {
+            for l in [Lang::En, Lang::Zh] {
+                assert_eq!(a.say.get(l), b.say.get(l), "{}", t.name);
+                assert_eq!(a.ask.as_ref().map(|q| q.why.get(l)), b.ask.as_ref().map(|q| q.why.get(l)), "{}", t.name);
+            }
+            assert_eq!((&a.highlight, a.play, a.ask.as_ref().map(|q| (q.right, q.answers.len()))),
+                (&b.highlight, b.play, b.ask.as_ref().map(|q| (q.right, q.answers.len()))), "{}", t.name);
+        }
+        assert_eq!(back.title.get(Lang::Zh), t.title.get(Lang::Zh));
+    }
+}

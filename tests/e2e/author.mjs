@@ -154,6 +154,13 @@ async function desktop(browser, server) {
   const reloaded = await walk(fresh, 3, `${tag} reloaded`);
   check(JSON.stringify(reloaded) === JSON.stringify(previewed), `${tag}: opened from its link, the tour plays the same as the preview`);
   check(run.steps.every((s, i) => reloaded[i].includes(`t = ${s.at}`)), `${tag}: ... at the instants tour run prints`);
+  // Opened from its link, the tour goes back into the writer: the same file as downloaded.
+  check((await fresh.textContent('#write-tour')).includes('Edit this tour'), `${tag}: a tour offers "Edit this tour"`);
+  await fresh.click('#write-tour');
+  await fresh.waitForSelector('.writer-check.ok');
+  const [again] = await Promise.all([fresh.waitForEvent('download'), fresh.click('#writer-download')]);
+  await again.saveAs(`${path}.again`);
+  check(await readFile(`${path}.again`, 'utf8') === file, `${tag}: edited again and downloaded, the file is the same`);
   check(errors.length === 0, `${tag}: no page errors ${errors.join('; ')}`);
   await context.close();
 }

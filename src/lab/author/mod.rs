@@ -6,6 +6,7 @@
 //! and is offered only once the tour parser reads it back.
 
 mod draft;
+mod edit;
 mod menu;
 
 use std::cell::RefCell;
@@ -47,6 +48,9 @@ pub enum Authoring {
     Play { step: usize, play: String },
     /// Edit the step's question (`ask`): whether it asks, and its texts and answers.
     Ask { step: usize, edit: AskEdit },
+    /// Go on writing the tour being taken (shipped, a trainer's, or one opened from its link),
+    /// at the step shown: it replaces the tour written so far.
+    EditTour,
     /// Take the tour written so far from its first step (writing waits meanwhile).
     Preview,
     /// Back from the preview to writing, at the selected step.
@@ -226,6 +230,7 @@ impl Lab {
             // From the preview, going on writing is going back to it.
             Authoring::Open if self.writer.as_ref().is_some_and(|w| w.mode == Mode::Previewing) => self.back_to_writing(),
             Authoring::Open => self.open_writer(),
+            Authoring::EditTour => self.edit_tour(),
             Authoring::Close => self.set_mode(Mode::Closed),
             Authoring::Preview => self.preview(),
             Authoring::Back => self.back_to_writing(),
@@ -254,6 +259,22 @@ impl Lab {
                 self.rebuild(self.now());
             }
         }
+        if let Some(w) = self.writer.as_mut().map(Rc::make_mut) {
+            w.check(true);
+        }
+        true
+    }
+
+    fn edit_tour(&mut self) -> bool {
+        let Some(g) = self.guide.as_ref() else { return false };
+        let (draft, at) = (edit::draft(&g.tour), g.index);
+        let mut w = Writer::new(self.source.clone());
+        w.draft = draft;
+        self.writer = Some(Rc::new(w));
+        self.leave_tour();
+        self.trying = None;
+        self.tour_src = None;
+        self.select(Some(at));
         if let Some(w) = self.writer.as_mut().map(Rc::make_mut) {
             w.check(true);
         }
