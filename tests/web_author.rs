@@ -1,8 +1,9 @@
 //! Component test of writing a tour in the page, two labs side by side in shadow roots: "Write a
 //! tour" opens the writer's card; a step is added at the moment shown and narrated; "Pick on the
-//! stage" takes a click on the stage's apiserver as a pick (in this lab only, the other lab
-//! untouched) rather than inspecting it; the file reads as a tour, and its download and link
-//! are offered; in Chinese the card speaks Chinese and a step's bad `play` is told by field.
+//! stage" takes a click on the stage's apiserver (or Enter on a part) as a pick, in this lab only
+//! (the other lab untouched), rather than inspecting it; the file reads as a tour, and its
+//! download and link are offered; in Chinese the card speaks Chinese and a step's bad `play` is
+//! told by field.
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::{JsCast, JsValue};
@@ -101,6 +102,15 @@ async fn a_step_is_written_with_a_part_picked_on_the_stage_of_this_lab_only() {
     press(&other);
     until("the other lab inspects it", || find(&two, ".inspector").is_some()).await;
     assert!(!text(&one, ".writer-chips").contains("apiserver-a"));
+    // From the keyboard: Enter on a focused part of the stage picks it.
+    let lease = find(&one, ".stage [data-spot='leases']").expect("the stage draws a lease row");
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Enter");
+    init.set_bubbles(true);
+    init.set_composed(true);
+    init.set_cancelable(true);
+    lease.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
+    until("Enter picks the lease row", || text(&one, ".writer-chips").contains("leases in etcd")).await;
     click(&one, "#writer-pick");
     until("picking ends", || find(&one, ".lab.picking").is_none()).await;
 }

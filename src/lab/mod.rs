@@ -256,6 +256,29 @@ impl Lab {
                 due
             }
             Msg::TakeOver => self.take_over(),
+            Msg::LeaveTour | Msg::Load(..) | Msg::PickTour(_) | Msg::Try(_) | Msg::OpenTourFile { .. } | Msg::Author(_) => {
+                self.open_other(msg)
+            }
+            Msg::SetLang(lang) => {
+                let changed = self.lang != lang;
+                self.lang = lang;
+                changed
+            }
+        };
+        if self.generation != generation {
+            self.observe_afresh();
+        } else if changed && world_moves {
+            self.observe();
+            self.take_wire(before);
+        }
+        changed
+    }
+
+    /// The messages that put something else in place: out of a tour, another scenario, tour or
+    /// experiment, the author's writer. Opening anything but a scenario stops the writing (the
+    /// draft is kept); the preview's way out is back to writing.
+    fn open_other(&mut self, msg: Msg) -> bool {
+        match msg {
             Msg::LeaveTour if self.writer.as_ref().is_some_and(|w| w.mode() == author::Mode::Previewing) => {
                 self.author(Authoring::Back)
             }
@@ -282,19 +305,8 @@ impl Lab {
                 self.open_tour_file_now(text, src, step)
             }
             Msg::Author(a) => self.author(a),
-            Msg::SetLang(lang) => {
-                let changed = self.lang != lang;
-                self.lang = lang;
-                changed
-            }
-        };
-        if self.generation != generation {
-            self.observe_afresh();
-        } else if changed && world_moves {
-            self.observe();
-            self.take_wire(before);
+            _ => false,
         }
-        changed
     }
 
     /// Takes the requests made by a move from `before` to now: all of them when time flowed

@@ -12,6 +12,7 @@ use crate::ui::listener::EventListener;
 /// taken as picks: `pick` gets the part's name. The lab is marked `picking` meanwhile (CSS).
 /// Heard first, on the lab's root node (its shadow root or document) on the way down, and kept
 /// from the stage: the press would focus (and so inspect) what it lands on, the click open it.
+/// Enter or Space on a focused part picks it too.
 #[hook]
 pub(super) fn use_stage_pick(on: bool, card: NodeRef, pick: Callback<String>) {
     use_effect_with(on, move |&on| {
@@ -21,15 +22,21 @@ pub(super) fn use_stage_pick(on: bool, card: NodeRef, pick: Callback<String>) {
         if let (true, Some(lab), Some(stage)) = (on, &lab, stage) {
             let _ = lab.class_list().add_1("picking");
             let root: web_sys::EventTarget = lab.get_root_node().into();
-            for event in ["pointerdown", "mousedown", "click"] {
+            for event in ["pointerdown", "mousedown", "click", "keydown"] {
                 let (stage, pick) = (stage.clone(), pick.clone());
                 let heard = Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
                     let target = e.composed_path().get(0).dyn_into::<web_sys::Element>().ok();
                     let Some(target) = target.filter(|t| stage.contains(Some(t))) else { return };
+                    // From the keyboard, Enter or Space on a focused part picks it; other keys
+                    // (Tab, the lab's shortcuts) go on as usual.
+                    let key = e.dyn_ref::<web_sys::KeyboardEvent>().map(|k| k.key());
+                    if key.as_deref().is_some_and(|k| k != "Enter" && k != " ") {
+                        return;
+                    }
                     let Some(name) = part_at(&target) else { return };
                     e.prevent_default();
                     e.stop_propagation();
-                    if e.type_() == "click" {
+                    if matches!(e.type_().as_str(), "click" | "keydown") {
                         pick.emit(name);
                     }
                 });
