@@ -53,7 +53,7 @@ test: setup-test test-wasm test-e2e test-scenarios test-native
 # The core compiled to wasm must pass the very same tests, then the components.
 test-wasm:
 	cargo test $(WASM) --no-default-features --test core
-	cargo test $(WASM) --test web --test web_bitmap --test web_lang --test web_embed --test web_forms --test web_objects --test web_inspector --test web_table --test web_stage --test web_try --test web_handout --test web_predict
+	cargo test $(WASM) --test web --test web_bitmap --test web_lang --test web_embed --test web_forms --test web_objects --test web_inspector --test web_table --test web_stage --test web_try --test web_handout --test web_predict --test web_author
 
 # docsites.mjs builds an mdBook book and a Hugo site from the packed tarball: after `package`.
 test-e2e: package
