@@ -6,7 +6,7 @@
 //! told by field.
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
@@ -16,23 +16,11 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::{document, new_root, until_long as until};
+use dom::{options, until_long as until};
 
-/// A host element with an open shadow root, and the element inside it the lab is mounted in.
+/// The element inside a new shadow root that a lab is mounted in.
 fn shadow_root() -> Element {
-    let host = new_root();
-    let shadow = host.attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open)).unwrap();
-    let inner = document().create_element("div").unwrap();
-    shadow.append_child(&inner).unwrap();
-    inner
-}
-
-fn options(pairs: &[(&str, &str)]) -> JsValue {
-    let o = js_sys::Object::new();
-    for (k, v) in pairs {
-        js_sys::Reflect::set(&o, &(*k).into(), &(*v).into()).unwrap();
-    }
-    o.into()
+    dom::shadow_root().1
 }
 
 fn find(root: &Element, sel: &str) -> Option<Element> {

@@ -3,7 +3,7 @@
 //! widget, and `unmount` removes them.
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
 
@@ -16,7 +16,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::{document, new_root, until_long as until};
+use dom::{document, new_root, options, until_long as until};
 
 /// The first element matching `sel` inside `root` (instances may share a page: never by id
 /// through the document, and an `#id` as that instance names it).
@@ -44,14 +44,6 @@ async fn share_link(root: &Element) -> String {
     click(root, "#share");
     until("the link shows", || find(root, "#share-link").is_some()).await;
     find(root, "#share-link").unwrap().dyn_into::<web_sys::HtmlInputElement>().unwrap().value()
-}
-
-fn options(pairs: &[(&str, &str)]) -> JsValue {
-    let o = js_sys::Object::new();
-    for (k, v) in pairs {
-        js_sys::Reflect::set(&o, &(*k).into(), &(*v).into()).unwrap();
-    }
-    o.into()
 }
 
 #[wasm_bindgen_test]

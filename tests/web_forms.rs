@@ -6,7 +6,7 @@
 //! fixture pasted into the import imports as it should, its notes in English and in Chinese.
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
@@ -16,25 +16,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::{document, new_root, until_long as until};
-
-/// A host element with an open shadow root, and the element inside it the lab is mounted in
-/// (as `static/embed.js` does).
-fn shadow_root() -> (Element, Element) {
-    let host = new_root();
-    let shadow = host.attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open)).unwrap();
-    let inner = document().create_element("div").unwrap();
-    shadow.append_child(&inner).unwrap();
-    (host, inner)
-}
-
-fn options(pairs: &[(&str, &str)]) -> JsValue {
-    let o = js_sys::Object::new();
-    for (k, v) in pairs {
-        js_sys::Reflect::set(&o, &(*k).into(), &(*v).into()).unwrap();
-    }
-    o.into()
-}
+use dom::{new_root, options, shadow_root, until_long as until};
 
 fn open(root: &Element, scenario: &str) -> Instance {
     mount(root.clone(), options(&[("scenario", scenario)]), None)

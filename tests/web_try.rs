@@ -3,7 +3,7 @@
 //! what to watch, in the reader's language; the reader's own action leaves it; a tour offers none.
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
 
@@ -14,7 +14,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::{new_root, until_long as until};
+use dom::{new_root, options, until_long as until};
 
 /// Two apiservers, and two experiments: crash one at 20s, stop it at 20s.
 const FILE: &str = r#"{"name": "try-me", "seed": 1, "cluster": {"apiservers": [
@@ -25,14 +25,6 @@ const FILE: &str = r#"{"name": "try-me", "seed": 1, "cluster": {"apiservers": [
    "steps": [{"at": "20s", "do": "crash_apiserver", "apiserver": "apiserver-b"}]},
   {"title": {"en": "Stop apiserver-b", "zh": "停止 apiserver-b"}, "watch": {"en": "Its lease goes at once.", "zh": "它的租约立刻消失。"},
    "steps": [{"at": "20s", "do": "stop_apiserver", "apiserver": "apiserver-b"}]}]}"#;
-
-fn options(pairs: &[(&str, &str)]) -> JsValue {
-    let o = js_sys::Object::new();
-    for (k, v) in pairs {
-        js_sys::Reflect::set(&o, &(*k).into(), &(*v).into()).unwrap();
-    }
-    o.into()
-}
 
 fn all(root: &Element, sel: &str) -> Vec<Element> {
     let list = root.query_selector_all(sel).unwrap();

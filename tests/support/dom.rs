@@ -19,6 +19,25 @@ pub fn new_root() -> Element {
     root
 }
 
+/// A host element with an open shadow root, and the element inside it the lab is mounted in
+/// (as `static/embed.js` does).
+pub fn shadow_root() -> (Element, Element) {
+    let host = new_root();
+    let shadow = host.attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open)).unwrap();
+    let inner = document().create_element("div").unwrap();
+    shadow.append_child(&inner).unwrap();
+    (host, inner)
+}
+
+/// `mount()`'s options object: the URL parameters' keys and values.
+pub fn options(pairs: &[(&str, &str)]) -> wasm_bindgen::JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in pairs {
+        js_sys::Reflect::set(&o, &(*k).into(), &(*v).into()).unwrap();
+    }
+    o.into()
+}
+
 pub fn by_id(id: &str) -> Element {
     document()
         .get_element_by_id(id)
