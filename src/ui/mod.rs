@@ -330,7 +330,10 @@ fn writer_card(lab: &Lab, send: &Callback<Msg>, frame: &Frame, home: Option<Attr
     let w = lab.writer().filter(|_| lab.writing())?;
     let apiservers = Rc::new(frame.state.apiservers.iter().map(|a| a.name.clone()).collect::<Vec<_>>());
     Some(html! {
-        <author::WriterCard writer={author::Shared(w.clone())} now={lab.now()} choices={lab.wait_choices()}
+        // The predicates are offered for the moment shown once the clock stops: working them out
+        // on every frame of playing would read the whole state each time.
+        <author::WriterCard writer={author::Shared(w.clone())} now={lab.now()} playing={lab.playing()}
+            choices={if lab.playing() { Rc::default() } else { lab.wait_choices() }}
             {apiservers} {home} lab={send.clone()} />
     })
 }

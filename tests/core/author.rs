@@ -144,6 +144,9 @@ fn an_action_the_world_refuses_is_told_and_not_written() {
     assert!(lab.notice().is_some());
     act(&mut lab, json!({"do": "crash_apiserver", "apiserver": "nobody"}));
     assert!(lab.notice().is_some());
+    // Refused only once tried: the kubernetes Service holds 10.96.0.1.
+    act(&mut lab, json!({"do": "create_service", "service": {"namespace": "default", "name": "web", "cluster_ip": "10.96.0.1"}}));
+    assert!(lab.notice().is_some_and(|n| n.contains("10.96.0.1")), "{:?}", lab.notice());
     add(&mut lab, "Nothing happened.");
     let f: Json = serde_json::from_str(lab.writer().unwrap().file().unwrap()).unwrap();
     assert_eq!(f["scenario"], "crash-one-of-three", "untouched: named, not written out");

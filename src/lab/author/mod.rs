@@ -307,7 +307,9 @@ impl Lab {
     /// An action while writing: refused as the world would refuse it, else one more step of
     /// the scenario at this instant (later ones are dropped, as acting in the past forks).
     pub(super) fn author_act(&mut self, action: Action) {
-        if let Some(why) = action.validate().err().or_else(|| self.timeline.world().refusal(&action).map(|f| f.message)) {
+        // Refused as the reader's click would be (tried on a copy): told, and not written.
+        let tried = action.validate().and_then(|()| self.timeline.clone().act(action.clone()).map_err(|f| f.message));
+        if let Err(why) = tried {
             self.notice = Some(why);
             return;
         }
@@ -371,10 +373,12 @@ impl Lab {
         };
         w.selected = Some(i);
         let DraftStep { take, at_ms, .. } = w.draft.steps[i];
-        if w.current_index != Some(take) || now != at_ms {
+        self.playing = false;
+        if w.current_index != Some(take) {
             w.enter(take);
-            self.playing = false;
             self.rebuild(at_ms);
+        } else if now != at_ms {
+            self.seek(at_ms);
         }
         true
     }
@@ -386,12 +390,12 @@ impl Lab {
             Some(c) => self.wait_choices().get(c).map(|c| StepWait::Until { label: c.label.clone(), until: c.until.clone() }),
         };
         let Some(w) = self.writer.as_mut().map(Rc::make_mut) else { return false };
-        let Some(s) = w.draft.steps.get_mut(step) else { return false };
+        let (Some(s), Some(wait)) = (w.draft.steps.get_mut(step), chosen) else { return false };
         // A wait is of the moment shown: of the step's own scenario.
-        let (Some(wait), true) = (chosen, w.current_index == Some(s.take)) else {
+        if w.current_index != Some(s.take) {
             self.notice = Some(self.lang.pick("That wait is not of this step's scenario: select the step first.", "这个等待条件不属于该步骤的场景：请先选中该步骤。").into());
             return false;
-        };
+        }
         s.wait = wait;
         s.at_ms = now;
         w.check(true);

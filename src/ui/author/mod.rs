@@ -29,6 +29,8 @@ impl PartialEq for Shared {
 pub(crate) struct WriterProps {
     pub(crate) writer: Shared,
     pub(crate) now: u64,
+    pub(crate) playing: bool,
+    /// The predicates that hold at the moment shown (none while playing).
     pub(crate) choices: Rc<Vec<Choice>>,
     pub(crate) apiservers: Rc<Vec<String>>,
     /// The lab's own page, when this instance is embedded in another one (the link goes there).
@@ -85,7 +87,7 @@ pub(crate) fn writer_card(p: &WriterProps) -> Html {
             <button id={ids.id("writer-add")} class="primary" onclick={author(&p.lab, Authoring::AddStep)}>{ add }</button>
             { steps(w, t, &p.lab) }
             if let Some(i) = selected.filter(|i| *i < w.draft().steps.len()) {
-                <step::StepEditor index={i} step={w.draft().steps[i].clone()} now={p.now} choices={p.choices.clone()}
+                <step::StepEditor index={i} step={w.draft().steps[i].clone()} now={p.now} playing={p.playing} choices={p.choices.clone()}
                     apiservers={p.apiservers.clone()} picking={*picking} {on_picking} lab={p.lab.clone()} />
             }
             { tour_fields(w, t, &ids, &p.lab) }

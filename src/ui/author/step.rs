@@ -16,6 +16,7 @@ pub(super) struct StepEditorProps {
     pub(super) index: usize,
     pub(super) step: DraftStep,
     pub(super) now: u64,
+    pub(super) playing: bool,
     pub(super) choices: Rc<Vec<Choice>>,
     /// The apiservers of the moment shown, which a step may point at one by one.
     pub(super) apiservers: Rc<Vec<String>>,
@@ -103,7 +104,9 @@ fn wait(p: &StepEditorProps, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
                         { format!("{} {}", t.pick("when", "当"), c.label.get(t)) }</option>
                 }) }
             </select>
-            if p.step.at_ms != p.now {
+            if p.playing {
+                <p class="writer-hint">{ t.pick("Pause to choose a condition that holds at that moment.", "暂停后即可选择此刻成立的条件。") }</p>
+            } else if p.step.at_ms != p.now {
                 <p class="writer-hint">{ match t {
                     Lang::En => format!("The clock is at {here}: a wait chosen now moves the step here."),
                     Lang::Zh => format!("时钟在 {here}：现在选择的等待条件会把这一步移到此刻。"),
