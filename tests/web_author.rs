@@ -114,7 +114,7 @@ async fn in_chinese_the_card_speaks_chinese_and_a_bad_play_is_told_by_field() {
     assert_eq!(text(&root, ".writer-head h2"), "编写导览");
     click(&root, "#writer-add");
     until("the step's editor", || find(&root, "#writer-play").is_some()).await;
-    assert_eq!(text(&root, ".writer-check"), "还不是有效的导览： steps[0].say: give an \"en\" or a \"zh\" text, or both");
+    assert_eq!(text(&root, ".writer-check"), "还不是有效的导览：steps[0].say: give an \"en\" or a \"zh\" text, or both");
     type_in(&root, "#writer-play", "abc", "change");
     until("the notice names the field", || text(&root, ".notice").contains("play: ")).await;
     type_in(&root, "#writer-say-zh", "三个 apiserver。", "input");

@@ -183,14 +183,15 @@ fn outputs(p: &WriterProps, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let w = &p.writer.0;
     let file = match w.file() {
         Ok(file) => file,
-        Err(why) if w.draft().steps.is_empty() => {
-            let _ = why;
+        Err(_) if w.draft().steps.is_empty() => {
             return html! { <p class="writer-check" role="status">{ t.pick("Add a step to make a tour.", "添加一步即可组成导览。") }</p> };
         }
         Err(why) => {
-            return html! {
-                <p class="writer-check bad" role="status">{ format!("{} {why}", t.pick("Not a tour yet:", "还不是有效的导览：")) }</p>
+            let line = match t {
+                Lang::En => format!("Not a tour yet: {why}"),
+                Lang::Zh => format!("还不是有效的导览：{why}"),
             };
+            return html! { <p class="writer-check bad" role="status">{ line }</p> };
         }
     };
     let name = w.draft().name.trim().to_string();
