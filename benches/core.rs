@@ -34,6 +34,7 @@ fn main() {
     bench.allocators_and_a_day(&day);
     bench.seek_anywhere();
     bench.imports();
+    bench.writing();
 
     let big = workloads::control_plane_scenario(5, 10_000);
     let mut w = World::new(&big);

@@ -28,6 +28,8 @@ const rows = [
   ['seek in 2 h, wasm core: worst', figure(wasm, 'seek anywhere', 'max'), 'ms', 33],
   ['seek with the scrubber, page: median', figure(browser, 'seek with the scrubber', 'median'), 'ms', 16],
   ['seek with the scrubber, page: worst', figure(browser, 'seek with the scrubber', 'worst'), 'ms', 33],
+  ['write a tour: an action, wasm: worst', figure(wasm, 'write: an action', 'max'), 'ms', 100],
+  ['write a tour: a step added, wasm: worst', figure(wasm, 'write: a step added', 'max'), 'ms', 100],
   ['fill /12: native', fill(native, 'median'), 'ms', null],
   ['fill /12: wasm', fill(wasm, 'median'), 'ms', null],
   ['fill /12: wasm / native', fill(wasm, 'median') / fill(native, 'median'), '×', 1.5],

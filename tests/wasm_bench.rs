@@ -29,6 +29,7 @@ fn workloads_in_the_browser() {
     bench.allocators_and_a_day(&day);
     bench.seek_anywhere();
     bench.imports();
+    bench.writing();
     // The same work as natively: the fills hand out every address, every Service gets its
     // IPAddress, and a pass over Services that all have theirs changes nothing.
     assert_eq!(workloads::fill("10.0.0.0/16", 1), 65_534);

@@ -129,4 +129,43 @@ impl Bench<'_> {
             );
         }
     }
+
+    /// Writing a tour in the page (`lab::author`) on the scenario the page opens with, three
+    /// steps written: an action at t = 10 m (the scenario with it rebuilt up to there, and the
+    /// tour played through to say where each step plays), and a step added there (the tour
+    /// played through). Each answers a click: the target is 100 ms.
+    pub fn writing(&self) {
+        use kube_bootstrap_lab::contract::scenario::Action;
+        use kube_bootstrap_lab::lab::{Authoring, Lab, Msg, Opening, DEFAULT_SCENARIO};
+        let mut lab = Lab::open(Opening { scenario: Some(DEFAULT_SCENARIO), ..Opening::default() }).0;
+        lab.update(Msg::Author(Authoring::Open));
+        for t in [0, 60_000, 300_000] {
+            lab.update(Msg::Seek(t));
+            lab.update(Msg::Author(Authoring::AddStep));
+        }
+        lab.update(Msg::Seek(600_000));
+        let mut n = 0;
+        self.clicks("write: an action at t = 10 m", &mut || {
+            n += 1;
+            let service = serde_json::json!({"do": "create_service", "service": {"namespace": "default", "name": format!("web-{n}")}});
+            lab.update(Msg::Act(Action::from_json("bench", service).expect("a valid action")))
+        });
+        self.clicks("write: a step added at t = 10 m", &mut || lab.update(Msg::Author(Authoring::AddStep)));
+    }
+
+    /// Times `click` 7 times; prints the median and the worst beside a click's target.
+    fn clicks(&self, name: &str, click: &mut dyn FnMut() -> bool) {
+        let mut times: Vec<f64> = (0..7)
+            .map(|_| {
+                let start = (self.now)();
+                black_box(click());
+                (self.now)() - start
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        (self.print)(format!(
+            "{name:<48} median {:>9.3} ms   max {:>9.3} ms   (7 clicks; target 100 ms)",
+            times[3], times[6]
+        ));
+    }
 }
