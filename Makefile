@@ -72,6 +72,7 @@ test-e2e: package
 	node tests/e2e/served.mjs
 	node tests/e2e/tour-src.mjs
 	node tests/e2e/author.mjs
+	node tests/e2e/try.mjs
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
 test-scenarios:

@@ -204,6 +204,10 @@ pub(super) fn use_commit_select(current: String, load: Callback<String>) -> Comm
 pub(crate) struct ConfigFormProps {
     /// The loaded scenario's name.
     pub(crate) current: String,
+    /// Its title in the reader's language, when it has one: what the menu shows for a scenario
+    /// of no entry of its own (an imported cluster, a tour's own scenario).
+    #[prop_or_default]
+    pub(crate) current_title: Option<AttrValue>,
     /// Where a scenario to run goes ([`Msg::Load`]).
     pub(crate) lab: Callback<Msg>,
 }
@@ -281,11 +285,13 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
                     <option value={e.name.clone()} selected={e.name == p.current}
                         title={e.description(lang)}>{ e.title(lang) }</option>
                 }) }
-                // A scenario of no menu entry: the configured sandbox, or one a tour file gives inline.
+                // A scenario of no menu entry: the configured sandbox, an imported cluster, one a tour file
+                // gives inline.
                 if !catalogue().iter().any(|e| e.name == p.current) {
-                    <option value={p.current.clone()} selected=true>{ match p.current.as_str() {
-                        "sandbox" => lang.pick("Sandbox (your settings)", "沙盒（你的设置）").to_string(),
-                        name => format!("{name} ({})", lang.pick("the tour's own", "导览自带")),
+                    <option value={p.current.clone()} selected=true>{ match (p.current.as_str(), &p.current_title) {
+                        ("sandbox", _) => lang.pick("Sandbox (your settings)", "沙盒（你的设置）").to_string(),
+                        (_, Some(title)) => title.to_string(),
+                        (name, None) => name.to_string(),
                     } }</option>
                 }
             </select>

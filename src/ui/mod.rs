@@ -388,7 +388,8 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>, m
                     <option value="zh" selected={t == Lang::Zh}>{ "中文" }</option>
                 </select>
             </label>
-            <ConfigForm current={lab.scenario().name.clone()} lab={send.clone()} />
+            <ConfigForm current={lab.scenario().name.clone()} lab={send.clone()}
+                current_title={lab.scenario().title.as_ref().map(|title| AttrValue::from(title.get(t).to_string()))} />
         </div>
     }
 }
