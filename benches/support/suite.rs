@@ -20,8 +20,8 @@ pub struct Bench<'a> {
 }
 
 impl Bench<'_> {
-    /// Runs `f` `runs` times and prints the median and the fastest time.
-    pub fn run<T>(&self, name: &str, runs: usize, mut f: impl FnMut() -> T) {
+    /// `runs` timings of `f` in ms, fastest first.
+    fn times<T>(&self, runs: usize, mut f: impl FnMut() -> T) -> Vec<f64> {
         let mut times: Vec<f64> = (0..runs)
             .map(|_| {
                 let start = (self.now)();
@@ -30,6 +30,12 @@ impl Bench<'_> {
             })
             .collect();
         times.sort_by(f64::total_cmp);
+        times
+    }
+
+    /// Runs `f` `runs` times and prints the median and the fastest time.
+    pub fn run<T>(&self, name: &str, runs: usize, f: impl FnMut() -> T) {
+        let times = self.times(runs, f);
         (self.print)(format!(
             "{name:<48} median {:>9.3} ms   min {:>9.3} ms   ({runs} runs)",
             times[runs / 2],
@@ -155,14 +161,7 @@ impl Bench<'_> {
 
     /// Times `click` 7 times; prints the median and the worst beside a click's target.
     fn clicks(&self, name: &str, click: &mut dyn FnMut() -> bool) {
-        let mut times: Vec<f64> = (0..7)
-            .map(|_| {
-                let start = (self.now)();
-                black_box(click());
-                (self.now)() - start
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
+        let times = self.times(7, click);
         (self.print)(format!(
             "{name:<48} median {:>9.3} ms   max {:>9.3} ms   (7 clicks; target 100 ms)",
             times[3], times[6]
