@@ -42,7 +42,7 @@ pub use author::{Arrival, AskEdit, Authoring, Choice, Draft, DraftAsk, DraftStep
 pub use keys::key_summary;
 pub use msg::Msg;
 #[cfg(feature = "web")]
-pub(crate) use touring::tour_param;
+pub(crate) use touring::{lang_param, tour_param};
 #[cfg(feature = "web")]
 pub(crate) use keys::none;
 pub use open::{Opening, TourFile};

@@ -300,8 +300,7 @@ impl Lab {
     /// (`#scenario=…&t=…&actions=…`).
     pub fn link_to_here(&self) -> String {
         match self.tour_query() {
-            Some(q) if self.lang == Lang::En => format!("?{q}"),
-            Some(q) => format!("?{q}&lang={}", self.lang.code()),
+            Some(q) => format!("?{q}{}", lang_param(self.lang)),
             None => format!("#{}", self.link()),
         }
     }
@@ -322,11 +321,7 @@ impl Lab {
     /// The query that opens this tour as a handout (`tour=…&print`, `tour-src=…&print`), in the
     /// reader's language; none for a tour given inline.
     pub fn print_query(&self) -> Option<String> {
-        let lang = match self.lang {
-            Lang::En => String::new(),
-            other => format!("&lang={}", other.code()),
-        };
-        Some(format!("{}&print{lang}", self.tour_key()?))
+        Some(format!("{}&print{}", self.tour_key()?, lang_param(self.lang)))
     }
 
     /// What names the tour in a query: `tour=NAME`, or `tour-src=URL` for a trainer's file.
@@ -336,6 +331,15 @@ impl Lab {
             None => tour_param(Some(&g.tour.name), None),
             Some(src) => tour_param(None, src.as_deref()),
         }
+    }
+}
+
+/// What a page's query adds for a reader of `lang` (`&lang=zh`): nothing for English, the
+/// page's default.
+pub(crate) fn lang_param(lang: Lang) -> String {
+    match lang {
+        Lang::En => String::new(),
+        other => format!("&lang={}", other.code()),
     }
 }
 

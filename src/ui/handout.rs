@@ -65,8 +65,7 @@ pub(crate) fn handout_view(p: &HandoutProps) -> Html {
     };
     let t = p.lang;
     let title = p.tour.title.get(t).to_string();
-    let lang = if t == Lang::En { String::new() } else { format!("&lang={}", t.code()) };
-    let back = p.key_query.as_ref().map(|k| page_with(p.home.as_deref(), &format!("{k}{lang}")));
+    let back = p.key_query.as_ref().map(|k| page_with(p.home.as_deref(), &format!("{k}{}", crate::lab::lang_param(t))));
     let print = Callback::from(|_: MouseEvent| {
         if let Some(w) = super::browser::window() {
             let _ = w.print();

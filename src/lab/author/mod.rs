@@ -142,11 +142,7 @@ impl Writer {
     /// The query that opens the tour written (`tour-file=…`) in `lang`, once it is a tour.
     pub fn query(&self, lang: Lang) -> Option<String> {
         let file = self.file().ok()?;
-        let lang = match lang {
-            Lang::En => String::new(),
-            other => format!("&lang={}", other.code()),
-        };
-        Some(format!("tour-file={}{lang}", percent_encode(file)))
+        Some(format!("tour-file={}{}", percent_encode(file), super::touring::lang_param(lang)))
     }
 
     /// Where each step arrives when the tour plays (the narration not yet written counts as
