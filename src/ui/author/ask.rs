@@ -22,8 +22,7 @@ fn edit(lab: &Callback<Msg>, step: usize, make: impl Fn(String) -> AskEdit + 'st
 
 /// A callback (a click, a radio's change) sending `e` of step `step`'s question.
 fn send<E: 'static>(lab: &Callback<Msg>, step: usize, e: AskEdit) -> Callback<E> {
-    let lab = lab.clone();
-    Callback::from(move |_: E| lab.emit(Msg::Author(Authoring::Ask { step, edit: e.clone() })))
+    super::author(lab, Authoring::Ask { step, edit: e })
 }
 
 /// One text in both languages, as two labelled inputs.

@@ -39,9 +39,10 @@ pub(crate) struct WriterProps {
     pub(crate) lab: Callback<Msg>,
 }
 
-fn author(lab: &Callback<Msg>, m: Authoring) -> Callback<MouseEvent> {
+/// A callback (a click, a change) that sends `m` to the lab.
+fn author<E: 'static>(lab: &Callback<Msg>, m: Authoring) -> Callback<E> {
     let lab = lab.clone();
-    Callback::from(move |_: MouseEvent| lab.emit(Msg::Author(m.clone())))
+    Callback::from(move |_: E| lab.emit(Msg::Author(m.clone())))
 }
 
 #[function_component(WriterCard)]
