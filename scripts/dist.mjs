@@ -1,7 +1,7 @@
 // `make dist`: the release build (dist/) as a package for docs sites. Copies what embed.js and
 // the lab's page load (module, wasm, stylesheets, workers, scripts, index.html for iframes, each
 // with its .gz and .br) into target/package/kube-bootstrap-lab-<version>/ with the package's own
-// files (packaging/: embed.d.ts, frame-height.js, the Hugo shortcode, README.md), writes its
+// files (packaging/: embed.d.ts, the Hugo shortcode, README.md; frame-height.js comes with dist/), writes its
 // package.json (version from Cargo.toml) and packs it with `npm pack` beside the folder.
 // Usage: node scripts/dist.mjs   (after `trunk build --release`)
 import { execFileSync } from 'node:child_process';
@@ -28,6 +28,8 @@ await rm(folder, { recursive: true, force: true });
 await mkdir(folder, { recursive: true });
 for (const f of built) await cp(`dist/${f}`, `${folder}/${f}`, { recursive: true });
 await cp('packaging', folder, { recursive: true });
+// The tour format, which the package's README and its checker (bin/) point to.
+await cp('docs/tour.md', `${folder}/docs/tour.md`);
 
 /** Every file of the folder, as package paths (`./a/b`). */
 async function list(dir, prefix = '.') {
@@ -58,6 +60,9 @@ const pkg = {
   files: files.map((f) => f.slice(2)),
   keywords: ['kubernetes', 'kube-apiserver', 'explainer', 'webassembly', 'custom-element', 'mdbook', 'hugo', 'docusaurus'],
   sideEffects: ['./embed.js', './frame-height.js'],
+  // `npx kube-bootstrap-lab tour check|run FILE`: the page's wasm in Node, no Rust.
+  bin: { [NAME]: './bin/kube-bootstrap-lab.mjs' },
+  engines: { node: '>=18' },
 };
 await writeFile(`${folder}/package.json`, `${JSON.stringify(pkg, null, 2)}\n`);
 

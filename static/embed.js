@@ -10,7 +10,12 @@
 //
 // Options and attributes are the lab page's URL parameters: tour, tour-src, step, scenario, lang,
 // theme, controls, autoplay, panels, print (plus link: a moment's `#…` fragment, and tour-file: a tour
-// file's text, which the element takes from a <script type="application/json"> child). Each instance has its own
+// file's text, which the element takes from a <script type="application/json"> child). `theme` also
+// takes `page`: the lab is dark on a dark page and follows the page's dark switch. Changing `theme`
+// or `lang` (the attribute, or `lab.set({theme, lang})`) applies in place: the reader keeps the tour
+// step, the clock and the state. mount() renders into a shadow root on the element (as the element
+// does), so the page's rules never reach the lab; `shadow: false` renders into the element itself.
+// Each instance has its own
 // state; the only thing shared is the compiled module. While the module loads, the element holds
 // a box of the lab's size that says so (role=status); if it cannot load, a message naming the
 // file that failed (role=alert), and mount() rejects with a LoadError.
@@ -28,6 +33,8 @@ const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];
 const HOST_SHEET = new CSSStyleSheet();
 HOST_SHEET.replaceSync(":host { display: block; } :host([hidden]) { display: none; }");
 const ATTRIBUTES = ["tour", "tour-src", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "print", "link"];
+/** The attributes that change a running lab in place, with their value when removed. */
+const LIVE = new Map([["theme", "auto"], ["lang", "en"]]);
 
 /** What could not be loaded, by URL: the message in the element names it. */
 export class LoadError extends Error {
@@ -159,6 +166,54 @@ function rendered(root) {
   });
 }
 
+/**
+ * Whether the page is dark where `element` stands: the luminance of the first background behind
+ * it that is not transparent (through shadow roots, up to the root element), else the page's
+ * `color-scheme`, else the system's preference. Docs themes switch dark by a class or a data
+ * attribute on <html> or <body> and restyle the background: this reads the result, whatever the
+ * switch.
+ */
+function pageIsDark(element) {
+  for (let el = element; el; el = el.parentElement ?? el.getRootNode().host) {
+    const bg = getComputedStyle(el).backgroundColor;
+    const rgba = bg.match(/[\d.]+/g)?.map(Number);
+    if (!rgba || rgba.length < 3 || rgba[3] === 0) continue;
+    const [r, g, b] = rgba.map((c) => c / 255);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5;
+  }
+  const scheme = getComputedStyle(document.documentElement).colorScheme;
+  if (scheme === "dark") return true;
+  if (scheme === "light") return false;
+  return matchMedia("(prefers-color-scheme: dark)").matches;
+}
+
+/** `theme: "page"` as the lab takes it (light or dark), at this moment. */
+const resolveTheme = (element, theme) => (theme === "page" ? (pageIsDark(element) ? "dark" : "light") : theme);
+
+/**
+ * Calls `apply(theme)` whenever the page around `element` turns dark or light: a class, style or
+ * data attribute of <html> or <body> changed (the docs theme's switch), or the system's scheme.
+ * Returns a function that stops it.
+ */
+function followPage(element, apply) {
+  let last = resolveTheme(element, "page");
+  const recheck = () => {
+    // After the page's own styles have applied the switch.
+    requestAnimationFrame(() => {
+      const now = resolveTheme(element, "page");
+      if (now !== last) apply((last = now));
+    });
+  };
+  const watch = new MutationObserver(recheck);
+  for (const el of [document.documentElement, document.body]) if (el) watch.observe(el, { attributes: true, attributeFilter: ["class", "style", "data-theme", "data-bs-theme", "data-mode", "data-color-mode"] });
+  const system = matchMedia("(prefers-color-scheme: dark)");
+  system.addEventListener("change", recheck);
+  return () => {
+    watch.disconnect();
+    system.removeEventListener("change", recheck);
+  };
+}
+
 /** The roots labs are rendered in, with their language and the page's fallback content around
  *  them: a trap of the module tells them. */
 const mounted = new Map();
@@ -188,14 +243,52 @@ for (const event of ["error", "unhandledrejection"]) {
 }
 
 /**
- * Mounts a lab into `element`. Resolves to `{ unmount(), problems }` once it has rendered;
- * `problems` lists the options that were ignored (the widget shows them too). The element's own
- * children (a fallback) stay until then, and stay when the lab cannot load; `unmount()` puts
- * them back. The app renders into a `div` of its own: Yew empties its root when it starts, and
- * its first render comes later.
+ * Mounts a lab into `element`. Resolves to `{ set(), unmount(), problems }` once it has rendered;
+ * `problems` lists the options that were ignored (the widget shows them too). The lab renders in
+ * a shadow root on `element` (`shadow: false`: in the element itself, where the page's rules
+ * reach it), in a `div` of its own: Yew empties its root when it starts, and its first render
+ * comes later. The element's own children (a fallback) show until then, and stay when the lab
+ * cannot load; `unmount()` shows them again.
  */
 export async function mount(element, options = {}) {
   if (!(element instanceof Element)) throw new TypeError("mount(element, options): element must be a DOM element");
+  const { shadow = true, ...rest } = options;
+  const root = shadow ? shadowFor(element) : null;
+  if (!root) return mountHere(element, rest);
+  // The element's own children (the fallback) show through the slot until the lab renders, and
+  // again after unmount().
+  root.querySelector(":scope > .kube-bootstrap-lab-root")?.remove();
+  const container = document.createElement("div");
+  container.className = "kube-bootstrap-lab-root";
+  container.append(document.createElement("slot"));
+  root.append(container);
+  return mountHere(container, rest, element);
+}
+
+/** The shadow roots mount() attached, by element: a second mount() on it reuses its own. */
+const shadows = new WeakMap();
+
+/** A shadow root on `element` for a lab, with the host rule; null where the element takes none
+ *  or has one of someone else's. */
+function shadowFor(element) {
+  if (shadows.has(element)) return shadows.get(element);
+  if (element.shadowRoot) return null;
+  let root;
+  try {
+    root = element.attachShadow({ mode: "open" });
+  } catch {
+    return null; // an element that takes no shadow root (<ul>, <td>, …): render into it
+  }
+  // A constructed sheet, not a <style> element: a page whose policy forbids inline styles
+  // (style-src without 'unsafe-inline') still applies it.
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, HOST_SHEET];
+  shadows.set(element, root);
+  return root;
+}
+
+/** Mounts into `element` itself; `host` is the element whose page's theme `theme: "page"` reads. */
+async function mountHere(element, given, host = element) {
+  const options = { ...given, theme: resolveTheme(host, given.theme) };
   const module = load();
   module.catch(() => {}); // handled below, once the styles are in
   const fallback = [...element.childNodes];
@@ -224,9 +317,20 @@ export async function mount(element, options = {}) {
   const outcome = await rendered(root);
   status.box.remove();
   if (outcome === "rendered") for (const n of fallback) n.remove();
+  let following = given.theme === "page" ? followPage(host, (theme) => instance.set({ theme })) : null;
   return {
     problems: instance.problems,
+    /** Changes `theme` (also `page`) and `lang` in place; returns what was ignored, and why. */
+    set(changes = {}) {
+      if ("theme" in changes) {
+        following?.();
+        following = changes.theme === "page" ? followPage(host, (theme) => instance.set({ theme })) : null;
+      }
+      const theme = "theme" in changes ? { theme: resolveTheme(host, changes.theme) } : {};
+      return instance.set({ ...changes, ...theme });
+    },
     unmount() {
+      following?.();
       mounted.delete(root);
       instance.unmount();
       instance.free();
@@ -251,8 +355,11 @@ export class KubeBootstrapLab extends HTMLElement {
     this.#lab = null;
   }
 
-  attributeChangedCallback() {
-    if (this.isConnected && this.#lab) this.#render();
+  attributeChangedCallback(name, before, value) {
+    if (!this.isConnected || !this.#lab || before === value) return;
+    // A host's dark or language switch: in place, the reader keeps their place.
+    if (LIVE.has(name)) this.#lab.set({ [name]: value ?? LIVE.get(name) });
+    else this.#render();
   }
 
   async #render() {
@@ -279,7 +386,7 @@ export class KubeBootstrapLab extends HTMLElement {
     if (file) options["tour-file"] = file.textContent;
     let lab;
     try {
-      lab = await mount(container, options);
+      lab = await mountHere(container, options, this);
     } catch {
       return; // the element says what failed
     }

@@ -207,3 +207,42 @@ fn panels(value: &str, what: &str, problems: &mut Vec<String>) -> Option<Vec<Par
 pub fn shows(panels: Option<&[Part]>, panel: Part) -> bool {
     panels.is_none_or(|p| p.contains(&panel))
 }
+
+/// The settings an instance changes in place, keeping the reader's place (tour step, clock,
+/// state): a host page's dark switch or language switch. `None`: not given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LiveSettings {
+    pub theme: Option<Theme>,
+    pub lang: Option<Lang>,
+}
+
+/// The keys [`parse_live`] takes; any other setting opens another lab, so it is refused here.
+pub const LIVE_KEYS: [&str; 2] = ["theme", "lang"];
+
+/// Reads settings to apply to a running instance: `theme` and `lang`, each validated as when
+/// the lab opens (the same messages); anything else is named and ignored.
+pub fn parse_live<K: AsRef<str>, V: AsRef<str>>(
+    pairs: impl IntoIterator<Item = (K, V)>,
+    what: &str,
+) -> (LiveSettings, Vec<String>) {
+    let mut live = LiveSettings::default();
+    let mut problems = Vec::new();
+    for (key, value) in pairs {
+        let (key, value) = (key.as_ref(), value.as_ref());
+        if !LIVE_KEYS.contains(&key) {
+            let keys = LIVE_KEYS.join(", ");
+            problems.push(format!("{what} {}: only {keys} change in place; set it when the lab opens", quote(key)));
+            continue;
+        }
+        let mut o = PageOptions::default();
+        let before = problems.len();
+        o.set(key, value, what, &mut problems);
+        if problems.len() == before {
+            match key {
+                "theme" => live.theme = Some(o.theme),
+                _ => live.lang = Some(o.lang),
+            }
+        }
+    }
+    (live, one_line_each(problems))
+}

@@ -32,7 +32,7 @@ pub(crate) struct HandoutProps {
     /// The lab's own page, when embedded elsewhere: the links go there.
     #[prop_or_default]
     pub(crate) home: Option<AttrValue>,
-    /// This instance is the page: in an iframe, it reports its height to the host.
+    /// This instance is the page: the main landmark.
     #[prop_or_default]
     pub(crate) report_height: bool,
 }
@@ -58,7 +58,6 @@ pub(crate) fn loading(t: Lang) -> Html {
 pub(crate) fn handout_view(p: &HandoutProps) -> Html {
     let root = use_node_ref();
     let ids = use_instance_ids(root.clone());
-    super::hooks::use_height_reports(p.report_height);
     let steps = {
         let tour = p.tour.clone();
         use_memo(tour, |t| handout::steps(t))

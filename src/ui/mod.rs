@@ -4,6 +4,7 @@
 mod author;
 pub mod bitmap;
 mod browser;
+mod checker;
 mod config;
 mod experiments;
 mod controls;
@@ -92,7 +93,8 @@ pub struct AppProps {
     /// point there, and the host page's address is left alone.
     #[prop_or_default]
     pub(crate) home: Option<AttrValue>,
-    /// This instance is the page (`index.html`): in an iframe, it reports its height to the host.
+    /// This instance is the page (`index.html`): the main landmark (`static/page-height.js` reports
+    /// its height to a host page that frames it).
     #[prop_or_default]
     pub(crate) report_height: bool,
     /// The width of the stage the first view drew (mount.rs): the live stage starts at it, so
@@ -196,9 +198,10 @@ fn explorer(props: &AppProps) -> Html {
         dispatch.clone(),
     );
     let onpointerdown = use_take_over(lab.tour_autoplay(), send.clone());
+    use_live_lang(props.lang, send.clone());
     let onkeydown = hooks::use_shortcuts(guide.is_some(), dispatch);
     reveal::use_step_reveal(root.clone(), guide.map(|g| (lab.generation(), g.tour.name.clone(), g.index)));
-    hooks::use_height_reports(props.report_height);
+    reveal::use_host_top(root.clone());
     let (frame, slow) = frame::use_frame(&lab);
     let maps = lab.bitmaps();
     let relative = {
@@ -270,6 +273,20 @@ fn explorer(props: &AppProps) -> Html {
         </ContextProvider<ids::Ids>>
         </LangProvider>
     }
+}
+
+/// The host changed the instance's language (`Instance::set`, the element's `lang`): the lab
+/// speaks it from now on, as when the reader picks it, keeping its place. Not at opening: the
+/// lab opened in it.
+#[hook]
+fn use_live_lang(lang: Lang, send: Callback<Msg>) {
+    let opened = use_mut_ref(|| lang);
+    use_effect_with(lang, move |&lang| {
+        if *opened.borrow() != lang {
+            *opened.borrow_mut() = lang;
+            send.emit(Msg::SetLang(lang));
+        }
+    });
 }
 
 /// One click (or key) anywhere hands a story that plays by itself over to the reader.

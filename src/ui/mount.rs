@@ -1,5 +1,5 @@
 //! The ways a page puts the lab in: the lab's own page (`index.html`, which also serves
-//! iframes and then reports its height to the host page: [`super::hooks::use_height_reports`]), and `mount(element, options)` for
+//! iframes, where `static/page-height.js` reports its height to the host page), and `mount(element, options)` for
 //! pages that load the build as a module (the `<kube-bootstrap-lab>` element of
 //! `static/embed.js` uses it inside a shadow root). Each instance is its own Yew app with its
 //! own state: nothing is shared between instances.
@@ -7,7 +7,7 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::lab::embed::{parse_query, parse_settings};
+use crate::lab::embed::{parse_live, parse_query, parse_settings};
 
 use super::{App, AppProps};
 
@@ -15,6 +15,8 @@ use super::{App, AppProps};
 #[wasm_bindgen]
 pub struct Instance {
     app: Option<yew::AppHandle<App>>,
+    /// The props it renders with: `set` changes them in place.
+    props: AppProps,
     problems: Vec<String>,
     /// Tells the instance's element should the module fail.
     watch: Option<super::failure::Watch>,
@@ -28,6 +30,24 @@ impl Instance {
             app.destroy();
         }
         self.watch = None;
+    }
+
+    /// Changes the instance's `theme` and `lang` (`{theme, lang}`) in place: the reader's tour
+    /// step, clock and state stay. Returns what was ignored, and why, one line each; an invalid
+    /// value changes nothing.
+    pub fn set(&mut self, options: JsValue) -> Vec<String> {
+        let (pairs, _) = option_pairs(&options);
+        let (live, problems) = parse_live(pairs, "option");
+        if let Some(theme) = live.theme {
+            self.props.theme = theme;
+        }
+        if let Some(lang) = live.lang {
+            self.props.lang = lang;
+        }
+        if let Some(app) = self.app.as_mut() {
+            app.update(self.props.clone());
+        }
+        problems
     }
 
     /// The options that were ignored, and why (also shown inside the widget).
@@ -48,11 +68,8 @@ fn option_text(v: &JsValue) -> String {
     v.as_string().or_else(|| v.as_f64().map(|n| n.to_string())).unwrap_or_default()
 }
 
-/// Mounts a lab into `element`. `options` takes the URL parameters' keys (`tour`, `step`, `scenario`,
-/// `lang`, `theme`, `controls`, `autoplay`, `panels`, `print`) plus `link` (a moment's fragment);
-/// `home` is the lab's own page, which links to a moment point to.
-#[wasm_bindgen]
-pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) -> Instance {
+/// A JS options object as (key, text) pairs, and its `link` apart; unset keys are skipped.
+fn option_pairs(options: &JsValue) -> (Vec<(String, String)>, Option<String>) {
     let mut pairs = Vec::new();
     let mut link = None;
     if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
@@ -69,6 +86,15 @@ pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) 
             }
         }
     }
+    (pairs, link)
+}
+
+/// Mounts a lab into `element`. `options` takes the URL parameters' keys (`tour`, `step`, `scenario`,
+/// `lang`, `theme`, `controls`, `autoplay`, `panels`, `print`) plus `link` (a moment's fragment);
+/// `home` is the lab's own page, which links to a moment point to.
+#[wasm_bindgen]
+pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) -> Instance {
+    let (pairs, link) = option_pairs(&options);
     let (o, problems) = parse_settings(pairs, "option");
     // Before the first render: opening the lab is what may fail.
     let watch = Some(super::failure::watch(&element, o.lang));
@@ -76,8 +102,8 @@ pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) 
     props.home = home.map(Into::into);
     // embed.js puts the first view beside the app's element.
     props.stage_width = element.parent_element().and_then(|p| poster_stage_width(&p));
-    let app = Some(yew::Renderer::<App>::with_root_and_props(element, props).render());
-    Instance { app, problems, watch }
+    let app = Some(yew::Renderer::<App>::with_root_and_props(element, props.clone()).render());
+    Instance { app, props, problems, watch }
 }
 
 /// The lab's own page: renders into the element marked `data-kube-bootstrap-lab-page`, reading

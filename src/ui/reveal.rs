@@ -2,7 +2,9 @@
 //! page (the time controls while they stick to the top, the tour strip docked at the bottom),
 //! and only when it is not in view already. The lab's window scrolls by the distance needed (the
 //! page, or a host page around a shadow root or a `mount()`ed instance); a window that does
-//! not scroll (an iframe sized to the lab) has `scrollIntoView` scroll the page around it.
+//! not scroll (an iframe sized to the lab) has `scrollIntoView` scroll the page around it. A host
+//! page's sticky or fixed header (or its `scroll-padding-top`) covers the top as the lab's own
+//! time controls do: parts come out below it, and the time controls stick below it too.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -37,10 +39,69 @@ fn stuck_height(el: Option<Element>, edge: &str) -> f64 {
     el.get_bounding_client_rect().height() + offset
 }
 
-/// How much of the viewport the lab covers at its top and at its bottom (px): the time controls
-/// while they stick, the docked tour strip and the latest events docked above it.
+/// How far down the host page covers the top of the viewport (px): its `scroll-padding-top`, or
+/// the bottom of a sticky or fixed element at the top edge that is not the lab's nor holds it
+/// (a docs theme's navbar). 0 on the lab's own page and in a frame.
+pub(crate) fn host_top(lab: &Element) -> f64 {
+    let (Some(win), Some(doc)) = (window_of(lab), lab.owner_document()) else { return 0.0 };
+    // The lab's own page, alone or framed: no host in this window (its scroll padding is the lab's).
+    if doc.body().is_some_and(|b| b.has_attribute("data-kube-bootstrap-lab-page")) {
+        return 0.0;
+    }
+    // Inside a shadow root the page's elements see the lab as its host.
+    let outer = lab.get_root_node().dyn_into::<web_sys::ShadowRoot>().map(|s| s.host()).unwrap_or_else(|_| lab.clone());
+    let padding = doc
+        .document_element()
+        .and_then(|html| win.get_computed_style(&html).ok().flatten())
+        .and_then(|s| crate::ui::browser::css_px(&s, "scroll-padding-top"))
+        .unwrap_or(0.0);
+    let r = outer.get_bounding_client_rect();
+    let width = win.inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
+    let x = (r.left() + r.width() / 2.0).clamp(0.0, (width - 1.0).max(0.0));
+    let mut inset = padding;
+    for hit in doc.elements_from_point(x as f32, 1.0).iter() {
+        let mut el = hit.dyn_into::<Element>().ok();
+        while let Some(e) = el.filter(|e| doc.body().is_none_or(|b| **e != *b.as_ref()) && doc.document_element().is_none_or(|h| *e != h)) {
+            let position = win.get_computed_style(&e).ok().flatten().and_then(|s| s.get_property_value("position").ok()).unwrap_or_default();
+            if position == "fixed" || position == "sticky" {
+                if !e.contains(Some(&outer)) && !outer.contains(Some(&e)) {
+                    inset = inset.max(e.get_bounding_client_rect().bottom());
+                }
+                break;
+            }
+            el = e.parent_element();
+        }
+    }
+    inset.max(0.0)
+}
+
+/// Keeps the lab's `--host-top` (style.css: the time controls stick below it) at the host
+/// page's header: measured once laid out, and again when the window is resized.
+#[hook]
+pub(crate) fn use_host_top(root: NodeRef) {
+    use_effect_with((), move |_| {
+        let measure = {
+            let root = root.clone();
+            move || {
+                let Some(lab) = root.cast::<HtmlElement>() else { return };
+                let top = host_top(&lab);
+                let _ = lab.style().set_property("--host-top", &format!("{top}px"));
+            }
+        };
+        let first = gloo_timers::callback::Timeout::new(150, measure.clone());
+        let listener = root.cast::<Element>().and_then(|lab| window_of(&lab)).map(|w| {
+            let on_resize = Closure::<dyn FnMut()>::new(measure);
+            EventListener::new(&w, "resize", on_resize)
+        });
+        move || drop((first, listener))
+    });
+}
+
+/// How much of the viewport the lab covers at its top and at its bottom (px): the host page's
+/// header, the time controls while they stick (below that header), the docked tour strip and
+/// the latest events docked above it.
 fn covered(lab: &Element) -> (f64, f64) {
-    let top = stuck_height(lab.query_selector(".controls").ok().flatten(), "top");
+    let top = stuck_height(lab.query_selector(".controls").ok().flatten(), "top").max(host_top(lab));
     let strip = stuck_height(lab.query_selector(".stage-row > .tour").ok().flatten(), "bottom");
     let events = stuck_height(lab.query_selector(".stage-row .stage-events").ok().flatten(), "bottom");
     (top, strip.max(events))

@@ -183,3 +183,25 @@ fn print_asks_for_the_tour_as_a_handout_and_is_read_on_its_own() {
     let (o, problems) = kube_bootstrap_lab::lab::embed::parse_settings([("print", "true"), ("tour", "story")], "attribute");
     assert!(o.print && problems.is_empty(), "{problems:?}");
 }
+
+/// A host's dark or language switch: theme and lang change in place, validated as at opening;
+/// any other setting is named and ignored, and a bad value changes nothing.
+#[test]
+fn live_settings() {
+    use kube_bootstrap_lab::lab::embed::{parse_live, LiveSettings};
+    use kube_bootstrap_lab::lab::Lang;
+    let (live, problems) = parse_live([("theme", "dark"), ("lang", "zh")], "attribute");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(live, LiveSettings { theme: Some(Theme::Dark), lang: Some(Lang::Zh) });
+    let (live, problems) = parse_live([("theme", "auto")], "option");
+    assert_eq!((live.theme, live.lang, problems.len()), (Some(Theme::Auto), None, 0));
+    let (live, problems) = parse_live([("theme", "purple"), ("tour", "etcd-outage")], "option");
+    assert_eq!(live, LiveSettings::default());
+    assert_eq!(
+        problems,
+        [
+            "option theme: \"purple\" is not one of auto, light, dark",
+            "option \"tour\": only theme, lang change in place; set it when the lab opens",
+        ]
+    );
+}

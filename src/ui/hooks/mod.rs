@@ -1,11 +1,10 @@
 //! The UI's effects that outlive one render, one hook a file: the lab as one reducible state
 //! (`lab`), the play loop on animation frames (`play`), whether an instance is in view
-//! (`in_view`), the tour's autoplay, keyboard shortcuts, the height reports to a
-//! host page and the object picked to inspect. None imports a component back (see
+//! (`in_view`), the tour's autoplay, keyboard shortcuts, the host page's sticky header
+//! (`host_inset`) and the object picked to inspect. None imports a component back (see
 //! `tests/core/ui_imports.rs`).
 
 mod autoplay;
-mod height;
 mod in_view;
 mod lab;
 mod picked;
@@ -14,7 +13,6 @@ mod shortcuts;
 mod tour_src;
 
 pub(crate) use autoplay::use_tour_autoplay;
-pub(crate) use height::use_height_reports;
 pub(crate) use in_view::use_in_view;
 pub(crate) use lab::use_lab;
 pub(crate) use picked::use_picked;

@@ -1,0 +1,59 @@
+// Sizes every <iframe data-kube-bootstrap-lab> of the page to its lab, from the lab's reports
+// (`{type: "kube-bootstrap-lab:height", version: 1, height, dock}`, static/page-height.js), so
+// the text after it never jumps and the frame never scrolls:
+// - the frame is as tall as the lab's content (`height`): it grows and shrinks with it, down to
+//   the one line and link the lab shows when it cannot load;
+// - while the lab docks its tour card to the bottom of its window (`dock`: a narrow column, a
+//   phone), the frame is capped at the part of this page's viewport that no sticky or fixed
+//   header covers: the lab scrolls inside it, and the card with Next stays on screen.
+// A file, not an inline script: pages under a Content-Security-Policy without 'unsafe-inline'
+// load it as they load embed.js. Only a message from one of those frames, from the origin of its
+// src, counts.
+const frames = () => document.querySelectorAll("iframe[data-kube-bootstrap-lab]");
+const reports = new WeakMap();
+
+/** The height of what covers the top of this page's viewport above `frame` (a sticky or fixed
+ *  header, or the page's `scroll-padding-top`), in px. */
+function topInset(frame) {
+  let inset = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+  const r = frame.getBoundingClientRect();
+  const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
+  for (let el of document.elementsFromPoint(x, 1)) {
+    for (; el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
+      const position = getComputedStyle(el).position;
+      if (position !== "fixed" && position !== "sticky") continue;
+      if (!el.contains(frame)) inset = Math.max(inset, el.getBoundingClientRect().bottom);
+      break;
+    }
+  }
+  return Math.max(0, inset);
+}
+
+function size(frame) {
+  const m = reports.get(frame);
+  if (!m) return;
+  // Never less than a phone's half screen: a header taller than that leaves the lab its room.
+  const cap = Math.max(innerHeight - topInset(frame), Math.min(innerHeight, 320));
+  frame.style.height = `${Math.ceil(m.dock ? Math.min(m.height, cap) : m.height)}px`;
+}
+
+addEventListener("message", (event) => {
+  const m = event.data;
+  if (!m || m.type !== "kube-bootstrap-lab:height" || m.version !== 1 || !Number.isFinite(m.height)) return;
+  for (const frame of frames()) {
+    if (event.source !== frame.contentWindow || event.origin !== new URL(frame.src, location.href).origin) continue;
+    reports.set(frame, { height: m.height, dock: m.dock === true });
+    size(frame);
+  }
+});
+addEventListener("resize", () => {
+  for (const frame of frames()) size(frame);
+});
+
+// A frame whose lab reported before this module ran is asked again once its page has loaded
+// (the lab answers its parent only). Not before: a frame still at about:blank has another origin.
+for (const frame of frames()) {
+  frame.addEventListener("load", () => {
+    frame.contentWindow?.postMessage({ type: "kube-bootstrap-lab:request-height", version: 1 }, new URL(frame.src, location.href).origin);
+  });
+}
