@@ -8,8 +8,7 @@
 use std::process::ExitCode;
 
 use kube_bootstrap_lab::import::kubectl;
-use kube_bootstrap_lab::lab::catalogue;
-use kube_bootstrap_lab::lab::tour::{self, Tour};
+use kube_bootstrap_lab::lab::tour;
 use kube_bootstrap_lab::report;
 use kube_bootstrap_lab::contract::scenario::{self, Scenario};
 
@@ -37,8 +36,16 @@ fn import(file: &str, flags: &[&str]) -> Result<kubectl::Imported, String> {
 }
 
 fn invalid(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {msg}");
-    ExitCode::from(2)
+    answer(tour::Answer::invalid(msg))
+}
+
+/// Writes what a command answers (`tour::Answer`) and exits with its code.
+fn answer(a: tour::Answer) -> ExitCode {
+    use std::io::Write;
+    // A reader that stops early (`| head`) is no error of ours: what it did not read is dropped.
+    let _ = std::io::stdout().lock().write_all(a.stdout.as_bytes());
+    let _ = std::io::stderr().lock().write_all(a.stderr.as_bytes());
+    ExitCode::from(a.code)
 }
 
 fn load(path: &str) -> Result<Scenario, String> {
@@ -46,10 +53,12 @@ fn load(path: &str) -> Result<Scenario, String> {
     scenario::parse(&text)
 }
 
-/// A tour file; the scenarios it names are the shipped ones (or its own, inline).
-fn load_tour(path: &str) -> Result<Tour, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    tour::parse(&text, catalogue::scenario_text)
+/// `tour check` or `tour run` (`tour::check_text`, `tour::run_text`) on the tour file at `path`.
+fn tour_command(path: &str, command: fn(&str) -> tour::Answer) -> ExitCode {
+    match std::fs::read_to_string(path) {
+        Ok(text) => answer(command(&text)),
+        Err(e) => invalid(format!("{path}: {e}")),
+    }
 }
 
 fn print_json<T: serde::Serialize>(value: &T) {
@@ -119,22 +128,8 @@ fn main() -> ExitCode {
             Err(e) => invalid(e),
             Ok(_) => ExitCode::SUCCESS,
         },
-        ["tour", "check", file] => match load_tour(file) {
-            Err(e) => invalid(e),
-            Ok(_) => ExitCode::SUCCESS,
-        },
-        ["tour", "run", file] => match load_tour(file) {
-            Err(e) => invalid(e),
-            Ok(t) => {
-                let run = tour::run(&t);
-                print_json(&run);
-                if run.passed {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(1)
-                }
-            }
-        },
+        ["tour", "check", file] => tour_command(file, tour::check_text),
+        ["tour", "run", file] => tour_command(file, tour::run_text),
         _ => invalid(USAGE),
     }
 }

@@ -4,7 +4,8 @@
 //! by running the scenario forward, so the narration can never say something the simulation
 //! does not do. Going back restores the remembered instant of an earlier step through the
 //! timeline's checkpoints: nothing replays. The file format is `docs/tour.md` (read by `file`);
-//! `run` plays a tour through, as `bootstrap-sim tour run` prints it.
+//! `run` plays a tour through; `check_text` and `run_text` answer `tour check` and `tour run`
+//! (`bootstrap-sim`'s, and the package's command on the page's wasm).
 //!
 //! ```json
 //! {"name": "lease-heartbeats", "title": {"en": "…", "zh": "…"}, "scenario": "crash-vs-graceful-stop",
@@ -16,6 +17,7 @@
 //!  ]}
 //! ```
 
+mod answer;
 mod file;
 mod run;
 
@@ -32,6 +34,7 @@ use crate::quote::quote;
 use crate::contract::scenario::{self, Scenario};
 use crate::sim::timeline::Timeline;
 
+pub use answer::{check_text, run_text, Answer};
 pub use file::parse;
 pub(crate) use file::play_time;
 pub use run::{run, StepRun, TourRun};
