@@ -66,6 +66,8 @@ test-e2e: package
 	node tests/e2e/lang.mjs
 	node tests/e2e/tours.mjs
 	node tests/e2e/docsites.mjs
+	node tests/e2e/roads.mjs
+	node tests/e2e/checker.mjs
 	node tests/e2e/visibility.mjs
 	node tests/e2e/narration.mjs
 	node tests/e2e/predict.mjs

@@ -11,6 +11,16 @@
     p.className = "lab-failure";
     p.setAttribute("role", "alert");
     p.textContent = text;
+    // Framed, the reader may still open the page in a tab of its own (another network, a
+    // browser without the blocker): the frame shrinks to this line and its link.
+    if (window.parent !== window) {
+      const a = document.createElement("a");
+      a.href = location.href;
+      a.target = "_blank";
+      a.rel = "noopener";
+      a.textContent = zh() ? "在新标签页中打开实验室" : "Open the lab in its own tab";
+      p.append(" ", a, zh() ? "。" : ".");
+    }
     if (document.documentElement.dataset.theme) p.dataset.theme = document.documentElement.dataset.theme;
     if (replace) replace.replaceWith(p);
     else document.body.prepend(p);

@@ -294,7 +294,7 @@ async function containerWidths(browser, server) {
     await host.goto(url);
     await host.locator('#lab-mount #kubernetes-ip').waitFor();
     await host.locator('kube-bootstrap-lab #kubernetes-ip').waitFor();
-    const asMount = await host.evaluate(`(${layoutIn})(document.getElementById('lab-mount'))`);
+    const asMount = await host.evaluate(`(${layoutIn})(document.getElementById('lab-mount').shadowRoot)`);
     const asElement = await host.evaluate(`(${layoutIn})(document.querySelector('kube-bootstrap-lab').shadowRoot)`);
     // The top 1000 px of each column (the stage, the controls, the first panels): what a reader sees first.
     for (const which of ['mount', 'element']) {

@@ -33,8 +33,14 @@ export async function loadTours() {
   return tours;
 }
 
-/** An init script: `window.__labRoot()` is the instance's root (a custom element's shadow root, else the document). */
-export const ROOT = () => { window.__labRoot = () => document.querySelector('kube-bootstrap-lab')?.shadowRoot ?? document; };
+/** An init script: `window.__labRoot()` is the instance's root: the shadow root of the custom
+ *  element or of mount()'s element, else the document (the lab's own page). */
+export const ROOT = () => {
+  window.__labRoot = () => {
+    const el = document.querySelector('kube-bootstrap-lab') ?? [...document.querySelectorAll('body *')].find((e) => e.shadowRoot?.querySelector('.lab'));
+    return el?.shadowRoot ?? document;
+  };
+};
 
 /**
  * Waits until the tour shows step `i` (0-based) of `n` and has settled: not moving to it, the

@@ -1,6 +1,6 @@
-// The lab against a host page's CSS: mount() puts it in the host's document (no shadow root), so a
-// docs theme's element rules (`main`, `section`, `button`, `input`, `h2`, `*`, `ul`, `svg` …) reach
-// it. The same host page with and without an aggressive theme: every main part of the lab (panels,
+// The lab against a host page's CSS: mount() renders in a shadow root on its element, and with
+// `shadow: false` in the host's document itself, where a docs theme's element rules (`main`,
+// `section`, `button`, `input`, `h2`, `*`, `ul`, `svg` …) reach it. Both, in the same host page with and without an aggressive theme: every main part of the lab (panels,
 // stage, tour card, buttons, fields, key texts) must be where it was, within 2 px, and the panels
 // no narrower. Screenshots in test-artifacts/e2e/hostcss-*.png.
 // Usage: node tests/e2e/hostcss.mjs   (after `trunk build --release`; `make test-e2e` does both)
@@ -61,7 +61,7 @@ const PARTS = [
 /** The boxes of PARTS relative to the lab's top left corner, and a few computed styles. */
 async function layout(page) {
   return page.evaluate((parts) => {
-    const lab = document.querySelector('#lab .lab');
+    const lab = document.querySelector('#lab').shadowRoot?.querySelector('.lab') ?? document.querySelector('#lab .lab');
     const o = lab.getBoundingClientRect();
     const boxes = {};
     for (const sel of parts) {
@@ -102,7 +102,7 @@ async function measure(browser, url, reach) {
   await reach(page);
   // The lab's top at the top of the viewport in both pages: the tour card is sticky to the
   // viewport's bottom, and the prose above the lab differs in height with the theme.
-  await page.evaluate(() => scrollTo(0, scrollY + document.querySelector('#lab .lab').getBoundingClientRect().top));
+  await page.evaluate(() => scrollTo(0, scrollY + (document.querySelector('#lab').shadowRoot?.querySelector('.lab') ?? document.querySelector('#lab .lab')).getBoundingClientRect().top));
   await page.waitForTimeout(400);
   const got = await layout(page);
   return { page, context, errors, got };
@@ -110,6 +110,7 @@ async function measure(browser, url, reach) {
 
 const CASES = [
   ['tour', { tour: 'kubernetes-service' }, async (page) => { await page.waitForSelector('#tour-say'); }],
+  ['tour-light-dom', { tour: 'kubernetes-service', shadow: false }, async (page) => { await page.waitForSelector('#tour-say'); }],
   ['sandbox-configure', { scenario: 'crash-one-of-three' }, async (page) => {
     await page.click('#configure');
     await page.waitForSelector('#config-form');

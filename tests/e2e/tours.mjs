@@ -115,7 +115,7 @@ async function docsExample(browser, server, colorScheme) {
   check((await progress()) === before, `${tag}: → on the page does not move an unfocused instance`);
   await mounted.locator('#tour-say').click();
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction((b) => document.querySelector('#lab-tour #tour-progress').textContent !== b, before);
+  await page.waitForFunction((b) => document.querySelector('#lab-tour').shadowRoot.querySelector('#tour-progress').textContent !== b, before);
   check(true, `${tag}: → moves the tour of the focused instance`);
   // Instances are independent, and one scrolled out of view pauses.
   const clockEl = () => text(element, '#clock');
@@ -231,10 +231,10 @@ async function badInput(browser, server) {
     const lab = await mount(el, { lang: 'fr', panels: 'moon', scenario: '<img src=x onerror=alert(1)>' });
     // Another instance of the page holds the bare ids: this one's are prefixed (labN-). Waited
     // for, not timed: a busy machine renders late.
-    const notice = () => el.querySelector('[id$="action-error"]')?.textContent ?? '';
+    const notice = () => el.shadowRoot.querySelector('[id$="action-error"]')?.textContent ?? '';
     for (let i = 0; i < 100 && !notice(); i++) await new Promise((r) => setTimeout(r, 50));
     const shown = notice();
-    const injected = el.querySelector('img') !== null;
+    const injected = el.shadowRoot.querySelector('img') !== null;
     lab.unmount();
     return { problems: lab.problems, shown, injected };
   });

@@ -1,6 +1,6 @@
 // End-to-end, what a reader of a tour can see: for every step of every tour, in English and
 // Chinese, on a 1280×720 desktop, a 390×844 phone and in the 750 px column of a docs page (the
-// lab as a <kube-bootstrap-lab> element and as mount()), the share of each highlighted part
+// lab as a <kube-bootstrap-lab> element and as mount(), under the page's sticky navbar), the share of each highlighted part
 // (class tour-spot) that is in the viewport and not covered (an 8×8 grid of points whose
 // elementFromPoint is the part or inside it), and whether Next (or the last step's primary
 // button) can be seen and clicked. Both must be at least 0.9 / true. It prints the worst share
@@ -22,7 +22,8 @@ const SHOTS = { 'kubernetes-service': [0, 2], 'lease-crash-vs-stop': [2], story:
 
 const tours = await loadTours();
 
-/** An mdBook-like page: a fixed 300 px sidebar, prose in a 750 px column, the lab in between. */
+/** A docs page: a fixed 300 px sidebar, a sticky 60 px navbar (as Docusaurus's and hugo-book's
+ *  headers stick), prose in a 750 px column, the lab in between. */
 function hostPage(labUrl) {
   const prose = (n) => Array.from({ length: n }, (_, i) => `<p>Paragraph ${i + 1}. Every cluster has a
     <code>default/kubernetes</code> Service that no manifest defines; each kube-apiserver keeps its
@@ -35,6 +36,7 @@ function hostPage(labUrl) {
   .page-wrapper { margin-left: 300px; }
   .content { padding: 0 15px; }
   .content main { max-width: 750px; margin: 0 auto; }
+  header.navbar { position: sticky; top: 0; z-index: 10; height: 60px; background: #242526; color: #fff; }
 </style>
 <script type="module">
   import { mount } from ${JSON.stringify(`${labUrl}embed.js`)};
@@ -50,7 +52,7 @@ function hostPage(labUrl) {
   }
 </script></head><body>
 <nav class="sidebar"><ol><li>1. Services</li><li>2. Endpoints</li><li>3. The Service nobody wrote</li></ol></nav>
-<div class="page-wrapper"><div class="page"><div class="content"><main>
+<div class="page-wrapper"><header class="navbar">Kubernetes training</header><div class="page"><div class="content"><main>
 <h1>Chapter 3. The Service nobody wrote</h1>
 ${prose(3)}
 <div id="slot"></div>

@@ -1,0 +1,221 @@
+// End-to-end, the roads into a docs page that a sticky header and a narrow column make hard
+// (issue 34): the README's iframe (data-kube-bootstrap-lab + frame-height.js) on a 390×844 phone
+// under a sticky header, Next on screen and clickable at every step of every tour; the frame's
+// height against the lab's content in a 750 px column (a tour, docked: capped at the viewport
+// below the header; a sandbox: its content, shrinking from a too tall start; a failed load: the
+// failure's line and its link); and theme and lang changed on a running lab (the element's
+// attributes, mount()'s set(), theme="page" following the page's dark switch) without losing
+// the reader's place.
+// Usage: node tests/e2e/roads.mjs   (after `trunk build --release`; `make test-e2e` does both)
+import { chromium } from 'playwright-core';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { serve } from './serve.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish, loadTours } from './harness.mjs';
+
+const HEADER = 56;
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+/** A docs page on another origin: a sticky header, prose, a 750 px column. `body` is the embed. */
+const hostPage = (lab, body, extra = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>host</title>
+<style>
+  body { margin: 0; font: 16px/1.6 Georgia, serif; background: #fff; color: #222; }
+  html.dark body { background: #1b1b1d; color: #eee; }
+  header { position: sticky; top: 0; z-index: 10; height: ${HEADER}px; background: #242526; color: #fff; }
+  main { max-width: 750px; margin: 0 auto; padding: 0 12px 600px; }
+</style>${extra}</head><body><header>Kubernetes training</header><main>
+<h1>The Service nobody wrote</h1><p>${'Some prose before the lab. '.repeat(20)}</p>
+${body}
+<p>${'Some prose after the lab. '.repeat(20)}</p></main></body></html>`;
+
+/** The README's iframe, with the query of `location.search` (tour=…, scenario=…; start=N: the
+ *  frame's height before the lab reports, in px). */
+const iframeBody = (lab) => `<iframe data-kube-bootstrap-lab id="frame" title="kube-bootstrap-lab" style="display: block; width: 100%; height: calc(100svh - 80px); border: 0"></iframe>
+<script type="module">
+  const q = new URLSearchParams(location.search);
+  const frame = document.getElementById("frame");
+  if (q.has("start")) frame.style.height = q.get("start") + "px";
+  q.delete("start");
+  frame.src = ${JSON.stringify(`${lab}index.html?`)} + q;
+  await import(${JSON.stringify(`${lab}frame-height.js`)});
+</script>`;
+
+/** In the host page: where Next of the frame's lab is, and whether a reader sees and can click it there. */
+async function nextOnScreen(page, frame) {
+  const inner = await frame.evaluate(() => {
+    const b = window.__labRoot().querySelector('#tour-next') ?? window.__labRoot().querySelector('.tour-buttons .primary');
+    const r = b?.getBoundingClientRect();
+    if (!r || !r.width) return null;
+    const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+    const hit = document.elementFromPoint(x, y);
+    return { x, y, clear: !!hit && (hit === b || b.contains(hit)) };
+  });
+  if (!inner) return { ok: false, why: 'no Next' };
+  const outer = await page.evaluate(({ x, y }) => {
+    const f = document.getElementById('frame');
+    const r = f.getBoundingClientRect();
+    const [hx, hy] = [r.left + x, r.top + y];
+    const header = document.querySelector('header').getBoundingClientRect().bottom;
+    return { hx, hy, ok: hy >= header && hy < innerHeight && hx >= 0 && hx < innerWidth && document.elementFromPoint(hx, hy) === f };
+  }, inner);
+  return { ok: inner.clear && outer.ok, why: `at ${Math.round(outer.hx)},${Math.round(outer.hy)} of the page` };
+}
+
+/** Part 1: every tour in the README's iframe on a phone, under a sticky header, step by step with Next. */
+async function phoneIframe(browser, host, tours) {
+  const context = await browser.newContext({ ...PHONE, reducedMotion: 'reduce' });
+  await context.addInitScript(ROOT);
+  const page = await context.newPage();
+  for (const tour of tours) {
+    await page.goto(`${host.url}frame.html?tour=${tour.name}`);
+    const handle = await page.waitForSelector('#frame');
+    const frame = await handle.contentFrame();
+    await frame.waitForFunction(() => window.__labRoot().querySelector('#tour-progress'), null, { timeout: 30000 });
+    // The reader scrolls the frame to just below the header.
+    await page.evaluate((h) => scrollTo(0, document.getElementById('frame').getBoundingClientRect().top + scrollY - h), HEADER);
+    const n = tour.steps.length;
+    const hidden = [];
+    for (let i = 0; i < n; i++) {
+      await atStep(frame, i, n, 'en');
+      await page.waitForTimeout(50);
+      const seen = await nextOnScreen(page, frame);
+      if (!seen.ok) hidden.push(`${i + 1} (${seen.why})`);
+      if (tour.name === 'kubernetes-service' && i === 2) await page.screenshot({ path: `${ARTIFACTS}/roads-phone-iframe-s3.png` });
+      if (i + 1 < n) await frame.evaluate(() => window.__labRoot().querySelector('#tour-next').click());
+    }
+    check(hidden.length === 0, `phone iframe ${tour.name}: Next on screen and clickable at every step of ${n}${hidden.length ? ` (not at ${hidden.join(', ')})` : ''}`);
+  }
+  await context.close();
+}
+
+/** The frame's height, its lab's content height (the body: what the page occupies) and the room below the header. */
+async function frameAndContent(page, frame) {
+  const content = await frame.evaluate(() => Math.round(document.body.getBoundingClientRect().height));
+  const outer = await page.evaluate(() => ({
+    frame: Math.round(document.getElementById('frame').getBoundingClientRect().height),
+    view: Math.round(innerHeight - document.querySelector('header').getBoundingClientRect().height),
+  }));
+  return { ...outer, content };
+}
+
+/** Part 2: the frame's height in a 750 px column, for a tour, a sandbox and a failed load. */
+async function heights(browser, host) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  await context.addInitScript(ROOT);
+  const page = await context.newPage();
+  try {
+    // A tour docks its card in a 750 px column: the frame is capped at the viewport below the header.
+    await page.goto(`${host.url}frame.html?tour=kubernetes-service&controls=minimal`);
+    const frame = await (await page.waitForSelector('#frame')).contentFrame();
+    await frame.waitForFunction(() => window.__labRoot().querySelector('#tour-progress'), null, { timeout: 30000 });
+    await page.waitForTimeout(1500);
+    const atLoad = await frameAndContent(page, frame);
+    for (let y = 0; y < 4000; y += 500) {
+      await page.evaluate((top) => scrollTo(0, top), y);
+      await page.waitForTimeout(100);
+    }
+    await page.waitForTimeout(800);
+    const after = await frameAndContent(page, frame);
+    console.log(`     tour iframe in a 750 px column: frame ${atLoad.frame} px for ${atLoad.content} px of content at load, ${after.frame} px after scrolling through (viewport below the header ${after.view} px)`);
+    for (const [when, h] of [['at load', atLoad], ['after scrolling through', after]]) {
+      check(Math.abs(h.frame - Math.min(h.content, h.view)) <= 2, `a tour's iframe (docked card) ${when}: the frame is its content capped at the viewport below the header (${h.frame} px; content ${h.content}, room ${h.view})`);
+    }
+    // A sandbox with one panel, from a start far too tall: the frame shrinks to its content.
+    await page.goto(`${host.url}frame.html?scenario=crash-one-of-three&panels=apiservers&start=3601`);
+    const sandbox = await (await page.waitForSelector('#frame')).contentFrame();
+    await sandbox.waitForFunction(() => document.querySelector('.lab'), null, { timeout: 30000 });
+    await page.waitForTimeout(1500);
+    const small = await frameAndContent(page, sandbox);
+    check(small.content > 100 && Math.abs(small.frame - small.content) <= 2, `a sandbox's iframe shrinks from 3601 px to its content (${small.frame} px for ${small.content} px)`);
+    // The module fails to load: the frame shrinks to the failure's line, with its link.
+    await page.route('**/kube-bootstrap-lab_bg.wasm', (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await page.goto(`${host.url}frame.html?tour=kubernetes-service`);
+    const failed = await (await page.waitForSelector('#frame')).contentFrame();
+    await failed.waitForSelector('.lab-failure', { timeout: 30000 });
+    await page.waitForTimeout(1000);
+    const f = await frameAndContent(page, failed);
+    const link = await failed.locator('.lab-failure a[target=_blank]').isVisible();
+    check(f.frame < 300 && Math.abs(f.frame - f.content) <= 2 && link, `a failed load: the frame shrinks to the failure's line (${f.frame} px) and shows its link (${link})`);
+    await page.screenshot({ path: `${ARTIFACTS}/roads-iframe-failed.png` });
+    await page.unroute('**/kube-bootstrap-lab_bg.wasm');
+  } finally {
+    await context.close();
+  }
+}
+
+/** In the page: the lab's step line, clock and computed background of `.lab` under `sel`. */
+const place = (page, sel) => page.evaluate((s) => {
+  const root = document.querySelector(s).shadowRoot;
+  const lab = root.querySelector('.lab');
+  return { step: root.querySelector('#tour-progress')?.textContent, clock: root.querySelector('.controls .clock')?.textContent, theme: lab.dataset.theme ?? 'auto', bg: getComputedStyle(lab).backgroundColor, lang: lab.lang };
+}, sel);
+
+/** Part 3: theme and lang changed on running labs keep the reader's place. */
+async function live(browser, host) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', colorScheme: 'light' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    await page.goto(`${host.url}live.html`);
+    for (const sel of ['#el', '#mounted']) {
+      await page.locator(`${sel} .lab #tour-progress`).waitFor({ timeout: 30000 });
+      // The reader goes to step 3.
+      for (const i of [1, 2]) {
+        await page.locator(`${sel} #tour-next`).click();
+        await page.waitForFunction(([s, want]) => document.querySelector(s).shadowRoot.querySelector('#tour-progress')?.textContent.startsWith(want)
+          && !document.querySelector(s).shadowRoot.querySelector('.lab').dataset.moving, [sel, `Step ${i + 1} `], { timeout: 30000 });
+      }
+    }
+    const before = await place(page, '#el');
+    await page.evaluate(() => document.getElementById('el').setAttribute('theme', 'dark'));
+    await page.waitForTimeout(300);
+    const dark = await place(page, '#el');
+    check(dark.theme === 'dark' && dark.step === before.step && dark.clock === before.clock && dark.bg !== before.bg,
+      `the element's theme attribute turns the lab dark in place (${before.step} at ${before.clock} → ${dark.step} at ${dark.clock}; ${before.bg} → ${dark.bg})`);
+    await page.evaluate(() => document.getElementById('el').setAttribute('lang', 'zh'));
+    await page.waitForTimeout(300);
+    const zh = await place(page, '#el');
+    check(zh.lang === 'zh' && zh.step?.startsWith('第 3 步') && zh.clock === before.clock, `the element's lang attribute speaks Chinese in place (${zh.step} at ${zh.clock})`);
+    // mount() with theme "page": the host's dark switch (a class on <html>) is followed.
+    const m0 = await place(page, '#mounted');
+    await page.evaluate(() => document.documentElement.classList.add('dark'));
+    await page.waitForFunction(() => document.getElementById('mounted').shadowRoot.querySelector('.lab').dataset.theme === 'dark', null, { timeout: 5000 }).catch(() => {});
+    const m1 = await place(page, '#mounted');
+    check(m0.theme === 'light' && m1.theme === 'dark' && m1.step === m0.step && m1.clock === m0.clock,
+      `mount() with theme "page" follows the page's dark switch in place (${m0.theme} → ${m1.theme}, ${m0.step} at ${m0.clock} → ${m1.step} at ${m1.clock})`);
+    await page.screenshot({ path: `${ARTIFACTS}/roads-live-dark.png` });
+    const refused = await page.evaluate(() => window.lab.set({ tour: 'etcd-outage', lang: 'fr' }));
+    const m2 = await place(page, '#mounted');
+    check(refused.length === 2 && m2.step === m1.step && m2.lang === 'en', `set() names what it cannot change in place and changes nothing then (${refused.join(' | ')})`);
+    check(errors.length === 0, `live settings: no page error ${errors.join('; ')}`);
+  } finally {
+    await context.close();
+  }
+}
+
+await mkdir(ARTIFACTS, { recursive: true });
+const lab = await serve(DIST);
+const dir = `${ARTIFACTS}/roads`;
+await mkdir(dir, { recursive: true });
+await writeFile(`${dir}/frame.html`, hostPage(lab.url, iframeBody(lab.url)));
+const live_ = `<kube-bootstrap-lab id="el" tour="kubernetes-service" theme="light"></kube-bootstrap-lab>
+<p>Between the labs.</p><div id="mounted"></div>
+<script type="module">
+  const { mount } = await import(${JSON.stringify(`${lab.url}embed.js`)});
+  window.lab = await mount(document.getElementById("mounted"), { tour: "lease-crash-vs-stop", theme: "page" });
+</script>`;
+await writeFile(`${dir}/live.html`, hostPage(lab.url, live_, `<script type="module" src="${lab.url}embed.js"></script>`));
+const host = await serve(dir);
+const browser = await chromium.launch(CHROMIUM);
+try {
+  const part = (name) => !process.env.E2E_ONLY || process.env.E2E_ONLY === name;
+  if (part('phone')) await phoneIframe(browser, host, await loadTours());
+  if (part('heights')) await heights(browser, host);
+  if (part('live')) await live(browser, host);
+} finally {
+  await browser.close();
+  lab.close();
+  host.close();
+}
+finish('e2e roads into a docs page');
