@@ -545,3 +545,28 @@ async fn minimal_controls_offer_no_look_at_what_they_hide() {
     assert_eq!(marks(&root, "corrupt").0.len(), 1, "still marked on the stage, where the CSS hides it");
     root.remove();
 }
+
+/// A host's dark or language switch (`Instance::set`, what the element's `theme` and `lang`
+/// attributes call): applied in place, the reader keeps the tour step and the clock; anything
+/// else, or a bad value, is named and changes nothing.
+#[wasm_bindgen_test]
+async fn theme_and_lang_change_in_place() {
+    let root = new_root();
+    let mut lab = mount(root.clone(), options(&[("tour", "kubernetes-service"), ("theme", "light")]), None);
+    until("the tour renders", || find(&root, "#tour-next").is_some()).await;
+    for step in ["Step 2 ", "Step 3 "] {
+        click(&root, "#tour-next");
+        until(step, || text(&root, "#tour-progress").starts_with(step) && find(&root, ".lab[data-moving]").is_none()).await;
+    }
+    let clock = text(&root, "#clock");
+    let problems = lab.set(options(&[("theme", "dark"), ("lang", "zh")]));
+    assert!(problems.is_empty(), "{problems:?}");
+    until("dark and Chinese", || find(&root, ".lab[data-theme=dark][lang=zh]").is_some()).await;
+    assert!(text(&root, "#tour-progress").starts_with("第 3 步"), "{}", text(&root, "#tour-progress"));
+    assert_eq!(text(&root, "#clock"), clock, "the clock stays");
+    let refused = lab.set(options(&[("tour", "etcd-outage"), ("theme", "pink")]));
+    assert_eq!(refused.len(), 2, "{refused:?}");
+    assert!(find(&root, ".lab[data-theme=dark]").is_some() && text(&root, "#tour-progress").starts_with("第 3 步"));
+    lab.unmount();
+    root.remove();
+}
