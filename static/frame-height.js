@@ -6,6 +6,10 @@
 // - while the lab docks its tour card to the bottom of its window (`dock`: a narrow column, a
 //   phone), the frame is capped at the part of this page's viewport that no sticky or fixed
 //   header covers: the lab scrolls inside it, and the card with Next stays on screen.
+// A frame that loaded without ever reporting holds no lab (a 404 page, a server that refuses to be
+// framed, a blocked page): it shrinks, and a line after it says so with a link that opens the lab
+// in its own tab. The lab reports from its first view on, before its wasm, so a slow link is no
+// failure.
 // A file, not an inline script: pages under a Content-Security-Policy without 'unsafe-inline'
 // load it as they load embed.js. Only a message from one of those frames, from the origin of its
 // src, counts.
@@ -50,10 +54,32 @@ addEventListener("resize", () => {
   for (const frame of frames()) size(frame);
 });
 
+/** How long after its load event a frame may stay silent before it is taken as failed (ms). */
+const SILENT_MS = 8000;
+
+/** Says after `frame` that the lab did not start in it, with a link to open it in a tab. */
+function tellFailed(frame) {
+  if (reports.has(frame) || frame.nextElementSibling?.classList.contains("kube-bootstrap-lab-frame-failure")) return;
+  const zh = new URL(frame.src, location.href).searchParams.get("lang") === "zh";
+  const p = document.createElement("p");
+  p.className = "kube-bootstrap-lab-frame-failure";
+  p.setAttribute("role", "alert");
+  const a = document.createElement("a");
+  a.href = frame.src;
+  a.target = "_blank";
+  a.rel = "noopener";
+  a.textContent = zh ? "在新标签页中打开实验室" : "Open the lab in its own tab";
+  p.append(zh ? "kube-bootstrap-lab 没有在此框架中启动。" : "kube-bootstrap-lab did not start in this frame. ", a, zh ? "。" : ".");
+  frame.style.height = "150px";
+  frame.after(p);
+}
+
 // A frame whose lab reported before this module ran is asked again once its page has loaded
 // (the lab answers its parent only). Not before: a frame still at about:blank has another origin.
 for (const frame of frames()) {
   frame.addEventListener("load", () => {
+    if (!frame.src || frame.src === "about:blank") return;
     frame.contentWindow?.postMessage({ type: "kube-bootstrap-lab:request-height", version: 1 }, new URL(frame.src, location.href).origin);
+    setTimeout(() => tellFailed(frame), SILENT_MS);
   });
 }

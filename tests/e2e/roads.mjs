@@ -29,14 +29,16 @@ ${body}
 <p>${'Some prose after the lab. '.repeat(20)}</p></main></body></html>`;
 
 /** The README's iframe, with the query of `location.search` (tour=…, scenario=…; start=N: the
- *  frame's height before the lab reports, in px). */
+ *  frame's height before the lab reports, in px; page=FILE: another file than index.html). */
 const iframeBody = (lab) => `<iframe data-kube-bootstrap-lab id="frame" title="kube-bootstrap-lab" style="display: block; width: 100%; height: calc(100svh - 80px); border: 0"></iframe>
 <script type="module">
   const q = new URLSearchParams(location.search);
   const frame = document.getElementById("frame");
   if (q.has("start")) frame.style.height = q.get("start") + "px";
+  const file = q.get("page") ?? "index.html";
   q.delete("start");
-  frame.src = ${JSON.stringify(`${lab}index.html?`)} + q;
+  q.delete("page");
+  frame.src = ${JSON.stringify(lab)} + file + "?" + q;
   await import(${JSON.stringify(`${lab}frame-height.js`)});
 </script>`;
 
@@ -138,6 +140,12 @@ async function heights(browser, host) {
     check(f.frame < 300 && Math.abs(f.frame - f.content) <= 2 && link, `a failed load: the frame shrinks to the failure's line (${f.frame} px) and shows its link (${link})`);
     await page.screenshot({ path: `${ARTIFACTS}/roads-iframe-failed.png` });
     await page.unroute('**/kube-bootstrap-lab_bg.wasm');
+    // No lab in the frame at all (a 404 page): frame-height.js says so after the frame, with the link.
+    await page.goto(`${host.url}frame.html?page=no-such-page.html&tour=kubernetes-service`);
+    const told = page.locator('#frame + p.kube-bootstrap-lab-frame-failure[role=alert] a[target=_blank]');
+    const shown = await told.waitFor({ timeout: 15000 }).then(() => true, () => false);
+    const h = await page.evaluate(() => Math.round(document.getElementById('frame').getBoundingClientRect().height));
+    check(shown && h <= 150, `a frame with no lab in it (404): shrunk to ${h} px, and a line after it links the lab (${shown})`);
   } finally {
     await context.close();
   }
