@@ -9,13 +9,16 @@ use wasm_bindgen::prelude::*;
 
 use crate::lab::tour::{self, Answer};
 
-/// What the command writes and exits with.
+/// What the command writes and exits with (read-only: no setters in the glue).
 #[wasm_bindgen(getter_with_clone)]
 pub struct TourAnswer {
     /// 0 valid (every step arrived), 1 a step never arrived (`run`), 2 invalid input.
+    #[wasm_bindgen(readonly)]
     pub code: u8,
+    #[wasm_bindgen(readonly)]
     pub stdout: String,
     /// One line, `error: <field path>: <message>`, or nothing.
+    #[wasm_bindgen(readonly)]
     pub stderr: String,
 }
 
