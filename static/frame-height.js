@@ -6,10 +6,10 @@
 // - while the lab docks its tour card to the bottom of its window (`dock`: a narrow column, a
 //   phone), the frame is capped at the part of this page's viewport that no sticky or fixed
 //   header covers: the lab scrolls inside it, and the card with Next stays on screen.
-// A frame that loaded without ever reporting holds no lab (a 404 page, a server that refuses to be
-// framed, a blocked page): it shrinks, and a line after it says so with a link that opens the lab
-// in its own tab. The lab reports from its first view on, before its wasm, so a slow link is no
-// failure.
+// A frame that stays silent for 15 s once it is on screen (or has loaded) holds no lab (a 404
+// page, a server that refuses to be framed, a blocked page): it shrinks, and a line after it says
+// so with a link that opens the lab in its own tab. The lab reports from its first view on, before
+// its wasm, so a slow link is no failure.
 // A file, not an inline script: pages under a Content-Security-Policy without 'unsafe-inline'
 // load it as they load embed.js. Only a message from one of those frames, from the origin of its
 // src, counts.
@@ -54,8 +54,16 @@ addEventListener("resize", () => {
   for (const frame of frames()) size(frame);
 });
 
-/** How long after its load event a frame may stay silent before it is taken as failed (ms). */
-const SILENT_MS = 8000;
+/** How long a frame on screen may stay silent before it is taken as failed (ms). */
+const SILENT_MS = 15000;
+const timed = new WeakSet();
+
+/** Starts `frame`'s silence timer, once: when it first comes on screen or loads. */
+function time(frame) {
+  if (timed.has(frame)) return;
+  timed.add(frame);
+  setTimeout(() => tellFailed(frame), SILENT_MS);
+}
 
 /** Says after `frame` that the lab did not start in it, with a link to open it in a tab. */
 function tellFailed(frame) {
@@ -76,10 +84,15 @@ function tellFailed(frame) {
 
 // A frame whose lab reported before this module ran is asked again once its page has loaded
 // (the lab answers its parent only). Not before: a frame still at about:blank has another origin.
+// A lazy frame off screen has not started: its clock starts when it comes on screen.
+const onScreen = new IntersectionObserver((entries) => {
+  for (const e of entries) if (e.isIntersecting && e.target.src) time(e.target);
+});
 for (const frame of frames()) {
+  onScreen.observe(frame);
   frame.addEventListener("load", () => {
     if (!frame.src || frame.src === "about:blank") return;
     frame.contentWindow?.postMessage({ type: "kube-bootstrap-lab:request-height", version: 1 }, new URL(frame.src, location.href).origin);
-    setTimeout(() => tellFailed(frame), SILENT_MS);
+    time(frame);
   });
 }

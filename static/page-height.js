@@ -2,9 +2,9 @@
 // frame (static/frame-height.js): `{type: "kube-bootstrap-lab:height", version: 1, height,
 // dock}`, addressed to the host's origin only, whenever either changes, and again when the host
 // asks (`{type: "kube-bootstrap-lab:request-height", version: 1}`).
-// - `height` is what the page's content occupies (its body), not the document's scroll height,
-//   which is never less than the frame: the frame grows and shrinks with the lab, from the first
-//   view to a failure's one line.
+// - `height` is what the page's content occupies (the root element's box: the body with its
+//   children's margins), not the document's scroll height, which is never less than the frame:
+//   the frame grows and shrinks with the lab, from the first view to a failure's one line.
 // - `dock` is true while the lab docks its tour card to the bottom of its window (a column
 //   narrower than the lab's two-column layout: style.css, `.stage-row > .tour`). A frame as tall
 //   as its content would put that card at its own bottom, screens below the reader; the host
@@ -27,9 +27,7 @@
     return "*";
   })();
   const measure = () => {
-    const body = document.body;
-    const style = getComputedStyle(body);
-    const height = Math.ceil(body.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom));
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
     const card = document.querySelector(".stage-row > .tour");
     const dock = !!card && getComputedStyle(card).position === "sticky";
     return { height, dock };

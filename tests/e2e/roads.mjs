@@ -92,7 +92,7 @@ async function phoneIframe(browser, host, tours) {
 
 /** The frame's height, its lab's content height (the body: what the page occupies) and the room below the header. */
 async function frameAndContent(page, frame) {
-  const content = await frame.evaluate(() => Math.round(document.body.getBoundingClientRect().height));
+  const content = await frame.evaluate(() => Math.round(document.documentElement.getBoundingClientRect().height));
   const outer = await page.evaluate(() => ({
     frame: Math.round(document.getElementById('frame').getBoundingClientRect().height),
     view: Math.round(innerHeight - document.querySelector('header').getBoundingClientRect().height),
@@ -143,7 +143,7 @@ async function heights(browser, host) {
     // No lab in the frame at all (a 404 page): frame-height.js says so after the frame, with the link.
     await page.goto(`${host.url}frame.html?page=no-such-page.html&tour=kubernetes-service`);
     const told = page.locator('#frame + p.kube-bootstrap-lab-frame-failure[role=alert] a[target=_blank]');
-    const shown = await told.waitFor({ timeout: 15000 }).then(() => true, () => false);
+    const shown = await told.waitFor({ timeout: 25000 }).then(() => true, () => false);
     const h = await page.evaluate(() => Math.round(document.getElementById('frame').getBoundingClientRect().height));
     check(shown && h <= 150, `a frame with no lab in it (404): shrunk to ${h} px, and a line after it links the lab (${shown})`);
   } finally {
