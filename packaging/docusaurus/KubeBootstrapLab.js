@@ -1,0 +1,162 @@
+// kube-bootstrap-lab in a Docusaurus 3 site (React 18 or 19), for MDX pages:
+//
+//   import KubeBootstrapLab, { KubeBootstrapLabFrame } from "kube-bootstrap-lab/docusaurus/KubeBootstrapLab.js";
+//   <KubeBootstrapLab tour="etcd-outage" controls="minimal" />
+//   <KubeBootstrapLab tourSrc="/tours/ours.json" />          (a file of the site's static/)
+//   <KubeBootstrapLab tourFile={{ name: "ours", steps: [/* … */] }} />
+//   <KubeBootstrapLabFrame tour="kubernetes-service" controls="minimal" />
+//
+// The package's files are served by the site from static/kube-bootstrap-lab/ (`base` names
+// another folder or an https://… address). Plain JavaScript (no JSX, no build step of ours),
+// SSR-safe: nothing touches window or document while importing or rendering. The page's HTML
+// has the lab's fallback (a sentence and a link that opens the lab in its own tab, with the same
+// options); embed.js (or frame-height.js) is loaded once the page runs in the browser.
+//
+// KubeBootstrapLab renders the <kube-bootstrap-lab> element, not mount(): React owns the element
+// and its attributes, the lab owns the element's shadow root, so React never touches what the
+// lab renders. It follows the site's colour mode (useColorMode) unless given a `theme`: the
+// element applies a new `theme` in place, the reader keeps the tour step, the clock and the state.
+// Changing another option re-renders the lab from that option.
+import React, { useEffect, useRef } from "react";
+import useBaseUrl from "@docusaurus/useBaseUrl";
+import { useColorMode } from "@docusaurus/theme-common";
+
+const h = React.createElement;
+/** The element's attributes (static/embed.js: ATTRIBUTES), as the lab page's URL parameters. */
+const OPTIONS = ["tour", "tour-src", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "print", "link"];
+
+/** The options among `props` (camelCase, or spelled as the element's attributes: `tour-src`),
+ *  as attribute strings: `true` is "true", an array of panels a comma-separated list, `false`
+ *  and `null` leave the option out. */
+function optionsOf(props) {
+  const out = {};
+  for (const name of OPTIONS) {
+    const camel = name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+    let value = props[camel] ?? props[name];
+    if (value === undefined || value === null || value === false) continue;
+    if (Array.isArray(value)) value = value.join(",");
+    out[name] = String(value);
+  }
+  return out;
+}
+
+/** A tour file given in the page (a string, or the parsed object) as its JSON text. */
+const tourText = (file) => (file == null ? null : typeof file === "string" ? file : JSON.stringify(file));
+
+/** The folder of the lab's files, ending in "/", under the site's baseUrl. */
+function useBase(base) {
+  const url = useBaseUrl(base ?? "/kube-bootstrap-lab/");
+  return url.endsWith("/") ? url : `${url}/`;
+}
+
+/** The site's colour mode ("light" or "dark"), or null outside Docusaurus's ColorModeProvider
+ *  (a page that does not use the theme's Layout). Called on every render, as a hook must be. */
+function useSiteColorMode() {
+  try {
+    return useColorMode().colorMode;
+  } catch {
+    return null;
+  }
+}
+
+/** The lab page's address with `options` (and a tour file's text): the fallback's link and the iframe. */
+function pageUrl(base, options, file) {
+  const { link, ...query } = options;
+  const search = new URLSearchParams(query);
+  if (file != null) search.set("tour-file", file);
+  const q = search.toString();
+  return `${base}index.html${q ? `?${q}` : ""}${link ? `#${link.replace(/^#/, "")}` : ""}`;
+}
+
+/** What the page shows until the lab renders, and when it cannot load. */
+function Fallback({ lang, href }) {
+  const link = (text) => h("a", { href, target: "_blank", rel: "noopener" }, text);
+  return lang === "zh"
+    ? h("p", { className: "kube-bootstrap-lab-fallback" },
+      "kube-bootstrap-lab：一个交互式讲解，演示 kube-apiserver 如何维持它的 ", h("code", null, "default/kubernetes"), " Service。 ",
+      link("在新标签页中打开实验室"), "。")
+    : h("p", { className: "kube-bootstrap-lab-fallback" },
+      "kube-bootstrap-lab: an interactive explainer of how kube-apiserver keeps its ", h("code", null, "default/kubernetes"), " Service alive. ",
+      link("Open the lab in its own tab"), ".");
+}
+
+/**
+ * The lab as the <kube-bootstrap-lab> element. Props: every option of the element (tour,
+ * tourSrc, step, scenario, lang, theme, controls, autoplay, panels, print, link), tourFile (a
+ * tour written in the page: its JSON text or the object), base (the folder of the lab's files,
+ * default the site's /kube-bootstrap-lab/), id, className, style, and children (your own
+ * fallback instead of the default sentence and link). A tourSrc that is a path is the site's
+ * (`/tours/ours.json`, the baseUrl added), as useBaseUrl takes it.
+ */
+export default function KubeBootstrapLab(props) {
+  const base = useBase(props.base);
+  const colorMode = useSiteColorMode();
+  const options = optionsOf(props);
+  const tourSrc = useBaseUrl(options["tour-src"] ?? "");
+  if (options["tour-src"]) options["tour-src"] = tourSrc;
+  const file = tourText(props.tourFile);
+  // The fallback's link: the options given (the lab's page cannot see the site: no "page").
+  const { theme: given, ...rest } = options;
+  const href = pageUrl(base, given && given !== "page" ? options : rest, file);
+  useEffect(() => {
+    // A failure leaves the fallback; embed.js says in the element what failed when it can run.
+    import(/* webpackIgnore: true */ `${base}embed.js`).catch(() => {});
+  }, [base]);
+  // Follows the site's switch when no theme is given; outside the theme's Layout, the page's
+  // background (embed.js: theme "page").
+  const theme = given ?? colorMode ?? "page";
+  return h("kube-bootstrap-lab", { ...options, theme, id: props.id, className: props.className, style: props.style, key: file ?? "" },
+    // The element reads a tour written in the page from this child when it renders. "<" only
+    // occurs in the JSON's strings, where \u003c reads the same: no "</script>" ends it early.
+    file != null ? h("script", { type: "application/json", dangerouslySetInnerHTML: { __html: file.replace(/</g, "\\u003c") } }) : null,
+    props.children ?? h(Fallback, { lang: options.lang, href }));
+}
+
+/**
+ * The lab in an iframe of its page (index.html), sized by the package's frame-height.js: the same
+ * options as props (but theme "page": the frame cannot see the site; give light or dark, or
+ * leave the lab to follow the system), plus height (px, until the lab reports its own; default
+ * the viewport's less 80 px, what frame-height.js gives a tour in a docs column), title, id, className and style. The address is absolute (the site's baseUrl added), so
+ * the frame works from a page at any depth (/docs/…). Changing an option reloads the frame.
+ */
+export function KubeBootstrapLabFrame(props) {
+  const base = useBase(props.base);
+  const ref = useRef(null);
+  const options = optionsOf(props);
+  const tourSrc = useBaseUrl(options["tour-src"] ?? "");
+  if (options["tour-src"]) options["tour-src"] = tourSrc;
+  const src = pageUrl(base, options, tourText(props.tourFile));
+  useEffect(() => {
+    const frame = ref.current;
+    let gone = false;
+    const ask = () => frame.contentWindow?.postMessage({ type: "kube-bootstrap-lab:request-height", version: 1 }, new URL(frame.src, location.href).origin);
+    import(/* webpackIgnore: true */ `${base}frame-height.js`).then(() => {
+      if (gone) return;
+      // The lab reports its height when it changes; a report sent before frame-height.js listened
+      // is asked for again: at the frame's next load, or now if it has loaded already (a frame
+      // on the site's own origin says so; one on another origin is asked at its load).
+      frame.addEventListener("load", ask);
+      let loaded = false;
+      try {
+        loaded = frame.contentDocument?.readyState === "complete" && frame.contentWindow.location.href !== "about:blank";
+      } catch {
+        loaded = false;
+      }
+      if (loaded) ask();
+    }, () => {});
+    return () => {
+      gone = true;
+      frame.removeEventListener("load", ask);
+    };
+  }, [base, src]);
+  return h("iframe", {
+    ref,
+    src,
+    "data-kube-bootstrap-lab": "",
+    title: props.title ?? "kube-bootstrap-lab",
+    loading: "lazy",
+    id: props.id,
+    className: props.className,
+    style: { display: "block", width: "100%", height: props.height ? `${props.height}px` : "calc(100svh - 80px)", border: 0, ...props.style },
+  });
+}
