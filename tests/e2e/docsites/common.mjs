@@ -1,0 +1,36 @@
+// What the docs sites of tests/e2e/docsites.mjs share: the packed tarball, the fallback the
+// README writes, and the two tours a trainer brings: a copy of a shipped tour under another
+// name and title, placed in the site and given by `tour-src`, and a small one written in the
+// page (a Hugo shortcode's inner JSON, a Docusaurus prop, the element's JSON child).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export const VERSION = readFileSync('Cargo.toml', 'utf8').match(/^version = "([^"]+)"/m)[1];
+export const PACKAGE = `target/package/kube-bootstrap-lab-${VERSION}`;
+export const TARBALL = resolve(`${PACKAGE}.tgz`);
+
+export const steps = (tour) => JSON.parse(readFileSync(`tours/${tour}.json`, 'utf8')).steps.length;
+
+const FALLBACK = 'kube-bootstrap-lab: an interactive explainer of how kube-apiserver keeps its <code>default/kubernetes</code> Service alive.';
+export const fallback = (href) => `<p class="kube-bootstrap-lab-fallback">${FALLBACK} <a href="${href}" target="_blank" rel="noopener">Open the lab in its own tab</a>.</p>`;
+
+/** The trainer's file: tours/etcd-outage.json renamed, its title its own (what the test looks for). */
+export const TRAINER = { file: 'our-outage.json', title: 'Our etcd outage (the trainer\'s copy)', steps: steps('etcd-outage') };
+export function trainerTour() {
+  const tour = JSON.parse(readFileSync('tours/etcd-outage.json', 'utf8'));
+  return `${JSON.stringify({ ...tour, name: 'our-outage', title: { en: TRAINER.title, zh: '我们的 etcd 中断（讲师的副本）' } }, null, 2)}\n`;
+}
+
+/** A tour written in the page. A "</script>" in its narration must not end the element's script. */
+export const INLINE = {
+  title: 'Written in the page',
+  tour: {
+    name: 'in-the-page',
+    title: { en: 'Written in the page', zh: '写在页面里' },
+    scenario: 'crash-one-of-three',
+    steps: [
+      { say: { en: 'Three apiservers hold a lease each (not a </script> tag).', zh: '三个 apiserver 各持有一个租约。' }, highlight: ['leases'] },
+      { at: '20s', say: { en: 'Twenty seconds in.', zh: '二十秒后。' } },
+    ],
+  },
+};

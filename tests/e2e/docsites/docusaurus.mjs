@@ -1,0 +1,53 @@
+// The Docusaurus 3 site of tests/e2e/docsites.mjs (classic preset), built from the npm registry
+// only: its packages are tests/e2e/docusaurus/package-lock.json's, installed once by
+// `scripts/setup.sh test` (npm ci); the site (tests/e2e/docusaurus/site/) is copied into a
+// temporary folder whose node_modules links to those packages, with the lab's tarball unpacked
+// as node_modules/kube-bootstrap-lab (what `npm install ./kube-bootstrap-lab-<version>.tgz`
+// leaves) and its files copied to static/kube-bootstrap-lab/, as the README tells. The page uses
+// the package's component (the element, following the colour mode) and its iframe, under
+// /training/docs/guide/lab/.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { INLINE, TARBALL, TRAINER, trainerTour } from './common.mjs';
+
+const PACKAGES = resolve('tests/e2e/docusaurus/node_modules');
+
+export async function buildDocusaurus(work) {
+  if (!existsSync(join(PACKAGES, '@docusaurus/core'))) {
+    throw new Error('tests/e2e/docusaurus/node_modules is missing: run scripts/setup.sh test');
+  }
+  const dir = join(work, 'docusaurus');
+  await cp('tests/e2e/docusaurus/site', dir, { recursive: true });
+  const modules = join(dir, 'node_modules');
+  await mkdir(join(modules, 'kube-bootstrap-lab'), { recursive: true });
+  for (const name of await readdir(PACKAGES)) await symlink(join(PACKAGES, name), join(modules, name));
+  execFileSync('tar', ['xzf', TARBALL, '-C', join(modules, 'kube-bootstrap-lab'), '--strip-components=1']);
+  await cp(join(modules, 'kube-bootstrap-lab'), join(dir, 'static/kube-bootstrap-lab'), { recursive: true });
+  await mkdir(join(dir, 'static/tours'), { recursive: true });
+  await writeFile(join(dir, `static/tours/${TRAINER.file}`), trainerTour());
+  await writeFile(join(dir, 'src/inline-tour.json'), `${JSON.stringify(INLINE.tour, null, 2)}\n`);
+  // Served at /training/: the build goes to a folder of that name.
+  const served = join(work, 'docusaurus-served');
+  const started = Date.now();
+  execFileSync(process.execPath, [join(PACKAGES, '@docusaurus/core/bin/docusaurus.mjs'), 'build', dir, '--out-dir', join(served, 'training')], {
+    cwd: dir,
+    stdio: 'pipe',
+    env: { ...process.env, NO_UPDATE_NOTIFIER: '1', DOCUSAURUS_TELEMETRY_DISABLED: '1' },
+  });
+  console.log(`     docusaurus build: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return {
+    name: 'Docusaurus',
+    root: served,
+    page: 'training/docs/guide/lab/',
+    dark: { toggle: 'nav.navbar button[title*="mode"]' },
+    roads: {
+      element: { id: 'lab-tour', tour: 'etcd-outage' },
+      sandbox: { id: 'lab-sandbox' },
+      trainer: { id: 'lab-trainer' },
+      inline: { id: 'lab-inline' },
+      iframe: { frame: 'iframe[data-kube-bootstrap-lab]', tour: 'kubernetes-service' },
+    },
+  };
+}
