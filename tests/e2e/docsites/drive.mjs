@@ -44,7 +44,7 @@ function policy(root) {
 function watch(page) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${m.text()}${m.location()?.url ? ` (${m.location().url})` : ''}`); });
   page.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
   page.addInitScript(() => {
     window.__violations = [];
@@ -105,11 +105,18 @@ function probe(road) {
     for (let i = 0; i < 8; i++) for (let j = 0; j < 8; j++) if (r.width > 0 && sees(el, r.left + ((i + 0.5) * r.width) / 8, r.top + ((j + 0.5) * r.height) / 8)) clear += 1;
     return { spot: el.dataset.tourSpot ?? el.className, clear: clear / 64 };
   });
-  // Play under the header: on the screen (its centre within the viewport) but another element is hit.
+  // Play under the header: a part of it is on the screen (within the viewport's rows), and some
+  // point of that part hits something else (a sticky header over it). Scrolled away entirely, it is not.
   const play = root.querySelector('.controls button[aria-pressed]');
   const p = play?.getBoundingClientRect();
-  const [px, py] = p ? [p.left + p.width / 2, p.top + p.height / 2] : [-1, -1];
-  const onScreen = p && p.width > 0 && px >= 0 && py >= 0 && px < off.w && py < off.h && px + off.x < innerWidth && py + off.y >= 0 && py + off.y < innerHeight;
+  let [shown, hidden] = [0, 0];
+  for (let i = 0; p && p.width > 0 && i < 4; i++) {
+    for (let j = 0; j < 4; j++) {
+      const [x, y] = [p.left + ((i + 0.5) * p.width) / 4, p.top + ((j + 0.5) * p.height) / 4];
+      if (y + off.y < 0 || y + off.y >= innerHeight || y < 0 || y >= off.h) continue;
+      if (sees(play, x, y)) shown += 1; else hidden += 1;
+    }
+  }
   const lab = root.querySelector('.lab');
   return {
     progress: root.querySelector('#tour-progress')?.textContent ?? null,
@@ -119,7 +126,7 @@ function probe(road) {
     background: lab ? getComputedStyle(lab).backgroundColor : null,
     next,
     spots,
-    playCovered: !!onScreen && !sees(play, px, py),
+    playCovered: hidden > 0 ? `${hidden} of ${shown + hidden} points covered` : null,
     scroll: [scrollY, frame?.contentWindow.scrollY ?? 0],
   };
 }
@@ -199,7 +206,7 @@ async function takeTour(page, road, n, onStep = async () => {}) {
     }
     out.reached = i + 1;
     for (const s of m.spots) if (s.clear < out.worst.clear) out.worst = { clear: s.clear, where: `step ${i + 1}: ${s.spot}` };
-    if (m.playCovered) out.playCovered.push(i + 1);
+    if (m.playCovered) out.playCovered.push(`${i + 1} (${m.playCovered})`);
     if (!m.next?.seen) out.hidden.push(`${i + 1}${m.next?.why ? ` (${m.next.why})` : ''}`);
     await onStep(i, m);
     if (i + 1 === n) break;

@@ -9,6 +9,8 @@ export default {
   baseUrl: '/training/',
   trailingSlash: true,
   onBrokenLinks: 'throw',
+  // No favicon file: the browser would ask for /favicon.ico and log its 404.
+  headTags: [{ tagName: 'link', attributes: { rel: 'icon', href: 'data:,' } }],
   markdown: { hooks: { onBrokenMarkdownLinks: 'throw' } },
   presets: [
     ['classic', {
