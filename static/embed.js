@@ -197,12 +197,15 @@ const resolveTheme = (element, theme) => (theme === "page" ? (pageIsDark(element
  */
 function followPage(element, apply) {
   let last = resolveTheme(element, "page");
+  const check = () => {
+    const now = resolveTheme(element, "page");
+    if (now !== last) apply((last = now));
+  };
+  // After the page's own styles have applied the switch, and again once a theme's background
+  // transition (Docusaurus and others fade it) is over.
   const recheck = () => {
-    // After the page's own styles have applied the switch.
-    requestAnimationFrame(() => {
-      const now = resolveTheme(element, "page");
-      if (now !== last) apply((last = now));
-    });
+    requestAnimationFrame(check);
+    setTimeout(check, 600);
   };
   const watch = new MutationObserver(recheck);
   for (const el of [document.documentElement, document.body]) if (el) watch.observe(el, { attributes: true, attributeFilter: ["class", "style", "data-theme", "data-bs-theme", "data-mode", "data-color-mode"] });
