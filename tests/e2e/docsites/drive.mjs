@@ -120,6 +120,7 @@ function probe(road) {
   const lab = root.querySelector('.lab');
   return {
     progress: root.querySelector('#tour-progress')?.textContent ?? null,
+    clock: root.querySelector('.controls .clock')?.textContent ?? null,
     title: root.querySelector('.tour h2')?.textContent ?? null,
     moving: !!lab?.dataset.moving,
     theme: lab?.dataset.theme ?? null,
@@ -285,8 +286,8 @@ async function driveView(browser, site, server, view) {
       const { darkPage, before, after } = dark;
       check(darkPage && after?.theme === 'dark' && luminance(after.background) < 0.5,
         `${tag}: the site's dark switch turns the element's lab dark (page dark: ${darkPage}; the lab's data-theme ${after?.theme}, background ${after?.background})`);
-      check(after?.progress === before.progress,
-        `${tag}: and the reader stays where they were (${before.progress} before the switch, ${after?.progress} after)`);
+      check(after?.progress === before.progress && after?.clock === before.clock,
+        `${tag}: and the reader stays where they were (${before.progress} at ${before.clock} before the switch, ${after?.progress} at ${after?.clock} after)`);
     }
 
     // A trainer's tour by tour-src, and one written in the page: their titles show; the trainer's plays a step on.
