@@ -217,6 +217,25 @@ function followPage(element, apply) {
   };
 }
 
+/**
+ * Lets the lab's sticky parts (the time controls, a tour's docked card) stick to the window. A docs
+ * theme's ancestor that clips but never scrolls (mdBook's `.content { overflow-y: auto }`) is the
+ * scroll container they stick to: they would stick to its bottom, screens below the reader. Such
+ * an ancestor, as tall as its content once the lab is in it and no wider, gets `overflow-y:
+ * visible` and `overflow-x: clip`: it clips as before and scrolls as before (never), and no longer
+ * holds the lab's sticky parts. A box that does scroll is the reader's and is left alone.
+ */
+function freeSticky(host) {
+  const up = (el) => el.parentElement ?? (el.parentNode instanceof ShadowRoot ? el.parentNode.host : null);
+  for (let el = up(host); el && el !== document.body && el !== document.documentElement; el = up(el)) {
+    const s = getComputedStyle(el);
+    if (!["auto", "scroll", "hidden"].includes(s.overflowY)) continue;
+    if (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) continue;
+    el.style.overflowY = "visible";
+    el.style.overflowX = "clip";
+  }
+}
+
 /** The roots labs are rendered in, with their language and the page's fallback content around
  *  them: a trap of the module tells them. */
 const mounted = new Map();
@@ -319,7 +338,10 @@ async function mountHere(element, given, host = element) {
   mounted.set(root, seen);
   const outcome = await rendered(root);
   status.box.remove();
-  if (outcome === "rendered") for (const n of fallback) n.remove();
+  if (outcome === "rendered") {
+    for (const n of fallback) n.remove();
+    freeSticky(host);
+  }
   let following = given.theme === "page" ? followPage(host, (theme) => instance.set({ theme })) : null;
   return {
     problems: instance.problems,

@@ -105,9 +105,11 @@ function probe(road) {
     for (let i = 0; i < 8; i++) for (let j = 0; j < 8; j++) if (r.width > 0 && sees(el, r.left + ((i + 0.5) * r.width) / 8, r.top + ((j + 0.5) * r.height) / 8)) clear += 1;
     return { spot: el.dataset.tourSpot ?? el.className, clear: clear / 64 };
   });
-  // Play under the header: a part of it is on the screen (within the viewport's rows), and some
-  // point of that part hits something else (a sticky header over it). Scrolled away entirely, it is not.
-  const play = root.querySelector('.controls button[aria-pressed]');
+  // Play under the header, at a step that points at the time controls (the reveal brought them
+  // out): a part of it is on the screen (within the viewport's rows), and some point of that part
+  // hits something else (a sticky header over it). Scrolled away entirely, it is not. At other
+  // steps the controls are where the reader's scrolling left them, as on the lab's own page.
+  const play = root.querySelector('.controls button[aria-pressed]')?.closest('.tour-spot') ? root.querySelector('.controls button[aria-pressed]') : null;
   const p = play?.getBoundingClientRect();
   let [shown, hidden] = [0, 0];
   for (let i = 0; p && p.width > 0 && i < 4; i++) {
