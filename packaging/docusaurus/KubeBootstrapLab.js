@@ -73,11 +73,11 @@ function Fallback({ lang, href }) {
   const link = (text) => h("a", { href, target: "_blank", rel: "noopener" }, text);
   return lang === "zh"
     ? h("p", { className: "kube-bootstrap-lab-fallback" },
-      "kube-bootstrap-lab：一个交互式讲解，演示 kube-apiserver 如何维持它的 ", h("code", null, "default/kubernetes"), " Service。 ",
+      "kube-bootstrap-lab 是一个交互式讲解，演示 kube-apiserver 如何维持它的 ", h("code", null, "default/kubernetes"), " Service，加载后显示在这里。若没有出现，请",
       link("在新标签页中打开实验室"), "。")
     : h("p", { className: "kube-bootstrap-lab-fallback" },
-      "kube-bootstrap-lab: an interactive explainer of how kube-apiserver keeps its ", h("code", null, "default/kubernetes"), " Service alive. ",
-      link("Open the lab in its own tab"), ".");
+      "kube-bootstrap-lab, an interactive explainer of how kube-apiserver keeps its ", h("code", null, "default/kubernetes"), " Service alive, appears here once it has loaded. If it does not, ",
+      link("open the lab in its own tab"), ".");
 }
 
 /**

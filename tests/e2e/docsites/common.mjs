@@ -11,8 +11,8 @@ export const TARBALL = resolve(`${PACKAGE}.tgz`);
 
 export const steps = (tour) => JSON.parse(readFileSync(`tours/${tour}.json`, 'utf8')).steps.length;
 
-const FALLBACK = 'kube-bootstrap-lab: an interactive explainer of how kube-apiserver keeps its <code>default/kubernetes</code> Service alive.';
-export const fallback = (href) => `<p class="kube-bootstrap-lab-fallback">${FALLBACK} <a href="${href}" target="_blank" rel="noopener">Open the lab in its own tab</a>.</p>`;
+const FALLBACK = 'kube-bootstrap-lab, an interactive explainer of how kube-apiserver keeps its <code>default/kubernetes</code> Service alive, appears here once it has loaded. If it does not,';
+export const fallback = (href) => `<p class="kube-bootstrap-lab-fallback">${FALLBACK} <a href="${href}" target="_blank" rel="noopener">open the lab in its own tab</a>.</p>`;
 
 /** The trainer's file: tours/etcd-outage.json renamed, its title its own (what the test looks for). */
 export const TRAINER = { file: 'our-outage.json', title: 'Our etcd outage (the trainer\'s copy)', steps: steps('etcd-outage') };
