@@ -17,7 +17,7 @@
 // lab renders. It follows the site's colour mode (useColorMode) unless given a `theme`: the
 // element applies a new `theme` in place, the reader keeps the tour step, the clock and the state.
 // Changing another option re-renders the lab from that option.
-import React, { useEffect, useRef } from "react";
+import React, { useEffect, useRef, useState } from "react";
 import useBaseUrl from "@docusaurus/useBaseUrl";
 import { useColorMode } from "@docusaurus/theme-common";
 
@@ -98,9 +98,16 @@ export default function KubeBootstrapLab(props) {
   // The fallback's link: the options given (the lab's page cannot see the site: no "page").
   const { theme: given, ...rest } = options;
   const href = pageUrl(base, given && given !== "page" ? options : rest, file);
+  // embed.js itself failing (no CORS, a 404, a blocked script) runs none of the lab: this
+  // component says so in the lab's place, beside the fallback and its link.
+  const [failed, setFailed] = useState(null);
   useEffect(() => {
-    // A failure leaves the fallback; embed.js says in the element what failed when it can run.
-    import(/* webpackIgnore: true */ `${base}embed.js`).catch(() => {});
+    let gone = false;
+    import(/* webpackIgnore: true */ `${base}embed.js`).then(
+      () => !gone && setFailed(null),
+      (err) => !gone && setFailed(`${base}embed.js: ${err?.message ?? err}`),
+    );
+    return () => { gone = true; };
   }, [base]);
   // Follows the site's switch when no theme is given; outside the theme's Layout, the page's
   // background (embed.js: theme "page").
@@ -109,7 +116,15 @@ export default function KubeBootstrapLab(props) {
     // The element reads a tour written in the page from this child when it renders. "<" only
     // occurs in the JSON's strings, where \u003c reads the same: no "</script>" ends it early.
     file != null ? h("script", { type: "application/json", dangerouslySetInnerHTML: { __html: file.replace(/</g, "\\u003c") } }) : null,
-    props.children ?? h(Fallback, { lang: options.lang, href }));
+    props.children ?? h(Fallback, { lang: options.lang, href }),
+    failed ? h(LoadFailure, { lang: options.lang, what: failed }) : null);
+}
+
+/** What the page shows when embed.js could not be loaded, naming it (as embed.js names a later file). */
+function LoadFailure({ lang, what }) {
+  return h("p", { className: "kube-bootstrap-lab-failure", role: "alert" }, lang === "zh"
+    ? `实验室无法加载：${what}。需要能访问实验室的文件；若它们在另一个源上，服务器还须提供 CORS（Access-Control-Allow-Origin）。`
+    : `The lab could not be loaded: ${what}. Its files must be served, with CORS (Access-Control-Allow-Origin) when they are on another origin.`);
 }
 
 /**

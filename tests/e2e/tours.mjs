@@ -175,7 +175,7 @@ async function readmeSnippets(browser, server) {
   await mkdir(dir, { recursive: true });
   await writeFile(`${dir}/index.html`, `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title></head><body>
 <h1>A docs page on another origin</h1><p>Some prose.</p>
-${snippet('iframe').replace(/height: \d+px/, 'height: 640px') /* the messages, not the snippet's measured start, must size it */}
+${snippet('iframe').replace(/height: [^;"]+/, 'height: 640px') /* the messages, not the snippet's start, must size it */}
 <p>More prose.</p>
 ${snippet('mount')}
 <p>And more.</p>
@@ -195,10 +195,10 @@ ${snippet('element')}
     check(true, `${tag}: mount() renders a tour`);
     await page.locator('kube-bootstrap-lab .lab').waitFor({ timeout: 20000 });
     check(await page.locator('kube-bootstrap-lab').evaluate((el) => el.shadowRoot.querySelector('.lab').lang === 'zh'), `${tag}: the custom element renders in its shadow root, in Chinese`);
-    await page.locator('#kube-bootstrap-lab').scrollIntoViewIfNeeded();
-    await page.frameLocator('#kube-bootstrap-lab').locator('#tour-say').waitFor({ timeout: 20000 });
+    await page.locator('iframe[data-kube-bootstrap-lab]').scrollIntoViewIfNeeded();
+    await page.frameLocator('iframe[data-kube-bootstrap-lab]').locator('#tour-say').waitFor({ timeout: 20000 });
     const sized = await page.waitForFunction(() => {
-      const h = parseFloat(document.getElementById('kube-bootstrap-lab').style.height);
+      const h = parseFloat(document.querySelector('iframe[data-kube-bootstrap-lab]').style.height);
       return h > 700 && h;
     }, null, { timeout: 10000 }).then((h) => h.jsonValue(), () => 0);
     check(sized > 700, `${tag}: the iframe is sized by its height messages (${sized}px)`);

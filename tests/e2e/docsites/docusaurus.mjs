@@ -42,6 +42,8 @@ export async function buildDocusaurus(work) {
     root: served,
     page: 'training/docs/guide/lab/',
     dark: { toggle: 'nav.navbar button[title*="mode"]' },
+    // The component says so when embed.js cannot load.
+    failure: true,
     roads: {
       element: { id: 'lab-tour', tour: 'etcd-outage' },
       sandbox: { id: 'lab-sandbox' },

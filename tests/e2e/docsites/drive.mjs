@@ -346,11 +346,31 @@ async function driveView(browser, site, server, view) {
   }
 }
 
+/** The site's component when embed.js itself cannot load (a 404): it says so in the lab's
+ *  place, naming the file, beside the fallback and its link. */
+async function failedLoad(browser, site, server) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const tag = `${site.name}: embed.js answering 404`;
+  try {
+    await page.route('**/kube-bootstrap-lab/embed.js', (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await page.goto(`${server.url}${site.page}`);
+    const el = page.locator(`#${site.roads.element.id}`);
+    const told = el.locator('.kube-bootstrap-lab-failure[role=alert]');
+    const said = await told.waitFor({ timeout: 20000 }).then(() => told.textContent(), () => null);
+    const link = await el.locator('a[target=_blank]').first().isVisible().catch(() => false);
+    check(!!said?.includes('embed.js') && link, `${tag}: the component says the lab could not be loaded (${said?.slice(0, 80)}…), its fallback link shown (${link})`);
+  } finally {
+    await context.close();
+  }
+}
+
 /** A site's page, in each view. */
 export async function driveSite(browser, site) {
   const server = await serve(site.root, { headers: policy(site.root) });
   try {
     for (const view of VIEWS) await driveView(browser, site, server, view);
+    if (site.failure) await failedLoad(browser, site, server);
   } finally {
     server.close();
   }
