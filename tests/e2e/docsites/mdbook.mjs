@@ -36,6 +36,13 @@ Your trainer's tour:
   ${fallback(`kube-bootstrap-lab/index.html?tour-src=../tours/${TRAINER.file}&controls=minimal`)}
 </kube-bootstrap-lab>
 
+Or mounted by a script of the book's (mount(), in a shadow root on the div):
+
+<div id="lab-mount">
+  ${fallback('kube-bootstrap-lab/index.html?tour=lease-crash-vs-stop')}
+</div>
+<script type="module" src="lab-mount.js"></script>
+
 Or the same lab in an iframe:
 
 <iframe data-kube-bootstrap-lab title="kube-bootstrap-lab" loading="lazy" style="display: block; width: 100%; height: 900px; border: 0"
@@ -44,6 +51,10 @@ Or the same lab in an iframe:
 
 That is the whole mechanism.
 `);
+  // A file of the book, not an inline script: the page's policy allows none.
+  await writeFile(join(dir, 'src/lab-mount.js'), `import { mount } from "./kube-bootstrap-lab/embed.js";
+await mount(document.getElementById("lab-mount"), { tour: "lease-crash-vs-stop", theme: "page" });
+`);
   execFileSync('mdbook', ['build', dir], { stdio: 'pipe' });
   return {
     name: 'mdBook',
@@ -51,6 +62,7 @@ That is the whole mechanism.
     page: 'lab.html',
     roads: {
       element: { id: 'lab-tour', tour: 'etcd-outage' },
+      mounted: { id: 'lab-mount', tour: 'lease-crash-vs-stop' },
       sandbox: { id: 'lab-sandbox' },
       trainer: { id: 'lab-trainer' },
       iframe: { frame: 'iframe[data-kube-bootstrap-lab]', tour: 'kubernetes-service' },
