@@ -97,20 +97,11 @@ pub(crate) fn use_host_top(root: NodeRef) {
     });
 }
 
-/// The host page's header as [`use_host_top`] last measured it (px): a header that hides while
-/// the page scrolls down and comes back when it scrolls up (mdBook's menu bar) is not at the top
-/// when a step is revealed, and covers the part once the scroll turns.
-fn measured_host_top(lab: &Element) -> f64 {
-    let value = lab.dyn_ref::<HtmlElement>().and_then(|l| l.style().get_property_value("--host-top").ok()).unwrap_or_default();
-    value.trim().trim_end_matches("px").parse().unwrap_or(0.0)
-}
-
 /// How much of the viewport the lab covers at its top and at its bottom (px): the host page's
-/// header (now, or as measured when the lab opened, whichever is taller), the time controls while
-/// they stick (below that header), the docked tour strip and the latest events docked above it.
+/// header, the time controls while they stick (below that header), the docked tour strip and
+/// the latest events docked above it.
 fn covered(lab: &Element) -> (f64, f64) {
-    let header = host_top(lab).max(measured_host_top(lab));
-    let top = stuck_height(lab.query_selector(".controls").ok().flatten(), "top").max(header);
+    let top = stuck_height(lab.query_selector(".controls").ok().flatten(), "top").max(host_top(lab));
     let strip = stuck_height(lab.query_selector(".stage-row > .tour").ok().flatten(), "bottom");
     let events = stuck_height(lab.query_selector(".stage-row .stage-events").ok().flatten(), "bottom");
     (top, strip.max(events))
