@@ -564,8 +564,8 @@ async fn theme_and_lang_change_in_place() {
     until("dark and Chinese", || find(&root, ".lab[data-theme=dark][lang=zh]").is_some()).await;
     assert!(text(&root, "#tour-progress").starts_with("第 3 步"), "{}", text(&root, "#tour-progress"));
     assert_eq!(text(&root, "#clock"), clock, "the clock stays");
-    let refused = lab.set(options(&[("tour", "etcd-outage"), ("theme", "pink")]));
-    assert_eq!(refused.len(), 2, "{refused:?}");
+    let refused = lab.set(options(&[("tour", "etcd-outage"), ("theme", "pink"), ("link", "#t=5s")]));
+    assert_eq!(refused.len(), 3, "{refused:?}");
     assert!(find(&root, ".lab[data-theme=dark]").is_some() && text(&root, "#tour-progress").starts_with("第 3 步"));
     lab.unmount();
     root.remove();

@@ -36,7 +36,9 @@ impl Instance {
     /// step, clock and state stay. Returns what was ignored, and why, one line each; an invalid
     /// value changes nothing.
     pub fn set(&mut self, options: JsValue) -> Vec<String> {
-        let (pairs, _) = option_pairs(&options);
+        // A `link` too is no live setting: named with the others.
+        let (mut pairs, link) = option_pairs(&options);
+        pairs.extend(link.map(|l| ("link".to_string(), l)));
         let (live, problems) = parse_live(pairs, "option");
         if let Some(theme) = live.theme {
             self.props.theme = theme;
