@@ -3,10 +3,10 @@
 //! `mount(element, options)` or as attributes of `<kube-bootstrap-lab>` — validated: a setting
 //! that is unknown or malformed is ignored and reported, naming it.
 
-use crate::lang::Lang;
 use crate::lab::parts::Part;
-use crate::quote::{clip, quote, QUOTE_MAX_CHARS};
 use crate::lab::share::percent_decode;
+use crate::lang::Lang;
+use crate::quote::{clip, quote, QUOTE_MAX_CHARS};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Theme {
@@ -63,12 +63,19 @@ const MAX_URL_CHARS: usize = 2048;
 /// `javascript:`, `data:`, `file:`). Why not, otherwise.
 pub fn tour_src_ok(url: &str) -> Result<(), String> {
     if url.trim().is_empty() || url.len() > MAX_URL_CHARS || url.chars().any(char::is_control) {
-        return Err(format!("not an address of at most {MAX_URL_CHARS} characters on one line"));
+        return Err(format!(
+            "not an address of at most {MAX_URL_CHARS} characters on one line"
+        ));
     }
-    let scheme = url.split_once(':').map(|(s, _)| s).filter(|s| !s.contains(['/', '?', '#']));
+    let scheme = url
+        .split_once(':')
+        .map(|(s, _)| s)
+        .filter(|s| !s.contains(['/', '?', '#']));
     match scheme.map(str::to_ascii_lowercase).as_deref() {
         None | Some("http") | Some("https") => Ok(()),
-        Some(other) => Err(format!("only http and https addresses are fetched, not {other}:")),
+        Some(other) => Err(format!(
+            "only http and https addresses are fetched, not {other}:"
+        )),
     }
 }
 
@@ -180,26 +187,45 @@ const BAD_PANELS_NAMED: usize = 5;
 /// The panels `value` names, in the UI's order; `None` when it names none. Each entry that is
 /// no panel is named in `problems`, the others are kept.
 fn panels(value: &str, what: &str, problems: &mut Vec<String>) -> Option<Vec<Part>> {
-    let names: Vec<&str> = value.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+    let names: Vec<&str> = value
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
     if names.is_empty() {
-        problems.push(format!("{what} panels: it is empty, so all panels are shown"));
+        problems.push(format!(
+            "{what} panels: it is empty, so all panels are shown"
+        ));
         return None;
     }
     let panel = |n: &str| n.parse::<Part>().ok().filter(|p| p.is_panel());
-    let mut bad: Vec<&str> = names.iter().copied().filter(|n| panel(n).is_none()).collect();
+    let mut bad: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| panel(n).is_none())
+        .collect();
     let mut seen = std::collections::BTreeSet::new();
     bad.retain(|n| seen.insert(*n));
     let list: Vec<&str> = Part::PANELS.iter().map(|p| p.as_str()).collect();
     for n in bad.iter().take(BAD_PANELS_NAMED) {
         let one_of = list.join(", ");
-        problems.push(format!("{what} panels: {} is not a panel (one of {one_of})", quote(n)));
+        problems.push(format!(
+            "{what} panels: {} is not a panel (one of {one_of})",
+            quote(n)
+        ));
     }
     if bad.len() > BAD_PANELS_NAMED {
         let more = bad.len() - BAD_PANELS_NAMED;
-        problems.push(format!("{what} panels: and {more} more that are not panels"));
+        problems.push(format!(
+            "{what} panels: and {more} more that are not panels"
+        ));
     }
     let chosen: Vec<Part> = names.iter().filter_map(|n| panel(n)).collect();
-    let in_order: Vec<Part> = Part::PANELS.iter().copied().filter(|p| chosen.contains(p)).collect();
+    let in_order: Vec<Part> = Part::PANELS
+        .iter()
+        .copied()
+        .filter(|p| chosen.contains(p))
+        .collect();
     (!in_order.is_empty()).then_some(in_order)
 }
 
@@ -231,7 +257,10 @@ pub fn parse_live<K: AsRef<str>, V: AsRef<str>>(
         let (key, value) = (key.as_ref(), value.as_ref());
         if !LIVE_KEYS.contains(&key) {
             let keys = LIVE_KEYS.join(", ");
-            problems.push(format!("{what} {}: only {keys} change in place; set it when the lab opens", quote(key)));
+            problems.push(format!(
+                "{what} {}: only {keys} change in place; set it when the lab opens",
+                quote(key)
+            ));
             continue;
         }
         let mut o = PageOptions::default();

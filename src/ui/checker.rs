@@ -23,8 +23,18 @@ pub struct TourAnswer {
 }
 
 impl From<Answer> for TourAnswer {
-    fn from(Answer { code, stdout, stderr }: Answer) -> Self {
-        TourAnswer { code, stdout, stderr }
+    fn from(
+        Answer {
+            code,
+            stdout,
+            stderr,
+        }: Answer,
+    ) -> Self {
+        TourAnswer {
+            code,
+            stdout,
+            stderr,
+        }
     }
 }
 

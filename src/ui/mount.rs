@@ -65,9 +65,15 @@ fn option_text(v: &JsValue) -> String {
         return b.to_string();
     }
     if let Some(a) = v.dyn_ref::<js_sys::Array>() {
-        return a.iter().map(|x| option_text(&x)).collect::<Vec<_>>().join(",");
+        return a
+            .iter()
+            .map(|x| option_text(&x))
+            .collect::<Vec<_>>()
+            .join(",");
     }
-    v.as_string().or_else(|| v.as_f64().map(|n| n.to_string())).unwrap_or_default()
+    v.as_string()
+        .or_else(|| v.as_f64().map(|n| n.to_string()))
+        .unwrap_or_default()
 }
 
 /// A JS options object as (key, text) pairs, and its `link` apart; unset keys are skipped.
@@ -103,17 +109,28 @@ pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) 
     let mut props = AppProps::from_options(o, link, problems.clone());
     props.home = home.map(Into::into);
     // embed.js puts the first view beside the app's element.
-    props.stage_width = element.parent_element().and_then(|p| poster_stage_width(&p));
+    props.stage_width = element
+        .parent_element()
+        .and_then(|p| poster_stage_width(&p));
     let app = Some(yew::Renderer::<App>::with_root_and_props(element, props.clone()).render());
-    Instance { app, props, problems, watch }
+    Instance {
+        app,
+        props,
+        problems,
+        watch,
+    }
 }
 
 /// The lab's own page: renders into the element marked `data-kube-bootstrap-lab-page`, reading
 /// the URL's parameters and fragment. Does nothing on other pages (those call `mount`).
 pub fn mount_page() {
-    let Some(window) = crate::ui::browser::window() else { return };
+    let Some(window) = crate::ui::browser::window() else {
+        return;
+    };
     let Some(doc) = window.document() else { return };
-    let Ok(Some(root)) = doc.query_selector("[data-kube-bootstrap-lab-page]") else { return };
+    let Ok(Some(root)) = doc.query_selector("[data-kube-bootstrap-lab-page]") else {
+        return;
+    };
     let (options, problems) = parse_query(&window.location().search().unwrap_or_default());
     let link = window.location().hash().ok().filter(|h| h.len() > 1);
     if let (Some(theme), Some(html)) = (options.theme.forced(), doc.document_element()) {
@@ -134,11 +151,15 @@ pub fn mount_page() {
 /// The content width of the stage the first view under `scope` shows (src/ui/poster.rs draws
 /// it several ways; CSS shows one), which the live stage will measure too.
 fn poster_stage_width(scope: &web_sys::Element) -> Option<f64> {
-    let stages = scope.query_selector_all(":scope > .lab-poster .stage").ok()?;
+    let stages = scope
+        .query_selector_all(":scope > .lab-poster .stage")
+        .ok()?;
     let shown = (0..stages.length())
         .filter_map(|i| stages.item(i)?.dyn_into::<web_sys::Element>().ok())
         .find(|s| s.client_width() > 0)?;
-    let style = crate::ui::browser::window()?.get_computed_style(&shown).ok()??;
+    let style = crate::ui::browser::window()?
+        .get_computed_style(&shown)
+        .ok()??;
     let pad = |side: &str| crate::ui::browser::css_px(&style, side);
     Some(shown.client_width() as f64 - pad("padding-left")? - pad("padding-right")?)
 }

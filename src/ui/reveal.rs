@@ -24,13 +24,18 @@ fn window_of(el: &Element) -> Option<web_sys::Window> {
 }
 
 fn viewport_height(el: &Element) -> f64 {
-    window_of(el).and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0)
+    window_of(el)
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0)
 }
 
 /// `el`'s height when it sticks to an edge of the viewport (else 0), with its offset.
 fn stuck_height(el: Option<Element>, edge: &str) -> f64 {
     let Some(el) = el else { return 0.0 };
-    let Some(style) = window_of(&el).and_then(|w| w.get_computed_style(&el).ok().flatten()) else { return 0.0 };
+    let Some(style) = window_of(&el).and_then(|w| w.get_computed_style(&el).ok().flatten()) else {
+        return 0.0;
+    };
     let position = style.get_property_value("position").unwrap_or_default();
     if position != "sticky" && position != "fixed" {
         return 0.0;
@@ -43,26 +48,47 @@ fn stuck_height(el: Option<Element>, edge: &str) -> f64 {
 /// the bottom of a sticky or fixed element at the top edge that is not the lab's nor holds it
 /// (a docs theme's navbar). 0 on the lab's own page and in a frame.
 pub(crate) fn host_top(lab: &Element) -> f64 {
-    let (Some(win), Some(doc)) = (window_of(lab), lab.owner_document()) else { return 0.0 };
+    let (Some(win), Some(doc)) = (window_of(lab), lab.owner_document()) else {
+        return 0.0;
+    };
     // The lab's own page, alone or framed: no host in this window (its scroll padding is the lab's).
-    if doc.body().is_some_and(|b| b.has_attribute("data-kube-bootstrap-lab-page")) {
+    if doc
+        .body()
+        .is_some_and(|b| b.has_attribute("data-kube-bootstrap-lab-page"))
+    {
         return 0.0;
     }
     // Inside a shadow root the page's elements see the lab as its host.
-    let outer = lab.get_root_node().dyn_into::<web_sys::ShadowRoot>().map(|s| s.host()).unwrap_or_else(|_| lab.clone());
+    let outer = lab
+        .get_root_node()
+        .dyn_into::<web_sys::ShadowRoot>()
+        .map(|s| s.host())
+        .unwrap_or_else(|_| lab.clone());
     let padding = doc
         .document_element()
         .and_then(|html| win.get_computed_style(&html).ok().flatten())
         .and_then(|s| crate::ui::browser::css_px(&s, "scroll-padding-top"))
         .unwrap_or(0.0);
     let r = outer.get_bounding_client_rect();
-    let width = win.inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
+    let width = win
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .unwrap_or(0.0);
     let x = (r.left() + r.width() / 2.0).clamp(0.0, (width - 1.0).max(0.0));
     let mut inset = padding;
     for hit in doc.elements_from_point(x as f32, 1.0).iter() {
         let mut el = hit.dyn_into::<Element>().ok();
-        while let Some(e) = el.filter(|e| doc.body().is_none_or(|b| **e != *b.as_ref()) && doc.document_element().is_none_or(|h| *e != h)) {
-            let position = win.get_computed_style(&e).ok().flatten().and_then(|s| s.get_property_value("position").ok()).unwrap_or_default();
+        while let Some(e) = el.filter(|e| {
+            doc.body().is_none_or(|b| **e != *b.as_ref())
+                && doc.document_element().is_none_or(|h| *e != h)
+        }) {
+            let position = win
+                .get_computed_style(&e)
+                .ok()
+                .flatten()
+                .and_then(|s| s.get_property_value("position").ok())
+                .unwrap_or_default();
             if position == "fixed" || position == "sticky" {
                 if !e.contains(Some(&outer)) && !outer.contains(Some(&e)) {
                     inset = inset.max(e.get_bounding_client_rect().bottom());
@@ -83,16 +109,21 @@ pub(crate) fn use_host_top(root: NodeRef) {
         let measure = {
             let root = root.clone();
             move || {
-                let Some(lab) = root.cast::<HtmlElement>() else { return };
+                let Some(lab) = root.cast::<HtmlElement>() else {
+                    return;
+                };
                 let top = host_top(&lab);
                 let _ = lab.style().set_property("--host-top", &format!("{top}px"));
             }
         };
         let first = gloo_timers::callback::Timeout::new(150, measure.clone());
-        let listener = root.cast::<Element>().and_then(|lab| window_of(&lab)).map(|w| {
-            let on_resize = Closure::<dyn FnMut()>::new(measure);
-            EventListener::new(&w, "resize", on_resize)
-        });
+        let listener = root
+            .cast::<Element>()
+            .and_then(|lab| window_of(&lab))
+            .map(|w| {
+                let on_resize = Closure::<dyn FnMut()>::new(measure);
+                EventListener::new(&w, "resize", on_resize)
+            });
         move || drop((first, listener))
     });
 }
@@ -101,9 +132,18 @@ pub(crate) fn use_host_top(root: NodeRef) {
 /// header, the time controls while they stick (below that header), the docked tour strip and
 /// the latest events docked above it.
 fn covered(lab: &Element) -> (f64, f64) {
-    let top = stuck_height(lab.query_selector(".controls").ok().flatten(), "top").max(host_top(lab));
-    let strip = stuck_height(lab.query_selector(".stage-row > .tour").ok().flatten(), "bottom");
-    let events = stuck_height(lab.query_selector(".stage-row .stage-events").ok().flatten(), "bottom");
+    let top =
+        stuck_height(lab.query_selector(".controls").ok().flatten(), "top").max(host_top(lab));
+    let strip = stuck_height(
+        lab.query_selector(".stage-row > .tour").ok().flatten(),
+        "bottom",
+    );
+    let events = stuck_height(
+        lab.query_selector(".stage-row .stage-events")
+            .ok()
+            .flatten(),
+        "bottom",
+    );
     (top, strip.max(events))
 }
 
@@ -113,12 +153,21 @@ fn extent(els: &[Element], room: f64) -> Option<(f64, f64)> {
     let mut boxes: Vec<(f64, f64, String)> = els
         .iter()
         .filter(|e| stuck_height(Some((*e).clone()), "bottom") == 0.0)
-        .map(|e| (e.get_bounding_client_rect(), e.get_attribute("data-tour-spot").unwrap_or_default()))
+        .map(|e| {
+            (
+                e.get_bounding_client_rect(),
+                e.get_attribute("data-tour-spot").unwrap_or_default(),
+            )
+        })
         .filter(|(r, _)| r.width() > 0.0 && r.height() > 0.0)
         .map(|(r, spot)| (r.top(), r.bottom(), spot))
         .collect();
     boxes.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let all = boxes.iter().fold(None, |acc: Option<(f64, f64)>, (t, b, _)| Some(acc.map_or((*t, *b), |(t0, b0)| (t0.min(*t), b0.max(*b)))));
+    let all = boxes
+        .iter()
+        .fold(None, |acc: Option<(f64, f64)>, (t, b, _)| {
+            Some(acc.map_or((*t, *b), |(t0, b0)| (t0.min(*t), b0.max(*b))))
+        });
     if all.is_none_or(|(t, b)| b - t <= room) {
         return all;
     }
@@ -128,10 +177,25 @@ fn extent(els: &[Element], room: f64) -> Option<(f64, f64)> {
         let mut spots: Vec<&String> = boxes.iter().map(|(_, _, s)| s).collect();
         spots.sort();
         spots.dedup();
-        spots.iter().filter(|s| boxes.iter().filter(|(_, _, o)| o == **s).all(|(t, b, _)| inside(*t, *b))).count()
+        spots
+            .iter()
+            .filter(|s| {
+                boxes
+                    .iter()
+                    .filter(|(_, _, o)| o == **s)
+                    .all(|(t, b, _)| inside(*t, *b))
+            })
+            .count()
     };
-    let best = boxes.iter().map(|(t, _, _)| *t).max_by_key(|&t| (whole(t), -(t as i64)))?;
-    let bottom = boxes.iter().filter(|(t, b, _)| *t >= best && *b <= best + room).map(|(_, b, _)| *b).fold(best, f64::max);
+    let best = boxes
+        .iter()
+        .map(|(t, _, _)| *t)
+        .max_by_key(|&t| (whole(t), -(t as i64)))?;
+    let bottom = boxes
+        .iter()
+        .filter(|(t, b, _)| *t >= best && *b <= best + room)
+        .map(|(_, b, _)| *b)
+        .fold(best, f64::max);
     Some((best, bottom))
 }
 
@@ -140,24 +204,43 @@ fn extent(els: &[Element], room: f64) -> Option<(f64, f64)> {
 pub(crate) fn reveal(lab: &Element, els: &[Element], smooth: bool) {
     let (over, under) = covered(lab);
     let (lo, hi) = (over + MARGIN, viewport_height(lab) - under - MARGIN);
-    let Some((top, bottom)) = extent(els, hi - lo) else { return };
+    let Some((top, bottom)) = extent(els, hi - lo) else {
+        return;
+    };
     if top >= lo && bottom <= hi {
         return;
     }
     let tall = bottom - top > hi - lo;
-    let delta = if tall || top < lo { top - lo } else { bottom - hi };
+    let delta = if tall || top < lo {
+        top - lo
+    } else {
+        bottom - hi
+    };
     if let Some(w) = window_of(lab).filter(|w| scrolls(w)) {
         // By the distance itself: the page's `scroll-padding` (kept for focus) is no part of it.
         let options = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&options, &"top".into(), &delta.into());
-        let _ = js_sys::Reflect::set(&options, &"behavior".into(), &(if smooth { "smooth" } else { "instant" }).into());
-        if let Ok(f) = js_sys::Reflect::get(&w, &"scrollBy".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+        let _ = js_sys::Reflect::set(
+            &options,
+            &"behavior".into(),
+            &(if smooth { "smooth" } else { "instant" }).into(),
+        );
+        if let Ok(f) = js_sys::Reflect::get(&w, &"scrollBy".into())
+            .and_then(|f| f.dyn_into::<js_sys::Function>())
+        {
             let _ = f.call1(&w, &options);
         }
         return;
     }
-    let Some(proxy) = lab.owner_document().and_then(|d| d.create_element("div").ok()) else { return };
-    let Ok(proxy) = proxy.dyn_into::<HtmlElement>() else { return };
+    let Some(proxy) = lab
+        .owner_document()
+        .and_then(|d| d.create_element("div").ok())
+    else {
+        return;
+    };
+    let Ok(proxy) = proxy.dyn_into::<HtmlElement>() else {
+        return;
+    };
     // `.lab` contains its layout (a container), so it is the box `top` counts from.
     let origin = lab.get_bounding_client_rect().top() + lab.client_top() as f64;
     let style = proxy.style();
@@ -178,9 +261,17 @@ pub(crate) fn reveal(lab: &Element, els: &[Element], smooth: bool) {
         return;
     }
     let options = web_sys::ScrollIntoViewOptions::new();
-    options.set_block(if tall { web_sys::ScrollLogicalPosition::Start } else { web_sys::ScrollLogicalPosition::Nearest });
+    options.set_block(if tall {
+        web_sys::ScrollLogicalPosition::Start
+    } else {
+        web_sys::ScrollLogicalPosition::Nearest
+    });
     options.set_inline(web_sys::ScrollLogicalPosition::Nearest);
-    options.set_behavior(if smooth { web_sys::ScrollBehavior::Smooth } else { web_sys::ScrollBehavior::Auto });
+    options.set_behavior(if smooth {
+        web_sys::ScrollBehavior::Smooth
+    } else {
+        web_sys::ScrollBehavior::Auto
+    });
     proxy.scroll_into_view_with_scroll_into_view_options(&options);
     // A smooth scroll has taken its target already; the stand-in can go.
     proxy.remove();
@@ -188,15 +279,23 @@ pub(crate) fn reveal(lab: &Element, els: &[Element], smooth: bool) {
 
 /// Whether the window's own document scrolls (it is taller than the window).
 fn scrolls(w: &web_sys::Window) -> bool {
-    let height = w.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
-    w.document().and_then(|d| d.scrolling_element()).is_some_and(|e| e.scroll_height() as f64 > height + 1.0)
+    let height = w
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    w.document()
+        .and_then(|d| d.scrolling_element())
+        .is_some_and(|e| e.scroll_height() as f64 > height + 1.0)
 }
 
 /// The highlighted parts of the tour region (the stage and its card, the time controls): the
 /// details below are the reader's to scroll to ("Look at").
 pub(crate) fn spots_in_region(lab: &Element, name: Option<&str>) -> Vec<Element> {
     let selector = ".stage-row .tour-spot, .controls.tour-spot, .controls .tour-spot";
-    let Ok(list) = lab.query_selector_all(selector) else { return Vec::new() };
+    let Ok(list) = lab.query_selector_all(selector) else {
+        return Vec::new();
+    };
     (0..list.length())
         .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
         .filter(|e| name.is_none_or(|n| e.get_attribute("data-tour-spot").as_deref() == Some(n)))
@@ -205,23 +304,46 @@ pub(crate) fn spots_in_region(lab: &Element, name: Option<&str>) -> Vec<Element>
 
 /// Whether the reader is at the tour: some of its region is in the viewport.
 fn region_in_view(lab: &Element) -> bool {
-    let region = lab.query_selector(".stage-row").ok().flatten().or_else(|| lab.query_selector(".tour").ok().flatten());
-    let Some(r) = region.map(|r| r.get_bounding_client_rect()) else { return false };
+    let region = lab
+        .query_selector(".stage-row")
+        .ok()
+        .flatten()
+        .or_else(|| lab.query_selector(".tour").ok().flatten());
+    let Some(r) = region.map(|r| r.get_bounding_client_rect()) else {
+        return false;
+    };
     r.top() < viewport_height(lab) && r.bottom() > 0.0
 }
 
 /// The lab is its page's only content (not framed, not embedded): it may scroll at once.
 fn own_page(lab: &Element) -> bool {
-    let framed = window_of(lab).is_some_and(|w| w.top().ok().flatten().is_some_and(|t| !js_sys::Object::is(&t, &w)));
-    let marked = lab.owner_document().and_then(|d| d.body()).is_some_and(|b| b.has_attribute("data-kube-bootstrap-lab-page"));
-    marked && !framed && lab.get_root_node().dyn_ref::<web_sys::ShadowRoot>().is_none()
+    let framed = window_of(lab).is_some_and(|w| {
+        w.top()
+            .ok()
+            .flatten()
+            .is_some_and(|t| !js_sys::Object::is(&t, &w))
+    });
+    let marked = lab
+        .owner_document()
+        .and_then(|d| d.body())
+        .is_some_and(|b| b.has_attribute("data-kube-bootstrap-lab-page"));
+    marked
+        && !framed
+        && lab
+            .get_root_node()
+            .dyn_ref::<web_sys::ShadowRoot>()
+            .is_none()
 }
 
 fn try_reveal(lab: &Element) -> bool {
     if !lab.is_connected() || !region_in_view(lab) {
         return false;
     }
-    reveal(lab, &spots_in_region(lab, None), !super::media::prefers_reduced_motion());
+    reveal(
+        lab,
+        &spots_in_region(lab, None),
+        !super::media::prefers_reduced_motion(),
+    );
     true
 }
 

@@ -59,7 +59,14 @@ fn tour_language_and_panels() {
     assert!(o.shows(Part::Pods) && !o.shows(Part::Etcd));
     assert!(PageOptions::default().shows(Part::Etcd));
     let (o, problems) = parse_query("lang=fr&panels=pods,moon");
-    assert_eq!(o, PageOptions { panels: Some(vec![Part::Pods]), ..PageOptions::default() }, "the valid entries are kept");
+    assert_eq!(
+        o,
+        PageOptions {
+            panels: Some(vec![Part::Pods]),
+            ..PageOptions::default()
+        },
+        "the valid entries are kept"
+    );
     assert_eq!(
         problems,
         vec![
@@ -73,26 +80,53 @@ fn tour_language_and_panels() {
 fn panels_keep_their_valid_entries_and_name_each_other_one() {
     let one_of = "(one of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods, import)";
     let (o, problems) = parse_query("panels=stage,nope");
-    assert_eq!((o.panels, problems), (Some(vec![Part::Stage]), vec![format!("URL parameter panels: \"nope\" is not a panel {one_of}")]));
+    assert_eq!(
+        (o.panels, problems),
+        (
+            Some(vec![Part::Stage]),
+            vec![format!(
+                "URL parameter panels: \"nope\" is not a panel {one_of}"
+            )]
+        )
+    );
     // Nothing valid, or nothing at all: every panel shows, and it is said why.
     let (o, problems) = parse_query("panels=moon,leases,moon");
     assert_eq!(o.panels, None);
-    assert_eq!(problems, vec![
-        format!("URL parameter panels: \"moon\" is not a panel {one_of}"),
-        format!("URL parameter panels: \"leases\" is not a panel {one_of}"),
-    ]);
+    assert_eq!(
+        problems,
+        vec![
+            format!("URL parameter panels: \"moon\" is not a panel {one_of}"),
+            format!("URL parameter panels: \"leases\" is not a panel {one_of}"),
+        ]
+    );
     for empty in ["panels=", "panels", "panels=%20,%20,"] {
         let (o, problems) = parse_query(empty);
-        assert_eq!((o.panels, problems), (None, vec!["URL parameter panels: it is empty, so all panels are shown".to_string()]), "{empty}");
+        assert_eq!(
+            (o.panels, problems),
+            (
+                None,
+                vec!["URL parameter panels: it is empty, so all panels are shown".to_string()]
+            ),
+            "{empty}"
+        );
     }
     // Entries that are no panels change nothing: an earlier choice stays.
-    assert_eq!(parse_query("panels=pods&panels=moon").0.panels, Some(vec![Part::Pods]));
+    assert_eq!(
+        parse_query("panels=pods&panels=moon").0.panels,
+        Some(vec![Part::Pods])
+    );
     // A long list names a few, then counts the rest.
     let many: Vec<String> = (0..9).map(|i| format!("x{i}")).collect();
-    let (o, problems) = kube_bootstrap_lab::lab::embed::parse_settings([("panels", format!("pods,{}", many.join(",")))], "attribute");
+    let (o, problems) = kube_bootstrap_lab::lab::embed::parse_settings(
+        [("panels", format!("pods,{}", many.join(",")))],
+        "attribute",
+    );
     assert_eq!(o.panels, Some(vec![Part::Pods]));
     assert_eq!(problems.len(), 6);
-    assert_eq!(problems[5], "attribute panels: and 4 more that are not panels");
+    assert_eq!(
+        problems[5],
+        "attribute panels: and 4 more that are not panels"
+    );
 }
 
 #[test]
@@ -130,7 +164,9 @@ fn a_tour_step_is_a_number_from_one() {
 #[test]
 fn a_long_parameter_is_quoted_short() {
     let long = "y".repeat(20_000);
-    let (o, problems) = parse_query(&format!("theme={long}&{long}=1&step={long}&panels={long}&scenario=%ZZ{long}"));
+    let (o, problems) = parse_query(&format!(
+        "theme={long}&{long}=1&step={long}&panels={long}&scenario=%ZZ{long}"
+    ));
     assert_eq!(o.scenario, None);
     let cut = format!("\"{}\"…", "y".repeat(60));
     assert_eq!(
@@ -144,7 +180,10 @@ fn a_long_parameter_is_quoted_short() {
         ]
     );
     // A name that is not too long is quoted whole, to be checked when the page opens it.
-    assert_eq!(parse_query(&format!("scenario={long}")).0.scenario, Some(long));
+    assert_eq!(
+        parse_query(&format!("scenario={long}")).0.scenario,
+        Some(long)
+    );
 }
 
 /// The tour menu lists the tours in their numbered order ("0. …" or "1. …" to "10. …"), not by
@@ -159,11 +198,17 @@ fn tours_come_in_tour_order() {
         .iter()
         .map(|t| {
             let title = t.title.get(Lang::En);
-            title.split_once(". ").and_then(|(n, _)| n.parse().ok()).unwrap_or_else(|| panic!("{title:?} has no number"))
+            title
+                .split_once(". ")
+                .and_then(|(n, _)| n.parse().ok())
+                .unwrap_or_else(|| panic!("{title:?} has no number"))
         })
         .collect();
     let from = numbers[0];
-    assert_eq!(numbers, (from..from + tours.len() as u32).collect::<Vec<_>>());
+    assert_eq!(
+        numbers,
+        (from..from + tours.len() as u32).collect::<Vec<_>>()
+    );
     assert!(numbers.contains(&10), "{numbers:?}");
 }
 
@@ -175,12 +220,21 @@ fn print_asks_for_the_tour_as_a_handout_and_is_read_on_its_own() {
     assert!(!parse_query("tour=x&print=0").0.print);
     let (o, problems) = parse_query("print=maybe&tour=x");
     assert!(!o.print);
-    assert_eq!(problems, ["URL parameter print: \"maybe\" is not one of 1, true, 0, false"]);
+    assert_eq!(
+        problems,
+        ["URL parameter print: \"maybe\" is not one of 1, true, 0, false"]
+    );
     // Each parameter is read on its own: without a tour, print is kept and has no effect (the
     // lab opens as without it: `ui::App`), as a step without a tour.
     let (o, problems) = parse_query("scenario=crash-one-of-three&print");
-    assert!(o.print && o.tour.is_none() && problems.is_empty(), "{problems:?}");
-    let (o, problems) = kube_bootstrap_lab::lab::embed::parse_settings([("print", "true"), ("tour", "story")], "attribute");
+    assert!(
+        o.print && o.tour.is_none() && problems.is_empty(),
+        "{problems:?}"
+    );
+    let (o, problems) = kube_bootstrap_lab::lab::embed::parse_settings(
+        [("print", "true"), ("tour", "story")],
+        "attribute",
+    );
     assert!(o.print && problems.is_empty(), "{problems:?}");
 }
 
@@ -192,9 +246,18 @@ fn live_settings() {
     use kube_bootstrap_lab::lab::Lang;
     let (live, problems) = parse_live([("theme", "dark"), ("lang", "zh")], "attribute");
     assert!(problems.is_empty(), "{problems:?}");
-    assert_eq!(live, LiveSettings { theme: Some(Theme::Dark), lang: Some(Lang::Zh) });
+    assert_eq!(
+        live,
+        LiveSettings {
+            theme: Some(Theme::Dark),
+            lang: Some(Lang::Zh)
+        }
+    );
     let (live, problems) = parse_live([("theme", "auto")], "option");
-    assert_eq!((live.theme, live.lang, problems.len()), (Some(Theme::Auto), None, 0));
+    assert_eq!(
+        (live.theme, live.lang, problems.len()),
+        (Some(Theme::Auto), None, 0)
+    );
     let (live, problems) = parse_live([("theme", "purple"), ("tour", "etcd-outage")], "option");
     assert_eq!(live, LiveSettings::default());
     assert_eq!(

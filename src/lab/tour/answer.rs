@@ -18,7 +18,11 @@ pub struct Answer {
 impl Answer {
     /// Invalid input: `error: <what>` on stderr, nothing on stdout, exit 2.
     pub fn invalid(what: impl std::fmt::Display) -> Self {
-        Answer { code: 2, stdout: String::new(), stderr: format!("error: {what}\n") }
+        Answer {
+            code: 2,
+            stdout: String::new(),
+            stderr: format!("error: {what}\n"),
+        }
     }
 }
 
@@ -30,7 +34,11 @@ fn read(text: &str) -> Result<Tour, Answer> {
 /// `tour check`: exit 0 and no output when the file is a valid tour.
 pub fn check_text(text: &str) -> Answer {
     match read(text) {
-        Ok(_) => Answer { code: 0, stdout: String::new(), stderr: String::new() },
+        Ok(_) => Answer {
+            code: 0,
+            stdout: String::new(),
+            stderr: String::new(),
+        },
         Err(a) => a,
     }
 }
@@ -42,7 +50,11 @@ pub fn run_text(text: &str) -> Answer {
         Ok(t) => {
             let played = run(&t);
             let json = serde_json::to_string_pretty(&played).expect("a tour run serialises");
-            Answer { code: if played.passed { 0 } else { 1 }, stdout: format!("{json}\n"), stderr: String::new() }
+            Answer {
+                code: if played.passed { 0 } else { 1 },
+                stdout: format!("{json}\n"),
+                stderr: String::new(),
+            }
         }
         Err(a) => a,
     }
