@@ -342,14 +342,15 @@ async function mountHere(element, given, host = element) {
     for (const n of fallback) n.remove();
     freeSticky(host);
   }
-  let following = given.theme === "page" ? followPage(host, (theme) => instance.set({ theme })) : null;
+  const follow = (theme) => (theme === "page" ? followPage(host, (now) => instance.set({ theme: now })) : null);
+  let following = follow(given.theme);
   return {
     problems: instance.problems,
     /** Changes `theme` (also `page`) and `lang` in place; returns what was ignored, and why. */
     set(changes = {}) {
       if ("theme" in changes) {
         following?.();
-        following = changes.theme === "page" ? followPage(host, (theme) => instance.set({ theme })) : null;
+        following = follow(changes.theme);
       }
       const theme = "theme" in changes ? { theme: resolveTheme(host, changes.theme) } : {};
       return instance.set({ ...changes, ...theme });
@@ -389,19 +390,8 @@ export class KubeBootstrapLab extends HTMLElement {
 
   async #render() {
     const generation = ++this.#generation;
-    const root = this.shadowRoot ?? this.attachShadow({ mode: "open" });
-    // A constructed sheet, not a <style> element: a page whose policy forbids inline styles
-    // (style-src without 'unsafe-inline') still applies it.
-    if (!root.adoptedStyleSheets.includes(HOST_SHEET)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, HOST_SHEET];
     this.#lab?.unmount();
     this.#lab = null;
-    root.querySelector(".kube-bootstrap-lab-root")?.remove();
-    const container = document.createElement("div");
-    container.className = "kube-bootstrap-lab-root";
-    // The element's light-DOM children (a fallback of the page's) show through the slot; to
-    // mount() it is the container's own content, kept until the lab renders or when it fails.
-    container.append(document.createElement("slot"));
-    root.append(container);
     const options = {};
     for (const name of ATTRIBUTES) {
       if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
@@ -411,7 +401,9 @@ export class KubeBootstrapLab extends HTMLElement {
     if (file) options["tour-file"] = file.textContent;
     let lab;
     try {
-      lab = await mountHere(container, options, this);
+      // In a shadow root on the element, as mount() renders by default: the element's light-DOM
+      // children (a fallback of the page's) show through its slot until the lab renders.
+      lab = await mount(this, options);
     } catch {
       return; // the element says what failed
     }
