@@ -200,7 +200,11 @@ fn explorer(props: &AppProps) -> Html {
     let onpointerdown = use_take_over(lab.tour_autoplay(), send.clone());
     use_live_lang(props.lang, send.clone());
     let onkeydown = hooks::use_shortcuts(guide.is_some(), dispatch);
-    reveal::use_step_reveal(root.clone(), guide.map(|g| (lab.generation(), g.tour.name.clone(), g.index)));
+    reveal::use_step_reveal(
+        root.clone(),
+        guide.map(|g| (lab.generation(), g.tour.name.clone(), g.index)),
+        lab.moving(),
+    );
     reveal::use_host_top(root.clone());
     let (frame, slow) = frame::use_frame(&lab);
     let maps = lab.bitmaps();

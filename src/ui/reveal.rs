@@ -216,7 +216,7 @@ pub(crate) fn reveal(lab: &Element, els: &[Element], smooth: bool) {
     } else {
         bottom - hi
     };
-    if let Some(w) = window_of(lab).filter(|w| scrolls(w)) {
+    if let Some(w) = window_of(lab).filter(scrolls) {
         // By the distance itself: the page's `scroll-padding` (kept for focus) is no part of it.
         let options = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&options, &"top".into(), &delta.into());
@@ -347,14 +347,27 @@ fn try_reveal(lab: &Element) -> bool {
     true
 }
 
-/// Each step (`step` changes) brings its parts clear into view when the reader is at the tour.
-/// The opening step of an embedded lab waits for the reader to scroll to it (a page is not
-/// moved at load for a lab further down); so does a step that appears out of view.
+/// Each step (`step` changes) brings its parts clear into view when the reader is at the tour,
+/// and again once the lab has moved to the step (`moving` ends): the clock's run to the step's
+/// moment can grow a part (an etcd row appears) after the first reveal. The opening step of an
+/// embedded lab waits for the reader to scroll to it (a page is not moved at load for a lab
+/// further down); so does a step that appears out of view.
 #[hook]
-pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(root: NodeRef, step: Option<K>) {
-    let first = use_mut_ref(|| true);
-    use_effect_with(step, move |step| {
-        let initial = first.replace(false);
+pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(
+    root: NodeRef,
+    step: Option<K>,
+    moving: bool,
+) {
+    // The step the lab opened on, until it leaves it.
+    let opening = use_mut_ref(|| Some(step.clone()));
+    use_effect_with((step, moving), move |(step, _)| {
+        let initial = {
+            let mut opening = opening.borrow_mut();
+            if opening.as_ref() != Some(step) {
+                *opening = None;
+            }
+            opening.is_some()
+        };
         let done = Rc::new(Cell::new(step.is_none()));
         let lab = root.cast::<Element>();
         // After this render (it draws the marks), once laid out; the first time, again once
@@ -375,6 +388,7 @@ pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(root: NodeRef, ste
                 })
             })
             .collect();
+        let lab_for_watch = lab.clone().filter(|_| !done.get());
         let listener = lab.filter(|_| !done.get()).and_then(|lab| {
             let window = window_of(&lab)?;
             let done = done.clone();
@@ -385,6 +399,54 @@ pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(root: NodeRef, ste
             });
             Some(EventListener::new(&window, "scrollend", on_end))
         });
-        move || drop((timers, listener))
+        let settling = lab_for_watch.and_then(|lab| Settling::watch(&lab, done));
+        move || drop((timers, listener, settling))
     });
+}
+
+/// How long after a step its parts are kept in view while the stage settles (ms).
+const SETTLING_MS: u32 = 1500;
+
+/// While a step's stage settles (its rows and texts fitted a frame or more after it is drawn,
+/// the card's text wrapped), each change of the stage's or the card's size brings the step's
+/// parts into view again, once they have been revealed (`done`): a part that grows after the
+/// reveal would otherwise end under the docked card.
+struct Settling {
+    observer: web_sys::ResizeObserver,
+    _on_resize: Closure<dyn FnMut()>,
+    _until: gloo_timers::callback::Timeout,
+}
+
+impl Settling {
+    fn watch(lab: &Element, done: Rc<Cell<bool>>) -> Option<Self> {
+        let on_resize = {
+            let lab = lab.clone();
+            Closure::<dyn FnMut()>::new(move || {
+                if done.get() {
+                    try_reveal(&lab);
+                }
+            })
+        };
+        let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+        for selector in [".stage-row .stage", ".stage-row > .tour"] {
+            if let Some(el) = lab.query_selector(selector).ok().flatten() {
+                observer.observe(&el);
+            }
+        }
+        let until = {
+            let observer = observer.clone();
+            gloo_timers::callback::Timeout::new(SETTLING_MS, move || observer.disconnect())
+        };
+        Some(Settling {
+            observer,
+            _on_resize: on_resize,
+            _until: until,
+        })
+    }
+}
+
+impl Drop for Settling {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
 }
