@@ -149,7 +149,8 @@ const TABLE: &[Row] = &[
     r(Bitmap, V1_20, V1_35, "pkg/registry/core/service/allocator/bitmap.go", "AllocateNext", None),
     r(BitmapStorage, V1_20, V1_35, "pkg/registry/core/service/allocator/storage/storage.go", "tryUpdate", None),
     r(IpRange, V1_20, V1_20, "pkg/registry/core/service/ipallocator/allocator.go", "AllocateNext", None),
-    r(IpRange, V1_29, V1_35, "pkg/registry/core/service/ipallocator/bitmap.go", "AllocateNext", None),
+    r(IpRange, V1_29, V1_29, "pkg/registry/core/service/ipallocator/bitmap.go", "AllocateNext", None),
+    r(IpRange, V1_33, V1_33, "pkg/registry/core/service/ipallocator/bitmap.go", "Allocate", None),
     r(PortRange, V1_20, V1_35, "pkg/registry/core/service/portallocator/allocator.go", "AllocateNext", None),
     r(ServiceCreate, V1_20, V1_20, "pkg/registry/core/service/storage/rest.go", "Create", None),
     r(ServiceCreate, V1_29, V1_35, "pkg/registry/core/service/storage/alloc.go", "allocateCreate", None),
@@ -243,6 +244,7 @@ fn topics(subject: &Subject, b: Behavior) -> Vec<Topic> {
 fn key_topics(key: &str, b: Behavior) -> Vec<Topic> {
     use etcd::{Key, Keys, Kind};
     let ip_objects = b.ip_addresses();
+    let dual_write = ip_objects && b.cluster_ip_bitmap();
     let Ok(keys) = key.parse::<Keys>() else { return vec![BitmapStorage] };
     let one = match &keys {
         Keys::One(k) => Some(k),
@@ -250,10 +252,15 @@ fn key_topics(key: &str, b: Behavior) -> Vec<Topic> {
     };
     match (keys.kind(), one) {
         (Kind::Lease, _) => vec![LeaseWrite, LeaseList],
-        (Kind::Range, Some(Key::Range(r))) if r.is_cluster_ip() && ip_objects => {
-            // 1.33's dual-write copy: the MetaAllocator writes it through the bitmap Range;
-            // RepairIPAddress never reads it.
+        (Kind::Range, Some(Key::Range(r))) if r.is_cluster_ip() && dual_write => {
+            // 1.33's dual-write copy: the MetaAllocator writes it through the bitmap Range's
+            // Allocate(ip); RepairIPAddress never reads it.
             vec![MetaAlloc, IpRange, BitmapStorage]
+        }
+        (Kind::Range, Some(Key::Range(r))) if r.is_cluster_ip() && ip_objects => {
+            // From 1.34 no bitmap is built for ClusterIPs: a key left from an older release is
+            // read and written by nothing; the MetaAllocator allocates without it.
+            vec![MetaAlloc]
         }
         (Kind::Range, Some(Key::Range(r))) if r.is_cluster_ip() => {
             vec![IpRange, BitmapStorage, RepairIpBitmap]

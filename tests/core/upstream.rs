@@ -255,6 +255,40 @@ fn each_object_links_to_the_loop_that_writes_it() {
     );
 }
 
+/// Factcheck 2026-11-27 N5: 1.33's MetaAllocator writes its bitmap copy with the bitmap Range's
+/// `Allocate(ip)` (cidrallocator.go `AllocateService`/`AllocateNextService`), never its
+/// `AllocateNext`; from 1.34 (`DisableAllocatorDualWrite` on, locked in 1.35) storage_core.go
+/// builds no ClusterIP bitmap, so no bitmap code is linked for 1.35's ClusterIPs.
+#[test]
+fn the_bitmap_code_linked_for_clusterips_is_the_code_that_runs() {
+    let range = Subject::Key("/ranges/serviceips".into());
+    let ip_bitmap = "pkg/registry/core/service/ipallocator/bitmap.go";
+    let dual = sources(&range, Behavior::V1_33);
+    assert!(
+        dual.iter().any(|l| l.path == ip_bitmap && l.symbol == "Allocate"),
+        "{dual:?}"
+    );
+    assert!(!dual.iter().any(|l| l.symbol == "AllocateNext"), "{dual:?}");
+    let cluster_ip_subjects = [
+        range.clone(),
+        Subject::Key("/ranges/secondaryserviceips".into()),
+        Subject::ClusterIp("10.96.0.1".into()),
+        Subject::IpAddress("10.96.0.1".into()),
+        Subject::Key("/ipaddresses/10.96.0.1".into()),
+        packet("/ranges/serviceips", WireOp::Put, Loop::Request),
+    ];
+    for s in &cluster_ip_subjects {
+        for l in sources(s, Behavior::V1_35) {
+            assert!(
+                !l.path.contains("allocator/bitmap.go") && !l.path.contains("allocator/storage/"),
+                "{s:?} under 1.35 links {} {}: no ClusterIP bitmap runs there",
+                l.path,
+                l.symbol
+            );
+        }
+    }
+}
+
 #[test]
 fn no_line_anchor_is_given_that_was_not_checked_at_its_tag() {
     // The tags could not be read when the table was written (see docs/extensions.md): every link
