@@ -46,7 +46,7 @@ pub(crate) use touring::{lang_param, tour_param};
 #[cfg(feature = "web")]
 pub(crate) use keys::none;
 pub use open::{Opening, TourFile};
-pub use predict::Verdict;
+pub use predict::{Held, Verdict};
 pub use view::{
     ApiserverActions, Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName, RangeName, ReconcilerType,
     View, WireOp, Write, KUBERNETES,
@@ -109,6 +109,8 @@ pub struct Lab {
     tour_error: Option<String>,
     /// Playing towards a tour step: it stops there and shows the step then.
     stop_at: Option<TourMove>,
+    /// Why the last move stopped at the unanswered question shown (`lab::predict`).
+    held: Option<Held>,
     /// The tour moves on by itself after a reading pause (`autoplay` with a tour), until the
     /// reader takes over.
     tour_autoplay: bool,
@@ -162,6 +164,7 @@ impl Lab {
             guide: None,
             tour_error: None,
             stop_at: None,
+            held: None,
             tour_autoplay: false,
             last_frame: None,
             lang: Lang::default(),
@@ -188,6 +191,9 @@ impl Lab {
             msg,
             Msg::SetSpeed(_) | Msg::Faster | Msg::Slower | Msg::SetLang(_) | Msg::FramesStopped
         );
+        if world_moves && !matches!(msg, Msg::Frame { .. }) {
+            self.held = None;
+        }
         let changed = match msg {
             Msg::TogglePlay => {
                 // Play/Pause on a story that moves by itself hands it over too (its pointerdown

@@ -75,3 +75,46 @@ impl Lab {
         self.guide.as_ref().is_some_and(|g| g.asks().is_some())
     }
 }
+
+/// Why the clock stopped at the unanswered question shown: playing on, or moving it by hand
+/// past the question's instant, would show the answer before the reader gave one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// Play was pressed at the question: the clock stays there.
+    Play,
+    /// The clock was moved (the scrubber, a step) past the question's instant, or back to a
+    /// question after it: it was taken back to that instant.
+    Seek,
+}
+
+impl Guide {
+    /// Whether the step shown asks a question the reader has neither answered nor skipped
+    /// (skipping moves on): the clock waits there.
+    pub fn waits(&self) -> bool {
+        self.asks().is_some() && self.answered(self.index).is_none()
+    }
+
+    /// The question's instant: the step's own, with the time it plays on once shown (`play`).
+    fn question_ms(&self) -> Option<u64> {
+        Some(self.found_time(self.index)?.saturating_add(self.step().play.unwrap_or(0)))
+    }
+}
+
+impl Lab {
+    /// The clock moved past the instant of the unanswered question shown (a seek, a step, Play
+    /// from a later step): it is taken back to that instant and stops there.
+    pub(super) fn hold_at_question(&mut self) {
+        let Some(at) = self.guide.as_ref().filter(|g| g.waits()).and_then(Guide::question_ms) else { return };
+        if self.now() > at {
+            self.seek(at);
+            self.stop_at = None;
+            self.playing = false;
+            self.held = Some(Held::Seek);
+        }
+    }
+
+    /// Why the last move stopped at the question shown, if it did.
+    pub fn held(&self) -> Option<Held> {
+        self.held
+    }
+}

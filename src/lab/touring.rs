@@ -164,6 +164,12 @@ impl Lab {
         if self.tour_error.is_some() {
             return;
         }
+        if self.guide.as_ref().is_some_and(Guide::waits) {
+            // Playing on would show the answer: the clock stays at the question.
+            self.playing = false;
+            self.held = Some(super::Held::Play);
+            return;
+        }
         let Some(mut guide) = self.guide.take() else { return };
         let now = self.now();
         while let Some(found) = self.time_of_next(&mut guide) {
@@ -184,16 +190,18 @@ impl Lab {
     }
 
     /// After the clock was moved by hand (the scrubber, a step), the narration shows the last
-    /// step already found whose instant is now or before, among the steps on this clock.
+    /// step already found whose instant is now or before, among the steps on this clock, never
+    /// past an unanswered question: the clock is taken back to it ([`Lab::hold_at_question`]).
     pub(super) fn tour_follow(&mut self) {
         let now = self.now();
         let Some(g) = self.guide.as_mut() else { return };
         while g.index > 0 && g.same_scenario(g.index - 1) && g.found_time(g.index).is_some_and(|t| t > now) {
             g.show(g.index - 1);
         }
-        while g.same_scenario(g.index + 1) && g.found_time(g.index + 1).is_some_and(|t| t <= now) {
+        while !g.waits() && g.same_scenario(g.index + 1) && g.found_time(g.index + 1).is_some_and(|t| t <= now) {
             g.show(g.index + 1);
         }
+        self.hold_at_question();
     }
 
     /// A story (a tour that moves on by itself) starts playing to its next step at once, over

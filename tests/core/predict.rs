@@ -6,7 +6,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::lab::{catalogue, Lab, Msg, Opening, MAX_FRAME_MS};
+use kube_bootstrap_lab::lab::{catalogue, Held, Lab, Msg, Opening, MAX_FRAME_MS};
 
 /// lease-crash-vs-stop's fourth step (index 3) asks when 192.168.10.13 leaves the Endpoints
 /// once apiserver-c stops gracefully (at once); another answer is wrong.
@@ -91,6 +91,54 @@ fn next_skips_the_question_without_a_verdict() {
     let g = lab.guide().unwrap();
     assert_eq!((g.index, g.answered(ASKING)), (ASKING + 1, None));
     assert!(g.verdict().is_none());
+}
+
+/// The question's instant: lease-crash-vs-stop asks at 50s; its answer shows at 70s.
+const ASKED_MS: u64 = 50_000;
+
+#[test]
+fn play_stops_at_an_unanswered_question_and_says_why() {
+    // Play from the step before plays to the question and stops there, as at any step.
+    let mut lab = open_at(ASKING - 1, false);
+    lab.update(Msg::TogglePlay);
+    play_until_still(&mut lab);
+    assert_eq!((step_of(&lab), lab.now()), (ASKING, ASKED_MS));
+    // Play at the question would play on to the answer: the clock stays, and the lab says why.
+    lab.update(Msg::TogglePlay);
+    assert!(!lab.playing() && !lab.moving(), "Play does not go past the question");
+    assert_eq!((step_of(&lab), lab.now(), lab.held()), (ASKING, ASKED_MS, Some(Held::Play)));
+    lab.update(Msg::Frame { timestamp_ms: 0.0 });
+    lab.update(Msg::Frame { timestamp_ms: 5_000.0 });
+    assert_eq!(lab.now(), ASKED_MS);
+    // Answered, Play plays on (and the note is gone).
+    assert!(answer(&mut lab, RIGHT));
+    lab.update(Msg::TourBack);
+    assert_eq!(step_of(&lab), ASKING);
+    lab.update(Msg::TogglePlay);
+    assert!(lab.playing() && lab.held().is_none(), "an answered question holds nothing");
+}
+
+#[test]
+fn the_scrubber_stops_at_an_unanswered_question_and_takes_a_reader_back_to_it() {
+    // Scrubbed past the question (to where the stage shows the answer): the clock stops at it.
+    let mut lab = open_at(ASKING, false);
+    lab.update(Msg::Seek(80_000));
+    assert_eq!((step_of(&lab), lab.now(), lab.held()), (ASKING, ASKED_MS, Some(Held::Seek)));
+    // Stepping the clock does the same; before the question the clock is free.
+    lab.update(Msg::Step);
+    assert!(lab.now() <= ASKED_MS, "a step stays at the question: {}", lab.now());
+    lab.update(Msg::Seek(45_000));
+    assert_eq!((lab.now(), lab.held()), (45_000, None));
+    // A reader who skipped it and comes back past its instant is taken back to the question.
+    let mut lab = open_at(ASKING, false);
+    lab.update(Msg::TourNext { animate: false });
+    assert_eq!((step_of(&lab), lab.now()), (ASKING + 1, 70_000));
+    lab.update(Msg::Seek(60_000));
+    assert_eq!((step_of(&lab), lab.now(), lab.held()), (ASKING, ASKED_MS, Some(Held::Seek)));
+    // Answered, the scrubber goes where it is taken.
+    assert!(answer(&mut lab, WRONG));
+    lab.update(Msg::Seek(60_000));
+    assert_eq!((step_of(&lab), lab.now(), lab.held()), (ASKING, 60_000, None));
 }
 
 #[test]
