@@ -621,5 +621,5 @@ fn a_guessed_range_is_one_the_cluster_could_have_had() {
     // A kubernetes ClusterIP that starts no range: nothing is guessed, the flag is asked for.
     let odd = json!({"kind": "List", "items": [service("default", "kubernetes", &["10.7.0.6"])]});
     let e = kubectl::scenario(&kubectl::read(&odd.to_string()).unwrap(), &Options::default()).unwrap_err();
-    assert!(e.starts_with("service_cluster_ip_range: the Service default/kubernetes's ClusterIP 10.7.0.6 is the first address of no range"), "{e}");
+    assert!(e.starts_with("service_cluster_ip_range: the Service default/kubernetes's ClusterIP 10.7.0.6 is the first usable address of no range"), "{e}");
 }

@@ -265,7 +265,8 @@ fn the_bitmap_code_linked_for_clusterips_is_the_code_that_runs() {
     let ip_bitmap = "pkg/registry/core/service/ipallocator/bitmap.go";
     let dual = sources(&range, Behavior::V1_33);
     assert!(
-        dual.iter().any(|l| l.path == ip_bitmap && l.symbol == "Allocate"),
+        dual.iter()
+            .any(|l| l.path == ip_bitmap && l.symbol == "Allocate"),
         "{dual:?}"
     );
     assert!(!dual.iter().any(|l| l.symbol == "AllocateNext"), "{dual:?}");
@@ -514,6 +515,35 @@ fn every_link_the_inspector_shows_is_on_the_verified_list() {
                 reached.contains(&(i, t.as_str())),
                 "src/lab/upstream/verified.md lists {p} {f} at {t}, which no subject reaches"
             );
+        }
+    }
+}
+
+/// Factcheck 2026-11-27 N1/N2: the `Get()`/`Sync()` endpoints adapter is the branch of PR
+/// #117704, closed unmerged; no release carries it (1.33 and 1.35.8 still log lease.go's
+/// `Resetting endpoints` line). A paragraph that names it must say so.
+#[test]
+fn the_unmerged_get_sync_adapter_is_never_called_upstream() {
+    let texts = [
+        ("README.md", include_str!("../../README.md")),
+        (
+            "docs/extensions.md",
+            include_str!("../../docs/extensions.md"),
+        ),
+        (
+            "src/lab/upstream/verified.md",
+            include_str!("../../src/lab/upstream/verified.md"),
+        ),
+    ];
+    for (file, text) in texts {
+        for para in text.split("\n\n").flat_map(|p| p.split("\n| ")) {
+            if para.contains("Sync()") {
+                assert!(
+                    para.contains("#117704") && para.contains("unmerged"),
+                    "{file}: names the Get()/Sync() adapter without saying it is the unmerged PR #117704:\n{para}"
+                );
+                assert!(!para.contains("newer upstream"), "{file}:\n{para}");
+            }
         }
     }
 }

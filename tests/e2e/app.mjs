@@ -42,7 +42,7 @@ async function hoverCell(page, id, offset) {
 
 async function story(page, tag) {
   await page.waitForSelector('#kubernetes-ip');
-  check(await text(page, '#kubernetes-ip') === '10.96.0.1', `${tag}: the kubernetes Service has the first IP of 10.96.0.0/12`);
+  check(await text(page, '#kubernetes-ip') === '10.96.0.1', `${tag}: the kubernetes Service has the first usable IP of 10.96.0.0/12`);
 
   // Crash apiserver-b at 20 s: its address stays until its lease (written at 20 s) expires at 35 s.
   await seek(page, 20000);
@@ -53,7 +53,7 @@ async function story(page, tag) {
   check(!(await endpoints(page)).includes('192.168.10.12'), `${tag}: and leaves them after the TTL`);
   check((await text(page, '#written-by')).includes('− 192.168.10.12: crashed: its lease expired'), `${tag}: the rewrite says who left and why`);
 
-  // Delete the kubernetes Service: it comes back with the first IP at the next sync.
+  // Delete the kubernetes Service: it comes back with the first usable IP at the next sync.
   await page.click('#delete-kubernetes');
   await page.waitForSelector('#kubernetes-missing');
   check(true, `${tag}: the kubernetes Service is gone`);

@@ -1,8 +1,9 @@
 //! The service-cluster-ip-range guessed when the input does not say it.
 //!
-//! The flag is not visible through the API. A guess for a range whose first address is known
-//! (the `kubernetes` Service's ClusterIP of that family) takes the ClusterIPs that any range
-//! starting there could hold (the flag allows no more than a /12 or a /108: the others are out of
+//! The flag is not visible through the API. A guess for a range whose first usable address
+//! (network + 1) is known (the `kubernetes` Service's ClusterIP of that family) takes the
+//! ClusterIPs that any range starting there could hold (up to 1.33 the flag allows no more than a
+//! /12 or a /108, and the guess keeps that ceiling for every release: the others are out of
 //! range, a finding, not a reason to widen); it prefers the smallest distribution default that
 //! holds them all, else the smallest aligned range, never one with fewer usable addresses than
 //! the cluster has ClusterIPs of that family.
@@ -38,8 +39,8 @@ pub(super) struct Guess {
 }
 
 /// The ServiceCIDR `kubernetes`'s CIDRs; else a range for each ClusterIP of the `kubernetes`
-/// Service, its first address (see the module doc), plus a secondary range when other Services
-/// have ClusterIPs of the other family.
+/// Service, its first usable address (see the module doc), plus a secondary range when other
+/// Services have ClusterIPs of the other family.
 pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
     if let Some(c) = cluster
         .service_cidrs
@@ -75,7 +76,7 @@ pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
         .map(|first| primary(*first, &family(first.is_ipv4())))
         .collect::<Result<Vec<_>, _>>()?;
     // A dual-stack cluster: the `kubernetes` Service is single-stack, the other Services tell
-    // the secondary range, whose first address is unknown.
+    // the secondary range, whose first usable address is unknown.
     if let [primary] = firsts[..] {
         let others = family(!primary.is_ipv4());
         if !others.is_empty() {
@@ -92,7 +93,8 @@ pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
     })
 }
 
-/// The range whose first address is `first`, for the distinct ClusterIPs `family` of its family.
+/// The range whose first usable address (network + 1) is `first`, for the distinct ClusterIPs
+/// `family` of its family.
 fn primary(first: IpAddr, family: &[IpAddr]) -> Result<RangeGuess, String> {
     let network = sub(first, 1);
     // Aligned on the network, widest first: a /12 (a /108) at most, 8 addresses at least.
@@ -101,7 +103,7 @@ fn primary(first: IpAddr, family: &[IpAddr]) -> Result<RangeGuess, String> {
         .filter(|n| n.network() == network)
         .collect();
     let Some(widest) = aligned.first().copied() else {
-        return Err(format!("service_cluster_ip_range: the Service default/kubernetes's ClusterIP {first} is the first address of no range: give it (--service-cluster-ip-range)"));
+        return Err(format!("service_cluster_ip_range: the Service default/kubernetes's ClusterIP {first} is the first usable address of no range: give it (--service-cluster-ip-range)"));
     };
     let holdable: Vec<IpAddr> = family
         .iter()

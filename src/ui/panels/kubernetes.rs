@@ -84,7 +84,7 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
                             <div class="kv"><span>{ "selector" }</span><code>{ selector_note(p.frame.reconciler, lang) }</code></div>
                         </>
                     },
-                    None => html! { <p class="missing" id={ids.id("kubernetes-missing")}>{ lang.pick("The Service is gone: the next sync of a ready apiserver recreates it with the first IP.", "这个 Service 已被删除：就绪 apiserver 的下一次同步会用第一个 IP 重新创建它。") }</p> },
+                    None => html! { <p class="missing" id={ids.id("kubernetes-missing")}>{ lang.pick("The Service is gone: the next sync of a ready apiserver recreates it with the range's first usable IP.", "这个 Service 已被删除：就绪 apiserver 的下一次同步会用网段的第一个可用 IP 重新创建它。") }</p> },
                 } }
             </div>
             <div class="ep-pair">
