@@ -29,6 +29,23 @@ fn every_scenario_offers_three_to_five_experiments_in_both_languages() {
     }
 }
 
+/// The lab calls itself 实验 in its experiment texts, as the tours do (factcheck 2026-11-27 C:
+/// three watch texts said 实验室, "laboratory").
+#[test]
+fn the_chinese_experiment_texts_call_the_lab_one_name() {
+    for name in catalogue::scenario_names() {
+        let s = catalogue::scenario(name).unwrap();
+        for (i, e) in s.experiments.iter().enumerate() {
+            for text in [e.title.get(Lang::Zh), e.watch.get(Lang::Zh)] {
+                assert!(
+                    !text.contains("实验室"),
+                    "{name} experiments[{i}]: 实验, not 实验室: {text}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn every_experiment_shows_what_it_says_to_watch() {
     for name in catalogue::scenario_names() {
