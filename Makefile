@@ -53,7 +53,7 @@ test: setup-test test-wasm test-e2e test-scenarios test-native
 # The core compiled to wasm must pass the very same tests, then the components.
 test-wasm:
 	cargo test $(WASM) --no-default-features --test core
-	cargo test $(WASM) --test web --test web_bitmap --test web_lang --test web_embed --test web_forms --test web_objects --test web_inspector --test web_table --test web_stage --test web_try --test web_handout --test web_predict --test web_author
+	cargo test $(WASM) --test web --test web_bitmap --test web_lang --test web_embed --test web_forms --test web_objects --test web_inspector --test web_table --test web_stage --test web_try --test web_handout --test web_predict --test web_author --test web_small
 
 # docsites.mjs builds an mdBook book and a Hugo site from the packed tarball: after `package`.
 test-e2e: package
@@ -75,6 +75,7 @@ test-e2e: package
 	node tests/e2e/tour-src.mjs
 	node tests/e2e/author.mjs
 	node tests/e2e/try.mjs
+	node tests/e2e/small.mjs
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
 test-scenarios:

@@ -3,6 +3,7 @@
 //! [`Lab::update`]: whatever shows it (the browser UI) sends a [`Msg`] and reads the lab back,
 //! so the rules of playing, forking and touring live here, tested natively.
 
+mod address;
 mod allocations;
 mod author;
 mod experiments;
@@ -16,6 +17,7 @@ mod view;
 pub mod catalogue;
 pub mod embed;
 pub mod handout;
+pub mod sandbox;
 pub mod share;
 pub mod tour;
 // What the UI draws from a view (the event notes, the inspector's bitmaps, the page's parts,
@@ -37,6 +39,7 @@ use crate::contract::state::State;
 use crate::sim::timeline::Timeline;
 use crate::lab::tour::Guide;
 
+pub use address::{names_import, page_address, IMPORTED};
 pub use allocations::{Bar, BarKind};
 pub use author::{Arrival, AskEdit, Authoring, Choice, Draft, DraftAsk, DraftStep, Mode as WriterMode, StepWait, Take, Texts, Writer};
 pub use keys::key_summary;
@@ -139,6 +142,9 @@ pub struct Lab {
     tour_src: Option<Option<String>>,
     /// A tour being written in the page (`Msg::Author`), kept across the scenarios it shows.
     writer: Option<Rc<author::Writer>>,
+    /// The scenario is a cluster imported in the page (`Msg::Import`): the page's address names
+    /// it, not its file ([`Lab::address`]).
+    imported: bool,
 }
 
 impl Lab {
@@ -179,6 +185,7 @@ impl Lab {
             trying: None,
             tour_src: None,
             writer: None,
+            imported: false,
         }
     }
 
@@ -262,7 +269,7 @@ impl Lab {
                 due
             }
             Msg::TakeOver => self.take_over(),
-            Msg::LeaveTour | Msg::Load(..) | Msg::PickTour(_) | Msg::Try(_) | Msg::OpenTourFile { .. } | Msg::Author(_) => {
+            Msg::LeaveTour | Msg::Load(..) | Msg::Import(..) | Msg::PickTour(_) | Msg::Try(_) | Msg::OpenTourFile { .. } | Msg::Author(_) => {
                 self.open_other(msg)
             }
             Msg::SetLang(lang) => {
@@ -294,6 +301,12 @@ impl Lab {
             }
             Msg::Load(scenario, source) => {
                 self.replace(Lab::new(scenario, source));
+                self.author_loaded();
+                true
+            }
+            Msg::Import(scenario, text) => {
+                self.replace(Lab::new(scenario, Source::Inline(text)));
+                self.imported = true;
                 self.author_loaded();
                 true
             }

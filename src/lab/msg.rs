@@ -48,6 +48,9 @@ pub enum Msg {
     TakeOver,
     /// Run this scenario from its start (a shipped one picked, or a configured cluster).
     Load(Scenario, Source),
+    /// Run a cluster imported in the page from its start: the scenario and its file (a
+    /// [`Source::Inline`] that the page's address names but does not carry).
+    Import(Scenario, String),
     /// Start the tour of this name (of `tours/`) at its first step.
     PickTour(String),
     /// Set up the scenario's experiment of this index (Things to try).

@@ -24,8 +24,12 @@ pub struct Opening<'a> {
     pub tour_file: Option<TourFile<'a>>,
     /// The tour step to open at, from 1.
     pub step: Option<usize>,
-    /// A moment's fragment; wins over the rest.
+    /// A moment's fragment; wins over the rest. `#imported` names the cluster imported in this
+    /// tab: its file, kept by the page, is `imported`.
     pub link: Option<&'a str>,
+    /// The scenario file of the cluster imported in this tab, as the page's storage gave it back:
+    /// read as any input is (a file that does not parse is dropped, with one line saying so).
+    pub imported: Option<&'a str>,
     /// The language of the lab, and of the notes on what could not be opened.
     pub lang: Lang,
     /// Start at once: a tour moves through its steps by itself, anything else plays.
@@ -58,6 +62,7 @@ impl Lab {
             tour_file,
             step,
             link,
+            imported,
             lang,
             ..
         } = o;
@@ -66,8 +71,13 @@ impl Lab {
             Lang::En => en,
             Lang::Zh => zh,
         };
+        if link.is_some_and(super::names_import) {
+            match Self::open_imported(imported, &say) {
+                Ok(lab) => return (lab, notes),
+                Err(note) => notes.push(note),
+            }
         // An ordinary `#anchor` of the page is not a link to a moment, nor a broken one.
-        if let Some(link) = link.map(str::trim).filter(|l| share::is_moment(l)) {
+        } else if let Some(link) = link.map(str::trim).filter(|l| share::is_moment(l)) {
             match Moment::decode(link).and_then(|m| m.restore().map(|r| (m, r))) {
                 Ok((m, (s, tl))) => {
                     let mut lab = Lab::with_timeline(s, m.source, tl);
@@ -125,6 +135,28 @@ impl Lab {
             Source::Builtin(name.to_string()),
         );
         (lab, notes)
+    }
+
+    /// The cluster imported in this tab, from the file the page kept (`Opening::imported`), or
+    /// the one line on why it is not opened again.
+    fn open_imported(kept: Option<&str>, say: &impl Fn(String, String) -> String) -> Result<Self, String> {
+        let Some(text) = kept else {
+            return Err(say(
+                "The cluster imported in this tab is no longer kept here: import it again.".into(),
+                "此标签页中导入的集群已不再保存：请重新导入。".into(),
+            ));
+        };
+        match crate::contract::scenario::parse(text) {
+            Ok(s) => {
+                let mut lab = Lab::new(s, Source::Inline(text.to_string()));
+                lab.imported = true;
+                Ok(lab)
+            }
+            Err(e) => Err(say(
+                format!("The cluster kept from your import could not be read ({}), so it was dropped: import it again.", crate::quote::clip(&e, 200)),
+                format!("无法读取保存的导入集群（{}），已将其丢弃：请重新导入。", crate::quote::clip(&e, 200)),
+            )),
+        }
     }
 
     /// The tour `name` at `step` (from 1), with a note when that step cannot be shown; the note

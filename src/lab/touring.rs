@@ -305,11 +305,11 @@ impl Lab {
 
     /// What a link to this moment adds to the lab's page: in a tour, the query that reopens it
     /// at this step (`?tour=…&step=…`, in the reader's language); else the moment's fragment
-    /// (`#scenario=…&t=…&actions=…`).
+    /// (`#scenario=…&t=…&actions=…`), after the reader's language (`?lang=zh#…`).
     pub fn link_to_here(&self) -> String {
         match self.tour_query() {
             Some(q) => format!("?{q}{}", lang_param(self.lang)),
-            None => format!("#{}", self.link()),
+            None => format!("{}#{}", lang_param(self.lang).replacen('&', "?", 1), self.link()),
         }
     }
 

@@ -1,7 +1,6 @@
 //! Loading a shipped scenario, or configuring a cluster of one's own. Validation is the core's
 //! (`scenario::parse`): a refused setting names its field and leaves the running world as it is.
 
-use serde_json::json;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -10,78 +9,9 @@ use crate::lab::catalogue;
 use crate::lab::inspect::words::{behavior_label, behavior_summary};
 use crate::lab::Msg;
 use crate::lang::Lang;
-use crate::contract::scenario::{self, ApiserverSpec, Scenario};
+use crate::contract::scenario::{self, Scenario};
+use crate::lab::sandbox::{cluster_file, Settings};
 use crate::lab::share::Source;
-
-/// The settings of the configuration form, as typed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Settings {
-    pub service_cidr: String,
-    pub node_ports: String,
-    pub reconciler: String,
-    pub apiservers: String,
-    pub behavior: String,
-    pub seed: String,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            service_cidr: "10.96.0.0/16".into(),
-            node_ports: "30000-32767".into(),
-            reconciler: "lease".into(),
-            apiservers: "3".into(),
-            behavior: "1.29".into(),
-            seed: "1".into(),
-        }
-    }
-}
-
-/// A sandbox scenario from the form: `n` apiservers `apiserver-a`… at 192.168.10.11…
-pub fn cluster_scenario(s: &Settings) -> Result<Scenario, String> {
-    cluster_file(s).and_then(|text| scenario::parse(&text))
-}
-
-/// The sandbox scenario file the form describes (validated by `scenario::parse`).
-fn cluster_file(s: &Settings) -> Result<String, String> {
-    cluster_file_in(s, Lang::En)
-}
-
-/// [`cluster_file`], with the form's own complaints in `lang` (the core's stay verbatim).
-fn cluster_file_in(s: &Settings, lang: Lang) -> Result<String, String> {
-    let n: usize = s
-        .apiservers
-        .trim()
-        .parse()
-        .ok()
-        .filter(|n| (1..=9).contains(n))
-        .ok_or_else(|| match lang {
-            Lang::En => format!("apiservers: {:?} is not a number from 1 to 9", s.apiservers),
-            Lang::Zh => format!("apiservers: {:?} 不是 1 到 9 之间的数字", s.apiservers),
-        })?;
-    let seed: u64 = s.seed.trim().parse().map_err(|_| match lang {
-        Lang::En => format!("seed: {:?} is not a non-negative integer", s.seed),
-        Lang::Zh => format!("seed: {:?} 不是非负整数", s.seed),
-    })?;
-    let apiservers: Vec<_> = (0..n)
-        .map(ApiserverSpec::nth)
-        .map(|a| json!({"name": a.name, "advertise_address": a.advertise_address.to_string()}))
-        .collect();
-    let file = json!({
-        "name": "sandbox",
-        "title": {"en": "Sandbox", "zh": "沙盒"},
-        "seed": seed,
-        "behavior": s.behavior,
-        "cluster": {
-            "service_cluster_ip_range": s.service_cidr.trim(),
-            "service_node_port_range": s.node_ports.trim(),
-            "endpoint_reconciler_type": s.reconciler,
-            "apiserver_count": n,
-            "apiservers": apiservers,
-        },
-    });
-    Ok(file.to_string())
-}
 
 /// A shipped scenario as the picker lists it: its name and, when it parses, the scenario (for
 /// its title and description in either language).
@@ -208,6 +138,9 @@ pub(crate) struct ConfigFormProps {
     /// of no entry of its own (an imported cluster, a tour's own scenario).
     #[prop_or_default]
     pub(crate) current_title: Option<AttrValue>,
+    /// The running cluster's settings ([`Settings::of`]): what the form opens with, and
+    /// shows again whenever another cluster runs.
+    pub(crate) running: Settings,
     /// Where a scenario to run goes ([`Msg::Load`]).
     pub(crate) lab: Callback<Msg>,
 }
@@ -216,9 +149,13 @@ pub(crate) struct ConfigFormProps {
 pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
     let ids = crate::ui::ids::use_ids();
     let lang = super::use_lang();
-    let settings = use_state(Settings::default);
+    let settings = use_state(|| p.running.clone());
     let error = use_state(|| None::<String>);
     let open = use_state(|| false);
+    {
+        let settings = settings.clone();
+        use_effect_with(p.running.clone(), move |running| settings.set(running.clone()));
+    }
 
     let load = {
         let (lab, error) = (p.lab.clone(), error.clone());
@@ -253,7 +190,7 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
         let (settings, error, lab) = (settings.clone(), error.clone(), p.lab.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match cluster_file_in(&settings, lang)
+            match cluster_file(&settings, lang)
                 .and_then(|text| scenario::parse(&text).map(|s| (s, text)))
             {
                 Ok((s, text)) => {
@@ -265,8 +202,14 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
         })
     };
     let toggle = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
+        let (open, settings, running) = (open.clone(), settings.clone(), p.running.clone());
+        // Opened, it shows the cluster that runs (not what was typed and left unstarted).
+        Callback::from(move |_: MouseEvent| {
+            if !*open {
+                settings.set(running.clone());
+            }
+            open.set(!*open)
+        })
     };
     let s = &*settings;
     let current_description = catalogue()

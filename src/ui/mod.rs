@@ -1,6 +1,7 @@
 //! The explainer UI (Yew function components). It holds the core's [`Lab`] as one reducible
 //! state: components read it and send it [`Msg`]s; every rule stays in the core.
 
+mod address;
 mod author;
 pub mod bitmap;
 mod browser;
@@ -40,7 +41,7 @@ use crate::lab::{Lab, Msg};
 use crate::lang::Lang;
 use crate::lab::parts::{Part, Spot};
 
-pub use config::{cluster_scenario, Settings};
+pub use crate::lab::sandbox::{cluster_scenario, Settings};
 use config::ConfigForm;
 pub(crate) use frame::Frame;
 pub(crate) use inspector::Inspector;
@@ -101,6 +102,10 @@ pub struct AppProps {
     /// that replacing the first view moves nothing.
     #[prop_or_default]
     pub(crate) stage_width: Option<f64>,
+    /// The scenario file of the cluster imported in this tab, as the page's storage kept it (the
+    /// lab's own page only): what `#imported` opens.
+    #[prop_or_default]
+    pub(crate) imported: Option<AttrValue>,
     /// The tour as a handout (`print`), when `tour` names one; else the lab (whose notice says
     /// what could not be opened).
     #[prop_or_default]
@@ -137,6 +142,7 @@ impl AppProps {
             home: None,
             report_height: false,
             stage_width: None,
+            imported: None,
             print,
         }
     }
@@ -212,6 +218,13 @@ fn explorer(props: &AppProps) -> Html {
         let state = state.clone();
         use_callback((), move |(), _| state.get().link_to_here())
     };
+    // The lab's own page (not an embed): its address names what the lab shows.
+    let own_page = props.report_height && props.home.is_none();
+    let read = {
+        let state = state.clone();
+        use_callback((), move |(), _| (state.get().address(), state.get().imported()))
+    };
+    address::use_address(own_page, address::shown(&lab), read, props.imported.is_some());
     let t = lab.lang();
     let (picked, on_pick, on_close) = hooks::use_picked();
     let details = use_node_ref();
@@ -268,7 +281,7 @@ fn explorer(props: &AppProps) -> Html {
                 { things_to_try(&lab, &send) }
             }
             // A new scenario forgets the link shown for the old one.
-            <link::ShareLink key={lab.generation()} {relative} home={props.home.clone()} />
+            <link::ShareLink key={lab.generation()} {relative} home={props.home.clone()} {own_page} />
             <div class="details" ref={details}>
                 { grid(props, &lab, &frame, &slow, &maps, &send) }
             </div>
@@ -409,7 +422,7 @@ fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>, m
                     <option value="zh" selected={t == Lang::Zh}>{ "中文" }</option>
                 </select>
             </label>
-            <ConfigForm current={lab.scenario().name.clone()} lab={send.clone()}
+            <ConfigForm current={lab.scenario().name.clone()} lab={send.clone()} running={Settings::of(lab.scenario())}
                 current_title={lab.scenario().title.as_ref().map(|title| AttrValue::from(title.get(t).to_string()))} />
         </div>
     }
@@ -481,7 +494,7 @@ fn grid(
             if cidrs { <panels::ServiceCidrs frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Services) { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Pods) { <panels::Pods frame={(**slow).clone()} lab={send.clone()} /> }
-            if shows(Part::Import) { <panels::Import lab={send.clone()} home={props.home.clone()} /> }
+            if shows(Part::Import) { <panels::Import lab={send.clone()} home={props.home.clone()} own_page={props.report_height && props.home.is_none()} /> }
         </div>
     }
 }

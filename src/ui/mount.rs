@@ -145,6 +145,8 @@ pub fn mount_page() {
     let mut props = AppProps::from_options(options, link, problems);
     props.report_height = true;
     props.stage_width = poster_stage_width(&root);
+    // The cluster imported in this tab, for a reload of `#imported` (read as any input is).
+    props.imported = super::address::kept_import().map(Into::into);
     yew::Renderer::<App>::with_root_and_props(root, props).render();
 }
 

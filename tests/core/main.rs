@@ -4,6 +4,7 @@
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+mod address;
 mod allocator;
 mod author;
 mod bench_workloads;

@@ -326,6 +326,24 @@ pub fn write_with(
     })
 }
 
+/// The flags an import takes and the page's fields that give them (English, Chinese).
+const PAGE_FIELDS: [(&str, &str, &str); 2] = [
+    ("--service-cluster-ip-range", "the range field", "范围输入框"),
+    ("--behavior", "the behaviour menu", "行为菜单"),
+];
+
+/// An import's error as the page shows it, in `lang`: where it names a flag of the CLI
+/// (`--service-cluster-ip-range`), it names the page's field that gives it (the CLI keeps the flag).
+pub fn in_page(error: &str, lang: crate::lang::Lang) -> String {
+    let mut out = error.to_string();
+    for (flag, en, zh) in PAGE_FIELDS {
+        let field = lang.pick(en, zh);
+        let give = lang.pick("give it in ", "请在").to_string() + field + lang.pick("", "中给出");
+        out = out.replace(&format!("give it ({flag})"), &give).replace(flag, field);
+    }
+    out
+}
+
 /// The scenario parser on a file [`scenario`] wrote: a flag given in the [`Options`] that its
 /// rules refuse is named as the option (`--service-cluster-ip-range: invalid CIDR …`).
 pub fn check(text: &str) -> Result<crate::contract::scenario::Scenario, String> {

@@ -43,7 +43,7 @@ pub(crate) fn use_lab(props: &crate::ui::AppProps) -> UseReducerHandle<LabState>
         props.tour.clone(),
         props.link.clone(),
     );
-    let file = props.tour_file.clone();
+    let (file, imported) = (props.tour_file.clone(), props.imported.clone());
     let (step, lang, autoplay) = (props.step, props.lang, props.autoplay);
     use_reducer(move || {
         // A tour at an address opens once fetched (`use_tour_src`); one given inline, at once.
@@ -54,6 +54,7 @@ pub(crate) fn use_lab(props: &crate::ui::AppProps) -> UseReducerHandle<LabState>
             tour_file,
             step,
             link: link.as_deref(),
+            imported: imported.as_deref(),
             lang,
             autoplay,
         });

@@ -15,7 +15,6 @@ use yew::prelude::*;
 use crate::import::kubectl::{self, Comparison, Finding, Note, Options, Progress};
 use crate::lab::Msg;
 use crate::contract::scenario::Scenario;
-use crate::lab::share::Source;
 
 mod form;
 mod view;
@@ -35,6 +34,9 @@ pub(crate) struct ImportProps {
     pub(crate) lab: Callback<Msg>,
     /// The lab's own page, next to which the worker's script is served.
     pub(crate) home: Option<AttrValue>,
+    /// This instance is the lab's own page: an import is kept in the tab's storage for a reload.
+    #[prop_or_default]
+    pub(crate) own_page: bool,
 }
 
 /// What the last import gave: the flags it used and what the repair loops reported.
@@ -174,6 +176,8 @@ struct Run {
     /// A worker failed to load here (a page on another origin): none is started again.
     no_worker: Rc<std::cell::Cell<bool>>,
     lab: Callback<Msg>,
+    /// Keep an import in the tab's storage ([`ImportProps::own_page`]).
+    keep: bool,
     worker_url: String,
     /// The panel's own range and behaviour fields (never looked up by id in the document).
     range: NodeRef,
@@ -234,7 +238,10 @@ impl Run {
 
     fn load(&self, scenario: Scenario, text: String) {
         *self.saved.borrow_mut() = Some(text.as_str().into());
-        self.lab.emit(Msg::Load(scenario, Source::Inline(text)));
+        if self.keep {
+            crate::ui::address::keep_import(&text);
+        }
+        self.lab.emit(Msg::Import(scenario, text));
     }
 
     /// Shows the import's end. When it was refused nothing was loaded, and the lab goes on with
@@ -325,6 +332,7 @@ fn use_run(p: &ImportProps) -> Run {
         no_worker: (*use_state(|| Rc::new(std::cell::Cell::new(false)))).clone(),
         saved: (*use_state(|| Rc::new(RefCell::new(None)))).clone(),
         lab: p.lab.clone(),
+        keep: p.own_page,
         worker_url: worker_url(p.home.as_deref()),
         range: use_node_ref(),
         behavior: use_node_ref(),

@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::{Compared, Outcome, Run, Status};
-use crate::import::kubectl::{Finding, Note, Piece, Progress};
+use crate::import::kubectl::{self, Finding, Note, Piece, Progress};
 use crate::lang::Lang;
 
 /// The import's progress, its refusal or its findings.
@@ -46,7 +46,8 @@ pub(super) fn status_view(run: &Run, lang: Lang, ids: &crate::ui::ids::Ids) -> H
                 <button type="button" id={ids.id("import-cancel")} onclick={on_cancel}>{ lang.pick("Cancel", "取消") }</button>
             </div>
         },
-        Status::Done(Err(e)) => html! { <p class="error" id={ids.id("import-error")} role="alert">{ e.clone() }</p> },
+        // The page's fields, not the CLI's flags, named.
+        Status::Done(Err(e)) => html! { <p class="error" id={ids.id("import-error")} role="alert">{ kubectl::in_page(e, lang) }</p> },
         Status::Done(Ok(i)) => html! {
             <>
                 <button type="button" id={ids.id("import-save")} class="small" onclick={on_save}
@@ -117,8 +118,9 @@ fn findings(i: &Outcome, compared: &Compared, lang: Lang, ids: &crate::ui::ids::
     let ips = i.behavior != "1.35";
     let summary = match lang {
         Lang::En => format!(
-            "{} Services, behaviour {}, range {}. {} only in etcd, not through the API: taken as consistent with the Services. What the repair loops report:",
+            "{} Service{}, behaviour {}, range {}. {} only in etcd, not through the API: taken as consistent with the Services. What the repair loops report:",
             i.services,
+            if i.services == 1 { "" } else { "s" },
             i.behavior,
             i.range,
             if ips { "The ClusterIP and NodePort bitmaps live" } else { "The NodePort bitmap lives" }
