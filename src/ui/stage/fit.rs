@@ -3,25 +3,66 @@
 //! width with `textLength`, never cut. A row's key and value (`data-fit-pair` on their group)
 //! share the row: the value keeps its width and the key takes the rest, down to 55 % of its own.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use wasm_bindgen::JsCast;
-use web_sys::Element;
+use web_sys::{CanvasRenderingContext2d, Element};
 use yew::prelude::*;
 
 const GAP: f64 = 12.0;
+/// Widths kept at most (a long play draws new TTLs and revisions): then measured afresh.
+const MEASURED_MAX: usize = 4096;
 
 fn all(root: &Element, selector: &str) -> Vec<Element> {
     let Ok(list) = root.query_selector_all(selector) else { return Vec::new() };
     (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<Element>().ok()).collect()
 }
 
-/// The drawn width of an SVG text, in its own units (`getComputedTextLength`).
-fn drawn_width(el: &Element) -> f64 {
-    js_sys::Reflect::get(el, &"getComputedTextLength".into())
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .and_then(|f| f.call0(el).ok())
-        .and_then(|v| v.as_f64())
-        .unwrap_or(0.0)
+/// Widths measured, by font and text.
+type Widths = HashMap<(String, String), f64>;
+
+thread_local! {
+    /// A canvas to measure with, and the widths it measured, by font and text: a text measured
+    /// once is never measured again (most renders redraw the same few texts).
+    static MEASURE: RefCell<Option<(CanvasRenderingContext2d, Widths)>> = const { RefCell::new(None) };
+}
+
+/// The font a text is drawn in, as the canvas reads it (from its computed style).
+fn font_of(el: &Element) -> Option<String> {
+    let style = el.owner_document()?.default_view()?.get_computed_style(el).ok()??;
+    let get = |p: &str| style.get_property_value(p).unwrap_or_default();
+    Some(format!("{} {} {} {}", get("font-style"), get("font-weight"), get("font-size"), get("font-family")))
+}
+
+/// The drawn width of an SVG text, in its own units, as a canvas measures its text in its font:
+/// `getComputedTextLength` would lay the page out on each seek (every stale text, every render);
+/// reading fonts only recomputes style, and a canvas measures without any layout.
+fn drawn_width(el: &Element, font: &str) -> f64 {
+    let text = el.text_content().unwrap_or_default();
+    MEASURE.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.is_none() {
+            let canvas = el.owner_document().and_then(|d| d.create_element("canvas").ok());
+            let ctx = canvas
+                .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+                .and_then(|c| c.get_context("2d").ok().flatten())
+                .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
+            *m = ctx.map(|ctx| (ctx, HashMap::new()));
+        }
+        let Some((ctx, widths)) = m.as_mut() else { return 0.0 };
+        let key = (font.to_string(), text);
+        if let Some(&w) = widths.get(&key) {
+            return w;
+        }
+        if widths.len() >= MEASURED_MAX {
+            widths.clear();
+        }
+        ctx.set_font(font);
+        let w = ctx.measure_text(&key.1).map(|t| t.width()).unwrap_or(0.0);
+        widths.insert(key, w);
+        w
+    })
 }
 
 fn number(el: &Element, attr: &str) -> Option<f64> {
@@ -62,13 +103,16 @@ fn stale(els: &[&Element], sig: &str) -> bool {
     true
 }
 
-/// A text measured as nothing is not laid out (a hidden stage): fitted again next time.
+/// A text whose font cannot be read is not styled (a stage not in the page yet): fitted again
+/// next time.
 fn measured(el: &Element) -> f64 {
-    let w = drawn_width(el);
-    if w == 0.0 {
-        let _ = el.remove_attribute("data-fitted");
+    match font_of(el).filter(|f| !f.trim().is_empty()) {
+        Some(font) => drawn_width(el, &font),
+        None => {
+            let _ = el.remove_attribute("data-fitted");
+            0.0
+        }
     }
-    w
 }
 
 /// Fits the texts under `root` whose text, room or stage `look` (what sets their fonts: the
@@ -94,8 +138,8 @@ pub(super) fn fit(root: &Element, look: &str) {
     for el in singles.iter().map(|(el, _)| el).chain(pairs.iter().flat_map(|(_, k, d)| [k, d])) {
         press(el, None);
     }
-    // Every width read before any is written: a write between two reads would lay the page
-    // out again for the second.
+    // Every font read before any width is written: a write between two reads would restyle
+    // the page again for the second.
     let single_widths: Vec<f64> = singles.iter().map(|(el, _)| measured(el)).collect();
     let pair_widths: Vec<(f64, f64)> = pairs.iter().map(|(_, k, d)| (measured(k), measured(d))).collect();
     for ((el, room), w) in singles.iter().zip(single_widths) {
