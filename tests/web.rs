@@ -646,3 +646,30 @@ async fn the_story_ends_by_offering_the_guided_tour_and_the_sandbox() {
     assert!(!exists("tour-then"), "only the story offers it");
     root.remove();
 }
+
+#[wasm_bindgen_test]
+async fn the_focus_is_never_dropped_to_the_body_starting_a_tour_or_closing_the_inspector() {
+    let root = mount(None).await;
+    until("the app is mounted", || exists("tour-start")).await;
+    // "Start the guided tour" goes away once the tour starts: the focus goes to its Next.
+    let start = by_id("tour-start").dyn_into::<web_sys::HtmlElement>().unwrap();
+    start.focus().unwrap();
+    start.click();
+    until("the tour starts", || exists("tour-progress")).await;
+    settle().await;
+    let after_start = focused_id();
+    // The inspector opened from a stage object and closed with Escape: the focus goes back there.
+    let object = root.query_selector(".stage [tabindex=\"0\"]").unwrap().unwrap();
+    object.unchecked_ref::<web_sys::HtmlElement>().focus().unwrap();
+    object.dispatch_event(&keydown("Enter")).unwrap();
+    until("the inspector opens", || exists("inspector")).await;
+    let in_inspector = document().active_element().is_some_and(|a| a.closest(".inspector").ok().flatten().is_some());
+    document().active_element().unwrap().dispatch_event(&keydown("Escape")).unwrap();
+    until("the inspector closes", || !exists("inspector")).await;
+    settle().await;
+    let back = document().active_element();
+    root.remove();
+    assert_eq!(after_start, "tour-next", "after Start the focus is on the tour's Next");
+    assert!(in_inspector, "the inspector opened by Enter takes the focus");
+    assert!(back.is_some_and(|b| b == object), "Escape gives the focus back to the object that opened it");
+}

@@ -276,3 +276,58 @@ async fn a_grouped_row_lists_the_objects_it_stands_for() {
     assert!(d.contains("default") && d.contains("kube-system") && !d.contains("not in etcd"), "{d}");
     o.root.remove();
 }
+
+fn keydown(k: &str) -> web_sys::KeyboardEvent {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(k);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
+}
+
+/// Focuses `el`, an HTML or an SVG element (both have `focus()`).
+fn focus(el: &Element) {
+    el.unchecked_ref::<web_sys::HtmlElement>().focus().unwrap();
+}
+
+fn open_now() -> bool {
+    dom::document().query_selector(".inspector").unwrap().is_some()
+}
+
+#[wasm_bindgen_test]
+async fn in_the_lab_it_opens_on_enter_not_on_focus_and_closes_on_escape_from_anywhere_and_when_the_focus_leaves_the_stage() {
+    use kube_bootstrap_lab::ui::{App, AppProps};
+    let root = Mounted::<App>::new(yew::props!(AppProps { scenario: Some(yew::AttrValue::from("crash-vs-graceful-stop")) }));
+    dom::until("the stage", || root.query_selector(".stage [tabindex=\"0\"]").unwrap().is_some()).await;
+    dom::seek(12_000).await;
+    let object = root.query_selector(".stage [tabindex=\"0\"]").unwrap().unwrap();
+    let play = by_id("play");
+    // Tabbing onto a stage object opens nothing.
+    focus(&object);
+    settle().await;
+    let on_focus = open_now();
+    // Enter opens it, with the moment on the clock.
+    object.dispatch_event(&keydown("Enter")).unwrap();
+    settle().await;
+    let on_enter = open_now();
+    let now = text("inspector-now");
+    // Escape from anywhere in the lab (here the clock's Play) closes it.
+    focus(&play);
+    play.dispatch_event(&keydown("Escape")).unwrap();
+    settle().await;
+    let after_escape = open_now();
+    // Opened again, the focus leaving the stage for another part of the lab closes it.
+    object.dispatch_event(&keydown("Enter")).unwrap();
+    settle().await;
+    let reopened = open_now();
+    focus(&play);
+    dom::until("the focus left the stage", || !open_now()).await;
+    settle().await;
+    root.remove();
+    settle().await;
+    assert!(!on_focus, "focus alone opens no inspector");
+    assert!(on_enter, "Enter opens it");
+    assert_eq!(now, "at t = 12s");
+    assert!(!after_escape, "Escape on Play closes it");
+    assert!(reopened);
+}

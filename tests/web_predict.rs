@@ -115,3 +115,83 @@ async fn the_card_asks_and_an_answer_picked_by_keyboard_moves_on_to_the_verdict(
 async fn in_chinese_too() {
     asks_and_answers_by_keyboard(Lang::Zh).await;
 }
+
+/// Starts recording, in `root`, which live regions change and in which batch of changes (one
+/// MutationObserver callback: what a render put on the page at once): a region whose
+/// `aria-live` is `off` at that moment is said by no screen reader and is not counted.
+fn record_live(root: &Element) {
+    let install = js_sys::Function::new_with_args(
+        "root",
+        "window.__live = []; let batch = 0;
+         new MutationObserver((records) => {
+           batch += 1;
+           for (const r of records) {
+             const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+             const region = el && el.closest('[aria-live], [role=status], [role=alert], [role=log]');
+             if (!region || region.getAttribute('aria-live') === 'off') continue;
+             const name = region.id || region.className;
+             const last = window.__live[window.__live.length - 1];
+             if (!last || last[0] !== batch || last[1] !== name) window.__live.push([batch, name]);
+           }
+         }).observe(root, { subtree: true, childList: true, characterData: true });",
+    );
+    install.call1(&wasm_bindgen::JsValue::NULL, root).unwrap();
+}
+
+/// The live regions that changed, as (batch, id or class), in order.
+fn live_changes() -> Vec<(u32, String)> {
+    let list = js_sys::Reflect::get(&web_sys::window().unwrap(), &"__live".into()).unwrap();
+    js_sys::Array::from(&list)
+        .iter()
+        .map(|e| {
+            let pair = js_sys::Array::from(&e);
+            (pair.get(0).as_f64().unwrap() as u32, pair.get(1).as_string().unwrap())
+        })
+        .collect()
+}
+
+/// Presses Enter on the focused element as a browser does: a keydown, then (unless taken) the
+/// click of the button it is on.
+fn enter() {
+    press("Enter");
+    let el = document().active_element().unwrap();
+    if el.tag_name() == "BUTTON" {
+        el.dyn_into::<HtmlElement>().unwrap().click();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn at_a_question_the_focus_is_on_it_enter_does_not_skip_it_and_the_verdict_is_said_first_and_alone() {
+    let (i, ask) = question();
+    let lang = Lang::En;
+    let root = Mounted::<App>::new(yew::props!(AppProps { tour: Some(yew::AttrValue::from(TOUR)), step: Some(i), lang }));
+    until("the step before the question", || exists("tour-progress") && text("tour-progress") == progress(lang, i - 1)).await;
+    // Next pressed from the keyboard: the step that asks takes the focus to its question.
+    by_id("tour-next").dyn_into::<HtmlElement>().unwrap().focus().unwrap();
+    enter();
+    until_long("the question", || text("tour-progress") == progress(lang, i)).await;
+    settle().await;
+    let focused = document().active_element().unwrap();
+    let on = format!("{}.{}", focused.tag_name(), focused.class_name());
+    let group = focused.class_list().contains("tour-ask");
+    let described = focused.get_attribute("aria-describedby").map(|d| by_id(&d).text_content().unwrap_or_default());
+    // One more Enter, as on every step before: nothing is skipped.
+    enter();
+    settle().await;
+    let still = text("tour-progress");
+    // The answer, from the keyboard; the step after it opens with the verdict.
+    record_live(&root);
+    answers()[ask.right].dyn_ref::<HtmlElement>().unwrap().focus().unwrap();
+    enter();
+    until_long("the verdict", || text("tour-progress") == progress(lang, i + 1)).await;
+    settle().await;
+    let changes = live_changes();
+    let verdict = document().query_selector(".tour-verdict-live").unwrap().unwrap().id();
+    root.remove();
+    assert!(group, "the focus is on the question, not on {on}");
+    assert!(described.is_some_and(|d| ask.answers.iter().all(|a| d.contains(a.get(lang)))), "the question is said with its answers");
+    assert_eq!(still, progress(lang, i), "Enter at the question does not skip it");
+    let at = changes.iter().find(|(_, r)| *r == verdict).map(|(b, _)| *b).expect("the verdict is said");
+    let batch: Vec<&String> = changes.iter().filter(|(b, _)| *b == at).map(|(_, r)| r).collect();
+    assert_eq!(batch, [&verdict], "the verdict is said first and alone when its step opens: {changes:?}");
+}

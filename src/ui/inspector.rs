@@ -33,8 +33,7 @@ pub struct InspectorProps {
     /// Opens another subject (a request listed under a key).
     #[prop_or_default]
     pub on_pick: Callback<Subject>,
-    /// Opened by a click or a key: it takes the focus. Opened by focus moving onto an object on
-    /// the stage, it only shows, so that tabbing on goes on from there.
+    /// Opened by a click or a key it takes the focus (a host may open it without).
     #[prop_or(true)]
     pub take_focus: bool,
 }
@@ -56,6 +55,8 @@ pub fn inspector(p: &InspectorProps) -> Html {
             }
         });
     }
+    let panel = use_node_ref();
+    use_placed(panel.clone());
     let close = p.on_close.reform(|_: MouseEvent| ());
     let onkeydown = {
         let on_close = p.on_close.clone();
@@ -71,9 +72,11 @@ pub fn inspector(p: &InspectorProps) -> Html {
     let rows = details(&p.subject, &p.frame, t);
     let links = upstream::sources(&p.subject, behavior);
     html! {
-        <div class="inspector" role="dialog" aria-labelledby={ids.id("inspector-title")} id={ids.id("inspector")} {onkeydown}>
+        <div class="inspector" role="dialog" aria-labelledby={ids.id("inspector-title")} id={ids.id("inspector")} {onkeydown} ref={panel}>
             <div class="inspector-head">
                 <h2 id={ids.id("inspector-title")}>{ title(&p.subject, t) }</h2>
+                // The moment on the clock: what it shows is read from the frame of that moment.
+                <span class="inspector-now" id={ids.id("inspector-now")}>{ format!("{} {}", t.pick("at t =", "时刻 t ="), format_ms(p.frame.state.time_ms)) }</span>
                 <button class="inspector-close" ref={close_ref} onclick={close}
                     aria-label={t.pick("Close the inspector", "关闭检查器")}>{ "×" }</button>
             </div>
@@ -99,6 +102,75 @@ pub fn inspector(p: &InspectorProps) -> Html {
             <h3>{ t.pick("What the lab simplifies", "实验的简化之处") }</h3>
             <p class="inspector-note" id={ids.id("inspector-note")}>{ upstream::simplification(&p.subject, behavior, t) }</p>
         </div>
+    }
+}
+
+/// Keeps the inspector clear of what the reader is looking at ([`place`]): after each render and
+/// whenever the focus moves in the stage.
+#[hook]
+fn use_placed(panel: NodeRef) {
+    {
+        let panel = panel.clone();
+        use_effect(move || {
+            if let Some(el) = panel.cast::<web_sys::Element>() {
+                place(&el);
+            }
+        });
+    }
+    use_effect_with((), move |_| {
+        use wasm_bindgen::{closure::Closure, JsCast};
+        let wrap = panel.cast::<web_sys::Element>().and_then(|el| el.parent_element());
+        let listener = wrap.map(|wrap| {
+            let on_focus = Closure::<dyn FnMut()>::new(move || {
+                if let Some(el) = panel.cast::<web_sys::Element>() {
+                    place(&el);
+                }
+            });
+            let _ = wrap.add_event_listener_with_callback("focusin", on_focus.as_ref().unchecked_ref());
+            (wrap, on_focus)
+        });
+        move || {
+            if let Some((wrap, f)) = listener {
+                let _ = wrap.remove_event_listener_with_callback("focusin", f.as_ref().unchecked_ref());
+            }
+        }
+    });
+}
+
+/// Where the inspector stands (`data-place`, static/inspector.css): over the stage's right side,
+/// else its left, else under the stage, whichever covers none of the parts the tour step
+/// highlights (`.tour-spot`) nor the object that has the focus.
+fn place(panel: &web_sys::Element) {
+    use wasm_bindgen::JsCast;
+    let Some(wrap) = panel.parent_element() else { return };
+    let Some(stage) = wrap.query_selector(":scope > .stage, :scope > .stage-fits, :scope > .table-view").ok().flatten() else { return };
+    let s = stage.get_bounding_client_rect();
+    let (w, h) = ((s.width() - 16.0).min(360.0), (s.height() - 16.0).min(f64::from(panel.scroll_height())));
+    let mut covered: Vec<web_sys::DomRect> = Vec::new();
+    if let Some(spots) = panel.closest(".lab").ok().flatten().and_then(|lab| lab.query_selector_all(".tour-spot").ok()) {
+        covered.extend((0..spots.length()).filter_map(|i| spots.item(i)?.dyn_into::<web_sys::Element>().ok()).map(|e| e.get_bounding_client_rect()));
+    }
+    let root = panel.get_root_node();
+    let active = match root.dyn_ref::<web_sys::ShadowRoot>() {
+        Some(shadow) => shadow.active_element(),
+        None => root.dyn_ref::<web_sys::Document>().and_then(|d| d.active_element()),
+    };
+    if let Some(f) = active.filter(|f| wrap.contains(Some(f)) && !panel.contains(Some(f))) {
+        covered.push(f.get_bounding_client_rect());
+    }
+    let clear = |left: f64| {
+        let (top, right, bottom) = (s.top() + 8.0, left + w, s.top() + 8.0 + h);
+        covered.iter().all(|r| r.width() <= 0.0 || r.right() <= left + 1.0 || r.left() >= right - 1.0 || r.bottom() <= top + 1.0 || r.top() >= bottom - 1.0)
+    };
+    let at = if clear(s.right() - 8.0 - w) {
+        "right"
+    } else if clear(s.left() + 8.0) {
+        "left"
+    } else {
+        "below"
+    };
+    if panel.get_attribute("data-place").as_deref() != Some(at) {
+        let _ = panel.set_attribute("data-place", at);
     }
 }
 
@@ -214,7 +286,7 @@ fn details(s: &Subject, f: &Frame, t: Lang) -> Vec<Row> {
         }
         Subject::IpAddress(ip) => ip_address_rows(ip, st, t),
         Subject::Event(e) => vec![
-            ("Time", "时间", format_ms(e.time_ms)),
+            ("Logged at", "记录于", format_ms(e.time_ms)),
             ("Component", "组件", e.component.clone()),
             (
                 "Apiserver",

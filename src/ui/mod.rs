@@ -16,9 +16,11 @@ pub(crate) mod hooks;
 pub(crate) mod ids;
 #[doc(hidden)]
 pub mod inspector;
+mod keyboard;
 mod lang;
 mod link;
 mod listener;
+mod live;
 pub mod media;
 mod notice;
 pub mod mount;
@@ -205,7 +207,8 @@ fn explorer(props: &AppProps) -> Html {
     );
     let onpointerdown = use_take_over(lab.tour_autoplay(), send.clone());
     use_live_lang(props.lang, send.clone());
-    let onkeydown = hooks::use_shortcuts(guide.is_some(), dispatch);
+    let shortcuts = hooks::use_shortcuts(guide.is_some(), guide.is_some_and(|g| g.waits()), dispatch);
+    keyboard::use_focus_held(root.clone(), guide.is_some());
     reveal::use_step_reveal(
         root.clone(),
         guide.map(|g| (lab.generation(), g.tour.name.clone(), g.index)),
@@ -226,7 +229,9 @@ fn explorer(props: &AppProps) -> Html {
     };
     address::use_address(own_page, address::shown(&lab), read, props.imported.is_some());
     let t = lab.lang();
-    let (picked, on_pick, on_close) = hooks::use_picked();
+    let wrap = use_node_ref();
+    let (picked, on_pick, on_close) = hooks::use_picked(wrap.clone());
+    let onkeydown = keyboard::use_lab_keys(picked.is_some(), on_close.clone(), shortcuts);
     let details = use_node_ref();
     let on_details = use_scroll_to(details.clone());
     let card = tour_card(&lab, &send).or_else(|| writer_card(&lab, &send, &frame, props.home.clone()));
@@ -243,12 +248,14 @@ fn explorer(props: &AppProps) -> Html {
         <LangProvider context={t}>
         <ContextProvider<ids::Ids> context={ids.clone()}>
         <ContextProvider<spots::Spots> context={spots}>
+        <ContextProvider<live::Hush> context={live::Hush(guide.is_some_and(|g| g.verdict().is_some()))}>
         // Divs only, no landmark elements (`main`, `header`, `section`): a host page's rules for
         // those would reach a mounted lab. On its own page the lab is the main landmark.
         <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"), lab.writing().then_some("writing"))}
             lang={t.code()} data-theme={props.theme.forced()} data-moving={lab.moving().then_some("true")}
             role={props.report_height.then_some("main")} aria-label={props.report_height.then_some("kube-bootstrap-lab")}
             tabindex="-1" {onkeydown} {onpointerdown} ref={root}>
+            if guide.is_some() { <keyboard::SkipToStep /> }
             { topbar(&lab, &send, &ids, props.home.as_deref(), props.minimal) }
             <controls::TimeControls
                 now={lab.now()} horizon={frame.horizon} playing={lab.playing()} speed_exp={lab.speed_exp()}
@@ -256,7 +263,7 @@ fn explorer(props: &AppProps) -> Html {
             <notice::Notice problems={props.problems.clone()} notice={lab.notice().map(|m| AttrValue::from(m.to_string()))} />
             if staged {
                 <div class="stage-row">
-                    <div class="stage-wrap">
+                    <div class="stage-wrap" ref={wrap.clone()} onfocusout={keyboard::close_on_leaving(wrap.clone(), on_close.clone())}>
                         <button id={ids.id("stage-as-table")} class="small view-switch" onclick={flip} aria-pressed={as_table.to_string()}>
                             { if *as_table { t.pick("View as stage", "以舞台查看") } else { t.pick("View as table", "以表格查看") } }</button>
                         if *as_table {
@@ -286,6 +293,7 @@ fn explorer(props: &AppProps) -> Html {
                 { grid(props, &lab, &frame, &slow, &maps, &send) }
             </div>
         </div>
+        </ContextProvider<live::Hush>>
         </ContextProvider<spots::Spots>>
         </ContextProvider<ids::Ids>>
         </LangProvider>
@@ -353,7 +361,7 @@ fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
     Some(html! {
         <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay() && g.asks().is_none()}
             offer_first_tour={g.tour.name == STORY}
-            ask={g.asks().cloned()} picked={g.answered(g.index)} verdict={g.verdict().map(predict::Shown::from)}
+            ask={g.asks().cloned()} picked={g.answered(g.index)} held={lab.held()} verdict={g.verdict().map(predict::Shown::from)}
             say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))}
             previewing={lab.writer().is_some_and(|w| w.mode() == crate::lab::WriterMode::Previewing)} lab={send.clone()} />
     })

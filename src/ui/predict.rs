@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::lab::tour::Ask;
-use crate::lab::{Msg, Verdict};
+use crate::lab::{Held, Msg, Verdict};
 use crate::lang::{Lang, LocalizedText};
 
 use super::ids::use_ids;
@@ -17,6 +17,9 @@ pub(crate) struct AskProps {
     pub(crate) ask: Ask,
     /// The answer the reader picked before (going back to the question), if any.
     pub(crate) picked: Option<usize>,
+    /// Why the clock stopped at the question (Play, the scrubber), if it did.
+    #[prop_or_default]
+    pub(crate) held: Option<Held>,
     pub(crate) lab: Callback<Msg>,
 }
 
@@ -36,30 +39,41 @@ fn moved(key: &str, at: usize, n: usize) -> Option<usize> {
     }
 }
 
-/// The question labels its group of answers; Tab reaches each answer, the arrows move among
-/// them (and are kept from the lab's shortcuts, where → would skip the question), Enter or
-/// Space picks one.
+/// The question labels its group of answers, which describe it: the group takes the focus
+/// when the step opens (a screen reader says the question with its answers; Enter there picks
+/// nothing and skips nothing). Tab reaches each answer, the arrows move among them (from the
+/// group, to the first or the last; kept from the lab's shortcuts, where → would move on),
+/// Enter or Space picks one. While it waits for an answer, a polite note says why the clock
+/// stopped there.
 #[function_component(AskGroup)]
 pub(crate) fn ask_group(p: &AskProps) -> Html {
     let lang = use_lang();
     let ids = use_ids();
     let n = p.ask.answers.len();
     let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        let Some(button) = e.target_dyn_into::<web_sys::Element>().filter(|b| b.class_list().contains("answer")) else { return };
-        let at = button.get_attribute("data-answer").and_then(|a| a.parse().ok()).unwrap_or(0);
+        let Some(el) = e.target_dyn_into::<web_sys::Element>() else { return };
+        let (group, at) = match el.class_list().contains("answer") {
+            true => (el.closest(".tour-ask").ok().flatten(), el.get_attribute("data-answer").and_then(|a| a.parse().ok()).unwrap_or(0)),
+            // From the group itself, → and ↓ go to the first answer, ← and ↑ to the last.
+            false if el.class_list().contains("tour-ask") => (Some(el), n - 1),
+            false => return,
+        };
         let Some(to) = moved(&e.key(), at, n) else { return };
         e.prevent_default();
-        let next = button.parent_element().and_then(|g| g.query_selector(&format!("[data-answer=\"{to}\"]")).ok().flatten());
+        let next = group.and_then(|g| g.query_selector(&format!("[data-answer=\"{to}\"]")).ok().flatten());
         if let Some(b) = next.and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
             let _ = b.focus();
         }
     });
     let animate = !super::media::prefers_reduced_motion();
+    let waits = p.picked.is_none();
     html! {
-        <div class="tour-ask" role="group" aria-labelledby={ids.id("tour-question")}>
+        <div class="tour-ask" role="group" aria-labelledby={ids.id("tour-question")} aria-describedby={ids.id("tour-answers")}
+            tabindex="-1" data-waits={waits.then_some("true")} {onkeydown}>
             <p class="tour-question" id={ids.id("tour-question")}>
                 <span class="tour-predict">{ lang.pick("Predict", "先猜一猜") }</span>{ p.ask.question.get(lang) }</p>
-            <div class="tour-answers" {onkeydown}>
+            <p class="tour-held" id={ids.id("tour-held")} role="status">{ held(lang, p.held.filter(|_| waits)) }</p>
+            <div class="tour-answers" id={ids.id("tour-answers")}>
                 { for p.ask.answers.iter().enumerate().map(|(k, answer)| {
                     let cb = p.lab.clone();
                     let onclick = Callback::from(move |_: MouseEvent| cb.emit(Msg::Answer { answer: k, animate }));
@@ -72,6 +86,21 @@ pub(crate) fn ask_group(p: &AskProps) -> Html {
                 }) }
             </div>
         </div>
+    }
+}
+
+/// Why the clock stands at the question, when the reader tried to move it on.
+fn held(lang: Lang, held: Option<Held>) -> &'static str {
+    match held {
+        None => "",
+        Some(Held::Play) => lang.pick(
+            "The clock waits here: playing on would show the answer. Answer first, or skip the question.",
+            "时钟停在这里：继续播放就会揭晓答案。请先作答，或跳过此题。",
+        ),
+        Some(Held::Seek) => lang.pick(
+            "The clock went back to the question: what comes after it shows the answer. Answer first, or skip the question.",
+            "时钟回到了提问的时刻：之后的画面会揭晓答案。请先作答，或跳过此题。",
+        ),
     }
 }
 

@@ -59,6 +59,9 @@ pub(crate) struct TourCardProps {
     pub(crate) ask: Option<Ask>,
     #[prop_or_default]
     pub(crate) picked: Option<usize>,
+    /// Why the clock stopped at the question, if it did (`lab::Held`).
+    #[prop_or_default]
+    pub(crate) held: Option<crate::lab::Held>,
     /// The verdict on the previous step's question, when the reader answered it.
     #[prop_or_default]
     pub(crate) verdict: Option<super::predict::Shown>,
@@ -71,7 +74,7 @@ pub(crate) struct TourCardProps {
 /// The element that has the focus in the document or shadow root of `near`, if it is still in
 /// the page (the body counts as none: it is where a browser drops the focus when its element
 /// goes).
-fn focused(near: &web_sys::Element) -> Option<web_sys::Element> {
+pub(crate) fn focused(near: &web_sys::Element) -> Option<web_sys::Element> {
     let root = near.get_root_node();
     let el = match root.dyn_ref::<web_sys::ShadowRoot>() {
         Some(shadow) => shadow.active_element(),
@@ -81,7 +84,7 @@ fn focused(near: &web_sys::Element) -> Option<web_sys::Element> {
 }
 
 /// Focuses the first of `selectors` inside `root` that takes it, else `root` itself.
-fn focus_first(root: &web_sys::Element, selectors: &[&str]) {
+pub(crate) fn focus_first(root: &web_sys::Element, selectors: &[&str]) {
     let found = selectors.iter().filter_map(|sel| root.query_selector(sel).ok().flatten());
     for el in found.chain([root.clone()]) {
         if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
@@ -94,7 +97,8 @@ fn focus_first(root: &web_sys::Element, selectors: &[&str]) {
 }
 
 /// Keeps the focus in the card when a step takes away the button that held it (Next, on the
-/// last step): it goes to the button in its place, else to the card's heading.
+/// last step): it goes to the button in its place (the step's first, then Explore), else to
+/// the card's heading.
 #[hook]
 fn use_focus_kept(card: NodeRef) {
     let ids = use_ids();
@@ -105,7 +109,28 @@ fn use_focus_kept(card: NodeRef) {
     use_effect(move || {
         if let Some(c) = card.cast::<web_sys::Element>() {
             if *had.borrow() && focused(&c).is_none() {
-                focus_first(&c, &[&ids.sel("tour-next"), &ids.sel("tour-leave"), &ids.sel("tour-title")]);
+                focus_first(&c, &[&ids.sel("tour-next"), ".tour-buttons .primary", &ids.sel("tour-leave"), &ids.sel("tour-title")]);
+            }
+        }
+    });
+}
+
+/// A step that opens with a question waiting for its answer takes the focus to it, when the
+/// focus was in the lab (the reader pressed Next, →, Play): the question is said with its
+/// answers, and one more Enter neither picks nor skips.
+#[hook]
+fn use_focus_question(card: NodeRef, index: usize, waits: bool) {
+    let had = use_mut_ref(|| false);
+    let in_lab = |c: web_sys::Element| {
+        let lab = c.closest(".lab").ok().flatten();
+        focused(&c).is_some_and(|f| lab.is_some_and(|l| l.contains(Some(&f))))
+    };
+    *had.borrow_mut() = card.cast::<web_sys::Element>().is_some_and(in_lab);
+    use_effect_with((index, waits), move |&(_, waits)| {
+        let card = card.cast::<web_sys::Element>().filter(|_| waits && *had.borrow());
+        if let Some(ask) = card.and_then(|c| c.query_selector(".tour-ask").ok().flatten()) {
+            if let Some(ask) = ask.dyn_ref::<web_sys::HtmlElement>() {
+                let _ = ask.focus();
             }
         }
     });
@@ -175,6 +200,8 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
         });
     }
     use_focus_kept(card.clone());
+    use_focus_question(card.clone(), p.index, p.ask.is_some() && p.picked.is_none());
+    let say_live = super::live::use_politeness();
     let last = p.index + 1 == p.len;
     // Read once the last step is reached, not on every frame it is shown.
     let offer = p.offer_first_tour && last;
@@ -236,7 +263,7 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             </ol>
             <div class="tour-body" id={ids.id("tour-body")} ref={body}>
                 { super::predict::verdict(lang, ids.id("tour-verdict"), p.verdict.as_ref()) }
-                <p class="tour-say" id={ids.id("tour-say")} aria-live="polite">{ p.say.get(lang) }</p>
+                <p class="tour-say" id={ids.id("tour-say")} aria-live={say_live}>{ p.say.get(lang) }</p>
                 { look_at(spots.offered(), lang) }
                 if p.auto && !last {
                     <p class="tour-auto" id={ids.id("tour-auto")}>{ lang.pick("The story plays by itself; click anywhere to take over.", "故事会自动播放；点击任意处即可接管。") }</p>
@@ -247,7 +274,7 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             </div>
             // Outside the narration, which scrolls: the question and its answers stay whole.
             if let Some(ask) = &p.ask {
-                <super::predict::AskGroup ask={ask.clone()} picked={p.picked} lab={p.lab.clone()} />
+                <super::predict::AskGroup ask={ask.clone()} picked={p.picked} held={p.held} lab={p.lab.clone()} />
             }
             { buttons(p, lang, &ids, then, skips, last, leave) }
         </div>

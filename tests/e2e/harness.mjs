@@ -42,6 +42,28 @@ export const ROOT = () => {
   };
 };
 
+/** An init script: `window.__spotShares(root)` is, for each highlighted part (class tour-spot)
+ *  of the instance at `root`, the share of it that a reader sees: in the viewport and not
+ *  covered, as an 8×8 grid of points whose elementFromPoint is the part or inside it. */
+export const SHARES = () => {
+  window.__spotShares = (root) => {
+    const [vw, vh] = [innerWidth, innerHeight];
+    const inside = (el, hit) => hit && (hit === el || el.contains(hit));
+    return [...root.querySelectorAll('.tour-spot')].map((el) => {
+      const r = el.getBoundingClientRect();
+      let clear = 0;
+      for (let i = 0; i < 8; i++) {
+        for (let j = 0; j < 8; j++) {
+          const [x, y] = [r.left + ((i + 0.5) * r.width) / 8, r.top + ((j + 0.5) * r.height) / 8];
+          if (r.width > 0 && x >= 0 && y >= 0 && x < vw && y < vh && inside(el, root.elementFromPoint(x, y))) clear += 1;
+        }
+      }
+      const name = el.dataset.key ?? el.id ?? '';
+      return { spot: `${el.dataset.tourSpot}${name ? ` ${name}` : ''} <${el.tagName.toLowerCase()}.${[...el.classList].join('.')}>`, clear: clear / 64 };
+    });
+  };
+};
+
 /**
  * Waits until the tour shows step `i` (0-based) of `n` and has settled: not moving to it, the
  * clock stopped (Play shown) or unchanged for 300 ms (a step may let the clock play on for a

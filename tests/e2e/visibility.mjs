@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish, loadTours, settle } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, ROOT, SHARES, atStep, check, finish, loadTours, settle } from './harness.mjs';
 
 const MIN_CLEAR = 0.9;
 const MIN_TEXT_PX = 11;
@@ -87,18 +87,7 @@ function measure() {
   const root = window.__labRoot();
   const [vw, vh] = [innerWidth, innerHeight];
   const inside = (el, hit) => hit && (hit === el || el.contains(hit));
-  const parts = [...root.querySelectorAll('.tour-spot')].map((el) => {
-    const r = el.getBoundingClientRect();
-    let clear = 0;
-    for (let i = 0; i < 8; i++) {
-      for (let j = 0; j < 8; j++) {
-        const [x, y] = [r.left + ((i + 0.5) * r.width) / 8, r.top + ((j + 0.5) * r.height) / 8];
-        if (r.width > 0 && x >= 0 && y >= 0 && x < vw && y < vh && inside(el, root.elementFromPoint(x, y))) clear += 1;
-      }
-    }
-    const name = el.dataset.key ?? el.id ?? '';
-    return { spot: `${el.dataset.tourSpot}${name ? ` ${name}` : ''} <${el.tagName.toLowerCase()}.${[...el.classList].join('.')}>`, clear: clear / 64 };
-  });
+  const parts = window.__spotShares(root);
   const button = root.querySelector('#tour-next') ?? root.querySelector('.tour-buttons .primary');
   const b = button?.getBoundingClientRect();
   const [cx, cy] = b ? [b.left + b.width / 2, b.top + b.height / 2] : [-1, -1];
@@ -183,6 +172,7 @@ const only = process.env.VIEWS?.split(',');
 for (const view of VIEWS.filter((v) => !only || only.includes(v.name))) {
   const context = await browser.newContext({ ...view.context, reducedMotion: 'reduce' });
   await context.addInitScript(ROOT);
+  await context.addInitScript(SHARES);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));

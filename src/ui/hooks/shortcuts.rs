@@ -33,16 +33,18 @@ fn key_is_the_elements(el: &web_sys::Element, key: &str) -> bool {
 
 /// The keyboard shortcuts of one instance (its root's `keydown`, so that several instances on
 /// a page do not all answer), wherever the focus is inside it: space plays, ←/→ step (in a
-/// tour, move through its steps), `[` and `]` change the speed. A key that belongs to the
+/// tour, move through its steps; → at a question that `waits` for its answer takes the focus
+/// to it rather than skip it), `[` and `]` change the speed. A key that belongs to the
 /// focused element ([`key_is_the_elements`]), or that it already handled, is left to it;
 /// combinations with Ctrl, Meta or Alt are the browser's (AltGr, which types `[` and `]` on many
 /// layouts, is not one).
 #[hook]
 pub(crate) fn use_shortcuts(
     in_tour: bool,
+    waits: bool,
     lab: UseReducerDispatcher<LabState>,
 ) -> Callback<KeyboardEvent> {
-    use_callback(in_tour, move |e: KeyboardEvent, &in_tour| {
+    use_callback((in_tour, waits), move |e: KeyboardEvent, &(in_tour, waits)| {
         let key = e.key();
         let focused = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
         let theirs = focused.is_some_and(|el| key_is_the_elements(&el, &key));
@@ -51,6 +53,15 @@ pub(crate) fn use_shortcuts(
             return;
         }
         let animate = !prefers_reduced_motion();
+        if waits && key == "ArrowRight" {
+            e.prevent_default();
+            let root = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+            let ask = root.and_then(|r| r.query_selector(".tour-ask[data-waits]").ok().flatten());
+            if let Some(ask) = ask.and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok()) {
+                let _ = ask.focus();
+            }
+            return;
+        }
         let msg = match key.as_str() {
             "ArrowRight" if in_tour => Msg::TourNext { animate },
             "ArrowLeft" if in_tour => Msg::TourBack,

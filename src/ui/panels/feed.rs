@@ -23,13 +23,14 @@ pub(crate) fn event_feed(p: &FeedProps) -> Html {
         .rev()
         .find_map(|e| explain(e, lang).map(|x| format!("{}: {x}", format_ms(e.time_ms))));
     let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::Events);
+    let live = crate::ui::live::use_politeness();
     html! {
         <div role="region" class={classes!("panel", "feed", spot.class())} data-tour-spot={spot.attr()} aria-labelledby={ids.id("h-feed")}>
             <h2 id={ids.id("h-feed")}>{ lang.pick("Events and logs", "事件与日志") }<span class="sub">{ match lang {
                 Lang::En => format!("{} so far", p.frame.events.len()),
                 Lang::Zh => format!("共 {} 条", p.frame.events.len()),
             } }</span></h2>
-            <p class="sr-only" aria-live="polite" id={ids.id("feed-live")}>{ latest.unwrap_or_default() }</p>
+            <p class="sr-only" aria-live={live} id={ids.id("feed-live")}>{ latest.unwrap_or_default() }</p>
             // The list scrolls (.feed's max-height): focusable, so a keyboard can scroll it.
             <ol class="events" id={ids.id("events")} tabindex="0" aria-labelledby={ids.id("h-feed")}>
                 { for p.frame.events.iter().rev().take(60).map(|e| html! {

@@ -70,6 +70,7 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
         via: None,
     });
     let spots = crate::ui::spots::use_spots();
+    let live = crate::ui::live::use_politeness();
     let [panel, endpoints, slice] = [Part::KubernetesService, Part::Endpoints, Part::EndpointSlice].map(|p| spots.own(&Spot::Part(p)));
     html! {
         <div role="region" class={classes!("panel", "kubernetes", panel.class())} data-tour-spot={panel.attr()} aria-labelledby={ids.id("h-kubernetes")}>
@@ -90,7 +91,7 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
             <div class="ep-pair">
                 <div class="ep-side">
                     <h3>{ "Endpoints" }</h3>
-                    <ul class={classes!("addresses", endpoints.class())} data-tour-spot={endpoints.attr()} id={ids.id("kubernetes-endpoints")} aria-live="polite">
+                    <ul class={classes!("addresses", endpoints.class())} data-tour-spot={endpoints.attr()} id={ids.id("kubernetes-endpoints")} aria-live={live}>
                         if current.is_empty() {
                             <li class="empty">{ if ep.is_some() { lang.pick("no addresses", "没有地址") } else { lang.pick("no Endpoints object", "没有 Endpoints 对象") } }</li>
                         }

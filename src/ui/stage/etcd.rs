@@ -42,7 +42,7 @@ const SMALL_PX: (f64, f64) = (10.0, 9.0);
 
 /// One key: its name on the left and what it holds on the right, or under it (`two_line`).
 fn key_row(p: &StageProps, spots: &Spots, row: &Row, r: Rect, two_line: bool, faded: &Callback<String>) -> Html {
-    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Key(row.key.clone()));
+    let (onclick, onkeydown) = pickable(&p.on_pick, Subject::Key(row.key.clone()));
     // The name is the drawn text, whole: a speech user says what they see (WCAG 2.5.3).
     let label = format!("{} {}", row.key, row.detail);
     let onanimationend = row.fading.then(|| {
@@ -72,7 +72,7 @@ fn key_row(p: &StageProps, spots: &Spots, row: &Row, r: Rect, two_line: bool, fa
     html! {
         <g class={classes!("row", row.missing.then_some("missing"), row.fading.then_some("fading"), spot.class())}
             data-spot={row.id.spots()} data-tour-spot={spot.attr()} data-key={row.key.clone()} tabindex={(!row.fading).then_some("0")} role="button"
-            aria-label={label} data-fit-pair={shared} {onclick} {onkeydown} {onfocus} {onanimationend}>
+            aria-label={label} data-fit-pair={shared} {onclick} {onkeydown} {onanimationend}>
             <rect class="frame" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="5" />
             if let Some((left, total)) = row.ttl {
                 <rect class="ttl-bar" x={r.x.to_string()} y={(r.bottom() - 3.0).to_string()}

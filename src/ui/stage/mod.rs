@@ -101,15 +101,12 @@ fn use_width(node: NodeRef, first: Option<f64>) -> f64 {
     *width
 }
 
-/// A click, Enter or Space, or focus on an object: inspect it (focus stays where it is).
-fn pickable(on_pick: &Callback<(Subject, bool)>, subject: Subject) -> (Callback<MouseEvent>, Callback<KeyboardEvent>, Callback<FocusEvent>) {
+/// A click, Enter or Space on an object: inspect it. Focus alone opens nothing: a reader
+/// tabbing through the stage is not followed by a panel over it.
+fn pickable(on_pick: &Callback<(Subject, bool)>, subject: Subject) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
     let click = {
         let (on_pick, subject) = (on_pick.clone(), subject.clone());
         Callback::from(move |_| on_pick.emit((subject.clone(), true)))
-    };
-    let focus = {
-        let (on_pick, subject) = (on_pick.clone(), subject.clone());
-        Callback::from(move |_| on_pick.emit((subject.clone(), false)))
     };
     let key = {
         let on_pick = on_pick.clone();
@@ -121,7 +118,7 @@ fn pickable(on_pick: &Callback<(Subject, bool)>, subject: Subject) -> (Callback<
             }
         })
     };
-    (click, key, focus)
+    (click, key)
 }
 
 #[function_component(Stage)]
@@ -134,6 +131,7 @@ pub(crate) fn stage(p: &StageProps) -> Html {
     let flight = use_mut_ref(Flight::default);
     let redraw = use_force_update();
     let announce = use_state(String::new);
+    let live = crate::ui::live::use_politeness();
     // The step's spots this stage draws: each part marks itself, in every render.
     let spots = super::spots::use_spots();
     let whole = spots.own(&Spot::Part(Part::Stage));
@@ -211,7 +209,7 @@ pub(crate) fn stage(p: &StageProps) -> Html {
                 </svg>
                 { caption(p, &spots, lang) }
                 if !p.still {
-                    <p class="sr-only" aria-live="polite">{ (*announce).clone() }</p>
+                    <p class="sr-only" aria-live={live}>{ (*announce).clone() }</p>
                 }
             </div>
         }
@@ -311,7 +309,7 @@ fn apiserver(p: &StageProps, spots: &Spots, a: &ApiserverState, r: Rect, lang: L
         words.extend(unseen);
     }
     let label = words.join(", ");
-    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Apiserver(a.name.clone()));
+    let (onclick, onkeydown) = pickable(&p.on_pick, Subject::Apiserver(a.name.clone()));
     let (cx, cy) = (r.right() - ring_r - 10.0, r.mid_y());
     let c = 2.0 * std::f64::consts::PI * ring_r;
     let frac = lease.map_or(0.0, |l| l.ttl_left_ms as f64 / ttl as f64);
@@ -320,7 +318,7 @@ fn apiserver(p: &StageProps, spots: &Spots, a: &ApiserverState, r: Rect, lang: L
     html! {
         <g class={classes!("node", "apiserver", a.status.as_str(), a.ready.then_some("is-ready"), marked.class())}
             data-spot={spot.clone()} data-tour-spot={marked.attr()} data-ip={a.advertise_address.clone()} id={ids.id(&format!("stage-apiserver-{}", a.name))}
-            tabindex="0" role="button" aria-label={label} {onclick} {onkeydown} {onfocus}>
+            tabindex="0" role="button" aria-label={label} {onclick} {onkeydown}>
             <rect class="frame" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
             <circle class="ready-dot" cx={(r.x + 10.0).to_string()} cy={(r.y + if tiny { r.h / 2.0 } else { 14.0 }).to_string()} r="4" />
             <text class={classes!("name", (r.w < 140.0).then_some("small"))} x={(r.x + 18.0).to_string()}
@@ -421,9 +419,9 @@ fn caption(p: &StageProps, spots: &Spots, lang: Lang) -> Html {
                 }
                 { for recent.iter().map(|e| {
                     let subject = Subject::Event((*e).clone());
-                    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, subject);
+                    let (onclick, onkeydown) = pickable(&p.on_pick, subject);
                     html! {
-                        <li><button type="button" class="event" {onclick} {onkeydown} {onfocus}>
+                        <li><button type="button" class="event" {onclick} {onkeydown}>
                             <span class="t">{ format_ms(e.time_ms) }</span>
                             <b>{ if e.apiserver.is_empty() { e.component.clone() } else { e.apiserver.clone() } }</b>
                             if !e.reason.is_empty() { <span class="reason">{ &e.reason }</span> }

@@ -16,7 +16,7 @@ pub(super) fn service_card(p: &StageProps, spots: &Spots, l: &Layout, places: &P
     let st = &p.frame.state;
     let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
     let ip = svc.map_or_else(|| lang.pick("deleted: recreated at the next sync", "已删除：下次同步时重建").to_string(), |s| s.cluster_ip.clone());
-    let (onclick, onkeydown, onfocus) = pickable(&p.on_pick, Subject::Key(Key::Service(NsName::kubernetes()).to_string()));
+    let (onclick, onkeydown) = pickable(&p.on_pick, Subject::Key(Key::Service(NsName::kubernetes()).to_string()));
     let addresses: Vec<&String> = st.kubernetes_addresses().collect();
     let slice: Vec<String> = st
         .kubernetes_slice()
@@ -68,7 +68,7 @@ pub(super) fn service_card(p: &StageProps, spots: &Spots, l: &Layout, places: &P
             <rect class="spot-frame" x={(r.x - 4.0).to_string()} y={(r.y - 4.0).to_string()}
                 width={(r.w + 8.0).to_string()} height={(r.h + 8.0).to_string()} rx="10" />
             <rect class="body" x={r.x.to_string()} y={r.y.to_string()} width={r.w.to_string()} height={r.h.to_string()} rx="8" />
-            <g class="service-head" tabindex="0" role="button" {onclick} {onkeydown} {onfocus}
+            <g class="service-head" tabindex="0" role="button" {onclick} {onkeydown}
                 aria-label={format!("default/kubernetes, {ip}, ClusterIP · 443/TCP")}>
                 <text class="area-title" x={x.to_string()} y={(r.y + 20.0).to_string()}>{ "default/kubernetes" }</text>
                 { " " }
