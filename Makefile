@@ -69,6 +69,7 @@ test-e2e: package
 	node tests/e2e/roads.mjs
 	node tests/e2e/checker.mjs
 	node tests/e2e/visibility.mjs
+	node tests/e2e/keyboard.mjs
 	node tests/e2e/narration.mjs
 	node tests/e2e/predict.mjs
 	node tests/e2e/served.mjs
