@@ -25,6 +25,49 @@
     lab.classList.toggle("minimal", o.controls === "minimal");
   };
 
+  const WAIT = {
+    en: { next: "then the next step", play: "then it plays", pause: "then it pauses" },
+    zh: { next: "随后进入下一步", play: "随后开始播放", pause: "随后暂停" },
+  };
+
+  /**
+   * Lets the poster's Play and Next (`data-poster-action`, aria-disabled: src/ui/poster.rs)
+   * take a click while the rest stays inert: each click is kept on the poster (`data-kept`, in
+   * order), its status says what will follow, and the app carries them out when it replaces the
+   * poster (src/ui/mount.rs reads them). Once per poster.
+   */
+  const arm = (poster) => {
+    const view = poster.querySelector(":scope > .lab-poster-view");
+    const actions = [...poster.querySelectorAll("[data-poster-action]")];
+    if (!view || !actions.length || "armed" in poster.dataset) return;
+    poster.dataset.armed = "";
+    // Inert but for the way down to the actions.
+    const walk = (el) => {
+      for (const child of el.children) {
+        if (actions.includes(child)) continue;
+        if (actions.some((a) => child.contains(a))) walk(child);
+        else child.inert = true;
+      }
+    };
+    view.inert = false;
+    walk(view);
+    const words = WAIT[/\.zh\.html$/.test(poster.dataset.poster) ? "zh" : "en"];
+    const status = poster.querySelector(".lab-poster-status > span:last-child");
+    const loading = status?.textContent;
+    for (const button of actions) {
+      button.addEventListener("click", (e) => {
+        e.preventDefault();
+        let action = button.dataset.posterAction;
+        // The story plays by itself: its poster's Play reads Pause.
+        if (action === "play" && button.getAttribute("aria-pressed") === "true") action = "pause";
+        poster.dataset.kept = `${poster.dataset.kept ?? ""} ${action}`.trim();
+        if (button.getRootNode().activeElement === button) poster.dataset.keptFocus = button.dataset.posterAction;
+        button.dataset.kept = "";
+        if (status) status.textContent = `${loading} ${words[action]}`;
+      });
+    }
+  };
+
   /** The poster for `options` below `base` as an element, or null (none fits, none loads). */
   const fetchPoster = async (options, base) => {
     const name = file(options);
@@ -35,12 +78,15 @@
       const t = document.createElement("template");
       t.innerHTML = await res.text();
       const poster = t.content.querySelector(".lab-poster");
-      if (poster) dress(poster, options);
+      if (poster) {
+        dress(poster, options);
+        arm(poster);
+      }
       return poster;
     } catch {
       return null;
     }
   };
 
-  globalThis.kubeBootstrapLabPoster = { file, dress, fetchPoster };
+  globalThis.kubeBootstrapLabPoster = { file, dress, arm, fetchPoster };
 })();

@@ -112,6 +112,12 @@ pub struct AppProps {
     /// what could not be opened).
     #[prop_or_default]
     pub print: bool,
+    /// The clicks the first view's Play and Next took before the app arrived (mount.rs), to
+    /// carry out, and the one the focus was on (`play`, `next`).
+    #[prop_or_default]
+    pub(crate) kept: Option<AttrValue>,
+    #[prop_or_default]
+    pub(crate) kept_focus: Option<AttrValue>,
 }
 
 impl AppProps {
@@ -146,6 +152,8 @@ impl AppProps {
             stage_width: None,
             imported: None,
             print,
+            kept: None,
+            kept_focus: None,
         }
     }
 
@@ -207,6 +215,8 @@ fn explorer(props: &AppProps) -> Html {
     );
     let onpointerdown = use_take_over(lab.tour_autoplay(), send.clone());
     use_live_lang(props.lang, send.clone());
+    let kept_focus = props.kept_focus.as_deref().map(|a| ids.sel(if a == "play" { "play" } else { "tour-next" }));
+    hooks::use_kept_clicks(props.kept.clone(), lab.playing(), kept_focus, root.clone(), dispatch.clone());
     let shortcuts = hooks::use_shortcuts(guide.is_some(), guide.is_some_and(|g| g.waits()), dispatch);
     keyboard::use_focus_held(root.clone(), guide.is_some());
     reveal::use_step_reveal(

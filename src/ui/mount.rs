@@ -109,9 +109,10 @@ pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) 
     let mut props = AppProps::from_options(o, link, problems.clone());
     props.home = home.map(Into::into);
     // embed.js puts the first view beside the app's element.
-    props.stage_width = element
-        .parent_element()
-        .and_then(|p| poster_stage_width(&p));
+    if let Some(beside) = element.parent_element() {
+        props.stage_width = poster_stage_width(&beside);
+        kept_clicks(&beside, &mut props);
+    }
     let app = Some(yew::Renderer::<App>::with_root_and_props(element, props.clone()).render());
     Instance {
         app,
@@ -147,7 +148,18 @@ pub fn mount_page() {
     props.stage_width = poster_stage_width(&root);
     // The cluster imported in this tab, for a reload of `#imported` (read as any input is).
     props.imported = super::address::kept_import().map(Into::into);
+    kept_clicks(&root, &mut props);
     yew::Renderer::<App>::with_root_and_props(root, props).render();
+}
+
+/// The clicks the first view under `scope` kept for the app (static/poster.js), and which button
+/// had the focus.
+fn kept_clicks(scope: &web_sys::Element, props: &mut AppProps) {
+    let Ok(Some(poster)) = scope.query_selector(":scope > .lab-poster[data-kept]") else {
+        return;
+    };
+    props.kept = poster.get_attribute("data-kept").map(Into::into);
+    props.kept_focus = poster.get_attribute("data-kept-focus").map(Into::into);
 }
 
 /// The content width of the stage the first view under `scope` shows (src/ui/poster.rs draws

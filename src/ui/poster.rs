@@ -22,12 +22,13 @@ impl Poster {
         format!("{tour}.{}.html", self.options.lang.code())
     }
 
-    /// The markup, inert and marked busy until the app replaces it: its buttons do nothing yet,
-    /// so they take no focus and no click.
+    /// The markup, inert and marked busy until the app replaces it. Its Play and Next
+    /// (`data-poster-action`) say they are not ready yet; static/poster.js lets them take a
+    /// click, which the app carries out when it arrives (src/ui/mount.rs).
     pub fn render(&self) -> String {
         let props = AppProps::from_options(self.options.clone(), None, Vec::new());
         let app = yew::LocalServerRenderer::<App>::with_props(props).hydratable(false).render();
-        let html = without_ids(&futures::executor::block_on(app));
+        let html = without_ids(&with_actions(&futures::executor::block_on(app)));
         let loading = match self.options.lang {
             Lang::En => "Loading the lab…",
             Lang::Zh => "正在加载实验室…",
@@ -39,6 +40,17 @@ impl Poster {
             self.file()
         )
     }
+}
+
+/// The buttons a reader may press before the app arrives, by id, and the action each keeps.
+const ACTIONS: [(&str, &str); 2] = [("play", "play"), ("tour-next", "next")];
+
+/// `html` with its Play and Next marked as the poster's actions, not ready yet.
+fn with_actions(html: &str) -> String {
+    ACTIONS.iter().fold(html.to_string(), |html, (id, action)| {
+        let at = format!(" id=\"{id}\"");
+        html.replacen(&at, &format!("{at} data-poster-action=\"{action}\" aria-disabled=\"true\""), 1)
+    })
 }
 
 /// The attributes that name an element by id, left out: the poster stands beside the app (in

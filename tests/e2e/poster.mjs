@@ -136,6 +136,113 @@ for (const [width, height] of [[390, 800], [750, 900], [1280, 800]]) {
   await p.close();
 }
 
+// On a slow link (1.6 Mbit/s, 150 ms), a tour's link: what each frame is about to paint (recorded
+// in requestAnimationFrame from the document's start) is that tour's poster from the first frame
+// with content, never the story's poster nor an empty loading box; its Next and Play say they
+// are loading, and a click on them before the wasm arrives is carried out when the lab does.
+/** Records, before each frame, what the page is about to paint: a poster (its file), the
+ *  loading box, the lab, or nothing. */
+const FILM = () => {
+  window.__film = [];
+  const what = () => {
+    const shown = (el) => el && el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden';
+    if (shown(document.querySelector('body > .lab'))) return 'lab';
+    const poster = [...document.querySelectorAll('body > .lab-poster')].find(shown);
+    if (poster) return poster.dataset.poster;
+    if (shown(document.querySelector('body > .lab-loading:not([hidden])'))) return 'loading';
+    return 'nothing';
+  };
+  const tick = () => {
+    const now = what();
+    const last = window.__film[window.__film.length - 1];
+    if (last?.what !== now) window.__film.push({ what: now, at: Math.round(performance.now()) });
+    if (now !== 'lab') requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+};
+
+async function slowLink(browser, base, query, click, [width, height]) {
+  const tour = new URLSearchParams(query).get('tour') ?? 'story';
+  const what = `${query} on a 1.6 Mbit/s link at ${width}×${height}, ${click} clicked on the poster`;
+  const context = await browser.newContext({ viewport: { width, height } });
+  await context.addInitScript(FILM);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 });
+  await page.goto(`${base}index.html${query}`, { waitUntil: 'commit' });
+  const poster = page.locator(`body > .lab-poster[data-poster="posters/${tour}.en.html"]`);
+  await poster.waitFor({ state: 'visible', timeout: 20000 });
+  const button = click === 'Next' ? poster.locator('.stage-row > .tour .tour-buttons button.primary') : poster.locator('.controls button[data-hands-over]');
+  check(await button.getAttribute('aria-disabled') === 'true', `${what}: the poster's ${click} says it is not ready yet (aria-disabled)`);
+  const label = await button.textContent();
+  const posterClock = await poster.locator('.controls .clock').first().textContent();
+  check(label.includes(click === 'Next' ? 'Next' : click === 'Play' ? 'Play' : 'Pause'), `${what}: the poster's button reads "${label.trim()}"`);
+  await page.screenshot({ path: `${ARTIFACTS}/poster-slow-${tour}-${click}.png` });
+  // As a reader does: a click where the button is drawn (the poster is no live page yet).
+  const b = await button.boundingBox();
+  await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+  const kept = await page.locator('body > .lab-poster').count() === 1;
+  await page.screenshot({ path: `${ARTIFACTS}/poster-slow-${tour}-${click}-kept.png` });
+  await page.locator('body > .lab').waitFor({ state: 'visible', timeout: 60000 });
+  const film = await page.evaluate(() => window.__film);
+  console.log(`     ${query}: ${film.map((f) => `${f.what} @${f.at} ms`).join(' → ')}`);
+  const shown = film.filter((f) => f.what !== 'nothing');
+  check(shown[0]?.what === `posters/${tour}.en.html`, `${what}: the first frame with content is that tour's poster (${shown[0]?.what} at ${shown[0]?.at} ms)`);
+  check(!film.some((f) => f.what === 'loading' || /story/.test(f.what)), `${what}: never the story's poster nor the empty loading box`);
+  const i = film.findIndex((f) => f.what !== 'nothing');
+  check(i >= 0 && film.slice(i).every((f) => f.what !== 'nothing'), `${what}: nothing blank between the poster and the lab`);
+  if (click === 'Next') {
+    await page.waitForFunction(() => /^Step 2 of/.test(document.querySelector('#tour-progress')?.textContent ?? ''), null, { timeout: 20000 }).catch(() => {});
+    const step = await page.textContent('#tour-progress');
+    check(kept && /^Step 2 of/.test(step), `${what} ("${label.trim()}", before the wasm): the lab carried it out and shows step 2 (${step})`);
+  } else {
+    // Play plays (in a tour, on to the next step's instant): the clock moves. The Play of a step
+    // that plays by itself reads Pause, and pauses: the clock stays.
+    const clock = () => page.textContent('.controls .clock');
+    if (click === 'Play') {
+      const first = posterClock;
+      const moved = await page.waitForFunction((c) => document.querySelector('.controls .clock')?.textContent !== c, first, { timeout: 10000 }).then(() => true, () => false);
+      check(kept && moved, `${what} ("${label.trim()}", before the wasm): the lab carried it out and plays (${first} → ${await clock()})`);
+    } else {
+      const first = await clock();
+      await page.waitForTimeout(2000);
+      const then = await clock();
+      const paused = await page.getAttribute('#play', 'aria-pressed');
+      check(kept && then === first && paused === 'false', `${what} ("${label.trim()}", before the wasm): the lab carried it out and stays paused (${first} → ${then}, aria-pressed ${paused})`);
+    }
+  }
+  await page.screenshot({ path: `${ARTIFACTS}/poster-slow-${tour}-${click}-live.png` });
+  await context.close();
+}
+
+// The element's poster keeps a click too, in its shadow root.
+{
+  const p = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  const release = await holdWasm(p);
+  await p.route('**/host.html', (r) => r.fulfill({ contentType: 'text/html', body: `<!doctype html><meta charset="utf-8">
+<script type="module" src="${server.url}embed.js"></script><div style="width: 750px">
+<kube-bootstrap-lab id="el" tour="kubernetes-service"></kube-bootstrap-lab></div>` }));
+  await p.goto(`${server.url}host.html`);
+  const next = p.locator('#el .lab-poster .stage-row > .tour .tour-buttons button.primary');
+  await next.waitFor({ state: 'visible', timeout: 10000 });
+  check(await next.getAttribute('aria-disabled') === 'true', 'the element: its poster\'s Next says it is not ready yet');
+  const b = await next.boundingBox();
+  await p.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+  release();
+  await p.locator('#el .kube-bootstrap-lab-app > .lab').waitFor({ state: 'visible', timeout: 30000 });
+  const step = p.locator('#el [id$="tour-progress"]');
+  await p.waitForFunction(() => /^Step 2 of/.test(document.querySelector('#el').shadowRoot.querySelector('[id$="tour-progress"]')?.textContent ?? ''), null, { timeout: 15000 }).catch(() => {});
+  const shown = await step.textContent();
+  check(/^Step 2 of/.test(shown), `the element: a click on its poster's Next before the wasm is carried out (${shown})`);
+  await p.close();
+}
+
+await slowLink(browser, server.url, '?tour=kubernetes-service', 'Next', [390, 844]);
+await slowLink(browser, server.url, '?tour=kubernetes-service', 'Play', [1280, 800]);
+await slowLink(browser, server.url, '?tour=lease-crash-vs-stop', 'Pause', [750, 900]);
+
 await browser.close();
 server.close();
 finish('poster');

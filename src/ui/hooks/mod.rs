@@ -6,6 +6,7 @@
 
 mod autoplay;
 mod in_view;
+mod kept;
 mod lab;
 mod picked;
 mod play;
@@ -14,6 +15,7 @@ mod tour_src;
 
 pub(crate) use autoplay::use_tour_autoplay;
 pub(crate) use in_view::use_in_view;
+pub(crate) use kept::use_kept_clicks;
 pub(crate) use lab::use_lab;
 pub(crate) use picked::use_picked;
 pub(crate) use play::{use_play_loop, FrameLoop};
