@@ -24,6 +24,7 @@ mod live;
 pub mod media;
 mod notice;
 pub mod mount;
+mod pager;
 mod panels;
 #[cfg(feature = "ssr")]
 pub mod poster;
@@ -401,7 +402,8 @@ fn written_spots(lab: &Lab) -> Vec<Spot> {
 fn things_to_try(lab: &Lab, send: &Callback<Msg>) -> Html {
     let titles: Vec<_> = lab.scenario().experiments.iter().map(|e| e.title.clone()).collect();
     let trying = lab.trying().map(|(i, e)| (i, e.watch.clone()));
-    html! { <experiments::ThingsToTry {titles} {trying} lab={send.clone()} /> }
+    let subjects: Vec<String> = lab.trying_subjects().iter().map(ToString::to_string).collect();
+    html! { <experiments::ThingsToTry {titles} {trying} {subjects} lab={send.clone()} /> }
 }
 
 /// The brand, the tour and scenario pickers, the language switch and the configuration form.

@@ -339,12 +339,32 @@ fn try_reveal(lab: &Element) -> bool {
     if !lab.is_connected() || !region_in_view(lab) {
         return false;
     }
-    reveal(
-        lab,
-        &spots_in_region(lab, None),
-        !super::media::prefers_reduced_motion(),
-    );
+    let spots = spots_in_region(lab, None);
+    leave_room(lab, &spots);
+    reveal(lab, &spots, !super::media::prefers_reduced_motion());
     true
+}
+
+/// The room a step's parts leave the tour strip docked under them (`--tour-room` on the lab,
+/// px): the viewport less what covers its top, the parts' extent and the latest events docked
+/// above the strip. The strip grows into it to show the step's whole narration, which pages
+/// within it past that (stage.css, `ui::pager`); beside the stage nothing is set.
+fn leave_room(lab: &Element, spots: &[Element]) {
+    let Ok(lab) = lab.clone().dyn_into::<HtmlElement>() else {
+        return;
+    };
+    let strip = lab.query_selector(".stage-row > .tour").ok().flatten();
+    let strip_h = strip.as_ref().map_or(0.0, |s| s.get_bounding_client_rect().height());
+    if stuck_height(strip, "bottom") == 0.0 {
+        let _ = lab.style().remove_property("--tour-room");
+        return;
+    }
+    let (over, _) = covered(&lab);
+    let events = lab.query_selector(".stage-row .stage-events.tour-spot").ok().flatten();
+    let events_h = (stuck_height(events, "bottom") - strip_h).max(0.0);
+    let parts = extent(spots, f64::INFINITY).map_or(0.0, |(top, bottom)| bottom - top);
+    let room = viewport_height(&lab) - over - parts - events_h - 2.0 * MARGIN;
+    let _ = lab.style().set_property("--tour-room", &format!("{}px", room.floor()));
 }
 
 /// Each step (`step` changes) brings its parts clear into view when the reader is at the tour,

@@ -261,7 +261,7 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
             <ol class="tour-dots" aria-hidden="true">
                 { for (0..p.len).map(|i| html! { <li class={classes!((i <= p.index).then_some("done"))} /> }) }
             </ol>
-            <div class="tour-body" id={ids.id("tour-body")} ref={body}>
+            <div class="tour-body" id={ids.id("tour-body")} ref={body.clone()}>
                 { super::predict::verdict(lang, ids.id("tour-verdict"), p.verdict.as_ref()) }
                 <p class="tour-say" id={ids.id("tour-say")} aria-live={say_live}>{ p.say.get(lang) }</p>
                 { look_at(spots.offered(), lang) }
@@ -272,6 +272,7 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
                     <p class="notice" role="alert">{ e.clone() }</p>
                 }
             </div>
+            <super::pager::NarrationPager body={body.clone()} step={p.index} />
             // Outside the narration, which scrolls: the question and its answers stay whole.
             if let Some(ask) = &p.ask {
                 <super::predict::AskGroup ask={ask.clone()} picked={p.picked} held={p.held} lab={p.lab.clone()} />

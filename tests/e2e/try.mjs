@@ -3,7 +3,8 @@
 // up (stop apiserver-a gracefully just after apiserver-b's crash): the clock starts 3 s before the
 // action and plays, the watch text is said, and what it says happens on the page: at 62 s the
 // stopped apiserver-a's address is gone from the Endpoints while the crashed apiserver-b's is still
-// there, until its lease runs out (gone at 66 s). Screenshots: test-artifacts/e2e/try-*.png.
+// there, until its lease runs out (gone at 66 s); the stage's apiserver-a, which it is about, is
+// brought into view (on the phone it is a screen above the list). Screenshots: test-artifacts/e2e/try-*.png.
 // Usage: node tests/e2e/try.mjs   (after `trunk build --release`)
 import { chromium } from 'playwright-core';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -14,6 +15,23 @@ const scenario = JSON.parse(await readFile('scenarios/crash-one-of-three.json', 
 const first = scenario.experiments[0];
 const endpoints = (page) => page.$$eval('#kubernetes-endpoints .address:not(.leaving)', (els) => els.map((e) => e.textContent).join(' '));
 const clock = async (page) => Number((await page.textContent('#clock')).replace(/^t = /, '').replace(/s$/, '').split('m').reduce((m, s, i, all) => (all.length > 1 && i === 0 ? Number(s) * 60 : m + Number(s)), 0));
+
+/** In the page: the share of the stage's picture of `spot` in the viewport and not covered (an
+ *  8×8 grid of points, as tests/e2e/visibility.mjs measures a tour's parts). */
+function subjectClear(spot) {
+  const el = document.querySelector(`.stage [data-spot="${spot}"]`);
+  if (!el) return 0;
+  const r = el.getBoundingClientRect();
+  let clear = 0;
+  for (let i = 0; i < 8; i++) {
+    for (let j = 0; j < 8; j++) {
+      const [x, y] = [r.left + ((i + 0.5) * r.width) / 8, r.top + ((j + 0.5) * r.height) / 8];
+      const hit = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight && document.elementFromPoint(x, y);
+      if (hit && (hit === el || el.contains(hit))) clear += 1;
+    }
+  }
+  return clear / 64;
+}
 
 async function seek(page, ms) {
   await page.$eval('#scrubber', (el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', { bubbles: true })); }, ms);
@@ -35,6 +53,11 @@ async function run(browser, server, view, lang) {
   const start = await clock(page);
   check(start >= 58 && start < 61, `${tag}: the clock starts 3 s before the action (${start} s)`);
   check(await page.getAttribute('#play', 'aria-pressed') === 'true', `${tag}: and plays`);
+  // What it is about comes into view: the apiserver it stops, clear of anything over it.
+  await settle(page);
+  const clear = await page.evaluate(subjectClear, 'apiserver:apiserver-a');
+  check(clear >= 0.9, `${tag}: the stage's apiserver-a, which it stops, is brought into view (clear ${clear.toFixed(2)})`);
+  if (view.viewport.width < 500) await page.screenshot({ path: `${ARTIFACTS}/try-${view.viewport.width}-${lang}-subject.png` });
   await page.waitForFunction(() => {
     const t = document.querySelector('#clock')?.textContent ?? '';
     return /^t = 1m/.test(t) && Number(t.replace(/^t = 1m/, '').replace(/s$/, '')) >= 2;

@@ -4,7 +4,9 @@
 // (class tour-spot) that is in the viewport and not covered (an 8×8 grid of points whose
 // elementFromPoint is the part or inside it), and whether Next (or the last step's primary
 // button) can be seen and clicked. Both must be at least 0.9 / true. It prints the worst share
-// per tour and view, and the smallest stage text on the phone (at least 11 px). No etcd key,
+// per tour and view, and the smallest stage text on the phone (at least 11 px). Each step's
+// narration can be read whole: shown whole (none of its lines clamped, scrolled away in the card
+// or out of the viewport), or every line shown by one of the parts its pager turns to. No etcd key,
 // value or address may run out of its box, and the page is never wider than its viewport.
 // Steps are instant with reduced motion; one page per tour, language and view, stepped with Next.
 // Usage: node tests/e2e/visibility.mjs   (after `trunk build --release`)
@@ -95,6 +97,49 @@ function measure() {
   return { parts, next, cut: cutTexts(root), width: vw };
 }
 
+/** In the page: the lines of the narration a reader sees (px from its top, inside every box that
+ *  clips it — its own clamp, the card's scrolling body, the card — and the viewport), of its
+ *  height; and the strip's pager when there is one to turn. */
+function narrationSeen() {
+  const root = window.__labRoot();
+  const say = root.querySelector('.tour-say');
+  if (!say) return { from: 0, to: 1, full: 1, pager: false };
+  let [top, bottom] = [0, innerHeight];
+  for (let e = say; e && e.nodeType === 1; e = e.parentElement) {
+    if (getComputedStyle(e).overflowY === 'visible' && getComputedStyle(e).clipPath === 'none') continue;
+    const r = e.getBoundingClientRect();
+    [top, bottom] = [Math.max(top, r.top), Math.min(bottom, r.bottom)];
+  }
+  const r = say.getBoundingClientRect();
+  const full = Math.max(say.scrollHeight, r.height);
+  const pager = root.querySelector('.tour-page:not([hidden])');
+  return { from: Math.max(0, top - r.top), to: Math.min(full, bottom - r.top), full, pager: !!pager && pager.getClientRects().length > 0 };
+}
+
+/** The share of the narration a reader can read at this step: as shown, or turning every part
+ *  of it with the strip's pager (which ends back on the first). */
+async function narrationShare(page) {
+  const seen = [];
+  let s = await page.evaluate(narrationSeen);
+  seen.push([s.from, s.to]);
+  for (let turns = 0; s.pager && turns < 12; turns++) {
+    await page.evaluate(() => window.__labRoot().querySelector('.tour-page').click());
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    s = await page.evaluate(narrationSeen);
+    if (s.from === seen[0][0] && turns > 0) break;
+    seen.push([s.from, s.to]);
+  }
+  // The union of what each part showed.
+  seen.sort((a, b) => a[0] - b[0]);
+  let [covered, end] = [0, 0];
+  for (const [a, b] of seen) {
+    if (b <= end) continue;
+    covered += b - Math.max(a, end);
+    end = b;
+  }
+  return Math.min(1, covered / (s.full || 1));
+}
+
 /** In the page: the smallest rendered size (CSS px) of the stage's text, and which text it is. */
 function smallestStageText() {
   const root = window.__labRoot();
@@ -121,6 +166,8 @@ async function tourIn(page, view, urls, tour, lang, figures) {
   let hidden = [];
   const wide = [];
   const cuts = new Set();
+  const cutSay = [];
+  const noAddresses = [];
   for (let i = 0; i < n; i++) {
     await atStep(page, i, n, lang);
     if (view.host && i === 0) {
@@ -134,6 +181,17 @@ async function tourIn(page, view, urls, tour, lang, figures) {
       if (p.clear < worst.clear) worst = { clear: p.clear, where: `step ${i + 1}: ${p.spot}` };
     }
     if (!m.next) hidden.push(i + 1);
+    // On the phone the Service card's chips are a screen below the rows: a step that names an
+    // address and highlights the Endpoints shows the addresses on their row (up to three).
+    const say = typeof tour.steps[i].say === 'string' ? tour.steps[i].say : tour.steps[i].say[lang] ?? tour.steps[i].say.en;
+    if (view.name === 'phone' && (tour.steps[i].highlight ?? []).includes('endpoints') && /\b\d+\.\d+\.\d+\.\d+\b/.test(say)) {
+      const detail = await page.evaluate(() => window.__labRoot().querySelector('.stage g.row.tour-spot[data-key$="/endpoints/default/kubernetes"] text.detail')?.textContent ?? '');
+      const listed = /^\d+\.\d+\.\d+\.\d+(, \d+\.\d+\.\d+\.\d+)*$/.test(detail) || Number(detail.match(/\d+/)?.[0]) > 3 || /missing|不存在/.test(detail);
+      if (!listed) noAddresses.push(`step ${i + 1}: "${detail}"`);
+    }
+    const narration = await narrationShare(page);
+    if (narration < 0.99) cutSay.push(`step ${i + 1}: ${Math.round(narration * 100)} %`);
+    figures.narration[view.name] = Math.min(figures.narration[view.name] ?? 1, narration);
     // Wider than the viewport, a mobile page is shown zoomed out: everything is smaller than set.
     if (m.width > view.context.viewport.width) wide.push(i + 1);
     for (const c of m.cut) cuts.add(`step ${i + 1}: ${c}`);
@@ -155,6 +213,8 @@ async function tourIn(page, view, urls, tour, lang, figures) {
   }
   check(worst.clear >= MIN_CLEAR, `${view.name} ${tour.name} (${lang}): every highlighted part is at least ${MIN_CLEAR} clear (worst ${worst.clear.toFixed(2)}${worst.where ? `, ${worst.where}` : ''})`);
   check(hidden.length === 0, `${view.name} ${tour.name} (${lang}): Next can be seen and clicked at every step${hidden.length ? ` (not at steps ${hidden.join(', ')})` : ''}`);
+  if (view.name === 'phone') check(noAddresses.length === 0, `${view.name} ${tour.name} (${lang}): where a step names an address, its highlighted Endpoints row lists the addresses${noAddresses.length ? ` (not at ${noAddresses.join(', ')})` : ''}`);
+  check(cutSay.length === 0, `${view.name} ${tour.name} (${lang}): every step's narration is shown whole${cutSay.length ? ` (not at ${cutSay.join(', ')})` : ''}`);
   check(wide.length === 0, `${view.name} ${tour.name} (${lang}): the page is never wider than the viewport${wide.length ? ` (it is at steps ${wide.join(', ')})` : ''}`);
   check(cuts.size === 0, `${view.name} ${tour.name} (${lang}): every etcd key, value and address fits its box${cuts.size ? `: ${[...cuts].slice(0, 3).join('; ')}` : ''}`);
   const key = `${tour.name}|${view.name}`;
@@ -167,7 +227,7 @@ const hostDir = await mkdtemp(join(tmpdir(), 'lab-host-'));
 await writeFile(join(hostDir, 'host.html'), hostPage(lab.url));
 const host = await serve(hostDir);
 const browser = await chromium.launch(CHROMIUM);
-const figures = { worst: {}, phoneText: { px: Infinity, text: '' } };
+const figures = { worst: {}, narration: {}, phoneText: { px: Infinity, text: '' } };
 const only = process.env.VIEWS?.split(',');
 for (const view of VIEWS.filter((v) => !only || only.includes(v.name))) {
   const context = await browser.newContext({ ...view.context, reducedMotion: 'reduce' });
@@ -193,6 +253,7 @@ for (const tour of tours) {
   const cell = (v) => (figures.worst[`${tour.name}|${v}`] ?? NaN).toFixed(2).padStart(16);
   console.log(`  ${tour.name.padEnd(28)}${views.map(cell).join('')}`);
 }
+for (const [v, share] of Object.entries(figures.narration)) console.log(`least narration shown, ${v}: ${Math.round(share * 100)} %`);
 if (figures.phoneText.px < Infinity) {
   const t = figures.phoneText;
   console.log(`smallest stage text on the phone: ${t.px.toFixed(1)} px ("${t.text}", ${t.where})`);

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use super::layout::{Layout, Rect};
-use super::rows::Row;
+use super::rows::{Row, RowId};
 use super::{fit, pickable, StageProps};
 use crate::ui::spots::Spots;
 use crate::lang::Lang;
@@ -30,9 +30,30 @@ pub(super) fn etcd_box(p: &StageProps, spots: &Spots, l: &Layout, rows: &[Row], 
             <text class="area-title" x={(e.x + 12.0).to_string()} y={title_y.to_string()}>{ "etcd" }</text>
             <text class="sub" x={(e.right() - 12.0).to_string()} y={title_y.to_string()} text-anchor="end"
                 data-fit={(e.w - 70.0).to_string()}>{ head }</text>
-            { for rows.iter().zip(&l.rows).map(|(row, r)| key_row(p, spots, row, *r, l.two_line, faded)) }
+            { for rows.iter().zip(&l.rows).map(|(row, r)| key_row(p, spots, &with_addresses(row, p, spots, l), *r, l.two_line, faded)) }
         </g>
     }
+}
+
+/// `row`, or on one column (a phone), where the Service card and its address chips are a screen
+/// below the rows, a highlighted Endpoints or EndpointSlice row with its addresses in place of
+/// their count: the step that names an address shows it beside the rest it talks about. Only
+/// with a line of its own for the value (`two_line`), where the addresses have the row's width.
+fn with_addresses(row: &Row, p: &StageProps, spots: &Spots, l: &Layout) -> Row {
+    if !l.one_column || !l.two_line || row.missing || spots.on_stage(row.id.spots()).class().is_none() {
+        return row.clone();
+    }
+    let st = &p.frame.state;
+    let addresses: Vec<String> = match row.id {
+        RowId::Endpoints => st.kubernetes_addresses().cloned().collect(),
+        RowId::Slice => st.kubernetes_slice().map_or_else(Vec::new, |s| s.endpoints.iter().flat_map(|e| e.addresses.clone()).collect()),
+        _ => return row.clone(),
+    };
+    // Three addresses fill the row of a 390 px phone; more keep their count (the chips list them).
+    if addresses.is_empty() || addresses.len() > 3 {
+        return row.clone();
+    }
+    Row { detail: addresses.join(", "), ..row.clone() }
 }
 
 /// The font sizes of a row's key and value (stage.css: `text.key`, `text.detail`), and in a
