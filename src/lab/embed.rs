@@ -48,6 +48,8 @@ pub struct PageOptions {
     /// `step` is: without one (or with an unknown one, which the lab's notice names) the lab opens
     /// as it would without it. Each parameter is read on its own, so this is no problem of `print`.
     pub print: bool,
+    /// Where a handout prints the answers to its questions (`answers=end|upside-down`).
+    pub answers: crate::lab::handout::AnswersAt,
     /// A trainer's tour file to fetch (`tour-src`, an http(s) URL or one relative to the page);
     /// wins over `tour` and `scenario`.
     pub tour_src: Option<String>,
@@ -154,6 +156,10 @@ impl PageOptions {
                 "" | "1" | "true" => self.print = true,
                 "0" | "false" => self.print = false,
                 _ => bad("1, true, 0, false"),
+            },
+            "answers" => match crate::lab::handout::AnswersAt::parse(value) {
+                Some(a) => self.answers = a,
+                None => bad("end, upside-down"),
             },
             "controls" => match value {
                 "full" => self.minimal = false,

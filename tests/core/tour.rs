@@ -230,24 +230,49 @@ fn a_step_asks_a_question_with_two_to_four_answers_and_the_right_one() {
     assert!(err.starts_with("steps[0].ask: the last step cannot ask"), "{err}");
 }
 
+/// What a reader's lab shows at each step of `t`: Next (the right answer at a question), then
+/// frames until its clock stands still; the instant on its clock there.
+fn reader_instants(t: &tour::Tour) -> Vec<u64> {
+    use kube_bootstrap_lab::lab::{Lab, Msg};
+    let mut lab = Lab::tour(t.clone()).unwrap();
+    let mut out = Vec::new();
+    for i in 0..t.steps.len() {
+        if i > 0 {
+            let ask = t.steps[i - 1].ask.as_ref();
+            lab.update(match ask {
+                Some(a) => Msg::Answer { answer: a.right, animate: true },
+                None => Msg::TourNext { animate: true },
+            });
+        }
+        lab.update(Msg::FramesStopped);
+        let mut ts = 0.0;
+        while lab.playing() {
+            lab.update(Msg::Frame { timestamp_ms: ts });
+            ts += 100.0;
+            assert!(ts < 1e7, "{} step {}: still playing at {}", t.name, i + 1, lab.now());
+        }
+        assert_eq!(lab.guide().map(|g| g.index), Some(i), "{} step {}", t.name, i + 1);
+        out.push(lab.now());
+    }
+    out
+}
+
 /// The handout of every shipped tour: one entry per step, at the instant the reader's tour
-/// shows it (a guide over the scenario's own timeline), with the state of that instant.
+/// shows it (where the reader's clock rests there, a step that plays on for the reader to watch
+/// included), with the state of that instant and the step's question.
 #[test]
 fn every_tour_prints_one_handout_entry_per_step_at_its_instant() {
     use kube_bootstrap_lab::lab::handout;
     for t in catalogue::tours() {
         let steps = handout::steps(&t).unwrap_or_else(|e| panic!("{}: {e}", t.name));
         assert_eq!(steps.len(), t.steps.len(), "{}", t.name);
-        let mut guide = Guide::new(t.clone());
-        let mut timelines: BTreeMap<String, Timeline> = BTreeMap::new();
+        let shown = reader_instants(&t);
         for (i, (s, step)) in steps.iter().zip(&t.steps).enumerate() {
-            let tl = timelines
-                .entry(step.scenario.clone())
-                .or_insert_with(|| Timeline::new(&scenario_of(&step.scenario)));
-            let at = guide.time_of(i, tl).unwrap();
+            let at = shown[i];
             let what = format!("{} step {}", t.name, i + 1);
-            assert_eq!((s.index, s.time_ms, &s.scenario), (i, at, &step.scenario), "{what}");
-            assert_eq!((&s.say, &s.highlight), (&step.say, &step.highlight), "{what}");
+            assert_eq!((s.index, s.time_ms, &s.scenario), (i, at, &step.scenario), "{what}: the lab's clock shows {at}");
+            assert_eq!((&s.say, &s.highlight, &s.ask), (&step.say, &step.highlight, &step.ask), "{what}");
+            assert_eq!(s.right_answer().map(|(i, _)| i), step.ask.as_ref().map(|a| a.right), "{what}");
             // The picture is of that instant: the state a fresh timeline has there.
             let mut fresh = Timeline::new(&scenario_of(&step.scenario));
             fresh.seek(at);
@@ -255,8 +280,10 @@ fn every_tour_prints_one_handout_entry_per_step_at_its_instant() {
             assert_eq!(*s.frame.state, fresh.state(), "{what}");
         }
     }
-    // Deterministic: twice the same.
+    // Step 1 of tour 2 plays on for 25 s: the handout says 25s, as the lab's clock does.
     let t = catalogue::tour("lease-crash-vs-stop").unwrap().unwrap();
+    assert_eq!(handout::steps(&t).unwrap()[0].time_ms, 25_000);
+    // Deterministic: twice the same.
     let times = |_| handout::steps(&t).unwrap().iter().map(|s| (s.time_ms, (*s.frame.state).clone())).collect::<Vec<_>>();
     assert_eq!(times(0), times(1));
 }
