@@ -63,6 +63,58 @@ async fn the_handout_shows_every_step_with_its_narration_beside_a_still_stage() 
     }
 }
 
+/// Each step says the instant the lab's clock shows there (step 1 plays on to 25 s); a step that
+/// asks prints its question with every answer, and the right answer with its why on the answers
+/// after the last step, or upside down under the question, as the trainer chose.
+#[wasm_bindgen_test]
+async fn the_handout_prints_the_lab_s_instants_and_each_question_with_its_answers() {
+    use kube_bootstrap_lab::lab::handout::AnswersAt;
+    let tour = catalogue::tour(TOUR).unwrap().unwrap();
+    let text = |e: &Element, sel: &str| e.query_selector(sel).unwrap().map(|e| e.text_content().unwrap()).unwrap_or_default();
+    for lang in [Lang::En, Lang::Zh] {
+        for at in [AnswersAt::End, AnswersAt::UpsideDown] {
+            let root = Mounted::<App>::new(yew::props!(AppProps { tour: Some(yew::AttrValue::from(TOUR)), lang, print: true, answers: at }));
+            settle().await;
+            until("the handout is drawn", || root.query_selector(".handout-step .stage svg").unwrap().is_some()).await;
+            let steps = all(&root, ".handout-step");
+            let first = text(&steps[0], ".handout-time");
+            assert!(first.starts_with(lang.pick("at 25s ·", "时刻 25s ·")), "step 1 at the lab's 25 s: {first}");
+            let key = all(&root, ".handout-key-item");
+            for (i, (block, step)) in steps.iter().zip(&tour.steps).enumerate() {
+                let Some(ask) = &step.ask else {
+                    assert!(block.query_selector(".handout-question").unwrap().is_none(), "step {}: no question", i + 1);
+                    continue;
+                };
+                let question = text(block, ".handout-question");
+                assert!(question.contains(ask.question.get(lang)), "step {}: its question: {question}", i + 1);
+                let choices: Vec<String> = all(block, ".handout-choices li").iter().map(|e| e.text_content().unwrap()).collect();
+                assert_eq!(choices.len(), ask.answers.len(), "step {}: every answer", i + 1);
+                for (c, a) in choices.iter().zip(&ask.answers) {
+                    assert!(c.contains(a.get(lang)), "{c}");
+                }
+                let right = ask.answers[ask.right].get(lang);
+                let solution = text(block, ".handout-solution.upside-down");
+                let keyed = key.iter().find(|k| k.get_attribute("data-step") == Some((i + 1).to_string())).map(|k| k.text_content().unwrap());
+                match at {
+                    AnswersAt::End => {
+                        let keyed = keyed.expect("the answer on the answers page");
+                        assert!(keyed.contains(right) && keyed.contains(ask.why.get(lang)), "{keyed}");
+                        assert!(solution.is_empty(), "not under the question");
+                    }
+                    AnswersAt::UpsideDown => {
+                        assert!(solution.contains(right) && solution.contains(ask.why.get(lang)), "{solution}");
+                        assert!(keyed.is_none(), "no answers page");
+                    }
+                }
+            }
+            // The trainer's choice, on screen: a select in the bar, set to what was asked for.
+            let select: web_sys::HtmlSelectElement = root.query_selector(".handout-answers-at select").unwrap().unwrap().dyn_into().unwrap();
+            assert_eq!(select.value(), at.name());
+            root.remove();
+        }
+    }
+}
+
 /// A trainer's tour given inline prints too: no address opens it, so no link back.
 #[wasm_bindgen_test]
 async fn a_tour_file_given_inline_prints_without_a_link_back() {

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::duration::format_ms;
 use crate::lab::embed::Theme;
-use crate::lab::handout::{self, HandoutStep};
+use crate::lab::handout::{self, AnswersAt, HandoutStep};
 use crate::lab::parts::Spot;
 use crate::lab::tour::Tour;
 use crate::lab::Lang;
@@ -35,6 +35,9 @@ pub(crate) struct HandoutProps {
     /// This instance is the page: the main landmark.
     #[prop_or_default]
     pub(crate) report_height: bool,
+    /// Where the answers to the questions are printed, at first (`answers=`; the bar changes it).
+    #[prop_or_default]
+    pub(crate) answers: AnswersAt,
 }
 
 /// The page the links lead to (the lab's own, else this one) with `query`.
@@ -62,6 +65,7 @@ pub(crate) fn handout_view(p: &HandoutProps) -> Html {
         let tour = p.tour.clone();
         use_memo(tour, |t| handout::steps(t))
     };
+    let answers = use_state_eq(|| p.answers);
     let t = p.lang;
     let title = p.tour.title.get(t).to_string();
     let back = p.key_query.as_ref().map(|k| page_with(p.home.as_deref(), &format!("{k}{}", crate::lab::lang_param(t))));
@@ -70,23 +74,33 @@ pub(crate) fn handout_view(p: &HandoutProps) -> Html {
             let _ = w.print();
         }
     });
+    let at = *answers;
+    let asks = matches!(&*steps, Ok(s) if s.iter().any(|s| s.ask.is_some()));
     let body = match &*steps {
         Ok(steps) => html! {
+            <>
             <ol class="handout-steps">
-                { for steps.iter().map(|s| step(s, steps.len(), t, &ids)) }
+                { for steps.iter().map(|s| step(s, steps.len(), t, &ids, at)) }
             </ol>
+            if at == AnswersAt::End && asks {
+                { answer_key(steps, t) }
+            }
+            </>
         },
         Err(e) => html! { <p class="notice" role="alert">{ e.clone() }</p> },
     };
     html! {
         <LangProvider context={t}>
-        <div class="lab handout" lang={t.code()} data-theme={p.theme.forced()}
+        <div class="lab handout" lang={t.code()} data-theme={p.theme.forced()} data-answers={at.name()}
             role={p.report_height.then_some("main")} aria-label={title.clone()} tabindex="-1" ref={root}>
             <div class="handout-bar">
                 if let Some(back) = back.clone() {
                     <a class="handout-back" href={back}>{ t.pick("← Back to the lab", "← 返回实验室") }</a>
                 }
                 <button id={ids.id("handout-print")} class="primary" onclick={print}>{ t.pick("Print", "打印") }</button>
+                if asks {
+                    { answers_choice(&answers, t, &ids) }
+                }
                 <span class="hint">{ t.pick(
                     "For A4 or Letter, portrait: each step stays whole on its page.",
                     "适用于 A4 或 Letter 纵向打印：每一步都完整地留在同一页上。") }</span>
@@ -142,7 +156,92 @@ fn spots_of(s: &HandoutStep) -> Spots {
     Spots::new(&s.highlight, &view)
 }
 
-fn step(s: &HandoutStep, len: usize, t: Lang, ids: &Ids) -> Html {
+/// The trainer's choice of where the answers go: on a page after the last step, or upside down
+/// under each question.
+fn answers_choice(answers: &UseStateHandle<AnswersAt>, t: Lang, ids: &Ids) -> Html {
+    let id = ids.id("handout-answers-at");
+    let onchange = {
+        let answers = answers.clone();
+        Callback::from(move |e: Event| {
+            let value = e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
+            answers.set(AnswersAt::parse(&value).unwrap_or_default());
+        })
+    };
+    let option = |a: AnswersAt, label: &'static str| html! {
+        <option value={a.name()} selected={**answers == a}>{ label }</option>
+    };
+    html! {
+        <span class="handout-answers-at">
+            <label for={id.clone()}>{ t.pick("Answers:", "答案：") }</label>{ " " }
+            <select id={id} {onchange}>
+                { option(AnswersAt::End, t.pick("on a last page", "印在最后一页")) }
+                { option(AnswersAt::UpsideDown, t.pick("upside down under each question", "倒印在每道题下方")) }
+            </select>
+        </span>
+    }
+}
+
+/// "A", "B", … for the answer at `i`.
+fn letter(i: usize) -> char {
+    char::from(b'A' + (i % 26) as u8)
+}
+
+/// The step's question with its answers, each with a box to tick; upside down under it, the
+/// answer with its why, when the trainer chose so.
+fn question(s: &HandoutStep, t: Lang, at: AnswersAt) -> Html {
+    let Some(ask) = &s.ask else { return Html::default() };
+    html! {
+        <div class="handout-ask">
+            <p class="handout-question"><span class="handout-q">{ t.pick("Predict: ", "预测：") }</span>{ ask.question.get(t) }</p>
+            <ol class="handout-choices">
+                { for ask.answers.iter().enumerate().map(|(i, a)| html! {
+                    <li><span class="handout-box" aria-hidden="true">{ "☐" }</span>{ format!(" {}. {}", letter(i), a.get(t)) }</li>
+                }) }
+            </ol>
+            if at == AnswersAt::UpsideDown {
+                <div class="handout-solution upside-down">{ solution(s, t) }</div>
+            }
+        </div>
+    }
+}
+
+/// The right answer to the step's question and why.
+fn solution(s: &HandoutStep, t: Lang) -> Html {
+    let (Some(ask), Some((right, answer))) = (&s.ask, s.right_answer()) else { return Html::default() };
+    html! {
+        <>
+            <p class="handout-right"><b>{ t.pick("Answer: ", "答案：") }</b>{ format!("{}. {}", letter(right), answer.get(t)) }</p>
+            <p class="handout-why"><b>{ t.pick("Why: ", "原因：") }</b>{ ask.why.get(t) }</p>
+        </>
+    }
+}
+
+/// The answers on a page of their own after the last step: each question's step, the right
+/// answer and why.
+fn answer_key(steps: &[HandoutStep], t: Lang) -> Html {
+    html! {
+        <section class="handout-key" aria-label={t.pick("Answers", "答案")}>
+            <h2>{ t.pick("Answers", "答案") }</h2>
+            <ol class="handout-key-list">
+                { for steps.iter().filter(|s| s.ask.is_some()).map(|s| {
+                    let head = match t {
+                        Lang::En => format!("Step {}", s.index + 1),
+                        Lang::Zh => format!("第 {} 步", s.index + 1),
+                    };
+                    html! {
+                        <li class="handout-key-item" data-step={(s.index + 1).to_string()}>
+                            <p class="handout-key-head"><span class="handout-num">{ head }</span>{ " " }
+                                { s.ask.as_ref().map(|a| a.question.get(t).to_string()).unwrap_or_default() }</p>
+                            { solution(s, t) }
+                        </li>
+                    }
+                }) }
+            </ol>
+        </section>
+    }
+}
+
+fn step(s: &HandoutStep, len: usize, t: Lang, ids: &Ids, answers: AnswersAt) -> Html {
     let n = s.index + 1;
     let (head, at) = match t {
         Lang::En => (format!("Step {n} of {len}"), format!("at {} · {}", format_ms(s.time_ms), s.scenario)),
@@ -163,6 +262,7 @@ fn step(s: &HandoutStep, len: usize, t: Lang, ids: &Ids) -> Html {
                 if !looks.is_empty() {
                     <p class="handout-look">{ t.pick("Look at: ", "请看：") }{ looks.join(", ") }</p>
                 }
+                { question(s, t, answers) }
             </div>
             // A picture, not controls: nothing in it takes the focus or a click.
             <div class="handout-figure" role="img" aria-label={picture}>

@@ -113,6 +113,9 @@ pub struct AppProps {
     /// what could not be opened).
     #[prop_or_default]
     pub print: bool,
+    /// Where a handout prints the answers to its questions (`answers=`).
+    #[prop_or_default]
+    pub answers: crate::lab::handout::AnswersAt,
     /// The clicks the first view's Play and Next took before the app arrived (mount.rs), to
     /// carry out, and the one the focus was on (`play`, `next`).
     #[prop_or_default]
@@ -153,6 +156,7 @@ impl AppProps {
             stage_width: None,
             imported: None,
             print,
+            answers: o.answers,
             kept: None,
             kept_focus: None,
         }
@@ -186,7 +190,7 @@ pub fn app(props: &AppProps) -> Html {
     match opened {
         Some(Ok(tour)) => html! {
             <handout::Handout tour={Rc::new(tour)} key_query={key.map(AttrValue::from)} lang={props.lang} theme={props.theme}
-                home={props.home.clone()} report_height={props.report_height} />
+                home={props.home.clone()} report_height={props.report_height} answers={props.answers} />
         },
         // The lab says what could not be opened, and opens what it opens instead.
         _ => html! { <Explorer ..props.clone() /> },

@@ -58,7 +58,7 @@ pub(crate) struct StageProps {
     /// The width the stage will measure, when known before it is drawn (the first view's).
     #[prop_or_default]
     pub(crate) first_width: Option<f64>,
-    /// A still picture (a handout's, `ui::handout`): drawn wide whatever its box, scaled to it,
+    /// A still picture (a handout's, `ui::handout`): drawn at a printed sheet's width whatever its box, scaled to it,
     /// with no packets, no legend of them and no live region.
     #[prop_or_default]
     pub(crate) still: bool,
@@ -241,9 +241,10 @@ fn poster_fits(draw: &dyn Fn(&Layout, NodeRef) -> Html, wide: &Layout, node: Nod
 /// px column's.
 const POSTER_FITS: [(&str, f64); 2] = [("phone", 352.0), ("column", 704.0)];
 
-/// The width a still stage is laid out at: the landscape stage, which keeps its proportions
-/// when scaled down to a page.
-const STILL_WIDTH: f64 = 960.0;
+/// The width a still stage is laid out at: the stacked stage of a docs column, at one unit per
+/// CSS px within a printed A4 or Letter sheet's 12 mm margins (about 700 px), so that its text
+/// prints at its size (11.5 px and up: 8.6 pt and up), never scaled down.
+const STILL_WIDTH: f64 = 680.0;
 
 /// A request in words, for the live region.
 fn describe(w: &Write, lang: Lang) -> String {
