@@ -9,7 +9,7 @@
 //   lab.unmount();
 //
 // Options and attributes are the lab page's URL parameters: tour, tour-src, step, scenario, lang,
-// theme, controls, autoplay, panels, print (plus link: a moment's `#…` fragment, and tour-file: a tour
+// theme, controls, autoplay, panels, print, answers (plus link: a moment's `#…` fragment, and tour-file: a tour
 // file's text, which the element takes from a <script type="application/json"> child). `theme` also
 // takes `page`: the lab is dark on a dark page and follows the page's dark switch. Changing `theme`
 // or `lang` (the attribute, or `lab.set({theme, lang})`) applies in place: the reader keeps the tour
@@ -32,7 +32,7 @@ const base = new URL("./", import.meta.url);
 const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];
 const HOST_SHEET = new CSSStyleSheet();
 HOST_SHEET.replaceSync(":host { display: block; } :host([hidden]) { display: none; }");
-const ATTRIBUTES = ["tour", "tour-src", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "print", "link"];
+const ATTRIBUTES = ["tour", "tour-src", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "print", "answers", "link"];
 /** The attributes that change a running lab in place, with their value when removed. */
 const LIVE = new Map([["theme", "auto"], ["lang", "en"]]);
 

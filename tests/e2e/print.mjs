@@ -270,7 +270,8 @@ async function embed(browser, base) {
     contentType: 'text/html; charset=utf-8',
     body: `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>handout</title>
 <script type="module" src="${base}embed.js"></script></head>
-<body><kube-bootstrap-lab tour="${NAME}" lang="zh" theme="dark" print></kube-bootstrap-lab></body></html>`,
+<body><kube-bootstrap-lab tour="${NAME}" lang="zh" theme="dark" print></kube-bootstrap-lab>
+<kube-bootstrap-lab tour="${NAME}" lang="zh" print answers="upside-down" id="turned"></kube-bootstrap-lab></body></html>`,
   }));
   await page.goto(url);
   await page.waitForFunction((n) => document.querySelector('kube-bootstrap-lab')?.shadowRoot?.querySelectorAll('.handout-step .stage svg').length === n,
@@ -279,6 +280,8 @@ async function embed(browser, base) {
   check(got.length === tour.steps.length && got.every((b, i) => b.say === tour.steps[i].say.zh && b.ip.includes('10.96.0.1')),
     'the element with print: the handout, in Chinese, every step with its stage');
   await questions(page, 'the element', 'zh', 'end', 'kube-bootstrap-lab');
+  await page.waitForFunction(() => document.querySelector('#turned')?.shadowRoot?.querySelector('.handout-question'), null, { timeout: 60000 });
+  await questions(page, 'the element with answers="upside-down"', 'zh', 'upside-down', '#turned');
   await page.emulateMedia({ media: 'print' });
   await page.setViewportSize(A4_PRINTED);
   await page.waitForTimeout(300);
