@@ -80,6 +80,12 @@ async function walk(page, url, tour, figures) {
       await settle(page);
       const after = await page.evaluate(where);
       check(after.progress === f.progress && after.waits, `${tour.name} step ${i + 1}: Enter at the question does not skip it (${after.progress})`);
+      // Space (Play) there: the clock stays at the question, and a note says why.
+      await page.keyboard.press(' ');
+      await settle(page);
+      const held = await page.evaluate(where);
+      const note = await page.evaluate(() => window.__labRoot().querySelector('.tour-held')?.textContent ?? '');
+      check(held.clock === f.clock && held.progress === f.progress && note.length > 0, `${tour.name} step ${i + 1}: Play stops at the question and says why (${held.clock}: "${note}")`);
     }
     const last = i + 1 === n;
     const { keys, f: at } = await reach(page, (g) => (last ? g.primary : g.waits ? g.answer : g.next));
@@ -136,6 +142,23 @@ async function inspector(page, url) {
   check(f.inspector, `Enter on ${f.what} opens the inspector`);
   const now = await page.evaluate(() => window.__labRoot().querySelector('.inspector-now')?.textContent ?? '');
   check(now.includes(f.clock.replace('t = ', '')), `the inspector shows the moment on the clock ("${now}", clock "${f.clock}")`);
+  const covered = async () => (await page.evaluate(() => window.__spotShares(window.__labRoot()))).filter((p) => p.clear < MIN_CLEAR);
+  let under = await covered();
+  check(under.length === 0, `open, the inspector covers none of the step's highlights${under.length ? `: ${under.map((p) => `${p.spot} ${p.clear.toFixed(2)}`).join(', ')}` : ''}`);
+  // Back from the inspector onto the stage, it stays open and clear of the focused object.
+  await page.keyboard.press('Shift+Tab');
+  await settle(page);
+  const clear = await page.evaluate(() => {
+    let a = document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    const r = a.getBoundingClientRect();
+    const hit = window.__labRoot().elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return { inStage: !!a.closest('.stage'), open: !!window.__labRoot().querySelector('.inspector'), clear: !!hit && (hit === a || a.contains(hit)) };
+  });
+  under = await covered();
+  check(!clear.inStage || !clear.open || (clear.clear && under.length === 0), `with the focus back on the stage the inspector covers neither it nor a highlight (${JSON.stringify(clear)})`);
+  await page.keyboard.press('Tab');
+  await settle(page);
   await page.keyboard.press('Escape');
   await settle(page);
   f = await page.evaluate(where);
