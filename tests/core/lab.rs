@@ -574,9 +574,13 @@ fn play_in_a_tour_moves_the_narration_with_the_clock() {
     assert_eq!(step_of(&lab), 2);
     lab.update(Msg::Seek(69_000));
     assert_eq!(step_of(&lab), 3, "the rewrite at 50s, found when Play moved towards it");
+    // It asks: unanswered, the clock stops at its instant (tests/core/predict.rs); answered, the
+    // tour is at the moment that answers it (70s).
+    assert_eq!(lab.now(), 50_000);
+    lab.update(Msg::Answer { answer: 0, animate: false });
     // Past steps not found yet, Play shows them at once; on the last step it plays on.
     lab.update(Msg::Seek(75_000));
-    assert_eq!(step_of(&lab), 3);
+    assert_eq!(step_of(&lab), 4);
     lab.update(Msg::TogglePlay);
     assert_eq!(step_of(&lab), 5, "the stop at 70s and the last step");
     assert!(lab.playing() && !lab.moving());
