@@ -1,5 +1,5 @@
 //! Embeds every `scenarios/*.json` and `tours/*.json` into the library
-//! (`kube_bootstrap_lab::catalogue`), so the browser build can load them and the
+//! (`kube_bootstrap_lab::lab::catalogue`), so the browser build can load them and the
 //! wasm tests can run them.
 
 use std::fs;
@@ -17,10 +17,15 @@ fn main() {
 fn embed(out: &mut String, dir: &str, name: &str, what: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     println!("cargo:rerun-if-changed={}", dir.display());
+    // A folder that cannot be read fails the build: an empty catalogue would build a lab
+    // whose every page panics on its first scenario.
     let mut files: Vec<_> = fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+    assert!(!files.is_empty(), "no {what} files under {}", dir.display());
     files.sort();
     out.push_str(&format!(
         "/// (file stem, file text) of every {what} under `{}/`, sorted by name.\npub const {name}: &[(&str, &str)] = &[\n",
