@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::k8s::api::Behavior;
+use crate::k8s::controlplane::Status;
 use crate::k8s::event::Event;
 use crate::lab::inspect::{cluster_ip_bitmap, ip_address_map, node_port_bitmap, BitmapView, Cell, IpAddressMap};
 use crate::contract::state::State;
@@ -85,15 +86,20 @@ pub struct Bitmaps {
 }
 
 /// What the lab keeps of its views between renders.
+/// The scenario's generation and each apiserver's process status, by name.
+type Processes = (u64, Vec<(String, Status)>);
+
 #[derive(Default)]
 pub(super) struct ViewCache {
     logs_key: (u64, usize, usize, u64),
     events: Rc<Vec<Event>>,
     marks: Rc<Vec<Mark>>,
     bitmaps: Option<((u64, u64, usize, bool), Rc<Bitmaps>)>,
-    /// The apiservers' allowed actions and the state they were taken in: they follow from the
-    /// state (statuses, which apiservers exist), so they are taken again only when it changed.
-    allowed: Option<(Rc<State>, Rc<BTreeMap<String, ApiserverActions>>)>,
+    /// The apiservers' allowed actions and the processes they were taken for: they follow from
+    /// which apiservers exist and their process status (not the shown one: a stop of an
+    /// isolated apiserver changes its process, not what the state shows), taken again when
+    /// those or the scenario changed.
+    allowed: Option<(Processes, Rc<BTreeMap<String, ApiserverActions>>)>,
 }
 
 impl Lab {
@@ -108,12 +114,13 @@ impl Lab {
             cache.events = Rc::new(w.events().to_vec());
             cache.marks = Rc::new(w.marks().to_vec());
         }
+        let processes = (self.generation, w.apiservers().map(|a| (a.spec.name.clone(), a.status)).collect::<Vec<_>>());
         let allowed = match &cache.allowed {
-            Some((st, allowed)) if Rc::ptr_eq(st, &self.state) => allowed.clone(),
+            Some((p, allowed)) if *p == processes => allowed.clone(),
             _ => {
                 let allowed: Rc<BTreeMap<_, _>> =
                     Rc::new(w.apiservers().map(|a| (a.spec.name.clone(), w.allowed(&a.spec.name))).collect());
-                cache.allowed = Some((self.state.clone(), allowed.clone()));
+                cache.allowed = Some((processes, allowed.clone()));
                 allowed
             }
         };
