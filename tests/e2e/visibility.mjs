@@ -23,7 +23,8 @@ const MIN_TEXT_PX = 11;
 const LANGS = ['en', 'zh'];
 const SHOTS = { 'kubernetes-service': [0, 2], 'lease-crash-vs-stop': [2], story: [1, 3] };
 
-const tours = await loadTours();
+// TOURS=story,lease-crash-vs-stop and VIEWS=phone,desktop narrow it down.
+const tours = (await loadTours()).filter((t) => !process.env.TOURS || process.env.TOURS.split(',').includes(t.name));
 
 /** A docs page: a fixed 300 px sidebar, a sticky 60 px navbar (as Docusaurus's and hugo-book's
  *  headers stick), prose in a 750 px column, the lab in between. */
