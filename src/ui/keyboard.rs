@@ -78,7 +78,8 @@ pub(crate) fn close_on_leaving(wrap: NodeRef, close: Callback<()>) -> Callback<F
 
 /// The focus is never dropped to the page's body: when what held it inside the lab goes (the
 /// "Start the guided tour" button once the tour starts, the inspector once closed, …), it goes
-/// to the tour's step, else to the lab itself, where the shortcuts still answer.
+/// to the tour's step, else to the tour menu, else to the lab itself, where the shortcuts still
+/// answer.
 #[hook]
 pub(crate) fn use_focus_held(root: NodeRef, touring: bool) {
     let ids = use_ids();
@@ -90,7 +91,8 @@ pub(crate) fn use_focus_held(root: NodeRef, touring: bool) {
         if *had.borrow() && focused(&lab).is_none() {
             match touring {
                 true => focus_step(&lab, &ids),
-                false => focus_first(&lab, &[]),
+                // Out of a tour (left, or ended): the tour menu, where another one starts.
+                false => focus_first(&lab, &[&ids.sel("tour-pick")]),
             }
         }
     });
