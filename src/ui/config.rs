@@ -149,13 +149,16 @@ pub(crate) struct ConfigFormProps {
 pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
     let ids = crate::ui::ids::use_ids();
     let lang = super::use_lang();
-    let settings = use_state(|| p.running.clone());
+    // The settings as typed, with the running cluster's they were taken from: read and written
+    // where they are used (two fields, or a field and Start, changed before a render keep
+    // both), and taken afresh in the render that shows another running cluster.
+    let settings = use_mut_ref(|| (p.running.clone(), p.running.clone()));
+    if settings.borrow().0 != p.running {
+        *settings.borrow_mut() = (p.running.clone(), p.running.clone());
+    }
+    let redraw = use_force_update();
     let error = use_state(|| None::<String>);
     let open = use_state(|| false);
-    {
-        let settings = settings.clone();
-        use_effect_with(p.running.clone(), move |running| settings.set(running.clone()));
-    }
 
     let load = {
         let (lab, error) = (p.lab.clone(), error.clone());
@@ -172,7 +175,7 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
     };
     let pick = use_commit_select(p.current.clone(), load);
     let field = |get: fn(&mut Settings) -> &mut String| {
-        let settings = settings.clone();
+        let (settings, redraw) = (settings.clone(), redraw.clone());
         Callback::from(move |e: Event| {
             let target = e.target().expect("event target");
             let value = if let Some(i) = wasm_bindgen::JsCast::dyn_ref::<HtmlInputElement>(&target)
@@ -181,16 +184,15 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
             } else {
                 e.target_unchecked_into::<HtmlSelectElement>().value()
             };
-            let mut next = (*settings).clone();
-            *get(&mut next) = value;
-            settings.set(next);
+            *get(&mut settings.borrow_mut().1) = value;
+            redraw.force_update();
         })
     };
     let on_apply = {
         let (settings, error, lab) = (settings.clone(), error.clone(), p.lab.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match cluster_file(&settings, lang)
+            match cluster_file(&settings.borrow().1, lang)
                 .and_then(|text| scenario::parse(&text).map(|s| (s, text)))
             {
                 Ok((s, text)) => {
@@ -206,12 +208,12 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
         // Opened, it shows the cluster that runs (not what was typed and left unstarted).
         Callback::from(move |_: MouseEvent| {
             if !*open {
-                settings.set(running.clone());
+                settings.borrow_mut().1 = running.clone();
             }
             open.set(!*open)
         })
     };
-    let s = &*settings;
+    let s = &settings.borrow().1.clone();
     let current_description = catalogue()
         .iter()
         .find(|e| e.name == p.current)
