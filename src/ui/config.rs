@@ -145,6 +145,15 @@ pub(crate) struct ConfigFormProps {
     pub(crate) lab: Callback<Msg>,
 }
 
+/// The value of the input or select an event comes from.
+fn field_value(e: &Event) -> String {
+    let target = e.target().expect("event target");
+    match wasm_bindgen::JsCast::dyn_ref::<HtmlInputElement>(&target) {
+        Some(i) => i.value(),
+        None => e.target_unchecked_into::<HtmlSelectElement>().value(),
+    }
+}
+
 #[function_component(ConfigForm)]
 pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
     let ids = crate::ui::ids::use_ids();
@@ -177,14 +186,7 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
     let field = |get: fn(&mut Settings) -> &mut String| {
         let (settings, redraw) = (settings.clone(), redraw.clone());
         Callback::from(move |e: Event| {
-            let target = e.target().expect("event target");
-            let value = if let Some(i) = wasm_bindgen::JsCast::dyn_ref::<HtmlInputElement>(&target)
-            {
-                i.value()
-            } else {
-                e.target_unchecked_into::<HtmlSelectElement>().value()
-            };
-            *get(&mut settings.borrow_mut().1) = value;
+            *get(&mut settings.borrow_mut().1) = field_value(&e);
             redraw.force_update();
         })
     };
