@@ -33,14 +33,8 @@ fn embed(out: &mut String, dir: &str, name: &str, what: &str) {
     ));
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .expect("UTF-8 file name");
-        out.push_str(&format!(
-            "    ({stem:?}, include_str!({:?})),\n",
-            path.display().to_string()
-        ));
+        let stem = path.file_stem().and_then(|s| s.to_str()).expect("UTF-8 file name");
+        out.push_str(&format!("    ({stem:?}, include_str!({:?})),\n", path.display().to_string()));
     }
     out.push_str("];\n");
 }

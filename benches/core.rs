@@ -20,16 +20,10 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    println!(
-        "native ({} {})",
-        std::env::consts::ARCH,
-        std::env::consts::OS
-    );
+    println!("native ({} {})", std::env::consts::ARCH, std::env::consts::OS);
     let origin = Instant::now();
-    let bench = Bench {
-        now: &|| origin.elapsed().as_secs_f64() * 1e3,
-        print: &|line| println!("{line}"),
-    };
+    let bench =
+        Bench { now: &|| origin.elapsed().as_secs_f64() * 1e3, print: &|line| println!("{line}") };
     let day = workloads::control_plane_scenario(5, 1000);
     bench.allocators_and_a_day(&day);
     bench.seek_anywhere();

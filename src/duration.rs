@@ -28,9 +28,7 @@ pub fn parse_ms(s: &str) -> Result<u64, String> {
         if num.is_empty() || num == "." || num.matches('.').count() > 1 {
             return Err(bad());
         }
-        let unit_len = tail
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(tail.len());
+        let unit_len = tail.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(tail.len());
         let (unit, tail) = tail.split_at(unit_len);
         let unit_ns: u128 = match unit {
             "ns" => 1,
@@ -43,11 +41,7 @@ pub fn parse_ms(s: &str) -> Result<u64, String> {
             _ => return Err(format!("unknown unit {} in duration {quoted}", quote(unit))),
         };
         let (int, frac) = num.split_once('.').unwrap_or((num, ""));
-        let int: u128 = if int.is_empty() {
-            0
-        } else {
-            int.parse().map_err(|_| bad())?
-        };
+        let int: u128 = if int.is_empty() { 0 } else { int.parse().map_err(|_| bad())? };
         let mut ns = int.checked_mul(unit_ns).ok_or_else(bad)?;
         let mut scale = unit_ns;
         for d in frac.bytes() {
@@ -58,9 +52,7 @@ pub fn parse_ms(s: &str) -> Result<u64, String> {
         rest = tail;
     }
     if !total_ns.is_multiple_of(1_000_000) {
-        return Err(format!(
-            "duration {quoted} is not a whole number of milliseconds"
-        ));
+        return Err(format!("duration {quoted} is not a whole number of milliseconds"));
     }
     u64::try_from(total_ns / 1_000_000).map_err(|_| bad())
 }
@@ -78,10 +70,7 @@ pub fn format_ms(ms: u64) -> String {
     let secs = if rem % 1000 == 0 {
         format!("{}s", rem / 1000)
     } else {
-        format!("{}.{:03}", rem / 1000, rem % 1000)
-            .trim_end_matches('0')
-            .to_string()
-            + "s"
+        format!("{}.{:03}", rem / 1000, rem % 1000).trim_end_matches('0').to_string() + "s"
     };
     match (h, m) {
         (0, 0) => secs,

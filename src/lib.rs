@@ -18,11 +18,11 @@ mod json_object;
 
 // The layers, one folder each: the upstream model, the scenario contract, the simulation, the
 // lab a reader plays, a real cluster's import, and (feature `web`) the browser UI.
-mod k8s;
 pub mod contract;
-mod sim;
 pub mod import;
+mod k8s;
 pub mod lab;
+mod sim;
 #[cfg(feature = "web")]
 pub mod ui;
 

@@ -41,10 +41,7 @@ fn invalid(file_text: &str) -> String {
         assert!(err.starts_with("error: "));
     }
     let out = sim(&["check", path.to_str().unwrap()]);
-    String::from_utf8(out.stderr)
-        .unwrap()
-        .trim_end()
-        .to_string()
+    String::from_utf8(out.stderr).unwrap().trim_end().to_string()
 }
 
 #[test]
@@ -106,12 +103,7 @@ fn unreadable_file_and_bad_usage_exit_2() {
     assert!(out.stdout.is_empty());
     assert_eq!(sim(&["frobnicate"]).status.code(), Some(2));
     let path = write("ok.json", &scenario(""));
-    assert_eq!(
-        sim(&["state", path.to_str().unwrap(), "--at", "soon"])
-            .status
-            .code(),
-        Some(2)
-    );
+    assert_eq!(sim(&["state", path.to_str().unwrap(), "--at", "soon"]).status.code(), Some(2));
     let out = sim(&["state", path.to_str().unwrap(), "--at", "1000000s"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
@@ -145,12 +137,7 @@ fn run_passes_fails_and_is_byte_identical() {
     );
     let a = sim(&["run", pass.to_str().unwrap()]);
     let b = sim(&["run", pass.to_str().unwrap()]);
-    assert_eq!(
-        a.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&a.stdout)
-    );
+    assert_eq!(a.status.code(), Some(0), "{}", String::from_utf8_lossy(&a.stdout));
     assert_eq!(a.stdout, b.stdout, "same file and seed, same bytes");
     let report: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
     assert_eq!(report["scenario"], "t");
@@ -182,14 +169,8 @@ fn state_at_and_check() {
     let state: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(state["time_ms"], 25000);
     assert_eq!(state["leases"][0]["key"], "/masterleases/192.168.10.11");
-    assert_eq!(
-        state["leases"][0]["ttl_left_ms"], 10000,
-        "renewed at 20s with a 15s TTL"
-    );
-    assert_eq!(
-        state["endpoints"][0]["subsets"][0]["addresses"][0],
-        "192.168.10.11"
-    );
+    assert_eq!(state["leases"][0]["ttl_left_ms"], 10000, "renewed at 20s with a 15s TTL");
+    assert_eq!(state["endpoints"][0]["subsets"][0]["addresses"][0], "192.168.10.11");
     let check = sim(&["check", path.to_str().unwrap()]);
     assert_eq!(check.status.code(), Some(0));
     assert!(check.stdout.is_empty());
@@ -220,7 +201,10 @@ fn import_prints_a_scenario_and_findings_what_repair_reports() {
         .iter()
         .map(|f| (f["reason"].as_str().unwrap(), f["object"].as_str().unwrap()))
         .collect();
-    assert_eq!(reasons, [("ClusterIPOutOfRange", "legacy/old"), ("ClusterIPAlreadyAllocated", "shop/web")]);
+    assert_eq!(
+        reasons,
+        [("ClusterIPOutOfRange", "legacy/old"), ("ClusterIPAlreadyAllocated", "shop/web")]
+    );
     assert_eq!(
         v["findings"][0]["message"],
         "Cluster IP [IPv4]:10.200.0.5 is not within the service CIDR 10.96.0.0/12; please recreate service"
@@ -229,10 +213,14 @@ fn import_prints_a_scenario_and_findings_what_repair_reports() {
 
 #[test]
 fn import_refusals_exit_2_with_one_line_naming_the_place() {
-    let bad = write("bad-kubectl.json", r#"{"kind": "List", "items": [{"kind": "Service", "metadata": {"name": "web", "namespace": "shop"}, "spec": {"clusterIP": "10.1.2"}}]}"#);
+    let bad = write(
+        "bad-kubectl.json",
+        r#"{"kind": "List", "items": [{"kind": "Service", "metadata": {"name": "web", "namespace": "shop"}, "spec": {"clusterIP": "10.1.2"}}]}"#,
+    );
     // What Windows PowerShell's `>` writes: UTF-16LE with its mark.
     let utf16 = write("utf16-kubectl.json", "");
-    let bytes: Vec<u8> = [0xff, 0xfe].into_iter().chain("{}".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    let bytes: Vec<u8> =
+        [0xff, 0xfe].into_iter().chain("{}".encode_utf16().flat_map(u16::to_le_bytes)).collect();
     std::fs::write(&utf16, bytes).unwrap();
     let cases: [(&[&str], &str); 6] = [
         (&["import", bad.to_str().unwrap()], "error: document 1: items[0] (Service shop/web): spec.clusterIP: invalid IP address \"10.1.2\""),
@@ -263,10 +251,14 @@ fn import_notes_say_what_was_ignored_or_guessed() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["service_cluster_ip_range"], "10.43.0.0/16");
-    let notes: Vec<&str> = v["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    let notes: Vec<&str> =
+        v["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
     assert_eq!(notes.len(), 2, "{notes:?}");
     assert!(notes[0].starts_with("ignored 2 lines before the output"));
-    assert!(notes[1].contains("10.43.0.0/16 is k3s's default") && notes[1].contains("--service-cluster-ip-range"));
+    assert!(
+        notes[1].contains("10.43.0.0/16 is k3s's default")
+            && notes[1].contains("--service-cluster-ip-range")
+    );
 
     let given = sim(&["findings", k3s, "--service-cluster-ip-range", "10.43.0.0/16"]);
     let v: serde_json::Value = serde_json::from_slice(&given.stdout).unwrap();
@@ -300,14 +292,21 @@ fn shipped_tours() -> Vec<PathBuf> {
 fn tour_check_accepts_every_shipped_tour_silently() {
     for file in shipped_tours() {
         let out = sim(&["tour", "check", file.to_str().unwrap()]);
-        assert_eq!(out.status.code(), Some(0), "{file:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{file:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{file:?}");
     }
 }
 
 /// A one-step tour of a shipped scenario whose step is `step` (JSON members before `say`).
 fn tour_file(step: &str) -> String {
-    format!(r#"{{"name":"t","title":{{"en":"T","zh":"题"}},"scenario":"crash-one-of-three","steps":[{{{step}"say":{{"en":"a","zh":"甲"}}}}]}}"#)
+    format!(
+        r#"{{"name":"t","title":{{"en":"T","zh":"题"}},"scenario":"crash-one-of-three","steps":[{{{step}"say":{{"en":"a","zh":"甲"}}}}]}}"#
+    )
 }
 
 #[test]
@@ -339,7 +338,11 @@ fn tour_refusals_exit_2_with_one_line_naming_the_field() {
             assert!(err.starts_with(want), "\n got: {err}\nwant: {want}…");
         }
     }
-    for args in [&["tour", "check"][..], &["tour", "run", "/nonexistent/tour.json"], &["tour", "play", "x.json"]] {
+    for args in [
+        &["tour", "check"][..],
+        &["tour", "run", "/nonexistent/tour.json"],
+        &["tour", "play", "x.json"],
+    ] {
         let out = sim(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(out.stdout.is_empty());
@@ -351,7 +354,11 @@ fn tour_run_plays_every_shipped_tour_to_its_last_step_byte_identically() {
     for file in shipped_tours() {
         let a = sim(&["tour", "run", file.to_str().unwrap()]);
         assert_eq!(a.status.code(), Some(0), "{file:?}: {}", String::from_utf8_lossy(&a.stdout));
-        assert_eq!(a.stdout, sim(&["tour", "run", file.to_str().unwrap()]).stdout, "{file:?}: byte-identical");
+        assert_eq!(
+            a.stdout,
+            sim(&["tour", "run", file.to_str().unwrap()]).stdout,
+            "{file:?}: byte-identical"
+        );
         let run: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
         assert_eq!(run["tour"].as_str(), file.file_stem().unwrap().to_str());
         assert_eq!(run["passed"], true);
@@ -367,25 +374,40 @@ fn tour_run_plays_every_shipped_tour_to_its_last_step_byte_identically() {
     // The story: apiserver-b crashes at 32s, its address leaves at 50s.
     let story = sim(&["tour", "run", &format!("{TOURS}/story.json")]);
     let run: serde_json::Value = serde_json::from_slice(&story.stdout).unwrap();
-    let at: Vec<&str> = run["steps"].as_array().unwrap().iter().map(|s| s["at"].as_str().unwrap()).collect();
+    let at: Vec<&str> =
+        run["steps"].as_array().unwrap().iter().map(|s| s["at"].as_str().unwrap()).collect();
     assert_eq!(at, ["0s", "32s", "45s", "50s", "1m10s"]);
     assert_eq!(run["steps"][0]["scenario"], "crash-vs-graceful-stop");
 }
 
 #[test]
 fn tour_run_exits_1_when_a_step_never_arrives() {
-    let text = tour_file(r#""until":{"apiservers":[{"name":"apiserver-a","status":"on the moon"}]},"#)
-        .replace(r#"}}]}"#, r#"}},{"say":"b"}]}"#);
+    let text =
+        tour_file(r#""until":{"apiservers":[{"name":"apiserver-a","status":"on the moon"}]},"#)
+            .replace(r#"}}]}"#, r#"}},{"say":"b"}]}"#);
     let path = write("never.json", &text);
-    assert_eq!(sim(&["tour", "check", path.to_str().unwrap()]).status.code(), Some(0), "valid: only running finds it");
+    assert_eq!(
+        sim(&["tour", "check", path.to_str().unwrap()]).status.code(),
+        Some(0),
+        "valid: only running finds it"
+    );
     let out = sim(&["tour", "run", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(run["passed"], false);
     let first = &run["steps"][0];
     assert_eq!((first["wait"].as_str(), first["held"].as_bool()), (Some("until"), Some(false)));
-    assert_eq!((first["at_ms"].as_u64(), first["at"].as_str()), (Some(3_600_000), Some("1h0m0s")), "given up after an hour");
-    assert_eq!(first["why"], serde_json::json!([r#"apiservers[apiserver-a].status: expected "on the moon", got "running""#]));
+    assert_eq!(
+        (first["at_ms"].as_u64(), first["at"].as_str()),
+        (Some(3_600_000), Some("1h0m0s")),
+        "given up after an hour"
+    );
+    assert_eq!(
+        first["why"],
+        serde_json::json!([
+            r#"apiservers[apiserver-a].status: expected "on the moon", got "running""#
+        ])
+    );
     let second = &run["steps"][1];
     assert_eq!(second["held"], false);
     assert!(second["at_ms"].is_null());
@@ -395,14 +417,23 @@ fn tour_run_exits_1_when_a_step_never_arrives() {
 /// `docs/tour.md`'s complete example is a tour `tour run` passes, at the instants it says.
 #[test]
 fn the_documented_example_tour_runs() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tour.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tour.md")).unwrap();
     let example = doc.split("## 8. A complete example").nth(1).expect("section 8");
-    let json = example.split("```json\n").nth(1).and_then(|b| b.split("```").next()).expect("its JSON");
+    let json =
+        example.split("```json\n").nth(1).and_then(|b| b.split("```").next()).expect("its JSON");
     let path = write("example-tour.json", json);
     let out = sim(&["tour", "run", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let at: Vec<&str> = run["steps"].as_array().unwrap().iter().map(|s| s["at"].as_str().unwrap()).collect();
+    let at: Vec<&str> =
+        run["steps"].as_array().unwrap().iter().map(|s| s["at"].as_str().unwrap()).collect();
     assert_eq!(at, ["0s", "20s", "30s", "1m10s"]);
     assert_eq!(run["steps"][0]["scenario"], "two-apiservers");
     assert_eq!(run["steps"][3]["scenario"], "crash-vs-graceful-stop");

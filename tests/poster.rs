@@ -12,7 +12,14 @@ fn untouched(lang: Lang) -> String {
 #[test]
 fn the_untouched_page_shows_the_story_at_its_first_instant() {
     let html = untouched(Lang::En);
-    for seen in ["10.96.0.1", "apiserver-a", "apiserver-b", "apiserver-c", "/masterleases/192.168.10.11", "t = 0s"] {
+    for seen in [
+        "10.96.0.1",
+        "apiserver-a",
+        "apiserver-b",
+        "apiserver-c",
+        "/masterleases/192.168.10.11",
+        "t = 0s",
+    ] {
         assert!(html.contains(seen), "the poster shows {seen}");
     }
     assert!(html.contains("0. In one minute: a crash, a graceful stop"), "the story's card");
@@ -31,7 +38,11 @@ fn the_stage_is_drawn_wide_and_narrow_and_the_width_picks() {
     let html = untouched(Lang::En);
     assert_eq!(html.matches("class=\"stage-fits\"").count(), 1);
     for fit in ["wide", "phone", "column"] {
-        assert_eq!(html.matches(&format!("data-fit=\"{fit}\" class=\"stage-fit\"")).count(), 1, "{fit}");
+        assert_eq!(
+            html.matches(&format!("data-fit=\"{fit}\" class=\"stage-fit\"")).count(),
+            1,
+            "{fit}"
+        );
     }
     assert_eq!(html.matches("class=\"stage portrait\"").count(), 2, "two narrow stages");
     assert_eq!(html.matches("class=\"stage\"").count(), 1, "one wide stage");
@@ -46,7 +57,10 @@ fn every_poster_is_in_its_language_and_names_its_file() {
     files.sort();
     files.dedup();
     assert_eq!(files.len(), all.len(), "one file each");
-    assert!(files.contains(&"story.en.html".to_string()) && files.contains(&"lease-crash-vs-stop.zh.html".to_string()));
+    assert!(
+        files.contains(&"story.en.html".to_string())
+            && files.contains(&"lease-crash-vs-stop.zh.html".to_string())
+    );
     for p in &all {
         let html = p.render();
         assert!(html.contains(&format!("data-poster=\"posters/{}\"", p.file())));

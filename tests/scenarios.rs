@@ -16,18 +16,12 @@ fn scenario_files() -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|ext| ext == "json"))
         .collect();
     files.sort();
-    assert!(
-        !files.is_empty(),
-        "no scenario files under {}",
-        dir.display()
-    );
+    assert!(!files.is_empty(), "no scenario files under {}", dir.display());
     files
 }
 
 fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 /// Parses one file; an invalid file is reported as a failure of that file.
@@ -48,10 +42,7 @@ fn every_scenario_passes_its_expectations() {
                 continue;
             }
         };
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         if scenario.name != stem {
             failures.push(format!(
                 "{name}: `name` is {:?}, expected the file stem {stem:?}",
@@ -143,9 +134,6 @@ fn docs_scenario_md_is_the_shared_contract() {
             .zip(contract.bytes())
             .position(|(a, b)| a != b)
             .unwrap_or(docs.len().min(contract.len()));
-        panic!(
-            "docs/scenario.md differs from {} at byte {at}: copy it again",
-            shared.display()
-        );
+        panic!("docs/scenario.md differs from {} at byte {at}: copy it again", shared.display());
     }
 }

@@ -84,18 +84,20 @@ use kube_bootstrap_lab::contract::api::{
     Behavior, Endpoints, IpAddress, IpFamily, ParentReference, Service, ServiceCidr, ServiceType,
     LABEL_IP_FAMILY, LABEL_SERVICE_NAME,
 };
+use kube_bootstrap_lab::contract::event::{Event, EventKind};
+use kube_bootstrap_lab::contract::scenario::{Action, Corruption, Scenario};
 use kube_bootstrap_lab::testing::k8s::controlplane::{Status, KUBERNETES, READYZ_POLL_MS};
 use kube_bootstrap_lab::testing::k8s::etcd;
-use kube_bootstrap_lab::contract::event::{Event, EventKind};
 use kube_bootstrap_lab::testing::k8s::ipallocator::cidrallocator;
 use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
 use kube_bootstrap_lab::testing::k8s::ipallocator::Range;
 use kube_bootstrap_lab::testing::k8s::portallocator::PortAllocator;
 use kube_bootstrap_lab::testing::k8s::reconcilers::ReconcilerType;
 use kube_bootstrap_lab::testing::k8s::repair::nodeport::collect_service_node_ports;
-use kube_bootstrap_lab::testing::k8s::repair::repairip::{self, ip_address_verdict, IpAddressVerdict};
+use kube_bootstrap_lab::testing::k8s::repair::repairip::{
+    self, ip_address_verdict, IpAddressVerdict,
+};
 use kube_bootstrap_lab::testing::k8s::repair::NUM_REPAIRS_BEFORE_LEAK_CLEANUP;
-use kube_bootstrap_lab::contract::scenario::{Action, Corruption, Scenario};
 use kube_bootstrap_lab::testing::sim::world::{MarkKind, Stepped, TaskKind, World};
 
 #[path = "support/swarmgen.rs"]
@@ -128,12 +130,7 @@ fn known(
     now: u64,
     message: String,
 ) -> Result<(), Violation> {
-    Err(Violation {
-        invariant,
-        time_ms: now,
-        message,
-        bug: Some(bug),
-    })
+    Err(Violation { invariant, time_ms: now, message, bug: Some(bug) })
 }
 
 // =============================================================================================
@@ -151,12 +148,7 @@ struct Violation {
 }
 
 fn fail(invariant: &'static str, now: u64, message: String) -> Result<(), Violation> {
-    Err(Violation {
-        invariant,
-        time_ms: now,
-        message,
-        bug: None,
-    })
+    Err(Violation { invariant, time_ms: now, message, bug: None })
 }
 
 /// What just happened: one task of the world, or one of our actions.
@@ -206,12 +198,7 @@ impl Stored {
             ),
             (_, None) => Rc::new(PortAllocator::new(cfg.node_ports, behavior)),
         };
-        Stored {
-            ip_rev,
-            ips,
-            port_rev,
-            ports,
-        }
+        Stored { ip_rev, ips, port_rev, ports }
     }
 }
 
@@ -230,18 +217,11 @@ struct Owners {
 
 impl Owners {
     fn fingerprint(world: &World) -> Vec<u64> {
-        world
-            .etcd()
-            .list(etcd::SERVICES, world.now())
-            .map(|(_, e)| e.mod_revision)
-            .collect()
+        world.etcd().list(etcd::SERVICES, world.now()).map(|(_, e)| e.mod_revision).collect()
     }
 
     fn of(world: &World, fingerprint: Vec<u64>, range: &Range, ports: &PortAllocator) -> Owners {
-        let mut o = Owners {
-            fingerprint,
-            ..Owners::default()
-        };
+        let mut o = Owners { fingerprint, ..Owners::default() };
         for svc in world.etcd().services(world.now()) {
             if svc.is_ip_set() {
                 for raw in svc.cluster_ips() {
@@ -317,10 +297,7 @@ impl Ipam {
 
     fn of(world: &World, fingerprint: [u64; 4]) -> Ipam {
         let (etcd, now) = (world.etcd(), world.now());
-        let mut ipam = Ipam {
-            fingerprint,
-            ..Ipam::default()
-        };
+        let mut ipam = Ipam { fingerprint, ..Ipam::default() };
         for svc in etcd.services(now) {
             if svc.is_ip_set() {
                 for ip in svc.cluster_ips().iter().filter_map(|r| r.parse().ok()) {
@@ -337,11 +314,7 @@ impl Ipam {
         ipam.ranges = ipam
             .cidrs
             .iter()
-            .flat_map(|c| {
-                c.prefixes()
-                    .into_iter()
-                    .map(|n| (CidrRange::new(n), c.allocatable()))
-            })
+            .flat_map(|c| c.prefixes().into_iter().map(|n| (CidrRange::new(n), c.allocatable())))
             .collect();
         ipam
     }
@@ -386,9 +359,7 @@ impl Ipam {
 /// Containment as the allocators and repair loops test it (`PrefixContainsIP`: neither the
 /// network address nor the IPv4 broadcast address counts).
 fn in_cidrs<'a>(cidrs: impl Iterator<Item = &'a ServiceCidr>, ip: IpAddr) -> bool {
-    cidrs
-        .flat_map(|c| c.prefixes())
-        .any(|net| CidrRange::new(net).contains(ip))
+    cidrs.flat_map(|c| c.prefixes()).any(|net| CidrRange::new(net).contains(ip))
 }
 
 /// `verifyIPAddressLabels`: made by the allocator, with the family label of its address.
@@ -568,10 +539,7 @@ impl Observer {
             marks_seen: 0,
             act_failed: false,
             stored: Stored::read(world, None),
-            owners: Rc::new(Owners {
-                fingerprint: vec![u64::MAX],
-                ..Owners::default()
-            }),
+            owners: Rc::new(Owners { fingerprint: vec![u64::MAX], ..Owners::default() }),
             signature: Signature::default(),
             last_disturbance: 0,
             ready_since: BTreeMap::new(),
@@ -586,10 +554,7 @@ impl Observer {
             sightings: BTreeMap::new(),
             ipam_on: world.behavior().ip_addresses(),
             repair_interval: cfg.repair_interval_ms,
-            ipam: Rc::new(Ipam {
-                fingerprint: [u64::MAX; 4],
-                ..Ipam::default()
-            }),
+            ipam: Rc::new(Ipam { fingerprint: [u64::MAX; 4], ..Ipam::default() }),
             g_clean: false,
             g_exempt: BTreeMap::new(),
             h_signature: Vec::new(),
@@ -617,9 +582,8 @@ impl Observer {
             .filter(|m| m.kind == MarkKind::Start)
             .map(|m| m.subject.as_str())
             .collect();
-        let rewrote = world.marks()[self.marks_seen..]
-            .iter()
-            .any(|m| m.kind == MarkKind::EndpointsRewrite);
+        let rewrote =
+            world.marks()[self.marks_seen..].iter().any(|m| m.kind == MarkKind::EndpointsRewrite);
         self.marks_seen = world.marks().len();
         let stored = Stored::read(world, Some(&self.stored));
         let fingerprint = Owners::fingerprint(world);
@@ -637,21 +601,15 @@ impl Observer {
         let owners = if !services_changed {
             self.owners.clone()
         } else {
-            Rc::new(Owners::of(
-                world,
-                fingerprint,
-                &self.ip_range,
-                &self.port_range,
-            ))
+            Rc::new(Owners::of(world, fingerprint, &self.ip_range, &self.port_range))
         };
         let kube_svc = world.etcd().service("default", KUBERNETES, now);
         self.act_failed = events.iter().any(|e| e.kind == EventKind::ActionFailed);
-        if let Some(e) = events.iter().rev().find(|e| {
-            matches!(
-                e.kind,
-                EventKind::SyncFailed | EventKind::RefusedToEraseEndpoints
-            )
-        }) {
+        if let Some(e) = events
+            .iter()
+            .rev()
+            .find(|e| matches!(e.kind, EventKind::SyncFailed | EventKind::RefusedToEraseEndpoints))
+        {
             self.last_unable_to_sync = Some(now);
             self.last_unable_to_sync_message = e.message.clone();
         }
@@ -812,10 +770,7 @@ impl Observer {
         let ipam = &self.ipam;
         let cidrs: Vec<&ServiceCidr> = ipam.cidrs.iter().collect();
         let family = IpFamily::of(&self.kube_ip);
-        for item in cidrallocator::allocators(&cidrs, family)
-            .iter()
-            .filter(|i| i.ready)
-        {
+        for item in cidrallocator::allocators(&cidrs, family).iter().filter(|i| i.ready) {
             let range = item.range;
             let held = ipam.addrs.keys().filter(|ip| range.contains(**ip)).count() as u128;
             if held >= range.size() {
@@ -871,19 +826,11 @@ impl Observer {
         for a in world.apiservers() {
             match self.sightings.get_mut(&a.spec.name) {
                 Some(s) if s.epoch == a.epoch => {}
-                Some(s) => {
-                    *s = Sightings {
-                        epoch: a.epoch,
-                        ..Sightings::default()
-                    }
-                }
+                Some(s) => *s = Sightings { epoch: a.epoch, ..Sightings::default() },
                 None => {
                     self.sightings.insert(
                         a.spec.name.clone(),
-                        Sightings {
-                            epoch: a.epoch,
-                            ..Sightings::default()
-                        },
+                        Sightings { epoch: a.epoch, ..Sightings::default() },
                     );
                 }
             }
@@ -912,36 +859,21 @@ impl Observer {
             return fail(
                 "(e) leak",
                 now,
-                format!(
-                    "{} rewrote the allocations but marks name runners {runners:?}",
-                    stepped
-                ),
+                format!("{} rewrote the allocations but marks name runners {runners:?}", stepped),
             );
         };
         self.coverage.d_repairs += 1;
         // 1.20's Start() runs RunOnce synchronously, then starts the loop, whose first run is
         // immediate: two runs at the start instant.
-        let runs = if is_start && self.behavior == Behavior::V1_20 {
-            2
-        } else {
-            1
-        };
+        let runs = if is_start && self.behavior == Behavior::V1_20 { 2 } else { 1 };
         let owners = self.owners.clone();
-        let s = self
-            .sightings
-            .get_mut(*runner)
-            .expect("every apiserver has an entry");
+        let s = self.sightings.get_mut(*runner).expect("every apiserver has an entry");
 
         let mut expect_ips: BTreeSet<IpAddr> = owners.ips.keys().copied().collect();
         for ip in owners.ips.keys() {
             s.ips.remove(ip);
         }
-        for ip in self
-            .stored
-            .ips
-            .iter()
-            .filter(|ip| !ipam && !owners.ips.contains_key(ip))
-        {
+        for ip in self.stored.ips.iter().filter(|ip| !ipam && !owners.ips.contains_key(ip)) {
             let n = s.ips.entry(ip).or_insert(0);
             *n += runs;
             let n = *n;
@@ -961,12 +893,7 @@ impl Observer {
         for p in owners.ports.keys() {
             s.ports.remove(p);
         }
-        for p in self
-            .stored
-            .ports
-            .iter()
-            .filter(|p| !owners.ports.contains_key(p))
-        {
+        for p in self.stored.ports.iter().filter(|p| !owners.ports.contains_key(p)) {
             let n = s.ports.entry(p).or_insert(0);
             *n += runs;
             let n = *n;
@@ -993,11 +920,7 @@ impl Observer {
             if !self.stored.ips.has(*ip) {
                 want.insert(("ClusterIPNotAllocated", holders[0].clone()));
             }
-            want.extend(
-                holders[1..]
-                    .iter()
-                    .map(|h| ("ClusterIPAlreadyAllocated", h.clone())),
-            );
+            want.extend(holders[1..].iter().map(|h| ("ClusterIPAlreadyAllocated", h.clone())));
         }
         want.extend(
             owners
@@ -1010,18 +933,9 @@ impl Observer {
             if !self.stored.ports.has(*p) {
                 want.insert(("PortNotAllocated", holders[0].clone()));
             }
-            want.extend(
-                holders[1..]
-                    .iter()
-                    .map(|h| ("PortAlreadyAllocated", h.clone())),
-            );
+            want.extend(holders[1..].iter().map(|h| ("PortAlreadyAllocated", h.clone())));
         }
-        want.extend(
-            owners
-                .ports_out_of_range
-                .iter()
-                .map(|h| ("PortOutOfRange", h.clone())),
-        );
+        want.extend(owners.ports_out_of_range.iter().map(|h| ("PortOutOfRange", h.clone())));
         let got: BTreeSet<(&str, String)> = events
             .iter()
             .filter(|e| {
@@ -1055,10 +969,7 @@ impl Observer {
         // From here until the next corruption, storage must stay consistent with the Services —
         // unless this run found Services sharing an item: repair only reports those ("please
         // recreate service"), and they stay until one of the Services goes.
-        self.clean = owners
-            .duplicates()
-            .iter()
-            .all(|d| ipam && d.starts_with("IP "));
+        self.clean = owners.duplicates().iter().all(|d| ipam && d.starts_with("IP "));
         Ok(())
     }
 
@@ -1078,22 +989,14 @@ impl Observer {
         }
         self.coverage.d_checked += 1;
         let ipam = self.ipam_on;
-        if let Some(d) = owners
-            .duplicates()
-            .iter()
-            .find(|d| !(ipam && d.starts_with("IP ")))
-        {
+        if let Some(d) = owners.duplicates().iter().find(|d| !(ipam && d.starts_with("IP "))) {
             return fail(
                 "(d) allocations",
                 now,
                 format!("after a clean repair and no corruption since, {d}"),
             );
         }
-        if let Some((ip, who)) = owners
-            .ips
-            .iter()
-            .find(|(ip, _)| !ipam && !stored.ips.has(**ip))
-        {
+        if let Some((ip, who)) = owners.ips.iter().find(|(ip, _)| !ipam && !stored.ips.has(**ip)) {
             return fail("(d) allocations", now, format!(
                 "after a clean repair and no corruption since, {who:?} holds cluster IP {ip} but etcd does not"));
         }
@@ -1180,9 +1083,7 @@ impl Observer {
         // apiserver is ready; while it is missing, creation fails with `namespaces "default" not found`.
         let namespace_missing = self.behavior != Behavior::V1_20
             && !world.etcd().namespaces(now).iter().any(|n| n == "default")
-            && self
-                .last_unable_to_sync_message
-                .ends_with("namespaces \"default\" not found");
+            && self.last_unable_to_sync_message.ends_with("namespaces \"default\" not found");
         if namespace_missing {
             self.b2_blocked_at = Some(now);
         }
@@ -1234,12 +1135,7 @@ impl Observer {
             apiservers: world
                 .apiservers()
                 .map(|a| {
-                    (
-                        a.epoch,
-                        a.status,
-                        world.ready(&a.spec.name),
-                        world.reachable(&a.spec.name),
-                    )
+                    (a.epoch, a.status, world.ready(&a.spec.name), world.reachable(&a.spec.name))
                 })
                 .collect(),
             etcd_available: world.etcd_available(),
@@ -1256,10 +1152,7 @@ impl Observer {
                 return fail(
                     "(a) leases",
                     now,
-                    format!(
-                        "{leases:?} exist under the {:?} reconciler",
-                        self.reconciler
-                    ),
+                    format!("{leases:?} exist under the {:?} reconciler", self.reconciler),
                 );
             }
             // (a) and (c) are about the lease reconciler: master-count keeps up to
@@ -1270,17 +1163,13 @@ impl Observer {
             return Ok(());
         }
         // Every live lease was written at most one TTL ago.
-        if let Some((key, _, exp)) = leases
-            .iter()
-            .find(|(_, _, exp)| !exp.is_some_and(|t| t > now && t <= now + self.ttl))
+        if let Some((key, _, exp)) =
+            leases.iter().find(|(_, _, exp)| !exp.is_some_and(|t| t > now && t <= now + self.ttl))
         {
             return fail(
                 "(a) leases",
                 now,
-                format!(
-                    "lease {key} expires at {exp:?}, not within the TTL {}ms",
-                    self.ttl
-                ),
+                format!("lease {key} expires at {exp:?}, not within the TTL {}ms", self.ttl),
             );
         }
         let leases: BTreeSet<String> = leases.into_iter().map(|(_, ip, _)| ip).collect();
@@ -1300,15 +1189,9 @@ impl Observer {
             _ => None,
         };
         if let Some((name, stop)) = removing {
-            let a = world
-                .apiservers()
-                .find(|a| a.spec.name == name)
-                .expect("known apiserver");
-            let removed = if stop {
-                a.status == Status::Stopped
-            } else {
-                a.status == Status::Running
-            };
+            let a = world.apiservers().find(|a| a.spec.name == name).expect("known apiserver");
+            let removed =
+                if stop { a.status == Status::Stopped } else { a.status == Status::Running };
             if removed && world.reachable(name) {
                 let ip = a.ip();
                 if leases.contains(&ip) {
@@ -1337,9 +1220,7 @@ impl Observer {
         // way to empty them is the 1.27+ pre-shutdown hook of the last apiserver (PR #116685:
         // zero leases and StopReconciling called); 1.20 refuses even then.
         let empty = ep.is_some_and(|e| {
-            e.subsets
-                .iter()
-                .all(|s| s.addresses.is_empty() && s.not_ready_addresses.is_empty())
+            e.subsets.iter().all(|s| s.addresses.is_empty() && s.not_ready_addresses.is_empty())
         });
         if empty && !leases.is_empty() {
             return fail(
@@ -1373,11 +1254,8 @@ impl Observer {
         if !kube_svc || now <= self.last_disturbance + self.ttl + self.interval {
             return Ok(());
         }
-        let ready: BTreeSet<String> = world
-            .apiservers()
-            .filter(|a| world.ready(&a.spec.name))
-            .map(|a| a.ip())
-            .collect();
+        let ready: BTreeSet<String> =
+            world.apiservers().filter(|a| world.ready(&a.spec.name)).map(|a| a.ip()).collect();
         if ready.is_empty() {
             return Ok(());
         }
@@ -1461,9 +1339,7 @@ impl Observer {
         }
         if let (Ctx::Step(stepped), [runner]) = (ctx, runners) {
             let before = self.ipam.clone();
-            let up = world
-                .apiservers()
-                .any(|a| a.spec.name == *runner && a.is_up());
+            let up = world.apiservers().any(|a| a.spec.name == *runner && a.is_up());
             let pass = matches!(stepped.task, TaskKind::Start | TaskKind::Repair)
                 && up
                 && world.reachable(runner)
@@ -1519,11 +1395,7 @@ impl Observer {
             if !svc.is_ip_set() {
                 continue;
             }
-            for ip in svc
-                .cluster_ips()
-                .iter()
-                .filter_map(|r| r.parse::<IpAddr>().ok())
-            {
+            for ip in svc.cluster_ips().iter().filter_map(|r| r.parse::<IpAddr>().ok()) {
                 if !in_cidrs(cidrs.iter(), ip) {
                     want.insert(("ClusterIPOutOfRange", key.clone()));
                     exempt.entry(ip).or_default().insert(key.clone());
@@ -1549,11 +1421,8 @@ impl Observer {
                 }
             }
         }
-        let listed: Vec<IpAddr> = addrs
-            .iter()
-            .filter(|(_, a)| a.managed())
-            .map(|(ip, _)| *ip)
-            .collect();
+        let listed: Vec<IpAddr> =
+            addrs.iter().filter(|(_, a)| a.managed()).map(|(ip, _)| *ip).collect();
         for ip in listed {
             let a = &addrs[&ip];
             let reason = match before.verdict(a) {
@@ -1610,9 +1479,7 @@ impl Observer {
                 before.cidr_names()));
         }
         let show = |m: &BTreeMap<IpAddr, IpAddress>| -> Vec<String> {
-            m.values()
-                .map(|a| format!("{} -> {}", a.ip, a.parent))
-                .collect()
+            m.values().map(|a| format!("{} -> {}", a.ip, a.parent)).collect()
         };
         if show(&addrs) != show(&after.addrs) {
             return fail("(g) repair pass", now, format!(
@@ -1636,10 +1503,8 @@ impl Observer {
         self.coverage.g_checked += 1;
         for (ip, holders) in &after.holders {
             let exempt = self.g_exempt.get(ip);
-            let held: Vec<&String> = holders
-                .iter()
-                .filter(|h| !exempt.is_some_and(|e| e.contains(*h)))
-                .collect();
+            let held: Vec<&String> =
+                holders.iter().filter(|h| !exempt.is_some_and(|e| e.contains(*h))).collect();
             if held.is_empty() || !after.in_any(*ip) {
                 continue;
             }
@@ -1700,12 +1565,7 @@ impl Observer {
             let svc = self.ipam.services.get(&key).filter(|_| !self.act_failed);
             let ips: Vec<IpAddr> = svc
                 .filter(|s| s.is_ip_set())
-                .map(|s| {
-                    s.cluster_ips()
-                        .iter()
-                        .filter_map(|r| r.parse().ok())
-                        .collect()
-                })
+                .map(|s| s.cluster_ips().iter().filter_map(|r| r.parse().ok()).collect())
                 .unwrap_or_default();
             for ip in ips {
                 if self.ipam.in_any(ip) && after.addrs.contains_key(&ip) {
@@ -1723,10 +1583,7 @@ impl Observer {
         let mut next = BTreeMap::new();
         let unchanged = Rc::ptr_eq(&self.ipam, after);
         for (ip, a) in after.addrs.iter().filter(|_| !unchanged) {
-            if matches!(
-                after.verdict(a),
-                IpAddressVerdict::Unmanaged | IpAddressVerdict::Ok
-            ) {
+            if matches!(after.verdict(a), IpAddressVerdict::Unmanaged | IpAddressVerdict::Ok) {
                 continue;
             }
             let since = match self.h_unjustified.get(ip) {
@@ -1739,11 +1596,7 @@ impl Observer {
             next.insert(*ip, (a.created_ms, since));
         }
         if !unchanged {
-            let resolved = self
-                .h_unjustified
-                .keys()
-                .filter(|ip| !next.contains_key(ip))
-                .count();
+            let resolved = self.h_unjustified.keys().filter(|ip| !next.contains_key(ip)).count();
             self.coverage.h_resolved += resolved as u64;
             self.h_unjustified = next;
         }
@@ -1851,9 +1704,7 @@ impl Observer {
         self.coverage.j_checked += 1;
         let want: BTreeSet<&String> = ep.subsets.iter().flat_map(|s| &s.addresses).collect();
         let slices = world.etcd().endpoint_slices(now);
-        let ours = slices
-            .iter()
-            .find(|s| s.namespace == "default" && s.name == KUBERNETES);
+        let ours = slices.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
         let Some(slice) = ours else {
             return fail("(j) EndpointSlice", now, format!(
                 "default/kubernetes Endpoints list {want:?} after a rewrite but there is no EndpointSlice default/kubernetes"));
@@ -1967,10 +1818,7 @@ struct Options {
 
 /// The one command that replays `seed` as this run ran it.
 fn repro(seed: u64, opts: &Options) -> String {
-    let only = opts
-        .only
-        .map(|b| format!("SWARM_BEHAVIOR={} ", b.as_str()))
-        .unwrap_or_default();
+    let only = opts.only.map(|b| format!("SWARM_BEHAVIOR={} ", b.as_str())).unwrap_or_default();
     format!("{only}SWARM_SEED={seed} cargo test --no-default-features --test swarm -- --nocapture")
 }
 
@@ -2017,9 +1865,7 @@ impl Watch for Checked<'_> {
         }
         let line = format!(
             "{at}ms {raw}{}",
-            failed
-                .map(|m| format!(" -> failed: {m}"))
-                .unwrap_or_default()
+            failed.map(|m| format!(" -> failed: {m}")).unwrap_or_default()
         );
         if self.opts.verbose {
             println!("  {line}");
@@ -2047,10 +1893,7 @@ fn run_seed(seed: u64, opts: &Options) -> Outcome {
         stats: Stats::default(),
         recent: Vec::new(),
     };
-    watch
-        .stats
-        .behaviors
-        .insert(run.scenario.behavior.as_str(), 1);
+    watch.stats.behaviors.insert(run.scenario.behavior.as_str(), 1);
     let result = panic::catch_unwind(AssertUnwindSafe(|| run.drive(&mut watch)));
     let violation = match result {
         Ok(Ok(())) => None,
@@ -2069,12 +1912,7 @@ fn run_seed(seed: u64, opts: &Options) -> Outcome {
             })
         }
     };
-    let Checked {
-        obs,
-        mut stats,
-        recent,
-        ..
-    } = watch;
+    let Checked { obs, mut stats, recent, .. } = watch;
     stats.coverage = obs.coverage.clone();
     stats.known = obs.known_hits.clone();
     stats.tally = tally(run.world.events());
@@ -2089,13 +1927,7 @@ fn run_seed(seed: u64, opts: &Options) -> Outcome {
             repro(seed, opts)
         )
     });
-    Outcome {
-        seed,
-        stats,
-        violation,
-        class,
-        world: Some(run.world),
-    }
+    Outcome { seed, stats, violation, class, world: Some(run.world) }
 }
 
 fn summarize(s: &Scenario) -> String {
@@ -2120,11 +1952,9 @@ fn summarize(s: &Scenario) -> String {
 }
 
 fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().map(|v| {
-        v.trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("{name} must be a number, got {v:?}"))
-    })
+    std::env::var(name)
+        .ok()
+        .map(|v| v.trim().parse().unwrap_or_else(|_| panic!("{name} must be a number, got {v:?}")))
 }
 
 fn env_flag(name: &str) -> bool {
@@ -2134,10 +1964,8 @@ fn env_flag(name: &str) -> bool {
 /// Runs `seeds` on as many threads as there are cores; the outcomes in seed order, and the
 /// number of threads.
 fn run_seeds(seeds: &[u64], opts: &Options) -> (Vec<Outcome>, usize) {
-    let threads = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .min(seeds.len())
-        .max(1);
+    let threads =
+        std::thread::available_parallelism().map_or(2, |n| n.get()).min(seeds.len()).max(1);
     // Silence the default hook's backtrace noise for engine panics; they are reported per seed.
     let hook = panic::take_hook();
     panic::set_hook(Box::new(|_| {}));
@@ -2158,10 +1986,7 @@ fn run_seeds(seeds: &[u64], opts: &Options) -> (Vec<Outcome>, usize) {
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("swarm thread"))
-            .collect()
+        handles.into_iter().flat_map(|h| h.join().expect("swarm thread")).collect()
     });
     panic::set_hook(hook);
     outcomes.sort_by_key(|o| o.seed);
@@ -2176,11 +2001,7 @@ fn fail_with(failures: &[String], seeds: usize) {
             "{} of {} swarm seeds failed; first failures:\n\n{}",
             failures.len(),
             seeds,
-            shown
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n")
+            shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n\n")
         );
     }
 }
@@ -2235,10 +2056,7 @@ fn swarm() {
             }
         }
         if let (Some(v), Some((inv, _))) = (&o.violation, o.class) {
-            by_invariant
-                .entry(inv.to_string())
-                .or_default()
-                .push(o.seed);
+            by_invariant.entry(inv.to_string()).or_default().push(o.seed);
             failures.push(v.clone());
         }
     }
@@ -2264,21 +2082,13 @@ fn swarm() {
         "every known bug is listed"
     );
     for (inv, seeds) in &by_invariant {
-        println!(
-            "swarm: {} seeds violate {inv}: {:?}",
-            seeds.len(),
-            &seeds[..seeds.len().min(20)]
-        );
+        println!("swarm: {} seeds violate {inv}: {:?}", seeds.len(), &seeds[..seeds.len().min(20)]);
     }
     for (bug, seeds) in &by_bug {
         println!(
             "swarm: {} seeds hit known engine bug {bug:?}{}: {:?}",
             seeds.len(),
-            if strict {
-                ""
-            } else {
-                " (not failing; SWARM_STRICT=1 fails on it)"
-            },
+            if strict { "" } else { " (not failing; SWARM_STRICT=1 fails on it)" },
             &seeds[..seeds.len().min(20)]
         );
     }
@@ -2288,12 +2098,7 @@ fn swarm() {
 /// The same seed gives the same world, byte for byte: final state and event log.
 #[test]
 fn swarm_is_deterministic() {
-    let opts = Options {
-        check: false,
-        verbose: false,
-        trace: false,
-        only: None,
-    };
+    let opts = Options { check: false, verbose: false, trace: false, only: None };
     for seed in [0, 1, 7, 42, 1234, 99_999] {
         let a = run_seed(seed, &opts);
         let b = run_seed(seed, &opts);
@@ -2321,10 +2126,7 @@ fn swarm_is_deterministic() {
             "seed {seed}: event logs differ; reproduce: {}",
             repro(seed, &opts)
         );
-        assert!(
-            wa.events().len() > 10,
-            "seed {seed}: suspiciously few events"
-        );
+        assert!(wa.events().len() > 10, "seed {seed}: suspiciously few events");
     }
 }
 

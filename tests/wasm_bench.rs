@@ -21,10 +21,7 @@ mod workloads;
 #[wasm_bindgen_test]
 fn workloads_in_the_browser() {
     console_log!("wasm32 in headless Chromium");
-    let bench = suite::Bench {
-        now: &now,
-        print: &|line| console_log!("{line}"),
-    };
+    let bench = suite::Bench { now: &now, print: &|line| console_log!("{line}") };
     let day = workloads::control_plane_scenario(5, 1000);
     bench.allocators_and_a_day(&day);
     bench.seek_anywhere();

@@ -13,7 +13,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 mod dom;
 #[path = "../benches/support/workloads.rs"]
 mod workloads;
-use dom::{by_id, button_in, click, document, exists, seek, set_input, settle, text, until, Mounted};
+use dom::{
+    button_in, by_id, click, document, exists, seek, set_input, settle, text, until, Mounted,
+};
 
 async fn click_id(id: &str) {
     click(by_id(id)).await;
@@ -43,17 +45,12 @@ fn add_styles() -> Element {
 
 /// How many addresses of the kubernetes Endpoints are fading out.
 fn leaving() -> u32 {
-    by_id("kubernetes-endpoints")
-        .query_selector_all(".address.leaving")
-        .unwrap()
-        .length()
+    by_id("kubernetes-endpoints").query_selector_all(".address.leaving").unwrap().length()
 }
 
 /// The addresses listed in the kubernetes Endpoints (not those fading out).
 fn endpoints() -> String {
-    let list = by_id("kubernetes-endpoints")
-        .query_selector_all(".address:not(.leaving)")
-        .unwrap();
+    let list = by_id("kubernetes-endpoints").query_selector_all(".address:not(.leaving)").unwrap();
     (0..list.length())
         .filter_map(|i| list.item(i))
         .map(|n| n.text_content().unwrap_or_default())
@@ -68,10 +65,7 @@ async fn opens_the_default_scenario_and_shows_the_kubernetes_service() {
     assert_eq!(text("kubernetes-ip"), "10.96.0.1");
     assert_eq!(text("clock"), "t = 0s");
     assert!(endpoints().contains("192.168.10.11") && endpoints().contains("192.168.10.12"));
-    assert!(
-        !endpoints().contains("192.168.10.13"),
-        "apiserver-c starts at 5 s"
-    );
+    assert!(!endpoints().contains("192.168.10.13"), "apiserver-c starts at 5 s");
     // Step to the next events until c has started.
     // Each click is waited for: a loaded machine can delay a render past a fixed pause.
     for _ in 0..20 {
@@ -93,22 +87,13 @@ async fn a_crashed_apiserver_leaves_the_endpoints_after_its_ttl() {
     seek(20_000).await;
     click(button_in("apiserver-apiserver-b", "Crash")).await;
     until("b shows crashed", || {
-        by_id("apiserver-apiserver-b")
-            .text_content()
-            .unwrap()
-            .contains("crashed")
+        by_id("apiserver-apiserver-b").text_content().unwrap().contains("crashed")
     })
     .await;
-    assert!(
-        endpoints().contains("192.168.10.12"),
-        "still listed: its lease is alive"
-    );
+    assert!(endpoints().contains("192.168.10.12"), "still listed: its lease is alive");
     seek(34_000).await;
     until("t = 34 s", || text("clock") == "t = 34s").await;
-    assert!(
-        endpoints().contains("192.168.10.12"),
-        "lease written at 20 s lives until 35 s"
-    );
+    assert!(endpoints().contains("192.168.10.12"), "lease written at 20 s lives until 35 s");
     seek(36_000).await;
     until("t = 36 s", || text("clock") == "t = 36s").await;
     assert!(
@@ -145,11 +130,7 @@ async fn an_invalid_cidr_is_refused_and_nothing_changes() {
         text("config-error"),
         "cluster.service_cluster_ip_range: invalid CIDR \"10.96.0.0/33\""
     );
-    assert_eq!(
-        text("kubernetes-ip"),
-        "10.96.0.1",
-        "the running cluster is unchanged"
-    );
+    assert_eq!(text("kubernetes-ip"), "10.96.0.1", "the running cluster is unchanged");
     set_input("cfg-cidr", "172.20.0.0/20", "change").await;
     set_input("cfg-count", "2", "change").await;
     click_id("cfg-apply").await;
@@ -158,12 +139,7 @@ async fn an_invalid_cidr_is_refused_and_nothing_changes() {
     })
     .await;
     assert!(!exists("config-error"));
-    assert!(
-        document()
-            .get_element_by_id("apiserver-apiserver-c")
-            .is_none(),
-        "two apiservers"
-    );
+    assert!(document().get_element_by_id("apiserver-apiserver-c").is_none(), "two apiservers");
     // The bitmap shows the new cluster's range at once, though time has not moved.
     assert_eq!(text("clock"), "t = 0s");
     assert_eq!(text("cluster-ip-title"), "ClusterIP 172.20.0.0/20");
@@ -184,10 +160,7 @@ async fn creating_services_shows_kubernetes_errors() {
     click_id("svc-create").await;
     until("the Service is listed", || exists("svc-default-web")).await;
     assert!(!exists("action-error"), "{}", text("action-error"));
-    assert!(by_id("svc-default-web")
-        .text_content()
-        .unwrap()
-        .contains("30080"));
+    assert!(by_id("svc-default-web").text_content().unwrap().contains("30080"));
     root.remove();
 }
 
@@ -214,16 +187,9 @@ async fn keyboard_shortcuts_are_scoped_to_the_app() {
     lab.dispatch_event(&key(" ")).unwrap();
     until("space pauses", || pressed().as_deref() == Some("false")).await;
     // Outside the app the same keys do nothing.
-    document()
-        .body()
-        .unwrap()
-        .dispatch_event(&key(" "))
-        .unwrap();
+    document().body().unwrap().dispatch_event(&key(" ")).unwrap();
     settle().await;
-    assert_eq!(
-        by_id("play").get_attribute("aria-pressed").as_deref(),
-        Some("false")
-    );
+    assert_eq!(by_id("play").get_attribute("aria-pressed").as_deref(), Some("false"));
     root.remove();
 }
 
@@ -231,21 +197,13 @@ async fn keyboard_shortcuts_are_scoped_to_the_app() {
 fn settings_are_validated_by_the_core() {
     let ok = cluster_scenario(&Settings::default()).unwrap();
     assert_eq!(ok.cluster.apiservers.len(), 3);
-    let bad = Settings {
-        node_ports: "30000-70000".into(),
-        ..Settings::default()
-    };
+    let bad = Settings { node_ports: "30000-70000".into(), ..Settings::default() };
     assert_eq!(
         cluster_scenario(&bad).unwrap_err(),
         "cluster.service_node_port_range: the port range cannot be greater than 65535: 30000-70000"
     );
-    let bad = Settings {
-        apiservers: "0".into(),
-        ..Settings::default()
-    };
-    assert!(cluster_scenario(&bad)
-        .unwrap_err()
-        .starts_with("apiservers:"));
+    let bad = Settings { apiservers: "0".into(), ..Settings::default() };
+    assert!(cluster_scenario(&bad).unwrap_err().starts_with("apiservers:"));
 }
 
 #[wasm_bindgen_test]
@@ -257,14 +215,8 @@ async fn a_link_reopens_the_same_moment() {
     until("t = 40 s", || text("clock") == "t = 40s").await;
     click_id("share").await;
     until("the link shows", || exists("share-link")).await;
-    let url = by_id("share-link")
-        .dyn_into::<HtmlInputElement>()
-        .unwrap()
-        .value();
-    let fragment = url
-        .split_once('#')
-        .map(|(_, f)| f.to_string())
-        .expect("a fragment");
+    let url = by_id("share-link").dyn_into::<HtmlInputElement>().unwrap().value();
+    let fragment = url.split_once('#').map(|(_, f)| f.to_string()).expect("a fragment");
     assert!(
         fragment.starts_with("scenario=crash-one-of-three&t=40s&actions=%5B%5B20000%2C"),
         "{fragment}"
@@ -273,14 +225,8 @@ async fn a_link_reopens_the_same_moment() {
     root.remove();
 
     let root = mount_with(None, Some(&format!("#{fragment}"))).await;
-    until("the moment is restored", || {
-        exists("clock") && text("clock") == "t = 40s"
-    })
-    .await;
-    assert!(by_id("apiserver-apiserver-b")
-        .text_content()
-        .unwrap()
-        .contains("crashed"));
+    until("the moment is restored", || exists("clock") && text("clock") == "t = 40s").await;
+    assert!(by_id("apiserver-apiserver-b").text_content().unwrap().contains("crashed"));
     assert_eq!(endpoints(), before);
     root.remove();
 }
@@ -336,10 +282,7 @@ async fn page_options_minimal_autoplay_and_reported_problems() {
     root.remove();
     // Asserted after unmounting, so that a failure cannot leave a playing app behind.
     assert_eq!(playing.as_deref(), Some("true"), "autoplay");
-    assert!(
-        minimal,
-        "controls=minimal marks the app; static/style.css hides the editing controls"
-    );
+    assert!(minimal, "controls=minimal marks the app; static/style.css hides the editing controls");
     assert_eq!(notice, "unknown URL parameter \"colour\"");
 }
 
@@ -450,7 +393,11 @@ async fn shortcuts_work_with_the_focus_on_any_button_of_the_lab_but_not_in_a_fie
     let (speed_after, clock_after, playing) = (text("speed-label"), text("clock"), pressed());
     root.remove();
     assert_eq!(after_space.as_deref(), Some("false"), "space on a focused button is the button's");
-    assert_eq!((speed_after, clock_after), (speed, clock), "keys typed into a field are the field's");
+    assert_eq!(
+        (speed_after, clock_after),
+        (speed, clock),
+        "keys typed into a field are the field's"
+    );
     assert_eq!(playing.as_deref(), Some("false"));
 }
 
@@ -460,7 +407,8 @@ async fn the_scenario_and_tour_menus_load_on_commit_not_on_each_arrow_key() {
     until("the app is mounted", || exists("kubernetes-ip")).await;
     seek(10_000).await;
     // The focus moves on, as Tab takes it: the menu gets a real `focusout`.
-    let leave_menu = || by_id("configure").dyn_into::<web_sys::HtmlElement>().unwrap().focus().unwrap();
+    let leave_menu =
+        || by_id("configure").dyn_into::<web_sys::HtmlElement>().unwrap().focus().unwrap();
     // Arrow keys move the choice (a browser fires `change` for each): nothing loads yet.
     press_on(&by_id("scenario-pick"), "ArrowDown");
     set_input("scenario-pick", "crash-vs-graceful-stop", "change").await;
@@ -481,7 +429,8 @@ async fn the_scenario_and_tour_menus_load_on_commit_not_on_each_arrow_key() {
     press_on(&by_id("scenario-pick"), "ArrowUp");
     set_input("scenario-pick", "crash-one-of-three", "change").await;
     press_on(&by_id("scenario-pick"), "Escape");
-    let select = || by_id("scenario-pick").dyn_into::<web_sys::HtmlSelectElement>().unwrap().value();
+    let select =
+        || by_id("scenario-pick").dyn_into::<web_sys::HtmlSelectElement>().unwrap().value();
     let restored = select();
     leave_menu();
     // The tour menu: an arrow key keeps the choice pending, Enter starts the tour.
@@ -537,8 +486,6 @@ async fn the_focus_stays_in_the_lab_on_the_last_tour_step_and_after_leaving() {
     assert_eq!(after_leaving, "tour-pick");
 }
 
-
-
 /// A cluster of 150 Services shows 100 rows and says how many there are; "Show all" shows them.
 #[wasm_bindgen_test]
 async fn a_long_services_table_shows_a_hundred_rows_then_all() {
@@ -564,10 +511,7 @@ async fn a_long_services_table_shows_a_hundred_rows_then_all() {
 }
 
 fn paste(text: &str) {
-    by_id("import-text")
-        .dyn_into::<web_sys::HtmlTextAreaElement>()
-        .unwrap()
-        .set_value(text);
+    by_id("import-text").dyn_into::<web_sys::HtmlTextAreaElement>().unwrap().set_value(text);
 }
 
 /// Issue 13: kubectl output pasted in is read in the page; what the repair loops report shows,
@@ -577,7 +521,9 @@ fn paste(text: &str) {
 async fn a_pasted_cluster_shows_its_findings_and_plays_from_there() {
     let root = mount(None).await;
     until("the import form", || exists("import-text")).await;
-    paste(r#"{"kind": "List", "items": [{"kind": "Service", "metadata": {"name": "web", "namespace": "shop"}, "spec": {"clusterIP": "10.1.2"}}]}"#);
+    paste(
+        r#"{"kind": "List", "items": [{"kind": "Service", "metadata": {"name": "web", "namespace": "shop"}, "spec": {"clusterIP": "10.1.2"}}]}"#,
+    );
     click_id("import-run").await;
     until("the refusal", || exists("import-error")).await;
     assert_eq!(
@@ -606,7 +552,10 @@ async fn a_pasted_cluster_shows_its_findings_and_plays_from_there() {
     // The rules of another release, picked.
     set_input("import-behavior", "1.20", "change").await;
     click_id("import-run").await;
-    until("the 1.20 findings", || text("import-findings").starts_with("8 Services, behaviour 1.20,")).await;
+    until("the 1.20 findings", || {
+        text("import-findings").starts_with("8 Services, behaviour 1.20,")
+    })
+    .await;
     root.remove();
 }
 
@@ -623,7 +572,10 @@ async fn a_large_paste_is_imported_in_the_page_when_no_worker_starts() {
     click_id("import-run").await;
     until("the findings", || exists("import-findings")).await;
     let findings = text("import-findings");
-    assert!(findings.starts_with("2501 Services, behaviour 1.29, range 10.96.0.0/16."), "{findings}");
+    assert!(
+        findings.starts_with("2501 Services, behaviour 1.29, range 10.96.0.0/16."),
+        "{findings}"
+    );
     assert!(findings.contains("Not run: the input is large"), "{findings}");
     assert!(!exists("import-error"));
     until("its Services", || exists("svc-ns-0-svc-000000")).await;
@@ -632,17 +584,20 @@ async fn a_large_paste_is_imported_in_the_page_when_no_worker_starts() {
 
 #[wasm_bindgen_test]
 async fn the_story_ends_by_offering_the_guided_tour_and_the_sandbox() {
-    let props = yew::props!(AppProps {
-        tour: Some(yew::AttrValue::from("story")),
-        step: Some(5),
-    });
+    let props = yew::props!(AppProps { tour: Some(yew::AttrValue::from("story")), step: Some(5) });
     let root = Mounted::<App>::new(props);
-    until("the story's last step", || exists("tour-progress") && text("tour-progress") == "Step 5 of 5").await;
+    until("the story's last step", || {
+        exists("tour-progress") && text("tour-progress") == "Step 5 of 5"
+    })
+    .await;
     until("the guided tour is offered", || exists("tour-then")).await;
     assert!(exists("tour-leave"), "and so is the sandbox");
     assert!(!exists("tour-next"));
     by_id("tour-then").dyn_into::<web_sys::HtmlElement>().unwrap().click();
-    until("tour 1 starts", || text("tour-title").starts_with("1. ") && text("tour-progress").starts_with("Step 1 of ")).await;
+    until("tour 1 starts", || {
+        text("tour-title").starts_with("1. ") && text("tour-progress").starts_with("Step 1 of ")
+    })
+    .await;
     assert!(!exists("tour-then"), "only the story offers it");
     root.remove();
 }
@@ -663,7 +618,9 @@ async fn the_focus_is_never_dropped_to_the_body_starting_a_tour_or_closing_the_i
     object.unchecked_ref::<web_sys::HtmlElement>().focus().unwrap();
     object.dispatch_event(&keydown("Enter")).unwrap();
     until("the inspector opens", || exists("inspector")).await;
-    let in_inspector = document().active_element().is_some_and(|a| a.closest(".inspector").ok().flatten().is_some());
+    let in_inspector = document()
+        .active_element()
+        .is_some_and(|a| a.closest(".inspector").ok().flatten().is_some());
     document().active_element().unwrap().dispatch_event(&keydown("Escape")).unwrap();
     until("the inspector closes", || !exists("inspector")).await;
     settle().await;
@@ -671,5 +628,8 @@ async fn the_focus_is_never_dropped_to_the_body_starting_a_tour_or_closing_the_i
     root.remove();
     assert_eq!(after_start, "tour-next", "after Start the focus is on the tour's Next");
     assert!(in_inspector, "the inspector opened by Enter takes the focus");
-    assert!(back.is_some_and(|b| b == object), "Escape gives the focus back to the object that opened it");
+    assert!(
+        back.is_some_and(|b| b == object),
+        "Escape gives the focus back to the object that opened it"
+    );
 }

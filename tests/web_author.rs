@@ -64,7 +64,10 @@ async fn a_step_is_written_with_a_part_picked_on_the_stage_of_this_lab_only() {
     let (one, two) = (shadow_root(), shadow_root());
     let _a = mount(one.clone(), options(&[("scenario", "crash-one-of-three")]), None);
     let _b = mount(two.clone(), options(&[("scenario", "crash-one-of-three")]), None);
-    until("the labs are drawn", || find(&one, "#write-tour").is_some() && find(&two, "#write-tour").is_some()).await;
+    until("the labs are drawn", || {
+        find(&one, "#write-tour").is_some() && find(&two, "#write-tour").is_some()
+    })
+    .await;
     click(&one, "#write-tour");
     until("the writer's card opens", || find(&one, ".writer").is_some()).await;
     assert_eq!(text(&one, ".writer-check"), "Add a step to make a tour.");
@@ -73,17 +76,24 @@ async fn a_step_is_written_with_a_part_picked_on_the_stage_of_this_lab_only() {
     until("a step at 0s", || text(&one, ".writer-steps li .writer-wait") == "at 0s").await;
     type_in(&one, "#writer-say-en", "Three apiservers.", "input");
     until("the file reads", || find(&one, ".writer-check.ok").is_some()).await;
-    assert!(find(&one, "#writer-download").and_then(|a| a.get_attribute("download")).as_deref() == Some("my-tour.json"));
+    assert!(
+        find(&one, "#writer-download").and_then(|a| a.get_attribute("download")).as_deref()
+            == Some("my-tour.json")
+    );
     let link = find(&one, "#writer-link").and_then(|a| a.get_attribute("href")).unwrap_or_default();
     assert!(link.contains("?tour-file=%7B"), "{link}");
 
     click(&one, "#writer-pick");
     until("picking", || find(&one, ".lab.picking").is_some()).await;
-    let apiserver = find(&one, ".stage [data-spot='apiserver:apiserver-b']").expect("the stage draws apiserver-b");
+    let apiserver = find(&one, ".stage [data-spot='apiserver:apiserver-b']")
+        .expect("the stage draws apiserver-b");
     press(&apiserver);
     until("the pick is a chip", || text(&one, ".writer-chips").contains("apiserver-b")).await;
     assert!(find(&one, ".inspector").is_none(), "a pick inspects nothing");
-    assert!(find(&one, ".stage .tour-spot[data-spot='apiserver:apiserver-b']").is_some(), "the stage marks the pick");
+    assert!(
+        find(&one, ".stage .tour-spot[data-spot='apiserver:apiserver-b']").is_some(),
+        "the stage marks the pick"
+    );
     // The other lab's stage is its own: a click there is a click, not a pick.
     assert!(find(&two, ".lab.picking").is_none());
     let other = find(&two, ".stage [data-spot='apiserver:apiserver-b']").unwrap();
@@ -97,8 +107,13 @@ async fn a_step_is_written_with_a_part_picked_on_the_stage_of_this_lab_only() {
     init.set_bubbles(true);
     init.set_composed(true);
     init.set_cancelable(true);
-    lease.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
-    until("Enter picks the lease row", || text(&one, ".writer-chips").contains("leases in etcd")).await;
+    lease
+        .dispatch_event(
+            &web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap(),
+        )
+        .unwrap();
+    until("Enter picks the lease row", || text(&one, ".writer-chips").contains("leases in etcd"))
+        .await;
     click(&one, "#writer-pick");
     until("picking ends", || find(&one, ".lab.picking").is_none()).await;
 }
@@ -106,7 +121,8 @@ async fn a_step_is_written_with_a_part_picked_on_the_stage_of_this_lab_only() {
 #[wasm_bindgen_test]
 async fn in_chinese_the_card_speaks_chinese_and_a_bad_play_is_told_by_field() {
     let root = shadow_root();
-    let _lab = mount(root.clone(), options(&[("scenario", "crash-one-of-three"), ("lang", "zh")]), None);
+    let _lab =
+        mount(root.clone(), options(&[("scenario", "crash-one-of-three"), ("lang", "zh")]), None);
     until("drawn", || find(&root, "#write-tour").is_some()).await;
     assert_eq!(text(&root, "#write-tour"), "✎ 编写导览");
     click(&root, "#write-tour");
@@ -114,7 +130,10 @@ async fn in_chinese_the_card_speaks_chinese_and_a_bad_play_is_told_by_field() {
     assert_eq!(text(&root, ".writer-head h2"), "编写导览");
     click(&root, "#writer-add");
     until("the step's editor", || find(&root, "#writer-play").is_some()).await;
-    assert_eq!(text(&root, ".writer-check"), "还不是有效的导览：steps[0].say: give an \"en\" or a \"zh\" text, or both");
+    assert_eq!(
+        text(&root, ".writer-check"),
+        "还不是有效的导览：steps[0].say: give an \"en\" or a \"zh\" text, or both"
+    );
     type_in(&root, "#writer-play", "abc", "change");
     until("the notice names the field", || text(&root, ".notice").contains("play: ")).await;
     type_in(&root, "#writer-say-zh", "三个 apiserver。", "input");

@@ -9,8 +9,8 @@ use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, KeyboardEventInit};
 use yew::AppHandle;
 
-use kube_bootstrap_lab::testing::lab::inspect::{BitmapRange, BitmapView, Cell};
 use kube_bootstrap_lab::lab::Lang;
+use kube_bootstrap_lab::testing::lab::inspect::{BitmapRange, BitmapView, Cell};
 use kube_bootstrap_lab::ui::bitmap::{
     background_colour, cell_at, cell_colour, centre_colour, key_target, layout, overview_layout,
     Bitmap, BitmapProps, Overview, WINDOW,
@@ -75,10 +75,7 @@ fn cell_pixel(c: &HtmlCanvasElement, i: usize) -> [u8; 3] {
 }
 
 fn attr_usize(el: &Element, name: &str) -> usize {
-    el.get_attribute(name)
-        .unwrap_or_else(|| panic!("no {name}"))
-        .parse()
-        .unwrap()
+    el.get_attribute(name).unwrap_or_else(|| panic!("no {name}")).parse().unwrap()
 }
 
 const BLUE: [u8; 3] = [0x00, 0x72, 0xb2];
@@ -97,12 +94,10 @@ fn pointer_event(kind: &str, x: f64, y: f64) -> web_sys::Event {
     ] {
         js_sys::Reflect::set(&init, &JsValue::from_str(k), &v).unwrap();
     }
-    let ctor: js_sys::Function = js_sys::Reflect::get(
-        &web_sys::window().unwrap(),
-        &JsValue::from_str("PointerEvent"),
-    )
-    .unwrap()
-    .unchecked_into();
+    let ctor: js_sys::Function =
+        js_sys::Reflect::get(&web_sys::window().unwrap(), &JsValue::from_str("PointerEvent"))
+            .unwrap()
+            .unchecked_into();
     js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&JsValue::from_str(kind), &init))
         .unwrap()
         .unchecked_into()
@@ -121,8 +116,7 @@ async fn point_at(id: &str, i: usize) {
     let c = canvas(&format!("{id}-canvas"));
     let (cols, rows) = (attr_usize(&c, "data-cols"), attr_usize(&c, "data-rows"));
     let (x, y) = centre_of(&c, cols, rows, i % cols, i / cols);
-    c.dispatch_event(&pointer_event("pointermove", x, y))
-        .unwrap();
+    c.dispatch_event(&pointer_event("pointermove", x, y)).unwrap();
     settle().await;
 }
 
@@ -154,10 +148,7 @@ fn slash16() -> BitmapView {
         "10.96.0.0/16",
         65_534,
         256,
-        &[
-            (0, Cell::Kubernetes, "default/kubernetes"),
-            (40_000, Cell::Allocated, "default/web"),
-        ],
+        &[(0, Cell::Kubernetes, "default/kubernetes"), (40_000, Cell::Allocated, "default/web")],
     )
 }
 
@@ -168,21 +159,11 @@ fn layouts_for_the_usual_ranges() {
     assert_eq!(layout(65_534), (256, 256, 2));
     assert_eq!(layout(1_048_574), (256, 256, 2));
     assert_eq!(cell_at(10.0, 10.0, 384.0, 384.0, 16, 16, 254), Some(0));
-    assert_eq!(
-        cell_at(383.0, 383.0, 384.0, 384.0, 16, 16, 254),
-        None,
-        "past the last cell"
-    );
+    assert_eq!(cell_at(383.0, 383.0, 384.0, 384.0, 16, 16, 254), None, "past the last cell");
     assert_eq!(key_target("ArrowDown", 1, 254, 16, 64), Some(17));
     assert_eq!(
         overview_layout(1_048_574),
-        Some(Overview {
-            windows: 16,
-            tile_cols: 4,
-            tile_rows: 4,
-            tile_px: 64,
-            scale: 4
-        })
+        Some(Overview { windows: 16, tile_cols: 4, tile_rows: 4, tile_px: 64, scale: 4 })
     );
     assert_eq!(overview_layout(65_534), None);
 }
@@ -195,30 +176,16 @@ async fn a_slash24_gets_big_cells_with_colours_and_shapes() {
     assert_eq!((c.width(), c.height()), (16 * 24, 16 * 24));
     let dark = prefers_dark();
     assert_eq!(cell_pixel(&c, 20), BLUE, "allocated");
-    assert_eq!(
-        cell_pixel(&c, 30),
-        cell_colour(Cell::Free, false, dark),
-        "free, dynamic band"
-    );
-    assert_eq!(
-        cell_pixel(&c, 5),
-        cell_colour(Cell::Free, true, dark),
-        "free, static band"
-    );
-    assert_ne!(
-        cell_colour(Cell::Free, true, dark),
-        cell_colour(Cell::Free, false, dark)
-    );
+    assert_eq!(cell_pixel(&c, 30), cell_colour(Cell::Free, false, dark), "free, dynamic band");
+    assert_eq!(cell_pixel(&c, 5), cell_colour(Cell::Free, true, dark), "free, static band");
+    assert_ne!(cell_colour(Cell::Free, true, dark), cell_colour(Cell::Free, false, dark));
     // The kubernetes cell has a light dot in its middle and vermillion around it.
     assert_eq!(cell_pixel(&c, 0), [255, 255, 255]);
     assert_eq!(pixel(&c, 1, 1), [0xd5, 0x5e, 0x00]);
     // A leaked cell is hatched: orange and a darker stripe inside the same cell.
     let (x0, y0) = ((40 % 16) * 24, (40 / 16) * 24);
     let inside: Vec<[u8; 3]> = (0..23).map(|d| pixel(&c, x0 + d, y0 + 3)).collect();
-    assert!(
-        inside.contains(&ORANGE) && inside.iter().any(|p| *p != ORANGE),
-        "{inside:?}"
-    );
+    assert!(inside.contains(&ORANGE) && inside.iter().any(|p| *p != ORANGE), "{inside:?}");
     // The gap between cells is the background.
     assert_eq!(pixel(&c, 24 * 5 + 23, 24 * 5 + 10), background_colour(dark));
     // Legend counts come from the cells; the range and static band are written out.
@@ -243,10 +210,7 @@ async fn a_slash16_shows_every_cell_in_one_canvas() {
     let app = mount("b16", &v).await;
     let c = canvas("b16-canvas");
     assert_eq!((c.width(), c.height()), (512, 512));
-    assert_eq!(
-        (attr_usize(&c, "data-cols"), attr_usize(&c, "data-rows")),
-        (256, 256)
-    );
+    assert_eq!((attr_usize(&c, "data-cols"), attr_usize(&c, "data-rows")), (256, 256));
     assert_eq!(cell_pixel(&c, 40_000), BLUE);
     let free = |i: usize| centre_colour(Cell::Free, i, 256, 2, false, prefers_dark());
     assert_eq!(cell_pixel(&c, 40_001), free(40_001));
@@ -256,15 +220,8 @@ async fn a_slash16_shows_every_cell_in_one_canvas() {
     assert_eq!(cell_pixel(&c, 4096), free(4096));
     assert_eq!(cell_pixel(&c, 4096 + 16), free(0));
     assert_eq!(free(0), cell_colour(Cell::Free, false, prefers_dark()));
-    assert_eq!(
-        cell_pixel(&c, 65_534),
-        background_colour(prefers_dark()),
-        "past the range"
-    );
-    assert_eq!(
-        by_id("b16-canvas").get_attribute("data-draws").as_deref(),
-        Some("1")
-    );
+    assert_eq!(cell_pixel(&c, 65_534), background_colour(prefers_dark()), "past the range");
+    assert_eq!(by_id("b16-canvas").get_attribute("data-draws").as_deref(), Some("1"));
     app.destroy();
 }
 
@@ -301,10 +258,7 @@ async fn pointer_move_describes_the_cell() {
     point_at("hov", 20).await;
     assert_eq!(text("hov-desc"), v.describe(20, Lang::En));
     assert!(text("hov-desc").contains("default/web"));
-    assert_eq!(
-        by_id("hov-desc").get_attribute("aria-live").as_deref(),
-        Some("polite")
-    );
+    assert_eq!(by_id("hov-desc").get_attribute("aria-live").as_deref(), Some("polite"));
     let tip = document()
         .query_selector("#hov-bitmap .bitmap-tip:not([hidden])")
         .unwrap()
@@ -312,14 +266,9 @@ async fn pointer_move_describes_the_cell() {
     assert_eq!(tip.text_content().unwrap(), v.describe(20, Lang::En));
     point_at("hov", 40).await;
     assert_eq!(text("hov-desc"), v.describe(40, Lang::En));
-    by_id("hov-canvas")
-        .dispatch_event(&pointer_event("pointerleave", 0.0, 0.0))
-        .unwrap();
+    by_id("hov-canvas").dispatch_event(&pointer_event("pointerleave", 0.0, 0.0)).unwrap();
     settle().await;
-    assert!(document()
-        .query_selector("#hov-bitmap .bitmap-tip:not([hidden])")
-        .unwrap()
-        .is_none());
+    assert!(document().query_selector("#hov-bitmap .bitmap-tip:not([hidden])").unwrap().is_none());
     app.destroy();
 }
 
@@ -333,17 +282,10 @@ async fn keys_move_a_focus_cursor() {
         .query_selector("#kb-bitmap .bitmap-cursor:not([hidden])")
         .unwrap()
         .is_none());
-    c.clone()
-        .dyn_into::<HtmlElement>()
-        .unwrap()
-        .focus()
-        .unwrap();
+    c.clone().dyn_into::<HtmlElement>().unwrap().focus().unwrap();
     settle().await;
     assert_eq!(text("kb-desc"), v.describe(0, Lang::En));
-    assert!(
-        by_id("kb-canvas") == c,
-        "focusing keeps the same canvas element"
-    );
+    assert!(by_id("kb-canvas") == c, "focusing keeps the same canvas element");
     key(&c, "ArrowRight").await;
     assert_eq!(text("kb-desc"), v.describe(1, Lang::En));
     key(&c, "ArrowDown").await;
@@ -397,57 +339,32 @@ async fn a_slash12_gets_an_overview_and_windows() {
     let (x, y) = layout.pixel_of(5 * WINDOW + 7);
     // A /12's overview is painted after the first render; on a loaded machine that lags.
     dom::until("the overview is painted", || pixel(&ov, x, y) == ORANGE).await;
-    assert_eq!(
-        pixel(&ov, x + 1, y + 1),
-        ORANGE,
-        "notable pixels are enlarged"
-    );
-    assert_eq!(
-        pixel(&ov, x + 2, y + 2),
-        cell_colour(Cell::Free, false, prefers_dark())
-    );
+    assert_eq!(pixel(&ov, x + 1, y + 1), ORANGE, "notable pixels are enlarged");
+    assert_eq!(pixel(&ov, x + 2, y + 2), cell_colour(Cell::Free, false, prefers_dark()));
     let (x, y) = layout.pixel_of(WINDOW + 300);
     assert_eq!(pixel(&ov, x, y), BLUE);
     // Tap window 1 on the overview: the main canvas shows it in full detail.
     let (x, y) = centre_of(&by_id("big-overview"), 4, 4, 1, 0);
-    by_id("big-overview")
-        .dispatch_event(&pointer_event("pointerdown", x, y))
-        .unwrap();
+    by_id("big-overview").dispatch_event(&pointer_event("pointerdown", x, y)).unwrap();
     settle().await;
     assert_eq!(main.get_attribute("data-first").as_deref(), Some("65536"));
-    assert!(
-        text("big-window").contains(&v.label(WINDOW)),
-        "{}",
-        text("big-window")
-    );
+    assert!(text("big-window").contains(&v.label(WINDOW)), "{}", text("big-window"));
     assert_eq!(cell_pixel(&main, 300), BLUE);
     point_at("big", 300).await;
     assert_eq!(text("big-desc"), v.describe(WINDOW + 300, Lang::En));
     // The buttons and the overview's keys move the window.
     by_id("big-next").dyn_into::<HtmlElement>().unwrap().click();
     settle().await;
-    assert_eq!(
-        main.get_attribute("data-first").as_deref(),
-        Some(&*(2 * WINDOW).to_string())
-    );
+    assert_eq!(main.get_attribute("data-first").as_deref(), Some(&*(2 * WINDOW).to_string()));
     key(&by_id("big-overview"), "ArrowDown").await;
-    assert_eq!(
-        main.get_attribute("data-first").as_deref(),
-        Some(&*(6 * WINDOW).to_string())
-    );
+    assert_eq!(main.get_attribute("data-first").as_deref(), Some(&*(6 * WINDOW).to_string()));
     key(&by_id("big-overview"), "End").await;
-    assert_eq!(
-        main.get_attribute("data-first").as_deref(),
-        Some(&*(15 * WINDOW).to_string())
-    );
+    assert_eq!(main.get_attribute("data-first").as_deref(), Some(&*(15 * WINDOW).to_string()));
     assert_eq!(main.get_attribute("data-count").as_deref(), Some("65534"));
     assert!(by_id("big-next").has_attribute("disabled"));
     // Page Up on the main canvas goes back one window, keeping the cursor's place.
     key(&by_id("big-canvas"), "PageUp").await;
-    assert_eq!(
-        main.get_attribute("data-first").as_deref(),
-        Some(&*(14 * WINDOW).to_string())
-    );
+    assert_eq!(main.get_attribute("data-first").as_deref(), Some(&*(14 * WINDOW).to_string()));
     // An update repaints the overview.
     let mut next = (*v).clone();
     next.set(15 * WINDOW + 1, Cell::Duplicate, &["a/x", "b/y"]);
@@ -460,12 +377,7 @@ async fn a_slash12_gets_an_overview_and_windows() {
 
 #[wasm_bindgen_test]
 async fn node_ports_and_out_of_range_services() {
-    let mut v = view(
-        "30000-32767",
-        2_768,
-        86,
-        &[(80, Cell::Allocated, "default/web")],
-    );
+    let mut v = view("30000-32767", 2_768, 86, &[(80, Cell::Allocated, "default/web")]);
     v.flag_out_of_range("default/web", "10.97.0.5");
     let v = Rc::new(v);
     let app = mount("np", &v).await;
@@ -486,11 +398,7 @@ async fn node_ports_and_out_of_range_services() {
 }
 
 fn all_pixels(c: &HtmlCanvasElement) -> Vec<u8> {
-    context2d(c)
-        .get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64)
-        .unwrap()
-        .data()
-        .0
+    context2d(c).get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).unwrap().data().0
 }
 
 #[wasm_bindgen_test]
@@ -501,11 +409,7 @@ async fn a_repair_run_sweeps_then_puts_every_pixel_back() {
         256,
         &[(0, Cell::Kubernetes, "default/kubernetes")],
     ));
-    for (id, v) in [
-        ("sw24", Rc::new(slash24())),
-        ("sw16", Rc::new(slash16())),
-        ("sw12", big),
-    ] {
+    for (id, v) in [("sw24", Rc::new(slash24())), ("sw16", Rc::new(slash16())), ("sw12", big)] {
         let mut app = mount(id, &v).await;
         let c = canvas(&format!("{id}-canvas"));
         let before = all_pixels(&c);
@@ -523,10 +427,7 @@ async fn a_repair_run_sweeps_then_puts_every_pixel_back() {
         }
         sleep(800).await;
         assert_ne!(c.get_attribute("data-sweeping").as_deref(), Some("true"));
-        assert!(
-            before == all_pixels(&c),
-            "{id}: every pixel is back after the sweep"
-        );
+        assert!(before == all_pixels(&c), "{id}: every pixel is back after the sweep");
         assert_eq!(
             c.get_attribute("data-draws").as_deref(),
             Some("1"),
@@ -541,9 +442,7 @@ async fn a_repair_run_sweeps_then_puts_every_pixel_back() {
         sleep(100).await;
         app.destroy();
         sleep(300).await;
-        assert!(document()
-            .get_element_by_id(&format!("{id}-canvas"))
-            .is_none());
+        assert!(document().get_element_by_id(&format!("{id}-canvas")).is_none());
     }
 }
 
@@ -555,11 +454,7 @@ async fn another_range_at_the_same_moment_is_shown_at_once() {
     let v = Rc::new(slash24());
     let mut app = mount("cfg", &v).await;
     point_at("cfg", 20).await;
-    assert!(
-        text("cfg-desc").starts_with("10.0.0.21 "),
-        "{}",
-        text("cfg-desc")
-    );
+    assert!(text("cfg-desc").starts_with("10.0.0.21 "), "{}", text("cfg-desc"));
     let other = Rc::new(view(
         "172.16.0.0/20",
         4_094,
@@ -581,11 +476,7 @@ async fn another_range_at_the_same_moment_is_shown_at_once() {
         "{meta}"
     );
     let c = canvas("cfg-canvas");
-    assert_eq!(
-        (c.width(), c.height()),
-        (512, 512),
-        "the /20's grid: 64 × 64 cells of 8 px"
-    );
+    assert_eq!((c.width(), c.height()), (512, 512), "the /20's grid: 64 × 64 cells of 8 px");
     assert_eq!(cell_pixel(&c, 300), BLUE);
     assert_eq!(text("cfg-desc"), other.describe(20, Lang::En));
     assert!(text("cfg-desc").starts_with("172.16.0.21 "));
@@ -604,17 +495,9 @@ async fn another_range_at_the_same_moment_is_shown_at_once() {
     ));
     app.update(props("cfg", &moved, 0));
     settle().await;
-    assert!(
-        text("cfg-meta").contains("192.168.64.0/20 · 4,094 addresses"),
-        "{}",
-        text("cfg-meta")
-    );
+    assert!(text("cfg-meta").contains("192.168.64.0/20 · 4,094 addresses"), "{}", text("cfg-meta"));
     assert_eq!(text("cfg-desc"), moved.describe(20, Lang::En));
     assert!(text("cfg-desc").starts_with("192.168.64.21 "));
-    assert_eq!(
-        c.get_attribute("data-draws"),
-        draws,
-        "same cells: nothing to repaint"
-    );
+    assert_eq!(c.get_attribute("data-draws"), draws, "same cells: nothing to repaint");
     app.destroy();
 }

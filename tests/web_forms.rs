@@ -34,7 +34,6 @@ fn text(root: &Element, sel: &str) -> String {
     find(root, sel).and_then(|e| e.text_content()).unwrap_or_default()
 }
 
-
 async fn settle() {
     gloo_timers::future::TimeoutFuture::new(40).await;
 }
@@ -71,14 +70,21 @@ fn services(root: &Element) -> String {
 fn ids_and_dangling(root: &Element) -> (Vec<String>, Vec<String>) {
     let list = |sel: &str| {
         let all = root.query_selector_all(sel).unwrap();
-        (0..all.length()).filter_map(|i| all.item(i)?.dyn_into::<Element>().ok()).collect::<Vec<_>>()
+        (0..all.length())
+            .filter_map(|i| all.item(i)?.dyn_into::<Element>().ok())
+            .collect::<Vec<_>>()
     };
     let ids: Vec<String> = list("[id]").iter().map(|e| e.id()).collect();
     let mut dangling = Vec::new();
     for attr in ["for", "aria-labelledby", "aria-describedby"] {
         for el in list(&format!("[{attr}]")) {
             let named = el.get_attribute(attr).unwrap_or_default();
-            dangling.extend(named.split_whitespace().filter(|id| !ids.iter().any(|i| i == id)).map(|id| format!("{attr}={id}")));
+            dangling.extend(
+                named
+                    .split_whitespace()
+                    .filter(|id| !ids.iter().any(|i| i == id))
+                    .map(|id| format!("{attr}={id}")),
+            );
         }
     }
     (ids, dangling)
@@ -104,12 +110,19 @@ async fn act_in(at: &Element, p: &str, others: &[&Element]) {
     press(at, &format!("{} button[type=submit]", id("corrupt"))).await;
     until("the ClusterIP is forced", || services(at).contains("10.96.0.77")).await;
     for other in others {
-        assert!(!services(other).contains("web-x") && !text(other, ".pod-list").contains("pod-x"), "another instance changed");
+        assert!(
+            !services(other).contains("web-x") && !text(other, ".pod-list").contains("pod-x"),
+            "another instance changed"
+        );
     }
     // The import reads this instance's range field.
-    let imported = |all: &[&Element]| all.iter().map(|o| text(o, "[id$=import-findings]")).collect::<Vec<_>>();
+    let imported =
+        |all: &[&Element]| all.iter().map(|o| text(o, "[id$=import-findings]")).collect::<Vec<_>>();
     let before = imported(others);
-    get(at, &id("import-text")).dyn_into::<HtmlTextAreaElement>().unwrap().set_value(include_str!("kubectl/cluster-1.29.json"));
+    get(at, &id("import-text"))
+        .dyn_into::<HtmlTextAreaElement>()
+        .unwrap()
+        .set_value(include_str!("kubectl/cluster-1.29.json"));
     put(at, &id("import-range"), "10.96.0.0/12", "input").await;
     press(at, &id("import-run")).await;
     until("the findings", || find(at, &id("import-findings")).is_some()).await;
@@ -127,7 +140,10 @@ async fn configure_in(at: &Element, p: &str) {
     put(at, &id("cfg-seed"), "7", "change").await;
     press(at, &id("cfg-apply")).await;
     until("the sandbox runs", || find(at, ".panel.service-cidrs").is_some()).await;
-    assert!(find(at, &id("apiserver-apiserver-b")).is_some() && find(at, &id("apiserver-apiserver-c")).is_none());
+    assert!(
+        find(at, &id("apiserver-apiserver-b")).is_some()
+            && find(at, &id("apiserver-apiserver-c")).is_none()
+    );
     put(at, &id("scidr-name"), "extra", "input").await;
     put(at, &id("scidr-cidr-0"), "10.100.0.0/16", "input").await;
     press(at, &id("scidr-create")).await;
@@ -141,7 +157,12 @@ async fn every_form_acts_on_its_own_instance_in_a_shadow_root_and_beside_another
     let mut a = open(&first, "crash-one-of-three");
     let mut b = open(&second, "crash-one-of-three");
     let mut c = open(&inner, "crash-one-of-three");
-    until("all render", || [&first, &second, &inner].iter().all(|r| find(r, "#kubernetes-ip, #lab2-kubernetes-ip").is_some())).await;
+    until("all render", || {
+        [&first, &second, &inner]
+            .iter()
+            .all(|r| find(r, "#kubernetes-ip, #lab2-kubernetes-ip").is_some())
+    })
+    .await;
     // The first instance keeps the bare ids, the second in the page prefixes them; the one in
     // the shadow root is alone in it.
     let named = |r: &Element| find(r, "[name=svc-name]").map(|e| e.id()).unwrap_or_default();
@@ -150,7 +171,10 @@ async fn every_form_acts_on_its_own_instance_in_a_shadow_root_and_beside_another
     assert_eq!(numbered, ["svc-name", "lab2-svc-name", "svc-name"]);
     let (ids_a, dangling_a) = ids_and_dangling(&first);
     let (ids_b, dangling_b) = ids_and_dangling(&second);
-    assert!(dangling_a.is_empty() && dangling_b.is_empty(), "labels name ids of their own instance: {dangling_a:?} {dangling_b:?}");
+    assert!(
+        dangling_a.is_empty() && dangling_b.is_empty(),
+        "labels name ids of their own instance: {dangling_a:?} {dangling_b:?}"
+    );
     let shared: Vec<&String> = ids_a.iter().filter(|i| ids_b.contains(i)).collect();
     assert!(shared.is_empty(), "two instances share ids: {shared:?}");
 
@@ -158,7 +182,11 @@ async fn every_form_acts_on_its_own_instance_in_a_shadow_root_and_beside_another
     act_in(&second, "lab2-", &[&first, &inner]).await;
     configure_in(&inner, "").await;
     configure_in(&second, "lab2-").await;
-    assert!(find(&first, "#apiserver-apiserver-c").is_some() && find(&first, ".panel.service-cidrs").is_none(), "the first instance is as it was");
+    assert!(
+        find(&first, "#apiserver-apiserver-c").is_some()
+            && find(&first, ".panel.service-cidrs").is_none(),
+        "the first instance is as it was"
+    );
     assert!(!services(&first).contains("web-x"));
     for lab in [&mut a, &mut b, &mut c] {
         lab.unmount();
@@ -196,7 +224,10 @@ async fn names_kubernetes_refuses_and_ports_that_are_no_number_create_nothing() 
     let (before, pods) = (services(&root), text(&root, ".pod-list"));
     press(&root, "#svc-create").await;
     until("the refusal", || find(&root, "#action-error").is_some()).await;
-    assert_eq!(text(&root, "#action-error"), "Service \"\" is invalid: metadata.name: Required value: name or generateName is required");
+    assert_eq!(
+        text(&root, "#action-error"),
+        "Service \"\" is invalid: metadata.name: Required value: name or generateName is required"
+    );
     put(&root, "#svc-name", "My_Svc", "input").await;
     press(&root, "#svc-create").await;
     until("the name's refusal", || text(&root, "#action-error").contains("My_Svc")).await;
@@ -206,7 +237,10 @@ async fn names_kubernetes_refuses_and_ports_that_are_no_number_create_nothing() 
     );
     press(&root, "#create-pod button[type=submit]").await;
     until("the Pod's refusal", || text(&root, "#action-error").starts_with("Pod ")).await;
-    assert_eq!(text(&root, "#action-error"), "Pod \"\" is invalid: metadata.name: Required value: name or generateName is required");
+    assert_eq!(
+        text(&root, "#action-error"),
+        "Pod \"\" is invalid: metadata.name: Required value: name or generateName is required"
+    );
     assert_eq!(text(&root, ".pod-list"), pods, "no Pod was created");
     // A nodePort that is no number is the form's to refuse, naming the field.
     put(&root, "#svc-name", "web", "input").await;
@@ -238,17 +272,26 @@ async fn the_settings_problems_are_a_list_each_instance_dismisses_its_own() {
     let mut b = mount(second.clone(), options(&bad), None);
     let items = |root: &Element| {
         let all = root.query_selector_all(".problems li").unwrap();
-        (0..all.length()).map(|i| all.item(i).unwrap().text_content().unwrap_or_default()).collect::<Vec<_>>()
+        (0..all.length())
+            .map(|i| all.item(i).unwrap().text_content().unwrap_or_default())
+            .collect::<Vec<_>>()
     };
-    until("both list their problems", || items(&first).len() == 2 && items(&second).len() == 2).await;
+    until("both list their problems", || items(&first).len() == 2 && items(&second).len() == 2)
+        .await;
     until("the second is numbered", || find(&second, "#lab2-problems").is_some()).await;
     assert_eq!(items(&first), [
         "option lang: \"fr\" is not one of en, zh",
         "option panels: \"nope\" is not a panel (one of stage, apiservers, kubernetes-service, etcd, events, bitmaps, service-cidrs, services, pods, import)",
     ]);
-    assert!(find(&first, ".stage").is_some() && find(&first, ".panel.etcd").is_none(), "the valid panel is kept");
+    assert!(
+        find(&first, ".stage").is_some() && find(&first, ".panel.etcd").is_none(),
+        "the valid panel is kept"
+    );
     let dismiss = get(&second, "#lab2-problems-dismiss");
-    assert_eq!(dismiss.get_attribute("aria-label").as_deref(), Some("Dismiss the settings' problems"));
+    assert_eq!(
+        dismiss.get_attribute("aria-label").as_deref(),
+        Some("Dismiss the settings' problems")
+    );
     press(&second, "#lab2-problems-dismiss").await;
     until("the second's problems are gone", || items(&second).is_empty()).await;
     assert!(find(&second, "#lab2-action-error").is_none());
@@ -334,7 +377,8 @@ fn texts(root: &Element, sel: &str) -> Vec<String> {
 /// the verbatim parts of its notes (what `<code>` shows), to be the same in each language.
 async fn import_shape(shape: &Shape, lang: &str) -> Vec<String> {
     let (host, root) = shadow_root();
-    let mut lab = mount(root.clone(), options(&[("scenario", "crash-one-of-three"), ("lang", lang)]), None);
+    let mut lab =
+        mount(root.clone(), options(&[("scenario", "crash-one-of-three"), ("lang", lang)]), None);
     until("the import form", || find(&root, "#import-text").is_some()).await;
     get(&root, "#import-text").dyn_into::<HtmlTextAreaElement>().unwrap().set_value(shape.text);
     press(&root, "#import-run").await;
@@ -343,15 +387,24 @@ async fn import_shape(shape: &Shape, lang: &str) -> Vec<String> {
     let zh = lang == "zh";
     match shape.range {
         Err(refusal) => {
-            assert_eq!(text(&root, "#import-error"), refusal, "{at}: the refusal, Kubernetes' words in both");
+            assert_eq!(
+                text(&root, "#import-error"),
+                refusal,
+                "{at}: the refusal, Kubernetes' words in both"
+            );
             assert!(find(&root, "#import-findings").is_none(), "{at}");
         }
         Ok(range) => {
             let summary = text(&root, "#import-findings p");
             let n = shape.services.len();
-            let want = if zh { format!("{n} 个 Service，行为 ") } else { format!("{n} Services, behaviour ") };
+            let want = if zh {
+                format!("{n} 个 Service，行为 ")
+            } else {
+                format!("{n} Services, behaviour ")
+            };
             assert!(summary.starts_with(&want), "{at}: {summary}");
-            let want = if zh { format!("，范围 {range}。") } else { format!(", range {range}.") };
+            let want =
+                if zh { format!("，范围 {range}。") } else { format!(", range {range}.") };
             assert!(summary.contains(&want), "{at}: {summary}");
             for s in shape.services {
                 let id = format!("#svc-{}", s.replace('/', "-"));
@@ -368,9 +421,13 @@ async fn import_shape(shape: &Shape, lang: &str) -> Vec<String> {
         // The lab's own words are Chinese; English is left only in what they quote verbatim.
         for words in texts(&root, "#import-notes .lab-words") {
             let english = words.replace("ClusterIP", "").replace("kubectl", "");
-            assert!(!english.chars().any(|c| c.is_ascii_alphabetic()), "{at}: English in {words:?}");
+            assert!(
+                !english.chars().any(|c| c.is_ascii_alphabetic()),
+                "{at}: English in {words:?}"
+            );
         }
-        let quoted = root.query_selector_all("#import-notes li > :not(code):not(.lab-words)").unwrap();
+        let quoted =
+            root.query_selector_all("#import-notes li > :not(code):not(.lab-words)").unwrap();
         assert_eq!(quoted.length(), 0, "{at}: every part of a note is the lab's words or code");
     }
     let verbatim = texts(&root, "#import-notes code");

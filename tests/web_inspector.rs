@@ -11,12 +11,12 @@ use wasm_bindgen_test::*;
 use web_sys::Element;
 use yew::Callback;
 
-use kube_bootstrap_lab::testing::k8s::etcd::{Loop, WireOp, Write};
 use kube_bootstrap_lab::contract::event::Event;
-use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::contract::scenario::{Action, ApiserverRef};
-use kube_bootstrap_lab::ui::inspector::{frame_of, Inspector, InspectorProps};
+use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
+use kube_bootstrap_lab::testing::k8s::etcd::{Loop, WireOp, Write};
 use kube_bootstrap_lab::testing::lab::upstream::Subject;
+use kube_bootstrap_lab::ui::inspector::{frame_of, Inspector, InspectorProps};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -26,10 +26,7 @@ use dom::{by_id, click, settle, text, Mounted};
 
 /// A lab of `scenario` at `ms`.
 fn lab_at(scenario: &str, ms: u64) -> Lab {
-    let (mut lab, notes) = Lab::open(Opening {
-        scenario: Some(scenario),
-        ..Opening::default()
-    });
+    let (mut lab, notes) = Lab::open(Opening { scenario: Some(scenario), ..Opening::default() });
     assert!(notes.is_empty(), "{notes:?}");
     lab.update(Msg::Seek(ms));
     lab
@@ -102,10 +99,7 @@ async fn an_apiserver_shows_its_state_links_and_actions_named_with_it() {
     let d = details();
     assert!(d.contains("192.168.10.12") && d.contains("running"), "{d}");
     assert!(d.contains("Lease TTL left14s"), "{d}");
-    assert!(has_link(
-        "v1.29.0",
-        "pkg/controlplane/controller/kubernetesservice/controller.go"
-    ));
+    assert!(has_link("v1.29.0", "pkg/controlplane/controller/kubernetesservice/controller.go"));
     assert!(has_link("v1.29.0", "pkg/controlplane/reconcilers/lease.go"));
     assert!(text("inspector-note").contains("bootstrap controller"));
     let crash: Element = o
@@ -134,10 +128,7 @@ async fn a_lease_key_shows_its_holder_and_ttl_and_links_to_update_lease() {
     let o = open(&lab, Subject::Key("/masterleases/192.168.10.11".into())).await;
     assert_eq!(text("inspector-title"), "/masterleases/192.168.10.11");
     let d = details();
-    assert!(
-        d.contains("the lease of apiserver-a") && d.contains("TTL left14s"),
-        "{d}"
-    );
+    assert!(d.contains("the lease of apiserver-a") && d.contains("TTL left14s"), "{d}");
     assert!(has_link("v1.29.0", "pkg/controlplane/reconcilers/lease.go"));
     o.root.remove();
 }
@@ -154,10 +145,7 @@ async fn a_bounced_packet_shows_its_sender_loop_and_reason() {
         reason: Some("context deadline exceeded".into()),
     };
     let o = open(&lab, Subject::Packet(w)).await;
-    assert_eq!(
-        text("inspector-title"),
-        "bounced /masterleases/192.168.10.11"
-    );
+    assert_eq!(text("inspector-title"), "bounced /masterleases/192.168.10.11");
     let d = details();
     assert!(
         d.contains("apiserver-a")
@@ -175,37 +163,21 @@ async fn allocation_cells_name_their_service_with_the_code_of_their_behaviour() 
     let o = open(&lab, Subject::ClusterIp("10.96.0.1".into())).await;
     assert_eq!(text("inspector-title"), "ClusterIP 10.96.0.1");
     assert!(details().contains("default/kubernetes"));
-    assert!(has_link(
-        "v1.29.0",
-        "pkg/registry/core/service/ipallocator/bitmap.go"
-    ));
-    assert!(has_link(
-        "v1.29.0",
-        "pkg/registry/core/service/ipallocator/controller/repair.go"
-    ));
+    assert!(has_link("v1.29.0", "pkg/registry/core/service/ipallocator/bitmap.go"));
+    assert!(has_link("v1.29.0", "pkg/registry/core/service/ipallocator/controller/repair.go"));
     o.root.remove();
 
     let lab = lab_at("ipaddress-fresh-cluster-1-35", 10_000);
     let o = open(&lab, Subject::IpAddress("10.96.0.1".into())).await;
     assert_eq!(text("inspector-title"), "IPAddress 10.96.0.1");
-    assert!(
-        details().contains("services/default/kubernetes"),
-        "{}",
-        details()
-    );
-    assert!(has_link(
-        "v1.35.0",
-        "pkg/registry/core/service/ipallocator/controller/repairip.go"
-    ));
+    assert!(details().contains("services/default/kubernetes"), "{}", details());
+    assert!(has_link("v1.35.0", "pkg/registry/core/service/ipallocator/controller/repairip.go"));
     assert!(!hrefs().iter().any(|h| h.contains("/v1.29.0/")));
     o.root.remove();
 
     let o = open(&lab, Subject::NodePort(30080)).await;
     assert_eq!(text("inspector-title"), "NodePort 30080");
-    assert!(has_link(
-        "v1.35.0",
-        "pkg/registry/core/service/portallocator/controller/repair.go"
-    ));
+    assert!(has_link("v1.35.0", "pkg/registry/core/service/portallocator/controller/repair.go"));
     o.root.remove();
 }
 
@@ -252,13 +224,22 @@ async fn a_key_lists_the_requests_that_just_reached_it_each_opening_its_packet()
     let lab = lab_at("crash-vs-graceful-stop", 20_000);
     let key = "/masterleases/192.168.10.12";
     let renewal = lab.wire().iter().find(|w| w.key == key).cloned().expect("a renewal at 20 s");
-    assert_eq!((renewal.sender.as_str(), renewal.op, renewal.via), ("apiserver-b", WireOp::Put, Loop::EndpointReconciler));
+    assert_eq!(
+        (renewal.sender.as_str(), renewal.op, renewal.via),
+        ("apiserver-b", WireOp::Put, Loop::EndpointReconciler)
+    );
     let o = open(&lab, Subject::Key(key.into())).await;
     let list = by_id("inspector-requests");
     let buttons = list.query_selector_all("button").unwrap();
     assert_eq!(buttons.length(), 1, "{}", list.text_content().unwrap_or_default());
     let words = text("inspector-requests");
-    assert!(words.contains("20s") && words.contains("apiserver-b") && words.contains("PUT") && words.contains("endpoint reconciler"), "{words}");
+    assert!(
+        words.contains("20s")
+            && words.contains("apiserver-b")
+            && words.contains("PUT")
+            && words.contains("endpoint reconciler"),
+        "{words}"
+    );
     click(buttons.item(0).unwrap().dyn_into::<Element>().unwrap()).await;
     assert_eq!(*o.picked.borrow(), vec![Subject::Packet(renewal)]);
     o.root.remove();
@@ -273,7 +254,10 @@ async fn a_grouped_row_lists_the_objects_it_stands_for() {
     let lab = lab_at("crash-vs-graceful-stop", 5_000);
     let o = open(&lab, Subject::Key("/namespaces/*".into())).await;
     let d = details();
-    assert!(d.contains("default") && d.contains("kube-system") && !d.contains("not in etcd"), "{d}");
+    assert!(
+        d.contains("default") && d.contains("kube-system") && !d.contains("not in etcd"),
+        "{d}"
+    );
     o.root.remove();
 }
 
@@ -295,10 +279,14 @@ fn open_now() -> bool {
 }
 
 #[wasm_bindgen_test]
-async fn in_the_lab_it_opens_on_enter_not_on_focus_and_closes_on_escape_from_anywhere_and_when_the_focus_leaves_the_stage() {
+async fn in_the_lab_it_opens_on_enter_not_on_focus_and_closes_on_escape_from_anywhere_and_when_the_focus_leaves_the_stage(
+) {
     use kube_bootstrap_lab::ui::{App, AppProps};
-    let root = Mounted::<App>::new(yew::props!(AppProps { scenario: Some(yew::AttrValue::from("crash-vs-graceful-stop")) }));
-    dom::until("the stage", || root.query_selector(".stage [tabindex=\"0\"]").unwrap().is_some()).await;
+    let root = Mounted::<App>::new(yew::props!(AppProps {
+        scenario: Some(yew::AttrValue::from("crash-vs-graceful-stop"))
+    }));
+    dom::until("the stage", || root.query_selector(".stage [tabindex=\"0\"]").unwrap().is_some())
+        .await;
     dom::seek(12_000).await;
     let object = root.query_selector(".stage [tabindex=\"0\"]").unwrap().unwrap();
     let play = by_id("play");

@@ -9,8 +9,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlCanvasElement, HtmlSelectElement};
 
-use kube_bootstrap_lab::testing::lab::inspect::{BitmapView, Cell};
 use kube_bootstrap_lab::lab::Lang;
+use kube_bootstrap_lab::testing::lab::inspect::{BitmapView, Cell};
 use kube_bootstrap_lab::ui::bitmap::{background_colour, cell_colour, Bitmap, BitmapProps};
 use kube_bootstrap_lab::ui::media::prefers_dark;
 use kube_bootstrap_lab::ui::{App, AppProps};
@@ -19,7 +19,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "support/dom.rs"]
 mod dom;
-use dom::{button_in, by_id, click, document, exists, pixel, seek, set_input, text, until, Mounted};
+use dom::{
+    button_in, by_id, click, document, exists, pixel, seek, set_input, text, until, Mounted,
+};
 
 /// The app, opened in `lang` on the default scenario.
 async fn mount(l: Lang) -> Mounted<App> {
@@ -31,10 +33,7 @@ async fn mount(l: Lang) -> Mounted<App> {
 /// The text of the option selected in `<select id>`.
 fn selected_option(id: &str) -> String {
     let s = by_id(id).dyn_into::<HtmlSelectElement>().unwrap();
-    s.selected_options()
-        .item(0)
-        .and_then(|o| o.text_content())
-        .unwrap_or_default()
+    s.selected_options().item(0).and_then(|o| o.text_content()).unwrap_or_default()
 }
 
 fn has_han(s: &str) -> bool {
@@ -46,13 +45,7 @@ async fn an_instance_opened_in_chinese_labels_every_panel_in_chinese() {
     let root = mount(Lang::Zh).await;
     let lab = root.query_selector(".lab").unwrap().unwrap();
     assert_eq!(lab.get_attribute("lang").as_deref(), Some("zh"));
-    assert_eq!(
-        by_id("lang")
-            .dyn_into::<HtmlSelectElement>()
-            .unwrap()
-            .value(),
-        "zh"
-    );
+    assert_eq!(by_id("lang").dyn_into::<HtmlSelectElement>().unwrap().value(), "zh");
     // Time controls.
     assert!(text("play").contains("播放"), "{}", text("play"));
     assert!(text("step").contains("下一个事件"));
@@ -62,33 +55,21 @@ async fn an_instance_opened_in_chinese_labels_every_panel_in_chinese() {
     assert!(b.contains("运行中") && b.contains("就绪"), "{b}");
     button_in("apiserver-apiserver-b", "崩溃");
     button_in("apiserver-apiserver-b", "停止");
-    assert!(by_id("add-apiserver")
-        .text_content()
-        .unwrap()
-        .contains("添加"));
+    assert!(by_id("add-apiserver").text_content().unwrap().contains("添加"));
     // etcd, the kubernetes Service, the feed, Services, Pods.
     assert!(text("h-etcd").contains("修订版本"), "{}", text("h-etcd"));
     assert!(text("h-kubernetes").contains("由 apiserver 自己写入"));
     assert!(text("delete-kubernetes").contains("删除 kubernetes Service"));
     assert!(text("h-feed").contains("事件与日志"));
     assert!(text("svc-create").contains("创建 Service"));
-    assert_eq!(
-        by_id("svc-ip").get_attribute("placeholder").as_deref(),
-        Some("clusterIP（自动）")
-    );
+    assert_eq!(by_id("svc-ip").get_attribute("placeholder").as_deref(), Some("clusterIP（自动）"));
     assert!(text("h-pods").contains("Pod 及其 Endpoints"));
     assert!(text("corrupt").contains("写入 etcd"));
     // The bitmaps: meta line, the description before any cell is chosen, the legend.
     let meta = text("cluster-ip-meta");
     assert!(meta.contains("个地址") && meta.contains("静态段"), "{meta}");
-    assert_eq!(
-        text("cluster-ip-desc"),
-        "把指针移到某一格上，或聚焦位图后用方向键移动。"
-    );
-    assert!(by_id("cluster-ip-bitmap")
-        .text_content()
-        .unwrap()
-        .contains("已分配"));
+    assert_eq!(text("cluster-ip-desc"), "把指针移到某一格上，或聚焦位图后用方向键移动。");
+    assert!(by_id("cluster-ip-bitmap").text_content().unwrap().contains("已分配"));
     // The scenario picker shows the scenario's Chinese title, and its Chinese description.
     assert_eq!(selected_option("scenario-pick"), "一个 apiserver 崩溃");
     // The configuration form: flags stay verbatim, the rest is Chinese.
@@ -112,23 +93,19 @@ async fn kubernetes_texts_stay_verbatim_in_chinese() {
     // Kubernetes' messages and reasons, exactly as Kubernetes prints them, and the lab's own
     // note of the lease expiry in its own (English) words...
     assert!(
-        events.contains("lab note: the lease of /masterleases/192.168.10.12 expired and etcd deleted the key"),
+        events.contains(
+            "lab note: the lease of /masterleases/192.168.10.12 expired and etcd deleted the key"
+        ),
         "{events}"
     );
     assert!(events.contains("Resetting endpoints for master service \"kubernetes\" to"));
     // ...each with its explanation in Chinese.
-    assert!(
-        events.contains("etcd 删除了租约 192.168.10.12，因为在 TTL 内没有人续约"),
-        "{events}"
-    );
+    assert!(events.contains("etcd 删除了租约 192.168.10.12，因为在 TTL 内没有人续约"), "{events}");
     assert!(events.contains("重写了 kubernetes 的 Endpoints"));
     // Who left the Endpoints and why, in Chinese, around the verbatim message.
     let written = text("written-by");
     assert!(written.contains("最近一次重写"), "{written}");
-    assert!(
-        written.contains("− 192.168.10.12：已崩溃：它的租约已过期"),
-        "{written}"
-    );
+    assert!(written.contains("− 192.168.10.12：已崩溃：它的租约已过期"), "{written}");
     // A refused Service: Kubernetes' own error text.
     set_input("svc-name", "web", "input").await;
     set_input("svc-ip", "10.200.0.5", "input").await;
@@ -146,7 +123,8 @@ async fn corrupt_refusal(what: &str, value: &str) -> String {
     set_input("corrupt-what", what, "change").await;
     set_input("corrupt-value", value, "input").await;
     click(button_in("corrupt", "写入 etcd")).await;
-    until("the refusal shows", || exists("corrupt-error") && Some(text("corrupt-error")) != before).await;
+    until("the refusal shows", || exists("corrupt-error") && Some(text("corrupt-error")) != before)
+        .await;
     text("corrupt-error")
 }
 
@@ -154,8 +132,14 @@ async fn corrupt_refusal(what: &str, value: &str) -> String {
 async fn the_corrupt_forms_refusals_are_in_the_readers_language() {
     let root = mount(Lang::Zh).await;
     assert_eq!(corrupt_refusal("leak_node_port", "x1").await, "IP 或端口：\"x1\" 不是端口号");
-    assert_eq!(corrupt_refusal("leak_node_port", "70000").await, "IP 或端口：70000 不是端口号（1-65535）");
-    assert_eq!(corrupt_refusal("leak_cluster_ip", "10.96.0.300").await, "IP 或端口：\"10.96.0.300\" 不是 IP 地址");
+    assert_eq!(
+        corrupt_refusal("leak_node_port", "70000").await,
+        "IP 或端口：70000 不是端口号（1-65535）"
+    );
+    assert_eq!(
+        corrupt_refusal("leak_cluster_ip", "10.96.0.300").await,
+        "IP 或端口：\"10.96.0.300\" 不是 IP 地址"
+    );
     root.remove();
 }
 
@@ -164,10 +148,7 @@ async fn the_language_switch_turns_the_labels_back_and_forth() {
     let root = mount(Lang::Zh).await;
     assert!(text("h-feed").contains("事件与日志"));
     set_input("lang", "en", "change").await;
-    until("the labels are English", || {
-        text("h-feed").contains("Events and logs")
-    })
-    .await;
+    until("the labels are English", || text("h-feed").contains("Events and logs")).await;
     let lab = root.query_selector(".lab").unwrap().unwrap();
     assert_eq!(lab.get_attribute("lang").as_deref(), Some("en"));
     assert!(text("play").contains("Play"));
@@ -179,19 +160,11 @@ async fn the_language_switch_turns_the_labels_back_and_forth() {
     );
     assert_eq!(selected_option("scenario-pick"), "An apiserver crashes");
     for sel in [".controls", ".grid", ".config"] {
-        let t = root
-            .query_selector(sel)
-            .unwrap()
-            .unwrap()
-            .text_content()
-            .unwrap_or_default();
+        let t = root.query_selector(sel).unwrap().unwrap().text_content().unwrap_or_default();
         assert!(!has_han(&t), "no Chinese left in {sel}: {t}");
     }
     set_input("lang", "zh", "change").await;
-    until("the labels are Chinese again", || {
-        text("h-feed").contains("事件与日志")
-    })
-    .await;
+    until("the labels are Chinese again", || text("h-feed").contains("事件与日志")).await;
     assert!(text("play").contains("播放"));
     root.remove();
 }
@@ -223,10 +196,7 @@ fn free_and_gap(c: &HtmlCanvasElement) -> ([u8; 3], [u8; 3]) {
 }
 
 fn theme_pixels(dark: bool) -> ([u8; 3], [u8; 3]) {
-    (
-        cell_colour(Cell::Free, false, dark),
-        background_colour(dark),
-    )
+    (cell_colour(Cell::Free, false, dark), background_colour(dark))
 }
 
 /// A `<div data-theme=…>` (none for `None`) in the body, with a Bitmap mounted inside.
@@ -260,11 +230,7 @@ async fn a_bitmap_takes_the_theme_of_its_nearest_data_theme() {
     let light = mount_bitmap_in(Some("light"), "th-light").await;
     let system = mount_bitmap_in(None, "th-system").await;
     assert_eq!(free_and_gap(&canvas("th-dark")), theme_pixels(true), "dark");
-    assert_eq!(
-        free_and_gap(&canvas("th-light")),
-        theme_pixels(false),
-        "light"
-    );
+    assert_eq!(free_and_gap(&canvas("th-light")), theme_pixels(false), "light");
     assert_eq!(
         free_and_gap(&canvas("th-system")),
         theme_pixels(prefers_dark()),
@@ -298,34 +264,25 @@ async fn inside_a_shadow_root_the_theme_comes_from_inside() {
     document().body().unwrap().append_child(&host).unwrap();
     let init = js_sys::Object::new();
     js_sys::Reflect::set(&init, &"mode".into(), &"open".into()).unwrap();
-    let attach: js_sys::Function = js_sys::Reflect::get(&host, &"attachShadow".into())
-        .unwrap()
-        .unchecked_into();
+    let attach: js_sys::Function =
+        js_sys::Reflect::get(&host, &"attachShadow".into()).unwrap().unchecked_into();
     let shadow = attach.call1(&host, &init).unwrap();
     let wrapper = document().create_element("div").unwrap();
     wrapper.set_attribute("data-theme", other).unwrap();
     let root = document().create_element("div").unwrap();
     wrapper.append_child(&root).unwrap();
-    let append: js_sys::Function = js_sys::Reflect::get(&shadow, &"appendChild".into())
-        .unwrap()
-        .unchecked_into();
+    let append: js_sys::Function =
+        js_sys::Reflect::get(&shadow, &"appendChild".into()).unwrap().unchecked_into();
     append.call1(&shadow, &wrapper).unwrap();
     yew::Renderer::<Bitmap>::with_root_and_props(root.clone(), props("th-shadow")).render();
     let find = move || -> Option<HtmlCanvasElement> {
-        root.query_selector("canvas.bitmap-canvas")
-            .ok()
-            .flatten()
-            .and_then(|c| c.dyn_into().ok())
+        root.query_selector("canvas.bitmap-canvas").ok().flatten().and_then(|c| c.dyn_into().ok())
     };
     until("the bitmap is drawn in the shadow root", || {
         find().is_some_and(|c| c.has_attribute("data-draws"))
     })
     .await;
-    assert_eq!(
-        free_and_gap(&find().unwrap()),
-        theme_pixels(!system),
-        "the wrapper inside"
-    );
+    assert_eq!(free_and_gap(&find().unwrap()), theme_pixels(!system), "the wrapper inside");
     // Without a theme inside, the host's outside does not reach in: the system's preference.
     wrapper.remove_attribute("data-theme").unwrap();
     until("the bitmap follows the system", || {

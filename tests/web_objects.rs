@@ -31,10 +31,8 @@ async fn configure(behavior: &str, cidr: &str) {
     set_input("cfg-behavior", behavior, "change").await;
     set_input("cfg-cidr", cidr, "change").await;
     click(by_id("cfg-apply")).await;
-    until("the sandbox runs", || {
-        text("h-apiservers").contains(&format!("behaviour {behavior} "))
-    })
-    .await;
+    until("the sandbox runs", || text("h-apiservers").contains(&format!("behaviour {behavior} ")))
+        .await;
 }
 
 /// The etcd revision the etcd panel shows.
@@ -44,10 +42,7 @@ fn revision() -> String {
 
 /// How many ServiceCIDRs the panel lists.
 fn cidrs_listed() -> u32 {
-    by_id("service-cidrs")
-        .query_selector_all("li.cidr")
-        .unwrap()
-        .length()
+    by_id("service-cidrs").query_selector_all("li.cidr").unwrap().length()
 }
 
 #[wasm_bindgen_test]
@@ -61,10 +56,8 @@ async fn the_configuration_form_offers_the_four_behaviours_by_their_labels() {
         .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
         .map(|o| (o.get_attribute("value").unwrap(), o.text_content().unwrap()))
         .collect();
-    let expected: Vec<(String, String)> = Behavior::ALL
-        .iter()
-        .map(|b| (b.as_str().to_string(), b.label().to_string()))
-        .collect();
+    let expected: Vec<(String, String)> =
+        Behavior::ALL.iter().map(|b| (b.as_str().to_string(), b.label().to_string())).collect();
     assert_eq!(listed, expected);
     assert_eq!(select.value(), "1.29", "the default");
     assert!(text("cfg-behavior-help").starts_with("Static bands, one repair run at start"));
@@ -88,10 +81,7 @@ async fn the_configuration_form_offers_the_four_behaviours_by_their_labels() {
 async fn a_bad_cidr_names_its_field_and_changes_nothing() {
     let root = mount().await;
     configure("1.35", "10.96.0.0/24").await;
-    until("the apiservers made the ServiceCIDR kubernetes", || {
-        exists("scidr-kubernetes")
-    })
-    .await;
+    until("the apiservers made the ServiceCIDR kubernetes", || exists("scidr-kubernetes")).await;
     let (before, listed) = (revision(), cidrs_listed());
     set_input("scidr-name", "extra", "input").await;
     set_input("scidr-cidr-0", "10.0.0.0/33", "input").await;
@@ -101,16 +91,8 @@ async fn a_bad_cidr_names_its_field_and_changes_nothing() {
         text("scidr-error"),
         "First CIDR: \"10.0.0.0/33\" is not a CIDR (e.g. 10.100.0.0/16 or 2001:db8::/64)."
     );
-    assert_eq!(
-        by_id("scidr-error").get_attribute("data-field").as_deref(),
-        Some("scidr-cidr-0")
-    );
-    assert_eq!(
-        by_id("scidr-cidr-0")
-            .get_attribute("aria-invalid")
-            .as_deref(),
-        Some("true")
-    );
+    assert_eq!(by_id("scidr-error").get_attribute("data-field").as_deref(), Some("scidr-cidr-0"));
+    assert_eq!(by_id("scidr-cidr-0").get_attribute("aria-invalid").as_deref(), Some("true"));
     assert_eq!(by_id("scidr-name").get_attribute("aria-invalid"), None);
     // Nothing was sent: etcd, the list and the notice are as they were.
     assert_eq!((revision(), cidrs_listed()), (before.clone(), listed));
@@ -119,10 +101,7 @@ async fn a_bad_cidr_names_its_field_and_changes_nothing() {
     set_input("scidr-name", "", "input").await;
     set_input("scidr-cidr-0", "10.100.0.0/24", "input").await;
     click(by_id("scidr-create")).await;
-    until("the name is named", || {
-        text("scidr-error") == "Name: required."
-    })
-    .await;
+    until("the name is named", || text("scidr-error") == "Name: required.").await;
     assert_eq!(revision(), before);
     root.remove();
 }
@@ -160,10 +139,8 @@ async fn creating_and_deleting_service_cidrs_go_through_the_core() {
     assert!(!exists("scidr-two"));
     // Deleting: the finalizer keeps it, marked, until the controller lets it go.
     click(dom::button_in("scidr-extra", "delete")).await;
-    until("extra is being deleted", || {
-        by_id("scidr-extra").class_list().contains("deleting")
-    })
-    .await;
+    until("extra is being deleted", || by_id("scidr-extra").class_list().contains("deleting"))
+        .await;
     assert!(text("scidr-extra").contains("deleting"));
     // Removed 10 s after the deletion.
     seek(30_000).await;
@@ -181,9 +158,7 @@ async fn the_endpoint_slice_is_rewritten_with_the_endpoints() {
     })
     .await;
     assert_eq!(text("kubernetes-slice-type"), "addressType IPv4 · https 6443/TCP");
-    let ready = by_id("kubernetes-slice-endpoints")
-        .query_selector_all(".slice-ready")
-        .unwrap();
+    let ready = by_id("kubernetes-slice-endpoints").query_selector_all(".slice-ready").unwrap();
     assert!(ready.length() >= 2);
     for i in 0..ready.length() {
         assert_eq!(ready.item(i).unwrap().text_content().unwrap(), " · ready");
@@ -194,12 +169,10 @@ async fn the_endpoint_slice_is_rewritten_with_the_endpoints() {
     seek(36_000).await;
     until("t = 36 s", || text("clock") == "t = 36s").await;
     // (The Endpoints' departing address fades out; the slice's goes at once.)
-    let staying = by_id("kubernetes-endpoints")
-        .query_selector_all(".address:not(.leaving)")
-        .unwrap();
-    let endpoints: Vec<String> = (0..staying.length())
-        .filter_map(|i| staying.item(i)?.text_content())
-        .collect();
+    let staying =
+        by_id("kubernetes-endpoints").query_selector_all(".address:not(.leaving)").unwrap();
+    let endpoints: Vec<String> =
+        (0..staying.length()).filter_map(|i| staying.item(i)?.text_content()).collect();
     assert_eq!(endpoints, ["192.168.10.11", "192.168.10.13"]);
     assert!(!slice().contains("192.168.10.12"), "{}", slice());
     assert!(slice().contains("192.168.10.11"));
@@ -211,18 +184,10 @@ async fn under_1_35_the_canvas_draws_ip_addresses_with_their_legend() {
     let root = mount().await;
     configure("1.35", "10.96.0.0/24").await;
     until("the IPAddress canvas", || exists("ip-addresses-0-title")).await;
-    assert_eq!(
-        text("ip-addresses-0-title"),
-        "IPAddress objects in ServiceCIDR kubernetes"
-    );
-    assert!(
-        !exists("cluster-ip-title"),
-        "no ClusterIP bitmap under 1.35"
-    );
-    until("the kubernetes Service's IPAddress", || {
-        text("ip-addresses-0-count-kubernetes") == "1"
-    })
-    .await;
+    assert_eq!(text("ip-addresses-0-title"), "IPAddress objects in ServiceCIDR kubernetes");
+    assert!(!exists("cluster-ip-title"), "no ClusterIP bitmap under 1.35");
+    until("the kubernetes Service's IPAddress", || text("ip-addresses-0-count-kubernetes") == "1")
+        .await;
     let legend = by_id("ip-addresses-0-bitmap")
         .query_selector(".bitmap-legend")
         .unwrap()
@@ -243,33 +208,14 @@ async fn under_1_35_the_canvas_draws_ip_addresses_with_their_legend() {
     set_input("corrupt-what", "put_ip_address", "change").await;
     set_input("corrupt-value", "10.96.0.50", "input").await;
     set_input("corrupt-service", "default/gone", "input").await;
-    click(
-        by_id("corrupt")
-            .query_selector("button[type=submit]")
-            .unwrap()
-            .unwrap(),
-    )
-    .await;
-    until("the orphan is counted", || {
-        text("ip-addresses-0-count-leaked") == "1"
-    })
-    .await;
+    click(by_id("corrupt").query_selector("button[type=submit]").unwrap().unwrap()).await;
+    until("the orphan is counted", || text("ip-addresses-0-count-leaked") == "1").await;
     assert!(text("ip-orphans").contains("10.96.0.50"));
-    assert!(
-        text("ip-orphans").contains("deletable in 1m0s"),
-        "{}",
-        text("ip-orphans")
-    );
+    assert!(text("ip-orphans").contains("deletable in 1m0s"), "{}", text("ip-orphans"));
     seek(30_000).await;
-    until("half the grace is left", || {
-        text("ip-orphans").contains("deletable in 30s")
-    })
-    .await;
+    until("half the grace is left", || text("ip-orphans").contains("deletable in 30s")).await;
     seek(61_000).await;
-    until("RepairIPAddress deleted it", || {
-        text("ip-addresses-0-count-leaked") == "0"
-    })
-    .await;
+    until("RepairIPAddress deleted it", || text("ip-addresses-0-count-leaked") == "0").await;
     assert!(!exists("ip-orphans"));
     root.remove();
 }
@@ -278,10 +224,7 @@ async fn under_1_35_the_canvas_draws_ip_addresses_with_their_legend() {
 async fn under_1_33_the_bitmap_is_shown_as_no_longer_repaired() {
     let root = mount().await;
     configure("1.33", "10.96.0.0/24").await;
-    until("both are drawn", || {
-        exists("ip-addresses-0-title") && exists("cluster-ip-title")
-    })
-    .await;
+    until("both are drawn", || exists("ip-addresses-0-title") && exists("cluster-ip-title")).await;
     assert_eq!(
         text("cluster-ip-title"),
         "ClusterIP bitmap 10.96.0.0/24 · written, no longer repaired"

@@ -23,7 +23,11 @@ const TOUR: &str = "lease-crash-vs-stop";
 /// The tour's question and the 0-based step that asks it.
 fn question() -> (usize, Ask) {
     let tour = catalogue::tour(TOUR).unwrap().unwrap();
-    tour.steps.iter().enumerate().find_map(|(i, s)| s.ask.clone().map(|a| (i, a))).expect("the tour asks")
+    tour.steps
+        .iter()
+        .enumerate()
+        .find_map(|(i, s)| s.ask.clone().map(|a| (i, a)))
+        .expect("the tour asks")
 }
 
 fn progress(lang: Lang, i: usize) -> String {
@@ -59,7 +63,10 @@ async fn asks_and_answers_by_keyboard(lang: Lang) {
         step: Some(i + 1),
         lang,
     }));
-    until("the tour opens at the question", || exists("tour-progress") && text("tour-progress") == progress(lang, i)).await;
+    until("the tour opens at the question", || {
+        exists("tour-progress") && text("tour-progress") == progress(lang, i)
+    })
+    .await;
     // The question labels the group of answers, each in the reader's language.
     let group = document().query_selector(".tour-ask").unwrap().expect("the card asks");
     assert_eq!(group.get_attribute("role").as_deref(), Some("group"));
@@ -83,21 +90,32 @@ async fn asks_and_answers_by_keyboard(lang: Lang) {
     }
     assert_eq!(focused_answer(), Some(ask.right.to_string()));
     settle().await;
-    assert_eq!(text("tour-progress"), progress(lang, i), "an arrow on an answer does not skip the question");
+    assert_eq!(
+        text("tour-progress"),
+        progress(lang, i),
+        "an arrow on an answer does not skip the question"
+    );
     // Enter on the focused answer (its click): the tour moves on, the verdict opens the next step.
     press("Enter");
     document().active_element().unwrap().dyn_into::<HtmlElement>().unwrap().click();
     until_long("the next step", || text("tour-progress") == progress(lang, i + 1)).await;
-    let live = document().query_selector(".tour-verdict-live").unwrap().expect("the verdict's live region");
+    let live = document()
+        .query_selector(".tour-verdict-live")
+        .unwrap()
+        .expect("the verdict's live region");
     assert_eq!(live.get_attribute("aria-live").as_deref(), Some("polite"));
     let verdict = live.text_content().unwrap();
     assert!(verdict.contains(lang.pick("Right.", "答对了")), "{verdict}");
-    assert!(verdict.contains(ask.answers[ask.right].get(lang)) && verdict.contains(ask.why.get(lang)), "{verdict}");
+    assert!(
+        verdict.contains(ask.answers[ask.right].get(lang)) && verdict.contains(ask.why.get(lang)),
+        "{verdict}"
+    );
     assert!(!exists("tour-question"), "the next step asks nothing");
     // Back: the question again, with the pick.
     by_id("tour-back").dyn_into::<HtmlElement>().unwrap().click();
     until("back at the question", || text("tour-progress") == progress(lang, i)).await;
-    let pressed: Vec<_> = answers().iter().map(|b| b.get_attribute("aria-pressed").unwrap()).collect();
+    let pressed: Vec<_> =
+        answers().iter().map(|b| b.get_attribute("aria-pressed").unwrap()).collect();
     let next = text("tour-next");
     let empty = live.text_content().unwrap();
     root.remove();
@@ -161,11 +179,19 @@ fn enter() {
 }
 
 #[wasm_bindgen_test]
-async fn at_a_question_the_focus_is_on_it_enter_does_not_skip_it_and_the_verdict_is_said_first_and_alone() {
+async fn at_a_question_the_focus_is_on_it_enter_does_not_skip_it_and_the_verdict_is_said_first_and_alone(
+) {
     let (i, ask) = question();
     let lang = Lang::En;
-    let root = Mounted::<App>::new(yew::props!(AppProps { tour: Some(yew::AttrValue::from(TOUR)), step: Some(i), lang }));
-    until("the step before the question", || exists("tour-progress") && text("tour-progress") == progress(lang, i - 1)).await;
+    let root = Mounted::<App>::new(yew::props!(AppProps {
+        tour: Some(yew::AttrValue::from(TOUR)),
+        step: Some(i),
+        lang
+    }));
+    until("the step before the question", || {
+        exists("tour-progress") && text("tour-progress") == progress(lang, i - 1)
+    })
+    .await;
     // Next pressed from the keyboard: the step that asks takes the focus to its question.
     by_id("tour-next").dyn_into::<HtmlElement>().unwrap().focus().unwrap();
     enter();
@@ -174,7 +200,9 @@ async fn at_a_question_the_focus_is_on_it_enter_does_not_skip_it_and_the_verdict
     let focused = document().active_element().unwrap();
     let on = format!("{}.{}", focused.tag_name(), focused.class_name());
     let group = focused.class_list().contains("tour-ask");
-    let described = focused.get_attribute("aria-describedby").map(|d| by_id(&d).text_content().unwrap_or_default());
+    let described = focused
+        .get_attribute("aria-describedby")
+        .map(|d| by_id(&d).text_content().unwrap_or_default());
     // One more Enter, as on every step before: nothing is skipped.
     enter();
     settle().await;
@@ -189,9 +217,17 @@ async fn at_a_question_the_focus_is_on_it_enter_does_not_skip_it_and_the_verdict
     let verdict = document().query_selector(".tour-verdict-live").unwrap().unwrap().id();
     root.remove();
     assert!(group, "the focus is on the question, not on {on}");
-    assert!(described.is_some_and(|d| ask.answers.iter().all(|a| d.contains(a.get(lang)))), "the question is said with its answers");
+    assert!(
+        described.is_some_and(|d| ask.answers.iter().all(|a| d.contains(a.get(lang)))),
+        "the question is said with its answers"
+    );
     assert_eq!(still, progress(lang, i), "Enter at the question does not skip it");
-    let at = changes.iter().find(|(_, r)| *r == verdict).map(|(b, _)| *b).expect("the verdict is said");
+    let at =
+        changes.iter().find(|(_, r)| *r == verdict).map(|(b, _)| *b).expect("the verdict is said");
     let batch: Vec<&String> = changes.iter().filter(|(b, _)| *b == at).map(|(_, r)| r).collect();
-    assert_eq!(batch, [&verdict], "the verdict is said first and alone when its step opens: {changes:?}");
+    assert_eq!(
+        batch,
+        [&verdict],
+        "the verdict is said first and alone when its step opens: {changes:?}"
+    );
 }

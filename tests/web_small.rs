@@ -51,7 +51,8 @@ async fn press(root: &Element, sel: &str) {
 
 /// The Configure form's fields, as shown: range, node ports, reconciler, apiservers, behaviour, seed.
 fn form(root: &Element) -> [String; 6] {
-    ["#cfg-cidr", "#cfg-ports", "#cfg-reconciler", "#cfg-count", "#cfg-behavior", "#cfg-seed"].map(|s| value(root, s))
+    ["#cfg-cidr", "#cfg-ports", "#cfg-reconciler", "#cfg-count", "#cfg-behavior", "#cfg-seed"]
+        .map(|s| value(root, s))
 }
 
 /// Issue 35 (N11): Configure opened with 10.96.0.0/16 against the running 10.96.0.0/12, and
@@ -64,19 +65,28 @@ async fn configure_opens_with_the_running_clusters_settings() {
     until("the top bar", || find(&root, "#configure").is_some()).await;
     press(&root, "#configure").await;
     until("the form", || find(&root, "#cfg-cidr").is_some()).await;
-    assert_eq!(form(&root), ["10.96.0.0/12", "30000-32767", "lease", "3", "1.29", "3"].map(String::from));
+    assert_eq!(
+        form(&root),
+        ["10.96.0.0/12", "30000-32767", "lease", "3", "1.29", "3"].map(String::from)
+    );
     // Another scenario, picked with the form open and after closing it.
     let pick = get(&root, "#scenario-pick").dyn_into::<HtmlSelectElement>().unwrap();
     pick.set_value("ipaddress-orphan-grace-1-35");
     let init = web_sys::EventInit::new();
     init.set_bubbles(true);
-    pick.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap()).unwrap();
-    until("the form follows the picked scenario", || value(&root, "#cfg-cidr") == "10.96.0.0/16").await;
-    assert_eq!(form(&root), ["10.96.0.0/16", "30000-32767", "lease", "1", "1.35", "13"].map(String::from));
+    pick.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap())
+        .unwrap();
+    until("the form follows the picked scenario", || value(&root, "#cfg-cidr") == "10.96.0.0/16")
+        .await;
+    assert_eq!(
+        form(&root),
+        ["10.96.0.0/16", "30000-32767", "lease", "1", "1.35", "13"].map(String::from)
+    );
     // A change typed, then the form closed and opened again: the running cluster's again.
     let cidr = get(&root, "#cfg-cidr").dyn_into::<HtmlInputElement>().unwrap();
     cidr.set_value("10.0.0.0/8");
-    cidr.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap()).unwrap();
+    cidr.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap())
+        .unwrap();
     settle().await;
     press(&root, "#configure").await;
     press(&root, "#configure").await;
@@ -85,7 +95,10 @@ async fn configure_opens_with_the_running_clusters_settings() {
     press(&root, "#cfg-apply").await;
     press(&root, "#configure").await;
     press(&root, "#configure").await;
-    assert_eq!(form(&root), ["10.96.0.0/16", "30000-32767", "lease", "1", "1.35", "13"].map(String::from));
+    assert_eq!(
+        form(&root),
+        ["10.96.0.0/16", "30000-32767", "lease", "1", "1.35", "13"].map(String::from)
+    );
     lab.unmount();
     host.remove();
 }

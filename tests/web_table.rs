@@ -43,28 +43,17 @@ fn rows(id: &str) -> Vec<Vec<String>> {
 }
 
 fn row<'a>(rows: &'a [Vec<String>], first: &str) -> &'a [String] {
-    rows.iter()
-        .find(|r| r[0] == first)
-        .unwrap_or_else(|| panic!("no row {first:?} in {rows:?}"))
+    rows.iter().find(|r| r[0] == first).unwrap_or_else(|| panic!("no row {first:?} in {rows:?}"))
 }
 
 /// Each table has a caption and column headers, and each row a header cell: a screen reader
 /// names every cell by its row and column.
 fn assert_accessible(id: &str) {
     let table = dom::by_id(id);
-    assert!(
-        table.query_selector("caption").unwrap().is_some(),
-        "#{id} has a caption"
-    );
-    let cols = table
-        .query_selector_all("thead th[scope=col]")
-        .unwrap()
-        .length();
+    assert!(table.query_selector("caption").unwrap().is_some(), "#{id} has a caption");
+    let cols = table.query_selector_all("thead th[scope=col]").unwrap().length();
     let body = table.query_selector_all("tbody tr").unwrap().length();
-    let headed = table
-        .query_selector_all("tbody tr > th[scope=row]:first-child")
-        .unwrap()
-        .length();
+    let headed = table.query_selector_all("tbody tr > th[scope=row]:first-child").unwrap().length();
     assert!(cols >= 3, "#{id} names its columns");
     assert_eq!(headed, body, "#{id}: every row has a header cell");
 }
@@ -96,29 +85,17 @@ async fn a_crashed_apiserver_and_its_lease_running_out_at_44s() {
         row(&keys, "/ranges/serviceips")[1..],
         ["10.96.0.0/12: 1 of 1048574 used", "no TTL"]
     );
-    assert_eq!(
-        row(&keys, "/services/specs/default/kubernetes")[1],
-        "ClusterIP 10.96.0.1"
-    );
+    assert_eq!(row(&keys, "/services/specs/default/kubernetes")[1], "ClusterIP 10.96.0.1");
     // The crashed apiserver is still listed: its lease has not expired.
     let listed = "192.168.10.11, 192.168.10.12, 192.168.10.13";
-    assert_eq!(
-        row(&keys, "/services/endpoints/default/kubernetes")[1],
-        listed
-    );
+    assert_eq!(row(&keys, "/services/endpoints/default/kubernetes")[1], listed);
     assert_eq!(row(&keys, "/endpointslices/default/kubernetes")[1], listed);
     assert!(
         !keys.iter().any(|r| r[0].starts_with("/ipaddresses/")),
         "no IPAddress objects under 1.29"
     );
-    assert!(
-        caption.contains("etcd keys at t = 44s (revision "),
-        "{caption}"
-    );
-    assert_eq!(
-        allocations,
-        [["default/kubernetes", "ClusterIP", "10.96.0.1", "none"]]
-    );
+    assert!(caption.contains("etcd keys at t = 44s (revision "), "{caption}");
+    assert_eq!(allocations, [["default/kubernetes", "ClusterIP", "10.96.0.1", "none"]]);
 }
 
 #[wasm_bindgen_test]
@@ -127,10 +104,7 @@ async fn the_lease_is_gone_from_the_table_once_expired() {
     let keys = rows("table-keys");
     let apiservers = rows("table-apiservers");
     root.remove();
-    assert!(
-        !keys.iter().any(|r| r[0] == "/masterleases/192.168.10.12"),
-        "{keys:?}"
-    );
+    assert!(!keys.iter().any(|r| r[0] == "/masterleases/192.168.10.12"), "{keys:?}");
     assert_eq!(row(&apiservers, "apiserver-b")[4], "no lease");
 }
 
@@ -142,18 +116,9 @@ async fn behaviour_1_35_lists_service_cidrs_and_ip_addresses_and_no_bitmap() {
         assert_accessible(id);
     }
     root.remove();
-    assert_eq!(
-        row(&keys, "/servicecidrs/kubernetes")[1..],
-        ["10.96.0.0/12", "no TTL"]
-    );
-    assert_eq!(
-        row(&keys, "/ipaddresses/10.96.0.1")[1],
-        "services default/kubernetes"
-    );
-    assert!(
-        !keys.iter().any(|r| r[0] == "/ranges/serviceips"),
-        "no ClusterIP bitmap under 1.35"
-    );
+    assert_eq!(row(&keys, "/servicecidrs/kubernetes")[1..], ["10.96.0.0/12", "no TTL"]);
+    assert_eq!(row(&keys, "/ipaddresses/10.96.0.1")[1], "services default/kubernetes");
+    assert!(!keys.iter().any(|r| r[0] == "/ranges/serviceips"), "no ClusterIP bitmap under 1.35");
     assert!(keys.iter().any(|r| r[0] == "/ranges/servicenodeports"));
 }
 
@@ -165,9 +130,6 @@ async fn in_chinese() {
     let keys = rows("table-keys");
     root.remove();
     assert_eq!(row(&apiservers, "apiserver-b")[2..], ["已崩溃", "否", "1s"]);
-    assert!(
-        caption.starts_with("t = 44s 时的 kube-apiserver"),
-        "{caption}"
-    );
+    assert!(caption.starts_with("t = 44s 时的 kube-apiserver"), "{caption}");
     assert_eq!(row(&keys, "/ranges/servicenodeports")[2], "无 TTL");
 }

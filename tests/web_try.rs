@@ -36,7 +36,8 @@ fn text(root: &Element, sel: &str) -> String {
 }
 
 fn scrubber(root: &Element) -> u64 {
-    let input: HtmlInputElement = root.query_selector("input[id$=scrubber]").unwrap().unwrap().dyn_into().unwrap();
+    let input: HtmlInputElement =
+        root.query_selector("input[id$=scrubber]").unwrap().unwrap().dyn_into().unwrap();
     input.value().parse().unwrap()
 }
 
@@ -50,13 +51,19 @@ async fn an_experiment_is_set_up_by_one_click_and_says_what_to_watch() {
     assert_eq!(buttons[0].text_content().unwrap(), "Crash apiserver-b");
     assert_eq!(text(&root, ".try-watch"), "", "nothing to watch before one is set up");
     buttons[1].dyn_ref::<HtmlElement>().unwrap().click();
-    until("it says what to watch", || text(&root, ".try-watch") == "Watch: Its lease goes at once.").await;
+    until("it says what to watch", || {
+        text(&root, ".try-watch") == "Watch: Its lease goes at once."
+    })
+    .await;
     let on = all(&root, ".try-list button[aria-pressed=true]");
     assert_eq!(on.len(), 1);
     assert!(on[0].text_content().unwrap().ends_with("Stop apiserver-b"));
     assert!(scrubber(&root) >= 17_000, "the clock starts 3 s before the action, playing on");
     // The reader's own action leaves it (the apiservers' buttons act on the lab).
-    let crash = root.query_selector("button[aria-label='Crash apiserver-a']").unwrap().expect("the apiservers panel offers a crash");
+    let crash = root
+        .query_selector("button[aria-label='Crash apiserver-a']")
+        .unwrap()
+        .expect("the apiservers panel offers a crash");
     crash.dyn_ref::<HtmlElement>().unwrap().click();
     until("acting leaves the experiment", || text(&root, ".try-watch").is_empty()).await;
     assert!(all(&root, ".try-list button[aria-pressed=true]").is_empty());
@@ -67,13 +74,21 @@ async fn in_chinese_and_never_in_a_tour() {
     let root = new_root();
     let link = format!("file={}", percent_encode(FILE));
     let _lab = mount(root.clone(), options(&[("link", &link), ("lang", "zh")]), None);
-    until("offered in Chinese", || all(&root, ".try-list button").first().and_then(|b| b.text_content()).as_deref() == Some("让 apiserver-b 崩溃")).await;
+    until("offered in Chinese", || {
+        all(&root, ".try-list button").first().and_then(|b| b.text_content()).as_deref()
+            == Some("让 apiserver-b 崩溃")
+    })
+    .await;
     assert_eq!(text(&root, ".try-heading"), "动手试试");
     all(&root, ".try-list button")[0].dyn_ref::<HtmlElement>().unwrap().click();
-    until("what to watch, in Chinese", || text(&root, ".try-watch") == "请看：它的租约还在。").await;
+    until("what to watch, in Chinese", || text(&root, ".try-watch") == "请看：它的租约还在。")
+        .await;
 
     let toured = new_root();
     let _tour = mount(toured.clone(), options(&[("tour", "lease-crash-vs-stop")]), None);
     until("the tour opens", || toured.query_selector(".tour").unwrap().is_some()).await;
-    assert!(all(&toured, ".try").is_empty(), "a tour tells its own story: no experiments beside it");
+    assert!(
+        all(&toured, ".try").is_empty(),
+        "a tour tells its own story: no experiments beside it"
+    );
 }

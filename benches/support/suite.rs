@@ -3,11 +3,11 @@
 
 use std::hint::black_box;
 
-use kube_bootstrap_lab::contract::api::Behavior;
-use kube_bootstrap_lab::testing::rng::SimRng;
-use kube_bootstrap_lab::contract::scenario::Scenario;
-use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 use crate::workloads;
+use kube_bootstrap_lab::contract::api::Behavior;
+use kube_bootstrap_lab::contract::scenario::Scenario;
+use kube_bootstrap_lab::testing::rng::SimRng;
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 use kube_bootstrap_lab::testing::sim::world::World;
 
 pub const HOUR: u64 = 3_600_000;
@@ -46,9 +46,7 @@ impl Bench<'_> {
     /// AllocateNext, churn and repair runs over large ranges (the bitmap's, and from 1.33 the
     /// IPAddress objects' beside them), then a virtual day of `day`.
     pub fn allocators_and_a_day(&self, day: &Scenario) {
-        self.run("AllocateNext: fill a /16 (65,534 IPs)", 11, || {
-            workloads::fill("10.0.0.0/16", 1)
-        });
+        self.run("AllocateNext: fill a /16 (65,534 IPs)", 11, || workloads::fill("10.0.0.0/16", 1));
         // 11 runs: in the browser one run in three or four is far slower (the JIT, the shared
         // cores), and the median of 5 moved by 2× between runs of the whole suite.
         self.run("AllocateNext: fill a /12 (1,048,574 IPs)", 11, || {
@@ -80,21 +78,15 @@ impl Bench<'_> {
                 workloads::repair_run(&snapshot, &services)
             });
             let mut etcd = workloads::repair_ip_setup(n);
-            self.run(
-                &format!("RepairIPAddress pass: {n} services, /12"),
-                7,
-                || workloads::repair_ip_run(&mut etcd),
-            );
+            self.run(&format!("RepairIPAddress pass: {n} services, /12"), 7, || {
+                workloads::repair_ip_run(&mut etcd)
+            });
         }
-        self.run(
-            "world: 24 h virtual, 5 apiservers, 1,000 services",
-            3,
-            || {
-                let mut w = World::new(day);
-                w.run_until(24 * HOUR);
-                w.events().len()
-            },
-        );
+        self.run("world: 24 h virtual, 5 apiservers, 1,000 services", 3, || {
+            let mut w = World::new(day);
+            w.run_until(24 * HOUR);
+            w.events().len()
+        });
     }
 
     /// Seeks to 60 instants of a 2 h timeline in a seeded order (back, forward, anywhere), on a
@@ -117,9 +109,7 @@ impl Bench<'_> {
         times.sort_by(f64::total_cmp);
         (self.print)(format!(
             "{:<48} median {:>9.3} ms   max {:>9.3} ms   (60 seeks; target 16 / 33 ms in wasm)",
-            "seek anywhere in 2 h, /16, 1,000 services",
-            times[30],
-            times[59]
+            "seek anywhere in 2 h, /16, 1,000 services", times[30], times[59]
         ));
     }
 
@@ -143,7 +133,8 @@ impl Bench<'_> {
     pub fn writing(&self) {
         use kube_bootstrap_lab::contract::scenario::Action;
         use kube_bootstrap_lab::lab::{Authoring, Lab, Msg, Opening, DEFAULT_SCENARIO};
-        let mut lab = Lab::open(Opening { scenario: Some(DEFAULT_SCENARIO), ..Opening::default() }).0;
+        let mut lab =
+            Lab::open(Opening { scenario: Some(DEFAULT_SCENARIO), ..Opening::default() }).0;
         lab.update(Msg::Author(Authoring::Open));
         for t in [0, 60_000, 300_000] {
             lab.update(Msg::Seek(t));
@@ -156,7 +147,9 @@ impl Bench<'_> {
             let service = serde_json::json!({"do": "create_service", "service": {"namespace": "default", "name": format!("web-{n}")}});
             lab.update(Msg::Act(Action::from_json("bench", service).expect("a valid action")))
         });
-        self.clicks("write: a step added at t = 10 m", &mut || lab.update(Msg::Author(Authoring::AddStep)));
+        self.clicks("write: a step added at t = 10 m", &mut || {
+            lab.update(Msg::Author(Authoring::AddStep))
+        });
     }
 
     /// Times `click` 7 times; prints the median and the worst beside a click's target.

@@ -8,17 +8,19 @@
 
 use ipnet::IpNet;
 
-use kube_bootstrap_lab::contract::api::{Behavior, IpAddress, ParentReference, RangeAllocation, Service, ServiceCidr};
+use kube_bootstrap_lab::contract::api::{
+    Behavior, IpAddress, ParentReference, RangeAllocation, Service, ServiceCidr,
+};
+use kube_bootstrap_lab::contract::event::Recorder;
+use kube_bootstrap_lab::contract::scenario::{self, Scenario};
+use kube_bootstrap_lab::import::kubectl;
 use kube_bootstrap_lab::testing::k8s::controlplane::Apiserver;
 use kube_bootstrap_lab::testing::k8s::etcd::{self, Etcd, Value};
-use kube_bootstrap_lab::contract::event::Recorder;
 use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
 use kube_bootstrap_lab::testing::k8s::ipallocator::Range;
 use kube_bootstrap_lab::testing::k8s::registry::Storage;
 use kube_bootstrap_lab::testing::k8s::repair::repairip;
 use kube_bootstrap_lab::testing::k8s::repair::ClusterIpRepair;
-use kube_bootstrap_lab::contract::scenario::{self, Scenario};
-use kube_bootstrap_lab::import::kubectl;
 use kube_bootstrap_lab::testing::rng::SimRng;
 use kube_bootstrap_lab::testing::sim::world::KCM_READY_MESSAGE;
 
@@ -87,9 +89,8 @@ pub fn repair_setup(n: usize) -> (RangeAllocation, Vec<Service>) {
 pub fn repair_run(snapshot: &RangeAllocation, services: &[Service]) -> (u64, usize) {
     let mut repair = ClusterIpRepair::new(vec![cidr("10.96.0.0/12")], Behavior::V1_29);
     let mut rec = Recorder::new(0, "bench");
-    let written = repair
-        .run_once(std::slice::from_ref(snapshot), services, &mut rec)
-        .expect("repair run");
+    let written =
+        repair.run_once(std::slice::from_ref(snapshot), services, &mut rec).expect("repair run");
     let range = Range::from_snapshot(&written[0], Behavior::V1_29).expect("written snapshot");
     (range.used() as u64, rec.events.len())
 }
@@ -102,11 +103,7 @@ pub fn control_plane_scenario(apiservers: usize, services: usize) -> Scenario {
 
 /// [`control_plane_scenario`] on another `--service-cluster-ip-range` (it must hold
 /// `1000 + services` IPs).
-pub fn control_plane_scenario_on(
-    range: &str,
-    apiservers: usize,
-    services: usize,
-) -> Scenario {
+pub fn control_plane_scenario_on(range: &str, apiservers: usize, services: usize) -> Scenario {
     let net = cidr(range);
     let mut stored = Range::new(net, Behavior::V1_29);
     let kubernetes = stored.ip_at(0);
@@ -157,12 +154,7 @@ impl ServiceCreation {
         if behavior.ip_addresses() {
             let mut cidr = ServiceCidr::new("kubernetes", vec!["10.96.0.0/12".to_string()]);
             cidr.set_ready(true, "", KCM_READY_MESSAGE);
-            etcd.put(
-                &etcd::service_cidr_key("kubernetes"),
-                Value::ServiceCidr(cidr),
-                None,
-                0,
-            );
+            etcd.put(&etcd::service_cidr_key("kubernetes"), Value::ServiceCidr(cidr), None, 0);
         }
         for view in &apiserver.allocators.ips {
             let empty = Range::new(view.alloc.cidr(), behavior).snapshot();
@@ -170,12 +162,7 @@ impl ServiceCreation {
         }
         let ports = &apiserver.allocators.ports;
         etcd.put(ports.key, Value::Range(ports.alloc.snapshot()), None, 0);
-        ServiceCreation {
-            etcd,
-            apiserver,
-            rng: SimRng::new(seed),
-            behavior,
-        }
+        ServiceCreation { etcd, apiserver, rng: SimRng::new(seed), behavior }
     }
 
     /// Creates `n` more ClusterIP Services (dynamic ClusterIPs, no NodePorts) as `create_service`
@@ -233,12 +220,7 @@ pub fn repair_ip_setup(n: usize) -> Etcd {
     let mut etcd = Etcd::default();
     let mut cidr = ServiceCidr::new("kubernetes", vec![net.to_string()]);
     cidr.set_ready(true, "", KCM_READY_MESSAGE);
-    etcd.put(
-        &etcd::service_cidr_key("kubernetes"),
-        Value::ServiceCidr(cidr),
-        None,
-        0,
-    );
+    etcd.put(&etcd::service_cidr_key("kubernetes"), Value::ServiceCidr(cidr), None, 0);
     for i in 0..n {
         let ip = range.ip_at(i as u128 * 3);
         let svc = Service {
@@ -252,12 +234,7 @@ pub fn repair_ip_setup(n: usize) -> Etcd {
         let key = etcd::service_key(&svc.namespace, &svc.name);
         etcd.put(&key, Value::Service(svc), None, 0);
         let addr = IpAddress::allocated(ip, parent, 0);
-        etcd.put(
-            &etcd::ip_address_key(&addr.ip),
-            Value::IpAddress(addr),
-            None,
-            0,
-        );
+        etcd.put(&etcd::ip_address_key(&addr.ip), Value::IpAddress(addr), None, 0);
     }
     etcd.take_changes();
     etcd
@@ -296,7 +273,8 @@ pub fn kubectl_services(services: usize) -> String {
     let net = cidr("10.96.0.0/12");
     let range = Range::new(net, Behavior::V1_29);
     let item = |namespace: String, name: String, ip: String, node_port: Option<usize>| {
-        let mut port = serde_json::json!({"name": "http", "port": 80, "protocol": "TCP", "targetPort": 8080});
+        let mut port =
+            serde_json::json!({"name": "http", "port": 80, "protocol": "TCP", "targetPort": 8080});
         if let Some(p) = node_port {
             port["nodePort"] = p.into();
         }
@@ -309,7 +287,8 @@ pub fn kubectl_services(services: usize) -> String {
                 "type": if node_port.is_some() { "NodePort" } else { "ClusterIP" }},
             "status": {"loadBalancer": {}}})
     };
-    let mut items = vec![item("default".into(), "kubernetes".into(), range.ip_at(0).to_string(), None)];
+    let mut items =
+        vec![item("default".into(), "kubernetes".into(), range.ip_at(0).to_string(), None)];
     items.extend((0..services).map(|i| {
         item(
             format!("ns-{}", i % 10),

@@ -7,10 +7,10 @@
 
 use std::process::ExitCode;
 
+use kube_bootstrap_lab::contract::scenario::{self, Scenario};
 use kube_bootstrap_lab::import::kubectl;
 use kube_bootstrap_lab::lab::tour;
 use kube_bootstrap_lab::report;
-use kube_bootstrap_lab::contract::scenario::{self, Scenario};
 
 const USAGE: &str = "usage: bootstrap-sim run FILE | state FILE --at DURATION | check FILE | import FILE [--behavior B] [--service-cluster-ip-range R] [--service-node-port-range P] | findings FILE [same options] | tour check FILE | tour run FILE";
 
@@ -109,12 +109,7 @@ fn main() -> ExitCode {
         },
         ["findings", file, flags @ ..] => match import(file, flags) {
             Err(e) => invalid(e),
-            Ok(kubectl::Imported {
-                file,
-                scenario,
-                notes,
-                ..
-            }) => {
+            Ok(kubectl::Imported { file, scenario, notes, .. }) => {
                 print_json(&serde_json::json!({
                     "behavior": file["behavior"],
                     "service_cluster_ip_range": file["cluster"]["service_cluster_ip_range"],

@@ -18,12 +18,14 @@ fn run(dir: &str) -> Result<usize, String> {
         let (path, html) = (format!("{dir}/posters/{}", poster.file()), poster.render());
         fs::write(&path, &html).map_err(|e| format!("{path}: {e}"))?;
         let script = path.replace(".html", ".js");
-        fs::write(&script, as_script(&poster.file(), &html)).map_err(|e| format!("{script}: {e}"))?;
+        fs::write(&script, as_script(&poster.file(), &html))
+            .map_err(|e| format!("{script}: {e}"))?;
     }
     let page = format!("{dir}/index.html");
     let html = fs::read_to_string(&page).map_err(|e| format!("{page}: {e}"))?;
     let untouched = Poster { options: Default::default() };
-    let with = inline(&html, &untouched.render()).ok_or_else(|| format!("{page}: no `{LOADING}` to put the poster before"))?;
+    let with = inline(&html, &untouched.render())
+        .ok_or_else(|| format!("{page}: no `{LOADING}` to put the poster before"))?;
     fs::write(&page, with).map_err(|e| format!("{page}: {e}"))?;
     Ok(all.len())
 }
@@ -32,7 +34,11 @@ fn run(dir: &str) -> Result<usize, String> {
 /// one it holds (static/page-poster.js): the page waits for it before its first paint.
 fn as_script(file: &str, html: &str) -> String {
     let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
-    format!("globalThis.kubeBootstrapLabPoster?.arrive?.({}, {});\n", quote(&format!("posters/{file}")), quote(html))
+    format!(
+        "globalThis.kubeBootstrapLabPoster?.arrive?.({}, {});\n",
+        quote(&format!("posters/{file}")),
+        quote(html)
+    )
 }
 
 /// The page with `poster` before its loading box, which is hidden (the page preset shows it

@@ -9,11 +9,9 @@ use crate::k8s::event::Event;
 fn identity(list: &str, item: &Json) -> Option<String> {
     let field = |k: &str| item.get(k).and_then(Json::as_str);
     match list {
-        "services" | "endpoints" | "pods" | "endpoint_slices" => Some(format!(
-            "{}/{}",
-            field("namespace").unwrap_or("default"),
-            field("name")?
-        )),
+        "services" | "endpoints" | "pods" | "endpoint_slices" => {
+            Some(format!("{}/{}", field("namespace").unwrap_or("default"), field("name")?))
+        }
         "apiservers" | "service_cidrs" => field("name").map(str::to_string),
         // Named by the canonical form, so `"fd00::0001"` finds `fd00::1`.
         "ip_addresses" => field("ip").map(|ip| {
@@ -32,11 +30,7 @@ fn matches(path: &str, want: &Json, got: &Json, out: &mut Vec<String>) {
     match (want, got) {
         (Json::Object(w), Json::Object(g)) => {
             for (k, wv) in w {
-                let p = if path.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{path}.{k}")
-                };
+                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
                 match g.get(k) {
                     Some(gv) => matches(&p, wv, gv, out),
                     None if wv.is_null() => {}
@@ -46,11 +40,7 @@ fn matches(path: &str, want: &Json, got: &Json, out: &mut Vec<String>) {
         }
         (Json::Array(w), Json::Array(g)) if w.iter().all(|v| !v.is_object() && !v.is_array()) => {
             if w != g {
-                out.push(format!(
-                    "{path}: expected {}, got {}",
-                    show(want),
-                    show(got)
-                ));
+                out.push(format!("{path}: expected {}, got {}", show(want), show(got)));
             }
         }
         (Json::Array(w), Json::Array(g)) if identity_list(path) => {
@@ -59,10 +49,7 @@ fn matches(path: &str, want: &Json, got: &Json, out: &mut Vec<String>) {
                     out.push(format!("{path}: an entry needs a name: {}", show(wv)));
                     continue;
                 };
-                match g
-                    .iter()
-                    .find(|gv| identity(path, gv).as_deref() == Some(id.as_str()))
-                {
+                match g.iter().find(|gv| identity(path, gv).as_deref() == Some(id.as_str())) {
                     Some(gv) => matches(&format!("{path}[{id}]"), wv, gv, out),
                     None => out.push(format!("{path}[{id}]: expected to exist, but it does not")),
                 }
@@ -85,11 +72,7 @@ fn matches(path: &str, want: &Json, got: &Json, out: &mut Vec<String>) {
         (Json::Number(a), Json::Number(b)) if a.as_f64() == b.as_f64() => {}
         _ => {
             if want != got {
-                out.push(format!(
-                    "{path}: expected {}, got {}",
-                    show(want),
-                    show(got)
-                ));
+                out.push(format!("{path}: expected {}, got {}", show(want), show(got)));
             }
         }
     }
@@ -116,9 +99,7 @@ fn event_matches(entry: &Json, e: &Json) -> bool {
     fields.iter().all(|(k, v)| match k.as_str() {
         "message_contains" => {
             let needle = v.as_str().unwrap_or_default();
-            e.get("message")
-                .and_then(Json::as_str)
-                .is_some_and(|m| m.contains(needle))
+            e.get("message").and_then(Json::as_str).is_some_and(|m| m.contains(needle))
         }
         _ => e.get(k) == Some(v),
     })
@@ -133,10 +114,7 @@ pub(crate) fn check(expect: &Json, state: &Json, events: &[Event]) -> Vec<String
     // Serialised only when asked about: tours check predicates after every instant.
     let events: Vec<Json> =
         if expect.contains_key("events_include") || expect.contains_key("events_exclude") {
-            events
-                .iter()
-                .map(|e| serde_json::to_value(e).expect("event serialises"))
-                .collect()
+            events.iter().map(|e| serde_json::to_value(e).expect("event serialises")).collect()
         } else {
             Vec::new()
         };
@@ -147,11 +125,7 @@ pub(crate) fn check(expect: &Json, state: &Json, events: &[Event]) -> Vec<String
                 for (i, entry) in want.as_array().into_iter().flatten().enumerate() {
                     let found = events.iter().any(|e| event_matches(entry, e));
                     if found != include {
-                        let verb = if include {
-                            "no event matches"
-                        } else {
-                            "an event matches"
-                        };
+                        let verb = if include { "no event matches" } else { "an event matches" };
                         out.push(format!("{key}[{i}]: {verb} {}", show(entry)));
                     }
                 }
@@ -163,14 +137,11 @@ pub(crate) fn check(expect: &Json, state: &Json, events: &[Event]) -> Vec<String
                             continue;
                         };
                         let exists =
-                            state
-                                .get(list)
-                                .and_then(Json::as_array)
-                                .is_some_and(|items| {
-                                    items.iter().any(|it| {
-                                        identity(list, it).as_deref() == Some(id.as_str())
-                                    })
-                                });
+                            state.get(list).and_then(Json::as_array).is_some_and(|items| {
+                                items
+                                    .iter()
+                                    .any(|it| identity(list, it).as_deref() == Some(id.as_str()))
+                            });
                         if exists {
                             out.push(format!("absent.{list}[{id}]: it exists"));
                         }

@@ -45,10 +45,7 @@ impl State {
 
     /// The addresses those Endpoints list, in their order.
     pub fn kubernetes_addresses(&self) -> impl Iterator<Item = &String> {
-        let subsets = self
-            .kubernetes_endpoints()
-            .into_iter()
-            .flat_map(|e| &e.subsets);
+        let subsets = self.kubernetes_endpoints().into_iter().flat_map(|e| &e.subsets);
         subsets.flat_map(|s| &s.addresses)
     }
 }

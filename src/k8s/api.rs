@@ -361,11 +361,7 @@ impl ParentReference {
 impl fmt::Display for ParentReference {
     /// `kubectl get ipaddress`'s PARENTREF column: `services/default/kubernetes`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let group = if self.group.is_empty() {
-            String::new()
-        } else {
-            format!("{}/", self.group)
-        };
+        let group = if self.group.is_empty() { String::new() } else { format!("{}/", self.group) };
         write!(f, "{group}{}/{}/{}", self.resource, self.namespace, self.name)
     }
 }
@@ -436,11 +432,7 @@ pub struct ServiceCidr {
 
 impl ServiceCidr {
     pub fn new(name: &str, cidrs: Vec<String>) -> Self {
-        ServiceCidr {
-            name: name.to_string(),
-            cidrs,
-            ..Default::default()
-        }
+        ServiceCidr { name: name.to_string(), cidrs, ..Default::default() }
     }
 
     /// The MetaAllocator's `isReady`: `Ready` true or unset ("assume the ServiceCIDR is Ready,
@@ -459,16 +451,16 @@ impl ServiceCidr {
     /// two CIDRs, one of each family. Errors are the API's
     /// (`ServiceCIDR.networking.k8s.io "x" is invalid: spec.cidrs: ...`).
     pub fn validate(name: &str, cidrs: &[String]) -> Result<Vec<ipnet::IpNet>, String> {
-        let invalid = |detail: String| {
-            format!("ServiceCIDR.networking.k8s.io {name:?} is invalid: {detail}")
-        };
-        crate::k8s::names::check("ServiceCIDR.networking.k8s.io", name, crate::k8s::names::NameRule::Dns1123Subdomain)?;
+        let invalid =
+            |detail: String| format!("ServiceCIDR.networking.k8s.io {name:?} is invalid: {detail}");
+        crate::k8s::names::check(
+            "ServiceCIDR.networking.k8s.io",
+            name,
+            crate::k8s::names::NameRule::Dns1123Subdomain,
+        )?;
         let spec = || {
             let list: Vec<String> = cidrs.iter().map(|c| format!("{c:?}")).collect();
-            format!(
-                "networking.ServiceCIDRSpec{{CIDRs:[]string{{{}}}}}",
-                list.join(", ")
-            )
+            format!("networking.ServiceCIDRSpec{{CIDRs:[]string{{{}}}}}", list.join(", "))
         };
         if cidrs.is_empty() {
             return Err(invalid(
@@ -483,7 +475,11 @@ impl ServiceCidr {
         }
         let parsed: Vec<Option<ipnet::IpNet>> = cidrs.iter().map(|c| c.parse().ok()).collect();
         if let [Some(a), Some(b)] = parsed[..] {
-            if matches!((a, b), (ipnet::IpNet::V4(_), ipnet::IpNet::V4(_)) | (ipnet::IpNet::V6(_), ipnet::IpNet::V6(_))) {
+            if matches!(
+                (a, b),
+                (ipnet::IpNet::V4(_), ipnet::IpNet::V4(_))
+                    | (ipnet::IpNet::V6(_), ipnet::IpNet::V6(_))
+            ) {
                 return Err(invalid(format!("spec.cidrs: Invalid value: {}: may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64", spec())));
             }
         }

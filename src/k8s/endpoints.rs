@@ -59,17 +59,9 @@ pub fn repack_subsets(subsets: &[EndpointSubset]) -> Vec<EndpointSubset> {
             // Ports arrive in `EndpointPort` order (name, port, protocol) from the BTreeMap above;
             // BTreeMap<&str, _> iterates in IP string byte order, as `LessEndpointAddress` sorts.
             let pick = |want: bool| {
-                addrs
-                    .iter()
-                    .filter(|(_, &r)| r == want)
-                    .map(|(ip, _)| ip.to_string())
-                    .collect()
+                addrs.iter().filter(|(_, &r)| r == want).map(|(ip, _)| ip.to_string()).collect()
             };
-            EndpointSubset {
-                addresses: pick(true),
-                not_ready_addresses: pick(false),
-                ports,
-            }
+            EndpointSubset { addresses: pick(true), not_ready_addresses: pick(false), ports }
         })
         .collect();
     out.sort_by(|a, b| {
@@ -144,11 +136,7 @@ fn add_endpoint_subset(
     ready: bool,
 ) {
     let addr = vec![ip.to_string()];
-    let (addresses, not_ready_addresses) = if ready {
-        (addr, vec![])
-    } else {
-        (vec![], addr)
-    };
+    let (addresses, not_ready_addresses) = if ready { (addr, vec![]) } else { (vec![], addr) };
     subsets.push(EndpointSubset {
         addresses,
         not_ready_addresses,
@@ -194,11 +182,8 @@ pub fn endpoints_for_service<P: std::borrow::Borrow<Pod>>(
             let Some(port) = find_port(pod, svc_port) else {
                 continue;
             };
-            let port = EndpointPort {
-                name: svc_port.name.clone(),
-                port,
-                protocol: svc_port.protocol,
-            };
+            let port =
+                EndpointPort { name: svc_port.name.clone(), port, protocol: svc_port.protocol };
             add_endpoint_subset(&mut subsets, &ip, Some(port), ready);
         }
     }

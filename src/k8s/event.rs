@@ -207,24 +207,13 @@ pub struct Recorder {
 
 impl Recorder {
     pub fn new(time_ms: u64, apiserver: impl Into<String>) -> Self {
-        Recorder {
-            time_ms,
-            apiserver: apiserver.into(),
-            events: Vec::new(),
-        }
+        Recorder { time_ms, apiserver: apiserver.into(), events: Vec::new() }
     }
 
     /// A `Warning` event about `object` (`namespace/name`); its reason is the kind's.
     pub fn warning(&mut self, component: &str, kind: EventKind, object: &str, message: String) {
         debug_assert!(kind.reason().is_some(), "{kind:?} is not an event");
-        let e = Event::warning(
-            self.time_ms,
-            &self.apiserver,
-            component,
-            kind,
-            object,
-            message,
-        );
+        let e = Event::warning(self.time_ms, &self.apiserver, component, kind, object, message);
         self.events.push(e);
     }
 

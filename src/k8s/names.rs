@@ -84,9 +84,7 @@ pub fn field_errors(name: &str, rule: NameRule) -> Vec<String> {
     // Go's len: bytes.
     let too_long = (name.len() > max).then(|| format!("must be no more than {max} characters"));
     let details = too_long.into_iter().chain((!ok).then(|| msg.to_string()));
-    details
-        .map(|d| format!("metadata.name: Invalid value: {}: {d}", go_quote(name)))
-        .collect()
+    details.map(|d| format!("metadata.name: Invalid value: {}: {d}", go_quote(name))).collect()
 }
 
 /// The apiserver's refusal of object `name` of `kind` (`Service`,

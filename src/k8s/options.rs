@@ -33,9 +33,7 @@ pub struct ServiceIpRanges {
 impl ServiceIpRanges {
     /// The configured networks, primary first.
     pub fn networks(&self) -> Vec<IpNet> {
-        std::iter::once(self.primary)
-            .chain(self.secondary)
-            .collect()
+        std::iter::once(self.primary).chain(self.secondary).collect()
     }
 
     /// The `kubernetes` Service ClusterIP: the first address after the network address.
@@ -91,11 +89,7 @@ pub fn parse_service_cluster_ip_range_for(
     value: &str,
     behavior: crate::k8s::api::Behavior,
 ) -> Result<ServiceIpRanges, String> {
-    let value = if value.is_empty() {
-        DEFAULT_SERVICE_IP_CIDR
-    } else {
-        value
-    };
+    let value = if value.is_empty() { DEFAULT_SERVICE_IP_CIDR } else { value };
     let entries: Vec<&str> = value.split(',').collect();
     let parse = |s: &str| parse_cidr(s).map_err(|_| format!("invalid CIDR {s:?}"));
 
@@ -106,9 +100,7 @@ pub fn parse_service_cluster_ip_range_for(
     let secondary = entries.get(1).map(|s| parse(s)).transpose()?;
 
     if entries.len() > 2 {
-        return Err(
-            "--service-cluster-ip-range must not contain more than two entries".to_string(),
-        );
+        return Err("--service-cluster-ip-range must not contain more than two entries".to_string());
     }
     let check = |cidr: &IpNet, flag: &str| {
         if behavior.max_cidr_limit() {
@@ -119,7 +111,9 @@ pub fn parse_service_cluster_ip_range_for(
     };
     check(&primary, "--service-cluster-ip-range")?;
     if let Some(secondary) = &secondary {
-        if crate::k8s::ipallocator::family_of(secondary) == crate::k8s::ipallocator::family_of(&primary) {
+        if crate::k8s::ipallocator::family_of(secondary)
+            == crate::k8s::ipallocator::family_of(&primary)
+        {
             return Err("--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family".to_string());
         }
         check(secondary, "--service-cluster-ip-range[1]")?;
@@ -129,11 +123,7 @@ pub fn parse_service_cluster_ip_range_for(
 
 /// Parses `--service-node-port-range` (`a-b`, `a` or `a+n`); empty means the default.
 pub fn parse_service_node_port_range(value: &str) -> Result<PortRange, String> {
-    let value = if value.trim().is_empty() {
-        DEFAULT_SERVICE_NODE_PORT_RANGE
-    } else {
-        value
-    };
+    let value = if value.trim().is_empty() { DEFAULT_SERVICE_NODE_PORT_RANGE } else { value };
     PortRange::parse(value)
 }
 
@@ -145,9 +135,7 @@ pub fn validate_kubernetes_service_node_port(port: i64, range: &PortRange) -> Re
         ));
     }
     if port > 0 && !range.contains(port as i32) {
-        return Err(format!(
-            "kubernetes service node port range {range} doesn't contain {port}"
-        ));
+        return Err(format!("kubernetes service node port range {range} doesn't contain {port}"));
     }
     Ok(())
 }

@@ -31,7 +31,10 @@ impl Lab {
             return None;
         }
         match (self.imported && self.guide().is_none(), &self.source) {
-            (true, Source::Inline(_)) => Some(format!("{}#{IMPORTED}", super::touring::lang_param(self.lang()).replacen('&', "?", 1))),
+            (true, Source::Inline(_)) => Some(format!(
+                "{}#{IMPORTED}",
+                super::touring::lang_param(self.lang()).replacen('&', "?", 1)
+            )),
             _ => Some(self.link_to_here()),
         }
     }
@@ -50,7 +53,13 @@ pub fn page_address(query: &str, here: &str) -> String {
         Some((q, f)) => (q, Some(f)),
         None => (here, None),
     };
-    let parts = |q: &'_ str| q.trim_start_matches('?').split('&').filter(|p| !p.is_empty()).map(str::to_string).collect::<Vec<_>>();
+    let parts = |q: &'_ str| {
+        q.trim_start_matches('?')
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
     let kept = parts(query)
         .into_iter()
         .filter(|p| KEPT.contains(&p.split_once('=').map_or(p.as_str(), |(k, _)| k)));

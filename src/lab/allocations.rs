@@ -15,7 +15,9 @@ use crate::lab::upstream::Subject;
 pub enum BarKind {
     ClusterIpBitmap,
     /// The IPAddress objects inside one prefix of the ServiceCIDR of this name.
-    IpAddresses { cidr: String },
+    IpAddresses {
+        cidr: String,
+    },
     NodePortBitmap,
 }
 
@@ -39,8 +41,12 @@ pub(crate) fn fraction(net: &IpNet, ip: &str) -> Option<f64> {
         return None;
     }
     let (base, bits, x) = match (net.network(), ip) {
-        (IpAddr::V4(n), IpAddr::V4(i)) => (u32::from(n) as u128, 32 - net.prefix_len() as u32, u32::from(i) as u128),
-        (IpAddr::V6(n), IpAddr::V6(i)) => (u128::from(n), 128 - net.prefix_len() as u32, u128::from(i)),
+        (IpAddr::V4(n), IpAddr::V4(i)) => {
+            (u32::from(n) as u128, 32 - net.prefix_len() as u32, u32::from(i) as u128)
+        }
+        (IpAddr::V6(n), IpAddr::V6(i)) => {
+            (u128::from(n), 128 - net.prefix_len() as u32, u128::from(i))
+        }
         _ => return None,
     };
     let size = if bits >= 128 { u128::MAX } else { 1u128 << bits };
@@ -70,7 +76,9 @@ impl View {
             for cidr in &st.service_cidrs {
                 for range in &cidr.cidrs {
                     let Ok(net) = range.parse::<IpNet>() else { continue };
-                    let ticks = ticks(&net, st.ip_addresses.iter().map(|a| &a.ip), |ip| Subject::IpAddress(ip.to_string()));
+                    let ticks = ticks(&net, st.ip_addresses.iter().map(|a| &a.ip), |ip| {
+                        Subject::IpAddress(ip.to_string())
+                    });
                     out.push(Bar {
                         kind: BarKind::IpAddresses { cidr: cidr.name.clone() },
                         range: range.clone(),
@@ -103,14 +111,20 @@ impl View {
             ticks: np
                 .allocated
                 .iter()
-                .map(|&port| ((port - lo) as f64 / size, Subject::NodePort(port as u16), port.to_string()))
+                .map(|&port| {
+                    ((port - lo) as f64 / size, Subject::NodePort(port as u16), port.to_string())
+                })
                 .collect(),
         }
     }
 }
 
 /// The ticks of the addresses of `ips` that lie in `net`.
-fn ticks<'a>(net: &IpNet, ips: impl Iterator<Item = &'a String>, subject: impl Fn(&str) -> Subject) -> Vec<(f64, Subject, String)> {
+fn ticks<'a>(
+    net: &IpNet,
+    ips: impl Iterator<Item = &'a String>,
+    subject: impl Fn(&str) -> Subject,
+) -> Vec<(f64, Subject, String)> {
     ips.filter_map(|ip| Some((fraction(net, ip)?, subject(ip), ip.clone()))).collect()
 }
 

@@ -21,10 +21,7 @@ pub fn scenario_names() -> impl Iterator<Item = &'static str> {
 
 /// The text of the shipped scenario `name`.
 pub fn scenario_text(name: &str) -> Option<&'static str> {
-    SCENARIOS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, text)| *text)
+    SCENARIOS.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
 }
 
 /// The shipped scenario `name`, parsed; `None` when there is none. Every shipped scenario
@@ -40,10 +37,7 @@ pub fn tour_names() -> impl Iterator<Item = &'static str> {
 
 /// The shipped tour `name`, parsed (or why it does not parse); `None` when there is none.
 pub fn tour(name: &str) -> Option<Result<Tour, String>> {
-    TOURS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, text)| tour::parse(text, scenario_text))
+    TOURS.iter().find(|(n, _)| *n == name).map(|(_, text)| tour::parse(text, scenario_text))
 }
 
 /// The shipped tours that parse, in tour order: by the number their English title starts with

@@ -65,19 +65,12 @@ const MAX_URL_CHARS: usize = 2048;
 /// `javascript:`, `data:`, `file:`). Why not, otherwise.
 pub fn tour_src_ok(url: &str) -> Result<(), String> {
     if url.trim().is_empty() || url.len() > MAX_URL_CHARS || url.chars().any(char::is_control) {
-        return Err(format!(
-            "not an address of at most {MAX_URL_CHARS} characters on one line"
-        ));
+        return Err(format!("not an address of at most {MAX_URL_CHARS} characters on one line"));
     }
-    let scheme = url
-        .split_once(':')
-        .map(|(s, _)| s)
-        .filter(|s| !s.contains(['/', '?', '#']));
+    let scheme = url.split_once(':').map(|(s, _)| s).filter(|s| !s.contains(['/', '?', '#']));
     match scheme.map(str::to_ascii_lowercase).as_deref() {
         None | Some("http") | Some("https") => Ok(()),
-        Some(other) => Err(format!(
-            "only http and https addresses are fetched, not {other}:"
-        )),
+        Some(other) => Err(format!("only http and https addresses are fetched, not {other}:")),
     }
 }
 
@@ -86,11 +79,7 @@ pub fn tour_src_ok(url: &str) -> Result<(), String> {
 pub fn parse_query(query: &str) -> (PageOptions, Vec<String>) {
     let mut o = PageOptions::default();
     let mut problems = Vec::new();
-    for part in query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-    {
+    for part in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
         let (key, raw) = part.split_once('=').unwrap_or((part, ""));
         match percent_decode(&raw.replace('+', " ")) {
             Ok(v) => o.set(key, &v, "URL parameter", &mut problems),
@@ -132,10 +121,8 @@ impl PageOptions {
             "tour" => self.tour = Some(value.to_string()),
             "step" => match value.parse::<usize>() {
                 Ok(n) if n >= 1 => self.step = Some(n),
-                _ => problems.push(format!(
-                    "{what} step: {} is not a step number (1, 2, …)",
-                    quote(value)
-                )),
+                _ => problems
+                    .push(format!("{what} step: {} is not a step number (1, 2, …)", quote(value))),
             },
             "lang" => match Lang::parse(value) {
                 Some(l) => self.lang = l,
@@ -193,45 +180,26 @@ const BAD_PANELS_NAMED: usize = 5;
 /// The panels `value` names, in the UI's order; `None` when it names none. Each entry that is
 /// no panel is named in `problems`, the others are kept.
 fn panels(value: &str, what: &str, problems: &mut Vec<String>) -> Option<Vec<Part>> {
-    let names: Vec<&str> = value
-        .split(',')
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-        .collect();
+    let names: Vec<&str> = value.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
     if names.is_empty() {
-        problems.push(format!(
-            "{what} panels: it is empty, so all panels are shown"
-        ));
+        problems.push(format!("{what} panels: it is empty, so all panels are shown"));
         return None;
     }
     let panel = |n: &str| n.parse::<Part>().ok().filter(|p| p.is_panel());
-    let mut bad: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|n| panel(n).is_none())
-        .collect();
+    let mut bad: Vec<&str> = names.iter().copied().filter(|n| panel(n).is_none()).collect();
     let mut seen = std::collections::BTreeSet::new();
     bad.retain(|n| seen.insert(*n));
     let list: Vec<&str> = Part::PANELS.iter().map(|p| p.as_str()).collect();
     for n in bad.iter().take(BAD_PANELS_NAMED) {
         let one_of = list.join(", ");
-        problems.push(format!(
-            "{what} panels: {} is not a panel (one of {one_of})",
-            quote(n)
-        ));
+        problems.push(format!("{what} panels: {} is not a panel (one of {one_of})", quote(n)));
     }
     if bad.len() > BAD_PANELS_NAMED {
         let more = bad.len() - BAD_PANELS_NAMED;
-        problems.push(format!(
-            "{what} panels: and {more} more that are not panels"
-        ));
+        problems.push(format!("{what} panels: and {more} more that are not panels"));
     }
     let chosen: Vec<Part> = names.iter().filter_map(|n| panel(n)).collect();
-    let in_order: Vec<Part> = Part::PANELS
-        .iter()
-        .copied()
-        .filter(|p| chosen.contains(p))
-        .collect();
+    let in_order: Vec<Part> = Part::PANELS.iter().copied().filter(|p| chosen.contains(p)).collect();
     (!in_order.is_empty()).then_some(in_order)
 }
 

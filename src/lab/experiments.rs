@@ -13,7 +13,8 @@ impl Lab {
     pub(super) fn try_experiment(&mut self, i: usize) -> bool {
         let Some(e) = self.scenario.experiments.get(i) else { return false };
         let (start, source) = (e.start_ms(), self.source.clone());
-        let moment = Moment { source, seed: None, time_ms: start, experiment: Some(i), actions: Vec::new() };
+        let moment =
+            Moment { source, seed: None, time_ms: start, experiment: Some(i), actions: Vec::new() };
         let Ok((scenario, mut timeline)) = moment.restore() else { return false };
         timeline.record_wire();
         self.replace(Lab::with_timeline(scenario, moment.source, timeline));
@@ -52,16 +53,26 @@ fn subjects(e: &Experiment) -> Vec<Spot> {
     let mut out = Vec::new();
     for (_, a) in e.actions() {
         let spot = match &a {
-            Action::StartApiserver(r) | Action::StopApiserver(r) | Action::CrashApiserver(r) => Spot::Apiserver(r.apiserver.clone()),
+            Action::StartApiserver(r) | Action::StopApiserver(r) | Action::CrashApiserver(r) => {
+                Spot::Apiserver(r.apiserver.clone())
+            }
             Action::IsolateApiserver(i) => Spot::Apiserver(i.apiserver.clone()),
             Action::AddApiserver(_) => Spot::Part(Part::Apiservers),
             Action::EtcdOutage(_) => Spot::Part(Part::Etcd),
-            Action::DeleteService(o) if kubernetes(&o.namespace, &o.name) => Spot::Part(Part::KubernetesService),
-            Action::CreateService(c) if kubernetes(&c.service.namespace, &c.service.name) => Spot::Part(Part::KubernetesService),
+            Action::DeleteService(o) if kubernetes(&o.namespace, &o.name) => {
+                Spot::Part(Part::KubernetesService)
+            }
+            Action::CreateService(c) if kubernetes(&c.service.namespace, &c.service.name) => {
+                Spot::Part(Part::KubernetesService)
+            }
             Action::CreateService(_) | Action::DeleteService(_) => Spot::Part(Part::Services),
-            Action::CreatePod(_) | Action::DeletePod(_) | Action::SetPodReady(_) => Spot::Part(Part::Pods),
+            Action::CreatePod(_) | Action::DeletePod(_) | Action::SetPodReady(_) => {
+                Spot::Part(Part::Pods)
+            }
             Action::Corrupt(_) => Spot::Part(Part::Ranges),
-            Action::CreateServiceCidr(_) | Action::DeleteServiceCidr(_) => Spot::Part(Part::ServiceCidrs),
+            Action::CreateServiceCidr(_) | Action::DeleteServiceCidr(_) => {
+                Spot::Part(Part::ServiceCidrs)
+            }
         };
         if !out.contains(&spot) {
             out.push(spot);

@@ -13,9 +13,9 @@ use crate::k8s::allocator::{Allocator, ItemRange};
 use crate::k8s::api::{parse_ip, IpFamily, Service};
 use crate::k8s::controlplane::{Apiserver, Status, KUBERNETES};
 use crate::k8s::ipallocator::{self, Range};
-use crate::lang::Lang;
 use crate::k8s::portallocator::{PortAllocator, PortRange};
 use crate::k8s::repair::nodeport::collect_service_node_ports;
+use crate::lang::Lang;
 use crate::sim::world::World;
 
 mod ipaddresses;
@@ -157,7 +157,12 @@ impl BitmapView {
     }
 
     /// `size` free cells of `range` of the `kind`.
-    pub(crate) fn sized(range: BitmapRange, size: usize, static_band: usize, kind: ViewKind) -> Self {
+    pub(crate) fn sized(
+        range: BitmapRange,
+        size: usize,
+        static_band: usize,
+        kind: ViewKind,
+    ) -> Self {
         BitmapView {
             range,
             kind,
@@ -196,8 +201,7 @@ impl BitmapView {
 
     /// Lists `service` as holding `value`, which lies outside the range.
     pub fn flag_out_of_range(&mut self, service: &str, value: &str) {
-        self.out_of_range
-            .push((service.to_string(), value.to_string()));
+        self.out_of_range.push((service.to_string(), value.to_string()));
     }
 
     pub fn kind(&self) -> ViewKind {
@@ -352,19 +356,12 @@ impl Allocations for NodePorts {
     }
 
     fn leaks(&self, a: &Apiserver) -> Vec<(i32, i32)> {
-        a.port_repair
-            .leaks()
-            .iter()
-            .map(|(p, n)| (*p, *n))
-            .collect()
+        a.port_repair.leaks().iter().map(|(p, n)| (*p, *n)).collect()
     }
 
     /// The node port of the first port, if it has one.
     fn kubernetes(&self, svc: &Service) -> Option<i32> {
-        svc.ports
-            .first()
-            .filter(|p| p.node_port != 0)
-            .map(|p| p.node_port)
+        svc.ports.first().filter(|p| p.node_port != 0).map(|p| p.node_port)
     }
 }
 
@@ -459,7 +456,9 @@ impl BitmapView {
             (Some(Cell::Duplicate), Lang::En) => format!("assigned to several services: {owners}"),
             (Some(Cell::Duplicate), Lang::Zh) => format!("同时分配给了多个 Service：{owners}"),
             (Some(Cell::Unallocated), _) if self.kind == ViewKind::DualWrite => match lang {
-                Lang::En => format!("used by {owners} but not set: no repair loop sets it any more"),
+                Lang::En => {
+                    format!("used by {owners} but not set: no repair loop sets it any more")
+                }
                 Lang::Zh => format!("{owners} 正在使用，但位图中未标记：已经没有修复循环会补上"),
             },
             (Some(Cell::Unallocated), Lang::En) => {

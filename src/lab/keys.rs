@@ -1,9 +1,9 @@
 //! What an etcd key holds, in a few words: the inspector's summary of a key or of a grouped
 //! row, read from the state through the typed [`Key`].
 
+use crate::contract::state::State;
 use crate::k8s::etcd::{Key, Keys, Kind as KeyKind, NsName, RangeName};
 use crate::lang::Lang;
-use crate::contract::state::State;
 
 /// "none", in `t`: what an empty value reads as, here and in the inspector's other rows.
 pub(crate) fn none(t: Lang) -> String {
@@ -13,12 +13,13 @@ pub(crate) fn none(t: Lang) -> String {
 /// What `key` (or a grouped row, `/namespaces/*`) holds, in a few words in `t`; `None` when
 /// etcd does not hold it.
 pub fn key_summary(key: &str, st: &State, t: Lang) -> Option<String> {
-        let list = |v: Vec<String>| if v.is_empty() { none(t) } else { v.join(", ") };
+    let list = |v: Vec<String>| if v.is_empty() { none(t) } else { v.join(", ") };
     let key = match key.parse::<Keys>().ok()? {
         Keys::All(kind) => return group_names(kind, st).map(list),
         Keys::One(key) => key,
     };
-    let is = |nn: &NsName, namespace: &str, name: &str| nn.namespace == namespace && nn.name == name;
+    let is =
+        |nn: &NsName, namespace: &str, name: &str| nn.namespace == namespace && nn.name == name;
     match &key {
         Key::Lease(ip) => {
             let holder = st.apiservers.iter().find(|a| &a.advertise_address == ip);
@@ -30,7 +31,9 @@ pub fn key_summary(key: &str, st: &State, t: Lang) -> Option<String> {
             })
         }
         Key::Range(RangeName::ServiceIps) => st.allocations.cluster_ip.first().map(|a| used(a, t)),
-        Key::Range(RangeName::SecondaryServiceIps) => st.allocations.cluster_ip.get(1).map(|a| used(a, t)),
+        Key::Range(RangeName::SecondaryServiceIps) => {
+            st.allocations.cluster_ip.get(1).map(|a| used(a, t))
+        }
         Key::Range(RangeName::NodePorts) => Some(used(&st.allocations.node_port, t)),
         Key::Service(nn) => {
             let s = st.services.iter().find(|s| is(nn, &s.namespace, &s.name))?;
@@ -53,13 +56,13 @@ pub fn key_summary(key: &str, st: &State, t: Lang) -> Option<String> {
             let a = st.ip_addresses.iter().find(|a| &a.ip == ip)?;
             Some(format!("{}/{}/{}", a.parent.resource, a.parent.namespace, a.parent.name))
         }
-        Key::Namespace(n) => st
-            .namespaces
-            .contains(n)
-            .then(|| t.pick("a Namespace", "一个 Namespace").to_string()),
+        Key::Namespace(n) => {
+            st.namespaces.contains(n).then(|| t.pick("a Namespace", "一个 Namespace").to_string())
+        }
         Key::Pod(nn) => {
             let p = st.pods.iter().find(|p| is(nn, &p.namespace, &p.name))?;
-            let ready = if p.ready { t.pick("ready", "就绪") } else { t.pick("not ready", "未就绪") };
+            let ready =
+                if p.ready { t.pick("ready", "就绪") } else { t.pick("not ready", "未就绪") };
             Some(format!("{} · {ready}", p.pod_ip))
         }
     }
@@ -85,4 +88,3 @@ fn used<T>(a: &crate::contract::state::AllocationState<T>, t: Lang) -> String {
         Lang::Zh => format!("{} · 已用 {} / {}", a.range, a.used, a.size),
     }
 }
-

@@ -30,29 +30,32 @@ pub(crate) mod upstream;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::contract::scenario::{Action, Scenario, MAX_TIME_MS};
+use crate::contract::state::State;
 use crate::duration::format_ms;
+use crate::lab::share::{Moment, Source};
+use crate::lab::tour::Guide;
 /// The language a lab speaks (`Msg::SetLang`).
 pub use crate::lang::Lang;
-use crate::contract::scenario::{Action, Scenario, MAX_TIME_MS};
-use crate::lab::share::{Moment, Source};
-use crate::contract::state::State;
 use crate::sim::timeline::Timeline;
-use crate::lab::tour::Guide;
 
 pub use address::{names_import, page_address, IMPORTED};
 pub use allocations::{Bar, BarKind};
-pub use author::{Arrival, AskEdit, Authoring, Choice, Draft, DraftAsk, DraftStep, Mode as WriterMode, StepWait, Take, Texts, Writer};
+pub use author::{
+    Arrival, AskEdit, Authoring, Choice, Draft, DraftAsk, DraftStep, Mode as WriterMode, StepWait,
+    Take, Texts, Writer,
+};
 pub use keys::key_summary;
-pub use msg::Msg;
-#[cfg(feature = "web")]
-pub(crate) use touring::{lang_param, tour_param};
 #[cfg(feature = "web")]
 pub(crate) use keys::none;
+pub use msg::Msg;
 pub use open::{Opening, TourFile};
 pub use predict::{Held, Verdict};
+#[cfg(feature = "web")]
+pub(crate) use touring::{lang_param, tour_param};
 pub use view::{
-    ApiserverActions, Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName, RangeName, ReconcilerType,
-    View, WireOp, Write, KUBERNETES,
+    ApiserverActions, Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName,
+    RangeName, ReconcilerType, View, WireOp, Write, KUBERNETES,
 };
 
 /// The scenario the page opens with.
@@ -269,9 +272,13 @@ impl Lab {
                 due
             }
             Msg::TakeOver => self.take_over(),
-            Msg::LeaveTour | Msg::Load(..) | Msg::Import(..) | Msg::PickTour(_) | Msg::Try(_) | Msg::OpenTourFile { .. } | Msg::Author(_) => {
-                self.open_other(msg)
-            }
+            Msg::LeaveTour
+            | Msg::Load(..)
+            | Msg::Import(..)
+            | Msg::PickTour(_)
+            | Msg::Try(_)
+            | Msg::OpenTourFile { .. }
+            | Msg::Author(_) => self.open_other(msg),
             Msg::SetLang(lang) => {
                 let changed = self.lang != lang;
                 self.lang = lang;
@@ -292,7 +299,9 @@ impl Lab {
     /// draft is kept); the preview's way out is back to writing.
     fn open_other(&mut self, msg: Msg) -> bool {
         match msg {
-            Msg::LeaveTour if self.writer.as_ref().is_some_and(|w| w.mode() == author::Mode::Previewing) => {
+            Msg::LeaveTour
+                if self.writer.as_ref().is_some_and(|w| w.mode() == author::Mode::Previewing) =>
+            {
                 self.author(Authoring::Back)
             }
             Msg::LeaveTour => {
@@ -359,17 +368,8 @@ impl Lab {
         if now != self.addresses {
             self.change = EndpointsChange {
                 seq: self.change.seq + 1,
-                removed: self
-                    .addresses
-                    .iter()
-                    .filter(|a| !now.contains(a))
-                    .cloned()
-                    .collect(),
-                added: now
-                    .iter()
-                    .filter(|a| !self.addresses.contains(a))
-                    .cloned()
-                    .collect(),
+                removed: self.addresses.iter().filter(|a| !now.contains(a)).cloned().collect(),
+                added: now.iter().filter(|a| !self.addresses.contains(a)).cloned().collect(),
             };
             self.addresses = now;
         }
@@ -385,10 +385,7 @@ impl Lab {
             generation: self.generation + 1,
             wire_seq: self.wire_seq,
             writer: self.writer.take(),
-            change: EndpointsChange {
-                seq,
-                ..EndpointsChange::default()
-            },
+            change: EndpointsChange { seq, ..EndpointsChange::default() },
             ..next
         };
     }
@@ -398,9 +395,7 @@ impl Lab {
             self.last_frame = None;
             return false;
         }
-        let dt = self
-            .last_frame
-            .map_or(0.0, |last| (timestamp_ms - last).clamp(0.0, MAX_FRAME_MS));
+        let dt = self.last_frame.map_or(0.0, |last| (timestamp_ms - last).clamp(0.0, MAX_FRAME_MS));
         self.last_frame = Some(timestamp_ms);
         let ms = (dt * self.play_speed()).round() as u64;
         if ms == 0 {
@@ -441,12 +436,7 @@ impl Lab {
     }
 
     fn step(&mut self) {
-        if self
-            .timeline
-            .world()
-            .next_time()
-            .is_some_and(|t| t > MAX_TIME_MS)
-        {
+        if self.timeline.world().next_time().is_some_and(|t| t > MAX_TIME_MS) {
             self.notice = Some(self.at_the_ceiling());
             return;
         }
@@ -506,7 +496,13 @@ impl Lab {
         // An experiment set up, untouched since, is named: its actions may lie ahead.
         let actions = match self.trying {
             Some(_) => Vec::new(),
-            None => self.timeline.actions().iter().filter(|(at, _)| *at <= self.now()).cloned().collect(),
+            None => self
+                .timeline
+                .actions()
+                .iter()
+                .filter(|(at, _)| *at <= self.now())
+                .cloned()
+                .collect(),
         };
         Moment {
             source: self.source.clone(),

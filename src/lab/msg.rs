@@ -57,7 +57,11 @@ pub enum Msg {
     Try(usize),
     /// Open a trainer's tour file (`tour-src` once fetched): its text or why it could not be
     /// fetched, its address, and the step to open at (from 1).
-    OpenTourFile { text: Result<String, String>, src: Option<String>, step: Option<usize> },
+    OpenTourFile {
+        text: Result<String, String>,
+        src: Option<String>,
+        step: Option<usize>,
+    },
     SetLang(Lang),
     /// Write a tour in the page (`lab::author`).
     Author(Authoring),

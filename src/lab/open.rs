@@ -1,9 +1,9 @@
 //! What a page opens: a link's moment, else a tour (at a step), else a scenario, else the
 //! default one, with notes, in the reader's language, on what could not be opened.
 
+use crate::lab::share::{self, Moment, Source};
 use crate::lang::Lang;
 use crate::quote::quote;
-use crate::lab::share::{self, Moment, Source};
 
 use super::{Lab, DEFAULT_SCENARIO, STORY};
 
@@ -56,16 +56,7 @@ impl Lab {
     }
 
     fn open_quietly(o: Opening) -> (Self, Vec<String>) {
-        let Opening {
-            scenario,
-            tour,
-            tour_file,
-            step,
-            link,
-            imported,
-            lang,
-            ..
-        } = o;
+        let Opening { scenario, tour, tour_file, step, link, imported, lang, .. } = o;
         let mut notes = Vec::new();
         let say = |en: String, zh: String| match lang {
             Lang::En => en,
@@ -120,14 +111,8 @@ impl Lab {
         let name = known.unwrap_or(DEFAULT_SCENARIO);
         if !notes.is_empty() {
             notes.push(match known {
-                Some(n) => say(
-                    format!("Showing the scenario {n:?}."),
-                    format!("显示场景 {n:?}。"),
-                ),
-                None => say(
-                    "Showing the default scenario.".into(),
-                    "显示默认场景。".into(),
-                ),
+                Some(n) => say(format!("Showing the scenario {n:?}."), format!("显示场景 {n:?}。")),
+                None => say("Showing the default scenario.".into(), "显示默认场景。".into()),
             });
         }
         let lab = Lab::new(
@@ -139,7 +124,10 @@ impl Lab {
 
     /// The cluster imported in this tab, from the file the page kept (`Opening::imported`), or
     /// the one line on why it is not opened again.
-    fn open_imported(kept: Option<&str>, say: &impl Fn(String, String) -> String) -> Result<Self, String> {
+    fn open_imported(
+        kept: Option<&str>,
+        say: &impl Fn(String, String) -> String,
+    ) -> Result<Self, String> {
         let Some(text) = kept else {
             return Err(say(
                 "The cluster imported in this tab is no longer kept here: import it again.".into(),
@@ -207,15 +195,29 @@ impl Lab {
     }
 
     /// Replaces the lab with a trainer's tour file fetched since it opened (`Msg::OpenTourFile`).
-    pub(super) fn open_tour_file_now(&mut self, text: Result<String, String>, src: Option<String>, step: Option<usize>) -> bool {
+    pub(super) fn open_tour_file_now(
+        &mut self,
+        text: Result<String, String>,
+        src: Option<String>,
+        step: Option<usize>,
+    ) -> bool {
         let file = TourFile { text: text.as_deref().map_err(String::as_str), src: src.as_deref() };
-        let (next, _) = Lab::open(Opening { tour_file: Some(file), step, lang: self.lang, ..Opening::default() });
+        let (next, _) = Lab::open(Opening {
+            tour_file: Some(file),
+            step,
+            lang: self.lang,
+            ..Opening::default()
+        });
         self.replace(next);
         true
     }
 
     /// The lab at tour step `step` (from 1), with a note when that step cannot be shown.
-    fn at_step(mut self, step: Option<usize>, say: &impl Fn(String, String) -> String) -> (Self, Vec<String>) {
+    fn at_step(
+        mut self,
+        step: Option<usize>,
+        say: &impl Fn(String, String) -> String,
+    ) -> (Self, Vec<String>) {
         let lab = &mut self;
         let name = lab.guide.as_ref().map_or(String::new(), |g| g.tour.name.clone());
         let len = lab.guide.as_ref().map_or(0, |g| g.tour.steps.len());

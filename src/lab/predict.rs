@@ -104,7 +104,10 @@ impl Lab {
     /// The clock moved past the instant of the unanswered question shown (a seek, a step, Play
     /// from a later step): it is taken back to that instant and stops there.
     pub(super) fn hold_at_question(&mut self) {
-        let Some(at) = self.guide.as_ref().filter(|g| g.waits()).and_then(Guide::question_ms) else { return };
+        let Some(at) = self.guide.as_ref().filter(|g| g.waits()).and_then(Guide::question_ms)
+        else {
+            return;
+        };
         if self.now() > at {
             self.seek(at);
             self.stop_at = None;

@@ -36,7 +36,8 @@ impl Settings {
     /// when dual-stack), NodePort range, reconciler, number of apiservers, behaviour and seed.
     pub fn of(s: &Scenario) -> Settings {
         let c = &s.cluster;
-        let ranges: Vec<String> = c.service_ip_ranges.networks().iter().map(ToString::to_string).collect();
+        let ranges: Vec<String> =
+            c.service_ip_ranges.networks().iter().map(ToString::to_string).collect();
         Settings {
             service_cidr: ranges.join(","),
             node_ports: c.node_ports.to_string(),
@@ -56,16 +57,12 @@ pub fn cluster_scenario(s: &Settings) -> Result<Scenario, String> {
 /// The sandbox scenario file the form describes, with the form's own complaints in `lang` (the
 /// core's stay verbatim); validated by `scenario::parse` once loaded.
 pub fn cluster_file(s: &Settings, lang: Lang) -> Result<String, String> {
-    let n: usize = s
-        .apiservers
-        .trim()
-        .parse()
-        .ok()
-        .filter(|n| (1..=9).contains(n))
-        .ok_or_else(|| match lang {
+    let n: usize = s.apiservers.trim().parse().ok().filter(|n| (1..=9).contains(n)).ok_or_else(
+        || match lang {
             Lang::En => format!("apiservers: {:?} is not a number from 1 to 9", s.apiservers),
             Lang::Zh => format!("apiservers: {:?} 不是 1 到 9 之间的数字", s.apiservers),
-        })?;
+        },
+    )?;
     let seed: u64 = s.seed.trim().parse().map_err(|_| match lang {
         Lang::En => format!("seed: {:?} is not a non-negative integer", s.seed),
         Lang::Zh => format!("seed: {:?} 不是非负整数", s.seed),

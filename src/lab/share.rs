@@ -7,9 +7,9 @@
 
 use serde_json::Value as Json;
 
+use crate::contract::scenario::{self, parse_time, Action, Scenario};
 use crate::duration::format_ms;
 use crate::quote::{clip, quote};
-use crate::contract::scenario::{self, parse_time, Action, Scenario};
 use crate::sim::timeline::Timeline;
 
 /// The keys of a fragment that is a moment of the lab; a fragment with none of them is some
@@ -26,10 +26,7 @@ pub fn is_moment(fragment: &str) -> bool {
 }
 
 fn parts(fragment: &str) -> impl Iterator<Item = &str> {
-    fragment
-        .trim_start_matches('#')
-        .split('&')
-        .filter(|p| !p.is_empty())
+    fragment.trim_start_matches('#').split('&').filter(|p| !p.is_empty())
 }
 
 /// Where the scenario comes from.
@@ -73,9 +70,7 @@ pub fn percent_decode(s: &str) -> Result<String, String> {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%' {
-            let hex = s
-                .get(i + 1..i + 3)
-                .ok_or("a % is not followed by two hex digits")?;
+            let hex = s.get(i + 1..i + 3).ok_or("a % is not followed by two hex digits")?;
             out.push(
                 u8::from_str_radix(hex, 16)
                     .map_err(|_| format!("%{hex} is not a percent escape"))?,
@@ -114,10 +109,7 @@ impl Moment {
                     ])
                 })
                 .collect();
-            parts.push(format!(
-                "actions={}",
-                percent_encode(&Json::Array(list).to_string())
-            ));
+            parts.push(format!("actions={}", percent_encode(&Json::Array(list).to_string())));
         }
         parts.join("&")
     }
@@ -162,13 +154,7 @@ impl Moment {
         if actions.iter().any(|(at, _)| *at > time_ms) {
             return Err("link: actions: an action comes after t".to_string());
         }
-        Ok(Moment {
-            source,
-            seed,
-            time_ms,
-            experiment,
-            actions,
-        })
+        Ok(Moment { source, seed, time_ms, experiment, actions })
     }
 
     /// The scenario (a shipped one is looked up in the [`crate::lab::catalogue`]), its timeline
@@ -190,7 +176,10 @@ impl Moment {
         let mut actions = match self.experiment {
             None => Vec::new(),
             Some(i) => s.experiments.get(i).map(|e| e.actions()).ok_or_else(|| {
-                format!("link: try: the scenario offers {} experiments, not number {i}", s.experiments.len())
+                format!(
+                    "link: try: the scenario offers {} experiments, not number {i}",
+                    s.experiments.len()
+                )
             })?,
         };
         actions.extend(self.actions.iter().cloned());

@@ -1,10 +1,10 @@
 //! A guided tour in the lab: forward by playing there (the first time), back and to steps seen
 //! before by restoring their instant, into other scenarios and out into the sandbox.
 
-use crate::lang::Lang;
-use crate::quote::quote;
 use crate::contract::scenario::MAX_TIME_MS;
 use crate::lab::tour::{Guide, Tour};
+use crate::lang::Lang;
+use crate::quote::quote;
 
 use super::{Lab, TourMove};
 
@@ -16,7 +16,8 @@ impl Lab {
     /// its first step, or why that step cannot be shown.
     pub fn tour(tour: Tour) -> Result<Self, String> {
         let name = tour.steps[0].scenario.clone();
-        let s = tour.scenario(&name)
+        let s = tour
+            .scenario(&name)
             .ok_or_else(|| format!("tour {:?}: no scenario {name:?}", tour.name))?;
         let mut lab = Lab::new(s, tour.source(&name));
         lab.guide = Some(Guide::new(tour));
@@ -195,10 +196,16 @@ impl Lab {
     pub(super) fn tour_follow(&mut self) {
         let now = self.now();
         let Some(g) = self.guide.as_mut() else { return };
-        while g.index > 0 && g.same_scenario(g.index - 1) && g.found_time(g.index).is_some_and(|t| t > now) {
+        while g.index > 0
+            && g.same_scenario(g.index - 1)
+            && g.found_time(g.index).is_some_and(|t| t > now)
+        {
             g.show(g.index - 1);
         }
-        while !g.waits() && g.same_scenario(g.index + 1) && g.found_time(g.index + 1).is_some_and(|t| t <= now) {
+        while !g.waits()
+            && g.same_scenario(g.index + 1)
+            && g.found_time(g.index + 1).is_some_and(|t| t <= now)
+        {
             g.show(g.index + 1);
         }
         self.hold_at_question();
@@ -288,7 +295,8 @@ impl Lab {
     /// asks (it waits for the reader's answer).
     pub fn autoplay_wait_ms(&self) -> Option<u32> {
         let g = self.guide.as_ref()?;
-        (self.tour_autoplay && !self.moving() && !g.is_last() && !self.waits_for_answer()).then(|| self.reading_ms())
+        (self.tour_autoplay && !self.moving() && !g.is_last() && !self.waits_for_answer())
+            .then(|| self.reading_ms())
     }
 
     /// How long a reader needs for the current step's narration, in ms.

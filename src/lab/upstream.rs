@@ -58,15 +58,8 @@ pub fn tag(behavior: Behavior) -> &'static str {
 
 /// The link's URL at the behaviour's tag, with a line anchor when the lines are known.
 pub fn url(link: &SourceLink, behavior: Behavior) -> String {
-    let anchor = link
-        .lines
-        .map(|(a, b)| format!("#L{a}-L{b}"))
-        .unwrap_or_default();
-    format!(
-        "https://github.com/kubernetes/kubernetes/blob/{}/{}{anchor}",
-        tag(behavior),
-        link.path
-    )
+    let anchor = link.lines.map(|(a, b)| format!("#L{a}-L{b}")).unwrap_or_default();
+    format!("https://github.com/kubernetes/kubernetes/blob/{}/{}{anchor}", tag(behavior), link.path)
 }
 
 /// A piece of upstream code the lab models.
@@ -119,14 +112,7 @@ const fn r(
     symbol: &'static str,
     lines: Option<(u32, u32)>,
 ) -> Row {
-    Row {
-        topic,
-        from,
-        to,
-        path,
-        symbol,
-        lines,
-    }
+    Row { topic, from, to, path, symbol, lines }
 }
 
 // One row a line: scripts/check-upstream.sh reads them.
@@ -223,13 +209,9 @@ pub fn sources(subject: &Subject, behavior: Behavior) -> Vec<SourceLink> {
 fn topics(subject: &Subject, b: Behavior) -> Vec<Topic> {
     let ip_objects = b.ip_addresses();
     match subject {
-        Subject::Apiserver(_) => vec![
-            KubernetesService,
-            LeaseReconcile,
-            LeaseRemove,
-            InstanceCount,
-            NoneReconciler,
-        ],
+        Subject::Apiserver(_) => {
+            vec![KubernetesService, LeaseReconcile, LeaseRemove, InstanceCount, NoneReconciler]
+        }
         Subject::Key(key) => key_topics(key, b),
         Subject::Packet(w) => packet_topics(w, b),
         Subject::ClusterIp(_) if ip_objects => vec![MetaAlloc, IpAddressAlloc, RepairIpAddress],
@@ -311,11 +293,7 @@ fn packet_topics(w: &Write, b: Behavior) -> Vec<Topic> {
 }
 
 fn event_topics(e: &Event, b: Behavior) -> Vec<Topic> {
-    let ip_repair = if b.ip_addresses() {
-        RepairIpAddress
-    } else {
-        RepairIpBitmap
-    };
+    let ip_repair = if b.ip_addresses() { RepairIpAddress } else { RepairIpBitmap };
     let ports = e.component == crate::k8s::repair::nodeport::COMPONENT;
     use EventKind as K;
     match &e.kind {
@@ -382,10 +360,7 @@ fn note(subject: &Subject, b: Behavior) -> (&'static str, &'static str) {
         Subject::IpAddress(_) => NO_IP_OBJECTS,
         Subject::ClusterIp(_) | Subject::NodePort(_) => BITMAP,
         Subject::Event(e)
-            if matches!(
-                e.kind,
-                EventKind::LeaseExpired { .. } | EventKind::ActionFailed
-            ) =>
+            if matches!(e.kind, EventKind::LeaseExpired { .. } | EventKind::ActionFailed) =>
         {
             LAB_LINE
         }
@@ -399,7 +374,10 @@ fn key_note(key: &str, b: Behavior) -> (&'static str, &'static str) {
     match keys.kind() {
         Kind::Lease => TTL,
         Kind::EndpointSlice => SLICE,
-        Kind::Range if b.ip_addresses() && matches!(&keys, etcd::Keys::One(etcd::Key::Range(r)) if r.is_cluster_ip()) => {
+        Kind::Range
+            if b.ip_addresses()
+                && matches!(&keys, etcd::Keys::One(etcd::Key::Range(r)) if r.is_cluster_ip()) =>
+        {
             DUAL_WRITE
         }
         Kind::Range => BITMAP,

@@ -7,11 +7,13 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use crate::contract::state::State;
 use crate::k8s::api::Behavior;
 use crate::k8s::controlplane::Status;
 use crate::k8s::event::Event;
-use crate::lab::inspect::{cluster_ip_bitmap, ip_address_map, node_port_bitmap, BitmapView, Cell, IpAddressMap};
-use crate::contract::state::State;
+use crate::lab::inspect::{
+    cluster_ip_bitmap, ip_address_map, node_port_bitmap, BitmapView, Cell, IpAddressMap,
+};
 
 pub use crate::k8s::controlplane::KUBERNETES;
 pub use crate::k8s::etcd::{Key, Keys, Kind as KeyKind, Loop, NsName, RangeName, WireOp, Write};
@@ -108,18 +110,29 @@ impl Lab {
         let w = self.timeline.world();
         let cfg = w.config();
         let mut cache = self.views.borrow_mut();
-        let key = (self.generation, w.events().len(), w.marks().len(), w.marks().last().map_or(0, |m| m.time_ms));
+        let key = (
+            self.generation,
+            w.events().len(),
+            w.marks().len(),
+            w.marks().last().map_or(0, |m| m.time_ms),
+        );
         if cache.logs_key != key {
             cache.logs_key = key;
             cache.events = Rc::new(w.events().to_vec());
             cache.marks = Rc::new(w.marks().to_vec());
         }
-        let processes = (self.generation, w.apiservers().map(|a| (a.spec.name.clone(), a.status)).collect::<Vec<_>>());
+        let processes = (
+            self.generation,
+            w.apiservers().map(|a| (a.spec.name.clone(), a.status)).collect::<Vec<_>>(),
+        );
         let allowed = match &cache.allowed {
             Some((p, allowed)) if *p == processes => allowed.clone(),
             _ => {
-                let allowed: Rc<BTreeMap<_, _>> =
-                    Rc::new(w.apiservers().map(|a| (a.spec.name.clone(), w.allowed(&a.spec.name))).collect());
+                let allowed: Rc<BTreeMap<_, _>> = Rc::new(
+                    w.apiservers()
+                        .map(|a| (a.spec.name.clone(), w.allowed(&a.spec.name)))
+                        .collect(),
+                );
                 cache.allowed = Some((processes, allowed.clone()));
                 allowed
             }

@@ -1,8 +1,8 @@
 //! `bootstrap-sim run` and `state`: a scenario run to its end, reported as the contract prints it.
 
-use crate::k8s::event::Event;
 use crate::contract::scenario::Scenario;
 use crate::contract::state::State;
+use crate::k8s::event::Event;
 use crate::sim::world::World;
 
 /// One expectation's outcome in a run report.

@@ -83,12 +83,8 @@ impl Timeline {
     /// replays them (every logged action at or before the present is in the present world).
     pub fn run_until(&mut self, t: u64) {
         let now = self.world.now();
-        let due: Vec<(u64, Action)> = self
-            .actions
-            .iter()
-            .filter(|(at, _)| *at > now && *at <= t)
-            .cloned()
-            .collect();
+        let due: Vec<(u64, Action)> =
+            self.actions.iter().filter(|(at, _)| *at > now && *at <= t).cloned().collect();
         for (at, action) in due {
             self.advance(at);
             // A refusal replays as it happened: the same event, the world unchanged.
@@ -137,11 +133,7 @@ impl Timeline {
         let (_, all_events, all_marks) = self.ahead.as_ref().expect("just kept");
         let mut w = cp.clone();
         w.restore_logs(&all_events[..*events], &all_marks[..*marks]);
-        for (at, action) in self
-            .actions
-            .iter()
-            .filter(|(at, _)| *at >= from && *at <= t)
-        {
+        for (at, action) in self.actions.iter().filter(|(at, _)| *at >= from && *at <= t) {
             w.run_until(*at);
             // A refusal replays as it happened: the same event, the world unchanged.
             let _ = w.act(action);
@@ -156,8 +148,7 @@ impl Timeline {
     pub fn act(&mut self, action: Action) -> Result<(), ActionFailed> {
         let now = self.world.now();
         self.actions.retain(|(at, _)| *at <= now);
-        self.checkpoints
-            .truncate((now / CHECKPOINT_EVERY_MS) as usize + 1);
+        self.checkpoints.truncate((now / CHECKPOINT_EVERY_MS) as usize + 1);
         self.ahead = None;
         // Another line of history from here: its revisions may name other Services.
         self.services.replace(None);

@@ -49,7 +49,8 @@ pub(crate) fn forget_import() {
 pub(crate) fn write(here: &str) {
     let Some(w) = crate::ui::browser::window() else { return };
     let location = w.location();
-    let (path, query) = (location.pathname().unwrap_or_default(), location.search().unwrap_or_default());
+    let (path, query) =
+        (location.pathname().unwrap_or_default(), location.search().unwrap_or_default());
     let url = format!("{path}{}", page_address(&query, here));
     if location.href().is_ok_and(|h| h.ends_with(&url)) {
         return;
@@ -75,7 +76,12 @@ pub(crate) type Shown = (u64, Option<(String, usize)>, Option<usize>, Lang, bool
 /// opening: the address that opened the lab names it. A kept import the lab could not open
 /// again (`opened_import`: the page gave it one) is forgotten, its one line in the lab's notice.
 #[hook]
-pub(crate) fn use_address(own: bool, shown: Shown, read: Callback<(), (Option<String>, bool)>, opened_import: bool) {
+pub(crate) fn use_address(
+    own: bool,
+    shown: Shown,
+    read: Callback<(), (Option<String>, bool)>,
+    opened_import: bool,
+) {
     let opened = use_mut_ref(|| false);
     use_effect_with(shown, move |_| {
         let first = !std::mem::replace(&mut *opened.borrow_mut(), true);

@@ -23,18 +23,8 @@ pub struct TourAnswer {
 }
 
 impl From<Answer> for TourAnswer {
-    fn from(
-        Answer {
-            code,
-            stdout,
-            stderr,
-        }: Answer,
-    ) -> Self {
-        TourAnswer {
-            code,
-            stdout,
-            stderr,
-        }
+    fn from(Answer { code, stdout, stderr }: Answer) -> Self {
+        TourAnswer { code, stdout, stderr }
     }
 }
 

@@ -4,14 +4,14 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::contract::scenario::{self, Scenario};
 use crate::k8s::api::Behavior;
 use crate::lab::catalogue;
 use crate::lab::inspect::words::{behavior_label, behavior_summary};
-use crate::lab::Msg;
-use crate::lang::Lang;
-use crate::contract::scenario::{self, Scenario};
 use crate::lab::sandbox::{cluster_file, Settings};
 use crate::lab::share::Source;
+use crate::lab::Msg;
+use crate::lang::Lang;
 
 /// A shipped scenario as the picker lists it: its name and, when it parses, the scenario (for
 /// its title and description in either language).
@@ -22,9 +22,7 @@ struct Entry {
 
 impl Entry {
     fn title(&self, lang: Lang) -> String {
-        self.scenario
-            .as_ref()
-            .map_or_else(|| self.name.clone(), |s| title_of(s, lang))
+        self.scenario.as_ref().map_or_else(|| self.name.clone(), |s| title_of(s, lang))
     }
 
     fn description(&self, lang: Lang) -> Option<String> {
@@ -37,30 +35,19 @@ fn catalogue() -> &'static [Entry] {
     static CATALOGUE: std::sync::OnceLock<Vec<Entry>> = std::sync::OnceLock::new();
     CATALOGUE.get_or_init(|| {
         catalogue::scenario_names()
-            .map(|name| Entry {
-                name: name.to_string(),
-                scenario: catalogue::scenario(name),
-            })
+            .map(|name| Entry { name: name.to_string(), scenario: catalogue::scenario(name) })
             .collect()
     })
 }
 
 /// The title of `s` in `lang` (else the English one, else any; its name when it has none).
 fn title_of(s: &Scenario, lang: Lang) -> String {
-    s.title
-        .as_ref()
-        .map(|t| t.get(lang))
-        .filter(|t| !t.is_empty())
-        .unwrap_or(&s.name)
-        .to_string()
+    s.title.as_ref().map(|t| t.get(lang)).filter(|t| !t.is_empty()).unwrap_or(&s.name).to_string()
 }
 
 /// The description of `s` in `lang`, if it has one.
 fn description_of(s: &Scenario, lang: Lang) -> Option<String> {
-    s.description
-        .as_ref()
-        .map(|d| d.get(lang).to_string())
-        .filter(|d| !d.is_empty())
+    s.description.as_ref().map(|d| d.get(lang).to_string()).filter(|d| !d.is_empty())
 }
 
 /// The events of a `<select>` that loads what it names on commit, not on every key: moving
@@ -120,14 +107,11 @@ pub(super) fn use_commit_select(current: String, load: Callback<String>) -> Comm
             }
         })
     };
-    let onfocusout = Callback::from(move |e: FocusEvent| commit(&e.target_unchecked_into::<HtmlSelectElement>()));
+    let onfocusout = Callback::from(move |e: FocusEvent| {
+        commit(&e.target_unchecked_into::<HtmlSelectElement>())
+    });
     let onpointerdown = Callback::from(move |_: PointerEvent| *keyed.borrow_mut() = false);
-    CommitSelect {
-        onchange,
-        onkeydown,
-        onfocusout,
-        onpointerdown,
-    }
+    CommitSelect { onchange, onkeydown, onfocusout, onpointerdown }
 }
 
 #[derive(Properties, PartialEq)]
@@ -216,10 +200,8 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
         })
     };
     let s = &settings.borrow().1.clone();
-    let current_description = catalogue()
-        .iter()
-        .find(|e| e.name == p.current)
-        .and_then(|e| e.description(lang));
+    let current_description =
+        catalogue().iter().find(|e| e.name == p.current).and_then(|e| e.description(lang));
     html! {
         // The bar's part in .config-bar; the form and its error below the whole top bar (.config
         // is `display: contents`), so opening it leaves the bar as it is.

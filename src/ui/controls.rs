@@ -6,9 +6,9 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::duration::format_ms;
+use crate::lab::{Mark, MarkKind};
 use crate::lab::{Msg, SPEED_MAX_EXP, SPEED_MIN_EXP};
 use crate::lang::Lang;
-use crate::lab::{Mark, MarkKind};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct TimeControlsProps {
@@ -82,11 +82,8 @@ pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
     let on_speed = {
         let cb = p.lab.clone();
         Callback::from(move |e: InputEvent| {
-            let v: f64 = e
-                .target_unchecked_into::<HtmlInputElement>()
-                .value()
-                .parse()
-                .unwrap_or(0.0);
+            let v: f64 =
+                e.target_unchecked_into::<HtmlInputElement>().value().parse().unwrap_or(0.0);
             cb.emit(Msg::SetSpeed(v));
         })
     };
@@ -95,11 +92,7 @@ pub(crate) fn time_controls(p: &TimeControlsProps) -> Html {
     let on_scrub = {
         let cb = p.lab.clone();
         Callback::from(move |e: InputEvent| {
-            let v: u64 = e
-                .target_unchecked_into::<HtmlInputElement>()
-                .value()
-                .parse()
-                .unwrap_or(0);
+            let v: u64 = e.target_unchecked_into::<HtmlInputElement>().value().parse().unwrap_or(0);
             cb.emit(Msg::Seek(v));
         })
     };
@@ -194,8 +187,13 @@ mod tests {
 
     #[test]
     fn coincident_marks_stand_side_by_side() {
-        let marks = [mark(70_000, MarkKind::EndpointsRewrite), mark(70_000, MarkKind::Stop), mark(10_000, MarkKind::Crash)];
-        let placed: Vec<(&str, u64, u32)> = tick_places(&marks, 120_000).into_iter().map(|(_, c, at, s)| (c, at, s)).collect();
+        let marks = [
+            mark(70_000, MarkKind::EndpointsRewrite),
+            mark(70_000, MarkKind::Stop),
+            mark(10_000, MarkKind::Crash),
+        ];
+        let placed: Vec<(&str, u64, u32)> =
+            tick_places(&marks, 120_000).into_iter().map(|(_, c, at, s)| (c, at, s)).collect();
         assert_eq!(placed.len(), 3);
         assert_eq!(placed[0], ("crash", 10_000, 0));
         // The stop and the rewrite at 1m10s: the same place, 4 px apart.
@@ -205,7 +203,11 @@ mod tests {
 
     #[test]
     fn one_tick_per_kind_and_column() {
-        let marks = [mark(1_000, MarkKind::RepairRun), mark(1_100, MarkKind::RepairRun), mark(60_000, MarkKind::RepairRun)];
+        let marks = [
+            mark(1_000, MarkKind::RepairRun),
+            mark(1_100, MarkKind::RepairRun),
+            mark(60_000, MarkKind::RepairRun),
+        ];
         assert_eq!(tick_places(&marks, 120_000).len(), 2);
     }
 }

@@ -31,7 +31,8 @@ pub(crate) fn things_to_try(p: &ThingsToTryProps) -> Html {
     {
         let (node, subjects) = (node.clone(), p.subjects.clone());
         use_effect_with(*clicks, move |&n| {
-            let timer = (n > 0).then(|| gloo_timers::callback::Timeout::new(0, move || show(&node, &subjects)));
+            let timer = (n > 0)
+                .then(|| gloo_timers::callback::Timeout::new(0, move || show(&node, &subjects)));
             move || drop(timer)
         });
     }
@@ -68,13 +69,17 @@ pub(crate) fn things_to_try(p: &ThingsToTryProps) -> Html {
 
 /// Brings the stage's pictures of `subjects` into view (`reveal`), from the list at `node`.
 fn show(node: &NodeRef, subjects: &[String]) {
-    let Some(lab) = node.cast::<web_sys::Element>().and_then(|n| n.closest(".lab").ok().flatten()) else {
+    let Some(lab) = node.cast::<web_sys::Element>().and_then(|n| n.closest(".lab").ok().flatten())
+    else {
         return;
     };
     let els: Vec<web_sys::Element> = subjects
         .iter()
         .filter_map(|s| lab.query_selector_all(&format!(".stage [data-spot~=\"{s}\"]")).ok())
-        .flat_map(|list| (0..list.length()).filter_map(move |i| list.item(i)?.dyn_into::<web_sys::Element>().ok()))
+        .flat_map(|list| {
+            (0..list.length())
+                .filter_map(move |i| list.item(i)?.dyn_into::<web_sys::Element>().ok())
+        })
         .filter(|e| e.get_bounding_client_rect().height() > 0.0)
         .collect();
     super::reveal::reveal(&lab, &els, !super::media::prefers_reduced_motion());

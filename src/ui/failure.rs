@@ -79,11 +79,7 @@ fn show(detail: &str) {
         })
         .unwrap_or_default();
     for (root, lang) in roots {
-        let told = root
-            .query_selector(&format!(".{FAILURE_CLASS}"))
-            .ok()
-            .flatten()
-            .is_some();
+        let told = root.query_selector(&format!(".{FAILURE_CLASS}")).ok().flatten().is_some();
         if !root.is_connected() || told {
             continue;
         }

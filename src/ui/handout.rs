@@ -68,7 +68,10 @@ pub(crate) fn handout_view(p: &HandoutProps) -> Html {
     let answers = use_state_eq(|| p.answers);
     let t = p.lang;
     let title = p.tour.title.get(t).to_string();
-    let back = p.key_query.as_ref().map(|k| page_with(p.home.as_deref(), &format!("{k}{}", crate::lab::lang_param(t))));
+    let back = p
+        .key_query
+        .as_ref()
+        .map(|k| page_with(p.home.as_deref(), &format!("{k}{}", crate::lab::lang_param(t))));
     let print = Callback::from(|_: MouseEvent| {
         if let Some(w) = super::browser::window() {
             let _ = w.print();
@@ -163,12 +166,17 @@ fn answers_choice(answers: &UseStateHandle<AnswersAt>, t: Lang, ids: &Ids) -> Ht
     let onchange = {
         let answers = answers.clone();
         Callback::from(move |e: Event| {
-            let value = e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
+            let value = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value())
+                .unwrap_or_default();
             answers.set(AnswersAt::parse(&value).unwrap_or_default());
         })
     };
-    let option = |a: AnswersAt, label: &'static str| html! {
-        <option value={a.name()} selected={**answers == a}>{ label }</option>
+    let option = |a: AnswersAt, label: &'static str| {
+        html! {
+            <option value={a.name()} selected={**answers == a}>{ label }</option>
+        }
     };
     html! {
         <span class="handout-answers-at">
@@ -207,7 +215,9 @@ fn question(s: &HandoutStep, t: Lang, at: AnswersAt) -> Html {
 
 /// The right answer to the step's question and why.
 fn solution(s: &HandoutStep, t: Lang) -> Html {
-    let (Some(ask), Some((right, answer))) = (&s.ask, s.right_answer()) else { return Html::default() };
+    let (Some(ask), Some((right, answer))) = (&s.ask, s.right_answer()) else {
+        return Html::default();
+    };
     html! {
         <>
             <p class="handout-right"><b>{ t.pick("Answer: ", "答案：") }</b>{ format!("{}. {}", letter(right), answer.get(t)) }</p>
@@ -244,11 +254,21 @@ fn answer_key(steps: &[HandoutStep], t: Lang) -> Html {
 fn step(s: &HandoutStep, len: usize, t: Lang, ids: &Ids, answers: AnswersAt) -> Html {
     let n = s.index + 1;
     let (head, at) = match t {
-        Lang::En => (format!("Step {n} of {len}"), format!("at {} · {}", format_ms(s.time_ms), s.scenario)),
-        Lang::Zh => (format!("第 {n} 步，共 {len} 步"), format!("时刻 {} · {}", format_ms(s.time_ms), s.scenario)),
+        Lang::En => {
+            (format!("Step {n} of {len}"), format!("at {} · {}", format_ms(s.time_ms), s.scenario))
+        }
+        Lang::Zh => (
+            format!("第 {n} 步，共 {len} 步"),
+            format!("时刻 {} · {}", format_ms(s.time_ms), s.scenario),
+        ),
     };
     // What the picture draws of the step's spots (the time controls, say, are not in it).
-    let looks: Vec<String> = s.highlight.iter().filter(|h| stage::draws(&s.frame, h)).map(|h: &Spot| h.label(t)).collect();
+    let looks: Vec<String> = s
+        .highlight
+        .iter()
+        .filter(|h| stage::draws(&s.frame, h))
+        .map(|h: &Spot| h.label(t))
+        .collect();
     let picture = match t {
         Lang::En => format!("The stage at {}, step {n}", format_ms(s.time_ms)),
         Lang::Zh => format!("第 {n} 步时（{}）的舞台", format_ms(s.time_ms)),

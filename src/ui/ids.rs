@@ -62,12 +62,15 @@ fn number_all(claims: &mut Vec<Claim>) {
     let gone = |c: &Claim| c.root.get().is_some_and(|n| !n.is_connected());
     claims.retain(|c| !gone(c));
     for i in 0..claims.len() {
-        let Some(lab) = claims[i].root.cast::<web_sys::Element>().filter(|_| claims[i].number.is_none()) else {
+        let Some(lab) =
+            claims[i].root.cast::<web_sys::Element>().filter(|_| claims[i].number.is_none())
+        else {
             continue;
         };
         let scope = lab.get_root_node();
         let same = |c: &Claim| c.scope.as_ref() == Some(&scope);
-        let taken: Vec<usize> = claims.iter().filter(|c| same(c)).filter_map(|c| c.number).collect();
+        let taken: Vec<usize> =
+            claims.iter().filter(|c| same(c)).filter_map(|c| c.number).collect();
         claims[i].number = (1..).find(|n| !taken.contains(n));
         claims[i].scope = Some(scope);
     }

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
-use crate::duration::format_ms;
-use crate::lab::{none, ApiserverActions, Lab, Loop, Msg, WireOp, Write};
-use crate::lang::Lang;
 use crate::contract::scenario::Action;
 use crate::contract::state::State;
+use crate::duration::format_ms;
 use crate::lab::upstream::{self, Subject};
+use crate::lab::{none, ApiserverActions, Lab, Loop, Msg, WireOp, Write};
+use crate::lang::Lang;
 
 pub use super::frame::Frame;
 
@@ -126,12 +126,14 @@ fn use_placed(panel: NodeRef) {
                     place(&el);
                 }
             });
-            let _ = wrap.add_event_listener_with_callback("focusin", on_focus.as_ref().unchecked_ref());
+            let _ =
+                wrap.add_event_listener_with_callback("focusin", on_focus.as_ref().unchecked_ref());
             (wrap, on_focus)
         });
         move || {
             if let Some((wrap, f)) = listener {
-                let _ = wrap.remove_event_listener_with_callback("focusin", f.as_ref().unchecked_ref());
+                let _ =
+                    wrap.remove_event_listener_with_callback("focusin", f.as_ref().unchecked_ref());
             }
         }
     });
@@ -143,12 +145,28 @@ fn use_placed(panel: NodeRef) {
 fn place(panel: &web_sys::Element) {
     use wasm_bindgen::JsCast;
     let Some(wrap) = panel.parent_element() else { return };
-    let Some(stage) = wrap.query_selector(":scope > .stage, :scope > .stage-fits, :scope > .table-view").ok().flatten() else { return };
+    let Some(stage) = wrap
+        .query_selector(":scope > .stage, :scope > .stage-fits, :scope > .table-view")
+        .ok()
+        .flatten()
+    else {
+        return;
+    };
     let s = stage.get_bounding_client_rect();
-    let (w, h) = ((s.width() - 16.0).min(360.0), (s.height() - 16.0).min(f64::from(panel.scroll_height())));
+    let (w, h) =
+        ((s.width() - 16.0).min(360.0), (s.height() - 16.0).min(f64::from(panel.scroll_height())));
     let mut covered: Vec<web_sys::DomRect> = Vec::new();
-    if let Some(spots) = panel.closest(".lab").ok().flatten().and_then(|lab| lab.query_selector_all(".tour-spot").ok()) {
-        covered.extend((0..spots.length()).filter_map(|i| spots.item(i)?.dyn_into::<web_sys::Element>().ok()).map(|e| e.get_bounding_client_rect()));
+    if let Some(spots) = panel
+        .closest(".lab")
+        .ok()
+        .flatten()
+        .and_then(|lab| lab.query_selector_all(".tour-spot").ok())
+    {
+        covered.extend(
+            (0..spots.length())
+                .filter_map(|i| spots.item(i)?.dyn_into::<web_sys::Element>().ok())
+                .map(|e| e.get_bounding_client_rect()),
+        );
     }
     let root = panel.get_root_node();
     let active = match root.dyn_ref::<web_sys::ShadowRoot>() {
@@ -160,7 +178,13 @@ fn place(panel: &web_sys::Element) {
     }
     let clear = |left: f64| {
         let (top, right, bottom) = (s.top() + 8.0, left + w, s.top() + 8.0 + h);
-        covered.iter().all(|r| r.width() <= 0.0 || r.right() <= left + 1.0 || r.left() >= right - 1.0 || r.bottom() <= top + 1.0 || r.top() >= bottom - 1.0)
+        covered.iter().all(|r| {
+            r.width() <= 0.0
+                || r.right() <= left + 1.0
+                || r.left() >= right - 1.0
+                || r.bottom() <= top + 1.0
+                || r.top() >= bottom - 1.0
+        })
     };
     let at = if clear(s.right() - 8.0 - w) {
         "right"
@@ -176,7 +200,13 @@ fn place(panel: &web_sys::Element) {
 
 /// The requests that just reached `key` (the packets that flew to it), each opening its own
 /// details: how a keyboard reaches a packet.
-fn requests(key: &str, wire: &[Write], on_pick: &Callback<Subject>, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
+fn requests(
+    key: &str,
+    wire: &[Write],
+    on_pick: &Callback<Subject>,
+    t: Lang,
+    ids: &crate::ui::ids::Ids,
+) -> Html {
     let to_key: Vec<&Write> = wire.iter().filter(|w| w.key == key).collect();
     if to_key.is_empty() {
         return Html::default();
@@ -236,12 +266,7 @@ fn loop_text(via: Loop, t: Lang) -> &'static str {
 }
 
 fn yes_no(b: bool, t: Lang) -> String {
-    (if b {
-        t.pick("yes", "是")
-    } else {
-        t.pick("no", "否")
-    })
-    .to_string()
+    (if b { t.pick("yes", "是") } else { t.pick("no", "否") }).to_string()
 }
 
 fn details(s: &Subject, f: &Frame, t: Lang) -> Vec<Row> {
@@ -263,10 +288,8 @@ fn details(s: &Subject, f: &Frame, t: Lang) -> Vec<Row> {
             rows
         }
         Subject::ClusterIp(ip) => {
-            let owner = st
-                .services
-                .iter()
-                .find(|s| &s.cluster_ip == ip || s.cluster_ips.contains(ip));
+            let owner =
+                st.services.iter().find(|s| &s.cluster_ip == ip || s.cluster_ips.contains(ip));
             vec![(
                 "Owner Service",
                 "所属 Service",
@@ -291,11 +314,7 @@ fn details(s: &Subject, f: &Frame, t: Lang) -> Vec<Row> {
             (
                 "Apiserver",
                 "apiserver",
-                if e.apiserver.is_empty() {
-                    none(t)
-                } else {
-                    e.apiserver.clone()
-                },
+                if e.apiserver.is_empty() { none(t) } else { e.apiserver.clone() },
             ),
             ("Type", "类型", e.type_.clone()),
             ("Object", "对象", e.object.clone()),
@@ -329,16 +348,9 @@ fn ip_address_rows(ip: &str, st: &State, t: Lang) -> Vec<Row> {
         Some(a) => vec![(
             "Parent",
             "父对象",
-            format!(
-                "{}/{}/{}",
-                a.parent.resource, a.parent.namespace, a.parent.name
-            ),
+            format!("{}/{}/{}", a.parent.resource, a.parent.namespace, a.parent.name),
         )],
-        None => vec![(
-            "Object",
-            "对象",
-            t.pick("not in etcd", "不在 etcd 中").to_string(),
-        )],
+        None => vec![("Object", "对象", t.pick("not in etcd", "不在 etcd 中").to_string())],
     }
 }
 
@@ -352,16 +364,17 @@ fn key_rows(key: &str, st: &State, t: Lang) -> Vec<Row> {
     if let Some(l) = st.leases.iter().find(|l| l.key == key) {
         rows.push(("TTL left", "TTL 剩余", format_ms(l.ttl_left_ms)));
     }
-    rows.push((
-        "etcd revision",
-        "etcd 修订版本",
-        st.etcd.revision.to_string(),
-    ));
+    rows.push(("etcd revision", "etcd 修订版本", st.etcd.revision.to_string()));
     rows
 }
 
 /// The apiserver's actions, as its card offers them, each named with the apiserver.
-fn actions(name: &str, allowed: &BTreeMap<String, ApiserverActions>, lab: &Callback<Msg>, t: Lang) -> Html {
+fn actions(
+    name: &str,
+    allowed: &BTreeMap<String, ApiserverActions>,
+    lab: &Callback<Msg>,
+    t: Lang,
+) -> Html {
     let Some(&allowed) = allowed.get(name) else {
         return html! {};
     };

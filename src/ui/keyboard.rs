@@ -13,7 +13,15 @@ use super::tour::{focus_first, focused};
 /// Focuses what moves the tour on at the step shown, inside `lab`: the question when it waits
 /// for an answer, else Next, else the last step's first button, else the card's heading.
 pub(crate) fn focus_step(lab: &Element, ids: &Ids) {
-    focus_first(lab, &[".tour-ask[data-waits]", &ids.sel("tour-next"), ".tour-buttons .primary", &ids.sel("tour-title")]);
+    focus_first(
+        lab,
+        &[
+            ".tour-ask[data-waits]",
+            &ids.sel("tour-next"),
+            ".tour-buttons .primary",
+            &ids.sel("tour-title"),
+        ],
+    );
 }
 
 /// The first stop of a lab in a tour: a link (shown when it has the focus) to the step's
@@ -46,7 +54,11 @@ fn types(el: &Element) -> bool {
 /// The lab's keys: Escape closes the inspector from anywhere in this instance (not from a
 /// field, whose Escape is its own), every other key goes to `shortcuts`.
 #[hook]
-pub(crate) fn use_lab_keys(open: bool, close: Callback<()>, shortcuts: Callback<KeyboardEvent>) -> Callback<KeyboardEvent> {
+pub(crate) fn use_lab_keys(
+    open: bool,
+    close: Callback<()>,
+    shortcuts: Callback<KeyboardEvent>,
+) -> Callback<KeyboardEvent> {
     use_callback((open, close, shortcuts), |e: KeyboardEvent, (open, close, shortcuts)| {
         let field = e.target_dyn_into::<Element>().is_some_and(|t| types(&t));
         if *open && e.key() == "Escape" && !field && !e.default_prevented() {
@@ -85,7 +97,8 @@ pub(crate) fn use_focus_held(root: NodeRef, touring: bool) {
     let ids = use_ids();
     let had = use_mut_ref(|| false);
     // Read while rendering, before the changes reach the page.
-    *had.borrow_mut() = root.cast::<Element>().is_some_and(|r| focused(&r).is_some_and(|f| r.contains(Some(&f))));
+    *had.borrow_mut() =
+        root.cast::<Element>().is_some_and(|r| focused(&r).is_some_and(|f| r.contains(Some(&f))));
     use_effect(move || {
         let Some(lab) = root.cast::<Element>() else { return };
         if *had.borrow() && focused(&lab).is_none() {

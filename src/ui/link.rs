@@ -41,7 +41,8 @@ pub(crate) fn share_link(p: &ShareLinkProps) -> Html {
         _ => None,
     };
     let onclick = {
-        let (shown, home, relative, own) = (shown.clone(), p.home.clone(), p.relative.clone(), p.own_page);
+        let (shown, home, relative, own) =
+            (shown.clone(), p.home.clone(), p.relative.clone(), p.own_page);
         Callback::from(move |_: MouseEvent| {
             let relative = relative.emit(());
             if relative.len() > MAX_LINK_CHARS {
@@ -56,7 +57,11 @@ pub(crate) fn share_link(p: &ShareLinkProps) -> Html {
                 return;
             }
             // Embedded: the lab's own page (else this page's, its address left as it is).
-            let page = home.as_ref().map(|h| h.to_string()).or_else(|| window?.location().href().ok()).unwrap_or_default();
+            let page = home
+                .as_ref()
+                .map(|h| h.to_string())
+                .or_else(|| window?.location().href().ok())
+                .unwrap_or_default();
             let page = page.split(['?', '#']).next().unwrap_or_default();
             shown.set(Some(Shown::Link(format!("{page}{relative}"), false)));
         })
@@ -64,10 +69,18 @@ pub(crate) fn share_link(p: &ShareLinkProps) -> Html {
     // Said once made (the region is there before, so that the change is announced).
     let said = match (&*shown, lang) {
         (None, _) => String::new(),
-        (Some(Shown::Link(_, true)), Lang::En) => "Link made: it is in the address bar and in the field after the button, to copy.".into(),
-        (Some(Shown::Link(_, true)), Lang::Zh) => "链接已生成：在地址栏和按钮后的输入框中，可以复制。".into(),
-        (Some(Shown::Link(_, false)), Lang::En) => "Link made: it is in the field after the button, to copy.".into(),
-        (Some(Shown::Link(_, false)), Lang::Zh) => "链接已生成：在按钮后的输入框中，可以复制。".into(),
+        (Some(Shown::Link(_, true)), Lang::En) => {
+            "Link made: it is in the address bar and in the field after the button, to copy.".into()
+        }
+        (Some(Shown::Link(_, true)), Lang::Zh) => {
+            "链接已生成：在地址栏和按钮后的输入框中，可以复制。".into()
+        }
+        (Some(Shown::Link(_, false)), Lang::En) => {
+            "Link made: it is in the field after the button, to copy.".into()
+        }
+        (Some(Shown::Link(_, false)), Lang::Zh) => {
+            "链接已生成：在按钮后的输入框中，可以复制。".into()
+        }
         (Some(Shown::TooLong(_)), _) => too_long.clone().unwrap_or_default(),
     };
     html! {

@@ -24,12 +24,25 @@ impl<F: ?Sized + wasm_bindgen::closure::WasmClosure> EventListener<F> {
     }
 
     /// A listener that hears `event` before the elements inside `target` do (and may stop it).
-    pub(crate) fn capturing(target: &web_sys::EventTarget, event: &'static str, callback: Closure<F>) -> Self {
+    pub(crate) fn capturing(
+        target: &web_sys::EventTarget,
+        event: &'static str,
+        callback: Closure<F>,
+    ) -> Self {
         Self::with_capture(target, event, callback, true)
     }
 
-    fn with_capture(target: &web_sys::EventTarget, event: &'static str, callback: Closure<F>, capture: bool) -> Self {
-        let _ = target.add_event_listener_with_callback_and_bool(event, callback.as_ref().unchecked_ref(), capture);
+    fn with_capture(
+        target: &web_sys::EventTarget,
+        event: &'static str,
+        callback: Closure<F>,
+        capture: bool,
+    ) -> Self {
+        let _ = target.add_event_listener_with_callback_and_bool(
+            event,
+            callback.as_ref().unchecked_ref(),
+            capture,
+        );
         let target = target.clone();
         EventListener { target, event, capture, callback }
     }
@@ -38,8 +51,10 @@ impl<F: ?Sized + wasm_bindgen::closure::WasmClosure> EventListener<F> {
 impl<F: ?Sized> Drop for EventListener<F> {
     fn drop(&mut self) {
         let callback: &js_sys::Function = self.callback.as_ref().unchecked_ref();
-        let _ = self
-            .target
-            .remove_event_listener_with_callback_and_bool(self.event, callback, self.capture);
+        let _ = self.target.remove_event_listener_with_callback_and_bool(
+            self.event,
+            callback,
+            self.capture,
+        );
     }
 }

@@ -7,8 +7,8 @@ pub mod bitmap;
 mod browser;
 mod checker;
 mod config;
-mod experiments;
 mod controls;
+mod experiments;
 mod failure;
 mod frame;
 mod handout;
@@ -22,27 +22,27 @@ mod link;
 mod listener;
 mod live;
 pub mod media;
-mod notice;
 pub mod mount;
+mod notice;
 mod pager;
 mod panels;
 #[cfg(feature = "ssr")]
 pub mod poster;
+pub(crate) mod predict;
 mod reveal;
 mod spots;
 mod stage;
-pub(crate) mod predict;
-pub(crate) mod tour;
 pub mod table;
+pub(crate) mod tour;
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::lab::embed::Theme;
+use crate::lab::parts::{Part, Spot};
 use crate::lab::{Lab, Msg};
 use crate::lang::Lang;
-use crate::lab::parts::{Part, Spot};
 
 pub use crate::lab::sandbox::{cluster_scenario, Settings};
 use config::ConfigForm;
@@ -126,15 +126,22 @@ pub struct AppProps {
 
 impl AppProps {
     /// The props for validated settings (URL parameters, `mount` options or attributes).
-    pub(crate) fn from_options(o: crate::lab::embed::PageOptions, link: Option<String>, problems: Vec<String>) -> Self {
+    pub(crate) fn from_options(
+        o: crate::lab::embed::PageOptions,
+        link: Option<String>,
+        problems: Vec<String>,
+    ) -> Self {
         // Asked for nothing in particular, the page and an embed open on the story, playing:
         // most readers never click, so the untouched view has to teach by itself.
         let own = o.tour_src.is_some() || o.tour_file.is_some();
-        let untouched = o.tour.is_none() && o.scenario.is_none() && link.is_none() && o.step.is_none() && !own;
+        let untouched =
+            o.tour.is_none() && o.scenario.is_none() && link.is_none() && o.step.is_none() && !own;
         // A handout is of the tour asked for, not of the story an untouched page plays.
         let print = o.print && (o.tour.is_some() || own);
         let o = match untouched {
-            true => crate::lab::embed::PageOptions { tour: Some(STORY.into()), autoplay: true, ..o },
+            true => {
+                crate::lab::embed::PageOptions { tour: Some(STORY.into()), autoplay: true, ..o }
+            }
             false => o,
         };
         AppProps {
@@ -181,10 +188,17 @@ pub fn app(props: &AppProps) -> Html {
     let (opened, key) = match (file, &src, &props.tour) {
         (None, Some(_), _) => return handout::loading(props.lang),
         (Some(text), src, _) => {
-            let tour = text.and_then(|text| crate::lab::tour::parse(&text, crate::lab::catalogue::scenario_text));
-            (Some(tour), crate::lab::tour_param(None, src.as_deref().filter(|_| props.tour_file.is_none())))
+            let tour = text.and_then(|text| {
+                crate::lab::tour::parse(&text, crate::lab::catalogue::scenario_text)
+            });
+            (
+                Some(tour),
+                crate::lab::tour_param(None, src.as_deref().filter(|_| props.tour_file.is_none())),
+            )
         }
-        (None, None, Some(name)) => (crate::lab::catalogue::tour(name), crate::lab::tour_param(Some(name), None)),
+        (None, None, Some(name)) => {
+            (crate::lab::catalogue::tour(name), crate::lab::tour_param(Some(name), None))
+        }
         (None, None, None) => (None, None),
     };
     match opened {
@@ -220,9 +234,19 @@ fn explorer(props: &AppProps) -> Html {
     );
     let onpointerdown = use_take_over(lab.tour_autoplay(), send.clone());
     use_live_lang(props.lang, send.clone());
-    let kept_focus = props.kept_focus.as_deref().map(|a| ids.sel(if a == "play" { "play" } else { "tour-next" }));
-    hooks::use_kept_clicks(props.kept.clone(), lab.playing(), kept_focus, root.clone(), dispatch.clone());
-    let shortcuts = hooks::use_shortcuts(guide.is_some(), guide.is_some_and(|g| g.waits()), dispatch);
+    let kept_focus = props
+        .kept_focus
+        .as_deref()
+        .map(|a| ids.sel(if a == "play" { "play" } else { "tour-next" }));
+    hooks::use_kept_clicks(
+        props.kept.clone(),
+        lab.playing(),
+        kept_focus,
+        root.clone(),
+        dispatch.clone(),
+    );
+    let shortcuts =
+        hooks::use_shortcuts(guide.is_some(), guide.is_some_and(|g| g.waits()), dispatch);
     keyboard::use_focus_held(root.clone(), guide.is_some());
     reveal::use_step_reveal(
         root.clone(),
@@ -249,7 +273,8 @@ fn explorer(props: &AppProps) -> Html {
     let onkeydown = keyboard::use_lab_keys(picked.is_some(), on_close.clone(), shortcuts);
     let details = use_node_ref();
     let on_details = use_scroll_to(details.clone());
-    let card = tour_card(&lab, &send).or_else(|| writer_card(&lab, &send, &frame, props.home.clone()));
+    let card =
+        tour_card(&lab, &send).or_else(|| writer_card(&lab, &send, &frame, props.home.clone()));
     let staged = props.shows(Part::Stage);
     let as_table = use_state(|| false);
     let written = written_spots(&lab);
@@ -334,7 +359,9 @@ fn use_live_lang(lang: Lang, send: Callback<Msg>) {
 fn use_take_over(story: bool, send: Callback<Msg>) -> Callback<PointerEvent> {
     use_callback(story, move |e: PointerEvent, &story| {
         // Play/Pause hands the story over itself, as it toggles (`Msg::TogglePlay`).
-        let own = e.target_dyn_into::<web_sys::Element>().and_then(|t| t.closest("[data-hands-over]").ok().flatten());
+        let own = e
+            .target_dyn_into::<web_sys::Element>()
+            .and_then(|t| t.closest("[data-hands-over]").ok().flatten());
         if story && own.is_none() {
             send.emit(Msg::TakeOver);
         }
@@ -353,7 +380,13 @@ fn use_scroll_to(node: NodeRef) -> Callback<()> {
 
 /// Where this instance highlights the step's spots (`ui::spots`): on the stage when it is drawn
 /// (`stage`) and draws the spot, else on the spot's own element, from what this instance draws.
-fn highlights(props: &AppProps, frame: &Frame, maps: &crate::lab::Bitmaps, stage: bool, step: &[Spot]) -> spots::Spots {
+fn highlights(
+    props: &AppProps,
+    frame: &Frame,
+    maps: &crate::lab::Bitmaps,
+    stage: bool,
+    step: &[Spot],
+) -> spots::Spots {
     if step.is_empty() {
         return spots::Spots::default();
     }
@@ -383,9 +416,15 @@ fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
 }
 
 /// The card of the tour being written, while the author writes it.
-fn writer_card(lab: &Lab, send: &Callback<Msg>, frame: &Frame, home: Option<AttrValue>) -> Option<Html> {
+fn writer_card(
+    lab: &Lab,
+    send: &Callback<Msg>,
+    frame: &Frame,
+    home: Option<AttrValue>,
+) -> Option<Html> {
     let w = lab.writer().filter(|_| lab.writing())?;
-    let apiservers = Rc::new(frame.state.apiservers.iter().map(|a| a.name.clone()).collect::<Vec<_>>());
+    let apiservers =
+        Rc::new(frame.state.apiservers.iter().map(|a| a.name.clone()).collect::<Vec<_>>());
     Some(html! {
         // The predicates are offered for the moment shown once the clock stops: working them out
         // on every frame of playing would read the whole state each time.
@@ -411,12 +450,17 @@ fn things_to_try(lab: &Lab, send: &Callback<Msg>) -> Html {
 }
 
 /// The brand, the tour and scenario pickers, the language switch and the configuration form.
-fn topbar(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids, home: Option<&str>, minimal: bool) -> Html {
+fn topbar(
+    lab: &Lab,
+    send: &Callback<Msg>,
+    ids: &ids::Ids,
+    home: Option<&str>,
+    minimal: bool,
+) -> Html {
     let t = lab.lang();
     let on_lang = send.reform(|e: Event| {
-        let picked = e
-            .target_dyn_into::<web_sys::HtmlSelectElement>()
-            .and_then(|s| Lang::parse(&s.value()));
+        let picked =
+            e.target_dyn_into::<web_sys::HtmlSelectElement>().and_then(|s| Lang::parse(&s.value()));
         Msg::SetLang(picked.unwrap_or_default())
     });
     html! {
@@ -462,13 +506,33 @@ fn write_button(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
     // The story an untouched page plays is the lab's welcome: from it, one writes one's own.
     let touring = lab.guide().is_some_and(|g| g.tour.name != STORY || lab.own_tour());
     let (msg, label, title) = match (touring && !previewing, started) {
-        (true, _) => (Authoring::EditTour, t.pick("✎ Edit this tour", "✎ 编辑此导览"), match started {
-            true => t.pick("Go on writing this tour in the page (it replaces the tour you were writing)", "在页面中继续编写此导览（会替换你正在编写的导览）"),
-            false => t.pick("Go on writing this tour in the page, then download it or share its link", "在页面中继续编写此导览，然后下载或分享链接"),
-        }),
-        (false, true) => (Authoring::Open, t.pick("✎ Go on writing", "✎ 继续编写"), t.pick("Back to the tour you are writing", "回到你正在编写的导览")),
-        (false, false) => (Authoring::Open, t.pick("✎ Write a tour", "✎ 编写导览"),
-            t.pick("Write your own tour over what you play here, then download it or share its link", "在这里边操作边编写你自己的导览，然后下载或分享链接")),
+        (true, _) => (
+            Authoring::EditTour,
+            t.pick("✎ Edit this tour", "✎ 编辑此导览"),
+            match started {
+                true => t.pick(
+                    "Go on writing this tour in the page (it replaces the tour you were writing)",
+                    "在页面中继续编写此导览（会替换你正在编写的导览）",
+                ),
+                false => t.pick(
+                    "Go on writing this tour in the page, then download it or share its link",
+                    "在页面中继续编写此导览，然后下载或分享链接",
+                ),
+            },
+        ),
+        (false, true) => (
+            Authoring::Open,
+            t.pick("✎ Go on writing", "✎ 继续编写"),
+            t.pick("Back to the tour you are writing", "回到你正在编写的导览"),
+        ),
+        (false, false) => (
+            Authoring::Open,
+            t.pick("✎ Write a tour", "✎ 编写导览"),
+            t.pick(
+                "Write your own tour over what you play here, then download it or share its link",
+                "在这里边操作边编写你自己的导览，然后下载或分享链接",
+            ),
+        ),
     };
     let onclick = send.reform(move |_: MouseEvent| Msg::Author(msg.clone()));
     html! { <button id={ids.id("write-tour")} class="small write-tour" {onclick} {title}>{ label }</button> }

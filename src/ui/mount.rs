@@ -65,15 +65,9 @@ fn option_text(v: &JsValue) -> String {
         return b.to_string();
     }
     if let Some(a) = v.dyn_ref::<js_sys::Array>() {
-        return a
-            .iter()
-            .map(|x| option_text(&x))
-            .collect::<Vec<_>>()
-            .join(",");
+        return a.iter().map(|x| option_text(&x)).collect::<Vec<_>>().join(",");
     }
-    v.as_string()
-        .or_else(|| v.as_f64().map(|n| n.to_string()))
-        .unwrap_or_default()
+    v.as_string().or_else(|| v.as_f64().map(|n| n.to_string())).unwrap_or_default()
 }
 
 /// A JS options object as (key, text) pairs, and its `link` apart; unset keys are skipped.
@@ -114,12 +108,7 @@ pub fn mount(element: web_sys::Element, options: JsValue, home: Option<String>) 
         kept_clicks(&beside, &mut props);
     }
     let app = Some(yew::Renderer::<App>::with_root_and_props(element, props.clone()).render());
-    Instance {
-        app,
-        props,
-        problems,
-        watch,
-    }
+    Instance { app, props, problems, watch }
 }
 
 /// The lab's own page: renders into the element marked `data-kube-bootstrap-lab-page`, reading
@@ -165,15 +154,11 @@ fn kept_clicks(scope: &web_sys::Element, props: &mut AppProps) {
 /// The content width of the stage the first view under `scope` shows (src/ui/poster.rs draws
 /// it several ways; CSS shows one), which the live stage will measure too.
 fn poster_stage_width(scope: &web_sys::Element) -> Option<f64> {
-    let stages = scope
-        .query_selector_all(":scope > .lab-poster .stage")
-        .ok()?;
+    let stages = scope.query_selector_all(":scope > .lab-poster .stage").ok()?;
     let shown = (0..stages.length())
         .filter_map(|i| stages.item(i)?.dyn_into::<web_sys::Element>().ok())
         .find(|s| s.client_width() > 0)?;
-    let style = crate::ui::browser::window()?
-        .get_computed_style(&shown)
-        .ok()??;
+    let style = crate::ui::browser::window()?.get_computed_style(&shown).ok()??;
     let pad = |side: &str| crate::ui::browser::css_px(&style, side);
     Some(shown.client_width() as f64 - pad("padding-left")? - pad("padding-right")?)
 }

@@ -9,8 +9,8 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 
-use super::listener::EventListener;
 use super::lang::use_lang;
+use super::listener::EventListener;
 use crate::lang::Lang;
 
 #[derive(Properties, PartialEq)]
@@ -28,7 +28,8 @@ fn part_step(height: f64) -> f64 {
 
 /// The part `el` shows and how many there are.
 fn parts(el: &Element) -> (usize, usize) {
-    let (h, full, top) = (el.client_height() as f64, el.scroll_height() as f64, el.scroll_top() as f64);
+    let (h, full, top) =
+        (el.client_height() as f64, el.scroll_height() as f64, el.scroll_top() as f64);
     if h <= 0.0 || full <= h + 1.0 {
         return (0, 1);
     }
@@ -52,7 +53,8 @@ pub(crate) fn narration_pager(p: &PagerProps) -> Html {
                 };
                 measure();
                 let on_resize = Closure::<dyn FnMut()>::new(measure.clone());
-                let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+                let observer =
+                    web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
                 observer.observe(&el);
                 // The narration's own height changes with its text (another language).
                 let kids = el.children();
@@ -61,7 +63,8 @@ pub(crate) fn narration_pager(p: &PagerProps) -> Html {
                         observer.observe(&k);
                     }
                 }
-                let on_scroll = EventListener::new(&el, "scroll", Closure::<dyn FnMut()>::new(measure));
+                let on_scroll =
+                    EventListener::new(&el, "scroll", Closure::<dyn FnMut()>::new(measure));
                 Some((observer, on_resize, on_scroll))
             });
             move || {
@@ -79,7 +82,11 @@ pub(crate) fn narration_pager(p: &PagerProps) -> Html {
             let Some(el) = body.cast::<Element>() else { return };
             let (shown, count) = parts(&el);
             let h = el.client_height() as f64;
-            let top = if shown + 1 < count { ((shown + 1) as f64 * part_step(h)).min(el.scroll_height() as f64 - h) } else { 0.0 };
+            let top = if shown + 1 < count {
+                ((shown + 1) as f64 * part_step(h)).min(el.scroll_height() as f64 - h)
+            } else {
+                0.0
+            };
             el.set_scroll_top(top.round() as i32);
         })
     };

@@ -49,18 +49,24 @@ const ACTIONS: [(&str, &str); 2] = [("play", "play"), ("tour-next", "next")];
 fn with_actions(html: &str) -> String {
     ACTIONS.iter().fold(html.to_string(), |html, (id, action)| {
         let at = format!(" id=\"{id}\"");
-        html.replacen(&at, &format!("{at} data-poster-action=\"{action}\" aria-disabled=\"true\""), 1)
+        html.replacen(
+            &at,
+            &format!("{at} data-poster-action=\"{action}\" aria-disabled=\"true\""),
+            1,
+        )
     })
 }
 
 /// The attributes that name an element by id, left out: the poster stands beside the app (in
 /// the page until the app renders, in an embed until it replaces it), and an id is the app's.
-const ID_ATTRIBUTES: [&str; 5] = [" id=\"", " for=\"", " aria-labelledby=\"", " aria-describedby=\"", " aria-controls=\""];
+const ID_ATTRIBUTES: [&str; 5] =
+    [" id=\"", " for=\"", " aria-labelledby=\"", " aria-describedby=\"", " aria-controls=\""];
 
 fn without_ids(html: &str) -> String {
     let mut out = String::with_capacity(html.len());
     let mut rest = html;
-    while let Some((at, attr)) = ID_ATTRIBUTES.iter().filter_map(|a| Some((rest.find(a)?, a))).min() {
+    while let Some((at, attr)) = ID_ATTRIBUTES.iter().filter_map(|a| Some((rest.find(a)?, a))).min()
+    {
         out.push_str(&rest[..at]);
         // Yew escapes `"` inside values: the value ends at the next one.
         let value = &rest[at + attr.len()..];
@@ -73,12 +79,15 @@ fn without_ids(html: &str) -> String {
 /// Every poster the build writes: the story (the untouched page and `?tour=story`) and each
 /// shipped tour, in English and Chinese.
 pub fn posters() -> Vec<Poster> {
-    let tours = std::iter::once(None).chain(crate::lab::catalogue::tours().into_iter().map(|t| Some(t.name)));
+    let tours = std::iter::once(None)
+        .chain(crate::lab::catalogue::tours().into_iter().map(|t| Some(t.name)));
     let tours: Vec<Option<String>> = tours.filter(|t| t.as_deref() != Some(STORY)).collect();
     let mut out = Vec::new();
     for tour in &tours {
         for lang in [Lang::En, Lang::Zh] {
-            out.push(Poster { options: PageOptions { tour: tour.clone(), lang, ..Default::default() } });
+            out.push(Poster {
+                options: PageOptions { tour: tour.clone(), lang, ..Default::default() },
+            });
         }
     }
     out

@@ -53,14 +53,18 @@ pub(crate) fn ask_group(p: &AskProps) -> Html {
     let onkeydown = Callback::from(move |e: KeyboardEvent| {
         let Some(el) = e.target_dyn_into::<web_sys::Element>() else { return };
         let (group, at) = match el.class_list().contains("answer") {
-            true => (el.closest(".tour-ask").ok().flatten(), el.get_attribute("data-answer").and_then(|a| a.parse().ok()).unwrap_or(0)),
+            true => (
+                el.closest(".tour-ask").ok().flatten(),
+                el.get_attribute("data-answer").and_then(|a| a.parse().ok()).unwrap_or(0),
+            ),
             // From the group itself, → and ↓ go to the first answer, ← and ↑ to the last.
             false if el.class_list().contains("tour-ask") => (Some(el), n - 1),
             false => return,
         };
         let Some(to) = moved(&e.key(), at, n) else { return };
         e.prevent_default();
-        let next = group.and_then(|g| g.query_selector(&format!("[data-answer=\"{to}\"]")).ok().flatten());
+        let next =
+            group.and_then(|g| g.query_selector(&format!("[data-answer=\"{to}\"]")).ok().flatten());
         if let Some(b) = next.and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
             let _ = b.focus();
         }
@@ -115,7 +119,12 @@ pub(crate) struct Shown {
 
 impl From<Verdict<'_>> for Shown {
     fn from(v: Verdict<'_>) -> Self {
-        Shown { right: v.right(), picked: v.picked_answer().clone(), answer: v.right_answer().clone(), why: v.why().clone() }
+        Shown {
+            right: v.right(),
+            picked: v.picked_answer().clone(),
+            answer: v.right_answer().clone(),
+            why: v.why().clone(),
+        }
     }
 }
 

@@ -24,10 +24,7 @@ fn window_of(el: &Element) -> Option<web_sys::Window> {
 }
 
 fn viewport_height(el: &Element) -> f64 {
-    window_of(el)
-        .and_then(|w| w.inner_height().ok())
-        .and_then(|h| h.as_f64())
-        .unwrap_or(0.0)
+    window_of(el).and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0)
 }
 
 /// `el`'s height when it sticks to an edge of the viewport (else 0), with its offset.
@@ -52,10 +49,7 @@ pub(crate) fn host_top(lab: &Element) -> f64 {
         return 0.0;
     };
     // The lab's own page, alone or framed: no host in this window (its scroll padding is the lab's).
-    if doc
-        .body()
-        .is_some_and(|b| b.has_attribute("data-kube-bootstrap-lab-page"))
-    {
+    if doc.body().is_some_and(|b| b.has_attribute("data-kube-bootstrap-lab-page")) {
         return 0.0;
     }
     // Inside a shadow root the page's elements see the lab as its host.
@@ -70,11 +64,7 @@ pub(crate) fn host_top(lab: &Element) -> f64 {
         .and_then(|s| crate::ui::browser::css_px(&s, "scroll-padding-top"))
         .unwrap_or(0.0);
     let r = outer.get_bounding_client_rect();
-    let width = win
-        .inner_width()
-        .ok()
-        .and_then(|w| w.as_f64())
-        .unwrap_or(0.0);
+    let width = win.inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
     let x = (r.left() + r.width() / 2.0).clamp(0.0, (width - 1.0).max(0.0));
     let mut inset = padding;
     for hit in doc.elements_from_point(x as f32, 1.0).iter() {
@@ -117,13 +107,10 @@ pub(crate) fn use_host_top(root: NodeRef) {
             }
         };
         let first = gloo_timers::callback::Timeout::new(150, measure.clone());
-        let listener = root
-            .cast::<Element>()
-            .and_then(|lab| window_of(&lab))
-            .map(|w| {
-                let on_resize = Closure::<dyn FnMut()>::new(measure);
-                EventListener::new(&w, "resize", on_resize)
-            });
+        let listener = root.cast::<Element>().and_then(|lab| window_of(&lab)).map(|w| {
+            let on_resize = Closure::<dyn FnMut()>::new(measure);
+            EventListener::new(&w, "resize", on_resize)
+        });
         move || drop((first, listener))
     });
 }
@@ -134,16 +121,9 @@ pub(crate) fn use_host_top(root: NodeRef) {
 fn covered(lab: &Element) -> (f64, f64) {
     let top =
         stuck_height(lab.query_selector(".controls").ok().flatten(), "top").max(host_top(lab));
-    let strip = stuck_height(
-        lab.query_selector(".stage-row > .tour").ok().flatten(),
-        "bottom",
-    );
-    let events = stuck_height(
-        lab.query_selector(".stage-row .stage-events")
-            .ok()
-            .flatten(),
-        "bottom",
-    );
+    let strip = stuck_height(lab.query_selector(".stage-row > .tour").ok().flatten(), "bottom");
+    let events =
+        stuck_height(lab.query_selector(".stage-row .stage-events").ok().flatten(), "bottom");
     (top, strip.max(events))
 }
 
@@ -154,20 +134,15 @@ fn extent(els: &[Element], room: f64) -> Option<(f64, f64)> {
         .iter()
         .filter(|e| stuck_height(Some((*e).clone()), "bottom") == 0.0)
         .map(|e| {
-            (
-                e.get_bounding_client_rect(),
-                e.get_attribute("data-tour-spot").unwrap_or_default(),
-            )
+            (e.get_bounding_client_rect(), e.get_attribute("data-tour-spot").unwrap_or_default())
         })
         .filter(|(r, _)| r.width() > 0.0 && r.height() > 0.0)
         .map(|(r, spot)| (r.top(), r.bottom(), spot))
         .collect();
     boxes.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let all = boxes
-        .iter()
-        .fold(None, |acc: Option<(f64, f64)>, (t, b, _)| {
-            Some(acc.map_or((*t, *b), |(t0, b0)| (t0.min(*t), b0.max(*b))))
-        });
+    let all = boxes.iter().fold(None, |acc: Option<(f64, f64)>, (t, b, _)| {
+        Some(acc.map_or((*t, *b), |(t0, b0)| (t0.min(*t), b0.max(*b))))
+    });
     if all.is_none_or(|(t, b)| b - t <= room) {
         return all;
     }
@@ -179,18 +154,10 @@ fn extent(els: &[Element], room: f64) -> Option<(f64, f64)> {
         spots.dedup();
         spots
             .iter()
-            .filter(|s| {
-                boxes
-                    .iter()
-                    .filter(|(_, _, o)| o == **s)
-                    .all(|(t, b, _)| inside(*t, *b))
-            })
+            .filter(|s| boxes.iter().filter(|(_, _, o)| o == **s).all(|(t, b, _)| inside(*t, *b)))
             .count()
     };
-    let best = boxes
-        .iter()
-        .map(|(t, _, _)| *t)
-        .max_by_key(|&t| (whole(t), -(t as i64)))?;
+    let best = boxes.iter().map(|(t, _, _)| *t).max_by_key(|&t| (whole(t), -(t as i64)))?;
     let bottom = boxes
         .iter()
         .filter(|(t, b, _)| *t >= best && *b <= best + room)
@@ -211,11 +178,7 @@ pub(crate) fn reveal(lab: &Element, els: &[Element], smooth: bool) {
         return;
     }
     let tall = bottom - top > hi - lo;
-    let delta = if tall || top < lo {
-        top - lo
-    } else {
-        bottom - hi
-    };
+    let delta = if tall || top < lo { top - lo } else { bottom - hi };
     if let Some(w) = window_of(lab).filter(scrolls) {
         // By the distance itself: the page's `scroll-padding` (kept for focus) is no part of it.
         let options = js_sys::Object::new();
@@ -232,10 +195,7 @@ pub(crate) fn reveal(lab: &Element, els: &[Element], smooth: bool) {
         }
         return;
     }
-    let Some(proxy) = lab
-        .owner_document()
-        .and_then(|d| d.create_element("div").ok())
-    else {
+    let Some(proxy) = lab.owner_document().and_then(|d| d.create_element("div").ok()) else {
         return;
     };
     let Ok(proxy) = proxy.dyn_into::<HtmlElement>() else {
@@ -279,11 +239,7 @@ pub(crate) fn reveal(lab: &Element, els: &[Element], smooth: bool) {
 
 /// Whether the window's own document scrolls (it is taller than the window).
 fn scrolls(w: &web_sys::Window) -> bool {
-    let height = w
-        .inner_height()
-        .ok()
-        .and_then(|h| h.as_f64())
-        .unwrap_or(0.0);
+    let height = w.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
     w.document()
         .and_then(|d| d.scrolling_element())
         .is_some_and(|e| e.scroll_height() as f64 > height + 1.0)
@@ -317,22 +273,13 @@ fn region_in_view(lab: &Element) -> bool {
 
 /// The lab is its page's only content (not framed, not embedded): it may scroll at once.
 fn own_page(lab: &Element) -> bool {
-    let framed = window_of(lab).is_some_and(|w| {
-        w.top()
-            .ok()
-            .flatten()
-            .is_some_and(|t| !js_sys::Object::is(&t, &w))
-    });
+    let framed = window_of(lab)
+        .is_some_and(|w| w.top().ok().flatten().is_some_and(|t| !js_sys::Object::is(&t, &w)));
     let marked = lab
         .owner_document()
         .and_then(|d| d.body())
         .is_some_and(|b| b.has_attribute("data-kube-bootstrap-lab-page"));
-    marked
-        && !framed
-        && lab
-            .get_root_node()
-            .dyn_ref::<web_sys::ShadowRoot>()
-            .is_none()
+    marked && !framed && lab.get_root_node().dyn_ref::<web_sys::ShadowRoot>().is_none()
 }
 
 fn try_reveal(lab: &Element) -> bool {
@@ -457,11 +404,7 @@ impl Settling {
             let observer = observer.clone();
             gloo_timers::callback::Timeout::new(SETTLING_MS, move || observer.disconnect())
         };
-        Some(Settling {
-            observer,
-            _on_resize: on_resize,
-            _until: until,
-        })
+        Some(Settling { observer, _on_resize: on_resize, _until: until })
     }
 }
 

@@ -48,7 +48,9 @@ impl View<'_> {
 
     fn draws_own(&self, spot: &Spot) -> bool {
         let part = match spot {
-            Spot::Apiserver(name) => return (self.shows)(Part::Apiservers) && self.apiservers.contains(name),
+            Spot::Apiserver(name) => {
+                return (self.shows)(Part::Apiservers) && self.apiservers.contains(name)
+            }
             Spot::Part(p) => *p,
         };
         match part {
@@ -97,7 +99,13 @@ impl Spots {
         Spots {
             stage: Rc::new(at(Place::Stage).map(ToString::to_string).collect()),
             own: Rc::new(at(Place::Own).cloned().collect()),
-            offered: Rc::new(placed.iter().filter(|(s, p)| p.is_some() && !view.hidden(s)).map(|(s, _)| (*s).clone()).collect()),
+            offered: Rc::new(
+                placed
+                    .iter()
+                    .filter(|(s, p)| p.is_some() && !view.hidden(s))
+                    .map(|(s, _)| (*s).clone())
+                    .collect(),
+            ),
         }
     }
 
@@ -167,12 +175,25 @@ mod tests {
 
     #[test]
     fn a_spot_stands_on_the_stage_when_it_draws_it_else_on_its_own_element_else_nowhere() {
-        let s = spots(true, &[Part::Etcd], false, &["leases", "controls", "apiserver:apiserver-a", "cluster-ip"]);
+        let s = spots(
+            true,
+            &[Part::Etcd],
+            false,
+            &["leases", "controls", "apiserver:apiserver-a", "cluster-ip"],
+        );
         assert!(s.on_stage("ranges leases").attr().is_some_and(|a| a == "leases"));
-        assert_eq!(s.own(&Spot::Part(Part::Leases)), Mark::default(), "drawn on the stage: not in the panel too");
+        assert_eq!(
+            s.own(&Spot::Part(Part::Leases)),
+            Mark::default(),
+            "drawn on the stage: not in the panel too"
+        );
         assert_eq!(s.own(&Spot::Part(Part::Controls)).class(), Some("tour-spot"));
         let looks: Vec<String> = s.offered().iter().map(ToString::to_string).collect();
-        assert_eq!(looks, ["leases", "controls"], "no apiservers panel, no bitmaps: not drawn, not offered");
+        assert_eq!(
+            looks,
+            ["leases", "controls"],
+            "no apiservers panel, no bitmaps: not drawn, not offered"
+        );
         // The same step with the stage seen as a table: the etcd panel carries the leases.
         let table = spots(false, &[Part::Etcd], false, &["leases"]);
         assert_eq!(table.own(&Spot::Part(Part::Leases)).attr().as_deref(), Some("leases"));

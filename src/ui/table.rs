@@ -5,10 +5,10 @@
 use yew::prelude::*;
 
 use super::panels::status_text;
+use crate::contract::state::State;
 use crate::duration::format_ms;
 use crate::lab::{Key, NsName, RangeName};
 use crate::lang::Lang;
-use crate::contract::state::State;
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct TableViewProps {
@@ -30,11 +30,7 @@ fn ttl_text(left: Option<u64>, lang: Lang) -> String {
 /// the `default/kubernetes` Service, Endpoints and EndpointSlice, and under the behaviours with
 /// IPAddress objects the ServiceCIDRs and IPAddresses.
 fn key_rows(st: &State, ip_objects: bool, lang: Lang) -> Vec<KeyRow> {
-    let row = |key: String, holds: String| KeyRow {
-        key,
-        holds,
-        ttl_left_ms: None,
-    };
+    let row = |key: String, holds: String| KeyRow { key, holds, ttl_left_ms: None };
     let mut rows: Vec<KeyRow> = st
         .leases
         .iter()
@@ -49,22 +45,14 @@ fn key_rows(st: &State, ip_objects: bool, lang: Lang) -> Vec<KeyRow> {
         Lang::Zh => format!("{range}：已用 {used} / {size}"),
     };
     for (i, a) in st.allocations.cluster_ip.iter().enumerate() {
-        let key = if i == 0 {
-            RangeName::ServiceIps.key()
-        } else {
-            RangeName::SecondaryServiceIps.key()
-        };
+        let key =
+            if i == 0 { RangeName::ServiceIps.key() } else { RangeName::SecondaryServiceIps.key() };
         rows.push(row(key.into(), used(&a.range, a.used, a.size)));
     }
     let ports = &st.allocations.node_port;
-    rows.push(row(
-        RangeName::NodePorts.key().into(),
-        used(&ports.range, ports.used, ports.size),
-    ));
-    let kubernetes = st
-        .services
-        .iter()
-        .find(|s| s.namespace == "default" && s.name == "kubernetes");
+    rows.push(row(RangeName::NodePorts.key().into(), used(&ports.range, ports.used, ports.size)));
+    let kubernetes =
+        st.services.iter().find(|s| s.namespace == "default" && s.name == "kubernetes");
     if let Some(s) = kubernetes {
         rows.push(row(
             Key::Service(NsName::kubernetes()).to_string(),
@@ -93,10 +81,7 @@ fn key_rows(st: &State, ip_objects: bool, lang: Lang) -> Vec<KeyRow> {
             rows.push(row(Key::ServiceCidr(c.name.clone()).to_string(), holds));
         }
         for a in &st.ip_addresses {
-            let parent = format!(
-                "{} {}/{}",
-                a.parent.resource, a.parent.namespace, a.parent.name
-            );
+            let parent = format!("{} {}/{}", a.parent.resource, a.parent.namespace, a.parent.name);
             rows.push(row(Key::IpAddress(a.ip.clone()).to_string(), parent));
         }
     }

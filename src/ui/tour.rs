@@ -6,10 +6,10 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::lab::parts::Spot;
 use crate::lab::tour::{Ask, Tour};
 use crate::lab::Msg;
 use crate::lang::{Lang, LocalizedText};
-use crate::lab::parts::Spot;
 
 use super::ids::use_ids;
 use super::use_lang;
@@ -109,7 +109,15 @@ fn use_focus_kept(card: NodeRef) {
     use_effect(move || {
         if let Some(c) = card.cast::<web_sys::Element>() {
             if *had.borrow() && focused(&c).is_none() {
-                focus_first(&c, &[&ids.sel("tour-next"), ".tour-buttons .primary", &ids.sel("tour-leave"), &ids.sel("tour-title")]);
+                focus_first(
+                    &c,
+                    &[
+                        &ids.sel("tour-next"),
+                        ".tour-buttons .primary",
+                        &ids.sel("tour-leave"),
+                        &ids.sel("tour-title"),
+                    ],
+                );
             }
         }
     });
@@ -156,11 +164,16 @@ fn refocus_after_leaving(from: Option<web_sys::Element>, pick: String) {
 fn use_card_height(card: NodeRef) {
     use_effect_with((), move |_| {
         let el = card.cast::<web_sys::HtmlElement>();
-        let lab = el.as_ref().and_then(|e| e.closest(".lab").ok().flatten()).and_then(|l| l.dyn_into::<web_sys::HtmlElement>().ok());
+        let lab = el
+            .as_ref()
+            .and_then(|e| e.closest(".lab").ok().flatten())
+            .and_then(|l| l.dyn_into::<web_sys::HtmlElement>().ok());
         let observer = el.zip(lab.clone()).and_then(|(el, lab)| {
             let target = el.clone();
             let on_resize = Closure::<dyn FnMut()>::new(move || {
-                let _ = lab.style().set_property("--tour-strip-h", &format!("{}px", target.offset_height()));
+                let _ = lab
+                    .style()
+                    .set_property("--tour-strip-h", &format!("{}px", target.offset_height()));
             });
             let o = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
             o.observe(&el);
@@ -205,7 +218,8 @@ pub(crate) fn tour_card(p: &TourCardProps) -> Html {
     let last = p.index + 1 == p.len;
     // Read once the last step is reached, not on every frame it is shown.
     let offer = p.offer_first_tour && last;
-    let tours = use_memo(offer, |&offer| if offer { crate::lab::catalogue::tours() } else { Vec::new() });
+    let tours =
+        use_memo(offer, |&offer| if offer { crate::lab::catalogue::tours() } else { Vec::new() });
     use_card_height(card.clone());
     // Docked under a narrow stage, the narration shows its first lines until the reader opens
     // it; beside a wide stage the toggle is not drawn (CSS) and the card shows it all.
@@ -304,7 +318,15 @@ fn look_at(offered: &[Spot], lang: Lang) -> Html {
 }
 
 /// Back, the next tour (at the story's end), and Next (Skip on an unanswered question) or Explore.
-fn buttons(p: &TourCardProps, lang: Lang, ids: &super::ids::Ids, then: Option<&Tour>, skips: bool, last: bool, leave: Callback<MouseEvent>) -> Html {
+fn buttons(
+    p: &TourCardProps,
+    lang: Lang,
+    ids: &super::ids::Ids,
+    then: Option<&Tour>,
+    skips: bool,
+    last: bool,
+    leave: Callback<MouseEvent>,
+) -> Html {
     let click = |msg: fn() -> Msg| {
         let cb = p.lab.clone();
         Callback::from(move |_: MouseEvent| cb.emit(msg()))
@@ -364,7 +386,10 @@ pub(crate) fn tour_picker(p: &TourPickerProps) -> Html {
     let ids = use_ids();
     let tours = use_memo((), |_| crate::lab::catalogue::tours());
     let load = p.lab.reform(Msg::PickTour);
-    let pick = super::config::use_commit_select(p.current.as_deref().unwrap_or_default().to_string(), load);
+    let pick = super::config::use_commit_select(
+        p.current.as_deref().unwrap_or_default().to_string(),
+        load,
+    );
     // The story the untouched view plays is no tour the reader took: the button shows over it.
     let touring = p.current.as_deref().is_some_and(|c| c != super::STORY);
     let start = first_tour(&tours).filter(|_| !touring).map(|first| {

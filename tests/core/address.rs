@@ -28,18 +28,31 @@ fn the_address_names_the_scenario_picked_not_the_one_opened() {
 }
 
 #[test]
-fn a_tour_is_named_at_its_step_in_the_readers_language_and_the_story_playing_by_itself_not_at_all() {
-    let mut lab = open(Opening { tour: Some("kubernetes-service"), lang: Lang::Zh, ..Opening::default() });
+fn a_tour_is_named_at_its_step_in_the_readers_language_and_the_story_playing_by_itself_not_at_all()
+{
+    let mut lab =
+        open(Opening { tour: Some("kubernetes-service"), lang: Lang::Zh, ..Opening::default() });
     lab.update(Msg::TourNext { animate: false });
     let address = lab.address().unwrap();
     assert_eq!(address, "?tour=kubernetes-service&step=2&lang=zh");
-    assert_eq!(page_address("?tour=story&controls=minimal&panels=stage", &address), "?controls=minimal&panels=stage&tour=kubernetes-service&step=2&lang=zh");
+    assert_eq!(
+        page_address("?tour=story&controls=minimal&panels=stage", &address),
+        "?controls=minimal&panels=stage&tour=kubernetes-service&step=2&lang=zh"
+    );
     let story = open(Opening { tour: Some("story"), autoplay: true, ..Opening::default() });
     assert_eq!(story.address(), None, "the untouched page's address opens it again");
     // Out of a tour, in Chinese: the moment, after the language.
-    let mut lab = open(Opening { scenario: Some("crash-one-of-three"), lang: Lang::Zh, ..Opening::default() });
+    let mut lab = open(Opening {
+        scenario: Some("crash-one-of-three"),
+        lang: Lang::Zh,
+        ..Opening::default()
+    });
     lab.update(Msg::Seek(5000));
-    assert!(lab.link_to_here().starts_with("?lang=zh#scenario=crash-one-of-three&t=5s"), "{}", lab.link_to_here());
+    assert!(
+        lab.link_to_here().starts_with("?lang=zh#scenario=crash-one-of-three&t=5s"),
+        "{}",
+        lab.link_to_here()
+    );
     assert_eq!(page_address("?lang=zh&scenario=x", "#scenario=y&t=0s"), "#scenario=y&t=0s");
     assert_eq!(page_address("?scenario=x", ""), "");
 }
@@ -50,31 +63,49 @@ const ONE_SERVICE: &str = r#"{"apiVersion":"v1","kind":"List","items":[{"apiVers
 
 #[test]
 fn an_imported_cluster_is_named_not_carried_and_opens_again_from_what_the_page_kept() {
-    let written = kubectl::write_with(ONE_SERVICE, &kubectl::Options::default(), &mut |_| {}).unwrap();
+    let written =
+        kubectl::write_with(ONE_SERVICE, &kubectl::Options::default(), &mut |_| {}).unwrap();
     let scenario = kubectl::check(&written.text).unwrap();
     let mut lab = open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
     lab.update(Msg::Import(scenario, written.text.clone()));
     assert!(lab.imported());
-    assert_eq!(lab.address().as_deref(), Some("#imported"), "the reader's cluster stays out of the address");
+    assert_eq!(
+        lab.address().as_deref(),
+        Some("#imported"),
+        "the reader's cluster stays out of the address"
+    );
     lab.update(Msg::SetLang(Lang::Zh));
     assert_eq!(lab.address().as_deref(), Some("?lang=zh#imported"));
     // Reloaded with the file the tab kept.
-    let again = open(Opening { link: Some("#imported"), imported: Some(&written.text), ..Opening::default() });
+    let again = open(Opening {
+        link: Some("#imported"),
+        imported: Some(&written.text),
+        ..Opening::default()
+    });
     assert!(again.imported() && again.notice().is_none(), "{:?}", again.notice());
     assert_eq!(again.state().services.len(), lab.state().services.len());
     // Another scenario afterwards is no import.
-    lab.update(Msg::Load(catalogue::scenario("crash-one-of-three").unwrap(), Source::Builtin("crash-one-of-three".into())));
+    lab.update(Msg::Load(
+        catalogue::scenario("crash-one-of-three").unwrap(),
+        Source::Builtin("crash-one-of-three".into()),
+    ));
     assert!(!lab.imported());
 }
 
 #[test]
 fn a_kept_import_that_does_not_read_is_dropped_with_one_line() {
     for (kept, want) in [
-        (Some("{\"name\": \"x\", \"cluster\": {\"service_cluster_ip_range\": \"10.96.0.0/33\"}}"), "could not be read"),
+        (
+            Some(
+                "{\"name\": \"x\", \"cluster\": {\"service_cluster_ip_range\": \"10.96.0.0/33\"}}",
+            ),
+            "could not be read",
+        ),
         (Some("not json\nat all"), "could not be read"),
         (None, "no longer kept"),
     ] {
-        let (lab, notes) = Lab::open(Opening { link: Some("imported"), imported: kept, ..Opening::default() });
+        let (lab, notes) =
+            Lab::open(Opening { link: Some("imported"), imported: kept, ..Opening::default() });
         assert!(!lab.imported(), "{kept:?}");
         assert_eq!(lab.scenario().name, "crash-one-of-three", "the default scenario instead");
         let notice = lab.notice().unwrap();
@@ -97,20 +128,33 @@ fn configure_shows_the_running_clusters_settings_and_starts_the_same_cluster() {
         assert_eq!(started.cluster.service_ip_ranges, s.cluster.service_ip_ranges, "{name}");
         assert_eq!(started.cluster.node_ports, s.cluster.node_ports, "{name}");
         assert_eq!(started.cluster.reconciler, s.cluster.reconciler, "{name}");
-        assert_eq!((started.behavior, started.seed, started.cluster.apiservers.len()), (s.behavior, s.seed, n), "{name}");
+        assert_eq!(
+            (started.behavior, started.seed, started.cluster.apiservers.len()),
+            (s.behavior, s.seed, n),
+            "{name}"
+        );
         assert_eq!(Settings::of(&started), settings, "{name}");
     }
-    assert!(cluster_file(&Settings { seed: "x".into(), ..Settings::default() }, Lang::Zh).unwrap_err().contains("非负整数"));
+    assert!(cluster_file(&Settings { seed: "x".into(), ..Settings::default() }, Lang::Zh)
+        .unwrap_err()
+        .contains("非负整数"));
 }
 
 #[test]
 fn the_imports_errors_name_the_pages_fields_in_the_page_and_the_flags_in_the_cli() {
-    let e = kubectl::write_with(r#"{"apiVersion":"v1","kind":"List","items":[]}"#, &kubectl::Options::default(), &mut |_| {}).err().unwrap();
+    let e = kubectl::write_with(
+        r#"{"apiVersion":"v1","kind":"List","items":[]}"#,
+        &kubectl::Options::default(),
+        &mut |_| {},
+    )
+    .err()
+    .unwrap();
     assert!(e.contains("(--service-cluster-ip-range)"), "the CLI's: {e}");
     let en = kubectl::in_page(&e, Lang::En);
     assert!(en.ends_with("give it in the range field") && !en.contains("--"), "{en}");
     let zh = kubectl::in_page(&e, Lang::Zh);
     assert!(zh.ends_with("请在范围输入框中给出") && !zh.contains("--"), "{zh}");
-    let bad = kubectl::in_page("--service-cluster-ip-range: invalid CIDR \"10.96.0.0/33\"", Lang::En);
+    let bad =
+        kubectl::in_page("--service-cluster-ip-range: invalid CIDR \"10.96.0.0/33\"", Lang::En);
     assert_eq!(bad, "the range field: invalid CIDR \"10.96.0.0/33\"");
 }

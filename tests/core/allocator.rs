@@ -28,19 +28,10 @@ fn allocating_a_taken_offset_is_not_an_error() {
 #[test]
 fn out_of_range_offset_is_an_error_with_upstream_text() {
     let mut b = bitmap(10);
-    assert_eq!(
-        b.allocate(10),
-        Err("offset 10 out of range [0,10]".to_string())
-    );
-    assert_eq!(
-        b.allocate(1000),
-        Err("offset 1000 out of range [0,10]".to_string())
-    );
+    assert_eq!(b.allocate(10), Err("offset 10 out of range [0,10]".to_string()));
+    assert_eq!(b.allocate(1000), Err("offset 1000 out of range [0,10]".to_string()));
     assert_eq!(b.free(), 10);
-    assert_eq!(
-        bitmap(0).allocate(0),
-        Err("offset 0 out of range [0,0]".to_string())
-    );
+    assert_eq!(bitmap(0).allocate(0), Err("offset 0 out of range [0,0]".to_string()));
 }
 
 #[test]
@@ -66,10 +57,7 @@ fn has_reads_out_of_range_offsets_as_clear() {
 #[test]
 fn for_each_is_ascending_across_words() {
     let b = with(&[200, 3, 64, 63, 0, 127, 128], 300);
-    assert_eq!(
-        b.iter().collect::<Vec<_>>(),
-        vec![0, 3, 63, 64, 127, 128, 200]
-    );
+    assert_eq!(b.iter().collect::<Vec<_>>(), vec![0, 3, 63, 64, 127, 128, 200]);
 }
 
 #[test]
@@ -88,11 +76,7 @@ fn snapshot_bytes_are_big_endian_minimal_like_big_int() {
     ];
     for (bits, want) in cases {
         let b = with(bits, 100);
-        assert_eq!(
-            b.snapshot(),
-            ("test".to_string(), want.clone()),
-            "bits {bits:?}"
-        );
+        assert_eq!(b.snapshot(), ("test".to_string(), want.clone()), "bits {bits:?}");
     }
 }
 
@@ -153,9 +137,7 @@ fn allocate_next_on_an_empty_or_full_map_answers_none() {
 fn random_scan_fills_everything_and_finds_the_last_free_bit() {
     let mut rng = SimRng::new(7);
     let mut b = bitmap(130);
-    let mut got: Vec<usize> = (0..130)
-        .map(|_| b.allocate_next(&mut rng).unwrap())
-        .collect();
+    let mut got: Vec<usize> = (0..130).map(|_| b.allocate_next(&mut rng).unwrap()).collect();
     assert_eq!(b.allocate_next(&mut rng), None);
     got.sort();
     assert_eq!(got, (0..130).collect::<Vec<_>>());
@@ -169,13 +151,9 @@ fn random_scan_fills_everything_and_finds_the_last_free_bit() {
 #[test]
 fn random_scan_starts_at_random_places() {
     let mut rng = SimRng::new(3);
-    let firsts: std::collections::BTreeSet<usize> = (0..50)
-        .map(|_| bitmap(1000).allocate_next(&mut rng).unwrap())
-        .collect();
-    assert!(
-        firsts.len() > 40,
-        "a random start, not a contiguous scan: {firsts:?}"
-    );
+    let firsts: std::collections::BTreeSet<usize> =
+        (0..50).map(|_| bitmap(1000).allocate_next(&mut rng).unwrap()).collect();
+    assert!(firsts.len() > 40, "a random start, not a contiguous scan: {firsts:?}");
 }
 
 #[test]
@@ -212,9 +190,7 @@ fn same_seed_same_choices() {
     let run = |seed| {
         let mut rng = SimRng::new(seed);
         let mut b = AllocationBitmap::new(4096, "x", Strategy::RandomScanWithOffset(128));
-        (0..200)
-            .map(|_| b.allocate_next(&mut rng).unwrap())
-            .collect::<Vec<_>>()
+        (0..200).map(|_| b.allocate_next(&mut rng).unwrap()).collect::<Vec<_>>()
     };
     assert_eq!(run(42), run(42));
     assert_ne!(run(42), run(43));

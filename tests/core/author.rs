@@ -5,7 +5,9 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::contract::scenario::Action;
-use kube_bootstrap_lab::lab::{tour, Arrival, Authoring, Lab, Lang, Msg, Opening, StepWait, TourFile, WriterMode};
+use kube_bootstrap_lab::lab::{
+    tour, Arrival, Authoring, Lab, Lang, Msg, Opening, StepWait, TourFile, WriterMode,
+};
 use serde_json::{json, Value as Json};
 
 fn sandbox(scenario: &str) -> Lab {
@@ -37,8 +39,14 @@ fn add(lab: &mut Lab, en: &str) -> (usize, Json) {
 /// The state at each step of the file, opened as the page opens a link's `tour-file`, as a
 /// reader pressing Next sees it.
 fn played(file: &str) -> Vec<Json> {
-    let n = tour::parse(file, kube_bootstrap_lab::lab::catalogue::scenario_text).expect("the file reads back").steps.len();
-    let (mut lab, notes) = Lab::open(Opening { tour_file: Some(TourFile { text: Ok(file), src: None }), ..Opening::default() });
+    let n = tour::parse(file, kube_bootstrap_lab::lab::catalogue::scenario_text)
+        .expect("the file reads back")
+        .steps
+        .len();
+    let (mut lab, notes) = Lab::open(Opening {
+        tour_file: Some(TourFile { text: Ok(file), src: None }),
+        ..Opening::default()
+    });
     assert!(notes.is_empty(), "{notes:?}");
     let mut out = vec![state(&lab)];
     for _ in 1..n {
@@ -59,11 +67,20 @@ fn written() -> (Lab, Vec<Json>) {
     lab.update(Msg::Seek(20_000));
     act(&mut lab, json!({"do": "crash_apiserver", "apiserver": "apiserver-a"}));
     seen.push(add(&mut lab, "apiserver-a crashes.").1);
-    author(&mut lab, Authoring::Highlight { step: 1, spot: "apiserver:apiserver-a".into(), on: true });
+    author(
+        &mut lab,
+        Authoring::Highlight { step: 1, spot: "apiserver:apiserver-a".into(), on: true },
+    );
     lab.update(Msg::Seek(60_000));
     let choices = lab.wait_choices();
-    let k = choices.iter().position(|c| c.label.en == "the kubernetes Endpoints list exactly 192.168.10.12, 192.168.10.13").expect("offered");
-    let (i, s) = add(&mut lab, "Its address left; apiserver-b crashed at 60s as the scenario says.");
+    let k = choices
+        .iter()
+        .position(|c| {
+            c.label.en == "the kubernetes Endpoints list exactly 192.168.10.12, 192.168.10.13"
+        })
+        .expect("offered");
+    let (i, s) =
+        add(&mut lab, "Its address left; apiserver-b crashed at 60s as the scenario says.");
     author(&mut lab, Authoring::Wait { step: i, choice: Some(k) });
     author(&mut lab, Authoring::Highlight { step: i, spot: "endpoints".into(), on: true });
     seen.push(s);
@@ -79,13 +96,23 @@ fn a_tour_written_in_the_page_plays_what_the_author_saw() {
     // The crash is a step of the scenario, written inline; the shipped scenario's own steps stay.
     let steps = f["scenario"]["steps"].as_array().unwrap();
     assert_eq!(f["scenario"]["name"], "crash-one-of-three-as-played");
-    assert_eq!(steps.last().unwrap(), &json!({"at": "20s", "do": "crash_apiserver", "apiserver": "apiserver-a"}));
+    assert_eq!(
+        steps.last().unwrap(),
+        &json!({"at": "20s", "do": "crash_apiserver", "apiserver": "apiserver-a"})
+    );
     assert!(f["scenario"].get("experiments").is_none(), "a tour offers no experiments");
     assert_eq!(f["steps"][1]["at"], "20s");
-    assert_eq!(f["steps"][1]["say"], json!({"en": "apiserver-a crashes.", "zh": "apiserver-a crashes.（中文）"}));
-    assert_eq!(f["steps"][2]["until"]["endpoints"][0]["subsets"], json!([{"addresses": ["192.168.10.12", "192.168.10.13"]}]));
+    assert_eq!(
+        f["steps"][1]["say"],
+        json!({"en": "apiserver-a crashes.", "zh": "apiserver-a crashes.（中文）"})
+    );
+    assert_eq!(
+        f["steps"][2]["until"]["endpoints"][0]["subsets"],
+        json!([{"addresses": ["192.168.10.12", "192.168.10.13"]}])
+    );
     // Where the steps arrive: the Endpoints lose the crashed address before 60s already.
-    let run = tour::run(&tour::parse(file, kube_bootstrap_lab::lab::catalogue::scenario_text).unwrap());
+    let run =
+        tour::run(&tour::parse(file, kube_bootstrap_lab::lab::catalogue::scenario_text).unwrap());
     assert!(run.passed);
     let arrivals = w.arrivals();
     assert_eq!(&arrivals[..2], &[Arrival::At(0), Arrival::At(20_000)]);
@@ -120,7 +147,11 @@ fn bad_edits_are_refused_by_field_and_change_nothing() {
     let (mut lab, _) = written();
     let before = lab.writer().unwrap().draft().clone();
     author(&mut lab, Authoring::Highlight { step: 0, spot: "moon".into(), on: true });
-    assert!(lab.notice().unwrap().starts_with("highlight: \"moon\" is not a part of the UI"), "{:?}", lab.notice());
+    assert!(
+        lab.notice().unwrap().starts_with("highlight: \"moon\" is not a part of the UI"),
+        "{:?}",
+        lab.notice()
+    );
     author(&mut lab, Authoring::Play { step: 0, play: "abc".into() });
     assert!(lab.notice().unwrap().starts_with("play: "), "{:?}", lab.notice());
     author(&mut lab, Authoring::Play { step: 0, play: "10m".into() });
@@ -145,7 +176,10 @@ fn an_action_the_world_refuses_is_told_and_not_written() {
     act(&mut lab, json!({"do": "crash_apiserver", "apiserver": "nobody"}));
     assert!(lab.notice().is_some());
     // Refused only once tried: the kubernetes Service holds 10.96.0.1.
-    act(&mut lab, json!({"do": "create_service", "service": {"namespace": "default", "name": "web", "cluster_ip": "10.96.0.1"}}));
+    act(
+        &mut lab,
+        json!({"do": "create_service", "service": {"namespace": "default", "name": "web", "cluster_ip": "10.96.0.1"}}),
+    );
     assert!(lab.notice().is_some_and(|n| n.contains("10.96.0.1")), "{:?}", lab.notice());
     add(&mut lab, "Nothing happened.");
     let f: Json = serde_json::from_str(lab.writer().unwrap().file().unwrap()).unwrap();
@@ -164,14 +198,22 @@ fn acting_in_the_past_drops_the_later_actions_and_another_scenario_restarts_the_
     assert_eq!(seen_a["apiservers"][0]["status"], "running");
     // Another scenario: the next step shows it from its own time 0.
     let s = kube_bootstrap_lab::lab::catalogue::scenario("crash-vs-graceful-stop").unwrap();
-    lab.update(Msg::Load(s, kube_bootstrap_lab::lab::share::Source::Builtin("crash-vs-graceful-stop".into())));
+    lab.update(Msg::Load(
+        s,
+        kube_bootstrap_lab::lab::share::Source::Builtin("crash-vs-graceful-stop".into()),
+    ));
     assert!(lab.writing());
     lab.update(Msg::Seek(5_000));
     let (_, seen_b) = add(&mut lab, "Another cluster.");
     let w = lab.writer().unwrap();
     let file = w.file().unwrap();
     let f: Json = serde_json::from_str(file).unwrap();
-    let actions: Vec<&Json> = f["scenario"]["steps"].as_array().unwrap().iter().filter(|s| s.get("do").is_some()).collect();
+    let actions: Vec<&Json> = f["scenario"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s.get("do").is_some())
+        .collect();
     assert_eq!(actions.last().unwrap()["do"], "stop_apiserver", "the crash at 30s was forked away");
     assert_eq!(f["steps"][1]["scenario"], "crash-vs-graceful-stop");
     assert_eq!(w.arrivals(), &[Arrival::At(10_000), Arrival::At(5_000)]);
@@ -229,13 +271,25 @@ fn a_written_step_asks_the_reader_and_the_preview_asks_it() {
     let (mut lab, _) = written();
     let ask = |lab: &mut Lab, edit: AskEdit| author(lab, Authoring::Ask { step: 1, edit });
     ask(&mut lab, AskEdit::On(true));
-    assert_eq!(lab.writer().unwrap().file().unwrap_err(), "steps[1].ask.question: give an \"en\" or a \"zh\" text, or both");
-    ask(&mut lab, AskEdit::Question(Lang::En, "When does 192.168.10.11 leave the Endpoints?".into()));
+    assert_eq!(
+        lab.writer().unwrap().file().unwrap_err(),
+        "steps[1].ask.question: give an \"en\" or a \"zh\" text, or both"
+    );
+    ask(
+        &mut lab,
+        AskEdit::Question(Lang::En, "When does 192.168.10.11 leave the Endpoints?".into()),
+    );
     ask(&mut lab, AskEdit::AddAnswer);
     ask(&mut lab, AskEdit::AddAnswer);
     ask(&mut lab, AskEdit::AddAnswer);
-    assert_eq!(lab.writer().unwrap().draft().steps[1].ask.as_ref().unwrap().answers.len(), 4, "four at most");
-    for (k, a) in ["At once", "When its lease expires", "Never", "After a minute"].iter().enumerate() {
+    assert_eq!(
+        lab.writer().unwrap().draft().steps[1].ask.as_ref().unwrap().answers.len(),
+        4,
+        "four at most"
+    );
+    for (k, a) in
+        ["At once", "When its lease expires", "Never", "After a minute"].iter().enumerate()
+    {
         ask(&mut lab, AskEdit::Answer(k, Lang::En, a.to_string()));
     }
     ask(&mut lab, AskEdit::Right(3));
@@ -254,7 +308,12 @@ fn a_written_step_asks_the_reader_and_the_preview_asks_it() {
     // The last step cannot ask: the file says so, by field.
     lab.update(Msg::LeaveTour);
     author(&mut lab, Authoring::Ask { step: 2, edit: AskEdit::On(true) });
-    assert!(lab.writer().unwrap().file().unwrap_err().starts_with("steps[2].ask: the last step cannot ask"));
+    assert!(lab
+        .writer()
+        .unwrap()
+        .file()
+        .unwrap_err()
+        .starts_with("steps[2].ask: the last step cannot ask"));
 }
 
 #[test]
@@ -262,23 +321,39 @@ fn every_shipped_tour_opens_in_the_writer_and_writes_back_the_same_tour() {
     use kube_bootstrap_lab::lab::catalogue;
     for t in catalogue::tours() {
         let before = tour::run(&t);
-        let (mut lab, _) = Lab::open(Opening { tour: Some(&t.name), step: Some(2), ..Opening::default() });
+        let (mut lab, _) =
+            Lab::open(Opening { tour: Some(&t.name), step: Some(2), ..Opening::default() });
         assert!(author(&mut lab, Authoring::EditTour), "{}", t.name);
         let w = lab.writer().unwrap();
-        assert_eq!((w.mode(), w.selected()), (WriterMode::Writing, Some(1)), "{}: at the step shown", t.name);
+        assert_eq!(
+            (w.mode(), w.selected()),
+            (WriterMode::Writing, Some(1)),
+            "{}: at the step shown",
+            t.name
+        );
         assert!(lab.guide().is_none());
         let file = w.file().unwrap_or_else(|e| panic!("{}: {e}", t.name));
         let back = tour::parse(file, catalogue::scenario_text).unwrap();
         let after = tour::run(&back);
-        let instants = |r: &tour::TourRun| r.steps.iter().map(|s| (s.at_ms, s.held)).collect::<Vec<_>>();
+        let instants =
+            |r: &tour::TourRun| r.steps.iter().map(|s| (s.at_ms, s.held)).collect::<Vec<_>>();
         assert_eq!(instants(&after), instants(&before), "{}: the same instants", t.name);
         for (a, b) in t.steps.iter().zip(&back.steps) {
             for l in [Lang::En, Lang::Zh] {
                 assert_eq!(a.say.get(l), b.say.get(l), "{}", t.name);
-                assert_eq!(a.ask.as_ref().map(|q| q.why.get(l)), b.ask.as_ref().map(|q| q.why.get(l)), "{}", t.name);
+                assert_eq!(
+                    a.ask.as_ref().map(|q| q.why.get(l)),
+                    b.ask.as_ref().map(|q| q.why.get(l)),
+                    "{}",
+                    t.name
+                );
             }
-            assert_eq!((&a.highlight, a.play, a.ask.as_ref().map(|q| (q.right, q.answers.len()))),
-                (&b.highlight, b.play, b.ask.as_ref().map(|q| (q.right, q.answers.len()))), "{}", t.name);
+            assert_eq!(
+                (&a.highlight, a.play, a.ask.as_ref().map(|q| (q.right, q.answers.len()))),
+                (&b.highlight, b.play, b.ask.as_ref().map(|q| (q.right, q.answers.len()))),
+                "{}",
+                t.name
+            );
         }
         assert_eq!(back.title.get(Lang::Zh), t.title.get(Lang::Zh));
     }

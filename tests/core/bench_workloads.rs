@@ -21,10 +21,6 @@ fn a_pass_over_consistent_services_changes_nothing_and_repairs_a_missing_ipaddre
     assert_eq!(repair_ip_run(&mut etcd), (300, 0));
     let ip = etcd.ip_addresses(0)[0].ip.clone();
     etcd.delete(&etcd::ip_address_key(&ip), 0);
-    assert_eq!(
-        repair_ip_run(&mut etcd),
-        (300, 1),
-        "ClusterIPNotAllocated, recreated"
-    );
+    assert_eq!(repair_ip_run(&mut etcd), (300, 1), "ClusterIPNotAllocated, recreated");
     assert!(etcd.ip_address(&ip, 0).is_some());
 }

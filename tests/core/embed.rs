@@ -24,10 +24,7 @@ fn known_parameters() {
     assert_eq!(parse_query("").0, PageOptions::default());
     assert_eq!(
         parse_query("autoplay=0&theme=light").0,
-        PageOptions {
-            theme: Theme::Light,
-            ..PageOptions::default()
-        }
+        PageOptions { theme: Theme::Light, ..PageOptions::default() }
     );
 }
 
@@ -61,10 +58,7 @@ fn tour_language_and_panels() {
     let (o, problems) = parse_query("lang=fr&panels=pods,moon");
     assert_eq!(
         o,
-        PageOptions {
-            panels: Some(vec![Part::Pods]),
-            ..PageOptions::default()
-        },
+        PageOptions { panels: Some(vec![Part::Pods]), ..PageOptions::default() },
         "the valid entries are kept"
     );
     assert_eq!(
@@ -84,9 +78,7 @@ fn panels_keep_their_valid_entries_and_name_each_other_one() {
         (o.panels, problems),
         (
             Some(vec![Part::Stage]),
-            vec![format!(
-                "URL parameter panels: \"nope\" is not a panel {one_of}"
-            )]
+            vec![format!("URL parameter panels: \"nope\" is not a panel {one_of}")]
         )
     );
     // Nothing valid, or nothing at all: every panel shows, and it is said why.
@@ -103,18 +95,12 @@ fn panels_keep_their_valid_entries_and_name_each_other_one() {
         let (o, problems) = parse_query(empty);
         assert_eq!(
             (o.panels, problems),
-            (
-                None,
-                vec!["URL parameter panels: it is empty, so all panels are shown".to_string()]
-            ),
+            (None, vec!["URL parameter panels: it is empty, so all panels are shown".to_string()]),
             "{empty}"
         );
     }
     // Entries that are no panels change nothing: an earlier choice stays.
-    assert_eq!(
-        parse_query("panels=pods&panels=moon").0.panels,
-        Some(vec![Part::Pods])
-    );
+    assert_eq!(parse_query("panels=pods&panels=moon").0.panels, Some(vec![Part::Pods]));
     // A long list names a few, then counts the rest.
     let many: Vec<String> = (0..9).map(|i| format!("x{i}")).collect();
     let (o, problems) = kube_bootstrap_lab::lab::embed::parse_settings(
@@ -123,26 +109,18 @@ fn panels_keep_their_valid_entries_and_name_each_other_one() {
     );
     assert_eq!(o.panels, Some(vec![Part::Pods]));
     assert_eq!(problems.len(), 6);
-    assert_eq!(
-        problems[5],
-        "attribute panels: and 4 more that are not panels"
-    );
+    assert_eq!(problems[5], "attribute panels: and 4 more that are not panels");
 }
 
 #[test]
 fn settings_from_mount_options_are_named_as_such() {
     use kube_bootstrap_lab::lab::embed::parse_settings;
-    let (o, problems) = parse_settings(
-        [("theme", "dark"), ("controls", "tiny"), ("size", "xl")],
-        "option",
-    );
+    let (o, problems) =
+        parse_settings([("theme", "dark"), ("controls", "tiny"), ("size", "xl")], "option");
     assert_eq!(o.theme, Theme::Dark);
     assert_eq!(
         problems,
-        vec![
-            "option controls: \"tiny\" is not one of full, minimal",
-            "unknown option \"size\""
-        ]
+        vec!["option controls: \"tiny\" is not one of full, minimal", "unknown option \"size\""]
     );
 }
 
@@ -154,9 +132,7 @@ fn a_tour_step_is_a_number_from_one() {
         assert_eq!(o.step, None);
         assert_eq!(
             problems,
-            vec![format!(
-                "URL parameter step: {bad:?} is not a step number (1, 2, …)"
-            )]
+            vec![format!("URL parameter step: {bad:?} is not a step number (1, 2, …)")]
         );
     }
 }
@@ -164,9 +140,8 @@ fn a_tour_step_is_a_number_from_one() {
 #[test]
 fn a_long_parameter_is_quoted_short() {
     let long = "y".repeat(20_000);
-    let (o, problems) = parse_query(&format!(
-        "theme={long}&{long}=1&step={long}&panels={long}&scenario=%ZZ{long}"
-    ));
+    let (o, problems) =
+        parse_query(&format!("theme={long}&{long}=1&step={long}&panels={long}&scenario=%ZZ{long}"));
     assert_eq!(o.scenario, None);
     let cut = format!("\"{}\"…", "y".repeat(60));
     assert_eq!(
@@ -180,10 +155,7 @@ fn a_long_parameter_is_quoted_short() {
         ]
     );
     // A name that is not too long is quoted whole, to be checked when the page opens it.
-    assert_eq!(
-        parse_query(&format!("scenario={long}")).0.scenario,
-        Some(long)
-    );
+    assert_eq!(parse_query(&format!("scenario={long}")).0.scenario, Some(long));
 }
 
 /// The tour menu lists the tours in their numbered order ("0. …" or "1. …" to "10. …"), not by
@@ -205,10 +177,7 @@ fn tours_come_in_tour_order() {
         })
         .collect();
     let from = numbers[0];
-    assert_eq!(
-        numbers,
-        (from..from + tours.len() as u32).collect::<Vec<_>>()
-    );
+    assert_eq!(numbers, (from..from + tours.len() as u32).collect::<Vec<_>>());
     assert!(numbers.contains(&10), "{numbers:?}");
 }
 
@@ -220,17 +189,11 @@ fn print_asks_for_the_tour_as_a_handout_and_is_read_on_its_own() {
     assert!(!parse_query("tour=x&print=0").0.print);
     let (o, problems) = parse_query("print=maybe&tour=x");
     assert!(!o.print);
-    assert_eq!(
-        problems,
-        ["URL parameter print: \"maybe\" is not one of 1, true, 0, false"]
-    );
+    assert_eq!(problems, ["URL parameter print: \"maybe\" is not one of 1, true, 0, false"]);
     // Each parameter is read on its own: without a tour, print is kept and has no effect (the
     // lab opens as without it: `ui::App`), as a step without a tour.
     let (o, problems) = parse_query("scenario=crash-one-of-three&print");
-    assert!(
-        o.print && o.tour.is_none() && problems.is_empty(),
-        "{problems:?}"
-    );
+    assert!(o.print && o.tour.is_none() && problems.is_empty(), "{problems:?}");
     let (o, problems) = kube_bootstrap_lab::lab::embed::parse_settings(
         [("print", "true"), ("tour", "story")],
         "attribute",
@@ -246,18 +209,9 @@ fn live_settings() {
     use kube_bootstrap_lab::lab::Lang;
     let (live, problems) = parse_live([("theme", "dark"), ("lang", "zh")], "attribute");
     assert!(problems.is_empty(), "{problems:?}");
-    assert_eq!(
-        live,
-        LiveSettings {
-            theme: Some(Theme::Dark),
-            lang: Some(Lang::Zh)
-        }
-    );
+    assert_eq!(live, LiveSettings { theme: Some(Theme::Dark), lang: Some(Lang::Zh) });
     let (live, problems) = parse_live([("theme", "auto")], "option");
-    assert_eq!(
-        (live.theme, live.lang, problems.len()),
-        (Some(Theme::Auto), None, 0)
-    );
+    assert_eq!((live.theme, live.lang, problems.len()), (Some(Theme::Auto), None, 0));
     let (live, problems) = parse_live([("theme", "purple"), ("tour", "etcd-outage")], "option");
     assert_eq!(live, LiveSettings::default());
     assert_eq!(

@@ -18,27 +18,16 @@ fn strs(v: &[&str]) -> Vec<String> {
 }
 
 fn port(name: &str, port: i32) -> EndpointPort {
-    EndpointPort {
-        name: name.into(),
-        port,
-        protocol: Protocol::TCP,
-    }
+    EndpointPort { name: name.into(), port, protocol: Protocol::TCP }
 }
 
 fn subset(ready: &[&str], not_ready: &[&str], ports: &[&EndpointPort]) -> EndpointSubset {
     let ports = ports.iter().map(|&p| p.clone()).collect();
-    EndpointSubset {
-        addresses: strs(ready),
-        not_ready_addresses: strs(not_ready),
-        ports,
-    }
+    EndpointSubset { addresses: strs(ready), not_ready_addresses: strs(not_ready), ports }
 }
 
 fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
+    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
 fn pod(name: &str, ip: &str, app: &str) -> Pod {
@@ -54,12 +43,7 @@ fn pod(name: &str, ip: &str, app: &str) -> Pod {
 }
 
 fn sport(name: &str, port: i32, target: Option<IntOrString>) -> ServicePort {
-    ServicePort {
-        name: name.into(),
-        port,
-        target_port: target,
-        ..ServicePort::default()
-    }
+    ServicePort { name: name.into(), port, target_port: target, ..ServicePort::default() }
 }
 
 fn svc(app: &str, ports: Vec<ServicePort>) -> Service {
@@ -98,14 +82,10 @@ fn repack_merges_duplicate_addresses_and_ports() {
 #[test]
 fn repack_not_ready_trumps_ready_in_either_order() {
     let p = port("", 80);
-    let ready_first = repack_subsets(&[
-        subset(&["10.0.0.1"], &[], &[&p]),
-        subset(&[], &["10.0.0.1"], &[&p]),
-    ]);
-    let not_ready_first = repack_subsets(&[
-        subset(&[], &["10.0.0.1"], &[&p]),
-        subset(&["10.0.0.1"], &[], &[&p]),
-    ]);
+    let ready_first =
+        repack_subsets(&[subset(&["10.0.0.1"], &[], &[&p]), subset(&[], &["10.0.0.1"], &[&p])]);
+    let not_ready_first =
+        repack_subsets(&[subset(&[], &["10.0.0.1"], &[&p]), subset(&["10.0.0.1"], &[], &[&p])]);
     let same_subset = repack_subsets(&[subset(&["10.0.0.1"], &["10.0.0.1"], &[&p])]);
     let want = vec![subset(&[], &["10.0.0.1"], &[&p])];
     assert_eq!(ready_first, want);
@@ -121,13 +101,7 @@ fn repack_readiness_is_per_port() {
         subset(&["10.0.0.1"], &[], &[&p80, &p81]),
         subset(&[], &["10.0.0.1"], &[&p81]),
     ]);
-    assert_eq!(
-        got,
-        vec![
-            subset(&["10.0.0.1"], &[], &[&p80]),
-            subset(&[], &["10.0.0.1"], &[&p81])
-        ]
-    );
+    assert_eq!(got, vec![subset(&["10.0.0.1"], &[], &[&p80]), subset(&[], &["10.0.0.1"], &[&p81])]);
 }
 
 #[test]
@@ -157,22 +131,13 @@ fn repack_groups_ports_with_identical_addresses() {
         subset(&["10.0.0.1"], &[], &[&a]),
     ]);
     // a and b share {10.0.0.1 ready}; c has another address set.
-    assert_eq!(
-        got,
-        vec![
-            subset(&["10.0.0.1"], &[], &[&a, &b]),
-            subset(&["10.0.0.2"], &[], &[&c])
-        ]
-    );
+    assert_eq!(got, vec![subset(&["10.0.0.1"], &[], &[&a, &b]), subset(&["10.0.0.2"], &[], &[&c])]);
 }
 
 #[test]
 fn repack_distinguishes_ports_by_protocol_and_sorts_them() {
     let tcp = port("dns", 53);
-    let udp = EndpointPort {
-        protocol: Protocol::UDP,
-        ..tcp.clone()
-    };
+    let udp = EndpointPort { protocol: Protocol::UDP, ..tcp.clone() };
     let other = port("api", 6443);
     let got = repack_subsets(&[subset(&["10.0.0.1"], &[], &[&udp, &other, &tcp])]);
     assert_eq!(got, vec![subset(&["10.0.0.1"], &[], &[&other, &tcp, &udp])]);
@@ -181,10 +146,8 @@ fn repack_distinguishes_ports_by_protocol_and_sorts_them() {
 #[test]
 fn repack_same_addresses_with_different_readiness_are_different_groups() {
     let (a, b) = (port("a", 80), port("b", 81));
-    let got = repack_subsets(&[
-        subset(&["10.0.0.1"], &[], &[&a]),
-        subset(&[], &["10.0.0.1"], &[&b]),
-    ]);
+    let got =
+        repack_subsets(&[subset(&["10.0.0.1"], &[], &[&a]), subset(&[], &["10.0.0.1"], &[&b])]);
     assert_eq!(got.len(), 2);
     assert!(got.contains(&subset(&["10.0.0.1"], &[], &[&a])));
     assert!(got.contains(&subset(&[], &["10.0.0.1"], &[&b])));
@@ -208,47 +171,28 @@ fn repack_keeps_subsets_without_ports() {
         subset(&["10.0.0.2"], &[], &[]),
         subset(&["10.0.0.1"], &["10.0.0.3"], &[]),
     ]);
-    assert_eq!(
-        got,
-        vec![subset(&["10.0.0.1", "10.0.0.2"], &["10.0.0.3"], &[])]
-    );
+    assert_eq!(got, vec![subset(&["10.0.0.1", "10.0.0.2"], &["10.0.0.3"], &[])]);
 }
 
 #[test]
 fn repack_port_less_and_ported_subsets_stay_apart_when_addresses_differ() {
     let p = port("", 80);
-    let got = repack_subsets(&[
-        subset(&["10.0.0.1"], &[], &[]),
-        subset(&["10.0.0.2"], &[], &[&p]),
-    ]);
-    assert_eq!(
-        got,
-        vec![
-            subset(&["10.0.0.1"], &[], &[]),
-            subset(&["10.0.0.2"], &[], &[&p])
-        ]
-    );
+    let got = repack_subsets(&[subset(&["10.0.0.1"], &[], &[]), subset(&["10.0.0.2"], &[], &[&p])]);
+    assert_eq!(got, vec![subset(&["10.0.0.1"], &[], &[]), subset(&["10.0.0.2"], &[], &[&p])]);
 }
 
 #[test]
 fn repack_port_less_addresses_already_covered_by_a_port_add_no_subset() {
     // Upstream: the sentinel port is dropped when a real port has the same address set.
     let p = port("", 80);
-    let got = repack_subsets(&[
-        subset(&["10.0.0.1"], &[], &[]),
-        subset(&["10.0.0.1"], &[], &[&p]),
-    ]);
+    let got = repack_subsets(&[subset(&["10.0.0.1"], &[], &[]), subset(&["10.0.0.1"], &[], &[&p])]);
     assert_eq!(got, vec![subset(&["10.0.0.1"], &[], &[&p])]);
 }
 
 #[test]
 fn repack_is_idempotent_and_order_independent() {
     let input = vec![
-        subset(
-            &["10.0.0.3", "10.0.0.1"],
-            &["10.0.0.2"],
-            &[&port("b", 81), &port("a", 80)],
-        ),
+        subset(&["10.0.0.3", "10.0.0.1"], &["10.0.0.2"], &[&port("b", 81), &port("a", 80)]),
         subset(&["10.0.0.4"], &[], &[&port("c", 82)]),
         subset(&["10.0.0.1"], &[], &[]),
         subset(&[], &["10.0.0.1"], &[&port("c", 82)]),
@@ -268,29 +212,14 @@ fn running_pod_with_ip_is_in_endpoints() {
     assert!(should_pod_be_in_endpoints(&p, false));
     assert!(should_pod_be_in_endpoints(&p, true));
     // Readiness is not this function's business.
-    assert!(should_pod_be_in_endpoints(
-        &Pod {
-            ready: false,
-            ..p.clone()
-        },
-        false
-    ));
-    assert!(should_pod_be_in_endpoints(
-        &Pod {
-            phase: PodPhase::Pending,
-            ..p
-        },
-        false
-    ));
+    assert!(should_pod_be_in_endpoints(&Pod { ready: false, ..p.clone() }, false));
+    assert!(should_pod_be_in_endpoints(&Pod { phase: PodPhase::Pending, ..p }, false));
 }
 
 #[test]
 fn terminal_pods_are_never_in_endpoints() {
     for phase in [PodPhase::Succeeded, PodPhase::Failed] {
-        let p = Pod {
-            phase,
-            ..pod("a", "10.1.0.1", "web")
-        };
+        let p = Pod { phase, ..pod("a", "10.1.0.1", "web") };
         assert!(!should_pod_be_in_endpoints(&p, false), "{phase:?}");
         assert!(!should_pod_be_in_endpoints(&p, true), "{phase:?}");
     }
@@ -302,19 +231,13 @@ fn pods_without_ip_are_not_in_endpoints() {
     assert!(!should_pod_be_in_endpoints(&p, false));
     assert!(!should_pod_be_in_endpoints(&p, true));
     // podIPs alone is enough.
-    let p = Pod {
-        pod_ips: strs(&["10.1.0.1"]),
-        ..p
-    };
+    let p = Pod { pod_ips: strs(&["10.1.0.1"]), ..p };
     assert!(should_pod_be_in_endpoints(&p, false));
 }
 
 #[test]
 fn terminating_pods_only_when_included() {
-    let p = Pod {
-        terminating: true,
-        ..pod("a", "10.1.0.1", "web")
-    };
+    let p = Pod { terminating: true, ..pod("a", "10.1.0.1", "web") };
     assert!(!should_pod_be_in_endpoints(&p, false));
     assert!(should_pod_be_in_endpoints(&p, true));
 }
@@ -327,14 +250,7 @@ fn selected_ready_pods_become_addresses() {
     let pods = vec![pod("b", "10.1.0.2", "web"), pod("a", "10.1.0.1", "web")];
     let e = eps(&s, &pods);
     assert_eq!((e.namespace.as_str(), e.name.as_str()), ("default", "web"));
-    assert_eq!(
-        e.subsets,
-        vec![subset(
-            &["10.1.0.1", "10.1.0.2"],
-            &[],
-            &[&port("http", 8080)]
-        )]
-    );
+    assert_eq!(e.subsets, vec![subset(&["10.1.0.1", "10.1.0.2"], &[], &[&port("http", 8080)])]);
 }
 
 #[test]
@@ -343,19 +259,10 @@ fn selector_mismatch_and_other_namespace_are_ignored() {
     let pods = vec![
         pod("match", "10.1.0.1", "web"),
         pod("other-app", "10.1.0.2", "db"),
-        Pod {
-            namespace: "kube-system".into(),
-            ..pod("other-ns", "10.1.0.3", "web")
-        },
-        Pod {
-            labels: BTreeMap::new(),
-            ..pod("unlabelled", "10.1.0.4", "web")
-        },
+        Pod { namespace: "kube-system".into(), ..pod("other-ns", "10.1.0.3", "web") },
+        Pod { labels: BTreeMap::new(), ..pod("unlabelled", "10.1.0.4", "web") },
     ];
-    assert_eq!(
-        eps(&s, &pods).subsets,
-        vec![subset(&["10.1.0.1"], &[], &[&port("", 80)])]
-    );
+    assert_eq!(eps(&s, &pods).subsets, vec![subset(&["10.1.0.1"], &[], &[&port("", 80)])]);
 }
 
 #[test]
@@ -367,10 +274,7 @@ fn every_selector_pair_must_match() {
         ..pod("both", "10.1.0.1", "")
     };
     let one = pod("one", "10.1.0.2", "web");
-    assert_eq!(
-        eps(&s, &[both, one]).subsets,
-        vec![subset(&["10.1.0.1"], &[], &[&port("", 80)])]
-    );
+    assert_eq!(eps(&s, &[both, one]).subsets, vec![subset(&["10.1.0.1"], &[], &[&port("", 80)])]);
 }
 
 #[test]
@@ -379,14 +283,8 @@ fn empty_selector_selects_every_pod_in_the_namespace() {
     s.selector = Some(BTreeMap::new());
     let pods = vec![
         pod("a", "10.1.0.1", "web"),
-        Pod {
-            labels: BTreeMap::new(),
-            ..pod("b", "10.1.0.2", "")
-        },
-        Pod {
-            namespace: "other".into(),
-            ..pod("c", "10.1.0.3", "web")
-        },
+        Pod { labels: BTreeMap::new(), ..pod("b", "10.1.0.2", "") },
+        Pod { namespace: "other".into(), ..pod("c", "10.1.0.3", "web") },
     ];
     assert_eq!(
         eps(&s, &pods).subsets,
@@ -398,10 +296,7 @@ fn empty_selector_selects_every_pod_in_the_namespace() {
 fn no_selector_is_left_alone() {
     let mut s = svc("web", vec![sport("", 80, None)]);
     s.selector = None;
-    assert_eq!(
-        endpoints_for_service(&s, &[pod("a", "10.1.0.1", "web")]),
-        None
-    );
+    assert_eq!(endpoints_for_service(&s, &[pod("a", "10.1.0.1", "web")]), None);
 }
 
 #[test]
@@ -409,10 +304,7 @@ fn external_name_is_left_alone() {
     let mut s = svc("web", vec![sport("", 80, None)]);
     s.type_ = ServiceType::ExternalName;
     s.cluster_ip = String::new();
-    assert_eq!(
-        endpoints_for_service(&s, &[pod("a", "10.1.0.1", "web")]),
-        None
-    );
+    assert_eq!(endpoints_for_service(&s, &[pod("a", "10.1.0.1", "web")]), None);
 }
 
 #[test]
@@ -426,13 +318,8 @@ fn no_matching_pods_gives_empty_endpoints() {
 #[test]
 fn not_ready_pods_become_not_ready_addresses() {
     let s = svc("web", vec![sport("", 80, None)]);
-    let pods = vec![
-        pod("a", "10.1.0.1", "web"),
-        Pod {
-            ready: false,
-            ..pod("b", "10.1.0.2", "web")
-        },
-    ];
+    let pods =
+        vec![pod("a", "10.1.0.1", "web"), Pod { ready: false, ..pod("b", "10.1.0.2", "web") }];
     assert_eq!(
         eps(&s, &pods).subsets,
         vec![subset(&["10.1.0.1"], &["10.1.0.2"], &[&port("", 80)])]
@@ -444,24 +331,12 @@ fn excluded_pods_are_skipped() {
     let s = svc("web", vec![sport("", 80, None)]);
     let pods = vec![
         pod("ok", "10.1.0.1", "web"),
-        Pod {
-            phase: PodPhase::Succeeded,
-            ..pod("done", "10.1.0.2", "web")
-        },
-        Pod {
-            phase: PodPhase::Failed,
-            ..pod("failed", "10.1.0.3", "web")
-        },
+        Pod { phase: PodPhase::Succeeded, ..pod("done", "10.1.0.2", "web") },
+        Pod { phase: PodPhase::Failed, ..pod("failed", "10.1.0.3", "web") },
         pod("no-ip", "", "web"),
-        Pod {
-            terminating: true,
-            ..pod("terminating", "10.1.0.4", "web")
-        },
+        Pod { terminating: true, ..pod("terminating", "10.1.0.4", "web") },
     ];
-    assert_eq!(
-        eps(&s, &pods).subsets,
-        vec![subset(&["10.1.0.1"], &[], &[&port("", 80)])]
-    );
+    assert_eq!(eps(&s, &pods).subsets, vec![subset(&["10.1.0.1"], &[], &[&port("", 80)])]);
 }
 
 #[test]
@@ -469,19 +344,9 @@ fn publish_not_ready_addresses_makes_everyone_ready_and_keeps_terminating() {
     let mut s = svc("web", vec![sport("", 80, None)]);
     s.publish_not_ready_addresses = true;
     let pods = vec![
-        Pod {
-            ready: false,
-            ..pod("a", "10.1.0.1", "web")
-        },
-        Pod {
-            terminating: true,
-            ready: false,
-            ..pod("b", "10.1.0.2", "web")
-        },
-        Pod {
-            phase: PodPhase::Failed,
-            ..pod("c", "10.1.0.3", "web")
-        },
+        Pod { ready: false, ..pod("a", "10.1.0.1", "web") },
+        Pod { terminating: true, ready: false, ..pod("b", "10.1.0.2", "web") },
+        Pod { phase: PodPhase::Failed, ..pod("c", "10.1.0.3", "web") },
     ];
     assert_eq!(
         eps(&s, &pods).subsets,
@@ -522,11 +387,7 @@ fn defaulted_target_port_values_mean_the_service_port() {
     );
     assert_eq!(
         eps(&s, &[pod("a", "10.1.0.1", "web")]).subsets,
-        vec![subset(
-            &["10.1.0.1"],
-            &[],
-            &[&port("empty", 81), &port("zero", 80)]
-        )]
+        vec![subset(&["10.1.0.1"], &[], &[&port("empty", 81), &port("zero", 80)])]
     );
 }
 
@@ -534,10 +395,7 @@ fn defaulted_target_port_values_mean_the_service_port() {
 fn missing_named_port_skips_only_that_port_for_that_pod() {
     let s = svc(
         "web",
-        vec![
-            sport("http", 80, Some(IntOrString::String("http".into()))),
-            sport("plain", 81, None),
-        ],
+        vec![sport("http", 80, Some(IntOrString::String("http".into()))), sport("plain", 81, None)],
     );
     let mut with = pod("with", "10.1.0.1", "web");
     with.container_ports.insert("http".into(), 8080);
@@ -548,21 +406,14 @@ fn missing_named_port_skips_only_that_port_for_that_pod() {
         eps(&s, &[with, without, other_port]).subsets,
         vec![
             subset(&["10.1.0.1"], &[], &[&port("http", 8080)]),
-            subset(
-                &["10.1.0.1", "10.1.0.2", "10.1.0.3"],
-                &[],
-                &[&port("plain", 81)]
-            ),
+            subset(&["10.1.0.1", "10.1.0.2", "10.1.0.3"], &[], &[&port("plain", 81)]),
         ]
     );
 }
 
 #[test]
 fn named_ports_resolving_differently_per_pod_split_subsets() {
-    let s = svc(
-        "web",
-        vec![sport("http", 80, Some(IntOrString::String("http".into())))],
-    );
+    let s = svc("web", vec![sport("http", 80, Some(IntOrString::String("http".into())))]);
     let mut a = pod("a", "10.1.0.1", "web");
     a.container_ports.insert("http".into(), 8080);
     let mut b = pod("b", "10.1.0.2", "web");
@@ -584,11 +435,7 @@ fn protocol_is_copied_from_the_service_port() {
     let got = eps(&s, &[pod("a", "10.1.0.1", "web")]).subsets;
     assert_eq!(
         got[0].ports,
-        vec![EndpointPort {
-            name: "dns".into(),
-            port: 53,
-            protocol: Protocol::UDP
-        }]
+        vec![EndpointPort { name: "dns".into(), port: 53, protocol: Protocol::UDP }]
     );
 }
 
@@ -596,13 +443,8 @@ fn protocol_is_copied_from_the_service_port() {
 fn headless_without_ports_publishes_addresses() {
     let mut s = svc("web", vec![]);
     s.cluster_ip = "None".into();
-    let pods = vec![
-        pod("a", "10.1.0.2", "web"),
-        Pod {
-            ready: false,
-            ..pod("b", "10.1.0.1", "web")
-        },
-    ];
+    let pods =
+        vec![pod("a", "10.1.0.2", "web"), Pod { ready: false, ..pod("b", "10.1.0.1", "web") }];
     let e = eps(&s, &pods);
     assert_eq!(e.subsets, vec![subset(&["10.1.0.2"], &["10.1.0.1"], &[])]);
     assert_eq!(e.labels, labels(&[(HEADLESS, "")]));
@@ -620,10 +462,7 @@ fn headless_with_ports_uses_them() {
     let mut s = svc("web", vec![sport("http", 80, Some(IntOrString::Int(8080)))]);
     s.cluster_ip = "None".into();
     let e = eps(&s, &[pod("a", "10.1.0.1", "web")]);
-    assert_eq!(
-        e.subsets,
-        vec![subset(&["10.1.0.1"], &[], &[&port("http", 8080)])]
-    );
+    assert_eq!(e.subsets, vec![subset(&["10.1.0.1"], &[], &[&port("http", 8080)])]);
     assert_eq!(e.labels.get(HEADLESS).map(String::as_str), Some(""));
 }
 
@@ -635,10 +474,7 @@ fn labels_are_the_services_and_headless_marker_follows_cluster_ip() {
     assert_eq!(eps(&s, &[]).labels, labels(&[("team", "a")]));
     s.cluster_ip = "None".into();
     s.labels = labels(&[("team", "a")]);
-    assert_eq!(
-        eps(&s, &[]).labels,
-        labels(&[("team", "a"), (HEADLESS, "")])
-    );
+    assert_eq!(eps(&s, &[]).labels, labels(&[("team", "a"), (HEADLESS, "")]));
 }
 
 #[test]
@@ -653,16 +489,8 @@ fn unallocated_cluster_ip_also_gets_the_headless_label() {
 }
 
 fn dual_stack_pod(name: &str, v4: &str, v6: &str, v6_first: bool) -> Pod {
-    let ips = if v6_first {
-        strs(&[v6, v4])
-    } else {
-        strs(&[v4, v6])
-    };
-    Pod {
-        pod_ip: ips[0].clone(),
-        pod_ips: ips,
-        ..pod(name, "", "web")
-    }
+    let ips = if v6_first { strs(&[v6, v4]) } else { strs(&[v4, v6]) };
+    Pod { pod_ip: ips[0].clone(), pod_ips: ips, ..pod(name, "", "web") }
 }
 
 #[test]
@@ -675,10 +503,7 @@ fn dual_stack_pod_uses_the_service_primary_family() {
         vec![subset(&["fd00::1"], &[], &[&port("", 80)])]
     );
     s.ip_families = vec![IpFamily::IPv4, IpFamily::IPv6];
-    assert_eq!(
-        eps(&s, &[p]).subsets,
-        vec![subset(&["10.1.0.1"], &[], &[&port("", 80)])]
-    );
+    assert_eq!(eps(&s, &[p]).subsets, vec![subset(&["10.1.0.1"], &[], &[&port("", 80)])]);
 }
 
 #[test]
@@ -692,10 +517,7 @@ fn without_ip_families_the_cluster_ip_family_decides() {
     );
     s.cluster_ip = "10.96.0.10".into();
     let p6first = dual_stack_pod("a", "10.1.0.1", "fd00::1", true);
-    assert_eq!(
-        eps(&s, &[p6first]).subsets,
-        vec![subset(&["10.1.0.1"], &[], &[&port("", 80)])]
-    );
+    assert_eq!(eps(&s, &[p6first]).subsets, vec![subset(&["10.1.0.1"], &[], &[&port("", 80)])]);
 }
 
 #[test]
@@ -716,45 +538,27 @@ fn headless_without_ip_families_follows_each_pods_first_ip() {
 fn pods_without_an_ip_of_the_service_family_are_skipped() {
     let mut s = svc("web", vec![sport("", 80, None)]);
     s.ip_families = vec![IpFamily::IPv6];
-    let pods = vec![
-        pod("v4-only", "10.1.0.1", "web"),
-        pod("v6", "fd00::2", "web"),
-    ];
-    assert_eq!(
-        eps(&s, &pods).subsets,
-        vec![subset(&["fd00::2"], &[], &[&port("", 80)])]
-    );
+    let pods = vec![pod("v4-only", "10.1.0.1", "web"), pod("v6", "fd00::2", "web")];
+    assert_eq!(eps(&s, &pods).subsets, vec![subset(&["fd00::2"], &[], &[&port("", 80)])]);
 }
 
 #[test]
 fn same_pod_ready_and_not_ready_duplicates_collapse() {
     // Two pod objects reporting the same IP (e.g. host network): not ready wins.
     let s = svc("web", vec![sport("", 80, None)]);
-    let pods = vec![
-        pod("a", "10.1.0.1", "web"),
-        Pod {
-            ready: false,
-            ..pod("b", "10.1.0.1", "web")
-        },
-    ];
-    assert_eq!(
-        eps(&s, &pods).subsets,
-        vec![subset(&[], &["10.1.0.1"], &[&port("", 80)])]
-    );
+    let pods =
+        vec![pod("a", "10.1.0.1", "web"), Pod { ready: false, ..pod("b", "10.1.0.1", "web") }];
+    assert_eq!(eps(&s, &pods).subsets, vec![subset(&[], &["10.1.0.1"], &[&port("", 80)])]);
 }
 
 #[test]
 fn result_does_not_depend_on_pod_order() {
     let s = svc(
         "web",
-        vec![
-            sport("a", 80, None),
-            sport("b", 81, Some(IntOrString::String("b".into()))),
-        ],
+        vec![sport("a", 80, None), sport("b", 81, Some(IntOrString::String("b".into())))],
     );
-    let mut pods: Vec<Pod> = (1..=12)
-        .map(|i| pod(&format!("p{i}"), &format!("10.1.0.{i}"), "web"))
-        .collect();
+    let mut pods: Vec<Pod> =
+        (1..=12).map(|i| pod(&format!("p{i}"), &format!("10.1.0.{i}"), "web")).collect();
     for (i, p) in pods.iter_mut().enumerate() {
         p.ready = i % 3 != 0;
         if i % 2 == 0 {

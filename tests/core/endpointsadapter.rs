@@ -12,10 +12,10 @@ use serde_json::{json, Value};
 use kube_bootstrap_lab::contract::api::{
     Behavior, EndpointPort, EndpointSlice, Endpoints, IpFamily, SliceEndpoint, LABEL_SERVICE_NAME,
 };
+use kube_bootstrap_lab::contract::scenario::{self, Scenario};
+use kube_bootstrap_lab::report;
 use kube_bootstrap_lab::testing::k8s::etcd;
 use kube_bootstrap_lab::testing::k8s::reconcilers::{endpointsadapter, ApiError, ReconcilerType};
-use kube_bootstrap_lab::report;
-use kube_bootstrap_lab::contract::scenario::{self, Scenario};
 use kube_bootstrap_lab::testing::sim::world::{MarkKind, World};
 
 use crate::reconcilers::{
@@ -31,10 +31,7 @@ fn slice(address_type: IpFamily, ips: &[&str], ports: Vec<EndpointPort>) -> Endp
         address_type,
         endpoints: ips
             .iter()
-            .map(|ip| SliceEndpoint {
-                addresses: vec![ip.to_string()],
-                ready: true,
-            })
+            .map(|ip| SliceEndpoint { addresses: vec![ip.to_string()], ready: true })
             .collect(),
         ports,
     }
@@ -69,10 +66,7 @@ const B: &str = "10.0.0.2";
 
 #[test]
 fn the_slice_follows_the_endpoints() {
-    let e = eps(vec![subset(
-        &[A, OWN],
-        vec![port("https", 6443), port("x", 8443)],
-    )]);
+    let e = eps(vec![subset(&[A, OWN], vec![port("https", 6443), port("x", 8443)])]);
     assert_eq!(
         endpointsadapter::slice_from_endpoints(&e),
         v4(&[A, OWN], vec![port("https", 6443), port("x", 8443)])
@@ -80,16 +74,10 @@ fn the_slice_follows_the_endpoints() {
     // Labels are exactly the service-name label, whatever the Endpoints carry.
     assert_eq!(
         endpointsadapter::slice_from_endpoints(&e).labels,
-        BTreeMap::from([(
-            "kubernetes.io/service-name".to_string(),
-            "kubernetes".to_string()
-        )])
+        BTreeMap::from([("kubernetes.io/service-name".to_string(), "kubernetes".to_string())])
     );
     // No subsets (the last apiserver left): an empty IPv4 slice without ports.
-    assert_eq!(
-        endpointsadapter::slice_from_endpoints(&eps(vec![])),
-        v4(&[], vec![])
-    );
+    assert_eq!(endpointsadapter::slice_from_endpoints(&eps(vec![])), v4(&[], vec![]));
 }
 
 #[test]
@@ -102,26 +90,17 @@ fn the_address_type_is_the_addresses_family() {
     );
     // "ipv4-cluster-no-create-ipv6": mixed addresses give an IPv4 slice of the IPv4 ones.
     let e = eps(vec![subset(&[A, B, "1234::5678"], https())]);
-    assert_eq!(
-        endpointsadapter::slice_from_endpoints(&e),
-        v4(&[A, B], https())
-    );
+    assert_eq!(endpointsadapter::slice_from_endpoints(&e), v4(&[A, B], https()));
     // An IPv4-mapped IPv6 address is IPv4, as Go's IsIPv6String says.
     let e = eps(vec![subset(&["::ffff:10.0.0.1"], https())]);
-    assert_eq!(
-        endpointsadapter::slice_from_endpoints(&e).address_type,
-        IpFamily::IPv4
-    );
+    assert_eq!(endpointsadapter::slice_from_endpoints(&e).address_type, IpFamily::IPv4);
 }
 
 #[test]
 fn not_ready_addresses_are_not_in_the_slice() {
     let mut e = eps(vec![subset(&[A], https())]);
     e.subsets[0].not_ready_addresses = vec![OWN.into()];
-    assert_eq!(
-        endpointsadapter::slice_from_endpoints(&e),
-        v4(&[A], https())
-    );
+    assert_eq!(endpointsadapter::slice_from_endpoints(&e), v4(&[A], https()));
 }
 
 #[test]
@@ -163,10 +142,7 @@ fn a_correct_slice_is_not_written() {
 #[test]
 fn a_slice_that_differs_is_updated() {
     // "existing-endpointslice-incorrect": addresses, ports and labels each count.
-    let e = eps(vec![subset(
-        &[A, B, OWN],
-        vec![port("https", 6443), port("x", 80)],
-    )]);
+    let e = eps(vec![subset(&[A, B, OWN], vec![port("https", 6443), port("x", 80)])]);
     let want = endpointsadapter::slice_from_endpoints(&e);
     let mut unlabelled = want.clone();
     unlabelled.labels.insert("extra".into(), "x".into());
@@ -234,10 +210,7 @@ fn other_slices_labelled_for_the_service_are_left_alone() {
     // leave, or one written by hand) stays, untouched.
     let e = eps(vec![subset(&[A, B], https())]);
     let ours = v4(&[A, B], https());
-    let v6 = renamed(
-        slice(IpFamily::IPv6, &["1234::5678"], https()),
-        "kubernetes-v6",
-    );
+    let v6 = renamed(slice(IpFamily::IPv6, &["1234::5678"], https()), "kubernetes-v6");
     let alt = renamed(v4(&[OWN], vec![port("x", 1)]), "kubernetes-v4");
 
     // Ours is right: nothing is written at all.
@@ -265,11 +238,7 @@ fn other_slices_labelled_for_the_service_are_left_alone() {
     unlabelled.labels.clear();
     let mut elsewhere = v4(&[A], https());
     elsewhere.namespace = "kube-system".into();
-    let mut api = fake(
-        &[],
-        Some(e.clone()),
-        &[web, unlabelled, elsewhere, v6, ours],
-    );
+    let mut api = fake(&[], Some(e.clone()), &[web, unlabelled, elsewhere, v6, ours]);
     endpointsadapter::ensure_slice(&mut api, &e).unwrap();
     assert_eq!(
         keys(&api),
@@ -312,8 +281,7 @@ fn lease_creates_both_and_updates_both() {
 
     api.leases.insert(B.into());
     let ports = vec![port("https", 6443), port("x", 8443)];
-    r.reconcile_endpoints(&mut api, NAME, OWN, &ports, true)
-        .unwrap();
+    r.reconcile_endpoints(&mut api, NAME, OWN, &ports, true).unwrap();
     assert_eq!(*api.ep(), eps(vec![subset(&[A, B, OWN], ports.clone())]));
     assert_eq!(*api.slice(), v4(&[A, B, OWN], ports));
     assert_eq!(api.writes, ["create", "update"]);
@@ -325,11 +293,7 @@ fn the_slice_alone_is_rewritten_when_the_endpoints_are_right() {
     // "endpoints-correct-endpointslice-wrong" and a missing slice, for both reconcilers.
     let right = eps(vec![subset(&[OWN], https())]);
     for wrong in [None, Some(v4(&[A, OWN], https()))] {
-        for mut r in [
-            lease(Behavior::V1_29),
-            lease(Behavior::V1_20),
-            master_count(1),
-        ] {
+        for mut r in [lease(Behavior::V1_29), lease(Behavior::V1_20), master_count(1)] {
             let slices: Vec<EndpointSlice> = wrong.iter().cloned().collect();
             let mut api = fake(&[OWN], Some(right.clone()), &slices);
             reconcile(&mut r, &mut api, true).unwrap();
@@ -349,11 +313,8 @@ fn the_slice_alone_is_rewritten_when_the_endpoints_are_right() {
 #[test]
 fn the_endpoints_alone_are_rewritten_when_the_slice_is_right() {
     // "endpointslice-correct-endpoints-wrong".
-    let mut api = fake(
-        &[A, OWN],
-        Some(eps(vec![subset(&[OWN], https())])),
-        &[v4(&[A, OWN], https())],
-    );
+    let mut api =
+        fake(&[A, OWN], Some(eps(vec![subset(&[OWN], https())])), &[v4(&[A, OWN], https())]);
     reconcile(&mut lease(Behavior::V1_29), &mut api, true).unwrap();
     assert_eq!(api.addresses(), [A, OWN]);
     assert_eq!(api.writes, ["update"]);
@@ -364,10 +325,7 @@ fn the_endpoints_alone_are_rewritten_when_the_slice_is_right() {
 fn lease_change_leaves_a_secondary_slice_alone() {
     // "dual-stack-rollback-and-change" of the unmerged #117704 deleted the secondary slice; the
     // released adapter updates ours and leaves it.
-    let v6 = renamed(
-        slice(IpFamily::IPv6, &["1234::5678"], https()),
-        "kubernetes-v6",
-    );
+    let v6 = renamed(slice(IpFamily::IPv6, &["1234::5678"], https()), "kubernetes-v6");
     let mut api = fake(
         &[A, B, OWN],
         Some(eps(vec![subset(&[A, OWN], https())])),
@@ -386,11 +344,7 @@ fn the_slice_has_the_ports_of_the_endpoints() {
     // reconcile_ports false: a hand-edited port stays in the Endpoints, and the slice shows it;
     // the IPs are rewritten in both.
     let hand = vec![port("https", 443)];
-    let mut api = fake(
-        &[A, OWN],
-        Some(eps(vec![subset(&[OWN], hand.clone())])),
-        &[],
-    );
+    let mut api = fake(&[A, OWN], Some(eps(vec![subset(&[OWN], hand.clone())])), &[]);
     let mut r = lease(Behavior::V1_29);
     reconcile(&mut r, &mut api, false).unwrap();
     assert_eq!(api.ep().subsets, [subset(&[A, OWN], hand.clone())]);
@@ -398,30 +352,22 @@ fn the_slice_has_the_ports_of_the_endpoints() {
 
     // reconcile_ports true: both are fixed, in the given order.
     let ports = vec![port("b", 2), port("a", 1)];
-    r.reconcile_endpoints(&mut api, NAME, OWN, &ports, true)
-        .unwrap();
+    r.reconcile_endpoints(&mut api, NAME, OWN, &ports, true).unwrap();
     assert_eq!(api.ep().subsets[0].ports, ports);
     assert_eq!(api.slice().ports, ports);
 }
 
 #[test]
 fn lease_shutdown_empties_both() {
-    let mut api = fake(
-        &[A, OWN],
-        Some(eps(vec![subset(&[A, OWN], https())])),
-        &[v4(&[A, OWN], https())],
-    );
+    let mut api =
+        fake(&[A, OWN], Some(eps(vec![subset(&[A, OWN], https())])), &[v4(&[A, OWN], https())]);
     let mut r = lease(Behavior::V1_29);
     r.stop_reconciling();
     remove(&mut r, &mut api).unwrap();
     assert_eq!(*api.slice(), v4(&[A], https()));
 
     // The last one leaves: no subsets, an empty slice without ports.
-    let mut api = fake(
-        &[OWN],
-        Some(eps(vec![subset(&[OWN], https())])),
-        &[v4(&[OWN], https())],
-    );
+    let mut api = fake(&[OWN], Some(eps(vec![subset(&[OWN], https())])), &[v4(&[OWN], https())]);
     remove(&mut r, &mut api).unwrap();
     assert_eq!(*api.ep(), eps(vec![]));
     assert_eq!(*api.slice(), v4(&[], vec![]));
@@ -454,10 +400,7 @@ fn master_count_writes_the_slice_on_every_path() {
     reconcile(&mut r, &mut api, false).unwrap();
     assert_eq!(*api.slice(), v4(&[A, OWN], https()));
     // Wrong format reset.
-    let two = eps(vec![
-        subset(&[A], https()),
-        subset(&[B], vec![port("x", 1)]),
-    ]);
+    let two = eps(vec![subset(&[A], https()), subset(&[B], vec![port("x", 1)])]);
     let mut api = fake(&[], Some(two), &[v4(&[A, B], https())]);
     reconcile(&mut r, &mut api, false).unwrap();
     assert_eq!(*api.slice(), v4(&[OWN], https()));
@@ -494,22 +437,18 @@ fn scenario(v: Value) -> Scenario {
 
 /// Three apiservers with `reconciler`.
 fn three(reconciler: &str, steps: Value, until: &str) -> Scenario {
-    scenario(
-        json!({"seed": 3, "cluster": {"service_cluster_ip_range": "10.96.0.0/16",
+    scenario(json!({"seed": 3, "cluster": {"service_cluster_ip_range": "10.96.0.0/16",
         "endpoint_reconciler_type": reconciler, "apiserver_count": 3,
         "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"},
                        {"name": "apiserver-b", "advertise_address": "192.168.10.12"},
                        {"name": "apiserver-c", "advertise_address": "192.168.10.13"}]},
-        "steps": steps, "until": until}),
-    )
+        "steps": steps, "until": until}))
 }
 
 /// The `kubernetes` slice of the contract's state form for `ips`.
 fn slice_json(ips: &[&str]) -> Value {
-    let endpoints: Vec<Value> = ips
-        .iter()
-        .map(|ip| json!({"addresses": [ip], "ready": true}))
-        .collect();
+    let endpoints: Vec<Value> =
+        ips.iter().map(|ip| json!({"addresses": [ip], "ready": true})).collect();
     json!({"namespace": "default", "name": "kubernetes",
         "labels": {"kubernetes.io/service-name": "kubernetes"}, "address_type": "IPv4",
         "endpoints": endpoints, "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}]})
@@ -519,9 +458,7 @@ fn slice_json(ips: &[&str]) -> Value {
 fn both_addresses(w: &World) -> (Vec<String>, Option<Vec<String>>) {
     let st = w.state();
     let eps = st.kubernetes_addresses().cloned().collect();
-    let slice = st
-        .kubernetes_slice()
-        .map(|s| s.addresses().cloned().collect());
+    let slice = st.kubernetes_slice().map(|s| s.addresses().cloned().collect());
     (eps, slice)
 }
 
@@ -541,11 +478,7 @@ fn lease_and_master_count_write_the_slice_of_the_contract() {
         assert_eq!(r.final_state.endpoint_slices.len(), 1, "{reconciler}");
         // The state form of the contract, field for field.
         let st = serde_json::to_value(&r.final_state).unwrap();
-        assert_eq!(
-            st["endpoint_slices"],
-            json!([slice_json(&ALL)]),
-            "{reconciler}"
-        );
+        assert_eq!(st["endpoint_slices"], json!([slice_json(&ALL)]), "{reconciler}");
     }
 }
 
@@ -587,15 +520,9 @@ fn after_a_crash_and_an_expiry_both_list_the_same_addresses_after_every_task() {
         }
     }
     // b's lease expires 15 s after its last refresh (at 30 s), c leaves at once when stopped.
-    let seen: Vec<Vec<&str>> = seen
-        .iter()
-        .map(|v| v.iter().map(String::as_str).collect())
-        .collect();
-    assert_eq!(
-        seen.last().unwrap(),
-        &["192.168.10.11"],
-        "addresses over time: {seen:?}"
-    );
+    let seen: Vec<Vec<&str>> =
+        seen.iter().map(|v| v.iter().map(String::as_str).collect()).collect();
+    assert_eq!(seen.last().unwrap(), &["192.168.10.11"], "addresses over time: {seen:?}");
     assert!(seen.contains(&vec!["192.168.10.11", "192.168.10.13"]));
     assert!(seen.contains(&vec!["192.168.10.11", "192.168.10.12", "192.168.10.13"]));
 }
@@ -603,21 +530,17 @@ fn after_a_crash_and_an_expiry_both_list_the_same_addresses_after_every_task() {
 #[test]
 fn a_slice_only_rewrite_is_marked() {
     // The Endpoints given in `initial` are already right, so the first sync writes only the slice.
-    let s = scenario(
-        json!({"cluster": {"service_cluster_ip_range": "10.96.0.0/16",
+    let s = scenario(json!({"cluster": {"service_cluster_ip_range": "10.96.0.0/16",
             "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"}]},
         "initial": {"endpoints": [{"namespace": "default", "name": "kubernetes",
             "labels": {"endpointslice.kubernetes.io/skip-mirror": "true"},
             "subsets": [{"addresses": ["192.168.10.11"],
                 "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}]}]}]},
-        "until": "1s"}),
-    );
+        "until": "1s"}));
     let mut w = World::new(&s);
     w.run_until(1_000);
     assert!(
-        !w.events()
-            .iter()
-            .any(|e| e.message.starts_with("Resetting endpoints")),
+        !w.events().iter().any(|e| e.message.starts_with("Resetting endpoints")),
         "the Endpoints were not rewritten"
     );
     let st = w.state();
@@ -625,11 +548,8 @@ fn a_slice_only_rewrite_is_marked() {
         serde_json::to_value(st.kubernetes_slice().unwrap()).unwrap(),
         slice_json(&["192.168.10.11"])
     );
-    let rewrites: Vec<_> = w
-        .marks()
-        .iter()
-        .filter(|m| m.kind == MarkKind::EndpointsRewrite)
-        .collect();
+    let rewrites: Vec<_> =
+        w.marks().iter().filter(|m| m.kind == MarkKind::EndpointsRewrite).collect();
     assert_eq!(rewrites.len(), 1, "{rewrites:?}");
     assert_eq!(rewrites[0].subject, "apiserver-a");
 }
@@ -652,18 +572,12 @@ fn deleting_the_kubernetes_service_leaves_its_slice() {
     let mut w = World::new(&s);
     w.run_until(25_000);
     let slice_rev = |w: &World| {
-        w.etcd()
-            .get(&etcd::endpoint_slice_key("default", NAME), w.now())
-            .map(|e| e.mod_revision)
+        w.etcd().get(&etcd::endpoint_slice_key("default", NAME), w.now()).map(|e| e.mod_revision)
     };
     let before = slice_rev(&w);
     assert!(before.is_some());
     w.run_until(30_000);
-    assert!(
-        w.expectations().iter().all(|(_, m)| m.is_empty()),
-        "{:?}",
-        w.expectations()
-    );
+    assert!(w.expectations().iter().all(|(_, m)| m.is_empty()), "{:?}", w.expectations());
     let (eps, slice) = both_addresses(&w);
     assert_eq!(eps.len(), 3, "the Endpoints are back at the next sync");
     assert_eq!(Some(eps), slice);

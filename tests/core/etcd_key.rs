@@ -54,9 +54,19 @@ fn keys_read_as_what_they_name() {
 #[test]
 fn what_is_no_key_is_refused() {
     for bad in [
-        "", "/", "/registry/masterleases/1.2.3.4", "/masterleases/", "/masterleases/a/b",
-        "/ranges/other", "/services/specs/default", "/services/specs/default/", "/services/specs//x",
-        "/services/specs/a/b/c", "/pods/*", "/namespaces/*", "/leases/x",
+        "",
+        "/",
+        "/registry/masterleases/1.2.3.4",
+        "/masterleases/",
+        "/masterleases/a/b",
+        "/ranges/other",
+        "/services/specs/default",
+        "/services/specs/default/",
+        "/services/specs//x",
+        "/services/specs/a/b/c",
+        "/pods/*",
+        "/namespaces/*",
+        "/leases/x",
     ] {
         let err = bad.parse::<Key>().unwrap_err();
         assert_eq!(err, format!("{bad:?} is no key of the lab's etcd"));
@@ -77,16 +87,29 @@ fn grouped_rows_read_as_their_kind() {
 
 #[test]
 fn a_key_is_summed_up_from_what_etcd_holds() {
-    use kube_bootstrap_lab::lab::{key_summary, Lab, Opening};
     use kube_bootstrap_lab::lab::Lang;
-    let (lab, _) = Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
+    use kube_bootstrap_lab::lab::{key_summary, Lab, Opening};
+    let (lab, _) =
+        Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
     let st = lab.state();
     let say = |key: &str, t| key_summary(key, st, t);
-    assert_eq!(say("/masterleases/192.168.10.11", Lang::En).as_deref(), Some("192.168.10.11, the lease of apiserver-a"));
-    assert_eq!(say("/masterleases/192.168.10.11", Lang::Zh).as_deref(), Some("192.168.10.11，apiserver-a 的租约"));
+    assert_eq!(
+        say("/masterleases/192.168.10.11", Lang::En).as_deref(),
+        Some("192.168.10.11, the lease of apiserver-a")
+    );
+    assert_eq!(
+        say("/masterleases/192.168.10.11", Lang::Zh).as_deref(),
+        Some("192.168.10.11，apiserver-a 的租约")
+    );
     assert_eq!(say("/masterleases/192.168.10.99", Lang::En), None, "no such lease");
-    assert_eq!(say("/services/specs/default/kubernetes", Lang::En).as_deref(), Some("ClusterIP · ClusterIP 10.96.0.1"));
-    assert_eq!(say("/namespaces/*", Lang::En).as_deref(), Some("default, kube-node-lease, kube-public, kube-system"));
+    assert_eq!(
+        say("/services/specs/default/kubernetes", Lang::En).as_deref(),
+        Some("ClusterIP · ClusterIP 10.96.0.1")
+    );
+    assert_eq!(
+        say("/namespaces/*", Lang::En).as_deref(),
+        Some("default, kube-node-lease, kube-public, kube-system")
+    );
     assert!(say("/ranges/serviceips", Lang::En).unwrap().starts_with("10.96.0.0/"));
     assert_eq!(say("/nope", Lang::En), None);
 }

@@ -7,24 +7,37 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use kube_bootstrap_lab::contract::scenario::{self, Action, ApiserverRef};
 use kube_bootstrap_lab::lab::catalogue;
-use kube_bootstrap_lab::lab::Opening;
 use kube_bootstrap_lab::lab::share::{Moment, Source};
 use kube_bootstrap_lab::lab::tour;
+use kube_bootstrap_lab::lab::Opening;
 use kube_bootstrap_lab::lab::{Lab, Lang, Msg};
 
 /// A text in both languages, each its own (not one copied into the other).
 fn both_languages(get: impl Fn(Lang) -> String) -> bool {
-    !get(Lang::En).trim().is_empty() && !get(Lang::Zh).trim().is_empty() && get(Lang::En) != get(Lang::Zh)
+    !get(Lang::En).trim().is_empty()
+        && !get(Lang::Zh).trim().is_empty()
+        && get(Lang::En) != get(Lang::Zh)
 }
 
 #[test]
 fn every_scenario_offers_three_to_five_experiments_in_both_languages() {
     for name in catalogue::scenario_names() {
         let s = catalogue::scenario(name).unwrap();
-        assert!((3..=5).contains(&s.experiments.len()), "{name}: {} experiments", s.experiments.len());
+        assert!(
+            (3..=5).contains(&s.experiments.len()),
+            "{name}: {} experiments",
+            s.experiments.len()
+        );
         for (i, e) in s.experiments.iter().enumerate() {
-            assert!(both_languages(|l| e.title.get(l).into()) && both_languages(|l| e.watch.get(l).into()), "{name} experiments[{i}]: en and zh");
-            assert!(e.expects().next().is_some(), "{name} experiments[{i}]: an expect holds `watch` to the simulation");
+            assert!(
+                both_languages(|l| e.title.get(l).into())
+                    && both_languages(|l| e.watch.get(l).into()),
+                "{name} experiments[{i}]: en and zh"
+            );
+            assert!(
+                e.expects().next().is_some(),
+                "{name} experiments[{i}]: an expect holds `watch` to the simulation"
+            );
         }
     }
 }
@@ -53,7 +66,13 @@ fn every_experiment_shows_what_it_says_to_watch() {
         for (i, e) in s.experiments.iter().enumerate() {
             let actions = e.actions();
             let last = actions.last().map_or(0, |(at, _)| *at);
-            let moment = Moment { source: Source::Builtin(name.into()), seed: None, time_ms: last, experiment: None, actions };
+            let moment = Moment {
+                source: Source::Builtin(name.into()),
+                seed: None,
+                time_ms: last,
+                experiment: None,
+                actions,
+            };
             let (_, mut timeline) = moment.restore().unwrap();
             for (at, expect) in e.expects() {
                 timeline.seek(at);
@@ -67,7 +86,8 @@ fn every_experiment_shows_what_it_says_to_watch() {
 
 #[test]
 fn one_click_sets_an_experiment_up_and_acting_leaves_it() {
-    let (mut lab, _) = Lab::open(Opening { scenario: Some("crash-vs-graceful-stop"), ..Opening::default() });
+    let (mut lab, _) =
+        Lab::open(Opening { scenario: Some("crash-vs-graceful-stop"), ..Opening::default() });
     let e = lab.scenario().experiments[0].clone();
     assert!(lab.update(Msg::Try(0)));
     assert_eq!(lab.trying(), Some((0, &e)));
@@ -91,10 +111,22 @@ fn bad_experiments_are_refused_naming_the_field() {
     let ok = r#"[{"title": {"en": "a", "zh": "甲"}, "watch": {"en": "w", "zh": "看"}, "steps": [{"at": "5s", "do": "crash_apiserver", "apiserver": "apiserver-a"}]}]"#;
     assert_eq!(scenario::parse(&with(ok)).unwrap().experiments.len(), 1);
     let cases = [
-        (ok.replace("apiserver-a", "apiserver-z"), "experiments[0].steps[0].apiserver: unknown apiserver \"apiserver-z\""),
-        (ok.replace(r#""en": "a", "zh": "甲""#, r#""en": " ""#), "experiments[0].title: must not be empty"),
-        (ok.replace(r#""do": "crash_apiserver", "apiserver": "apiserver-a""#, r#""expect": {}"#), "experiments[0].steps: an experiment needs at least one `do` step"),
-        (ok.replace(r#""at": "5s""#, r#""at": "3h""#), "experiments[0].steps[0].at: \"3h\" exceeds 2h0m0s"),
+        (
+            ok.replace("apiserver-a", "apiserver-z"),
+            "experiments[0].steps[0].apiserver: unknown apiserver \"apiserver-z\"",
+        ),
+        (
+            ok.replace(r#""en": "a", "zh": "甲""#, r#""en": " ""#),
+            "experiments[0].title: must not be empty",
+        ),
+        (
+            ok.replace(r#""do": "crash_apiserver", "apiserver": "apiserver-a""#, r#""expect": {}"#),
+            "experiments[0].steps: an experiment needs at least one `do` step",
+        ),
+        (
+            ok.replace(r#""at": "5s""#, r#""at": "3h""#),
+            "experiments[0].steps[0].at: \"3h\" exceeds 2h0m0s",
+        ),
         (ok.replace(r#""watch""#, r#""see""#), "experiments[0].see: unknown field"),
     ];
     for (bad, want) in cases {
@@ -105,7 +137,8 @@ fn bad_experiments_are_refused_naming_the_field() {
 
 #[test]
 fn a_link_names_the_experiment_set_up_and_reopens_it() {
-    let (mut lab, _) = Lab::open(Opening { scenario: Some("crash-vs-graceful-stop"), ..Opening::default() });
+    let (mut lab, _) =
+        Lab::open(Opening { scenario: Some("crash-vs-graceful-stop"), ..Opening::default() });
     lab.update(Msg::Try(1));
     let e = lab.scenario().experiments[1].clone();
     let link = lab.link_to_here();

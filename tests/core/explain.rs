@@ -7,9 +7,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use serde_json::json;
 
 use kube_bootstrap_lab::contract::event::{Event, EventKind};
-use kube_bootstrap_lab::testing::lab::explain::explain;
-use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::contract::scenario;
+use kube_bootstrap_lab::lab::Lang;
+use kube_bootstrap_lab::testing::lab::explain::explain;
 use kube_bootstrap_lab::testing::sim::world::World;
 
 fn event(apiserver: &str, kind: EventKind, object: &str, message: &str) -> Event {
@@ -37,12 +37,8 @@ fn every_kind() -> Vec<Event> {
     .map(|k| event("apiserver-a", k, "default/web", "m"))
     .collect();
     for k in [
-        EventKind::EndpointsReset {
-            addresses: vec!["192.168.10.11".into()],
-        },
-        EventKind::LeaseExpired {
-            ip: "192.168.10.12".into(),
-        },
+        EventKind::EndpointsReset { addresses: vec!["192.168.10.11".into()] },
+        EventKind::LeaseExpired { ip: "192.168.10.12".into() },
         EventKind::LeakFlagged,
         EventKind::LeakCleanedUp,
         EventKind::LeakNotAllocatable,
@@ -100,9 +96,7 @@ fn chinese_keeps_names_flags_and_kubernetes_terms_verbatim() {
         .starts_with("apiserver-a 重写了 kubernetes 的 Endpoints"));
     // Without an apiserver, "the cluster" is translated too.
     let e = event("", EventKind::ClusterIpNotAllocated, "default/web", "");
-    assert!(explain(&e, Lang::En)
-        .unwrap()
-        .starts_with("The cluster's repair loop"));
+    assert!(explain(&e, Lang::En).unwrap().starts_with("The cluster's repair loop"));
     assert!(explain(&e, Lang::Zh).unwrap().starts_with("集群的修复循环"));
 }
 
@@ -117,15 +111,9 @@ fn a_leak_in_a_running_world_is_explained_in_chinese() {
     .unwrap();
     let mut w = World::new(&s);
     w.run_until(60_000);
-    let lines: Vec<String> = w
-        .events()
-        .iter()
-        .filter_map(|e| explain(e, Lang::Zh))
-        .collect();
+    let lines: Vec<String> = w.events().iter().filter_map(|e| explain(e, Lang::Zh)).collect();
     assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("在 etcd 中已分配，却没有任何 Service 在用")),
+        lines.iter().any(|l| l.starts_with("在 etcd 中已分配，却没有任何 Service 在用")),
         "{lines:?}"
     );
     assert!(
@@ -135,7 +123,8 @@ fn a_leak_in_a_running_world_is_explained_in_chinese() {
         "{lines:?}"
     );
     // The events themselves are Kubernetes' own, whatever the language.
-    assert!(w.events().iter().any(|e| e
-        .message
-        .contains("may have leaked: flagging for later clean up")));
+    assert!(w
+        .events()
+        .iter()
+        .any(|e| e.message.contains("may have leaked: flagging for later clean up")));
 }

@@ -34,7 +34,9 @@ fn create(service: Json) -> Json {
 
 #[test]
 fn external_name_is_an_unknown_field_wherever_a_service_is_read() {
-    let unknown = |path: &str| format!("{path}.external_name: unknown field `external_name`, expected one of `namespace`, `name`, `type`, `cluster_ip`");
+    let unknown = |path: &str| {
+        format!("{path}.external_name: unknown field `external_name`, expected one of `namespace`, `name`, `type`, `cluster_ip`")
+    };
     let mut step = create(named("db"));
     step["at"] = json!("5s");
     let experiment = json!({"title": "t", "watch": "w", "steps": [step.clone()]});
@@ -56,9 +58,7 @@ fn external_name_is_an_unknown_field_wherever_a_service_is_read() {
 
 #[test]
 fn an_external_name_service_is_accepted_and_gets_nothing_allocated() {
-    let svc = |name: &str| {
-        json!({"name": name, "type": "ExternalName", "selector": {"app": "web"}, "ports": [{"port": 80}]})
-    };
+    let svc = |name: &str| json!({"name": name, "type": "ExternalName", "selector": {"app": "web"}, "ports": [{"port": 80}]});
     let mut step = create(svc("cname"));
     step["at"] = json!("5s");
     let s = scenario::parse(&with(json!({
@@ -84,9 +84,11 @@ fn an_external_name_service_is_accepted_and_gets_nothing_allocated() {
 
 #[test]
 fn the_lab_accepts_an_external_name_service_from_a_reader() {
-    let (mut lab, _) = Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
+    let (mut lab, _) =
+        Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
     lab.update(Msg::Seek(5_000));
-    let action = Action::from_json("", create(json!({"name": "db", "type": "ExternalName"}))).unwrap();
+    let action =
+        Action::from_json("", create(json!({"name": "db", "type": "ExternalName"}))).unwrap();
     lab.update(Msg::Act(action));
     assert_eq!(lab.notice(), None);
     let db = lab.state().services.iter().find(|s| s.name == "db").cloned().expect("db exists");

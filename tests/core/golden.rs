@@ -12,9 +12,7 @@ const GOLDEN: &str = include_str!("../golden/scenario-digests.txt");
 
 /// FNV-1a, 64 bits: small, stable and the same on every target.
 pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    })
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
 
 /// (name, digest of the pretty-printed report) for every scenario.
@@ -24,10 +22,7 @@ fn digests() -> Vec<(String, String)> {
         .map(|(name, text)| {
             let s = scenario::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             let report = serde_json::to_string_pretty(&report::run(&s)).expect("report serialises");
-            (
-                name.to_string(),
-                format!("{:016x}", fnv1a(report.as_bytes())),
-            )
+            (name.to_string(), format!("{:016x}", fnv1a(report.as_bytes())))
         })
         .collect()
 }
@@ -39,10 +34,7 @@ fn reports_match_the_committed_digests() {
     #[cfg(not(target_arch = "wasm32"))]
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/golden/scenario-digests.txt"
-            ),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/scenario-digests.txt"),
             &rendered,
         )
         .unwrap();

@@ -5,12 +5,12 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::json;
 
+use kube_bootstrap_lab::contract::scenario;
+use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::testing::lab::explain::explain;
 use kube_bootstrap_lab::testing::lab::inspect::{
     cluster_ip_bitmap, node_port_bitmap, BitmapRange, BitmapView, Cell,
 };
-use kube_bootstrap_lab::lab::Lang;
-use kube_bootstrap_lab::contract::scenario;
 use kube_bootstrap_lab::testing::sim::world::World;
 
 fn world(initial: serde_json::Value, until: u64) -> World {
@@ -44,24 +44,13 @@ fn cells_show_owners_leaks_duplicates_and_the_kubernetes_service() {
     );
     assert_eq!(v.range, "10.96.0.0/24".parse::<BitmapRange>().unwrap());
     assert_eq!(v.cell(0).unwrap(), Cell::Kubernetes, "10.96.0.1");
-    assert_eq!(
-        v.cell(19).unwrap(),
-        Cell::Duplicate,
-        "10.96.0.20 held by two services"
-    );
+    assert_eq!(v.cell(19).unwrap(), Cell::Duplicate, "10.96.0.20 held by two services");
     assert_eq!(v.cell(49).unwrap(), Cell::Leaked, "10.96.0.50: no service");
-    assert_eq!(
-        v.leak_countdown(49),
-        Some(1),
-        "flagged by the first repair run"
-    );
+    assert_eq!(v.leak_countdown(49), Some(1), "flagged by the first repair run");
     assert_eq!(v.leak_countdown(2), None);
     assert_eq!(v.cell(2).unwrap(), Cell::Free);
     assert_eq!(v.cell(254), None, "past the range");
-    assert_eq!(
-        v.out_of_range(),
-        [("default/far".to_string(), "10.97.0.1".to_string())]
-    );
+    assert_eq!(v.out_of_range(), [("default/far".to_string(), "10.97.0.1".to_string())]);
     assert_eq!(v.owners(19), ["default/one", "default/two"]);
     assert!(v.owners(2).is_empty());
     assert_eq!(
@@ -90,10 +79,7 @@ fn cells_show_owners_leaks_duplicates_and_the_kubernetes_service() {
     assert_eq!(p.cell(7).unwrap(), Cell::Allocated);
     assert_eq!(p.cell(9).unwrap(), Cell::Leaked);
     assert_eq!(p.label(2767), "32767");
-    assert_eq!(
-        p.describe(7, Lang::En),
-        "30007 · static band · allocated to default/one"
-    );
+    assert_eq!(p.describe(7, Lang::En), "30007 · static band · allocated to default/one");
 }
 
 #[test]
@@ -103,10 +89,7 @@ fn a_service_whose_bit_is_clear_is_unallocated_until_repair() {
         0,
     );
     // At 0 the first repair already set it again.
-    assert_eq!(
-        cluster_ip_bitmap(&w, 0).unwrap().cell(29).unwrap(),
-        Cell::Allocated
-    );
+    assert_eq!(cluster_ip_bitmap(&w, 0).unwrap().cell(29).unwrap(), Cell::Allocated);
     let mut w = world(
         json!({"services": [{"name": "lost", "cluster_ip": "10.96.0.30", "ports": [{"port": 80}]}]}),
         1_000,
@@ -140,11 +123,7 @@ fn events_are_explained_in_plain_words() {
         json!({"cluster_ip_allocation": {"range": "10.96.0.0/24", "allocated": ["10.96.0.50"]}}),
         60_000,
     );
-    let lines: Vec<String> = w
-        .events()
-        .iter()
-        .filter_map(|e| explain(e, Lang::En))
-        .collect();
+    let lines: Vec<String> = w.events().iter().filter_map(|e| explain(e, Lang::En)).collect();
     assert!(
         lines
             .iter()
@@ -167,11 +146,7 @@ fn a_range_names_its_offsets_by_arithmetic() {
     assert_eq!(v4.to_string(), "10.96.0.0/12");
     assert_eq!(v4.size(), 1_048_574);
     assert_eq!(v4.label(0), "10.96.0.1");
-    assert_eq!(
-        v4.label(1_048_573),
-        "10.111.255.254",
-        "the broadcast is not a cell"
-    );
+    assert_eq!(v4.label(1_048_573), "10.111.255.254", "the broadcast is not a cell");
     // IPv6 ranges are capped at 65,536 addresses, the network's among them.
     let v6: BitmapRange = "fd00:10:96::/108".parse().unwrap();
     assert_eq!(v6.size(), 65_535);
@@ -193,22 +168,13 @@ fn a_view_built_by_hand_describes_its_cells() {
     assert_eq!((v.size(), v.marked().count()), (1_048_574, 0));
     v.set(5, Cell::Allocated, &["default/web"]);
     v.set(1_048_574, Cell::Allocated, &["default/past"]);
-    assert_eq!(
-        v.describe(5, Lang::En),
-        "10.96.0.6 · static band · allocated to default/web"
-    );
-    assert_eq!(
-        v.describe(1_048_573, Lang::En),
-        "10.111.255.254 · dynamic band · free"
-    );
+    assert_eq!(v.describe(5, Lang::En), "10.96.0.6 · static band · allocated to default/web");
+    assert_eq!(v.describe(1_048_573, Lang::En), "10.111.255.254 · dynamic band · free");
     assert!(v.owners(1_048_574).is_empty(), "past the range: ignored");
     v.set(5, Cell::Free, &[]);
     assert!(v.owners(5).is_empty());
     v.flag_out_of_range("default/far", "10.97.0.1");
-    assert_eq!(
-        v.out_of_range(),
-        [("default/far".to_string(), "10.97.0.1".to_string())]
-    );
+    assert_eq!(v.out_of_range(), [("default/far".to_string(), "10.97.0.1".to_string())]);
     assert_eq!(Cell::ALL.map(Cell::index), [0, 1, 2, 3, 4, 5, 6]);
 }
 

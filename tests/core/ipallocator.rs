@@ -1,8 +1,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::testing::k8s::allocator::ItemRange;
 use kube_bootstrap_lab::contract::api::{Behavior, IpFamily, RangeAllocation};
+use kube_bootstrap_lab::testing::k8s::allocator::ItemRange;
 use kube_bootstrap_lab::testing::k8s::ipallocator::{range_size, Error, Range};
 use kube_bootstrap_lab::testing::rng::SimRng;
 
@@ -42,16 +42,9 @@ fn range_sizes_and_static_bands_match_kubernetes() {
         assert_eq!(n.usable(), size, "{cidr} size");
         assert_eq!(n.static_band_size(), band, "{cidr} band");
         let r = Range::new(n, Behavior::V1_29);
-        assert_eq!(
-            (r.size(), r.static_band(), r.free(), r.used()),
-            (size, band, size as i64, 0)
-        );
+        assert_eq!((r.size(), r.static_band(), r.free(), r.used()), (size, band, size as i64, 0));
         // Behaviour 1.20 has no static band.
-        assert_eq!(
-            Range::new(n, Behavior::V1_20).static_band(),
-            0,
-            "{cidr} 1.20"
-        );
+        assert_eq!(Range::new(n, Behavior::V1_20).static_band(), 0, "{cidr} 1.20");
     }
 }
 
@@ -118,10 +111,7 @@ fn errors_carry_kubernetes_texts() {
         old.allocate(ip("10.0.1.1")).unwrap_err().to_string(),
         "provided IP is not in the valid range. The range of valid IPs is 10.0.0.0/24"
     );
-    assert!(matches!(
-        r.allocate(ip("fd00::1")),
-        Err(Error::NotInRange { .. })
-    ));
+    assert!(matches!(r.allocate(ip("fd00::1")), Err(Error::NotInRange { .. })));
     assert_eq!(Error::Full.to_string(), "range is full");
     assert_eq!(
         Error::MismatchedNetwork.to_string(),
@@ -149,14 +139,9 @@ fn allocate_next_prefers_the_dynamic_band() {
     for _ in 0..238 {
         let got = r.allocate_next(&mut rng).unwrap();
         let offset = r.offset_of(got).unwrap();
-        assert!(
-            offset >= 16,
-            "{got} is in the static band .1-.16 while the dynamic band has room"
-        );
+        assert!(offset >= 16, "{got} is in the static band .1-.16 while the dynamic band has room");
     }
-    let mut statics: Vec<_> = (0..16)
-        .map(|_| r.allocate_next(&mut rng).unwrap())
-        .collect();
+    let mut statics: Vec<_> = (0..16).map(|_| r.allocate_next(&mut rng).unwrap()).collect();
     statics.sort();
     assert_eq!(statics.first(), Some(&ip("10.0.0.1")));
     assert_eq!(statics.last(), Some(&ip("10.0.0.16")));
@@ -197,13 +182,7 @@ fn release_has_and_for_each() {
 fn snapshot_encodes_offsets_not_addresses() {
     let mut r = Range::new(net("10.0.0.0/24"), Behavior::V1_29);
     r.allocate(ip("10.0.0.4")).unwrap(); // offset 3
-    assert_eq!(
-        r.snapshot(),
-        RangeAllocation {
-            range: "10.0.0.0/24".into(),
-            data: vec![0x08]
-        }
-    );
+    assert_eq!(r.snapshot(), RangeAllocation { range: "10.0.0.0/24".into(), data: vec![0x08] });
     let mut k = Range::new(net("10.96.0.0/12"), Behavior::V1_29);
     k.allocate(ip("10.96.0.1")).unwrap();
     k.allocate(ip("10.96.0.10")).unwrap();
@@ -213,18 +192,9 @@ fn snapshot_encodes_offsets_not_addresses() {
 #[test]
 fn restore_requires_the_same_network_and_mask() {
     let mut r = Range::new(net("10.0.0.0/24"), Behavior::V1_29);
-    assert_eq!(
-        r.restore(&net("10.0.1.0/24"), &[1]),
-        Err(Error::MismatchedNetwork)
-    );
-    assert_eq!(
-        r.restore(&net("10.0.0.0/16"), &[1]),
-        Err(Error::MismatchedNetwork)
-    );
-    assert_eq!(
-        r.restore(&net("fd00::/120"), &[1]),
-        Err(Error::MismatchedNetwork)
-    );
+    assert_eq!(r.restore(&net("10.0.1.0/24"), &[1]), Err(Error::MismatchedNetwork));
+    assert_eq!(r.restore(&net("10.0.0.0/16"), &[1]), Err(Error::MismatchedNetwork));
+    assert_eq!(r.restore(&net("fd00::/120"), &[1]), Err(Error::MismatchedNetwork));
     assert_eq!(r.used(), 0);
     r.restore(&net("10.0.0.0/24"), &[0x08]).unwrap();
     assert!(r.has(ip("10.0.0.4")));
@@ -237,14 +207,9 @@ fn from_snapshot_uses_the_snapshots_own_range() {
     let restored = Range::from_snapshot(&old.snapshot(), Behavior::V1_29).unwrap();
     assert_eq!(restored.cidr(), net("10.0.0.0/24"));
     assert_eq!(restored.iter().collect::<Vec<_>>(), vec![ip("10.0.0.7")]);
-    let bad = RangeAllocation {
-        range: "garbage".into(),
-        data: vec![],
-    };
+    let bad = RangeAllocation { range: "garbage".into(), data: vec![] };
     assert_eq!(
-        Range::from_snapshot(&bad, Behavior::V1_29)
-            .unwrap_err()
-            .to_string(),
+        Range::from_snapshot(&bad, Behavior::V1_29).unwrap_err().to_string(),
         "invalid CIDR address: garbage"
     );
 }
@@ -258,10 +223,7 @@ fn snapshot_restore_round_trips_for_both_families() {
             r.allocate_next(&mut rng).unwrap();
         }
         let back = Range::from_snapshot(&r.snapshot(), Behavior::V1_29).unwrap();
-        assert_eq!(
-            back.iter().collect::<Vec<_>>(),
-            r.iter().collect::<Vec<_>>()
-        );
+        assert_eq!(back.iter().collect::<Vec<_>>(), r.iter().collect::<Vec<_>>());
         assert_eq!(back.used(), 500);
     }
 }

@@ -8,8 +8,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::{json, Value};
 
-use kube_bootstrap_lab::import::kubectl::{self, Note, Options};
 use kube_bootstrap_lab::contract::scenario;
+use kube_bootstrap_lab::import::kubectl::{self, Note, Options};
 
 const V1_29: &str = include_str!("../kubectl/cluster-1.29.json");
 const V1_35: &str = include_str!("../kubectl/cluster-1.35.json");
@@ -22,10 +22,7 @@ fn imported(text: &str, options: &Options) -> Value {
 fn findings(text: &str) -> Vec<(String, String)> {
     let file = imported(text, &Options::default());
     let s = scenario::parse(&file.to_string()).expect("an import is a valid scenario");
-    kubectl::findings(&s)
-        .into_iter()
-        .map(|f| (f.reason, f.object))
-        .collect()
+    kubectl::findings(&s).into_iter().map(|f| (f.reason, f.object)).collect()
 }
 
 fn refusal(text: &str) -> String {
@@ -35,23 +32,10 @@ fn refusal(text: &str) -> String {
 #[test]
 fn every_service_type_is_read_with_what_the_lab_models() {
     let c = kubectl::read(V1_29).unwrap();
-    let names: Vec<&str> = c
-        .services
-        .iter()
-        .map(|s| s["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = c.services.iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        [
-            "kubernetes",
-            "kube-dns",
-            "web",
-            "ingress",
-            "db",
-            "payments",
-            "old",
-            "copy"
-        ]
+        ["kubernetes", "kube-dns", "web", "ingress", "db", "payments", "old", "copy"]
     );
     let by = |n: &str| c.services.iter().find(|s| s["name"] == n).unwrap();
     assert_eq!(by("kube-dns")["namespace"], "kube-system");
@@ -90,18 +74,12 @@ fn several_documents_in_one_paste_are_one_cluster() {
 fn the_scenario_takes_the_ranges_and_apiservers_the_objects_show() {
     let s = imported(V1_35, &Options::default());
     assert_eq!(s["behavior"], "1.35", "ServiceCIDRs or IPAddresses present");
-    assert_eq!(
-        s["cluster"]["service_cluster_ip_range"],
-        "10.96.0.0/16,fd00:10:96::/112"
-    );
+    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/16,fd00:10:96::/112");
     assert_eq!(
         s["cluster"]["apiservers"],
         json!([{"name": "apiserver-1", "advertise_address": "172.18.0.2"}])
     );
-    assert!(
-        s["initial"].get("cluster_ip_allocation").is_none(),
-        "1.35 has no bitmap"
-    );
+    assert!(s["initial"].get("cluster_ip_allocation").is_none(), "1.35 has no bitmap");
 
     let s = imported(V1_29, &Options::default());
     assert_eq!(s["behavior"], "1.29");
@@ -116,14 +94,8 @@ fn the_scenario_takes_the_ranges_and_apiservers_the_objects_show() {
         s["initial"]["cluster_ip_allocation"]["allocated"],
         json!(["10.96.0.1", "10.96.0.10", "10.100.20.7", "10.100.20.8"])
     );
-    assert_eq!(
-        s["initial"]["node_port_allocation"]["allocated"],
-        json!([30443, 31080, 32001])
-    );
-    assert_eq!(
-        s["initial"]["namespaces"],
-        json!(["default", "kube-system", "legacy", "shop"])
-    );
+    assert_eq!(s["initial"]["node_port_allocation"]["allocated"], json!([30443, 31080, 32001]));
+    assert_eq!(s["initial"]["namespaces"], json!(["default", "kube-system", "legacy", "shop"]));
 
     let given = Options {
         behavior: Some("1.20".into()),
@@ -135,21 +107,15 @@ fn the_scenario_takes_the_ranges_and_apiservers_the_objects_show() {
         (&s["behavior"], &s["cluster"]["service_cluster_ip_range"]),
         (&json!("1.20"), &json!("10.96.0.0/12"))
     );
-    assert_eq!(
-        s["initial"]["node_port_allocation"]["allocated"],
-        json!([30443])
-    );
+    assert_eq!(s["initial"]["node_port_allocation"]["allocated"], json!([30443]));
 }
 
 #[test]
 fn the_findings_are_what_the_repair_loops_report() {
     assert_eq!(
         findings(V1_29),
-        [
-            ("ClusterIPOutOfRange", "legacy/old"),
-            ("ClusterIPAlreadyAllocated", "shop/web")
-        ]
-        .map(|(r, o)| (r.to_string(), o.to_string()))
+        [("ClusterIPOutOfRange", "legacy/old"), ("ClusterIPAlreadyAllocated", "shop/web")]
+            .map(|(r, o)| (r.to_string(), o.to_string()))
     );
     assert_eq!(
         findings(V1_35),
@@ -248,15 +214,9 @@ fn a_dual_stack_cluster_has_its_secondary_range_guessed_from_its_services() {
     // IPv4 ClusterIP). The kubernetes Service is single-stack: the secondary range starts at
     // the widest range the flag allows (/108) that holds the lowest IPv6 ClusterIP, as small as
     // holds them all (kind's fd00:10:96::/112 does not hold fd00:10:96::2:7).
-    assert_eq!(
-        s["cluster"]["service_cluster_ip_range"],
-        "10.96.0.0/16,fd00:10:96::/110"
-    );
+    assert_eq!(s["cluster"]["service_cluster_ip_range"], "10.96.0.0/16,fd00:10:96::/110");
     // No IPv6 ClusterIP is of a family the cluster lacks (ClusterIPNotValid).
-    assert_eq!(
-        findings(&list),
-        [("ClusterIPOutOfRange".to_string(), "shop/far".to_string())]
-    );
+    assert_eq!(findings(&list), [("ClusterIPOutOfRange".to_string(), "shop/far".to_string())]);
 }
 
 #[test]
@@ -276,15 +236,12 @@ fn an_import_tells_how_far_it_has_come() {
     let reads: Vec<usize> = (0..251).step_by(2).collect();
     let mut want = vec![Progress::Parsing { document: 1 }];
     want.extend(reads.iter().map(|&read| Progress::Reading { read, of: 251 }));
-    want.extend([
-        Progress::Parsing { document: 2 },
-        Progress::Writing,
-        Progress::Checking,
-    ]);
+    want.extend([Progress::Parsing { document: 2 }, Progress::Writing, Progress::Checking]);
     assert_eq!(told, want);
     // A refusal stops it where it is: nothing after the document that failed.
     told.clear();
-    let refused = kubectl::import_with("{\"kind\": \"Pod\"", &Options::default(), &mut |p| told.push(p));
+    let refused =
+        kubectl::import_with("{\"kind\": \"Pod\"", &Options::default(), &mut |p| told.push(p));
     assert!(refused.is_err_and(|e| e.starts_with("document 1: not JSON")));
     assert_eq!(told, [Progress::Parsing { document: 1 }]);
 }
@@ -308,14 +265,21 @@ fn each_other_release_says_what_its_repair_loops_would_on_the_same_cluster() {
     let behaviors: Vec<&str> = compared.iter().map(|(b, _)| b.as_str()).collect();
     assert_eq!(behaviors, ["1.20", "1.33", "1.35"], "every release but the one chosen");
     // The bitmap's repair loop in 1.20 reports what 1.29's does here.
-    let bitmap = pairs(&[("ClusterIPOutOfRange", "legacy/old"), ("ClusterIPAlreadyAllocated", "shop/web")]);
+    let bitmap =
+        pairs(&[("ClusterIPOutOfRange", "legacy/old"), ("ClusterIPAlreadyAllocated", "shop/web")]);
     assert_eq!(compared[0].1, bitmap);
     // Under 1.35 a paste without IPAddress objects has every ClusterIP not allocated (and
     // repaired), the one shared by two Services on the second's turn; 10.200.0.5 is in no
     // ServiceCIDR.
     let under_1_35 = &compared[2].1;
-    assert!(under_1_35.contains(&("ClusterIPOutOfRange".into(), "legacy/old".into())), "{under_1_35:?}");
-    assert!(under_1_35.contains(&("ClusterIPNotAllocated".into(), "kube-system/kube-dns".into())), "{under_1_35:?}");
+    assert!(
+        under_1_35.contains(&("ClusterIPOutOfRange".into(), "legacy/old".into())),
+        "{under_1_35:?}"
+    );
+    assert!(
+        under_1_35.contains(&("ClusterIPNotAllocated".into(), "kube-system/kube-dns".into())),
+        "{under_1_35:?}"
+    );
     // The same cluster chosen under 1.20: 1.29 is among the others, with its own findings.
     let from_1_20 = summary(V1_29, "1.20");
     assert_eq!(from_1_20[0], ("1.29".to_string(), bitmap));
@@ -365,10 +329,8 @@ fn a_file_is_read_as_utf8_with_or_without_a_byte_order_mark() {
     let marked = [&[0xef, 0xbb, 0xbf][..], json.as_bytes()].concat();
     assert_eq!(kubectl::text_of(&marked), Ok(json));
     // What Windows PowerShell's `>` writes: UTF-16LE with its mark.
-    let utf16: Vec<u8> = [0xff, 0xfe]
-        .into_iter()
-        .chain(json.encode_utf16().flat_map(u16::to_le_bytes))
-        .collect();
+    let utf16: Vec<u8> =
+        [0xff, 0xfe].into_iter().chain(json.encode_utf16().flat_map(u16::to_le_bytes)).collect();
     assert!(kubectl::text_of(&utf16).is_err_and(|e| e.starts_with("input: UTF-16 text")));
     assert_eq!(
         kubectl::text_of(b"{\"kind\": \"\xff\"}"),
@@ -409,10 +371,7 @@ fn a_typed_list_gives_its_items_their_kind() {
     // A `List` with kinded items, and a typed list whose item says its kind, still read.
     let kinded =
         json!({"kind": "ServiceList", "items": [service("default", "kubernetes", &["10.96.0.1"])]});
-    assert_eq!(
-        kubectl::read(&kinded.to_string()).unwrap().services.len(),
-        1
-    );
+    assert_eq!(kubectl::read(&kinded.to_string()).unwrap().services.len(), 1);
 }
 
 #[test]
@@ -430,10 +389,8 @@ fn a_lone_kubernetes_service_on_eks_is_given_eks_default_range() {
     );
     assert!(notes[0].contains("--service-cluster-ip-range"));
     // Given, it is not guessed and no note says it was.
-    let given = Options {
-        service_cluster_ip_range: Some("10.100.0.0/20".into()),
-        ..Options::default()
-    };
+    let given =
+        Options { service_cluster_ip_range: Some("10.100.0.0/20".into()), ..Options::default() };
     assert!(kubectl::import(EKS_TYPED, &given).unwrap().notes.is_empty());
 }
 
@@ -444,7 +401,10 @@ fn a_terminal_copied_with_its_prompts_is_read_and_says_so() {
     assert_eq!(c.endpoints.len(), 1);
     assert_eq!(
         c.notes,
-        [Note::IgnoredLines { lines: 2, first: "pi@k3s-main:~$ kubectl get svc -A -o json".into() }]
+        [Note::IgnoredLines {
+            lines: 2,
+            first: "pi@k3s-main:~$ kubectl get svc -A -o json".into()
+        }]
     );
     assert_eq!(
         c.notes[0].to_string(),
@@ -460,10 +420,7 @@ fn a_terminal_copied_with_its_prompts_is_read_and_says_so() {
         "> kubectl get svc -A -o json",
         "$",
     ] {
-        let text = format!(
-            "{prompt}\n{}",
-            service("default", "kubernetes", &["10.96.0.1"])
-        );
+        let text = format!("{prompt}\n{}", service("default", "kubernetes", &["10.96.0.1"]));
         assert_eq!(kubectl::read(&text).unwrap().notes.len(), 1, "{prompt}");
     }
     // A line that is neither JSON nor a prompt is still refused, with a hint, on its own line.
@@ -473,28 +430,19 @@ fn a_terminal_copied_with_its_prompts_is_read_and_says_so() {
         "{e}"
     );
     let e = refusal("$ kubectl get svc -A -o json\n{\"kind\": \n");
-    assert!(
-        e.starts_with("document 1: not JSON: EOF while parsing a value at line 3"),
-        "{e}"
-    );
+    assert!(e.starts_with("document 1: not JSON: EOF while parsing a value at line 3"), "{e}");
 }
 
 #[test]
 fn documents_one_after_another_are_all_read() {
     let c = kubectl::read(KIND_CONCAT).unwrap();
     assert_eq!((c.services.len(), c.endpoints.len()), (3, 1));
-    assert_eq!(
-        c.service_cidrs,
-        [json!({"name": "kubernetes", "cidrs": ["10.96.0.0/16"]})]
-    );
+    assert_eq!(c.service_cidrs, [json!({"name": "kubernetes", "cidrs": ["10.96.0.0/16"]})]);
     assert_eq!(c.ip_addresses.len(), 3);
     assert_eq!(c.ip_addresses[2]["parent"]["name"], "web");
     let s = imported(KIND_CONCAT, &Options::default());
     assert_eq!(
-        (
-            s["behavior"].as_str(),
-            s["cluster"]["service_cluster_ip_range"].as_str()
-        ),
+        (s["behavior"].as_str(), s["cluster"]["service_cluster_ip_range"].as_str()),
         (Some("1.35"), Some("10.96.0.0/16"))
     );
     // The ServiceCIDR says the range: nothing was guessed.
@@ -571,21 +519,34 @@ fn every_note_is_told_in_chinese_with_what_it_quotes_verbatim() {
         n.pieces(lang).into_iter().filter(|p| !matches!(p, Piece::Lab(_))).collect()
     };
     let mut all = Vec::new();
-    for text in [EKS_TYPED, K3S_PROMPT, KIND_NO_ENDPOINTS, include_str!("../kubectl/shape-kind-yaml.txt"), V1_29] {
+    for text in [
+        EKS_TYPED,
+        K3S_PROMPT,
+        KIND_NO_ENDPOINTS,
+        include_str!("../kubectl/shape-kind-yaml.txt"),
+        V1_29,
+    ] {
         all.extend(kubectl::import(text, &Options::default()).unwrap().notes);
     }
-    let kinds: std::collections::BTreeSet<&str> = all.iter().map(|n| match n {
-        Note::IgnoredLines { .. } => "ignored",
-        Note::RangeGuessed { .. } => "range",
-        Note::ApiserversGuessed { .. } => "apiservers",
-    }).collect();
+    let kinds: std::collections::BTreeSet<&str> = all
+        .iter()
+        .map(|n| match n {
+            Note::IgnoredLines { .. } => "ignored",
+            Note::RangeGuessed { .. } => "range",
+            Note::ApiserversGuessed { .. } => "apiservers",
+        })
+        .collect();
     assert_eq!(kinds.len(), 3, "every kind of note: {all:?}");
     for n in &all {
         assert_eq!(quoted(n, Lang::En), quoted(n, Lang::Zh), "{n}");
         for p in n.pieces(Lang::Zh) {
             if let Piece::Lab(words) = p {
                 let english = words.replace("ClusterIP", "").replace("kubectl", "");
-                assert!(!english.chars().any(|c| c.is_ascii_alphabetic()), "English in {words:?} of {}", n.text(Lang::Zh));
+                assert!(
+                    !english.chars().any(|c| c.is_ascii_alphabetic()),
+                    "English in {words:?} of {}",
+                    n.text(Lang::Zh)
+                );
             }
         }
         assert_eq!(n.to_string(), n.text(Lang::En), "the CLI's text is English");
@@ -603,10 +564,17 @@ fn every_note_is_told_in_chinese_with_what_it_quotes_verbatim() {
 /// does is preferred.
 #[test]
 fn a_guessed_range_is_one_the_cluster_could_have_had() {
-    let range = |text: &str| imported(text, &Options::default())["cluster"]["service_cluster_ip_range"].as_str().unwrap().to_string();
+    let range = |text: &str| {
+        imported(text, &Options::default())["cluster"]["service_cluster_ip_range"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
     let services = |ips: &[String]| {
         let mut items = vec![service("default", "kubernetes", &["10.7.0.1"])];
-        items.extend(ips.iter().enumerate().map(|(i, ip)| service("a", &format!("s{i}"), &[ip.as_str()])));
+        items.extend(
+            ips.iter().enumerate().map(|(i, ip)| service("a", &format!("s{i}"), &[ip.as_str()])),
+        );
         json!({"kind": "List", "items": items}).to_string()
     };
     // 299 ClusterIPs but the 253 left of a /24 are 45 too many for it: a /23, though the 45
@@ -620,6 +588,7 @@ fn a_guessed_range_is_one_the_cluster_could_have_had() {
     assert_eq!(range(&crate::workloads::kubectl_services(10_000)), "10.96.0.0/16");
     // A kubernetes ClusterIP that starts no range: nothing is guessed, the flag is asked for.
     let odd = json!({"kind": "List", "items": [service("default", "kubernetes", &["10.7.0.6"])]});
-    let e = kubectl::scenario(&kubectl::read(&odd.to_string()).unwrap(), &Options::default()).unwrap_err();
+    let e = kubectl::scenario(&kubectl::read(&odd.to_string()).unwrap(), &Options::default())
+        .unwrap_err();
     assert!(e.starts_with("service_cluster_ip_range: the Service default/kubernetes's ClusterIP 10.7.0.6 is the first usable address of no range"), "{e}");
 }

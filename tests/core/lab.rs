@@ -6,13 +6,12 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::lab::{
-    Lab, Msg, Opening, DEFAULT_SCENARIO, MAX_FRAME_MS, SPEED_MAX_EXP,
-    SPEED_MIN_EXP, SPEED_STEP_EXP,
-};
-use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::contract::scenario::{Action, ApiserverRef};
 use kube_bootstrap_lab::lab::share::Source;
+use kube_bootstrap_lab::lab::Lang;
+use kube_bootstrap_lab::lab::{
+    Lab, Msg, Opening, DEFAULT_SCENARIO, MAX_FRAME_MS, SPEED_MAX_EXP, SPEED_MIN_EXP, SPEED_STEP_EXP,
+};
 
 fn step_of(lab: &Lab) -> usize {
     lab.guide().expect("in a tour").index
@@ -23,18 +22,13 @@ fn open_default() -> Lab {
 }
 
 fn open_tour(name: &str) -> Lab {
-    let (lab, notes) = Lab::open(Opening {
-        tour: Some(name),
-        ..Opening::default()
-    });
+    let (lab, notes) = Lab::open(Opening { tour: Some(name), ..Opening::default() });
     assert!(notes.is_empty(), "{notes:?}");
     lab
 }
 
 fn crash(name: &str) -> Msg {
-    Msg::Act(Action::CrashApiserver(ApiserverRef {
-        apiserver: name.into(),
-    }))
+    Msg::Act(Action::CrashApiserver(ApiserverRef { apiserver: name.into() }))
 }
 
 /// Plays 100 ms frames, from a fresh start, while `going` holds.
@@ -61,19 +55,10 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
     let lab = open_tour("kubernetes-service");
     assert_eq!(step_of(&lab), 0);
     assert_eq!(lab.notice(), None);
-    let (lab, notes) = Lab::open(Opening {
-        tour: Some("nope"),
-        ..Opening::default()
-    });
+    let (lab, notes) = Lab::open(Opening { tour: Some("nope"), ..Opening::default() });
     assert!(lab.guide().is_none());
     assert_eq!(lab.source(), &Source::Builtin(DEFAULT_SCENARIO.into()));
-    assert_eq!(
-        notes,
-        [
-            "There is no tour \"nope\".",
-            "Showing the default scenario."
-        ]
-    );
+    assert_eq!(notes, ["There is no tour \"nope\".", "Showing the default scenario."]);
     let (lab, notes) = Lab::open(Opening {
         scenario: Some("nodeport-duplicate"),
         tour: Some("nope"),
@@ -81,19 +66,10 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
         ..Opening::default()
     });
     assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
-    assert_eq!(
-        notes,
-        [
-            "没有名为 \"nope\" 的导览。",
-            "显示场景 \"nodeport-duplicate\"。"
-        ]
-    );
+    assert_eq!(notes, ["没有名为 \"nope\" 的导览。", "显示场景 \"nodeport-duplicate\"。"]);
     assert_eq!(lab.lang(), Lang::Zh);
     // The lab tells its own notes (the page's problems are the UI's to list).
-    assert_eq!(
-        lab.notice(),
-        Some("没有名为 \"nope\" 的导览。 显示场景 \"nodeport-duplicate\"。")
-    );
+    assert_eq!(lab.notice(), Some("没有名为 \"nope\" 的导览。 显示场景 \"nodeport-duplicate\"。"));
     // A link wins over a tour; a broken one says so.
     let (_, notes) = Lab::open(Opening {
         tour: Some("kubernetes-service"),
@@ -114,10 +90,7 @@ fn a_link_past_the_time_ceiling_is_refused_and_an_anchor_is_no_link() {
     });
     assert_eq!(lab.source(), &Source::Builtin(DEFAULT_SCENARIO.into()));
     assert_eq!(lab.now(), 0);
-    assert!(
-        notes[0].starts_with("This link could not be opened (link: t: "),
-        "{notes:?}"
-    );
+    assert!(notes[0].starts_with("This link could not be opened (link: t: "), "{notes:?}");
     assert_eq!(notes[1], "Showing the default scenario.");
     for anchor in ["#install", "#", "  "] {
         let (lab, notes) = Lab::open(Opening {
@@ -133,19 +106,13 @@ fn a_link_past_the_time_ceiling_is_refused_and_an_anchor_is_no_link() {
 
 #[test]
 fn autoplay_plays_a_scenario_and_moves_a_tour_on_by_itself() {
-    let (lab, _) = Lab::open(Opening {
-        autoplay: true,
-        ..Opening::default()
-    });
+    let (lab, _) = Lab::open(Opening { autoplay: true, ..Opening::default() });
     assert!(lab.playing() && !lab.tour_autoplay());
     assert_eq!(lab.autoplay_wait_ms(), None);
     // A tour with autoplay is a story: the clock plays at once towards the next step, over the
     // time the present caption takes to read, and the caption stays until it gets there.
-    let (mut lab, _) = Lab::open(Opening {
-        tour: Some("story"),
-        autoplay: true,
-        ..Opening::default()
-    });
+    let (mut lab, _) =
+        Lab::open(Opening { tour: Some("story"), autoplay: true, ..Opening::default() });
     assert!(lab.playing() && lab.tour_autoplay() && lab.moving());
     assert_eq!((step_of(&lab), lab.now()), (0, 0));
     assert_eq!(lab.autoplay_wait_ms(), None, "nothing waits at t = 0");
@@ -170,7 +137,8 @@ fn autoplay_plays_a_scenario_and_moves_a_tour_on_by_itself() {
 
 #[test]
 fn pause_pauses_a_story_that_moves_by_itself() {
-    let (mut lab, _) = Lab::open(Opening { tour: Some("story"), autoplay: true, ..Opening::default() });
+    let (mut lab, _) =
+        Lab::open(Opening { tour: Some("story"), autoplay: true, ..Opening::default() });
     assert!(lab.playing() && lab.tour_autoplay() && lab.moving());
     lab.update(Msg::Frame { timestamp_ms: 0.0 });
     lab.update(Msg::Frame { timestamp_ms: MAX_FRAME_MS });
@@ -255,14 +223,8 @@ fn seeking_and_stepping() {
     lab.update(Msg::Seek(30_000));
     assert_eq!((lab.now(), lab.horizon()), (30_000, 30_000));
     // Back goes to the previous marked moment, and the horizon stays.
-    let prev = lab
-        .view()
-        .marks
-        .iter()
-        .map(|m| m.time_ms)
-        .filter(|&t| t < 30_000)
-        .max()
-        .unwrap_or(0);
+    let prev =
+        lab.view().marks.iter().map(|m| m.time_ms).filter(|&t| t < 30_000).max().unwrap_or(0);
     lab.update(Msg::StepBack);
     assert_eq!((lab.now(), lab.horizon()), (prev, 30_000));
     lab.update(Msg::Seek(10_000));
@@ -305,11 +267,8 @@ fn acting_ends_a_tour_and_autoplay() {
 
 #[test]
 fn loading_a_scenario_keeps_only_how_the_reader_reads() {
-    let (mut lab, _) = Lab::open(Opening {
-        tour: Some("nope"),
-        lang: Lang::Zh,
-        ..Opening::default()
-    });
+    let (mut lab, _) =
+        Lab::open(Opening { tour: Some("nope"), lang: Lang::Zh, ..Opening::default() });
     lab.update(Msg::Faster);
     lab.update(Msg::Seek(40_000));
     lab.update(Msg::Seek(20_000));
@@ -399,10 +358,7 @@ fn a_tour_opens_at_the_step_asked_for() {
     assert_eq!((step_of(&lab), lab.now()), (1, walked.now()));
     let (lab, notes) = open(99);
     assert_eq!(step_of(&lab), 0);
-    assert_eq!(
-        notes,
-        ["The tour \"lease-crash-vs-stop\" has 6 steps, not 99; showing the first."]
-    );
+    assert_eq!(notes, ["The tour \"lease-crash-vs-stop\" has 6 steps, not 99; showing the first."]);
 }
 
 #[test]
@@ -466,10 +422,7 @@ fn a_tour_switches_scenarios_and_back() {
         assert!(lab.tour_error().is_none(), "{:?}", lab.tour_error());
         seen.push((lab.source().clone(), lab.now()));
     }
-    assert!(
-        seen.iter().any(|(s, _)| *s != first),
-        "the tour uses more than one scenario"
-    );
+    assert!(seen.iter().any(|(s, _)| *s != first), "the tour uses more than one scenario");
     for i in (0..n - 1).rev() {
         lab.update(Msg::TourBack);
         assert_eq!((lab.source().clone(), lab.now()), seen[i], "step {}", i + 1);
@@ -491,10 +444,7 @@ fn time_stops_at_the_ceiling_of_virtual_time() {
     lab.update(Msg::Frame { timestamp_ms: 50.0 });
     assert_eq!(lab.now(), max);
     assert!(!lab.playing(), "playing stops at the ceiling");
-    assert_eq!(
-        lab.notice(),
-        Some("The lab runs at most 2h0m0s of virtual time; time stops here.")
-    );
+    assert_eq!(lab.notice(), Some("The lab runs at most 2h0m0s of virtual time; time stops here."));
     lab.update(Msg::Step);
     assert_eq!(lab.now(), max, "no event past the ceiling");
     let link = lab.link();
@@ -538,7 +488,12 @@ fn every_step_that_says_watch_plays() {
         for (i, step) in tour.steps.iter().enumerate().take(last) {
             let says = step.say.get(Lang::En).to_lowercase();
             if says.contains("watch") || says.contains("flaps") {
-                assert!(step.play.is_some(), "tour {} step {} asks the reader to watch but stands still", tour.name, i + 1);
+                assert!(
+                    step.play.is_some(),
+                    "tour {} step {} asks the reader to watch but stands still",
+                    tour.name,
+                    i + 1
+                );
             }
         }
     }

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 /// What the UI may name under `crate::`: the lab, the contract, the import, the shared text
 /// helpers, its own modules, and of the model only the API objects and events the state holds.
-const ALLOWED: [&str; 9] = ["lab", "contract", "import", "lang", "duration", "quote", "ui", "k8s::api", "k8s::event"];
+const ALLOWED: [&str; 9] =
+    ["lab", "contract", "import", "lang", "duration", "quote", "ui", "k8s::api", "k8s::event"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -40,7 +41,8 @@ fn lines_naming(text: &str, bad: impl Fn(&str) -> bool) -> Vec<String> {
 
 /// Whether `path` starts with the module path `module` (and not a longer name).
 fn under(path: &str, module: &str) -> bool {
-    path.strip_prefix(module).is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    path.strip_prefix(module)
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
 /// The places in `text` that name a `crate::` path the UI may not use.
@@ -96,7 +98,11 @@ fn no_layer_names_one_above_it() {
         }
     }
     assert!(wrong.is_empty(), "a layer names one above it:\n{}", wrong.join("\n"));
-    assert_eq!(upward("use crate::sim::world::World;", 0).len(), 1, "the check sees k8s naming sim");
+    assert_eq!(
+        upward("use crate::sim::world::World;", 0).len(),
+        1,
+        "the check sees k8s naming sim"
+    );
     assert!(upward("use crate::k8s::api::Service;", 1).is_empty());
 }
 
@@ -104,7 +110,8 @@ fn no_layer_names_one_above_it() {
 /// module; a new `pub mod` or `pub use` in `src/lib.rs` widens it and must be meant.
 #[test]
 fn the_crate_root_exposes_the_facades_only() {
-    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    let lib =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
     let public: Vec<&str> = lib
         .lines()
         .filter_map(|l| l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("pub use ")))
@@ -121,10 +128,14 @@ fn the_library_does_not_use_its_testing_module() {
     rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
     let mut wrong = Vec::new();
     for f in files.iter().filter(|f| !f.ends_with("src/testing.rs")) {
-        for hit in lines_naming(&std::fs::read_to_string(f).unwrap(), |path| under(path, "testing")) {
+        for hit in lines_naming(&std::fs::read_to_string(f).unwrap(), |path| under(path, "testing"))
+        {
             wrong.push(format!("{}: {hit}", f.display()));
         }
     }
     assert!(wrong.is_empty(), "the library uses crate::testing:\n{}", wrong.join("\n"));
-    assert_eq!(lines_naming("use crate::testing::k8s::etcd;", |path| under(path, "testing")).len(), 1);
+    assert_eq!(
+        lines_naming("use crate::testing::k8s::etcd;", |path| under(path, "testing")).len(),
+        1
+    );
 }

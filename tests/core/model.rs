@@ -6,8 +6,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::BTreeSet;
 
-use kube_bootstrap_lab::testing::k8s::allocator::{AllocationBitmap, Strategy};
 use kube_bootstrap_lab::contract::api::Behavior;
+use kube_bootstrap_lab::testing::k8s::allocator::{AllocationBitmap, Strategy};
 use kube_bootstrap_lab::testing::k8s::ipallocator::Range;
 use kube_bootstrap_lab::testing::rng::SimRng;
 
@@ -74,10 +74,7 @@ pub fn check_against_model(seed: u64, steps: usize) {
             }
         }
         assert_eq!(b.free(), (max - model.len()) as i64);
-        assert_eq!(
-            b.iter().collect::<Vec<_>>(),
-            model.iter().copied().collect::<Vec<_>>()
-        );
+        assert_eq!(b.iter().collect::<Vec<_>>(), model.iter().copied().collect::<Vec<_>>());
         assert!(b.has(offset) == model.contains(&offset));
     }
 }
@@ -102,9 +99,7 @@ pub fn expected_next(
             return None;
         }
         let start = draws.intn(len);
-        (0..len)
-            .map(|k| base + (start + k) % len)
-            .find(|o| !taken.contains(o))
+        (0..len).map(|k| base + (start + k) % len).find(|o| !taken.contains(o))
     };
     scan(band, max - band).or_else(|| scan(0, band))
 }
@@ -116,11 +111,8 @@ fn allocate_next_in_a_nearly_full_large_range_follows_the_rule() {
     for seed in 0..6 {
         let mut rng = SimRng::new(seed);
         let max = 64 * 64 * 2 + 1 + rng.intn(5000);
-        let strategy = if seed % 2 == 0 {
-            Strategy::RandomScan
-        } else {
-            Strategy::RandomScanWithOffset(256)
-        };
+        let strategy =
+            if seed % 2 == 0 { Strategy::RandomScan } else { Strategy::RandomScanWithOffset(256) };
         let mut b = AllocationBitmap::new(max, "m", strategy);
         let holes: BTreeSet<usize> = (0..12).map(|_| rng.intn(max)).collect();
         let mut model: BTreeSet<usize> = (0..max).filter(|o| !holes.contains(o)).collect();
@@ -165,9 +157,7 @@ fn ip_range_snapshot_round_trips_under_churn() {
     let back = Range::from_snapshot(&r.snapshot(), Behavior::V1_29).unwrap();
     assert_eq!(back, {
         let mut fresh = Range::new(net("10.96.0.0/20"), Behavior::V1_29);
-        fresh
-            .restore(&net("10.96.0.0/20"), &r.snapshot().data)
-            .unwrap();
+        fresh.restore(&net("10.96.0.0/20"), &r.snapshot().data).unwrap();
         fresh
     });
     assert_eq!(back.used() as usize, held.len());

@@ -11,9 +11,9 @@ use serde_json::json;
 
 use kube_bootstrap_lab::contract::api::{Pod, Service, ServicePort};
 use kube_bootstrap_lab::contract::event::EventKind;
+use kube_bootstrap_lab::contract::scenario::{self, Action, CreatePod, CreateService};
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::testing::k8s::names::{self, NameRule};
-use kube_bootstrap_lab::contract::scenario::{self, Action, CreatePod, CreateService};
 use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 
 /// `pkg/util/validation`'s texts, as the apiserver prints them (note the two spaces before
@@ -48,7 +48,9 @@ pub fn pod(name: &str) -> Action {
 fn names_are_refused_in_kubernetes_words() {
     assert_eq!(
         service("My_Svc").validate().unwrap_err(),
-        format!("Service \"My_Svc\" is invalid: metadata.name: Invalid value: \"My_Svc\": {DNS1035}")
+        format!(
+            "Service \"My_Svc\" is invalid: metadata.name: Invalid value: \"My_Svc\": {DNS1035}"
+        )
     );
     assert_eq!(
         service(" x").validate().unwrap_err(),
@@ -72,7 +74,9 @@ fn names_are_quoted_as_go_quotes_them() {
     assert_eq!(names::go_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
     assert_eq!(names::go_quote("a\nb\tc\u{1}d\u{7f}"), "\"a\\nb\\tc\\x01d\\x7f\"");
     assert_eq!(names::go_quote("é\u{a0}\u{2028}"), "\"é\\u00a0\\u2028\"");
-    assert!(service("web\nx").validate().unwrap_err().starts_with("Service \"web\\nx\" is invalid: metadata.name: Invalid value: \"web\\nx\": "));
+    assert!(service("web\nx").validate().unwrap_err().starts_with(
+        "Service \"web\\nx\" is invalid: metadata.name: Invalid value: \"web\\nx\": "
+    ));
 }
 
 #[test]
@@ -80,7 +84,9 @@ fn too_long_names_say_so_and_several_errors_are_one_aggregate() {
     let long = "a".repeat(64);
     assert_eq!(
         names::field_errors(&long, NameRule::Dns1035Label),
-        vec![format!("metadata.name: Invalid value: \"{long}\": must be no more than 63 characters")]
+        vec![format!(
+            "metadata.name: Invalid value: \"{long}\": must be no more than 63 characters"
+        )]
     );
     assert!(names::is_valid(&"a".repeat(63), NameRule::Dns1035Label));
     // The subdomain's regex bounds no label: only the whole, at 253.
@@ -88,7 +94,9 @@ fn too_long_names_say_so_and_several_errors_are_one_aggregate() {
     let dotted = ["a".repeat(63), "b".repeat(63), "c".repeat(63), "d".repeat(62)].join(".");
     assert_eq!(
         names::field_errors(&dotted, NameRule::Dns1123Subdomain),
-        vec![format!("metadata.name: Invalid value: \"{dotted}\": must be no more than 253 characters")]
+        vec![format!(
+            "metadata.name: Invalid value: \"{dotted}\": must be no more than 253 characters"
+        )]
     );
     let bad = format!("{}X", "a".repeat(63));
     assert_eq!(
@@ -103,15 +111,24 @@ fn open_default() -> Lab {
 
 #[test]
 fn a_refused_name_from_the_ui_changes_nothing_and_says_why() {
-    for (action, refusal) in [(service(""), "Service \"\" is invalid: "), (service("My_Svc"), "Service \"My_Svc\""), (pod(""), "Pod \"\" is invalid: ")] {
-        let (mut lab, _) = Lab::open(Opening { tour: Some("lease-crash-vs-stop"), ..Opening::default() });
+    for (action, refusal) in [
+        (service(""), "Service \"\" is invalid: "),
+        (service("My_Svc"), "Service \"My_Svc\""),
+        (pod(""), "Pod \"\" is invalid: "),
+    ] {
+        let (mut lab, _) =
+            Lab::open(Opening { tour: Some("lease-crash-vs-stop"), ..Opening::default() });
         lab.update(Msg::Seek(20_000));
         let (state, link, events) = (lab.state().clone(), lab.link(), lab.view().events.len());
         lab.update(Msg::Act(action));
         let notice = lab.notice().unwrap_or_default().to_string();
         assert!(notice.starts_with(refusal) && notice.contains("metadata.name: "), "{notice}");
         assert_eq!(lab.state(), &state, "{refusal}: the cluster is as it was");
-        assert_eq!((lab.link(), lab.view().events.len()), (link, events), "{refusal}: nothing is recorded");
+        assert_eq!(
+            (lab.link(), lab.view().events.len()),
+            (link, events),
+            "{refusal}: nothing is recorded"
+        );
         assert!(lab.guide().is_some() && !lab.forked(), "{refusal}: the tour goes on, no fork");
     }
     // A valid name is created as before.
@@ -132,15 +149,23 @@ fn an_action_or_a_link_with_a_refused_name_creates_nothing() {
     assert!(failed.message.starts_with("Pod \"Web\" is invalid: metadata.name: Invalid value: \"Web\": a lowercase RFC 1123 subdomain"), "{}", failed.message);
     assert!(!failed.apiserver.is_empty(), "refused by the apiserver that served it");
     let after = tl.world().state();
-    assert_eq!((before.pods.len(), before.services.len()), (after.pods.len(), after.services.len()));
+    assert_eq!(
+        (before.pods.len(), before.services.len()),
+        (after.pods.len(), after.services.len())
+    );
     let last = tl.world().events().last().unwrap();
     assert_eq!(last.kind, EventKind::ActionFailed);
     // The same refusal from a link.
     let actions = json!([[5000, {"do": "create_service", "service": {"name": "Web", "ports": [{"port": 80}]}}]]);
-    let fragment = format!("scenario=crash-one-of-three&t=6s&actions={}", kube_bootstrap_lab::lab::share::percent_encode(&actions.to_string()));
-    let (_, tl) = kube_bootstrap_lab::lab::share::Moment::decode(&fragment).unwrap().restore().unwrap();
+    let fragment = format!(
+        "scenario=crash-one-of-three&t=6s&actions={}",
+        kube_bootstrap_lab::lab::share::percent_encode(&actions.to_string())
+    );
+    let (_, tl) =
+        kube_bootstrap_lab::lab::share::Moment::decode(&fragment).unwrap().restore().unwrap();
     assert!(!tl.world().state().services.iter().any(|s| s.name == "Web"));
-    assert!(tl.world().events().iter().any(|e| e.kind == EventKind::ActionFailed && e.message.starts_with("Service \"Web\" is invalid")));
+    assert!(tl.world().events().iter().any(|e| e.kind == EventKind::ActionFailed
+        && e.message.starts_with("Service \"Web\" is invalid")));
 }
 
 #[test]

@@ -22,21 +22,15 @@ fn empty_flag_is_the_deprecated_default() {
 #[test]
 fn kubernetes_service_ip_is_the_first_address() {
     assert_eq!(
-        parse_service_cluster_ip_range("10.96.0.0/12")
-            .unwrap()
-            .kubernetes_service_ip(),
+        parse_service_cluster_ip_range("10.96.0.0/12").unwrap().kubernetes_service_ip(),
         ip("10.96.0.1")
     );
     assert_eq!(
-        parse_service_cluster_ip_range("10.96.3.7/12")
-            .unwrap()
-            .kubernetes_service_ip(),
+        parse_service_cluster_ip_range("10.96.3.7/12").unwrap().kubernetes_service_ip(),
         ip("10.96.0.1")
     );
     assert_eq!(
-        parse_service_cluster_ip_range("fd00:10:96::/108")
-            .unwrap()
-            .kubernetes_service_ip(),
+        parse_service_cluster_ip_range("fd00:10:96::/108").unwrap().kubernetes_service_ip(),
         ip("fd00:10:96::1")
     );
 }
@@ -73,10 +67,7 @@ fn mask_limits() {
 #[test]
 fn dual_stack_rules() {
     let r = parse_service_cluster_ip_range("10.96.0.0/16,fd00:10:96::/112").unwrap();
-    assert_eq!(
-        r.networks(),
-        vec![net("10.96.0.0/16"), net("fd00:10:96::/112")]
-    );
+    assert_eq!(r.networks(), vec![net("10.96.0.0/16"), net("fd00:10:96::/112")]);
     assert_eq!(
         err("10.96.0.0/16,10.97.0.0/16"),
         "--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family"
@@ -91,10 +82,7 @@ fn dual_stack_rules() {
 
 #[test]
 fn node_port_flags() {
-    assert_eq!(
-        parse_service_node_port_range("").unwrap(),
-        PortRange::DEFAULT
-    );
+    assert_eq!(parse_service_node_port_range("").unwrap(), PortRange::DEFAULT);
     let range = PortRange::DEFAULT;
     assert!(validate_kubernetes_service_node_port(0, &range).is_ok());
     assert!(validate_kubernetes_service_node_port(30443, &range).is_ok());

@@ -22,10 +22,17 @@ fn a_trainers_tour_opens_at_its_step_and_links_to_it_by_its_address() {
     assert!(notes.is_empty(), "{notes:?}");
     let g = lab.guide().expect("in the tour");
     assert_eq!((g.tour.name.as_str(), g.index, lab.now()), ("mine", 1, 20_000));
-    assert_eq!(lab.link_to_here(), "?tour-src=https%3A%2F%2Ftrainer.example%2Ftours%2Fmine.json&step=2");
+    assert_eq!(
+        lab.link_to_here(),
+        "?tour-src=https%3A%2F%2Ftrainer.example%2Ftours%2Fmine.json&step=2"
+    );
     // Given inline, it has no address: a link is to the moment.
     let (lab, _) = open(Ok(TOUR), None, None);
-    assert!(lab.link_to_here().starts_with("#scenario=crash-one-of-three&t="), "{}", lab.link_to_here());
+    assert!(
+        lab.link_to_here().starts_with("#scenario=crash-one-of-three&t="),
+        "{}",
+        lab.link_to_here()
+    );
 }
 
 #[test]
@@ -34,7 +41,12 @@ fn a_file_that_does_not_read_opens_the_story_with_one_line() {
     let (lab, notes) = open(Ok(&bad), Some(SRC), None);
     assert_eq!(lab.guide().map(|g| g.tour.name.as_str()), Some("story"));
     assert_eq!(notes.len(), 1, "{notes:?}");
-    assert!(notes[0].starts_with(&format!("The tour file \"{SRC}\" could not be opened (steps[0].say.fr: unknown language")), "{notes:?}");
+    assert!(
+        notes[0].starts_with(&format!(
+            "The tour file \"{SRC}\" could not be opened (steps[0].say.fr: unknown language"
+        )),
+        "{notes:?}"
+    );
     assert!(!notes[0].contains('\n'));
     let (lab, notes) = open(Err("HTTP 404 Not Found"), Some(SRC), None);
     assert_eq!(lab.guide().map(|g| g.tour.name.as_str()), Some("story"));
@@ -44,20 +56,43 @@ fn a_file_that_does_not_read_opens_the_story_with_one_line() {
 #[test]
 fn fetched_later_it_replaces_the_lab_in_the_readers_language() {
     let (mut lab, _) = Lab::open(Opening { lang: Lang::Zh, ..Opening::default() });
-    assert!(lab.update(Msg::OpenTourFile { text: Ok(TOUR.into()), src: Some(SRC.into()), step: None }));
-    assert_eq!((lab.guide().map(|g| g.tour.name.clone()), lab.lang()), (Some("mine".into()), Lang::Zh));
-    assert!(lab.update(Msg::OpenTourFile { text: Ok("{".into()), src: Some(SRC.into()), step: None }));
+    assert!(lab.update(Msg::OpenTourFile {
+        text: Ok(TOUR.into()),
+        src: Some(SRC.into()),
+        step: None
+    }));
+    assert_eq!(
+        (lab.guide().map(|g| g.tour.name.clone()), lab.lang()),
+        (Some("mine".into()), Lang::Zh)
+    );
+    assert!(lab.update(Msg::OpenTourFile {
+        text: Ok("{".into()),
+        src: Some(SRC.into()),
+        step: None
+    }));
     assert!(lab.notice().is_some_and(|n| n.starts_with("无法打开导览文件")), "{:?}", lab.notice());
 }
 
 #[test]
 fn only_http_addresses_are_fetched() {
-    for ok in [SRC, "http://127.0.0.1:8000/t.json", "tours/mine.json", "/t.json", "../t.json?x=a:b"] {
-        let (o, problems) = parse_query(&format!("?tour-src={}", kube_bootstrap_lab::lab::share::percent_encode(ok)));
+    for ok in [SRC, "http://127.0.0.1:8000/t.json", "tours/mine.json", "/t.json", "../t.json?x=a:b"]
+    {
+        let (o, problems) = parse_query(&format!(
+            "?tour-src={}",
+            kube_bootstrap_lab::lab::share::percent_encode(ok)
+        ));
         assert!(problems.is_empty() && o.tour_src.as_deref() == Some(ok), "{ok}: {problems:?}");
     }
     for bad in ["javascript:alert(1)", "data:application/json,{}", "file:///etc/passwd", ""] {
-        let (o, problems) = parse_query(&format!("?tour-src={}", kube_bootstrap_lab::lab::share::percent_encode(bad)));
-        assert!(o.tour_src.is_none() && problems.len() == 1 && problems[0].starts_with("URL parameter tour-src: "), "{bad}: {problems:?}");
+        let (o, problems) = parse_query(&format!(
+            "?tour-src={}",
+            kube_bootstrap_lab::lab::share::percent_encode(bad)
+        ));
+        assert!(
+            o.tour_src.is_none()
+                && problems.len() == 1
+                && problems[0].starts_with("URL parameter tour-src: "),
+            "{bad}: {problems:?}"
+        );
     }
 }

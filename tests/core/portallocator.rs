@@ -1,8 +1,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::testing::k8s::allocator::ItemRange;
 use kube_bootstrap_lab::contract::api::{Behavior, RangeAllocation};
+use kube_bootstrap_lab::testing::k8s::allocator::ItemRange;
 use kube_bootstrap_lab::testing::k8s::portallocator::{Error, PortAllocator, PortRange};
 use kube_bootstrap_lab::testing::rng::SimRng;
 
@@ -24,22 +24,10 @@ fn parses_the_three_notations() {
 #[test]
 fn parse_errors_carry_apimachinery_texts() {
     let e = |v: &str| PortRange::parse(v).unwrap_err();
-    assert_eq!(
-        e("30000-70000"),
-        "the port range cannot be greater than 65535: 30000-70000"
-    );
-    assert_eq!(
-        e("70000"),
-        "the port range cannot be greater than 65535: 70000"
-    );
-    assert_eq!(
-        e("65000+1000"),
-        "the port range cannot be greater than 65535: 65000+1000"
-    );
-    assert_eq!(
-        e("32767-30000"),
-        "end port cannot be less than start port: 32767-30000"
-    );
+    assert_eq!(e("30000-70000"), "the port range cannot be greater than 65535: 30000-70000");
+    assert_eq!(e("70000"), "the port range cannot be greater than 65535: 70000");
+    assert_eq!(e("65000+1000"), "the port range cannot be greater than 65535: 65000+1000");
+    assert_eq!(e("32767-30000"), "end port cannot be less than start port: 32767-30000");
     assert_eq!(e("5--3"), "end port cannot be less than start port: 5--3");
     assert_eq!(e("30000-+5"), "unable to parse port range: 30000-+5");
     assert_eq!(e("abc"), "strconv.Atoi: parsing \"abc\": invalid syntax");
@@ -77,31 +65,21 @@ fn static_band_sizes() {
     }
     let a = PortAllocator::new(PortRange::DEFAULT, Behavior::V1_29);
     assert_eq!((a.size(), a.static_band(), a.free()), (2768, 86, 2768));
-    assert_eq!(
-        PortAllocator::new(PortRange::DEFAULT, Behavior::V1_20).static_band(),
-        0
-    );
+    assert_eq!(PortAllocator::new(PortRange::DEFAULT, Behavior::V1_20).static_band(), 0);
 }
 
 #[test]
 fn errors_carry_kubernetes_texts() {
     let mut a = PortAllocator::new(PortRange::DEFAULT, Behavior::V1_29);
     a.allocate(30080).unwrap();
-    assert_eq!(
-        a.allocate(30080).unwrap_err().to_string(),
-        "provided port is already allocated"
-    );
+    assert_eq!(a.allocate(30080).unwrap_err().to_string(), "provided port is already allocated");
     assert_eq!(
         a.allocate(80).unwrap_err().to_string(),
         "provided port is not in the valid range. The range of valid ports is 30000-32767"
     );
     assert_eq!(
         a.allocate(32768).unwrap_err(),
-        Error::NotInRange {
-            item: 32768,
-            valid: "30000-32767".into(),
-            legacy: false
-        }
+        Error::NotInRange { item: 32768, valid: "30000-32767".into(), legacy: false }
     );
     assert_eq!(Error::Full.to_string(), "range is full");
     assert_eq!(
@@ -119,9 +97,7 @@ fn allocate_next_prefers_the_dynamic_band_and_fills_up() {
         let p = a.allocate_next(&mut rng).unwrap();
         assert!((30086..=32767).contains(&p), "{p} is in the static band");
     }
-    let mut statics: Vec<i32> = (0..86)
-        .map(|_| a.allocate_next(&mut rng).unwrap())
-        .collect();
+    let mut statics: Vec<i32> = (0..86).map(|_| a.allocate_next(&mut rng).unwrap()).collect();
     statics.sort();
     assert_eq!(statics, (30000..30086).collect::<Vec<_>>());
     assert_eq!(a.allocate_next(&mut rng), Err(Error::Full));
@@ -152,18 +128,10 @@ fn snapshot_and_restore() {
     let back = PortAllocator::from_snapshot(&a.snapshot(), Behavior::V1_29).unwrap();
     assert_eq!(back.iter().collect::<Vec<_>>(), vec![30086]);
     let mut other = PortAllocator::new(pr(30000, 100), Behavior::V1_29);
+    assert_eq!(other.restore(&PortRange::DEFAULT, &[1]), Err(Error::MismatchedNetwork));
+    let bad = RangeAllocation { range: "x-y".into(), data: vec![] };
     assert_eq!(
-        other.restore(&PortRange::DEFAULT, &[1]),
-        Err(Error::MismatchedNetwork)
-    );
-    let bad = RangeAllocation {
-        range: "x-y".into(),
-        data: vec![],
-    };
-    assert_eq!(
-        PortAllocator::from_snapshot(&bad, Behavior::V1_29)
-            .unwrap_err()
-            .to_string(),
+        PortAllocator::from_snapshot(&bad, Behavior::V1_29).unwrap_err().to_string(),
         "strconv.Atoi: parsing \"x\": invalid syntax"
     );
 }

@@ -20,7 +20,12 @@ fn step_of(lab: &Lab) -> usize {
 }
 
 fn open_at(step: usize, autoplay: bool) -> Lab {
-    let (lab, notes) = Lab::open(Opening { tour: Some(TOUR), step: Some(step + 1), autoplay, ..Opening::default() });
+    let (lab, notes) = Lab::open(Opening {
+        tour: Some(TOUR),
+        step: Some(step + 1),
+        autoplay,
+        ..Opening::default()
+    });
     assert!(notes.is_empty(), "{notes:?}");
     lab
 }
@@ -59,7 +64,10 @@ fn answering_keeps_the_answer_moves_on_and_the_next_step_says_whether_it_was_rig
     assert_eq!((g.index, g.answered(ASKING)), (ASKING + 1, Some(RIGHT)));
     let v = g.verdict().expect("a verdict");
     assert!(v.right());
-    assert_eq!((v.picked_answer(), v.right_answer(), v.why()), (&ask.answers[RIGHT], &ask.answers[RIGHT], &ask.why));
+    assert_eq!(
+        (v.picked_answer(), v.right_answer(), v.why()),
+        (&ask.answers[RIGHT], &ask.answers[RIGHT], &ask.why)
+    );
     // Back shows the question with the answer picked, forward the verdict again.
     lab.update(Msg::TourBack);
     let g = lab.guide().unwrap();
@@ -146,7 +154,10 @@ fn an_answer_the_step_does_not_offer_changes_nothing() {
     let mut lab = open_at(ASKING, false);
     let (t, n) = (lab.now(), lab.guide().unwrap().asks().unwrap().answers.len());
     assert!(!answer(&mut lab, n), "no answer {n}");
-    assert_eq!((step_of(&lab), lab.now(), lab.guide().unwrap().answered(ASKING)), (ASKING, t, None));
+    assert_eq!(
+        (step_of(&lab), lab.now(), lab.guide().unwrap().answered(ASKING)),
+        (ASKING, t, None)
+    );
     // A step that asks nothing takes no answer.
     let mut lab = open_at(0, false);
     assert!(lab.guide().unwrap().asks().is_none());
@@ -192,7 +203,11 @@ fn at_least_four_tours_ask_and_every_question_is_answered_by_its_next_step() {
             asking.push(tour.name.clone());
             // The moment that answers it is on the same clock: playing gets there.
             assert_eq!(tour.steps[i + 1].scenario, step.scenario, "{} step {}", tour.name, i + 1);
-            let (mut lab, notes) = Lab::open(Opening { tour: Some(&tour.name), step: Some(i + 1), ..Opening::default() });
+            let (mut lab, notes) = Lab::open(Opening {
+                tour: Some(&tour.name),
+                step: Some(i + 1),
+                ..Opening::default()
+            });
             assert!(notes.is_empty(), "{notes:?}");
             for (k, _) in ask.answers.iter().enumerate() {
                 if k > 0 {

@@ -18,10 +18,7 @@ enum Op {
 
 fn ops(max: usize) -> impl proptest::strategy::Strategy<Value = Vec<Op>> {
     prop::collection::vec(
-        prop_oneof![
-            (0..max + 8).prop_map(Op::Allocate),
-            (0..max + 8).prop_map(Op::Release)
-        ],
+        prop_oneof![(0..max + 8).prop_map(Op::Allocate), (0..max + 8).prop_map(Op::Release)],
         0..200,
     )
 }
@@ -93,8 +90,8 @@ proptest! {
 mod parsers {
     use proptest::prelude::*;
 
-    use kube_bootstrap_lab::testing::duration::parse_ms;
     use kube_bootstrap_lab::contract::scenario;
+    use kube_bootstrap_lab::testing::duration::parse_ms;
 
     const BASE: &str = r#"{"name": "p", "seed": 3, "cluster": {"service_cluster_ip_range": "10.96.0.0/16",
       "service_node_port_range": "30000-30100", "apiservers": [{"name": "a", "advertise_address": "192.168.1.1"}]},
@@ -143,26 +140,36 @@ mod implied_slice {
     use kube_bootstrap_lab::contract::api::{
         EndpointPort, EndpointSlice, EndpointSubset, Endpoints, SliceEndpoint, LABEL_SERVICE_NAME,
     };
-    use kube_bootstrap_lab::testing::k8s::reconcilers::endpointsadapter::{is_slice_of, slice_from_endpoints};
+    use kube_bootstrap_lab::testing::k8s::reconcilers::endpointsadapter::{
+        is_slice_of, slice_from_endpoints,
+    };
 
     const IPS: &[&str] = &["192.168.10.11", "192.168.10.12", "fd00::1", "::ffff:10.0.0.1", "nope"];
 
     fn endpoints() -> impl Strategy<Value = Endpoints> {
         let subset = (
             prop::collection::vec(prop::sample::select(IPS), 0..4),
-            prop::collection::vec((0i32..3).prop_map(|p| EndpointPort { name: String::new(), port: 6443 + p, ..EndpointPort::default() }), 0..2),
+            prop::collection::vec(
+                (0i32..3).prop_map(|p| EndpointPort {
+                    name: String::new(),
+                    port: 6443 + p,
+                    ..EndpointPort::default()
+                }),
+                0..2,
+            ),
         )
             .prop_map(|(ips, ports)| EndpointSubset {
                 addresses: ips.iter().map(|s| s.to_string()).collect(),
                 ports,
                 ..EndpointSubset::default()
             });
-        (prop::sample::select(&["kubernetes", "other"][..]), prop::collection::vec(subset, 0..3)).prop_map(|(name, subsets)| Endpoints {
-            namespace: "default".into(),
-            name: name.into(),
-            labels: BTreeMap::new(),
-            subsets,
-        })
+        (prop::sample::select(&["kubernetes", "other"][..]), prop::collection::vec(subset, 0..3))
+            .prop_map(|(name, subsets)| Endpoints {
+                namespace: "default".into(),
+                name: name.into(),
+                labels: BTreeMap::new(),
+                subsets,
+            })
     }
 
     /// `change` applied to a slice: none (6 and up), or one field made to differ.
@@ -200,11 +207,11 @@ mod refusals {
     use proptest::prelude::*;
     use serde_json::json;
 
-    use kube_bootstrap_lab::testing::k8s::controlplane::Status;
-    use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
     use kube_bootstrap_lab::contract::scenario::{self, Action, Millis, Scenario};
-    use kube_bootstrap_lab::lab::share::percent_encode;
     use kube_bootstrap_lab::contract::state::ApiserverStatus as Shown;
+    use kube_bootstrap_lab::lab::share::percent_encode;
+    use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
+    use kube_bootstrap_lab::testing::k8s::controlplane::Status;
     use kube_bootstrap_lab::testing::sim::timeline::Timeline;
     use kube_bootstrap_lab::testing::sim::world::World;
 
@@ -232,7 +239,9 @@ mod refusals {
             3 => json!({"do": "isolate_apiserver", "apiserver": name, "for": format!("{secs}s")}),
             4 => json!({"do": "etcd_outage", "for": format!("{secs}s")}),
             5 => json!({"do": "create_service", "service": svc, "via": name}),
-            _ => json!({"do": "add_apiserver", "name": name, "advertise_address": format!("192.168.10.{}", 11 + who)}),
+            _ => {
+                json!({"do": "add_apiserver", "name": name, "advertise_address": format!("192.168.10.{}", 11 + who)})
+            }
         };
         Action::from_json("", raw).unwrap()
     }
@@ -274,8 +283,10 @@ mod refusals {
             for (name, allowed) in view.allowed.iter() {
                 let takes = |a: Action| w.clone().act(&a).is_ok();
                 let for_ = Millis::new(30_000).unwrap();
-                let (crash, stop, start) = (Action::crash(name), Action::stop(name), Action::start(name));
-                let world = [takes(crash), takes(stop), takes(start), takes(Action::isolate(name, for_))];
+                let (crash, stop, start) =
+                    (Action::crash(name), Action::stop(name), Action::start(name));
+                let world =
+                    [takes(crash), takes(stop), takes(start), takes(Action::isolate(name, for_))];
                 let offered = [allowed.crash, allowed.stop, allowed.start, allowed.isolate];
                 prop_assert_eq!(offered, world, "{} at {} ms", name, w.now());
             }
@@ -298,8 +309,18 @@ mod refusals {
         // (wait, kind, who, seconds): b isolated while starting, c started, a isolated and
         // stopped (its hook cannot reach etcd: stopping), then crashed; c isolated and stopped;
         // b stopped during an etcd outage; a started again.
-        let script = [(1_000, 3, 1, 30), (0, 2, 2, 0), (500, 3, 0, 5), (0, 1, 0, 0), (3_000, 0, 0, 0),
-            (6_000, 3, 2, 9), (2_000, 1, 2, 0), (30_000, 4, 1, 20), (0, 1, 1, 0), (0, 2, 0, 0)];
+        let script = [
+            (1_000, 3, 1, 30),
+            (0, 2, 2, 0),
+            (500, 3, 0, 5),
+            (0, 1, 0, 0),
+            (3_000, 0, 0, 0),
+            (6_000, 3, 2, 9),
+            (2_000, 1, 2, 0),
+            (30_000, 4, 1, 20),
+            (0, 1, 1, 0),
+            (0, 2, 0, 0),
+        ];
         for (wait, kind, who, secs) in script {
             twins.go(wait, action(kind, who, secs.max(1)));
             assert!(twins.agree().is_ok(), "{:?}", twins.agree());

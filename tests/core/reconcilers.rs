@@ -67,11 +67,7 @@ impl Fake {
     }
 
     pub(crate) fn addresses(&self) -> Vec<&str> {
-        self.ep()
-            .subsets
-            .iter()
-            .flat_map(|s| s.addresses.iter().map(String::as_str))
-            .collect()
+        self.ep().subsets.iter().flat_map(|s| s.addresses.iter().map(String::as_str)).collect()
     }
 }
 
@@ -79,9 +75,7 @@ impl ReconcilerApi for Fake {
     fn get_endpoints(&mut self, name: &str) -> Result<Endpoints, ApiError> {
         self.check()?;
         if self.race_create {
-            return Err(ApiError::NotFound(format!(
-                "endpoints \"{name}\" not found"
-            )));
+            return Err(ApiError::NotFound(format!("endpoints \"{name}\" not found")));
         }
         self.endpoints
             .get(name)
@@ -98,8 +92,7 @@ impl ReconcilerApi for Fake {
                 endpoints.name
             )));
         }
-        self.endpoints
-            .insert(endpoints.name.clone(), endpoints.clone());
+        self.endpoints.insert(endpoints.name.clone(), endpoints.clone());
         Ok(())
     }
 
@@ -115,10 +108,7 @@ impl ReconcilerApi for Fake {
                 *e = endpoints.clone();
                 Ok(())
             }
-            None => Err(ApiError::NotFound(format!(
-                "endpoints \"{}\" not found",
-                endpoints.name
-            ))),
+            None => Err(ApiError::NotFound(format!("endpoints \"{}\" not found", endpoints.name))),
         }
     }
 
@@ -181,11 +171,7 @@ impl ReconcilerApi for Fake {
 
     fn list_leases(&mut self) -> Result<Vec<String>, ApiError> {
         self.check()?;
-        Ok(if self.lose_leases {
-            Vec::new()
-        } else {
-            self.leases.iter().cloned().collect()
-        })
+        Ok(if self.lose_leases { Vec::new() } else { self.leases.iter().cloned().collect() })
     }
 
     fn update_lease(&mut self, ip: &str) -> Result<(), ApiError> {
@@ -199,9 +185,7 @@ impl ReconcilerApi for Fake {
         if self.leases.remove(ip) {
             Ok(())
         } else {
-            Err(ApiError::NotFound(format!(
-                "key not found: /masterleases/{ip}"
-            )))
+            Err(ApiError::NotFound(format!("key not found: /masterleases/{ip}")))
         }
     }
 
@@ -211,11 +195,7 @@ impl ReconcilerApi for Fake {
 }
 
 pub(crate) fn port(name: &str, port: i32) -> EndpointPort {
-    EndpointPort {
-        name: name.into(),
-        port,
-        protocol: Protocol::TCP,
-    }
+    EndpointPort { name: name.into(), port, protocol: Protocol::TCP }
 }
 
 pub(crate) fn https() -> Vec<EndpointPort> {
@@ -273,13 +253,9 @@ fn lease_creates_missing_endpoints_with_ports_and_label() {
         let mut api = Fake::with(&["10.0.0.1"], None);
         let mut r = lease(behavior);
         let ports = vec![port("https", 6443), port("extra", 8443)];
-        r.reconcile_endpoints(&mut api, NAME, OWN, &ports, false)
-            .unwrap();
+        r.reconcile_endpoints(&mut api, NAME, OWN, &ports, false).unwrap();
         // Our lease is refreshed first, so it is part of the new object.
-        assert_eq!(
-            api.leases,
-            BTreeSet::from(["10.0.0.1".to_string(), OWN.to_string()])
-        );
+        assert_eq!(api.leases, BTreeSet::from(["10.0.0.1".to_string(), OWN.to_string()]));
         assert_eq!(*api.ep(), eps(vec![subset(&["10.0.0.1", OWN], ports)]));
         assert_eq!(api.writes, ["create"]);
         assert_eq!(api.log, [lease_log("10.0.0.1 10.0.0.3")]);
@@ -289,10 +265,8 @@ fn lease_creates_missing_endpoints_with_ports_and_label() {
 #[test]
 fn lease_correct_endpoints_are_not_written() {
     // Address order does not matter for the check.
-    let mut api = Fake::with(
-        &["10.0.0.1", OWN],
-        Some(eps(vec![subset(&[OWN, "10.0.0.1"], https())])),
-    );
+    let mut api =
+        Fake::with(&["10.0.0.1", OWN], Some(eps(vec![subset(&[OWN, "10.0.0.1"], https())])));
     let mut r = lease(Behavior::V1_29);
     reconcile(&mut r, &mut api, true).unwrap();
     assert!(api.writes.is_empty());
@@ -322,10 +296,8 @@ fn lease_extra_and_missing_ips_follow_the_leases() {
 
 #[test]
 fn lease_wrong_format_is_reset() {
-    let two = eps(vec![
-        subset(&[OWN], vec![port("a", 1)]),
-        subset(&["10.0.0.1"], vec![port("b", 2)]),
-    ]);
+    let two =
+        eps(vec![subset(&[OWN], vec![port("a", 1)]), subset(&["10.0.0.1"], vec![port("b", 2)])]);
     let mut api = Fake::with(&["10.0.0.1"], Some(two));
     let mut r = lease(Behavior::V1_29);
     // Even with reconcile_ports false the rebuilt subset gets the given ports.
@@ -349,10 +321,7 @@ fn lease_ports_are_fixed_only_when_asked() {
     assert!(api.writes.is_empty());
     api.leases.insert("10.0.0.1".into());
     reconcile(&mut r, &mut api, false).unwrap();
-    assert_eq!(
-        api.ep().subsets,
-        [subset(&["10.0.0.1", OWN], vec![port("https", 443)])]
-    );
+    assert_eq!(api.ep().subsets, [subset(&["10.0.0.1", OWN], vec![port("https", 443)])]);
 
     // reconcile_ports true: fixed, order-sensitively.
     let mut api = Fake::with(&[], Some(wrong));
@@ -360,8 +329,7 @@ fn lease_ports_are_fixed_only_when_asked() {
     assert_eq!(api.ep().subsets, [subset(&[OWN], https())]);
     let swapped = eps(vec![subset(&[OWN], vec![port("b", 2), port("a", 1)])]);
     let mut api = Fake::with(&[], Some(swapped));
-    r.reconcile_endpoints(&mut api, NAME, OWN, &[port("a", 1), port("b", 2)], true)
-        .unwrap();
+    r.reconcile_endpoints(&mut api, NAME, OWN, &[port("a", 1), port("b", 2)], true).unwrap();
     assert_eq!(api.ep().subsets[0].ports, [port("a", 1), port("b", 2)]);
 }
 
@@ -373,10 +341,7 @@ fn lease_adds_the_skip_mirror_label() {
     let mut r = lease(Behavior::V1_29);
     reconcile(&mut r, &mut api, true).unwrap();
     assert_eq!(api.writes, ["update"]);
-    assert_eq!(
-        api.ep().labels.get(SKIP_MIRROR_LABEL).map(String::as_str),
-        Some("true")
-    );
+    assert_eq!(api.ep().labels.get(SKIP_MIRROR_LABEL).map(String::as_str), Some("true"));
     assert_eq!(api.ep().labels.get("other").map(String::as_str), Some("x"));
     assert_eq!(api.ep().subsets, [subset(&[OWN], https())]);
     assert_eq!(api.log, [lease_log(OWN)]);
@@ -384,10 +349,8 @@ fn lease_adds_the_skip_mirror_label() {
 
 #[test]
 fn lease_refuses_to_erase_all_endpoints() {
-    for (behavior, text) in [
-        (Behavior::V1_29, NO_LEASES_V1_29),
-        (Behavior::V1_20, NO_LEASES_V1_20),
-    ] {
+    for (behavior, text) in [(Behavior::V1_29, NO_LEASES_V1_29), (Behavior::V1_20, NO_LEASES_V1_20)]
+    {
         let before = eps(vec![subset(&["10.0.0.1", OWN], https())]);
         let mut api = Fake::with(&["10.0.0.1"], Some(before.clone()));
         api.lose_leases = true;
@@ -412,10 +375,8 @@ fn lease_refuses_to_erase_all_endpoints() {
 #[test]
 fn lease_shutdown_of_one_of_several() {
     for behavior in [Behavior::V1_20, Behavior::V1_29] {
-        let mut api = Fake::with(
-            &["10.0.0.1", OWN],
-            Some(eps(vec![subset(&["10.0.0.1", OWN], https())])),
-        );
+        let mut api =
+            Fake::with(&["10.0.0.1", OWN], Some(eps(vec![subset(&["10.0.0.1", OWN], https())])));
         let mut r = lease(behavior);
         r.stop_reconciling();
         remove(&mut r, &mut api).unwrap();
@@ -444,19 +405,13 @@ fn lease_shutdown_of_the_last_apiserver() {
     r.stop_reconciling();
     let err = remove(&mut r, &mut api).unwrap_err();
     assert_eq!(err.to_string(), NO_LEASES_V1_20);
-    assert!(
-        api.leases.is_empty(),
-        "the lease is removed before the refusal"
-    );
+    assert!(api.leases.is_empty(), "the lease is removed before the refusal");
     assert_eq!(*api.ep(), last);
 
     // Without StopReconciling first, 1.29 refuses as well.
     let mut api = Fake::with(&[OWN], Some(last.clone()));
     let mut r = lease(Behavior::V1_29);
-    assert_eq!(
-        remove(&mut r, &mut api).unwrap_err().to_string(),
-        NO_LEASES_V1_29
-    );
+    assert_eq!(remove(&mut r, &mut api).unwrap_err().to_string(), NO_LEASES_V1_29);
     assert_eq!(*api.ep(), last);
 }
 
@@ -498,11 +453,7 @@ fn lease_stop_reconciling_makes_reconcile_a_no_op() {
     r.stop_reconciling();
     assert!(r.stopped());
     reconcile(&mut r, &mut api, true).unwrap();
-    assert_eq!(
-        api.leases,
-        BTreeSet::from(["10.0.0.1".to_string()]),
-        "our lease is not refreshed"
-    );
+    assert_eq!(api.leases, BTreeSet::from(["10.0.0.1".to_string()]), "our lease is not refreshed");
     assert!(api.endpoints.is_empty() && api.writes.is_empty() && api.log.is_empty());
 }
 
@@ -512,15 +463,9 @@ fn lease_storage_errors_are_returned() {
     api.unavailable = true;
     let mut r = lease(Behavior::V1_29);
     let err = reconcile(&mut r, &mut api, false).unwrap_err();
-    assert_eq!(
-        err,
-        ReconcileError::Api(ApiError::Unavailable(UNAVAILABLE.into()))
-    );
+    assert_eq!(err, ReconcileError::Api(ApiError::Unavailable(UNAVAILABLE.into())));
     assert_eq!(err.to_string(), UNAVAILABLE);
-    assert_eq!(
-        remove(&mut r, &mut api).unwrap_err().to_string(),
-        UNAVAILABLE
-    );
+    assert_eq!(remove(&mut r, &mut api).unwrap_err().to_string(), UNAVAILABLE);
 }
 
 #[test]
@@ -605,32 +550,19 @@ fn master_count_correct_but_unlabelled_is_updated() {
 fn trimmed(count: u32, existing: &[&str]) -> Vec<String> {
     let mut api = Fake::with(&[], Some(eps(vec![subset(existing, https())])));
     reconcile(&mut master_count(count), &mut api, false).unwrap();
-    api.ep()
-        .subsets
-        .iter()
-        .flat_map(|s| s.addresses.clone())
-        .collect()
+    api.ep().subsets.iter().flat_map(|s| s.addresses.clone()).collect()
 }
 
 #[test]
 fn master_count_trims_the_addresses_after_its_own() {
     // Sorted [1, 2, own, 4]: delete the one after ours.
-    assert_eq!(
-        trimmed(3, &["10.0.0.1", "10.0.0.2", "10.0.0.4"]),
-        ["10.0.0.1", "10.0.0.2", OWN]
-    );
+    assert_eq!(trimmed(3, &["10.0.0.1", "10.0.0.2", "10.0.0.4"]), ["10.0.0.1", "10.0.0.2", OWN]);
     // Ours is last: wrap around and delete the first.
     assert_eq!(trimmed(2, &["10.0.0.1", "10.0.0.2"]), ["10.0.0.2", OWN]);
     // Two after ours, no wrap needed.
-    assert_eq!(
-        trimmed(2, &["10.0.0.1", "10.0.0.4", "10.0.0.5"]),
-        ["10.0.0.1", OWN]
-    );
+    assert_eq!(trimmed(2, &["10.0.0.1", "10.0.0.4", "10.0.0.5"]), ["10.0.0.1", OWN]);
     // Own IP already present but too many addresses.
-    assert_eq!(
-        trimmed(2, &["10.0.0.1", OWN, "10.0.0.4"]),
-        ["10.0.0.1", OWN]
-    );
+    assert_eq!(trimmed(2, &["10.0.0.1", OWN, "10.0.0.4"]), ["10.0.0.1", OWN]);
     // String order, not numeric: 10.0.0.30 sorts right after 10.0.0.3.
     assert_eq!(trimmed(2, &["10.0.0.30", "10.0.0.4"]), [OWN, "10.0.0.4"]);
 }
@@ -639,19 +571,11 @@ fn master_count_trims_the_addresses_after_its_own() {
 fn master_count_trimming_quirk_after_wrap_around() {
     // count 2, sorted [1, 2, 2.5, own, 4]: intended [2.5, own]; the stale index deletes 4, then 1
     // (wrap), then 2.5 (before ours).
-    assert_eq!(
-        trimmed(2, &["10.0.0.1", "10.0.0.2", "10.0.0.25", "10.0.0.4"]),
-        ["10.0.0.2", OWN]
-    );
+    assert_eq!(trimmed(2, &["10.0.0.1", "10.0.0.2", "10.0.0.25", "10.0.0.4"]), ["10.0.0.2", OWN]);
 
     // count 1, sorted [a, b, own, c] → [b]: our own IP is deleted.
-    let mut api = Fake::with(
-        &[],
-        Some(eps(vec![subset(
-            &["10.0.0.1", "10.0.0.2", "10.0.0.4"],
-            https(),
-        )])),
-    );
+    let mut api =
+        Fake::with(&[], Some(eps(vec![subset(&["10.0.0.1", "10.0.0.2", "10.0.0.4"], https())])));
     let mut r = master_count(1);
     reconcile(&mut r, &mut api, false).unwrap();
     assert_eq!(api.addresses(), ["10.0.0.2"]);
@@ -662,10 +586,7 @@ fn master_count_trimming_quirk_after_wrap_around() {
 
 #[test]
 fn master_count_wrong_format_is_reset() {
-    let two = eps(vec![
-        subset(&["10.0.0.1"], https()),
-        subset(&["10.0.0.2"], vec![port("x", 1)]),
-    ]);
+    let two = eps(vec![subset(&["10.0.0.1"], https()), subset(&["10.0.0.2"], vec![port("x", 1)])]);
     let mut api = Fake::with(&[], Some(two));
     let mut r = master_count(3);
     reconcile(&mut r, &mut api, false).unwrap();
@@ -740,10 +661,7 @@ fn master_count_remove() {
     // Other Get errors are returned.
     let mut api = Fake::with(&[], Some(eps(vec![subset(&[OWN], https())])));
     api.unavailable = true;
-    assert_eq!(
-        remove(&mut r, &mut api).unwrap_err().to_string(),
-        UNAVAILABLE
-    );
+    assert_eq!(remove(&mut r, &mut api).unwrap_err().to_string(), UNAVAILABLE);
 }
 
 #[test]
@@ -765,11 +683,7 @@ fn master_count_remove_retries_conflicts() {
 #[test]
 fn master_count_reconciler_state() {
     let mut r = MasterCountReconciler::new(3);
-    assert_ne!(
-        r,
-        MasterCountReconciler::new(2),
-        "the count is part of its state"
-    );
+    assert_ne!(r, MasterCountReconciler::new(2), "the count is part of its state");
     assert!(!r.stopped());
     r.stop_reconciling();
     assert!(r.stopped());
@@ -796,15 +710,8 @@ fn none_does_nothing() {
 
 #[test]
 fn enum_construction_and_kind() {
-    for kind in [
-        ReconcilerType::Lease,
-        ReconcilerType::MasterCount,
-        ReconcilerType::None,
-    ] {
-        assert_eq!(
-            EndpointReconciler::new(kind, 1, Behavior::V1_20).kind(),
-            kind
-        );
+    for kind in [ReconcilerType::Lease, ReconcilerType::MasterCount, ReconcilerType::None] {
+        assert_eq!(EndpointReconciler::new(kind, 1, Behavior::V1_20).kind(), kind);
     }
     assert_eq!(
         EndpointReconciler::new(ReconcilerType::Lease, 5, Behavior::V1_20),

@@ -7,9 +7,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::json;
 
-use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::contract::scenario::{self, Action, Millis};
 use kube_bootstrap_lab::contract::state::ApiserverStatus;
+use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::testing::sim::world::{ApiserverActions, World};
 
 #[test]
@@ -19,10 +19,7 @@ fn an_apiserver_isolated_while_starting_can_be_crashed_but_not_stopped() {
         {"name": "apiserver-b", "advertise_address": "192.168.10.12", "startup_delay": "10s"}]);
     let file = json!({"name": "slow", "cluster": {"apiservers": servers}}).to_string();
     let link = format!("#file={}", kube_bootstrap_lab::lab::share::percent_encode(&file));
-    let (mut lab, notes) = Lab::open(Opening {
-        link: Some(&link),
-        ..Opening::default()
-    });
+    let (mut lab, notes) = Lab::open(Opening { link: Some(&link), ..Opening::default() });
     assert!(notes.is_empty(), "{notes:?}");
     lab.update(Msg::Seek(1_000));
     lab.update(Msg::Act(Action::isolate("apiserver-b", Millis::parse("30s").unwrap())));
@@ -41,7 +38,8 @@ fn an_apiserver_isolated_while_starting_can_be_crashed_but_not_stopped() {
 fn an_added_apiserver_is_refused_as_a_files_step_is() {
     let servers = json!([{"name": "apiserver-a", "advertise_address": "192.168.10.11"},
                          {"name": "apiserver-b", "advertise_address": "192.168.10.12"}]);
-    let file = json!({"cluster": {"service_cluster_ip_range": "10.96.0.0/16", "apiservers": servers}});
+    let file =
+        json!({"cluster": {"service_cluster_ip_range": "10.96.0.0/16", "apiservers": servers}});
     let s = scenario::parse(&file.to_string()).unwrap();
     let mut w = World::new(&s);
     let add = |name: &str, ip: &str| -> Action {
@@ -51,7 +49,10 @@ fn an_added_apiserver_is_refused_as_a_files_step_is() {
     for (action, why) in [
         (add("apiserver-a", "192.168.10.20"), "duplicate apiserver name \"apiserver-a\""),
         (add("x", "192.168.10.12"), "192.168.10.12 is already the address of another apiserver"),
-        (add("x", "fd00::1"), "service IP family \"10.96.0.0/16\" must match public address family \"fd00::1\""),
+        (
+            add("x", "fd00::1"),
+            "service IP family \"10.96.0.0/16\" must match public address family \"fd00::1\"",
+        ),
         (add(" ", "192.168.10.20"), "must not be empty"),
     ] {
         assert_eq!(w.refusal(&action).map(|f| f.message).as_deref(), Some(why));

@@ -41,11 +41,7 @@ fn warnings(rec: &Recorder) -> Vec<(String, String, String)> {
 }
 
 fn logs(rec: &Recorder) -> Vec<String> {
-    rec.events
-        .iter()
-        .filter(|e| e.type_ == "Log")
-        .map(|e| e.message.clone())
-        .collect()
+    rec.events.iter().filter(|e| e.type_ == "Log").map(|e| e.message.clone()).collect()
 }
 
 fn w(reason: &str, object: &str, message: &str) -> (String, String, String) {
@@ -78,11 +74,8 @@ fn a_consistent_world_produces_nothing_and_is_written_back_unchanged() {
 #[test]
 fn events_carry_component_time_apiserver_and_object() {
     let mut repair = ClusterIpRepair::new(vec![net("10.96.0.0/12")], Behavior::V1_29);
-    let (_, rec) = run(
-        &mut repair,
-        &[stored("10.96.0.0/12", &[])],
-        &[svc("default", "web", &["10.96.0.7"])],
-    );
+    let (_, rec) =
+        run(&mut repair, &[stored("10.96.0.0/12", &[])], &[svc("default", "web", &["10.96.0.7"])]);
     assert_eq!(
         rec.events[0],
         Event {
@@ -106,11 +99,8 @@ fn events_carry_component_time_apiserver_and_object() {
 #[test]
 fn a_missing_allocation_is_repaired() {
     let mut repair = ClusterIpRepair::new(vec![net("10.96.0.0/12")], Behavior::V1_29);
-    let (out, _) = run(
-        &mut repair,
-        &[stored("10.96.0.0/12", &[])],
-        &[svc("default", "web", &["10.96.0.7"])],
-    );
+    let (out, _) =
+        run(&mut repair, &[stored("10.96.0.0/12", &[])], &[svc("default", "web", &["10.96.0.7"])]);
     assert_eq!(ips_of(&out[0]), vec!["10.96.0.7"]);
 }
 
@@ -131,10 +121,7 @@ fn an_uninitialised_object_gets_the_configured_range() {
 fn duplicates_are_decided_by_list_order() {
     let mut repair = ClusterIpRepair::new(vec![net("10.96.0.0/12")], Behavior::V1_29);
     let snap = stored("10.96.0.0/12", &["10.96.0.20"]);
-    let svcs = [
-        svc("default", "a", &["10.96.0.20"]),
-        svc("default", "b", &["10.96.0.20"]),
-    ];
+    let svcs = [svc("default", "a", &["10.96.0.20"]), svc("default", "b", &["10.96.0.20"])];
     let (out, rec) = run(&mut repair, &[snap.clone()], &svcs);
     assert_eq!(
         warnings(&rec),
@@ -152,11 +139,8 @@ fn duplicates_are_decided_by_list_order() {
 #[test]
 fn out_of_range_ips_are_reported_and_not_stored() {
     let mut repair = ClusterIpRepair::new(vec![net("10.96.0.0/24")], Behavior::V1_29);
-    let (out, rec) = run(
-        &mut repair,
-        &[stored("10.96.0.0/24", &[])],
-        &[svc("prod", "api", &["10.100.0.5"])],
-    );
+    let (out, rec) =
+        run(&mut repair, &[stored("10.96.0.0/24", &[])], &[svc("prod", "api", &["10.100.0.5"])]);
     assert_eq!(
         warnings(&rec),
         vec![w("ClusterIPOutOfRange", "prod/api",
@@ -174,10 +158,7 @@ fn a_range_change_flags_old_services_and_drops_old_leaks() {
     let (out, rec) = run(
         &mut repair,
         &[old],
-        &[
-            svc("default", "new", &["10.1.0.9"]),
-            svc("default", "old", &["10.0.0.5"]),
-        ],
+        &[svc("default", "new", &["10.1.0.9"]), svc("default", "old", &["10.0.0.5"])],
     );
     assert_eq!(
         warnings(&rec),
@@ -193,10 +174,7 @@ fn a_range_change_flags_old_services_and_drops_old_leaks() {
     ));
     assert!(logs.contains(&"the cluster IP 10.0.0.5 may have leaked, but can not be allocated: the provided IP (10.0.0.5) is not in the valid range. The range of valid IPs is 10.1.0.0/24".to_string()));
     assert!(logs.contains(&"the cluster IP 10.0.0.7 may have leaked, but can not be allocated: the provided IP (10.0.0.7) is not in the valid range. The range of valid IPs is 10.1.0.0/24".to_string()));
-    assert_eq!(
-        out[0].range, "10.1.0.0/24",
-        "written back with the configured range"
-    );
+    assert_eq!(out[0].range, "10.1.0.0/24", "written back with the configured range");
     assert_eq!(ips_of(&out[0]), vec!["10.1.0.9"]);
 }
 
@@ -207,10 +185,7 @@ fn growing_a_range_on_the_same_network_keeps_offsets() {
     let (out, rec) = run(
         &mut repair,
         &[old],
-        &[
-            svc("default", "kubernetes", &["10.0.0.1"]),
-            svc("default", "x", &["10.0.0.77"]),
-        ],
+        &[svc("default", "kubernetes", &["10.0.0.1"]), svc("default", "x", &["10.0.0.77"])],
     );
     assert!(rec.events.is_empty(), "{:?}", rec.events);
     assert_eq!(out[0].range, "10.0.0.0/16");
@@ -230,32 +205,17 @@ fn a_leak_is_kept_twice_and_freed_by_the_third_run() {
         vec!["the cluster IP 10.96.0.7 may have leaked: flagging for later clean up"]
     );
     assert_eq!(repair.leaks(IpFamily::IPv4).unwrap().get(&leaked), Some(&1));
-    assert_eq!(
-        ips_of(&out[0]),
-        vec!["10.96.0.1", "10.96.0.7"],
-        "kept after the 1st run"
-    );
+    assert_eq!(ips_of(&out[0]), vec!["10.96.0.1", "10.96.0.7"], "kept after the 1st run");
     snap = out[0].clone();
 
     let (out, rec) = run(&mut repair, &[snap.clone()], &svcs);
-    assert!(
-        rec.events.is_empty(),
-        "the 2nd run only counts down: {:?}",
-        rec.events
-    );
+    assert!(rec.events.is_empty(), "the 2nd run only counts down: {:?}", rec.events);
     assert_eq!(repair.leaks(IpFamily::IPv4).unwrap().get(&leaked), Some(&0));
-    assert_eq!(
-        ips_of(&out[0]),
-        vec!["10.96.0.1", "10.96.0.7"],
-        "kept after the 2nd run"
-    );
+    assert_eq!(ips_of(&out[0]), vec!["10.96.0.1", "10.96.0.7"], "kept after the 2nd run");
     snap = out[0].clone();
 
     let (out, rec) = run(&mut repair, &[snap], &svcs);
-    assert_eq!(
-        logs(&rec),
-        vec!["the cluster IP 10.96.0.7 appears to have leaked: cleaning up"]
-    );
+    assert_eq!(logs(&rec), vec!["the cluster IP 10.96.0.7 appears to have leaked: cleaning up"]);
     assert_eq!(ips_of(&out[0]), vec!["10.96.0.1"], "freed by the 3rd run");
     // Upstream leaves the counter at 0 ...
     assert_eq!(repair.leaks(IpFamily::IPv4).unwrap().get(&leaked), Some(&0));
@@ -263,10 +223,7 @@ fn a_leak_is_kept_twice_and_freed_by_the_third_run() {
     // ... so the same IP leaking again later is freed at its first sighting.
     let again = stored("10.96.0.0/12", &["10.96.0.1", "10.96.0.7"]);
     let (out, rec) = run(&mut repair, &[again], &svcs);
-    assert_eq!(
-        logs(&rec),
-        vec!["the cluster IP 10.96.0.7 appears to have leaked: cleaning up"]
-    );
+    assert_eq!(logs(&rec), vec!["the cluster IP 10.96.0.7 appears to have leaked: cleaning up"]);
     assert_eq!(ips_of(&out[0]), vec!["10.96.0.1"]);
 }
 
@@ -301,10 +258,7 @@ fn leak_counters_belong_to_one_controller() {
 #[test]
 fn invalid_and_unconfigured_family_ips() {
     let mut repair = ClusterIpRepair::new(vec![net("10.96.0.0/12")], Behavior::V1_29);
-    let svcs = [
-        svc("default", "bad", &["not-an-ip"]),
-        svc("default", "v6", &["fd00::10"]),
-    ];
+    let svcs = [svc("default", "bad", &["not-an-ip"]), svc("default", "v6", &["fd00::10"])];
     let (out, rec) = run(&mut repair, &[stored("10.96.0.0/12", &[])], &svcs);
     assert_eq!(
         warnings(&rec),
@@ -324,10 +278,7 @@ fn invalid_and_unconfigured_family_ips() {
 #[test]
 fn services_without_an_ip_are_skipped() {
     let mut repair = ClusterIpRepair::new(vec![net("10.96.0.0/12")], Behavior::V1_29);
-    let svcs = [
-        svc("default", "headless", &["None"]),
-        svc("default", "external", &[]),
-    ];
+    let svcs = [svc("default", "headless", &["None"]), svc("default", "external", &[])];
     let (out, rec) = run(&mut repair, &[stored("10.96.0.0/12", &[])], &svcs);
     assert!(rec.events.is_empty());
     assert!(ips_of(&out[0]).is_empty());
@@ -335,10 +286,8 @@ fn services_without_an_ip_are_skipped() {
 
 #[test]
 fn dual_stack_is_repaired_per_family() {
-    let mut repair = ClusterIpRepair::new(
-        vec![net("10.96.0.0/16"), net("fd00:10:96::/112")],
-        Behavior::V1_29,
-    );
+    let mut repair =
+        ClusterIpRepair::new(vec![net("10.96.0.0/16"), net("fd00:10:96::/112")], Behavior::V1_29);
     let v4 = stored("10.96.0.0/16", &["10.96.0.1", "10.96.0.50"]);
     let v6 = stored("fd00:10:96::/112", &[]);
     let svcs = [
@@ -372,10 +321,7 @@ fn dual_stack_is_repaired_per_family() {
 fn an_unreadable_stored_range_aborts_the_run() {
     let mut repair = ClusterIpRepair::new(vec![net("10.96.0.0/12")], Behavior::V1_29);
     let mut rec = Recorder::default();
-    let bad = RangeAllocation {
-        range: "garbage".into(),
-        data: vec![],
-    };
+    let bad = RangeAllocation { range: "garbage".into(), data: vec![] };
     assert_eq!(
         repair.run_once(&[bad], &[] as &[Service], &mut rec).unwrap_err(),
         "unable to rebuild allocator from snapshots for family:IPv4 with error:invalid CIDR address: garbage"

@@ -38,10 +38,7 @@ fn stored(range: PortRange, ports: &[i32]) -> RangeAllocation {
 }
 
 fn ports_of(snapshot: &RangeAllocation) -> Vec<i32> {
-    PortAllocator::from_snapshot(snapshot, Behavior::V1_29)
-        .unwrap()
-        .iter()
-        .collect()
+    PortAllocator::from_snapshot(snapshot, Behavior::V1_29).unwrap().iter().collect()
 }
 
 fn run(
@@ -51,15 +48,8 @@ fn run(
 ) -> (RangeAllocation, Vec<(String, String, String, String)>) {
     let mut rec = Recorder::new(0, "apiserver-a");
     let out = repair.run_once(snap, svcs, &mut rec).unwrap();
-    assert!(rec
-        .events
-        .iter()
-        .all(|e| e.component == "portallocator-repair-controller"));
-    let evs = rec
-        .events
-        .into_iter()
-        .map(|e| (e.type_, e.reason, e.object, e.message))
-        .collect();
+    assert!(rec.events.iter().all(|e| e.component == "portallocator-repair-controller"));
+    let evs = rec.events.into_iter().map(|e| (e.type_, e.reason, e.object, e.message)).collect();
     (out, evs)
 }
 
@@ -95,18 +85,9 @@ fn collecting_node_ports() {
         vec![30001, 30001]
     );
     // healthCheckNodePort: appended, again if it equals a TCP nodePort, skipped if only UDP.
-    assert_eq!(
-        collect_service_node_ports(&svc("a", &[(30001, TCP)], 30005)),
-        vec![30001, 30005]
-    );
-    assert_eq!(
-        collect_service_node_ports(&svc("a", &[(30001, TCP)], 30001)),
-        vec![30001, 30001]
-    );
-    assert_eq!(
-        collect_service_node_ports(&svc("a", &[(30001, UDP)], 30001)),
-        vec![30001]
-    );
+    assert_eq!(collect_service_node_ports(&svc("a", &[(30001, TCP)], 30005)), vec![30001, 30005]);
+    assert_eq!(collect_service_node_ports(&svc("a", &[(30001, TCP)], 30001)), vec![30001, 30001]);
+    assert_eq!(collect_service_node_ports(&svc("a", &[(30001, UDP)], 30001)), vec![30001]);
     // The type is not looked at.
     let mut cluster_ip = svc("a", &[(30001, TCP)], 0);
     cluster_ip.type_ = ServiceType::ClusterIP;
@@ -117,11 +98,7 @@ fn collecting_node_ports() {
 fn consistent_world_is_quiet() {
     let mut repair = NodePortRepair::new(PortRange::DEFAULT, Behavior::V1_29);
     let snap = stored(PortRange::DEFAULT, &[30001, 30002]);
-    let (out, evs) = run(
-        &mut repair,
-        &snap,
-        &[svc("a", &[(30001, TCP), (30002, UDP)], 0)],
-    );
+    let (out, evs) = run(&mut repair, &snap, &[svc("a", &[(30001, TCP), (30002, UDP)], 0)]);
     assert!(evs.is_empty(), "{evs:?}");
     assert_eq!(out, snap);
 }
@@ -154,17 +131,11 @@ fn not_allocated_duplicate_and_out_of_range() {
 
 #[test]
 fn a_port_range_change_reports_out_of_range_and_rewrites_the_range() {
-    let small = PortRange {
-        base: 30000,
-        size: 100,
-    };
+    let small = PortRange { base: 30000, size: 100 };
     let mut repair = NodePortRepair::new(small, Behavior::V1_29);
     let old = stored(PortRange::DEFAULT, &[30050, 31000]);
-    let (out, evs) = run(
-        &mut repair,
-        &old,
-        &[svc("a", &[(30050, TCP)], 0), svc("b", &[(31000, TCP)], 0)],
-    );
+    let (out, evs) =
+        run(&mut repair, &old, &[svc("a", &[(30050, TCP)], 0), svc("b", &[(31000, TCP)], 0)]);
     assert_eq!(out.range, "30000-30099");
     assert_eq!(ports_of(&out), vec![30050]);
     assert!(evs.contains(&ev(
@@ -183,12 +154,7 @@ fn a_leaked_port_is_freed_by_the_third_run() {
     let svcs = [svc("a", &[(30001, TCP)], 0)];
     let mut snap = stored(PortRange::DEFAULT, &[30001, 30010]);
     let (out, evs) = run(&mut repair, &snap, &svcs);
-    assert_eq!(
-        evs,
-        vec![log(
-            "the node port 30010 may have leaked: flagging for later clean up"
-        )]
-    );
+    assert_eq!(evs, vec![log("the node port 30010 may have leaked: flagging for later clean up")]);
     assert_eq!(repair.leaks().get(&30010), Some(&1));
     assert_eq!(ports_of(&out), vec![30001, 30010]);
     snap = out;
@@ -197,25 +163,14 @@ fn a_leaked_port_is_freed_by_the_third_run() {
     assert_eq!(ports_of(&out), vec![30001, 30010]);
     snap = out;
     let (out, evs) = run(&mut repair, &snap, &svcs);
-    assert_eq!(
-        evs,
-        vec![log(
-            "the node port 30010 appears to have leaked: cleaning up"
-        )]
-    );
+    assert_eq!(evs, vec![log("the node port 30010 appears to have leaked: cleaning up")]);
     assert_eq!(ports_of(&out), vec![30001]);
     assert_eq!(repair.leaks().get(&30010), Some(&0));
 }
 
 #[test]
 fn a_leak_outside_a_new_range_cannot_be_kept() {
-    let mut repair = NodePortRepair::new(
-        PortRange {
-            base: 30000,
-            size: 100,
-        },
-        Behavior::V1_29,
-    );
+    let mut repair = NodePortRepair::new(PortRange { base: 30000, size: 100 }, Behavior::V1_29);
     let (out, evs) = run(&mut repair, &stored(PortRange::DEFAULT, &[32000]), &[]);
     assert_eq!(
         evs,
@@ -230,18 +185,11 @@ fn a_leak_outside_a_new_range_cannot_be_kept() {
 #[test]
 fn an_uninitialised_object_and_an_unreadable_one() {
     let mut repair = NodePortRepair::new(PortRange::DEFAULT, Behavior::V1_29);
-    let (out, _) = run(
-        &mut repair,
-        &RangeAllocation::default(),
-        &[svc("a", &[(30001, TCP)], 0)],
-    );
+    let (out, _) = run(&mut repair, &RangeAllocation::default(), &[svc("a", &[(30001, TCP)], 0)]);
     assert_eq!(out.range, "30000-32767");
     assert_eq!(ports_of(&out), vec![30001]);
     let mut rec = Recorder::default();
-    let bad = RangeAllocation {
-        range: "30000-80000".into(),
-        data: vec![],
-    };
+    let bad = RangeAllocation { range: "30000-80000".into(), data: vec![] };
     assert_eq!(
         repair.run_once(&bad, &[] as &[Service], &mut rec).unwrap_err(),
         "unable to rebuild allocator from snapshot: the port range cannot be greater than 65535: 30000-80000"

@@ -32,18 +32,32 @@ fn step_err(step: Json) -> String {
 #[test]
 fn an_action_error_names_its_field_below_the_step() {
     let cases = [
-        (json!({"at": "1s", "do": "create_service", "service": {"name": "x", "ports": [{"port": "80"}]}}),
-            "steps[0].service.ports[0].port: invalid type: string \"80\", expected i32"),
-        (json!({"at": "1s", "do": "create_service", "service": {"ports": []}}), "steps[0].service.name: missing field"),
+        (
+            json!({"at": "1s", "do": "create_service", "service": {"name": "x", "ports": [{"port": "80"}]}}),
+            "steps[0].service.ports[0].port: invalid type: string \"80\", expected i32",
+        ),
+        (
+            json!({"at": "1s", "do": "create_service", "service": {"ports": []}}),
+            "steps[0].service.name: missing field",
+        ),
         (json!({"at": "1s", "do": "crash_apiserver"}), "steps[0].apiserver: missing field"),
-        (json!({"at": "1s", "do": "crash_apiserver", "apiserver": 5}),
-            "steps[0].apiserver: invalid type: integer `5`, expected a string"),
-        (json!({"at": "1s", "do": "crash_apiserver", "apiserver": "a", "colour": 1}),
-            "steps[0].colour: unknown field `colour`, expected `apiserver`"),
+        (
+            json!({"at": "1s", "do": "crash_apiserver", "apiserver": 5}),
+            "steps[0].apiserver: invalid type: integer `5`, expected a string",
+        ),
+        (
+            json!({"at": "1s", "do": "crash_apiserver", "apiserver": "a", "colour": 1}),
+            "steps[0].colour: unknown field `colour`, expected `apiserver`",
+        ),
         (json!({"at": "1s", "do": "corrupt"}), "steps[0].what: missing field"),
-        (json!({"at": "1s", "do": "isolate_apiserver", "apiserver": "z", "for": "1s"}),
-            "steps[0].apiserver: unknown apiserver \"z\""),
-        (json!({"at": "1s", "do": "delete_pod", "name": "p", "via": "z"}), "steps[0].via: unknown apiserver \"z\""),
+        (
+            json!({"at": "1s", "do": "isolate_apiserver", "apiserver": "z", "for": "1s"}),
+            "steps[0].apiserver: unknown apiserver \"z\"",
+        ),
+        (
+            json!({"at": "1s", "do": "delete_pod", "name": "p", "via": "z"}),
+            "steps[0].via: unknown apiserver \"z\"",
+        ),
     ];
     for (step, want) in cases {
         assert_eq!(step_err(step), want);
@@ -99,7 +113,8 @@ fn an_empty_cluster_ip_is_unset_not_invalid() {
     .unwrap();
     // `[""]` reads as no list at all, in `initial` and in actions alike.
     assert!(s.initial.services.iter().all(|svc| svc.cluster_ips.is_empty()));
-    let StepKind::Do(Action::CreateService(CreateService { service, .. })) = &s.steps[0].kind else {
+    let StepKind::Do(Action::CreateService(CreateService { service, .. })) = &s.steps[0].kind
+    else {
         panic!("a create_service step");
     };
     assert!(service.cluster_ips.is_empty());
@@ -113,13 +128,7 @@ fn an_empty_cluster_ip_is_unset_not_invalid() {
     );
     let state = serde_json::to_value(&report.final_state).unwrap();
     let svc = |name: &str| {
-        state["services"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["name"] == name)
-            .unwrap()
-            .clone()
+        state["services"].as_array().unwrap().iter().find(|s| s["name"] == name).unwrap().clone()
     };
     assert_eq!(svc("db").get("cluster_ip"), None);
     assert_eq!(svc("db").get("cluster_ips"), None);
@@ -129,7 +138,8 @@ fn an_empty_cluster_ip_is_unset_not_invalid() {
 
 #[test]
 fn an_empty_cluster_ip_is_accepted_in_first_place_only() {
-    let svc = |ips: Json| err(json!({"initial": {"services": [{"name": "s", "cluster_ips": ips}]}}));
+    let svc =
+        |ips: Json| err(json!({"initial": {"services": [{"name": "s", "cluster_ips": ips}]}}));
     assert_eq!(
         svc(json!(["10.96.0.5", ""])),
         "initial.services[0].cluster_ips[1]: invalid IP address \"\""
@@ -160,16 +170,23 @@ fn virtual_time_has_a_ceiling_and_every_field_beyond_it_is_named() {
         format!("steps[0].at: \"2h0m0.001s\" {over}")
     );
     assert_eq!(
-        err(json!({"steps": [{"at": "1s", "expect": {}}, {"at": "2s", "do": "etcd_outage", "for": "3h"}]})),
+        err(
+            json!({"steps": [{"at": "1s", "expect": {}}, {"at": "2s", "do": "etcd_outage", "for": "3h"}]})
+        ),
         format!("steps[1].for: \"3h\" {over}")
     );
-    assert_eq!(cluster(json!({"lease_ttl": "7201s"})), format!("cluster.lease_ttl: \"7201s\" {over}"));
+    assert_eq!(
+        cluster(json!({"lease_ttl": "7201s"})),
+        format!("cluster.lease_ttl: \"7201s\" {over}")
+    );
     assert_eq!(
         cluster(json!({"repair_interval": "100000h"})),
         format!("cluster.repair_interval: \"100000h\" {over}")
     );
     assert_eq!(
-        cluster(json!({"apiservers": [{"name": "a", "advertise_address": "192.168.10.11", "startup_delay": "3h"}]})),
+        cluster(
+            json!({"apiservers": [{"name": "a", "advertise_address": "192.168.10.11", "startup_delay": "3h"}]})
+        ),
         format!("cluster.apiservers[0].startup_delay: \"3h\" {over}")
     );
     assert_eq!(
@@ -203,8 +220,10 @@ fn intervals_have_a_floor() {
         cluster(json!({"repair_interval": "0s"})).unwrap_err(),
         "cluster.repair_interval: must be greater than 0"
     );
-    let s = cluster(json!({"endpoint_reconciler_interval": "1s", "repair_interval": "10s", "lease_ttl": "1s"}))
-        .unwrap();
+    let s = cluster(
+        json!({"endpoint_reconciler_interval": "1s", "repair_interval": "10s", "lease_ttl": "1s"}),
+    )
+    .unwrap();
     assert_eq!(
         (s.cluster.endpoint_interval_ms, s.cluster.repair_interval_ms, s.cluster.lease_ttl_ms),
         (1000, 10_000, 1000)
@@ -253,7 +272,9 @@ fn a_file_is_read_the_same_straight_from_its_text_or_through_a_value() {
     let (a, b) = (scenario::parse(&base).unwrap(), scenario::parse(&twice).unwrap());
     assert_eq!((a.name.as_str(), a.until_ms), (b.name.as_str(), b.until_ms));
     assert_eq!(format!("{a:?}"), format!("{b:?}"));
-    assert!(scenario::parse(&format!("{base} x")).unwrap_err().starts_with("invalid JSON: trailing characters"));
+    assert!(scenario::parse(&format!("{base} x"))
+        .unwrap_err()
+        .starts_with("invalid JSON: trailing characters"));
     assert!(scenario::parse("{\"name\": ").unwrap_err().starts_with("invalid JSON: "));
     assert_eq!(err(json!({"until": 5})), "until: invalid type: integer `5`, expected a string");
 }
@@ -264,24 +285,44 @@ fn a_file_is_read_the_same_straight_from_its_text_or_through_a_value() {
 #[test]
 fn a_rejection_is_one_line_whatever_it_echoes() {
     for (file, text) in [
-        ("unknown field", include_str!("../../fuzz/regressions/scenario/multiline-unknown-field.json")),
-        ("unknown variant", include_str!("../../fuzz/regressions/scenario/multiline-unknown-variant.json")),
-        ("duplicate object", include_str!("../../fuzz/regressions/scenario/multiline-duplicate-object.json")),
+        (
+            "unknown field",
+            include_str!("../../fuzz/regressions/scenario/multiline-unknown-field.json"),
+        ),
+        (
+            "unknown variant",
+            include_str!("../../fuzz/regressions/scenario/multiline-unknown-variant.json"),
+        ),
+        (
+            "duplicate object",
+            include_str!("../../fuzz/regressions/scenario/multiline-duplicate-object.json"),
+        ),
     ] {
         let e = scenario::parse(text).unwrap_err();
         assert!(!e.contains(['\n', '\r']) && e.contains("\\n"), "{file}: {e:?}");
     }
-    let e = kube_bootstrap_lab::import::kubectl::read(include_str!("../../fuzz/regressions/kubectl/multiline-kind.json")).unwrap_err();
+    let e = kube_bootstrap_lab::import::kubectl::read(include_str!(
+        "../../fuzz/regressions/kubectl/multiline-kind.json"
+    ))
+    .unwrap_err();
     assert!(!e.contains(['\n', '\r']) && e.contains("\\n"), "kubectl: {e:?}");
     // A link, the page's URL parameters and a port range echo their input too.
     let link = include_str!("../../fuzz/regressions/link/multiline-escape");
     let e = kube_bootstrap_lab::lab::share::Moment::decode(link).unwrap_err();
     assert!(!e.contains(['\n', '\r']) && e.starts_with("link: "), "link: {e:?}");
-    let (_, problems) = kube_bootstrap_lab::lab::embed::parse_query(include_str!("../../fuzz/regressions/embed/multiline-key"));
+    let (_, problems) = kube_bootstrap_lab::lab::embed::parse_query(include_str!(
+        "../../fuzz/regressions/embed/multiline-key"
+    ));
     assert!(problems.iter().any(|p| p.contains("\\n")), "{problems:?}");
     assert!(problems.iter().all(|p| !p.contains(['\n', '\r'])), "URL parameters: {problems:?}");
-    let e = kube_bootstrap_lab::testing::k8s::portallocator::PortRange::parse(include_str!("../../fuzz/regressions/port_range/multiline-range")).unwrap_err();
-    assert!(!e.contains(['\n', '\r']) && e.starts_with("unable to parse port range: "), "port range: {e:?}");
+    let e = kube_bootstrap_lab::testing::k8s::portallocator::PortRange::parse(include_str!(
+        "../../fuzz/regressions/port_range/multiline-range"
+    ))
+    .unwrap_err();
+    assert!(
+        !e.contains(['\n', '\r']) && e.starts_with("unable to parse port range: "),
+        "port range: {e:?}"
+    );
     assert_eq!(
         scenario::parse(include_str!("../../fuzz/regressions/scenario/multiline-unknown-field.json")).unwrap_err(),
         "cluster.x\\ny: unknown field `x\\ny`, expected one of `service_cluster_ip_range`, `service_node_port_range`, `endpoint_reconciler_type`, `apiserver_count`, `kubernetes_service_node_port`, `secure_port`, `kubernetes_service_port`, `endpoint_reconciler_interval`, `lease_ttl`, `repair_interval`, `apiservers`"
@@ -294,24 +335,52 @@ fn a_rejection_is_one_line_whatever_it_echoes() {
 #[test]
 fn an_array_in_place_of_an_object_is_refused_where_it_stands() {
     let by_position = include_str!("../../fuzz/regressions/scenario/array-file.json");
-    assert_eq!(scenario::parse(by_position).unwrap_err(), "invalid type: sequence, expected a JSON object");
+    assert_eq!(
+        scenario::parse(by_position).unwrap_err(),
+        "invalid type: sequence, expected a JSON object"
+    );
     let apiserver = json!(["a", "192.168.10.11", null, null]);
     for (extra, path) in [
         (json!({"cluster": ["10.96.0.0/12"]}), "cluster"),
         (json!({"cluster": {"apiservers": [apiserver]}}), "cluster.apiservers[0]"),
         (json!({"initial": [[], [], []]}), "initial"),
         (json!({"initial": {"leases": [["192.168.10.11", "10s"]]}}), "initial.leases[0]"),
-        (json!({"initial": {"cluster_ip_allocation": ["10.96.0.0/12", []]}}), "initial.cluster_ip_allocation"),
-        (json!({"initial": {"node_port_allocation": ["30000-32767", [30001]]}}), "initial.node_port_allocation"),
-        (json!({"initial": {"ip_addresses": [["10.96.0.5", {}, "0s"]]}}), "initial.ip_addresses[0]"),
+        (
+            json!({"initial": {"cluster_ip_allocation": ["10.96.0.0/12", []]}}),
+            "initial.cluster_ip_allocation",
+        ),
+        (
+            json!({"initial": {"node_port_allocation": ["30000-32767", [30001]]}}),
+            "initial.node_port_allocation",
+        ),
+        (
+            json!({"initial": {"ip_addresses": [["10.96.0.5", {}, "0s"]]}}),
+            "initial.ip_addresses[0]",
+        ),
         (json!({"initial": {"services": [["default", "x"]]}}), "initial.services[0]"),
-        (json!({"initial": {"services": [{"name": "x", "ports": [["http", 80]]}]}}), "initial.services[0].ports[0]"),
+        (
+            json!({"initial": {"services": [{"name": "x", "ports": [["http", 80]]}]}}),
+            "initial.services[0].ports[0]",
+        ),
         (json!({"initial": {"pods": [["default", "p"]]}}), "initial.pods[0]"),
-        (json!({"initial": {"endpoints": [{"name": "e", "subsets": [[[]]]}]}}), "initial.endpoints[0].subsets[0]"),
-        (json!({"steps": [{"at": "1s", "do": "create_service", "service": ["default", "x"]}]}), "steps[0].service"),
-        (json!({"steps": [{"at": "1s", "do": "create_pod", "pod": ["default", "p"]}]}), "steps[0].pod"),
+        (
+            json!({"initial": {"endpoints": [{"name": "e", "subsets": [[[]]]}]}}),
+            "initial.endpoints[0].subsets[0]",
+        ),
+        (
+            json!({"steps": [{"at": "1s", "do": "create_service", "service": ["default", "x"]}]}),
+            "steps[0].service",
+        ),
+        (
+            json!({"steps": [{"at": "1s", "do": "create_pod", "pod": ["default", "p"]}]}),
+            "steps[0].pod",
+        ),
     ] {
-        assert_eq!(err(extra.clone()), format!("{path}: invalid type: sequence, expected a JSON object"), "{extra}");
+        assert_eq!(
+            err(extra.clone()),
+            format!("{path}: invalid type: sequence, expected a JSON object"),
+            "{extra}"
+        );
     }
     // The objects themselves still read as before, straight from the text.
     let allocations = json!({"initial": {"cluster_ip_allocation": {"range": "10.96.0.0/12", "allocated": ["10.96.0.1"]},

@@ -8,13 +8,17 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use serde_json::{json, Value};
 
 use kube_bootstrap_lab::contract::api::{IpAddress, ParentReference, Service, ServiceCidr};
-use kube_bootstrap_lab::testing::k8s::ipallocator::cidrallocator::{self, allocator_for, allocators, Error};
-use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
-use kube_bootstrap_lab::testing::k8s::repair::repairip::{ip_address_verdict, IpAddressVerdict, ORPHAN_GRACE_MS};
-use kube_bootstrap_lab::report;
-use kube_bootstrap_lab::testing::rng::SimRng;
 use kube_bootstrap_lab::contract::scenario;
+use kube_bootstrap_lab::report;
 use kube_bootstrap_lab::testing::k8s::etcd::{self, WireOp};
+use kube_bootstrap_lab::testing::k8s::ipallocator::cidrallocator::{
+    self, allocator_for, allocators, Error,
+};
+use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
+use kube_bootstrap_lab::testing::k8s::repair::repairip::{
+    ip_address_verdict, IpAddressVerdict, ORPHAN_GRACE_MS,
+};
+use kube_bootstrap_lab::testing::rng::SimRng;
 use kube_bootstrap_lab::testing::sim::world::World;
 
 use super::{ip, net};
@@ -62,9 +66,7 @@ fn the_same_seed_scans_the_same_way() {
     let r = CidrRange::new(net("10.96.0.0/12"));
     let picks = |seed| {
         let mut rng = SimRng::new(seed);
-        (0..5)
-            .map(|_| r.next_free(&mut rng, |_| false).unwrap())
-            .collect::<Vec<_>>()
+        (0..5).map(|_| r.next_free(&mut rng, |_| false).unwrap()).collect::<Vec<_>>()
     };
     assert_eq!(picks(3), picks(3));
     assert_ne!(picks(3), picks(4));
@@ -144,10 +146,15 @@ fn service_cidr_validation_keeps_the_apis_texts() {
         err("x", &[]),
         "ServiceCIDR.networking.k8s.io \"x\" is invalid: spec.cidrs: Required value: at least one CIDR required"
     );
-    assert!(err("x", &["10.0.0.0/24", "10.1.0.0/24"]).ends_with("may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64"));
-    assert!(err("x", &["10.0.0.0/24", "fd00::/64", "10.2.0.0/24"]).ends_with("may only hold up to 2 values"));
-    assert!(err("x", &["10.0.0.0/33"]).contains("spec.cidrs[0]: Invalid value: \"10.0.0.0/33\": must be a valid CIDR value"));
-    assert!(err("Bad_Name", &["10.0.0.0/24"]).contains("metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain"));
+    assert!(err("x", &["10.0.0.0/24", "10.1.0.0/24"]).ends_with(
+        "may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64"
+    ));
+    assert!(err("x", &["10.0.0.0/24", "fd00::/64", "10.2.0.0/24"])
+        .ends_with("may only hold up to 2 values"));
+    assert!(err("x", &["10.0.0.0/33"])
+        .contains("spec.cidrs[0]: Invalid value: \"10.0.0.0/33\": must be a valid CIDR value"));
+    assert!(err("Bad_Name", &["10.0.0.0/24"])
+        .contains("metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain"));
     assert!(ServiceCidr::validate("ok", &["10.0.0.0/24".into(), "fd00::/64".into()]).is_ok());
 }
 
@@ -215,15 +222,23 @@ fn ip_names(st: &Value) -> Vec<(String, String)> {
         .iter()
         .map(|a| {
             let p = &a["parent"];
-            (a["ip"].as_str().unwrap().to_string(), format!("{}/{}", p["namespace"].as_str().unwrap(), p["name"].as_str().unwrap()))
+            (
+                a["ip"].as_str().unwrap().to_string(),
+                format!("{}/{}", p["namespace"].as_str().unwrap(), p["name"].as_str().unwrap()),
+            )
         })
         .collect()
 }
 
 #[test]
 fn a_fresh_1_35_cluster_has_the_default_service_cidr_and_an_ip_address_per_cluster_ip() {
-    let r = run("1.35", "10.96.0.0/12", json!({}),
-        json!([{"at": "1s", "do": "create_service", "service": {"name": "web"}}]), "2s");
+    let r = run(
+        "1.35",
+        "10.96.0.0/12",
+        json!({}),
+        json!([{"at": "1s", "do": "create_service", "service": {"name": "web"}}]),
+        "2s",
+    );
     let st = state(&r);
     assert_eq!(
         st["service_cidrs"],
@@ -258,7 +273,10 @@ fn service_delete_deletes_its_ip_address_and_a_full_range_grows_with_a_new_servi
     let r = run("1.35", "10.96.0.0/28", json!({}), json!(steps), "5s");
     let full: Vec<_> = r.events.iter().filter(|e| e.reason == "action_failed").collect();
     assert_eq!(full.len(), 1, "13 addresses are left after 10.96.0.1: the 14th create fails");
-    assert_eq!(full[0].message, "Internal error occurred: failed to allocate a serviceIP: range is full");
+    assert_eq!(
+        full[0].message,
+        "Internal error occurred: failed to allocate a serviceIP: range is full"
+    );
     let st = state(&r);
     let late = st["services"].as_array().unwrap().iter().find(|s| s["name"] == "late").unwrap();
     assert!(late["cluster_ip"].as_str().unwrap().starts_with("10.96.1."), "{late}");
@@ -273,7 +291,12 @@ fn a_requested_ip_is_checked_against_ready_service_cidrs() {
         {"at": "1s", "do": "create_service", "service": {"name": "c", "cluster_ip": "10.96.0.0"}},
         {"at": "1s", "do": "create_service", "service": {"name": "d", "cluster_ip": "10.99.0.1"}}]);
     let r = run("1.35", "10.96.0.0/24", json!({}), steps, "2s");
-    let msgs: Vec<String> = r.events.iter().filter(|e| e.reason == "action_failed").map(|e| e.message.clone()).collect();
+    let msgs: Vec<String> = r
+        .events
+        .iter()
+        .filter(|e| e.reason == "action_failed")
+        .map(|e| e.message.clone())
+        .collect();
     assert_eq!(msgs, vec![
         "Service \"b\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.96.0.10\"}: failed to allocate IP 10.96.0.10: provided IP is already allocated",
         "Service \"c\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.96.0.0\"}: failed to allocate IP 10.96.0.0: the provided network does not match the current range",
@@ -288,15 +311,34 @@ fn an_upgraded_cluster_gets_its_ip_addresses_from_the_first_repair_pass() {
         {"name": "far", "cluster_ip": "10.200.0.1"}, {"name": "headless", "cluster_ip": "None"}]});
     let r = run("1.35", "10.96.0.0/16", initial, json!([]), "1s");
     let not_allocated = events(&r, "ClusterIPNotAllocated");
-    assert_eq!(not_allocated, vec![
-        (0, "default/db".into(), "Cluster IP [IPv4]: 10.96.0.30 is not allocated; repairing".into()),
-        (0, "default/web".into(), "Cluster IP [IPv4]: 10.96.0.20 is not allocated; repairing".into()),
-    ], "once, by the first apiserver's first pass");
+    assert_eq!(
+        not_allocated,
+        vec![
+            (
+                0,
+                "default/db".into(),
+                "Cluster IP [IPv4]: 10.96.0.30 is not allocated; repairing".into()
+            ),
+            (
+                0,
+                "default/web".into(),
+                "Cluster IP [IPv4]: 10.96.0.20 is not allocated; repairing".into()
+            ),
+        ],
+        "once, by the first apiserver's first pass"
+    );
     let out_of_range = (0, "default/far".to_string(),
         "Cluster IP [IPv4]: 10.200.0.1 is not within any configured Service CIDR; please recreate service".to_string());
-    assert_eq!(events(&r, "ClusterIPOutOfRange"), vec![out_of_range.clone(), out_of_range],
-        "each apiserver's RepairIPAddress reports it (there is nothing to repair)");
-    assert!(r.events.iter().filter(|e| e.reason.starts_with("ClusterIP")).all(|e| e.component == "ipallocator-repair-controller" && e.type_ == "Warning"));
+    assert_eq!(
+        events(&r, "ClusterIPOutOfRange"),
+        vec![out_of_range.clone(), out_of_range],
+        "each apiserver's RepairIPAddress reports it (there is nothing to repair)"
+    );
+    assert!(r
+        .events
+        .iter()
+        .filter(|e| e.reason.starts_with("ClusterIP"))
+        .all(|e| e.component == "ipallocator-repair-controller" && e.type_ == "Warning"));
     let ips = ip_names(&state(&r));
     assert!(ips.contains(&("10.96.0.20".into(), "default/web".into())));
     assert!(ips.contains(&("10.96.0.30".into(), "default/db".into())));
@@ -331,21 +373,45 @@ fn wrong_references_and_duplicates_are_reported_as_upstream_does() {
             {"ip": "10.96.0.50", "parent": {"namespace": "default", "name": "nobody"}},
             {"ip": "10.96.0.60", "parent": {"group": "gateway.networking.k8s.io", "resource": "gateways", "namespace": "default", "name": "gw"}}]});
     let r = run("1.35", "10.96.0.0/24", initial, json!([]), "1s");
-    let twin = (0, "default/twin".to_string(),
-        "Cluster IP [IPv4]:10.96.0.20 was assigned to multiple services; please recreate service".to_string());
-    assert_eq!(events(&r, "ClusterIPAlreadyAllocated"), vec![twin.clone(), twin], "once per apiserver");
-    assert_eq!(events(&r, "IPAddressWrongReference"), vec![(0, "10.96.0.41".into(),
-        "IPAddress: 10.96.0.41 for Service default/moved has a wrong reference; cleaning up".into())]);
+    let twin = (
+        0,
+        "default/twin".to_string(),
+        "Cluster IP [IPv4]:10.96.0.20 was assigned to multiple services; please recreate service"
+            .to_string(),
+    );
+    assert_eq!(
+        events(&r, "ClusterIPAlreadyAllocated"),
+        vec![twin.clone(), twin],
+        "once per apiserver"
+    );
+    assert_eq!(
+        events(&r, "IPAddressWrongReference"),
+        vec![(
+            0,
+            "10.96.0.41".into(),
+            "IPAddress: 10.96.0.41 for Service default/moved has a wrong reference; cleaning up"
+                .into()
+        )]
+    );
     let not_allocated = events(&r, "ClusterIPNotAllocated");
     assert!(not_allocated.contains(&(0, "default/lost".into(),
         "the ClusterIP [IPv4]: 10.96.0.50 for Service default/lost has a wrong reference; repairing".into())), "{not_allocated:?}");
-    assert!(not_allocated.contains(&(0, "default/moved".into(),
-        "Cluster IP [IPv4]: 10.96.0.40 is not allocated; repairing".into())));
+    assert!(not_allocated.contains(&(
+        0,
+        "default/moved".into(),
+        "Cluster IP [IPv4]: 10.96.0.40 is not allocated; repairing".into()
+    )));
     assert_eq!(events(&r, "IPAddressNotAllocated"), vec![(0, "10.96.0.60".into(),
         "IPAddress 10.96.0.60 appears to have been modified, not referencing a Service &ParentReference{Group:gateway.networking.k8s.io,Resource:gateways,Namespace:default,Name:gw,}: cleaning up".into())]);
     let ips = ip_names(&state(&r));
-    assert!(ips.contains(&("10.96.0.50".into(), "default/lost".into())), "recreated for its Service");
-    assert!(ips.contains(&("10.96.0.20".into(), "default/web".into())), "a duplicate is only reported");
+    assert!(
+        ips.contains(&("10.96.0.50".into(), "default/lost".into())),
+        "recreated for its Service"
+    );
+    assert!(
+        ips.contains(&("10.96.0.20".into(), "default/web".into())),
+        "a duplicate is only reported"
+    );
     assert!(!ips.iter().any(|(ip, _)| ip == "10.96.0.41" || ip == "10.96.0.60"));
 }
 
@@ -389,11 +455,17 @@ fn under_1_33_a_bit_leaked_in_the_unrepaired_bitmap_refuses_a_free_ip() {
     let r = run("1.33", "10.96.0.0/24", json!({}), steps, "11m");
     let refused = events(&r, "action_failed");
     assert_eq!(refused.len(), 1, "no repair loop ever cleared the bit");
-    assert!(refused[0].2.ends_with("failed to allocate IP 10.96.0.10: provided IP is already allocated"));
+    assert!(refused[0]
+        .2
+        .ends_with("failed to allocate IP 10.96.0.10: provided IP is already allocated"));
     let st = state(&r);
     assert!(!ip_names(&st).iter().any(|(ip, _)| ip == "10.96.0.10"), "no IPAddress holds it");
     let bitmap = &st["allocations"]["cluster_ip"][0];
-    assert_eq!(bitmap["allocated"], json!(["10.96.0.1", "10.96.0.10"]), "dual-written, never repaired");
+    assert_eq!(
+        bitmap["allocated"],
+        json!(["10.96.0.1", "10.96.0.10"]),
+        "dual-written, never repaired"
+    );
     assert!(r.events.iter().any(|e| e.message.starts_with("kube-apiserver started with IP allocator and dual write enabled but bitmap allocator does not exist")));
     assert!(events(&r, "ClusterIPNotAllocated").is_empty());
 }
@@ -406,8 +478,16 @@ fn the_behaviours_refuse_what_they_do_not_have() {
         s.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
         s
     };
-    assert!(parse(base("1.29", json!({"initial": {"service_cidrs": [{"name": "x", "cidrs": ["10.0.0.0/24"]}]}}))).starts_with("initial.service_cidrs:"));
-    assert!(parse(base("1.20", json!({"steps": [{"at": "1s", "do": "delete_service_cidr", "name": "kubernetes"}]}))).starts_with("steps[0].do:"));
+    assert!(parse(base(
+        "1.29",
+        json!({"initial": {"service_cidrs": [{"name": "x", "cidrs": ["10.0.0.0/24"]}]}})
+    ))
+    .starts_with("initial.service_cidrs:"));
+    assert!(parse(base(
+        "1.20",
+        json!({"steps": [{"at": "1s", "do": "delete_service_cidr", "name": "kubernetes"}]})
+    ))
+    .starts_with("steps[0].do:"));
     assert!(parse(base("1.35", json!({"steps": [{"at": "1s", "do": "corrupt", "what": "leak_cluster_ip", "ip": "10.0.0.5"}]}))).starts_with("steps[0].what:"));
     assert!(scenario::parse(&base("1.33", json!({"steps": [{"at": "1s", "do": "corrupt", "what": "leak_cluster_ip", "ip": "10.0.0.5"}]})).to_string()).is_ok());
     let range = |behavior: &str, r: &str| {
@@ -421,7 +501,11 @@ fn the_behaviours_refuse_what_they_do_not_have() {
     assert_eq!(range("1.35", "fd00::/48").unwrap_err(),
         "cluster.service_cluster_ip_range: shortest allowed prefix length for service CIDR is 64, got 48");
     assert!(range("1.35", "fd00::/64").is_ok());
-    assert!(parse(base("1.35", json!({"initial": {"service_cidrs": [{"name": "x", "cidrs": []}]}}))).contains("at least one CIDR required"));
+    assert!(parse(base(
+        "1.35",
+        json!({"initial": {"service_cidrs": [{"name": "x", "cidrs": []}]}})
+    ))
+    .contains("at least one CIDR required"));
 }
 
 #[test]
@@ -446,7 +530,11 @@ fn endpoints_and_the_endpoint_slice_agree_in_the_new_behaviours() {
         let r = run(behavior, "10.96.0.0/24", json!({}), steps.clone(), "70s");
         let st = state(&r);
         let slice = &st["endpoint_slices"][0];
-        assert_eq!(slice["endpoints"], json!([{"addresses": ["192.168.10.11"], "ready": true}]), "{behavior}");
+        assert_eq!(
+            slice["endpoints"],
+            json!([{"addresses": ["192.168.10.11"], "ready": true}]),
+            "{behavior}"
+        );
     }
 }
 
@@ -471,7 +559,8 @@ fn the_apiserver_sets_ready_then_kcm_reasserts_it_with_its_own_message() {
         let key = etcd::service_cidr_key("kubernetes");
         let mut writers: Vec<String> = Vec::new();
         for write in w.take_wire() {
-            if write.key == key && write.op == WireOp::Put && writers.last() != Some(&write.sender) {
+            if write.key == key && write.op == WireOp::Put && writers.last() != Some(&write.sender)
+            {
                 writers.push(write.sender);
             }
         }
@@ -527,7 +616,13 @@ fn a_deleted_ip_address_is_recreated_at_the_next_repair_interval_not_before() {
         {"at": "180001ms", "expect": {"ip_addresses": [{"ip": "10.96.0.20",
             "parent": {"namespace": "default", "name": "web"}}]}}]})));
     assert!(r.expectations.iter().all(|e| e.passed), "{:?}", r.expectations);
-    assert_eq!(events(&r, "ClusterIPNotAllocated"), vec![(180_000, "default/web".into(),
-        "Cluster IP [IPv4]: 10.96.0.20 is not allocated; repairing".into())],
-        "apiserver-a's resync at 3m; apiserver-b's at 3m20s finds it back");
+    assert_eq!(
+        events(&r, "ClusterIPNotAllocated"),
+        vec![(
+            180_000,
+            "default/web".into(),
+            "Cluster IP [IPv4]: 10.96.0.20 is not allocated; repairing".into()
+        )],
+        "apiserver-a's resync at 3m; apiserver-b's at 3m20s finds it back"
+    );
 }

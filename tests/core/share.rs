@@ -6,10 +6,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::json;
 
-use kube_bootstrap_lab::lab::catalogue;
-use kube_bootstrap_lab::lab::{Lab, Opening, DEFAULT_SCENARIO};
 use kube_bootstrap_lab::contract::scenario::{self, Action};
+use kube_bootstrap_lab::lab::catalogue;
 use kube_bootstrap_lab::lab::share::{percent_decode, percent_encode, Moment, Source};
+use kube_bootstrap_lab::lab::{Lab, Opening, DEFAULT_SCENARIO};
 use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 
 fn action(v: serde_json::Value) -> Action {
@@ -20,9 +20,7 @@ fn action(v: serde_json::Value) -> Action {
 fn percent_coding_round_trips() {
     let s = r#"[[60000,{"do":"crash_apiserver","apiserver":"apiserver-b"}]] 中文 &#="#;
     assert_eq!(percent_decode(&percent_encode(s)).unwrap(), s);
-    assert!(percent_encode(s)
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"-._~%".contains(&b)));
+    assert!(percent_encode(s).bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~%".contains(&b)));
     assert!(
         percent_decode("%G1").is_err()
             && percent_decode("%4").is_err()
@@ -36,10 +34,8 @@ fn a_link_restores_the_exact_moment() {
     let s = scenario::parse(text).unwrap();
     let mut live = Timeline::new(&s);
     live.run_until(20_000);
-    live.act(action(
-        json!({"do": "crash_apiserver", "apiserver": "apiserver-a"}),
-    ))
-    .expect("a running apiserver crashes");
+    live.act(action(json!({"do": "crash_apiserver", "apiserver": "apiserver-a"})))
+        .expect("a running apiserver crashes");
     live.run_until(45_500);
     live.act(action(json!({"do": "create_service", "service": {"name": "web", "type": "NodePort", "ports": [{"port": 80}]}})))
         .expect("a ready apiserver creates it");
@@ -64,20 +60,9 @@ fn a_link_restores_the_exact_moment() {
     assert_eq!(restored.world().events(), live.world().events());
 
     // Another seed is another story: the NodePort and the ClusterIP it drew differ.
-    let other = Moment {
-        seed: Some(99),
-        ..moment.clone()
-    }
-    .restore()
-    .unwrap()
-    .1;
+    let other = Moment { seed: Some(99), ..moment.clone() }.restore().unwrap().1;
     let web = |t: &Timeline| {
-        t.world().state()
-            .services
-            .iter()
-            .find(|s| s.name == "web")
-            .cloned()
-            .unwrap()
+        t.world().state().services.iter().find(|s| s.name == "web").cloned().unwrap()
     };
     assert_ne!(web(&other), web(&live));
 }
@@ -94,38 +79,22 @@ fn an_inline_scenario_travels_in_the_link() {
         experiment: None,
         actions: vec![],
     };
-    let (s, tl) = Moment::decode(&m.encode())
-        .unwrap()
-        .restore()
-        .unwrap();
+    let (s, tl) = Moment::decode(&m.encode()).unwrap().restore().unwrap();
     assert_eq!(s.seed, 3);
     assert_eq!(tl.world().state().services[0].cluster_ip, "172.20.0.1");
 }
 
 #[test]
 fn bad_links_name_the_part_at_fault() {
-    let err = |f: &str| {
-        Moment::decode(f)
-            .and_then(|m| m.restore().map(|_| m))
-            .unwrap_err()
-    };
-    assert_eq!(
-        err("#t=10s"),
-        "link: it names no scenario (scenario=… or file=…)"
-    );
-    assert_eq!(
-        err("#scenario=nope"),
-        "link: scenario: unknown scenario \"nope\""
-    );
+    let err = |f: &str| Moment::decode(f).and_then(|m| m.restore().map(|_| m)).unwrap_err();
+    assert_eq!(err("#t=10s"), "link: it names no scenario (scenario=… or file=…)");
+    assert_eq!(err("#scenario=nope"), "link: scenario: unknown scenario \"nope\"");
     assert!(err("#scenario=crash-one-of-three&t=soon").starts_with("link: t: "));
     assert_eq!(
         err("#scenario=crash-one-of-three&seed=-1"),
         "link: seed: \"-1\" is not a non-negative integer"
     );
-    assert_eq!(
-        err("#scenario=crash-one-of-three&colour=red"),
-        "link: unknown part \"colour\""
-    );
+    assert_eq!(err("#scenario=crash-one-of-three&colour=red"), "link: unknown part \"colour\"");
     assert_eq!(
         err("#scenario=crash-one-of-three&t=5s&actions=%5B"),
         "link: actions: EOF while parsing a list at line 1 column 1"
@@ -145,12 +114,10 @@ fn actions_naming_unknown_apiservers_fail_without_changing_anything() {
         seed: None,
         time_ms: 2_000,
         experiment: None,
-        actions: vec![
-            (
-                1_000,
-                action(json!({"do": "crash_apiserver", "apiserver": "apiserver-z"})),
-            ),
-        ],
+        actions: vec![(
+            1_000,
+            action(json!({"do": "crash_apiserver", "apiserver": "apiserver-z"})),
+        )],
     };
     let (_, tl) = m.restore().unwrap();
     let failed: Vec<_> = tl
@@ -160,16 +127,10 @@ fn actions_naming_unknown_apiservers_fail_without_changing_anything() {
         .filter(|e| e.reason == "action_failed")
         .map(|e| e.message.clone())
         .collect();
-    assert_eq!(
-        failed,
-        vec!["unknown apiserver \"apiserver-z\""]
-    );
+    assert_eq!(failed, vec!["unknown apiserver \"apiserver-z\""]);
     let mut clean = Timeline::new(&scenario::parse(text).unwrap());
     clean.run_until(2_000);
-    assert_eq!(
-        tl.world().state().services,
-        clean.world().state().services
-    );
+    assert_eq!(tl.world().state().services, clean.world().state().services);
 }
 
 /// A link whose action carries `action` at 1 s (of a 5 s moment of crash-one-of-three).
@@ -180,7 +141,8 @@ fn link_with(action: serde_json::Value) -> String {
 
 #[test]
 fn a_link_whose_action_carries_a_bad_value_is_refused_naming_the_field() {
-    let isolate = |d: &str| json!({"do": "isolate_apiserver", "apiserver": "apiserver-a", "for": d});
+    let isolate =
+        |d: &str| json!({"do": "isolate_apiserver", "apiserver": "apiserver-a", "for": d});
     let cases = [
         (isolate("abc"), "link: actions[0].for: invalid duration \"abc\""),
         (isolate("-5s"), "link: actions[0].for: invalid duration \"-5s\""),
@@ -225,7 +187,8 @@ fn a_link_whose_action_carries_a_bad_value_is_refused_naming_the_field() {
         assert_eq!(Moment::decode(&link_with(action)).unwrap_err(), want);
     }
     // The same values in a scenario file are refused in the same words, naming the step.
-    let step = json!({"at": "1s", "do": "isolate_apiserver", "apiserver": "apiserver-a", "for": "-5s"});
+    let step =
+        json!({"at": "1s", "do": "isolate_apiserver", "apiserver": "apiserver-a", "for": "-5s"});
     let file = json!({"cluster": {"apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"}]}, "steps": [step]});
     assert_eq!(
         scenario::parse(&file.to_string()).unwrap_err(),
@@ -237,10 +200,7 @@ fn a_link_whose_action_carries_a_bad_value_is_refused_naming_the_field() {
 fn a_link_whose_action_is_invalid_opens_the_fallback_saying_which_field() {
     // [[1000, {"do": "isolate_apiserver", "apiserver": "apiserver-a", "for": "abc"}]]
     let link = "#scenario=crash-one-of-three&t=5s&actions=%5B%5B1000%2C%7B%22do%22%3A%22isolate_apiserver%22%2C%22apiserver%22%3A%22apiserver-a%22%2C%22for%22%3A%22abc%22%7D%5D%5D";
-    let (lab, notes) = Lab::open(Opening {
-        link: Some(link),
-        ..Opening::default()
-    });
+    let (lab, notes) = Lab::open(Opening { link: Some(link), ..Opening::default() });
     assert_eq!(lab.source(), &Source::Builtin(DEFAULT_SCENARIO.into()));
     assert_eq!(lab.now(), 0);
     assert_eq!(
@@ -255,11 +215,15 @@ fn a_link_whose_action_is_invalid_opens_the_fallback_saying_which_field() {
 
 #[test]
 fn a_good_link_round_trips_its_typed_values() {
-    let link = link_with(json!({"do": "isolate_apiserver", "apiserver": "apiserver-a", "for": "90s"}));
+    let link =
+        link_with(json!({"do": "isolate_apiserver", "apiserver": "apiserver-a", "for": "90s"}));
     let m = Moment::decode(&link).unwrap();
     assert_eq!(
         m.actions,
-        vec![(1000, action(json!({"do": "isolate_apiserver", "apiserver": "apiserver-a", "for": "1m30s"})))]
+        vec![(
+            1000,
+            action(json!({"do": "isolate_apiserver", "apiserver": "apiserver-a", "for": "1m30s"}))
+        )]
     );
     assert_eq!(Moment::decode(&m.encode()).unwrap(), m);
 }
@@ -319,11 +283,7 @@ fn a_long_fragment_is_quoted_short() {
         assert!(e.contains("xxxx"), "{e}");
     }
     assert_eq!(
-        Moment::decode(&format!("#scenario={long}"))
-            .unwrap()
-            .restore()
-            .unwrap_err(),
+        Moment::decode(&format!("#scenario={long}")).unwrap().restore().unwrap_err(),
         format!("link: scenario: unknown scenario \"{}\"…", "x".repeat(60))
     );
 }
-

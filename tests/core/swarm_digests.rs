@@ -50,9 +50,8 @@ struct Trace {
 impl Trace {
     fn add(&mut self, bytes: &[u8]) {
         // FNV-1a folds byte by byte, so digesting piece by piece equals digesting the whole.
-        self.hash = bytes.iter().fold(self.hash, |h, &b| {
-            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-        });
+        self.hash =
+            bytes.iter().fold(self.hash, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
     }
 
     fn add_state(&mut self, world: &World) {
@@ -88,9 +87,7 @@ impl Watch for Trace {
 /// `seed digest behaviour reconciler`, one line per seed.
 fn line(seed: u64) -> String {
     let mut run = Run::new(seed, None);
-    let mut trace = Trace {
-        hash: fnv1a(run.text.as_bytes()),
-    };
+    let mut trace = Trace { hash: fnv1a(run.text.as_bytes()) };
     run.drive(&mut trace).expect("a trace never stops a run");
     trace.add_state(&run.world);
     let cluster = &run.scenario.cluster;
@@ -107,18 +104,12 @@ fn swarm_traces_match_the_committed_digests() {
     #[cfg(not(target_arch = "wasm32"))]
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         let all: String = (0..ALL_SEEDS).map(line).collect();
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/golden/swarm-digests.txt"
-        );
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/swarm-digests.txt");
         std::fs::write(path, all).unwrap();
         return;
     }
     let n = seeds();
-    assert!(
-        n <= ALL_SEEDS,
-        "the committed list holds {ALL_SEEDS} seeds, not {n}"
-    );
+    assert!(n <= ALL_SEEDS, "the committed list holds {ALL_SEEDS} seeds, not {n}");
     let mismatches: Vec<String> = GOLDEN
         .lines()
         .take(n as usize)
@@ -128,10 +119,7 @@ fn swarm_traces_match_the_committed_digests() {
             (got.trim_end() != want).then(|| format!("  want {want}\n  got  {got}"))
         })
         .collect();
-    assert!(
-        GOLDEN.lines().count() as u64 == ALL_SEEDS,
-        "the committed list is not whole"
-    );
+    assert!(GOLDEN.lines().count() as u64 == ALL_SEEDS, "the committed list is not whole");
     assert!(
         mismatches.is_empty(),
         "{} of {n} seeds' traces differ from the committed digests (if deliberately, rerun \

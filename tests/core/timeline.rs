@@ -35,7 +35,10 @@ fn the_states_of_a_timeline_share_their_services_until_one_changes() {
     let (a, b) = (at(&mut tl, 10_000), at(&mut tl, 20_000));
     assert!(Rc::ptr_eq(&a.services, &b.services), "no Service changed from 10s to 20s: one list");
     let c = at(&mut tl, 90_000);
-    assert!(!Rc::ptr_eq(&a.services, &c.services) && c.services.len() == a.services.len() + 1, "web was created at 30s");
+    assert!(
+        !Rc::ptr_eq(&a.services, &c.services) && c.services.len() == a.services.len() + 1,
+        "web was created at 30s"
+    );
     assert_eq!(at(&mut tl, 15_000).services, a.services, "back before it: the same Services");
     // Another line of history from 20s: its revisions name other Services.
     tl.seek(20_000);
@@ -43,6 +46,9 @@ fn the_states_of_a_timeline_share_their_services_until_one_changes() {
     tl.act(Action::CreateService(other)).expect("a free name and range");
     tl.run_until(90_000);
     let names: Vec<String> = tl.state().services.iter().map(|s| s.name.clone()).collect();
-    assert!(names.contains(&"other".to_string()) && names.contains(&"web".to_string()), "{names:?}");
+    assert!(
+        names.contains(&"other".to_string()) && names.contains(&"web".to_string()),
+        "{names:?}"
+    );
     assert_eq!(tl.state(), tl.world().state());
 }

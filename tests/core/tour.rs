@@ -6,11 +6,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::BTreeMap;
 
-use kube_bootstrap_lab::lab::catalogue::{self, TOURS};
 use kube_bootstrap_lab::contract::scenario;
-use kube_bootstrap_lab::testing::sim::timeline::Timeline;
+use kube_bootstrap_lab::lab::catalogue::{self, TOURS};
 use kube_bootstrap_lab::lab::tour::{self, Guide, Wait};
 use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 
 fn scenario_of(name: &str) -> scenario::Scenario {
     catalogue::scenario(name).unwrap()
@@ -20,9 +20,7 @@ fn scenario_of(name: &str) -> scenario::Scenario {
 fn every_tour_reaches_every_step_and_its_predicate_holds_there() {
     assert!(catalogue::tour_names().next().is_some());
     for stem in catalogue::tour_names() {
-        let t = catalogue::tour(stem)
-            .unwrap()
-            .unwrap_or_else(|e| panic!("tours/{stem}.json: {e}"));
+        let t = catalogue::tour(stem).unwrap().unwrap_or_else(|e| panic!("tours/{stem}.json: {e}"));
         assert_eq!(t.name, stem, "a tour's name is its file name");
         let mut guide = Guide::new(t.clone());
         let mut timelines: BTreeMap<String, Timeline> = BTreeMap::new();
@@ -59,14 +57,8 @@ fn every_tour_scenario_carries_expectations_that_pass() {
         for name in names {
             let s = scenario_of(&name);
             let report = report::run(&s);
-            assert!(
-                !report.expectations.is_empty(),
-                "{stem}: scenario {name} has no expect steps"
-            );
-            assert!(
-                report.passed(),
-                "{stem}: scenario {name} fails its expectations"
-            );
+            assert!(!report.expectations.is_empty(), "{stem}: scenario {name} has no expect steps");
+            assert!(report.passed(), "{stem}: scenario {name} fails its expectations");
         }
     }
 }
@@ -77,11 +69,7 @@ fn tours_going_back_restore_the_same_state_as_going_forward() {
     let s = scenario_of(&t.steps[0].scenario);
     let mut guide = Guide::new(t.clone());
     let mut tl = Timeline::new(&s);
-    let n = t
-        .steps
-        .iter()
-        .take_while(|st| st.scenario == t.steps[0].scenario)
-        .count();
+    let n = t.steps.iter().take_while(|st| st.scenario == t.steps[0].scenario).count();
     let times: Vec<u64> = (0..n).map(|i| guide.time_of(i, &mut tl).unwrap()).collect();
     let states: Vec<_> = times
         .iter()
@@ -94,12 +82,7 @@ fn tours_going_back_restore_the_same_state_as_going_forward() {
     for i in (0..n).rev() {
         let at = guide.time_of(i, &mut tl).unwrap();
         tl.seek(at);
-        assert_eq!(
-            tl.world().state(),
-            states[i],
-            "step {}",
-            i + 1
-        );
+        assert_eq!(tl.world().state(), states[i], "step {}", i + 1);
     }
 }
 
@@ -108,37 +91,22 @@ fn bad_tours_are_refused_naming_the_field() {
     let ok = r#"{"name":"x","title":{"en":"X","zh":"X"},"scenario":"crash-one-of-three","steps":[{"say":{"en":"a","zh":"甲"}}]}"#;
     assert!(tour::parse(ok, catalogue::scenario_text).is_ok());
     let cases = [
-        (
-            ok.replace("crash-one-of-three", "nope"),
-            "scenario: there is no scenario \"nope\"",
-        ),
-        (
-            ok.replace(r#""zh":"甲""#, r#""zh":"""#),
-            "steps[0].say.zh: must not be empty",
-        ),
-        (
-            ok.replace(r#"{"say""#, r#"{"at":"soon","say""#),
-            "steps[0].at: ",
-        ),
+        (ok.replace("crash-one-of-three", "nope"), "scenario: there is no scenario \"nope\""),
+        (ok.replace(r#""zh":"甲""#, r#""zh":"""#), "steps[0].say.zh: must not be empty"),
+        (ok.replace(r#"{"say""#, r#"{"at":"soon","say""#), "steps[0].at: "),
         (
             ok.replace(r#"{"say""#, r#"{"highlight":["moon"],"say""#),
             "steps[0].highlight[0]: \"moon\" is not a part of the UI",
         ),
         (
-            ok.replace(
-                r#"{"say""#,
-                r#"{"highlight":["apiserver:apiserver-z"],"say""#,
-            ),
+            ok.replace(r#"{"say""#, r#"{"highlight":["apiserver:apiserver-z"],"say""#),
             "steps[0].highlight[0]",
         ),
         (
             ok.replace(r#"{"say""#, r#"{"at":"1s","until":{},"say""#),
             "steps[0]: give \"at\" or \"until\", not both",
         ),
-        (
-            ok.replace(r#"{"say""#, r#"{"until":[],"say""#),
-            "steps[0].until: must be an object",
-        ),
+        (ok.replace(r#"{"say""#, r#"{"until":[],"say""#), "steps[0].until: must be an object"),
         (
             ok.replace(r#"{"say""#, r#"{"play":"0s","say""#),
             "steps[0].play: \"0s\" plays nothing: give a positive duration",
@@ -149,16 +117,17 @@ fn bad_tours_are_refused_naming_the_field() {
         ),
         (ok.replace(r#"{"say""#, r#"{"play":"soon","say""#), "steps[0].play: "),
         (ok.replace(r#"{"say""#, r#"{"play":5,"say""#), "steps[0].play: invalid type"),
+        (ok.replace(r#"{"say""#, r#"{"sai":1,"say""#), "steps[0].sai: unknown field `sai`"),
         (
-            ok.replace(r#"{"say""#, r#"{"sai":1,"say""#),
-            "steps[0].sai: unknown field `sai`",
-        ),
-        (
-            ok.replace(r#"[{"say":{"en":"a","zh":"甲"}}]"#, r#"[[null, null, null, {"en":"a","zh":"甲"}, []]]"#),
+            ok.replace(
+                r#"[{"say":{"en":"a","zh":"甲"}}]"#,
+                r#"[[null, null, null, {"en":"a","zh":"甲"}, []]]"#,
+            ),
             "steps[0]: invalid type: sequence, expected a JSON object",
         ),
         (
-            r#"["x", {"en":"X","zh":"X"}, "crash-one-of-three", [{"say":{"en":"a","zh":"甲"}}]]"#.to_string(),
+            r#"["x", {"en":"X","zh":"X"}, "crash-one-of-three", [{"say":{"en":"a","zh":"甲"}}]]"#
+                .to_string(),
             "invalid type: sequence, expected a JSON object",
         ),
         ("".to_string(), "invalid JSON: EOF while parsing a value at line 1 column 0"),
@@ -211,13 +180,36 @@ fn a_step_asks_a_question_with_two_to_four_answers_and_the_right_one() {
     assert_eq!((a.answers.len(), a.right), (3, 2));
     assert!(t.steps[1].ask.is_none());
     let cases = [
-        (format!(r#"{{"question":{T},"answers":[{T}],"right":0,"why":{T}}}"#), "steps[0].ask.answers: give 2 to 4 answers, not 1"),
-        (format!(r#"{{"question":{T},"answers":[{T},{T},{T},{T},{T}],"right":0,"why":{T}}}"#), "steps[0].ask.answers: give 2 to 4 answers, not 5"),
-        (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":2,"why":{T}}}"#), "steps[0].ask.right: 2 is not the index of an answer (0 to 1)"),
-        (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":-1,"why":{T}}}"#), "steps[0].ask.right: invalid value"),
-        (format!(r#"{{"question":{T},"answers":[{T},{{"en":"","zh":"乙"}}],"right":0,"why":{T}}}"#), "steps[0].ask.answers[1].en: must not be empty"),
-        (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":0}}"#), "steps[0].ask.why: missing field"),
-        (format!(r#"{{"question":{T},"answers":[{T},{T}],"right":0,"why":{T},"hint":1}}"#), "steps[0].ask.hint: unknown field"),
+        (
+            format!(r#"{{"question":{T},"answers":[{T}],"right":0,"why":{T}}}"#),
+            "steps[0].ask.answers: give 2 to 4 answers, not 1",
+        ),
+        (
+            format!(r#"{{"question":{T},"answers":[{T},{T},{T},{T},{T}],"right":0,"why":{T}}}"#),
+            "steps[0].ask.answers: give 2 to 4 answers, not 5",
+        ),
+        (
+            format!(r#"{{"question":{T},"answers":[{T},{T}],"right":2,"why":{T}}}"#),
+            "steps[0].ask.right: 2 is not the index of an answer (0 to 1)",
+        ),
+        (
+            format!(r#"{{"question":{T},"answers":[{T},{T}],"right":-1,"why":{T}}}"#),
+            "steps[0].ask.right: invalid value",
+        ),
+        (
+            format!(
+                r#"{{"question":{T},"answers":[{T},{{"en":"","zh":"乙"}}],"right":0,"why":{T}}}"#
+            ),
+            "steps[0].ask.answers[1].en: must not be empty",
+        ),
+        (
+            format!(r#"{{"question":{T},"answers":[{T},{T}],"right":0}}"#),
+            "steps[0].ask.why: missing field",
+        ),
+        (
+            format!(r#"{{"question":{T},"answers":[{T},{T}],"right":0,"why":{T},"hint":1}}"#),
+            "steps[0].ask.hint: unknown field",
+        ),
     ];
     for (ask, want) in cases {
         let err = tour::parse(&asking(&ask), catalogue::scenario_text).unwrap_err();
@@ -270,9 +262,21 @@ fn every_tour_prints_one_handout_entry_per_step_at_its_instant() {
         for (i, (s, step)) in steps.iter().zip(&t.steps).enumerate() {
             let at = shown[i];
             let what = format!("{} step {}", t.name, i + 1);
-            assert_eq!((s.index, s.time_ms, &s.scenario), (i, at, &step.scenario), "{what}: the lab's clock shows {at}");
-            assert_eq!((&s.say, &s.highlight, &s.ask), (&step.say, &step.highlight, &step.ask), "{what}");
-            assert_eq!(s.right_answer().map(|(i, _)| i), step.ask.as_ref().map(|a| a.right), "{what}");
+            assert_eq!(
+                (s.index, s.time_ms, &s.scenario),
+                (i, at, &step.scenario),
+                "{what}: the lab's clock shows {at}"
+            );
+            assert_eq!(
+                (&s.say, &s.highlight, &s.ask),
+                (&step.say, &step.highlight, &step.ask),
+                "{what}"
+            );
+            assert_eq!(
+                s.right_answer().map(|(i, _)| i),
+                step.ask.as_ref().map(|a| a.right),
+                "{what}"
+            );
             // The picture is of that instant: the state a fresh timeline has there.
             let mut fresh = Timeline::new(&scenario_of(&step.scenario));
             fresh.seek(at);
@@ -284,7 +288,13 @@ fn every_tour_prints_one_handout_entry_per_step_at_its_instant() {
     let t = catalogue::tour("lease-crash-vs-stop").unwrap().unwrap();
     assert_eq!(handout::steps(&t).unwrap()[0].time_ms, 25_000);
     // Deterministic: twice the same.
-    let times = |_| handout::steps(&t).unwrap().iter().map(|s| (s.time_ms, (*s.frame.state).clone())).collect::<Vec<_>>();
+    let times = |_| {
+        handout::steps(&t)
+            .unwrap()
+            .iter()
+            .map(|s| (s.time_ms, (*s.frame.state).clone()))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(times(0), times(1));
 }
 
@@ -293,14 +303,23 @@ fn every_tour_prints_one_handout_entry_per_step_at_its_instant() {
 #[test]
 fn a_tour_prints_by_the_query_that_names_it() {
     use kube_bootstrap_lab::lab::{Lab, Lang, Opening, TourFile};
-    let (lab, _) = Lab::open(Opening { tour: Some("lease-crash-vs-stop"), lang: Lang::Zh, ..Opening::default() });
+    let (lab, _) = Lab::open(Opening {
+        tour: Some("lease-crash-vs-stop"),
+        lang: Lang::Zh,
+        ..Opening::default()
+    });
     assert_eq!(lab.print_query().as_deref(), Some("tour=lease-crash-vs-stop&print&lang=zh"));
-    let (lab, _) = Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
+    let (lab, _) =
+        Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
     assert_eq!(lab.print_query(), None, "no tour, nothing to print");
     let text = catalogue::TOURS.iter().find(|(n, _)| *n == "lease-crash-vs-stop").unwrap().1;
-    let file = |src| Opening { tour_file: Some(TourFile { text: Ok(text), src }), ..Opening::default() };
+    let file =
+        |src| Opening { tour_file: Some(TourFile { text: Ok(text), src }), ..Opening::default() };
     let (lab, _) = Lab::open(file(Some("https://example.com/t.json")));
-    assert_eq!(lab.print_query().as_deref(), Some("tour-src=https%3A%2F%2Fexample.com%2Ft.json&print"));
+    assert_eq!(
+        lab.print_query().as_deref(),
+        Some("tour-src=https%3A%2F%2Fexample.com%2Ft.json&print")
+    );
     let (lab, _) = Lab::open(file(None));
     assert!(lab.guide().is_some() && lab.print_query().is_none(), "inline: no address prints it");
 }

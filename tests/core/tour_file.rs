@@ -25,7 +25,9 @@ fn refused(text: &str, want: &str) {
 
 /// A one-step tour of `crash-one-of-three` titled `title` saying `say` (JSON texts).
 fn one_step(title: &str, say: &str) -> String {
-    format!(r#"{{"name":"x","title":{title},"scenario":"crash-one-of-three","steps":[{{"say":{say}}}]}}"#)
+    format!(
+        r#"{{"name":"x","title":{title},"scenario":"crash-one-of-three","steps":[{{"say":{say}}}]}}"#
+    )
 }
 
 #[test]
@@ -47,7 +49,10 @@ fn narration_in_one_language_is_read_in_the_other() {
 #[test]
 fn a_text_without_a_language_of_ours_or_with_an_empty_one_is_refused() {
     let say = |s: &str| one_step(r#"{"en":"T"}"#, s);
-    refused(&say(r#"{"en":"a","fr":"b"}"#), r#"steps[0].say.fr: unknown language: use "en" or "zh""#);
+    refused(
+        &say(r#"{"en":"a","fr":"b"}"#),
+        r#"steps[0].say.fr: unknown language: use "en" or "zh""#,
+    );
     refused(&say(r#"{"fr":"b"}"#), r#"steps[0].say.fr: unknown language: use "en" or "zh""#);
     refused(&say(r#"{}"#), r#"steps[0].say: give an "en" or a "zh" text, or both"#);
     refused(&say(r#"{"en":"a","zh":" "}"#), "steps[0].say.zh: must not be empty");
@@ -90,11 +95,14 @@ fn every_shipped_tour_speaks_english_and_chinese_everywhere() {
 #[test]
 fn an_until_is_checked_as_an_expect_is() {
     let until = |u: &str| {
-        format!(r#"{{"name":"x","title":"T","scenario":"crash-one-of-three","steps":[{{"until":{u},"say":"a"}}]}}"#)
+        format!(
+            r#"{{"name":"x","title":"T","scenario":"crash-one-of-three","steps":[{{"until":{u},"say":"a"}}]}}"#
+        )
     };
     refused(&until(r#"{"servicez":[]}"#), "steps[0].until.servicez: unknown field");
     refused(&until(r#"[]"#), "steps[0].until: must be an object");
-    assert!(parse(&until(r#"{"events_include":[],"events_exclude":[],"absent":{},"time_ms":0}"#)).is_ok());
+    assert!(parse(&until(r#"{"events_include":[],"events_exclude":[],"absent":{},"time_ms":0}"#))
+        .is_ok());
 }
 
 /// Two apiservers; apiserver-b crashes at 20s and its address leaves the Endpoints at 30s.
@@ -102,7 +110,8 @@ const TWO: &str = r#"{"name":"two","cluster":{"apiservers":[
     {"name":"apiserver-a","advertise_address":"10.0.0.1"},{"name":"apiserver-b","advertise_address":"10.0.0.2"}]},
     "steps":[{"at":"20s","do":"crash_apiserver","apiserver":"apiserver-b"}],"until":"2m"}"#;
 
-const GONE: &str = r#"{"endpoints":[{"name":"kubernetes","subsets":[{"addresses":["10.0.0.1"]}]}]}"#;
+const GONE: &str =
+    r#"{"endpoints":[{"name":"kubernetes","subsets":[{"addresses":["10.0.0.1"]}]}]}"#;
 
 /// A tour over the inline scenario `TWO`, then a shipped one, then `TWO` again by its name.
 fn inline_tour() -> String {
@@ -143,10 +152,22 @@ fn an_inline_scenario_is_refused_by_its_field_below_the_tour() {
         &tour.replace(r#""advertise_address":"10.0.0.2""#, r#""advertise_address":"10.0.0.300""#),
         r#"scenario.cluster.apiservers[1].advertise_address: "#,
     );
-    let step2 = |s: &str| tour.replace(r#""scenario":"crash-one-of-three""#, &format!(r#""scenario":{s}"#));
-    refused(&step2(r#"{"name":"z","cluster":{"apiservers":[]}}"#), "steps[2].scenario.cluster.apiservers: at least one apiserver is required");
-    refused(&step2(r#"{"name":"z","cluster":{"apiservers":[{"name":"a","advertise_address":"10.0.0.1"}]},"colour":1}"#), "steps[2].scenario.colour: unknown field");
-    refused(&step2(r#"{"cluster":{"apiservers":[{"name":"a","advertise_address":"10.0.0.1"}]}}"#), "steps[2].scenario.name: an inline scenario needs a name");
+    let step2 =
+        |s: &str| tour.replace(r#""scenario":"crash-one-of-three""#, &format!(r#""scenario":{s}"#));
+    refused(
+        &step2(r#"{"name":"z","cluster":{"apiservers":[]}}"#),
+        "steps[2].scenario.cluster.apiservers: at least one apiserver is required",
+    );
+    refused(
+        &step2(
+            r#"{"name":"z","cluster":{"apiservers":[{"name":"a","advertise_address":"10.0.0.1"}]},"colour":1}"#,
+        ),
+        "steps[2].scenario.colour: unknown field",
+    );
+    refused(
+        &step2(r#"{"cluster":{"apiservers":[{"name":"a","advertise_address":"10.0.0.1"}]}}"#),
+        "steps[2].scenario.name: an inline scenario needs a name",
+    );
     refused(&step2(TWO), r#"steps[2].scenario.name: "two" already names a scenario of this tour"#);
     refused(&step2("5"), "steps[2].scenario: must be a scenario's name or a scenario object");
     refused(&step2(r#""nope""#), r#"steps[2].scenario: there is no scenario "nope""#);
@@ -155,9 +176,15 @@ fn an_inline_scenario_is_refused_by_its_field_below_the_tour() {
     let text = format!(
         r#"{{"name":"x","title":"T","scenario":"crash-one-of-three","steps":[{{"say":"a"}},{{"scenario":{shadow},"say":"b"}}]}}"#
     );
-    refused(&text, r#"steps[1].scenario.name: "crash-one-of-three" already names a scenario of this tour"#);
+    refused(
+        &text,
+        r#"steps[1].scenario.name: "crash-one-of-three" already names a scenario of this tour"#,
+    );
     // Highlights name the inline scenario's apiservers.
-    refused(&tour.replace("apiserver:apiserver-b", "apiserver:apiserver-c"), "steps[0].highlight[0]: ");
+    refused(
+        &tour.replace("apiserver:apiserver-b", "apiserver:apiserver-c"),
+        "steps[0].highlight[0]: ",
+    );
 }
 
 /// A tour's own scenario wins over a shipped one of the same name (a scenario shipped later
@@ -165,7 +192,9 @@ fn an_inline_scenario_is_refused_by_its_field_below_the_tour() {
 #[test]
 fn an_inline_scenario_named_as_a_shipped_one_is_the_tours() {
     let shadow = TWO.replace(r#""name":"two""#, r#""name":"crash-one-of-three""#);
-    let text = format!(r#"{{"name":"x","title":"T","scenario":{shadow},"steps":[{{"say":"a"}},{{"scenario":"crash-one-of-three","say":"b"}}]}}"#);
+    let text = format!(
+        r#"{{"name":"x","title":"T","scenario":{shadow},"steps":[{{"say":"a"}},{{"scenario":"crash-one-of-three","say":"b"}}]}}"#
+    );
     let t = parse(&text).unwrap();
     assert_eq!(t.scenario("crash-one-of-three").unwrap().cluster.apiservers.len(), 2);
     assert!(matches!(t.source("crash-one-of-three"), Source::Inline(_)));

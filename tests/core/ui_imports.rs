@@ -99,17 +99,10 @@ fn paths_in(code: &str) -> Vec<Vec<String>> {
 fn expand(tree: &str) -> Vec<Vec<String>> {
     let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
     let Some(open) = tree.find('{') else {
-        return vec![tree
-            .split("::")
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-            .collect()];
+        return vec![tree.split("::").filter(|s| !s.is_empty()).map(String::from).collect()];
     };
-    let prefix: Vec<String> = tree[..open]
-        .split("::")
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-        .collect();
+    let prefix: Vec<String> =
+        tree[..open].split("::").filter(|s| !s.is_empty()).map(String::from).collect();
     let inner = &tree[open + 1..tree.rfind('}').expect("a use tree closes its brace")];
     let (mut parts, mut depth, mut start) = (vec![], 0, 0);
     for (i, c) in inner.char_indices() {
@@ -143,11 +136,7 @@ fn parse(file: &str, module: Module, text: &str) -> Source {
     while let Some(line) = lines.next() {
         let t = line.trim_start();
         let public = t.starts_with("pub ") || t.starts_with("pub(");
-        let after_pub = if public {
-            t.split_once(' ').map_or("", |(_, r)| r)
-        } else {
-            t
-        };
+        let after_pub = if public { t.split_once(' ').map_or("", |(_, r)| r) } else { t };
         let Some(tree) = after_pub.strip_prefix("use ") else {
             rest.push_str(line);
             rest.push('\n');
@@ -162,18 +151,10 @@ fn parse(file: &str, module: Module, text: &str) -> Source {
         let tree: String = statement
             .split(" as ")
             .enumerate()
-            .map(|(i, s)| {
-                if i == 0 {
-                    s
-                } else {
-                    s.trim_start_matches(is_ident)
-                }
-            })
+            .map(|(i, s)| if i == 0 { s } else { s.trim_start_matches(is_ident) })
             .collect();
         for path in expand(&tree) {
-            let ui = path
-                .iter()
-                .any(|s| s == "ui" || s == "super" || s == "self");
+            let ui = path.iter().any(|s| s == "ui" || s == "super" || s == "self");
             assert!(
                 path.last().map(String::as_str) != Some("*") || !ui,
                 "{file}: a glob import of a UI module ({}): name what is used",
@@ -182,12 +163,7 @@ fn parse(file: &str, module: Module, text: &str) -> Source {
             uses.push((public, path));
         }
     }
-    Source {
-        file: file.to_string(),
-        module,
-        uses,
-        paths: paths_in(&rest),
-    }
+    Source { file: file.to_string(), module, uses, paths: paths_in(&rest) }
 }
 
 struct Tree {
@@ -204,26 +180,15 @@ impl Tree {
         for s in &sources {
             for (_, path) in s.uses.iter().filter(|(public, _)| *public) {
                 let name = path.last().cloned().unwrap_or_default();
-                reexports
-                    .entry(s.module.clone())
-                    .or_default()
-                    .insert(name, path.clone());
+                reexports.entry(s.module.clone()).or_default().insert(name, path.clone());
             }
         }
-        Tree {
-            sources,
-            modules,
-            reexports,
-        }
+        Tree { sources, modules, reexports }
     }
 
     /// The UI module a path written in `from` names, through re-exports; `None` outside the UI.
     fn target(&self, from: &Module, path: &[String], depth: usize) -> Option<Module> {
-        assert!(
-            depth < 16,
-            "re-exports that name each other: {}",
-            path.join("::")
-        );
+        assert!(depth < 16, "re-exports that name each other: {}", path.join("::"));
         let mut at: Module = match path.first().map(String::as_str) {
             Some("crate") if path.get(1).map(String::as_str) == Some("ui") => {
                 return self.within(vec![], &path[2..], depth)
@@ -252,10 +217,7 @@ impl Tree {
             }
             None => return None,
         };
-        let skip = path
-            .iter()
-            .take_while(|s| *s == "super" || *s == "self")
-            .count();
+        let skip = path.iter().take_while(|s| *s == "super" || *s == "self").count();
         let rest = &path[skip..];
         at = self.within(at, rest, depth)?;
         Some(at)
@@ -282,10 +244,7 @@ impl Tree {
     }
 
     fn source(&self, module: &Module) -> &Source {
-        self.sources
-            .iter()
-            .find(|s| &s.module == module)
-            .expect("a known module")
+        self.sources.iter().find(|s| &s.module == module).expect("a known module")
     }
 
     /// The dependencies between branches: `(folder, from branch, to branch)` → one reference
@@ -293,12 +252,8 @@ impl Tree {
     fn edges(&self) -> BTreeMap<(Module, String, String), String> {
         let mut edges = BTreeMap::new();
         for s in &self.sources {
-            let written = s
-                .uses
-                .iter()
-                .filter(|(public, _)| !public)
-                .map(|(_, p)| p)
-                .chain(&s.paths);
+            let written =
+                s.uses.iter().filter(|(public, _)| !public).map(|(_, p)| p).chain(&s.paths);
             for path in written {
                 let Some(to) = self.target(&s.module, path, 0) else {
                     continue;
@@ -309,9 +264,7 @@ impl Tree {
                 let common = s.module.iter().zip(&to).take_while(|(a, b)| a == b).count();
                 let from_branch = s.module.get(common).cloned().unwrap_or_default();
                 let key = (s.module[..common].to_vec(), from_branch, to[common].clone());
-                edges
-                    .entry(key)
-                    .or_insert_with(|| format!("{} uses {}", s.file, path.join("::")));
+                edges.entry(key).or_insert_with(|| format!("{} uses {}", s.file, path.join("::")));
             }
         }
         edges
@@ -325,17 +278,10 @@ fn cycles(tree: &Tree) -> Vec<Vec<String>> {
     let folders: BTreeSet<&Module> = edges.keys().map(|(f, _, _)| f).collect();
     for folder in folders {
         let next = |b: &str| -> Vec<&String> {
-            edges
-                .keys()
-                .filter(|(f, a, _)| f == folder && a == b)
-                .map(|(_, _, to)| to)
-                .collect()
+            edges.keys().filter(|(f, a, _)| f == folder && a == b).map(|(_, _, to)| to).collect()
         };
-        let branches: BTreeSet<&String> = edges
-            .keys()
-            .filter(|(f, _, _)| f == folder)
-            .map(|(_, a, _)| a)
-            .collect();
+        let branches: BTreeSet<&String> =
+            edges.keys().filter(|(f, _, _)| f == folder).map(|(_, a, _)| a).collect();
         for start in branches {
             // Depth-first from `start`, for a way back to it.
             let mut stack = vec![(start.clone(), vec![start.clone()])];
@@ -344,9 +290,8 @@ fn cycles(tree: &Tree) -> Vec<Vec<String>> {
                 for to in next(&at) {
                     if to == start {
                         let mut refs = vec![];
-                        for pair in trail
-                            .windows(2)
-                            .chain(std::iter::once(&[at.clone(), to.clone()][..]))
+                        for pair in
+                            trail.windows(2).chain(std::iter::once(&[at.clone(), to.clone()][..]))
                         {
                             refs.push(
                                 edges[&(folder.clone(), pair[0].clone(), pair[1].clone())].clone(),
@@ -366,10 +311,7 @@ fn cycles(tree: &Tree) -> Vec<Vec<String>> {
 }
 
 fn read_ui(dir: &Path, module: Module, out: &mut Vec<Source>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for path in entries {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
@@ -384,9 +326,7 @@ fn read_ui(dir: &Path, module: Module, out: &mut Vec<Source>) {
                 m.push(name);
             }
             let text = std::fs::read_to_string(&path).unwrap();
-            let file = path
-                .strip_prefix(env!("CARGO_MANIFEST_DIR"))
-                .unwrap_or(&path);
+            let file = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(&path);
             out.push(parse(&file.display().to_string(), m, &text));
         }
     }
@@ -411,11 +351,7 @@ fn ui_modules_import_no_cycle() {
     assert!(
         found.is_empty(),
         "import cycles between UI modules:\n{}",
-        found
-            .iter()
-            .map(|c| c.join("\n  → "))
-            .collect::<Vec<_>>()
-            .join("\n\n")
+        found.iter().map(|c| c.join("\n  → ")).collect::<Vec<_>>().join("\n\n")
     );
 }
 
@@ -437,14 +373,8 @@ fn finds_the_bitmap_hooks_cycle() {
     let found = cycles(&Tree::new(sources));
     assert!(!found.is_empty());
     let joined = found.concat().join("\n");
-    assert!(
-        joined.contains("ui/bitmap/sweep.rs uses crate::ui::hooks::FrameLoop"),
-        "{joined}"
-    );
-    assert!(
-        joined.contains("ui/tour.rs uses super::bitmap::prefers_reduced_motion"),
-        "{joined}"
-    );
+    assert!(joined.contains("ui/bitmap/sweep.rs uses crate::ui::hooks::FrameLoop"), "{joined}");
+    assert!(joined.contains("ui/tour.rs uses super::bitmap::prefers_reduced_motion"), "{joined}");
     assert!(!joined.contains("tests"), "{joined}");
 
     let fixed = vec![
@@ -454,11 +384,7 @@ fn finds_the_bitmap_hooks_cycle() {
             &["bitmap", "sweep"],
             "use crate::ui::hooks::FrameLoop;\nuse crate::ui::media::reduced;\n",
         ),
-        file(
-            "ui/bitmap/mod.rs",
-            &["bitmap"],
-            "mod sweep;\nfn h() { super::use_lang(); }\n",
-        ),
+        file("ui/bitmap/mod.rs", &["bitmap"], "mod sweep;\nfn h() { super::use_lang(); }\n"),
         file("ui/hooks.rs", &["hooks"], "use super::media::reduced;\n"),
         file("ui/media.rs", &["media"], ""),
     ];

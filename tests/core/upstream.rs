@@ -3,9 +3,9 @@
 //! Nothing here reads the network: the table is data compiled into the lab.
 
 use kube_bootstrap_lab::contract::api::Behavior;
-use kube_bootstrap_lab::testing::k8s::etcd::{Loop, WireOp, Write};
 use kube_bootstrap_lab::contract::event::{Event, EventKind};
 use kube_bootstrap_lab::lab::Lang;
+use kube_bootstrap_lab::testing::k8s::etcd::{Loop, WireOp, Write};
 use kube_bootstrap_lab::testing::lab::upstream::{simplification, sources, url, Subject};
 
 const BEHAVIORS: [(Behavior, &str); 4] = [
@@ -66,54 +66,22 @@ fn subjects() -> Vec<Subject> {
         Subject::ClusterIp("10.96.0.1".into()),
         Subject::NodePort(30080),
         Subject::IpAddress("10.96.0.10".into()),
-        packet(
-            "/masterleases/192.168.10.11",
-            WireOp::Put,
-            Loop::EndpointReconciler,
-        ),
-        packet(
-            "/masterleases/192.168.10.11",
-            WireOp::Delete,
-            Loop::EndpointReconciler,
-        ),
+        packet("/masterleases/192.168.10.11", WireOp::Put, Loop::EndpointReconciler),
+        packet("/masterleases/192.168.10.11", WireOp::Delete, Loop::EndpointReconciler),
         packet("/masterleases/192.168.10.11", WireOp::Expire, Loop::Ttl),
-        packet(
-            "/services/endpoints/default/kubernetes",
-            WireOp::Bounce,
-            Loop::EndpointReconciler,
-        ),
+        packet("/services/endpoints/default/kubernetes", WireOp::Bounce, Loop::EndpointReconciler),
         packet("/ranges/serviceips", WireOp::Put, Loop::Repair),
         packet("/ranges/servicenodeports", WireOp::Put, Loop::Repair),
         packet("/ipaddresses/10.96.0.10", WireOp::Delete, Loop::Repair),
         packet("/services/specs/default/web", WireOp::Put, Loop::Request),
-        packet(
-            "/services/specs/default/kubernetes",
-            WireOp::Put,
-            Loop::Bootstrap,
-        ),
-        packet(
-            "/services/endpoints/default/web",
-            WireOp::Put,
-            Loop::ControllerManager,
-        ),
-        packet(
-            "/servicecidrs/kubernetes",
-            WireOp::Put,
-            Loop::ControllerManager,
-        ),
+        packet("/services/specs/default/kubernetes", WireOp::Put, Loop::Bootstrap),
+        packet("/services/endpoints/default/web", WireOp::Put, Loop::ControllerManager),
+        packet("/servicecidrs/kubernetes", WireOp::Put, Loop::ControllerManager),
         packet("/ranges/serviceips", WireOp::Put, Loop::Lab),
-        event(
-            EventKind::ClusterIpNotAllocated,
-            "ipallocator-repair-controller",
-        ),
+        event(EventKind::ClusterIpNotAllocated, "ipallocator-repair-controller"),
         event(EventKind::LeakFlagged, "portallocator-repair-controller"),
         event(EventKind::RefusedToEraseEndpoints, "kube-apiserver"),
-        event(
-            EventKind::LeaseExpired {
-                ip: "192.168.10.12".into(),
-            },
-            "bootstrap-sim",
-        ),
+        event(EventKind::LeaseExpired { ip: "192.168.10.12".into() }, "bootstrap-sim"),
         event(EventKind::Other, "x"),
     ];
     all.extend(keys.iter().map(|k| Subject::Key(k.to_string())));
@@ -148,10 +116,7 @@ fn every_subject_links_to_code_at_its_behaviours_tag() {
 fn files_that_moved_between_releases_link_to_where_they_were() {
     let apiserver = Subject::Apiserver("apiserver-a".into());
     // The bootstrap controller: controller.go in 1.20, its own package from 1.28.
-    assert_eq!(
-        paths(&apiserver, Behavior::V1_20)[0],
-        "pkg/controlplane/controller.go"
-    );
+    assert_eq!(paths(&apiserver, Behavior::V1_20)[0], "pkg/controlplane/controller.go");
     assert_eq!(
         paths(&apiserver, Behavior::V1_29)[0],
         "pkg/controlplane/controller/kubernetesservice/controller.go"
@@ -170,10 +135,7 @@ fn files_that_moved_between_releases_link_to_where_they_were() {
         paths(&ip, Behavior::V1_20)[0],
         "pkg/registry/core/service/ipallocator/allocator.go"
     );
-    assert_eq!(
-        paths(&ip, Behavior::V1_29)[0],
-        "pkg/registry/core/service/ipallocator/bitmap.go"
-    );
+    assert_eq!(paths(&ip, Behavior::V1_29)[0], "pkg/registry/core/service/ipallocator/bitmap.go");
     assert!(paths(&ip, Behavior::V1_29)
         .contains(&"pkg/registry/core/service/ipallocator/controller/repair.go"));
     assert!(paths(&ip, Behavior::V1_35)
@@ -182,10 +144,7 @@ fn files_that_moved_between_releases_link_to_where_they_were() {
         .contains(&"pkg/registry/core/service/ipallocator/controller/repair.go"));
     // The system namespaces.
     let ns = Subject::Key("/namespaces/kube-system".into());
-    assert_eq!(
-        paths(&ns, Behavior::V1_20),
-        ["pkg/controlplane/controller.go"]
-    );
+    assert_eq!(paths(&ns, Behavior::V1_20), ["pkg/controlplane/controller.go"]);
     assert_eq!(
         paths(&ns, Behavior::V1_33),
         ["pkg/controlplane/controller/systemnamespaces/system_namespaces_controller.go"]
@@ -196,30 +155,17 @@ fn files_that_moved_between_releases_link_to_where_they_were() {
 fn each_object_links_to_the_loop_that_writes_it() {
     let lease = Subject::Key("/masterleases/192.168.10.11".into());
     let l = &sources(&lease, Behavior::V1_29)[0];
-    assert_eq!(
-        (l.path, l.symbol),
-        ("pkg/controlplane/reconcilers/lease.go", "UpdateLease")
-    );
+    assert_eq!((l.path, l.symbol), ("pkg/controlplane/reconcilers/lease.go", "UpdateLease"));
     // A graceful stop's delete is RemoveEndpoints; an expiry is the TTL UpdateLease set.
-    let stop = packet(
-        "/masterleases/192.168.10.11",
-        WireOp::Delete,
-        Loop::EndpointReconciler,
-    );
+    let stop = packet("/masterleases/192.168.10.11", WireOp::Delete, Loop::EndpointReconciler);
     assert_eq!(sources(&stop, Behavior::V1_20)[0].symbol, "RemoveEndpoints");
     let expiry = packet("/masterleases/192.168.10.11", WireOp::Expire, Loop::Ttl);
     assert_eq!(sources(&expiry, Behavior::V1_35)[0].symbol, "UpdateLease");
     // The kubernetes Endpoints are the reconciler's; any other Service's the endpoints controller's.
     let kubernetes = Subject::Key("/services/endpoints/default/kubernetes".into());
-    assert_eq!(
-        sources(&kubernetes, Behavior::V1_29)[0].symbol,
-        "doReconcile"
-    );
+    assert_eq!(sources(&kubernetes, Behavior::V1_29)[0].symbol, "doReconcile");
     let web = Subject::Key("/services/endpoints/default/web".into());
-    assert_eq!(
-        paths(&web, Behavior::V1_29),
-        ["pkg/controller/endpoint/endpoints_controller.go"]
-    );
+    assert_eq!(paths(&web, Behavior::V1_29), ["pkg/controller/endpoint/endpoints_controller.go"]);
     // A repair event of the NodePort loop goes to the NodePort repair, by its component.
     let port_leak = event(EventKind::LeakFlagged, "portallocator-repair-controller");
     assert_eq!(
@@ -249,10 +195,7 @@ fn each_object_links_to_the_loop_that_writes_it() {
         paths(&cidr, Behavior::V1_35)[0],
         "pkg/controlplane/controller/defaultservicecidr/default_servicecidr_controller.go"
     );
-    assert_eq!(
-        paths(&cidr, Behavior::V1_29),
-        ["pkg/registry/core/service/ipallocator/bitmap.go"]
-    );
+    assert_eq!(paths(&cidr, Behavior::V1_29), ["pkg/registry/core/service/ipallocator/bitmap.go"]);
 }
 
 /// Factcheck 2026-11-27 N5: 1.33's MetaAllocator writes its bitmap copy with the bitmap Range's
@@ -264,11 +207,7 @@ fn the_bitmap_code_linked_for_clusterips_is_the_code_that_runs() {
     let range = Subject::Key("/ranges/serviceips".into());
     let ip_bitmap = "pkg/registry/core/service/ipallocator/bitmap.go";
     let dual = sources(&range, Behavior::V1_33);
-    assert!(
-        dual.iter()
-            .any(|l| l.path == ip_bitmap && l.symbol == "Allocate"),
-        "{dual:?}"
-    );
+    assert!(dual.iter().any(|l| l.path == ip_bitmap && l.symbol == "Allocate"), "{dual:?}");
     assert!(!dual.iter().any(|l| l.symbol == "AllocateNext"), "{dual:?}");
     let cluster_ip_subjects = [
         range.clone(),
@@ -322,12 +261,7 @@ fn every_note_of_what_the_lab_simplifies_exists_in_both_languages() {
     // The lab's own write and line say so.
     let lab = packet("/ranges/serviceips", WireOp::Put, Loop::Lab);
     assert!(simplification(&lab, Behavior::V1_29, Lang::En).contains("lab's own"));
-    let expired = event(
-        EventKind::LeaseExpired {
-            ip: "192.168.10.12".into(),
-        },
-        "bootstrap-sim",
-    );
+    let expired = event(EventKind::LeaseExpired { ip: "192.168.10.12".into() }, "bootstrap-sim");
     assert!(simplification(&expired, Behavior::V1_29, Lang::En).contains("not Kubernetes' output"));
     let ip = Subject::IpAddress("10.96.0.10".into());
     assert!(simplification(&ip, Behavior::V1_20, Lang::En).contains("no ServiceCIDR or IPAddress"));
@@ -367,14 +301,10 @@ fn every_event_kind() -> Vec<EventKind> {
         K::RemoveEndpointsTimedOut,
         K::NamespaceCreateFailed,
         K::ReconcilerShutdown,
-        K::EndpointsReset {
-            addresses: vec!["192.168.10.11".into()],
-        },
+        K::EndpointsReset { addresses: vec!["192.168.10.11".into()] },
         K::RefusedToEraseEndpoints,
         K::SyncFailed,
-        K::LeaseExpired {
-            ip: "192.168.10.12".into(),
-        },
+        K::LeaseExpired { ip: "192.168.10.12".into() },
         K::ActionFailed,
         K::Other,
     ];
@@ -526,14 +456,8 @@ fn every_link_the_inspector_shows_is_on_the_verified_list() {
 fn the_unmerged_get_sync_adapter_is_never_called_upstream() {
     let texts = [
         ("README.md", include_str!("../../README.md")),
-        (
-            "docs/extensions.md",
-            include_str!("../../docs/extensions.md"),
-        ),
-        (
-            "src/lab/upstream/verified.md",
-            include_str!("../../src/lab/upstream/verified.md"),
-        ),
+        ("docs/extensions.md", include_str!("../../docs/extensions.md")),
+        ("src/lab/upstream/verified.md", include_str!("../../src/lab/upstream/verified.md")),
     ];
     for (file, text) in texts {
         for para in text.split("\n\n").flat_map(|p| p.split("\n| ")) {

@@ -6,10 +6,10 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::lab::catalogue;
-use kube_bootstrap_lab::testing::k8s::etcd::{Loop, WireOp, Write, KCM};
-use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::contract::scenario::{Action, Millis};
+use kube_bootstrap_lab::lab::catalogue;
+use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
+use kube_bootstrap_lab::testing::k8s::etcd::{Loop, WireOp, Write, KCM};
 use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 
 fn wire_until(name: &str, t: u64) -> Vec<Write> {
@@ -21,8 +21,7 @@ fn wire_until(name: &str, t: u64) -> Vec<Write> {
 }
 
 fn puts<'a>(wire: &'a [Write], sender: &'a str, key: &'a str) -> impl Iterator<Item = &'a Write> {
-    wire.iter()
-        .filter(move |w| w.sender == sender && w.key == key && w.op == WireOp::Put)
+    wire.iter().filter(move |w| w.sender == sender && w.key == key && w.op == WireOp::Put)
 }
 
 #[test]
@@ -40,7 +39,8 @@ fn lease_renewals_travel_every_interval_from_their_own_apiserver() {
     assert!(wire.iter().any(|w| w.key == "/ranges/serviceips" && w.via == Loop::Repair));
     assert!(wire
         .iter()
-        .any(|w| w.key == "/services/endpoints/default/kubernetes" && w.via == Loop::EndpointReconciler));
+        .any(|w| w.key == "/services/endpoints/default/kubernetes"
+            && w.via == Loop::EndpointReconciler));
     // Nothing on the wire is a bounce while everything is reachable.
     assert!(wire.iter().all(|w| w.op != WireOp::Bounce), "{wire:?}");
 }
@@ -65,7 +65,10 @@ fn a_graceful_stop_deletes_its_lease_at_once() {
         .iter()
         .find(|w| w.op == WireOp::Delete && w.key == "/masterleases/192.168.10.13")
         .expect("deleted");
-    assert_eq!((delete.time_ms, delete.sender.as_str(), delete.via), (70_000, "apiserver-c", Loop::EndpointReconciler));
+    assert_eq!(
+        (delete.time_ms, delete.sender.as_str(), delete.via),
+        (70_000, "apiserver-c", Loop::EndpointReconciler)
+    );
     // And the Endpoints are rewritten by apiserver-c at that same instant.
     assert!(wire.iter().any(|w| w.time_ms == 70_000
         && w.sender == "apiserver-c"
@@ -80,14 +83,15 @@ fn an_isolated_apiserver_bounces_its_requests_with_the_client_timeout() {
     tl.record_wire();
     tl.run_until(5_000);
     tl.take_wire();
-    tl.act(Action::isolate("apiserver-a", Millis::parse("30s").unwrap()))
-        .unwrap();
+    tl.act(Action::isolate("apiserver-a", Millis::parse("30s").unwrap())).unwrap();
     tl.run_until(30_000);
     let wire = tl.take_wire();
     let bounces: Vec<&Write> = wire.iter().filter(|w| w.op == WireOp::Bounce).collect();
     assert!(!bounces.is_empty());
-    assert!(bounces.iter().all(|w| w.sender == "apiserver-a"
-        && w.reason.as_deref() == Some("context deadline exceeded")));
+    assert!(bounces
+        .iter()
+        .all(|w| w.sender == "apiserver-a"
+            && w.reason.as_deref() == Some("context deadline exceeded")));
     // Its sync's first request reads the kubernetes Service: that is what times out.
     assert!(bounces.iter().any(|w| w.key == "/services/specs/default/kubernetes"));
     assert!(puts(&wire, "apiserver-a", "/masterleases/192.168.10.11").next().is_none());
@@ -110,10 +114,8 @@ fn the_wire_changes_no_trace() {
 
 #[test]
 fn the_lab_shows_the_requests_a_move_covered() {
-    let (mut lab, _) = Lab::open(Opening {
-        scenario: Some("crash-vs-graceful-stop"),
-        ..Opening::default()
-    });
+    let (mut lab, _) =
+        Lab::open(Opening { scenario: Some("crash-vs-graceful-stop"), ..Opening::default() });
     lab.update(Msg::Seek(9_000));
     let seq = lab.wire_seq();
     // Playing over 10 s shows the renewals made then.

@@ -6,11 +6,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use serde_json::{json, Value};
 
-use kube_bootstrap_lab::testing::duration::{format_ms, parse_ms};
 use kube_bootstrap_lab::contract::scenario::{self, Action, ApiserverRef, Scenario};
 use kube_bootstrap_lab::contract::state::ApiserverStatus;
-use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 use kube_bootstrap_lab::report;
+use kube_bootstrap_lab::testing::duration::{format_ms, parse_ms};
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 use kube_bootstrap_lab::testing::sim::world::World;
 
 fn scenario(v: Value) -> Scenario {
@@ -21,9 +21,7 @@ fn cluster(extra: Value) -> Value {
     let mut c = json!({"service_cluster_ip_range": "10.96.0.0/16",
         "apiservers": [{"name": "apiserver-a", "advertise_address": "192.168.10.11"},
                        {"name": "apiserver-b", "advertise_address": "192.168.10.12"}]});
-    c.as_object_mut()
-        .unwrap()
-        .extend(extra.as_object().unwrap().clone());
+    c.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
     c
 }
 
@@ -33,20 +31,13 @@ fn state_at(s: &Scenario, t: u64) -> Value {
 
 fn addresses(state: &Value) -> Vec<String> {
     let eps = state["endpoints"].as_array().unwrap();
-    let k = eps
-        .iter()
-        .find(|e| e["name"] == "kubernetes")
-        .expect("kubernetes endpoints");
+    let k = eps.iter().find(|e| e["name"] == "kubernetes").expect("kubernetes endpoints");
     k["subsets"]
         .as_array()
         .unwrap()
         .iter()
         .flat_map(|s| {
-            s["addresses"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|a| a.as_str().unwrap().to_string())
+            s["addresses"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string())
         })
         .collect()
 }
@@ -74,10 +65,7 @@ fn durations_in_go_syntax() {
             && parse_ms("1x").is_err()
             && parse_ms("").is_err()
     );
-    assert!(
-        parse_ms("2000us").is_ok() && parse_ms("1500us").is_err(),
-        "whole milliseconds only"
-    );
+    assert!(parse_ms("2000us").is_ok() && parse_ms("1500us").is_err(), "whole milliseconds only");
     assert_eq!(format_ms(5_400_000), "1h30m0s");
     assert_eq!(format_ms(90_500), "1m30.5s");
     assert_eq!(format_ms(250), "250ms");
@@ -94,10 +82,7 @@ fn first_writes_happen_at_the_start_instant_then_every_interval() {
         json!(["default", "kube-node-lease", "kube-public", "kube-system"])
     );
     let st = state_at(&s, 25_000);
-    assert_eq!(
-        st["leases"][0]["ttl_left_ms"], 10_000,
-        "renewed at 20 s, TTL 15 s"
-    );
+    assert_eq!(st["leases"][0]["ttl_left_ms"], 10_000, "renewed at 20 s, TTL 15 s");
     assert_eq!(st["apiservers"][0]["status"], "running");
     assert_eq!(st["apiservers"][0]["ready"], true);
 }
@@ -119,32 +104,17 @@ fn a_crashed_apiserver_leaves_with_its_lease_and_a_stopped_one_at_once() {
     let s = scenario(json!({"cluster": cluster(json!({})), "steps": [
         {"at": "30s", "do": "crash_apiserver", "apiserver": "apiserver-b"}], "until": "1m"}));
     // Last renewal at 20 s (the crash comes before the 30 s sync): gone at 35 s, rewritten at 40 s.
-    assert_eq!(
-        addresses(&state_at(&s, 34_999)),
-        vec!["192.168.10.11", "192.168.10.12"]
-    );
+    assert_eq!(addresses(&state_at(&s, 34_999)), vec!["192.168.10.11", "192.168.10.12"]);
     let st = state_at(&s, 35_000);
-    assert_eq!(
-        st["leases"].as_array().unwrap().len(),
-        1,
-        "expired exactly at write + TTL"
-    );
-    assert_eq!(
-        addresses(&st),
-        vec!["192.168.10.11", "192.168.10.12"],
-        "nobody rewrote yet"
-    );
+    assert_eq!(st["leases"].as_array().unwrap().len(), 1, "expired exactly at write + TTL");
+    assert_eq!(addresses(&st), vec!["192.168.10.11", "192.168.10.12"], "nobody rewrote yet");
     assert_eq!(addresses(&state_at(&s, 40_000)), vec!["192.168.10.11"]);
     assert_eq!(state_at(&s, 40_000)["apiservers"][1]["status"], "crashed");
 
     let s = scenario(json!({"cluster": cluster(json!({})), "steps": [
         {"at": "30s", "do": "stop_apiserver", "apiserver": "apiserver-b"}], "until": "1m"}));
     let st = state_at(&s, 30_000);
-    assert_eq!(
-        addresses(&st),
-        vec!["192.168.10.11"],
-        "the pre-shutdown hook rewrote them"
-    );
+    assert_eq!(addresses(&st), vec!["192.168.10.11"], "the pre-shutdown hook rewrote them");
     assert_eq!(st["apiservers"][1]["status"], "stopped");
 }
 
@@ -173,16 +143,9 @@ fn an_outage_makes_everyone_unready_and_api_actions_fail() {
     let st = state_at(&s, 31_000);
     assert_eq!(st["etcd"]["available"], false);
     assert_eq!(st["apiservers"][0]["ready"], false);
-    assert_eq!(
-        st["leases"].as_array().unwrap().len(),
-        2,
-        "TTLs keep running: not yet"
-    );
+    assert_eq!(st["leases"].as_array().unwrap().len(), 2, "TTLs keep running: not yet");
     assert!(
-        state_at(&s, 45_000)["leases"]
-            .as_array()
-            .unwrap()
-            .is_empty(),
+        state_at(&s, 45_000)["leases"].as_array().unwrap().is_empty(),
         "expired during the outage"
     );
     let r = report::run(&s);
@@ -200,11 +163,7 @@ fn an_outage_makes_everyone_unready_and_api_actions_fail() {
         .events
         .iter()
         .any(|e| e.message == "unable to sync kubernetes service: context deadline exceeded"));
-    assert_eq!(
-        addresses(&state_at(&s, 80_000)),
-        vec!["192.168.10.11", "192.168.10.12"],
-        "healed"
-    );
+    assert_eq!(addresses(&state_at(&s, 80_000)), vec!["192.168.10.11", "192.168.10.12"], "healed");
 }
 
 #[test]
@@ -248,20 +207,14 @@ fn create_service_allocates_and_refuses_with_kubernetes_texts() {
     ]);
     let st = &r.final_state;
     let alloc = &st.allocations;
-    assert_eq!(
-        alloc.cluster_ip[0].used, 4,
-        "kubernetes, dns, np, auto; failures rolled back"
-    );
+    assert_eq!(alloc.cluster_ip[0].used, 4, "kubernetes, dns, np, auto; failures rolled back");
     let auto = st.services.iter().find(|s| s.name == "auto").unwrap();
     assert!(
         auto.ports[0].node_port >= 30086,
         "a NodePort from the dynamic band: {}",
         auto.ports[0].node_port
     );
-    assert_eq!(
-        alloc.node_port.allocated,
-        vec![30080, auto.ports[0].node_port]
-    );
+    assert_eq!(alloc.node_port.allocated, vec![30080, auto.ports[0].node_port]);
     let auto_ip: std::net::IpAddr = auto.cluster_ip.parse().unwrap();
     assert!(
         u32::from(match auto_ip {
@@ -279,15 +232,13 @@ fn deleting_a_service_releases_its_ip_and_ports() {
         {"at": "2s", "do": "delete_service", "namespace": "default", "name": "np"},
         {"at": "3s", "do": "delete_service", "namespace": "default", "name": "np"}], "until": "3s"}));
     let r = report::run(&s);
-    assert_eq!(
-        r.final_state.allocations.cluster_ip[0].allocated,
-        vec!["10.96.0.1"]
-    );
+    assert_eq!(r.final_state.allocations.cluster_ip[0].allocated, vec!["10.96.0.1"]);
     assert!(r.final_state.allocations.node_port.allocated.is_empty());
-    assert!(r.events.iter().any(
-        |e| e.kind == kube_bootstrap_lab::contract::event::EventKind::ActionFailed
-            && e.message == "services \"np\" not found"
-    ));
+    assert!(r
+        .events
+        .iter()
+        .any(|e| e.kind == kube_bootstrap_lab::contract::event::EventKind::ActionFailed
+            && e.message == "services \"np\" not found"));
 }
 
 #[test]
@@ -295,29 +246,19 @@ fn behaviour_1_20_runs_repair_twice_at_start() {
     let leak = |behavior: &str| {
         let s = scenario(json!({"behavior": behavior, "cluster": cluster(json!({})),
             "initial": {"cluster_ip_allocation": {"range": "10.96.0.0/16", "allocated": ["10.96.0.7"]}}, "until": "1s"}));
-        report::run(&s).final_state.apiservers[0]
-            .repair
-            .cluster_ip_leaks
-            .get("10.96.0.7")
-            .copied()
+        report::run(&s).final_state.apiservers[0].repair.cluster_ip_leaks.get("10.96.0.7").copied()
     };
     assert_eq!(leak("1.29"), Some(1), "one run: flagged");
-    assert_eq!(
-        leak("1.20"),
-        Some(0),
-        "RunOnce in Start() plus the loop's first run"
-    );
+    assert_eq!(leak("1.20"), Some(0), "RunOnce in Start() plus the loop's first run");
 }
 
 #[test]
 fn starting_during_an_outage_1_29_dies_after_a_minute_and_1_20_at_once() {
     let s = |behavior: &str| {
-        scenario(
-            json!({"behavior": behavior, "cluster": cluster(json!({})), "steps": [
+        scenario(json!({"behavior": behavior, "cluster": cluster(json!({})), "steps": [
         {"at": "10s", "do": "stop_apiserver", "apiserver": "apiserver-b"},
         {"at": "20s", "do": "etcd_outage", "for": "5m"},
-        {"at": "30s", "do": "start_apiserver", "apiserver": "apiserver-b"}], "until": "2m"}),
-        )
+        {"at": "30s", "do": "start_apiserver", "apiserver": "apiserver-b"}], "until": "2m"}))
     };
     let r = report::run(&s("1.29"));
     let b: Vec<_> = r
@@ -327,10 +268,7 @@ fn starting_during_an_outage_1_29_dies_after_a_minute_and_1_20_at_once() {
         .map(|e| (e.time_ms, e.message.as_str()))
         .collect();
     assert!(
-        b.contains(&(
-            30_000,
-            "unable to refresh the service IP block: context deadline exceeded"
-        )),
+        b.contains(&(30_000, "unable to refresh the service IP block: context deadline exceeded")),
         "{b:?}"
     );
     assert!(b.contains(&(90_000, "PostStartHook \"start-service-ip-repair-controllers\" failed: unable to perform initial IP and Port allocation check")), "{b:?}");
@@ -339,20 +277,11 @@ fn starting_during_an_outage_1_29_dies_after_a_minute_and_1_20_at_once() {
         "running",
         "an outage is etcd's, not an isolation"
     );
-    assert_eq!(
-        state_at(&s("1.29"), 89_000)["apiservers"][1]["ready"],
-        false
-    );
-    assert_eq!(
-        state_at(&s("1.29"), 90_000)["apiservers"][1]["status"],
-        "crashed"
-    );
+    assert_eq!(state_at(&s("1.29"), 89_000)["apiservers"][1]["ready"], false);
+    assert_eq!(state_at(&s("1.29"), 90_000)["apiservers"][1]["status"], "crashed");
     let r = report::run(&s("1.20"));
     assert!(r.events.iter().any(|e| e.time_ms == 30_000 && e.message == "Unable to perform initial IP allocation check: unable to refresh the service IP block: context deadline exceeded"));
-    assert_eq!(
-        state_at(&s("1.20"), 30_000)["apiservers"][1]["status"],
-        "crashed"
-    );
+    assert_eq!(state_at(&s("1.20"), 30_000)["apiservers"][1]["status"], "crashed");
 }
 
 #[test]
@@ -383,10 +312,7 @@ fn startup_delay_shows_starting() {
     );
     assert_eq!(state_at(&s, 6_000)["apiservers"][1]["status"], "starting");
     assert_eq!(state_at(&s, 6_000)["apiservers"][2]["status"], "stopped");
-    assert_eq!(
-        addresses(&state_at(&s, 8_000)),
-        vec!["192.168.10.11", "192.168.10.12"]
-    );
+    assert_eq!(addresses(&state_at(&s, 8_000)), vec!["192.168.10.11", "192.168.10.12"]);
 }
 
 #[test]
@@ -414,9 +340,7 @@ fn s_text_with_seed(seed: u64) -> String {
 fn seeking_back_equals_replaying_and_acting_in_the_past_forks() {
     let s =
         scenario(json!({"cluster": cluster(json!({"repair_interval": "30s"})), "until": "10m"}));
-    let crash = Action::CrashApiserver(ApiserverRef {
-        apiserver: "apiserver-b".into(),
-    });
+    let crash = Action::CrashApiserver(ApiserverRef { apiserver: "apiserver-b".into() });
     let mut tl = Timeline::new(&s);
     tl.run_until(150_000);
     tl.act(crash.clone()).expect("a running apiserver crashes");
@@ -428,20 +352,14 @@ fn seeking_back_equals_replaying_and_acting_in_the_past_forks() {
     fresh.run_until(150_000);
     fresh.act(&crash).expect("a running apiserver crashes");
     fresh.run_until(200_000);
-    assert_eq!(
-        tl.world().state(),
-        fresh.state(),
-        "seek = replay from the seed and the action log"
-    );
+    assert_eq!(tl.world().state(), fresh.state(), "seek = replay from the seed and the action log");
     tl.seek(400_000);
     assert_eq!(tl.world().state(), at_400, "and forward again");
 
     // Acting at 100 s, before the crash, forks: the crash is gone from this timeline.
     tl.seek(100_000);
-    tl.act(Action::StopApiserver(ApiserverRef {
-        apiserver: "apiserver-a".into(),
-    }))
-    .expect("a running apiserver stops");
+    tl.act(Action::StopApiserver(ApiserverRef { apiserver: "apiserver-a".into() }))
+        .expect("a running apiserver stops");
     assert_eq!(tl.actions().len(), 1);
     tl.run_until(400_000);
     let st = tl.world().state();
@@ -469,20 +387,13 @@ fn endpoints_without_a_service_are_left_alone_and_deleted_only_with_their_servic
     }));
     let names = |st: &Value| -> Vec<String> {
         let eps = st["endpoints"].as_array().unwrap();
-        eps.iter()
-            .map(|e| e["name"].as_str().unwrap().to_string())
-            .collect()
+        eps.iter().map(|e| e["name"].as_str().unwrap().to_string()).collect()
     };
     let st = state_at(&s, 10_000);
     assert_eq!(names(&st), ["kubernetes", "orphan"]);
     // Updated in place: the stale address is gone, the object (with its label) is the same one.
     assert_eq!(addresses(&st), ["192.168.10.11"]);
-    let k = st["endpoints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["name"] == "kubernetes")
-        .unwrap();
+    let k = st["endpoints"].as_array().unwrap().iter().find(|e| e["name"] == "kubernetes").unwrap();
     assert_eq!(k["labels"]["team"], "from-before", "{k}");
     let r = report::run(&s);
     assert!(
@@ -490,15 +401,8 @@ fn endpoints_without_a_service_are_left_alone_and_deleted_only_with_their_servic
             == "Resetting endpoints for master service \"kubernetes\" to [192.168.10.11]"),
         "the lease reconciler met the stale list"
     );
-    assert_eq!(
-        names(&state_at(&s, 30_000)),
-        ["kubernetes", "orphan", "web"]
-    );
-    assert_eq!(
-        names(&state_at(&s, 50_000)),
-        ["kubernetes", "orphan"],
-        "web's went with web"
-    );
+    assert_eq!(names(&state_at(&s, 30_000)), ["kubernetes", "orphan", "web"]);
+    assert_eq!(names(&state_at(&s, 50_000)), ["kubernetes", "orphan"], "web's went with web");
 }
 
 /// A refused action returns its reason, records it once, and leaves the world unchanged.
@@ -510,23 +414,16 @@ fn a_refused_action_is_returned_recorded_and_changes_nothing() {
     let before = serde_json::to_string(&w.state()).unwrap();
     let events = w.events().len();
     let err = w
-        .act(&Action::StartApiserver(ApiserverRef {
-            apiserver: "apiserver-a".into(),
-        }))
+        .act(&Action::StartApiserver(ApiserverRef { apiserver: "apiserver-a".into() }))
         .unwrap_err();
     assert_eq!(err.message, "apiserver apiserver-a is already running");
-    assert_eq!(
-        (err.apiserver.as_str(), err.object.as_str()),
-        ("apiserver-a", "apiserver-a")
-    );
+    assert_eq!((err.apiserver.as_str(), err.object.as_str()), ("apiserver-a", "apiserver-a"));
     assert_eq!(serde_json::to_string(&w.state()).unwrap(), before);
     let recorded = &w.events()[events..];
     assert_eq!(recorded.len(), 1);
     assert_eq!(recorded[0].reason, "action_failed");
     assert_eq!(recorded[0].message, err.message);
-    let unknown = w.act(&Action::CrashApiserver(ApiserverRef {
-        apiserver: "nobody".into(),
-    }));
+    let unknown = w.act(&Action::CrashApiserver(ApiserverRef { apiserver: "nobody".into() }));
     assert_eq!(unknown.unwrap_err().message, "unknown apiserver \"nobody\"");
 }
 
@@ -581,10 +478,13 @@ fn seeking_forward_from_a_later_checkpoint_is_a_straight_run() {
     tl.run_until(400_000);
     for t in [210_000, 390_000, 199_000, 500_000, 260_000] {
         tl.seek(t);
-        assert_eq!(here(&tl), straight(t, (t >= 200_000).then_some(200_000)), "after the fork, seek to {t}");
+        assert_eq!(
+            here(&tl),
+            straight(t, (t >= 200_000).then_some(200_000)),
+            "after the fork, seek to {t}"
+        );
     }
 }
-
 
 /// Found by `make soak` (a panic in `Timeline::seek` after an hour of clicks): moving forward
 /// from the past within one checkpoint interval (a seek with no checkpoint between, or playing)
@@ -609,10 +509,18 @@ fn moving_forward_in_the_past_replays_the_actions_on_the_way() {
     // Back to 130 s, then forward to 170 s and by playing to 175 s: no checkpoint lies between.
     tl.seek(130_000);
     tl.seek(170_000);
-    assert_eq!((tl.world().state(), tl.world().marks().to_vec()), straight(170_000), "a seek forward");
+    assert_eq!(
+        (tl.world().state(), tl.world().marks().to_vec()),
+        straight(170_000),
+        "a seek forward"
+    );
     tl.seek(130_000);
     tl.run_until(175_000);
-    assert_eq!((tl.world().state(), tl.world().marks().to_vec()), straight(175_000), "playing forward");
+    assert_eq!(
+        (tl.world().state(), tl.world().marks().to_vec()),
+        straight(175_000),
+        "playing forward"
+    );
     // A fork here, then back and across the checkpoints of the old history: no panic.
     tl.act(Action::StopApiserver(ApiserverRef { apiserver: "apiserver-a".into() }))
         .expect("a running apiserver stops");

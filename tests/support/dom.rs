@@ -23,7 +23,8 @@ pub fn new_root() -> Element {
 /// (as `static/embed.js` does).
 pub fn shadow_root() -> (Element, Element) {
     let host = new_root();
-    let shadow = host.attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open)).unwrap();
+    let shadow =
+        host.attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open)).unwrap();
     let inner = document().create_element("div").unwrap();
     shadow.append_child(&inner).unwrap();
     (host, inner)
@@ -39,9 +40,7 @@ pub fn options(pairs: &[(&str, &str)]) -> wasm_bindgen::JsValue {
 }
 
 pub fn by_id(id: &str) -> Element {
-    document()
-        .get_element_by_id(id)
-        .unwrap_or_else(|| panic!("#{id} is not in the page"))
+    document().get_element_by_id(id).unwrap_or_else(|| panic!("#{id} is not in the page"))
 }
 
 pub fn text(id: &str) -> String {
@@ -56,7 +55,10 @@ pub fn exists(id: &str) -> bool {
 /// prefixes its ids (`src/ui/ids.rs`), read here from its language menu's id.
 pub fn in_instance(root: &Element, sel: &str) -> String {
     let menu = root.query_selector(".lang-switch select").ok().flatten();
-    let prefix = menu.map(|m| m.id()).and_then(|id| id.strip_suffix("lang").map(str::to_string)).unwrap_or_default();
+    let prefix = menu
+        .map(|m| m.id())
+        .and_then(|id| id.strip_suffix("lang").map(str::to_string))
+        .unwrap_or_default();
     sel.replace('#', &format!("#{prefix}"))
 }
 
@@ -110,8 +112,7 @@ pub async fn set_input(id: &str, value: &str, event: &str) {
     }
     let init = web_sys::EventInit::new();
     init.set_bubbles(true);
-    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap())
-        .unwrap();
+    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
     settle().await;
 }
 
@@ -122,19 +123,12 @@ pub async fn seek(ms: u64) {
 
 /// The 2D context of a canvas, to read back what was drawn.
 pub fn context2d(c: &HtmlCanvasElement) -> CanvasRenderingContext2d {
-    c.get_context("2d")
-        .unwrap()
-        .unwrap()
-        .dyn_into::<CanvasRenderingContext2d>()
-        .unwrap()
+    c.get_context("2d").unwrap().unwrap().dyn_into::<CanvasRenderingContext2d>().unwrap()
 }
 
 /// The RGB of canvas pixel (x, y).
 pub fn pixel(c: &HtmlCanvasElement, x: usize, y: usize) -> [u8; 3] {
-    let d = context2d(c)
-        .get_image_data(x as f64, y as f64, 1.0, 1.0)
-        .unwrap()
-        .data();
+    let d = context2d(c).get_image_data(x as f64, y as f64, 1.0, 1.0).unwrap().data();
     [d[0], d[1], d[2]]
 }
 

@@ -16,13 +16,13 @@ use ipnet::IpNet;
 use serde_json::{json, Value as Json};
 
 use kube_bootstrap_lab::contract::api::{Behavior, Service};
-use kube_bootstrap_lab::testing::k8s::controlplane::{Apiserver, Status, KUBERNETES};
 use kube_bootstrap_lab::contract::event::EventKind;
+use kube_bootstrap_lab::contract::scenario::{self, Action, Scenario};
+use kube_bootstrap_lab::testing::k8s::controlplane::{Apiserver, Status, KUBERNETES};
 use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
 use kube_bootstrap_lab::testing::k8s::portallocator::PortRange;
 use kube_bootstrap_lab::testing::k8s::repair::nodeport::collect_service_node_ports;
 use kube_bootstrap_lab::testing::rng::SimRng;
-use kube_bootstrap_lab::contract::scenario::{self, Action, Scenario};
 use kube_bootstrap_lab::testing::sim::world::{Stepped, World};
 
 /// One hour of virtual time per seed.
@@ -68,25 +68,14 @@ pub struct Run {
 impl Run {
     /// The seed's cluster and schedule, under `only` if given, else under the drawn behaviour.
     pub fn new(seed: u64, only: Option<Behavior>) -> Run {
-        let mut g = Gen {
-            rng: SimRng::new(seed),
-        };
+        let mut g = Gen { rng: SimRng::new(seed) };
         let text = gen_cluster(&mut g, only);
         let scenario = scenario::parse(&text).unwrap_or_else(|e| {
             panic!("seed {seed}: generated scenario does not parse: {e}\n{text}")
         });
         let world = World::new(&scenario);
         let times = gen_times(&mut g);
-        Run {
-            seed,
-            text,
-            scenario,
-            world,
-            phase: "the engine",
-            g,
-            names: Names::default(),
-            times,
-        }
+        Run { seed, text, scenario, world, phase: "the engine", g, names: Names::default(), times }
     }
 
     /// Steps the world to the end of the hour, acting at each instant of the schedule.
@@ -97,16 +86,12 @@ impl Run {
             let raw = gen_action(&mut self.g, &self.world, &mut self.names);
             self.phase = "the engine";
             let action: Action = serde_json::from_value(raw.clone()).unwrap_or_else(|e| {
-                panic!(
-                    "seed {}: generated action does not deserialize: {e}: {raw}",
-                    self.seed
-                )
+                panic!("seed {}: generated action does not deserialize: {e}: {raw}", self.seed)
             });
             let before = self.world.events().len();
             let failed = self.world.act(&action).err().map(|f| f.message);
-            let recorded = self.world.events()[before..]
-                .iter()
-                .find(|e| e.kind == EventKind::ActionFailed);
+            let recorded =
+                self.world.events()[before..].iter().find(|e| e.kind == EventKind::ActionFailed);
             assert_eq!(
                 recorded.map(|e| &e.message),
                 failed.as_ref(),
@@ -181,13 +166,8 @@ fn gen_cluster(g: &mut Gen, only: Option<Behavior>) -> String {
     // A forced behaviour keeps every later draw of the seed where it was.
     let behavior = only.map_or(drawn, |b| b.as_str());
     let reconciler = g.weighted(&[("lease", 60), ("master-count", 20), ("none", 20)]);
-    let mut ranges = vec![
-        "10.96.0.0/16",
-        "10.0.0.0/24",
-        "172.20.0.0/20",
-        "10.10.0.0/27",
-        "10.0.0.0/28",
-    ];
+    let mut ranges =
+        vec!["10.96.0.0/16", "10.0.0.0/24", "172.20.0.0/20", "10.10.0.0/27", "10.0.0.0/28"];
     if behavior == "1.35" {
         // No bitmap, so no /12 ceiling any more.
         ranges.push("10.64.0.0/10");
@@ -217,13 +197,8 @@ fn gen_cluster(g: &mut Gen, only: Option<Behavior>) -> String {
     }
     // The endpoint interval always stays below the lease TTL, as with the defaults (10s / 15s):
     // otherwise every lease would lapse between two refreshes.
-    let (interval, ttl) = *g.pick(&[
-        ("10s", "15s"),
-        ("10s", "15s"),
-        ("5s", "15s"),
-        ("5s", "7s"),
-        ("2s", "3s"),
-    ]);
+    let (interval, ttl) =
+        *g.pick(&[("10s", "15s"), ("10s", "15s"), ("5s", "15s"), ("5s", "7s"), ("2s", "3s")]);
     let repair = *g.pick(&["3m", "3m", "1m", "30s"]);
     let mut cluster = json!({
         "service_cluster_ip_range": range,
@@ -241,12 +216,9 @@ fn gen_cluster(g: &mut Gen, only: Option<Behavior>) -> String {
         cluster["apiserver_count"] = json!(if g.chance(50) { n } else { 1 + g.below(5) });
     }
     if g.chance(15) {
-        let range = PortRange::parse(if node_ports.is_empty() {
-            "30000-32767"
-        } else {
-            node_ports
-        })
-        .unwrap();
+        let range =
+            PortRange::parse(if node_ports.is_empty() { "30000-32767" } else { node_ports })
+                .unwrap();
         cluster["kubernetes_service_node_port"] =
             json!(range.base + g.below(range.size as usize) as i32);
     }
@@ -393,10 +365,7 @@ fn gen_service_cidr_cidrs(g: &mut Gen, world: &World) -> Vec<String> {
     };
     let len = p.prefix_len();
     let at = |addr: u32, len: u8| -> String {
-        ipnet::Ipv4Net::new(Ipv4Addr::from(addr), len)
-            .expect("prefix length")
-            .trunc()
-            .to_string()
+        ipnet::Ipv4Net::new(Ipv4Addr::from(addr), len).expect("prefix length").trunc().to_string()
     };
     let base = u32::from(p.network());
     let size = 1u64 << (32 - len);
@@ -420,10 +389,7 @@ fn gen_service_cidr_cidrs(g: &mut Gen, world: &World) -> Vec<String> {
         "half" | "same" => vec![p.to_string()],
         "fresh" => {
             let len = *g.pick(&[24u8, 26, 28, 29]);
-            vec![at(
-                u32::from(Ipv4Addr::new(10, 200, g.below(4) as u8, 0)),
-                len,
-            )]
+            vec![at(u32::from(Ipv4Addr::new(10, 200, g.below(4) as u8, 0)), len)]
         }
         "ipv6" => vec![format!("fd00:{}::/112", 1 + g.below(3))],
         "dual" => vec!["10.201.0.0/26".to_string(), "fd00:9::/120".to_string()],
@@ -432,11 +398,9 @@ fn gen_service_cidr_cidrs(g: &mut Gen, world: &World) -> Vec<String> {
             1 => vec!["not-a-cidr".to_string()],
             2 => vec![],
             3 => vec!["10.1.0.0/24".to_string(), "10.2.0.0/24".to_string()],
-            _ => vec![
-                "10.1.0.0/24".to_string(),
-                "fd00::/64".to_string(),
-                "10.3.0.0/24".to_string(),
-            ],
+            _ => {
+                vec!["10.1.0.0/24".to_string(), "fd00::/64".to_string(), "10.3.0.0/24".to_string()]
+            }
         },
     }
 }
@@ -460,12 +424,7 @@ fn user_services(world: &World) -> Vec<Service> {
 }
 
 fn all_node_ports(world: &World) -> Vec<i32> {
-    world
-        .etcd()
-        .services(world.now())
-        .iter()
-        .flat_map(|s| collect_service_node_ports(s))
-        .collect()
+    world.etcd().services(world.now()).iter().flat_map(|s| collect_service_node_ports(s)).collect()
 }
 
 fn service_ips(world: &World) -> Vec<String> {
@@ -512,11 +471,8 @@ fn apiserver_action(g: &mut Gen, world: &World, names: &mut Names, kind: Kind) -
         .filter(|a| matches!(a.status, Status::Stopped | Status::Crashed))
         .map(|a| a.spec.name.as_str())
         .collect();
-    let up: Vec<&str> = apiservers
-        .iter()
-        .filter(|a| a.is_up())
-        .map(|a| a.spec.name.as_str())
-        .collect();
+    let up: Vec<&str> =
+        apiservers.iter().filter(|a| a.is_up()).map(|a| a.spec.name.as_str()).collect();
     let any: Vec<&str> = apiservers.iter().map(|a| a.spec.name.as_str()).collect();
     // Mostly sensible targets, sometimes any (the refusal path is exercised too).
     let target = |g: &mut Gen, preferred: &[&str]| -> String {
@@ -531,10 +487,8 @@ fn apiserver_action(g: &mut Gen, world: &World, names: &mut Names, kind: Kind) -
         Kind::Stop => json!({"do": "stop_apiserver", "apiserver": target(g, &up)}),
         Kind::Start => json!({"do": "start_apiserver", "apiserver": target(g, &down)}),
         Kind::Add => {
-            let used: BTreeSet<IpAddr> = apiservers
-                .iter()
-                .map(|a| a.spec.advertise_address)
-                .collect();
+            let used: BTreeSet<IpAddr> =
+                apiservers.iter().map(|a| a.spec.advertise_address).collect();
             let ip = loop {
                 let ip = IpAddr::V4(Ipv4Addr::new(192, 168, 10, 1 + g.below(254) as u8));
                 if !used.contains(&ip) {
@@ -716,12 +670,8 @@ fn ipam_action(g: &mut Gen, world: &World, names: &mut Names, kind: Kind) -> Jso
             json!({"do": "create_service_cidr", "service_cidr": {"name": name, "cidrs": cidrs}})
         }
         Kind::DeleteServiceCidr => {
-            let existing: Vec<String> = world
-                .etcd()
-                .service_cidrs(now)
-                .iter()
-                .map(|c| c.name.clone())
-                .collect();
+            let existing: Vec<String> =
+                world.etcd().service_cidrs(now).iter().map(|c| c.name.clone()).collect();
             let name = if existing.is_empty() || g.chance(10) {
                 "cidr-none".to_string()
             } else if g.chance(25) && existing.iter().any(|n| n == KUBERNETES) {
@@ -751,12 +701,8 @@ fn ipam_action(g: &mut Gen, world: &World, names: &mut Names, kind: Kind) -> Jso
             json!({"do": "corrupt", "what": "put_ip_address", "ip": ip, "parent": parent})
         }
         Kind::DeleteIpAddress => {
-            let existing: Vec<String> = world
-                .etcd()
-                .ip_addresses(now)
-                .iter()
-                .map(|a| a.ip.clone())
-                .collect();
+            let existing: Vec<String> =
+                world.etcd().ip_addresses(now).iter().map(|a| a.ip.clone()).collect();
             let ip = if !existing.is_empty() && g.chance(80) {
                 g.pick(&existing).clone()
             } else {

@@ -68,9 +68,7 @@ pub struct ApiserverRef {
 
 impl ApiserverRef {
     pub fn to(apiserver: &str) -> Self {
-        ApiserverRef {
-            apiserver: apiserver.to_string(),
-        }
+        ApiserverRef { apiserver: apiserver.to_string() }
     }
 }
 
@@ -217,9 +215,11 @@ impl Corruption {
     /// that the form words it in the reader's language.
     pub fn from_form(what: &str, value: &str, target: &str) -> Result<Corruption, FormRefusal> {
         let (namespace, name) = target.split_once('/').unwrap_or(("default", target));
-        let port_kind = matches!(what, "leak_node_port" | "unallocate_node_port" | "force_node_port");
+        let port_kind =
+            matches!(what, "leak_node_port" | "unallocate_node_port" | "force_node_port");
         let value = if port_kind {
-            let port = value.parse::<i64>().map_err(|_| FormRefusal::NotAPort(value.to_string()))?;
+            let port =
+                value.parse::<i64>().map_err(|_| FormRefusal::NotAPort(value.to_string()))?;
             // The range every port of a file is read by.
             json!(super::port_number("port", port).map_err(|_| FormRefusal::PortOutOfRange(port))?)
         } else {
@@ -228,7 +228,8 @@ impl Corruption {
         };
         let mut form = json!({"what": what});
         form[if port_kind { "port" } else { "ip" }] = value;
-        let names_service = matches!(what, "force_cluster_ip" | "force_node_port" | "put_ip_address");
+        let names_service =
+            matches!(what, "force_cluster_ip" | "force_node_port" | "put_ip_address");
         if names_service && name.is_empty() {
             return Err(FormRefusal::NoService);
         }
@@ -245,18 +246,12 @@ impl Corruption {
 
     /// Whether it edits the ClusterIP bitmap (which 1.35 does not have).
     pub fn edits_ip_bitmap(&self) -> bool {
-        matches!(
-            self,
-            Corruption::LeakClusterIp { .. } | Corruption::UnallocateClusterIp { .. }
-        )
+        matches!(self, Corruption::LeakClusterIp { .. } | Corruption::UnallocateClusterIp { .. })
     }
 
     /// Whether it writes IPAddress objects (which 1.20 and 1.29 do not have).
     pub fn edits_ip_addresses(&self) -> bool {
-        matches!(
-            self,
-            Corruption::PutIpAddress { .. } | Corruption::DeleteIpAddress { .. }
-        )
+        matches!(self, Corruption::PutIpAddress { .. } | Corruption::DeleteIpAddress { .. })
     }
 }
 
@@ -280,10 +275,7 @@ impl Action {
     }
 
     pub fn isolate(apiserver: &str, for_: Millis) -> Action {
-        Action::IsolateApiserver(Isolate {
-            apiserver: apiserver.to_string(),
-            for_,
-        })
+        Action::IsolateApiserver(Isolate { apiserver: apiserver.to_string(), for_ })
     }
 
     /// The apiserver the action names, if any (checked against the cluster before running).

@@ -81,7 +81,8 @@ impl Taken {
             return Err(("name", "must not be empty".to_string()));
         }
         if self.names.len() >= super::MAX_APISERVERS {
-            let why = format!("more than {} apiservers, the most the lab runs", super::MAX_APISERVERS);
+            let why =
+                format!("more than {} apiservers, the most the lab runs", super::MAX_APISERVERS);
             return Err(("", why));
         }
         if !self.names.insert(name.to_string()) {
@@ -143,10 +144,7 @@ pub(super) fn cluster_config(
         format!("cluster.endpoint_reconciler_type: unknown endpoint reconciler type {name:?} (lease, master-count or none)")
     })?;
     let apiserver_count = c.apiserver_count.unwrap_or(1);
-    field(
-        "cluster.apiserver_count",
-        validate_apiserver_count(apiserver_count),
-    )?;
+    field("cluster.apiserver_count", validate_apiserver_count(apiserver_count))?;
     let apiserver_count = u32::try_from(apiserver_count)
         .map_err(|_| "cluster.apiserver_count: too large".to_string())?;
     let node_port = c.kubernetes_service_node_port.unwrap_or(0);
@@ -155,10 +153,8 @@ pub(super) fn cluster_config(
         validate_kubernetes_service_node_port(node_port, &node_ports),
     )?;
     let secure_port = port_number("cluster.secure_port", c.secure_port.unwrap_or(6443))?;
-    let kubernetes_service_port = port_number(
-        "cluster.kubernetes_service_port",
-        c.kubernetes_service_port.unwrap_or(443),
-    )?;
+    let kubernetes_service_port =
+        port_number("cluster.kubernetes_service_port", c.kubernetes_service_port.unwrap_or(443))?;
     let endpoint_interval_ms = interval(
         "cluster.endpoint_reconciler_interval",
         c.endpoint_reconciler_interval.as_deref(),
@@ -217,10 +213,5 @@ fn apiserver_spec(path: &str, a: &ApiserverFile, ip: IpAddr) -> Result<Apiserver
         .startup_delay
         .as_deref()
         .map_or(Ok(0), |s| duration(&format!("{path}.startup_delay"), s))?;
-    Ok(ApiserverSpec {
-        name: a.name.clone(),
-        advertise_address: ip,
-        start_at,
-        startup_delay,
-    })
+    Ok(ApiserverSpec { name: a.name.clone(), advertise_address: ip, start_at, startup_delay })
 }

@@ -78,7 +78,13 @@ fn said(t: &LocalizedText, path: &str) -> Result<(), String> {
 
 /// Experiment `path` (`experiments[1]`), its steps read as the scenario's are, against the
 /// cluster as the scenario's own steps leave it (`taken`).
-pub(super) fn read(path: &str, f: &ExperimentFile, cluster: &ClusterConfig, behavior: Behavior, taken: &Taken) -> Result<Experiment, String> {
+pub(super) fn read(
+    path: &str,
+    f: &ExperimentFile,
+    cluster: &ClusterConfig,
+    behavior: Behavior,
+    taken: &Taken,
+) -> Result<Experiment, String> {
     said(&f.title, &format!("{path}.title"))?;
     said(&f.watch, &format!("{path}.watch"))?;
     if f.steps.len() > MAX_STEPS {

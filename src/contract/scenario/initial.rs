@@ -6,10 +6,10 @@ use std::net::IpAddr;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 
-use crate::k8s::controlplane::ClusterConfig;
 use super::file::{AllocationFile, InitialFile};
 use super::{duration, field, ip_of, port_number};
 use crate::k8s::api::{Behavior, Endpoints, IpAddress, IpFamily, Pod, Service, ServiceCidr};
+use crate::k8s::controlplane::ClusterConfig;
 use crate::k8s::ipallocator::family_of;
 use crate::k8s::portallocator::PortRange;
 
@@ -164,10 +164,8 @@ fn ip_allocation(
     a: &Option<AllocationFile<String>>,
 ) -> Result<Option<PresetAllocation<IpAddr>>, String> {
     let Some(a) = a else { return Ok(None) };
-    let cidr = field(
-        &format!("initial.{path}.range"),
-        crate::k8s::ipallocator::parse_cidr(&a.range),
-    )?;
+    let cidr =
+        field(&format!("initial.{path}.range"), crate::k8s::ipallocator::parse_cidr(&a.range))?;
     let mut allocated = Vec::new();
     for (i, s) in a.allocated.iter().enumerate() {
         let ip = ip_of(&format!("initial.{path}.allocated[{i}]"), s)?;
@@ -178,29 +176,20 @@ fn ip_allocation(
         }
         allocated.push(ip);
     }
-    Ok(Some(PresetAllocation {
-        range: cidr.to_string(),
-        allocated,
-    }))
+    Ok(Some(PresetAllocation { range: cidr.to_string(), allocated }))
 }
 
 fn port_allocation(
     a: &Option<AllocationFile<i64>>,
 ) -> Result<Option<PresetAllocation<i32>>, String> {
     let Some(a) = a else { return Ok(None) };
-    let range = field(
-        "initial.node_port_allocation.range",
-        PortRange::parse(&a.range),
-    )?;
+    let range = field("initial.node_port_allocation.range", PortRange::parse(&a.range))?;
     let mut allocated = Vec::new();
     for (i, &p) in a.allocated.iter().enumerate() {
         let path = format!("initial.node_port_allocation.allocated[{i}]");
         allocated.push(port_number(&path, p)?);
     }
-    Ok(Some(PresetAllocation {
-        range: range.to_string(),
-        allocated,
-    }))
+    Ok(Some(PresetAllocation { range: range.to_string(), allocated }))
 }
 
 /// Shape checks only; what the cluster would refuse is decided when the action runs.

@@ -19,8 +19,8 @@ use serde::Deserialize;
 use serde_json::Value as Json;
 
 pub use action::{
-    Action, AddApiserver, ApiserverRef, Corruption, FormRefusal, CreatePod, CreateService, CreateServiceCidr,
-    Isolate, NameRef, ObjectRef, Outage, ServiceCidrSpec, SetPodReady,
+    Action, AddApiserver, ApiserverRef, Corruption, CreatePod, CreateService, CreateServiceCidr,
+    FormRefusal, Isolate, NameRef, ObjectRef, Outage, ServiceCidrSpec, SetPodReady,
 };
 // The model's types, which `cluster` fills from the file.
 pub use crate::k8s::controlplane::{ApiserverSpec, ClusterConfig};
@@ -31,8 +31,8 @@ pub(crate) use step::check_predicate;
 pub use step::{Step, StepKind};
 pub use values::Millis;
 
-use crate::k8s::api::{parse_ip, Behavior};
 use crate::duration::{format_ms, parse_ms};
+use crate::k8s::api::{parse_ip, Behavior};
 use crate::lang::LocalizedText;
 use crate::quote::quote;
 
@@ -89,7 +89,9 @@ fn parse_file(text: &str) -> Result<Scenario, String> {
     }
     let experiments = file.experiments.iter().enumerate();
     let experiments = experiments
-        .map(|(i, e)| experiment::read(&format!("experiments[{i}]"), e, &cluster, file.behavior, &taken))
+        .map(|(i, e)| {
+            experiment::read(&format!("experiments[{i}]"), e, &cluster, file.behavior, &taken)
+        })
         .collect::<Result<Vec<_>, String>>()?;
     let until_ms = match &file.until {
         Some(u) => duration("until", u)?,
@@ -204,10 +206,7 @@ fn located(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
         path.push(inner);
     }
     let mut msg = e.inner().to_string();
-    if let Some(name) = msg
-        .strip_prefix("missing field `")
-        .and_then(|m| m.split('`').next())
-    {
+    if let Some(name) = msg.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
         path.push(name.to_string());
         msg = "missing field".to_string();
     } else if let Some(rel) = relative_path(&msg) {
@@ -225,9 +224,7 @@ fn located(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
 /// messages never do: their first word is followed by a space (`invalid type: …`).
 fn relative_path(msg: &str) -> Option<&str> {
     let (head, _) = msg.split_once(": ")?;
-    let is_path = !head.is_empty()
-        && head
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c));
+    let is_path =
+        !head.is_empty() && head.chars().all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c));
     is_path.then_some(head)
 }

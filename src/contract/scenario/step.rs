@@ -6,8 +6,8 @@ use serde_json::{Map, Value as Json};
 use super::action::Action;
 use super::cluster::Taken;
 use super::{de, duration};
-use crate::k8s::controlplane::ClusterConfig;
 use crate::k8s::api::Behavior;
+use crate::k8s::controlplane::ClusterConfig;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum StepKind {
@@ -56,11 +56,7 @@ pub(super) fn step(
     };
     let at = match map.get("at") {
         Some(Json::String(s)) => s.clone(),
-        Some(_) => {
-            return Err(format!(
-                "{path}.at: must be a duration string such as \"90s\""
-            ))
-        }
+        Some(_) => return Err(format!("{path}.at: must be a duration string such as \"90s\"")),
         None => return Err(format!("{path}.at: missing field")),
     };
     let at_ms = duration(&format!("{path}.at"), &at)?;
@@ -75,9 +71,7 @@ pub(super) fn step(
         }
         (false, Some(expect)) => StepKind::Expect(expect_of(path, &rest, expect)?),
         (true, Some(_)) => {
-            return Err(format!(
-                "{path}: a step has either `do` or `expect`, not both"
-            ))
+            return Err(format!("{path}: a step has either `do` or `expect`, not both"))
         }
         (false, None) => return Err(format!("{path}: a step needs `do` or `expect`")),
     };

@@ -9,8 +9,8 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{parse_time, port_number};
-use crate::k8s::api::{parse_ip, ParentReference};
 use crate::duration::format_ms;
+use crate::k8s::api::{parse_ip, ParentReference};
 use crate::quote::quote;
 
 /// A span of virtual time in Go's syntax (`"30s"`), within [`super::MAX_TIME_MS`].

@@ -93,18 +93,11 @@ pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
         Some(r) => r.clone(),
         None => range::default_range(cluster)?.range,
     };
-    let node_ports = options
-        .service_node_port_range
-        .clone()
-        .unwrap_or_else(|| "30000-32767".into());
+    let node_ports =
+        options.service_node_port_range.clone().unwrap_or_else(|| "30000-32767".into());
     let (apiservers, secure_port) = apiservers(cluster);
     let namespaces: BTreeSet<&str> = std::iter::once("default")
-        .chain(
-            cluster
-                .services
-                .iter()
-                .filter_map(|s| s["namespace"].as_str()),
-        )
+        .chain(cluster.services.iter().filter_map(|s| s["namespace"].as_str()))
         .collect();
     let mut initial = json!({
         "namespaces": namespaces,
@@ -120,9 +113,8 @@ pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
     // Services (every ClusterIP and NodePort in range allocated), not as empty.
     let cidrs: Vec<&str> = range.split(',').map(str::trim).collect();
     if behavior != "1.35" {
-        for (key, cidr) in ["cluster_ip_allocation", "secondary_cluster_ip_allocation"]
-            .iter()
-            .zip(&cidrs)
+        for (key, cidr) in
+            ["cluster_ip_allocation", "secondary_cluster_ip_allocation"].iter().zip(&cidrs)
         {
             if let Ok(net) = cidr.parse::<ipnet::IpNet>() {
                 let ips: BTreeSet<IpAddr> = cluster
@@ -184,11 +176,7 @@ pub(super) fn is_kubernetes(o: &Json) -> bool {
 /// The ClusterIPs a Service holds (`clusterIPs`, else `clusterIP`), parsed.
 pub(super) fn service_ips(s: &Json) -> Vec<IpAddr> {
     let many: Vec<&str> = texts(&s["cluster_ips"]).collect();
-    let ips = if many.is_empty() {
-        s["cluster_ip"].as_str().into_iter().collect()
-    } else {
-        many
-    };
+    let ips = if many.is_empty() { s["cluster_ip"].as_str().into_iter().collect() } else { many };
     ips.into_iter().filter_map(parse_ip).collect()
 }
 
@@ -216,9 +204,7 @@ fn apiserver_ips(cluster: &Cluster) -> (Vec<&str>, Option<i64>) {
     let (ips, port): (Vec<&str>, Option<i64>) =
         match cluster.endpoints.iter().find(|e| is_kubernetes(e)) {
             Some(e) => (
-                items(&e["subsets"])
-                    .flat_map(|sub| texts(&sub["addresses"]))
-                    .collect(),
+                items(&e["subsets"]).flat_map(|sub| texts(&sub["addresses"])).collect(),
                 items(&e["subsets"]).find_map(|sub| sub["ports"][0]["port"].as_i64()),
             ),
             None => {
@@ -250,18 +236,12 @@ fn apiserver_ips(cluster: &Cluster) -> (Vec<&str>, Option<i64>) {
 pub fn notes(cluster: &Cluster, options: &Options) -> Vec<Note> {
     let mut notes = cluster.notes.clone();
     if options.service_cluster_ip_range.is_none() {
-        if let Ok(range::Guess {
-            guessed: Some(guesses),
-            ..
-        }) = range::default_range(cluster)
-        {
+        if let Ok(range::Guess { guessed: Some(guesses), .. }) = range::default_range(cluster) {
             notes.push(Note::RangeGuessed { guesses });
         }
     }
     if apiserver_ips(cluster).0.is_empty() {
-        notes.push(Note::ApiserversGuessed {
-            at: format!("{GUESSED_APISERVER}:6443"),
-        });
+        notes.push(Note::ApiserversGuessed { at: format!("{GUESSED_APISERVER}:6443") });
     }
     notes
 }
@@ -287,19 +267,10 @@ pub fn import_with(
     options: &Options,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Imported, String> {
-    let Written {
-        cluster,
-        file,
-        text,
-    } = write_with(text, options, progress)?;
+    let Written { cluster, file, text } = write_with(text, options, progress)?;
     progress(Progress::Checking);
     let scenario = check(&text)?;
-    Ok(Imported {
-        notes: notes(&cluster, options),
-        file,
-        text,
-        scenario,
-    })
+    Ok(Imported { notes: notes(&cluster, options), file, text, scenario })
 }
 
 /// A cluster read, and the scenario file written of it, before the scenario parser checks it.
@@ -319,11 +290,7 @@ pub fn write_with(
     progress(Progress::Writing);
     let file = scenario(&cluster, options)?;
     let text = file.to_string();
-    Ok(Written {
-        cluster,
-        file,
-        text,
-    })
+    Ok(Written { cluster, file, text })
 }
 
 /// The flags an import takes and the page's fields that give them (English, Chinese).
@@ -348,14 +315,8 @@ pub fn in_page(error: &str, lang: crate::lang::Lang) -> String {
 /// rules refuse is named as the option (`--service-cluster-ip-range: invalid CIDR …`).
 pub fn check(text: &str) -> Result<crate::contract::scenario::Scenario, String> {
     const FLAGS: [(&str, &str); 3] = [
-        (
-            "cluster.service_cluster_ip_range",
-            "--service-cluster-ip-range",
-        ),
-        (
-            "cluster.service_node_port_range",
-            "--service-node-port-range",
-        ),
+        ("cluster.service_cluster_ip_range", "--service-cluster-ip-range"),
+        ("cluster.service_node_port_range", "--service-node-port-range"),
         ("behavior", "--behavior"),
     ];
     crate::contract::scenario::parse(text).map_err(|e| {
@@ -387,10 +348,8 @@ pub fn findings(scenario: &crate::contract::scenario::Scenario) -> Vec<Finding> 
     use crate::k8s::event::EventKind;
     // RepairIPAddress's grace period for an orphan IPAddress: checked again when it ends.
     use crate::k8s::repair::repairip::ORPHAN_GRACE_MS;
-    let repair = [
-        crate::k8s::repair::clusterip::COMPONENT,
-        crate::k8s::repair::nodeport::COMPONENT,
-    ];
+    let repair =
+        [crate::k8s::repair::clusterip::COMPONENT, crate::k8s::repair::nodeport::COMPONENT];
     let mut world = crate::sim::world::World::new(scenario);
     world.run_until(scenario.cluster.repair_interval_ms.max(ORPHAN_GRACE_MS) + 1_000);
     let mut seen = BTreeSet::new();
@@ -419,10 +378,7 @@ pub fn compare(cluster: &Cluster, options: &Options, chosen: &str) -> Vec<Compar
     others
         .filter(|b| *b != chosen)
         .map(|b| {
-            let options = Options {
-                behavior: Some(b.to_string()),
-                ..options.clone()
-            };
+            let options = Options { behavior: Some(b.to_string()), ..options.clone() };
             let file = scenario(cluster, &options).map(|f| f.to_string());
             Comparison {
                 behavior: b.to_string(),

@@ -79,10 +79,7 @@ impl Note {
                         "）；kubectl 不显示这个启动参数：请用 ",
                     ),
                     Code("--service-cluster-ip-range".into()),
-                    lab(
-                        " (on the page: the range field)",
-                        " 给出（在本页面：范围输入框）",
-                    ),
+                    lab(" (on the page: the range field)", " 给出（在本页面：范围输入框）"),
                 ]);
                 p
             }

@@ -42,17 +42,10 @@ pub(super) struct Guess {
 /// Service, its first usable address (see the module doc), plus a secondary range when other
 /// Services have ClusterIPs of the other family.
 pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
-    if let Some(c) = cluster
-        .service_cidrs
-        .iter()
-        .find(|c| c["name"] == "kubernetes")
-    {
+    if let Some(c) = cluster.service_cidrs.iter().find(|c| c["name"] == "kubernetes") {
         let cidrs: Vec<&str> = texts(&c["cidrs"]).collect();
         if !cidrs.is_empty() {
-            return Ok(Guess {
-                range: cidrs.join(","),
-                guessed: None,
-            });
+            return Ok(Guess { range: cidrs.join(","), guessed: None });
         }
     }
     let kubernetes = cluster
@@ -61,12 +54,8 @@ pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
         .find(|s| is_kubernetes(s))
         .ok_or("service_cluster_ip_range: no ServiceCIDR `kubernetes` and no Service default/kubernetes to guess it from: give it (--service-cluster-ip-range)")?;
     let all: BTreeSet<IpAddr> = cluster.services.iter().flat_map(service_ips).collect();
-    let family = |v4: bool| -> Vec<IpAddr> {
-        all.iter()
-            .copied()
-            .filter(|ip| ip.is_ipv4() == v4)
-            .collect()
-    };
+    let family =
+        |v4: bool| -> Vec<IpAddr> { all.iter().copied().filter(|ip| ip.is_ipv4() == v4).collect() };
     let firsts = service_ips(kubernetes);
     if firsts.is_empty() {
         return Err("service_cluster_ip_range: the Service default/kubernetes has no ClusterIP to guess it from: give it (--service-cluster-ip-range)".into());
@@ -84,11 +73,7 @@ pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
         }
     }
     Ok(Guess {
-        range: guesses
-            .iter()
-            .map(|g| g.range.as_str())
-            .collect::<Vec<_>>()
-            .join(","),
+        range: guesses.iter().map(|g| g.range.as_str()).collect::<Vec<_>>().join(","),
         guessed: Some(guesses),
     })
 }
@@ -105,11 +90,7 @@ fn primary(first: IpAddr, family: &[IpAddr]) -> Result<RangeGuess, String> {
     let Some(widest) = aligned.first().copied() else {
         return Err(format!("service_cluster_ip_range: the Service default/kubernetes's ClusterIP {first} is the first usable address of no range: give it (--service-cluster-ip-range)"));
     };
-    let holdable: Vec<IpAddr> = family
-        .iter()
-        .copied()
-        .filter(|ip| usable(&widest, ip))
-        .collect();
+    let holdable: Vec<IpAddr> = family.iter().copied().filter(|ip| usable(&widest, ip)).collect();
     // The cluster holds all its ClusterIPs at once: no range of fewer usable addresses.
     let least = family.len() as u128;
     let fits = |net: &IpNet| holdable.iter().all(|ip| usable(net, ip)) && capacity(net) >= least;
@@ -118,11 +99,8 @@ fn primary(first: IpAddr, family: &[IpAddr]) -> Result<RangeGuess, String> {
     }
     // At least a /24 (a /112) unless the network is aligned on none: then the flag gave a
     // smaller range.
-    let large: Vec<IpNet> = aligned
-        .iter()
-        .copied()
-        .filter(|n| n.prefix_len() <= floor(first))
-        .collect();
+    let large: Vec<IpNet> =
+        aligned.iter().copied().filter(|n| n.prefix_len() <= floor(first)).collect();
     let aligned = if large.is_empty() { aligned } else { large };
     let net = aligned.iter().rev().find(|n| fits(n)).unwrap_or(&widest);
     Ok(guessed(*net, &[], first))

@@ -74,9 +74,7 @@ fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Clus
         document(&mut cluster, d, &doc, progress)?;
     }
     if d == 0 {
-        return Err(
-            "input: empty (paste the JSON that `kubectl get svc -A -o json` prints)".into(),
-        );
+        return Err("input: empty (paste the JSON that `kubectl get svc -A -o json` prints)".into());
     }
     if let Some(first) = skipped.first() {
         cluster.notes.push(Note::IgnoredLines {
@@ -100,9 +98,7 @@ fn document(
     let item_kind = list_kind.strip_suffix("List").unwrap_or("");
     match doc.get("items") {
         Some(items) => {
-            let items = items
-                .as_array()
-                .ok_or_else(|| at("items: not a list".into()))?;
+            let items = items.as_array().ok_or_else(|| at("items: not a list".into()))?;
             let step = (items.len() / 100).max(1);
             for (i, item) in items.iter().enumerate() {
                 if i % step == 0 {
@@ -119,10 +115,8 @@ fn document(
 /// Whether the rest of a paste is `-o yaml` output: a line `apiVersion:`, `kind:`, `items:`
 /// or `---` before any other (comments aside).
 fn looks_like_yaml(rest: &str) -> bool {
-    let first = rest
-        .lines()
-        .map(str::trim_end)
-        .find(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    let first =
+        rest.lines().map(str::trim_end).find(|l| !l.trim().is_empty() && !l.starts_with('#'));
     first.is_some_and(|l| {
         l == "---" || ["apiVersion:", "kind:", "items:"].iter().any(|k| l.starts_with(k))
     })
@@ -133,23 +127,13 @@ fn looks_like_yaml(rest: &str) -> bool {
 fn is_prompt(line: &str) -> bool {
     let line = line.trim();
     let words: Vec<&str> = line.split_whitespace().collect();
-    let command = [
-        "kubectl",
-        "oc",
-        "k",
-        "kubectl.exe",
-        "microk8s",
-        "k3s",
-        "minikube",
-    ];
+    let command = ["kubectl", "oc", "k", "kubectl.exe", "microk8s", "k3s", "minikube"];
     let prompt = |w: &str| w.ends_with(['$', '>', '#', '%']);
     match words[..] {
         [] => true,
         [one] => prompt(one),
         _ => {
-            words
-                .iter()
-                .any(|w| command.contains(w) || w.ends_with("/kubectl"))
+            words.iter().any(|w| command.contains(w) || w.ends_with("/kubectl"))
                 && !line.contains(['{', '"'])
         }
     }
@@ -160,9 +144,7 @@ fn is_prompt(line: &str) -> bool {
 fn not_json(d: usize, text: &str, rest: &str, e: &serde_json::Error) -> String {
     let before = text[..text.len() - rest.len()].matches('\n').count();
     let msg = e.to_string();
-    let msg = msg
-        .rsplit_once(" at line ")
-        .map_or(msg.as_str(), |(m, _)| m);
+    let msg = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(m, _)| m);
     let hint = if rest.starts_with(['{', '[']) {
         ""
     } else {
@@ -183,10 +165,7 @@ fn object(cluster: &mut Cluster, o: &Json, list_kind: &str) -> Result<(), String
     }
     let meta = o.get("metadata").unwrap_or(&Json::Null);
     let name = meta.get("name").and_then(Json::as_str).unwrap_or("");
-    let namespace = meta
-        .get("namespace")
-        .and_then(Json::as_str)
-        .unwrap_or("default");
+    let namespace = meta.get("namespace").and_then(Json::as_str).unwrap_or("default");
     let who = match kind {
         "ServiceCIDR" | "IPAddress" => format!("({kind} {name})"),
         "" => "(an object without a kind)".to_string(),
@@ -212,26 +191,15 @@ fn object(cluster: &mut Cluster, o: &Json, list_kind: &str) -> Result<(), String
             let cidrs = strings(spec.get("cidrs")).map_err(|e| field("spec.cidrs", e))?;
             for (i, c) in cidrs.iter().enumerate() {
                 c.parse::<ipnet::IpNet>().map_err(|_| {
-                    field(
-                        &format!("spec.cidrs[{i}]"),
-                        format!("invalid CIDR {}", quote(c)),
-                    )
+                    field(&format!("spec.cidrs[{i}]"), format!("invalid CIDR {}", quote(c)))
                 })?;
             }
-            cluster
-                .service_cidrs
-                .push(json!({"name": name, "cidrs": cidrs}));
+            cluster.service_cidrs.push(json!({"name": name, "cidrs": cidrs}));
         }
         "IPAddress" => {
             ip(name).map_err(|e| field("metadata.name", e))?;
             let parent = spec.get("parentRef").unwrap_or(&Json::Null);
-            let part = |k: &str| {
-                parent
-                    .get(k)
-                    .and_then(Json::as_str)
-                    .unwrap_or("")
-                    .to_string()
-            };
+            let part = |k: &str| parent.get(k).and_then(Json::as_str).unwrap_or("").to_string();
             if part("name").is_empty() {
                 return Err(field("spec.parentRef.name", "missing".into()));
             }
@@ -240,11 +208,7 @@ fn object(cluster: &mut Cluster, o: &Json, list_kind: &str) -> Result<(), String
                 "namespace": part("namespace"), "name": part("name")}}));
         }
         "" => return Err(format!("{who}: kind: missing")),
-        other => {
-            return Err(format!(
-                "{who}: kind {other} is not one the lab reads ({KINDS})"
-            ))
-        }
+        other => return Err(format!("{who}: kind {other} is not one the lab reads ({KINDS})")),
     }
     Ok(())
 }
@@ -260,10 +224,7 @@ fn service(
     fn at(p: &'static str) -> impl Fn(String) -> FieldError {
         move |e| (p.to_string(), e)
     }
-    let type_ = spec
-        .get("type")
-        .and_then(Json::as_str)
-        .unwrap_or("ClusterIP");
+    let type_ = spec.get("type").and_then(Json::as_str).unwrap_or("ClusterIP");
     if !["ClusterIP", "NodePort", "LoadBalancer", "ExternalName"].contains(&type_) {
         return Err(("spec.type".into(), format!("unknown type {}", quote(type_))));
     }
@@ -303,10 +264,7 @@ fn service(
     let families = strings(spec.get("ipFamilies")).map_err(at("spec.ipFamilies"))?;
     for (i, f) in families.iter().enumerate() {
         if f != "IPv4" && f != "IPv6" {
-            return Err((
-                format!("spec.ipFamilies[{i}]"),
-                format!("unknown family {}", quote(f)),
-            ));
+            return Err((format!("spec.ipFamilies[{i}]"), format!("unknown family {}", quote(f))));
         }
     }
     if !families.is_empty() {
@@ -321,33 +279,22 @@ fn service(
 /// `spec.ports`, each with what the lab models of it.
 fn service_ports(spec: &Json) -> Result<Vec<Json>, FieldError> {
     let mut ports = Vec::new();
-    for (i, p) in array(spec.get("ports"))
-        .map_err(|e| ("spec.ports".to_string(), e))?
-        .iter()
-        .enumerate()
+    for (i, p) in
+        array(spec.get("ports")).map_err(|e| ("spec.ports".to_string(), e))?.iter().enumerate()
     {
         let here = |f: &str| format!("spec.ports[{i}]{f}");
         let mut port = Map::new();
-        if let Some(n) = p
-            .get("name")
-            .and_then(Json::as_str)
-            .filter(|n| !n.is_empty())
-        {
+        if let Some(n) = p.get("name").and_then(Json::as_str).filter(|n| !n.is_empty()) {
             port.insert("name".into(), n.into());
         }
         let protocol = p.get("protocol").and_then(Json::as_str).unwrap_or("TCP");
         if !["TCP", "UDP", "SCTP"].contains(&protocol) {
-            return Err((
-                here(".protocol"),
-                format!("unknown protocol {}", quote(protocol)),
-            ));
+            return Err((here(".protocol"), format!("unknown protocol {}", quote(protocol))));
         }
         port.insert("protocol".into(), protocol.into());
         port.insert(
             "port".into(),
-            number(p.get("port"), 1)
-                .map_err(|e| (here(".port"), e))?
-                .into(),
+            number(p.get("port"), 1).map_err(|e| (here(".port"), e))?.into(),
         );
         let node_port = number(p.get("nodePort"), 0).map_err(|e| (here(".nodePort"), e))?;
         if node_port != 0 {
@@ -373,10 +320,8 @@ fn endpoints(
     o: &Json,
 ) -> Result<Json, FieldError> {
     let mut subsets = Vec::new();
-    for (i, sub) in array(o.get("subsets"))
-        .map_err(|e| ("subsets".to_string(), e))?
-        .iter()
-        .enumerate()
+    for (i, sub) in
+        array(o.get("subsets")).map_err(|e| ("subsets".to_string(), e))?.iter().enumerate()
     {
         let ips = |key: &str| -> Result<Vec<String>, FieldError> {
             let list = array(sub.get(key)).map_err(|e| (format!("subsets[{i}].{key}"), e))?;
@@ -416,25 +361,18 @@ fn endpoint_slice(
         ));
     }
     let mut endpoints = Vec::new();
-    for (i, e) in array(o.get("endpoints"))
-        .map_err(|e| ("endpoints".to_string(), e))?
-        .iter()
-        .enumerate()
+    for (i, e) in
+        array(o.get("endpoints")).map_err(|e| ("endpoints".to_string(), e))?.iter().enumerate()
     {
         let addresses =
             strings(e.get("addresses")).map_err(|m| (format!("endpoints[{i}].addresses"), m))?;
         // `ready` unset means ready (discovery.k8s.io/v1's EndpointConditions).
-        let ready = e
-            .pointer("/conditions/ready")
-            .and_then(Json::as_bool)
-            .unwrap_or(true);
+        let ready = e.pointer("/conditions/ready").and_then(Json::as_bool).unwrap_or(true);
         endpoints.push(json!({"addresses": addresses, "ready": ready}));
     }
     let ports = endpoint_ports(o.get("ports"))?;
-    Ok(
-        json!({"namespace": namespace, "name": name, "labels": labels,
-        "address_type": address_type, "endpoints": endpoints, "ports": ports}),
-    )
+    Ok(json!({"namespace": namespace, "name": name, "labels": labels,
+        "address_type": address_type, "endpoints": endpoints, "ports": ports}))
 }
 
 fn endpoint_ports(v: Option<&Json>) -> Result<Vec<Json>, FieldError> {
@@ -446,11 +384,7 @@ fn endpoint_ports(v: Option<&Json>) -> Result<Vec<Json>, FieldError> {
             let port = number(p.get("port"), 1).map_err(|e| (format!("ports[{i}].port"), e))?;
             let mut out = json!({"port": port,
                 "protocol": p.get("protocol").and_then(Json::as_str).unwrap_or("TCP")});
-            if let Some(n) = p
-                .get("name")
-                .and_then(Json::as_str)
-                .filter(|n| !n.is_empty())
-            {
+            if let Some(n) = p.get("name").and_then(Json::as_str).filter(|n| !n.is_empty()) {
                 out["name"] = n.into();
             }
             Ok(out)
@@ -465,10 +399,7 @@ fn not_kubectl(o: &Json) -> String {
         Json::Object(m) => {
             let keys: Vec<&str> = m.keys().take(4).map(String::as_str).collect();
             let more = if m.len() > 4 { ", …" } else { "" };
-            format!(
-                "an object of {}{more}",
-                crate::quote::clip(&keys.join(", "), 80)
-            )
+            format!("an object of {}{more}", crate::quote::clip(&keys.join(", "), 80))
         }
         other => short(other),
     };
@@ -488,9 +419,7 @@ fn strings(v: Option<&Json>) -> Result<Vec<String>, String> {
     array(v)?
         .iter()
         .map(|s| {
-            s.as_str()
-                .map(str::to_string)
-                .ok_or_else(|| format!("not a string: {}", short(s)))
+            s.as_str().map(str::to_string).ok_or_else(|| format!("not a string: {}", short(s)))
         })
         .collect()
 }

@@ -106,8 +106,7 @@ impl AllocationBitmap {
             Strategy::RandomScanWithOffset(offset) => (offset, self.max - offset),
         };
         // Upper band `[lower, max)` first, then the static band `[0, lower)`.
-        self.scan_band(lower, upper, rng)
-            .or_else(|| self.scan_band(0, lower, rng))
+        self.scan_band(lower, upper, rng).or_else(|| self.scan_band(0, lower, rng))
     }
 
     /// Scans `len` offsets starting at `base`, from a random start, wrapping inside the band.
@@ -117,8 +116,7 @@ impl AllocationBitmap {
         }
         let start = rng.intn(len);
         // Two contiguous runs: [start, len) then [0, start), searched a word at a time.
-        self.first_clear(base + start, base + len)
-            .or_else(|| self.first_clear(base, base + start))
+        self.first_clear(base + start, base + len).or_else(|| self.first_clear(base, base + start))
     }
 
     /// The lowest clear offset in `[from, to)`, skipping full words through `full` (`to <= max`,
@@ -163,9 +161,7 @@ impl AllocationBitmap {
 
     /// Bit test; offsets beyond the set read as clear.
     pub fn has(&self, offset: usize) -> bool {
-        self.words
-            .get(offset / 64)
-            .is_some_and(|w| w >> (offset % 64) & 1 == 1)
+        self.words.get(offset / 64).is_some_and(|w| w >> (offset % 64) & 1 == 1)
     }
 
     /// `max - count`; negative only after restoring bits beyond `max`.
@@ -216,17 +212,10 @@ impl AllocationBitmap {
         for (i, &byte) in data.iter().rev().enumerate() {
             self.words[i / 8] |= (byte as u64) << (8 * (i % 8));
         }
-        self.count = self.words[..reached]
-            .iter()
-            .map(|w| w.count_ones() as usize)
-            .sum();
+        self.count = self.words[..reached].iter().map(|w| w.count_ones() as usize).sum();
         self.full.clear();
         self.full.resize(words_for(self.words.len()), 0);
-        for (j, _) in self.words[..reached]
-            .iter()
-            .enumerate()
-            .filter(|(_, &w)| w == !0)
-        {
+        for (j, _) in self.words[..reached].iter().enumerate().filter(|(_, &w)| w == !0) {
             self.full[j / 64] |= 1 << (j % 64);
         }
         Ok(())

@@ -74,11 +74,9 @@ impl<R: ItemRange> fmt::Display for Error<R> {
             Error::Full => f.write_str("range is full"),
             Error::Allocated => f.write_str(R::ALLOCATED),
             Error::MismatchedNetwork => f.write_str(R::MISMATCHED),
-            Error::NotInRange {
-                item,
-                valid,
-                legacy,
-            } => f.write_str(&R::not_in_range(*item, valid, *legacy)),
+            Error::NotInRange { item, valid, legacy } => {
+                f.write_str(&R::not_in_range(*item, valid, *legacy))
+            }
             Error::Other(text) => f.write_str(text),
         }
     }
@@ -189,8 +187,7 @@ impl<R: ItemRange> Allocator<R> {
     }
 
     pub fn has(&self, item: R::Item) -> bool {
-        self.offset_of(item)
-            .is_some_and(|offset| self.bitmap.has(offset))
+        self.offset_of(item).is_some_and(|offset| self.bitmap.has(offset))
     }
 
     /// Allocated items in ascending order (`ForEach`).
@@ -222,8 +219,6 @@ impl<R: ItemRange> Allocator<R> {
         if spec != self.range.to_string() {
             return Err(Error::MismatchedNetwork);
         }
-        self.bitmap
-            .restore(&spec, data)
-            .map_err(|e| Error::Other(R::restore_failed(e)))
+        self.bitmap.restore(&spec, data).map_err(|e| Error::Other(R::restore_failed(e)))
     }
 }

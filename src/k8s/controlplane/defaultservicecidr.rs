@@ -10,11 +10,11 @@
 //! this controller finds `Ready=True` and leaves it.
 
 use super::Apiserver;
+use super::ClusterConfig;
 use crate::k8s::api::{Behavior, ServiceCidr};
 use crate::k8s::etcd::{self, Value};
 use crate::k8s::event::EventKind;
 use crate::k8s::registry::Storage;
-use super::ClusterConfig;
 
 pub const DEFAULT_SERVICE_CIDR: &str = "kubernetes";
 pub(crate) const COMPONENT: &str = "kubernetes-service-cidr-controller";
@@ -37,19 +37,14 @@ impl Apiserver {
             return;
         }
         self.init_dual_write_bitmaps(st);
-        let flags: Vec<String> = cfg
-            .service_ip_ranges
-            .networks()
-            .iter()
-            .map(|n| n.to_string())
-            .collect();
+        let flags: Vec<String> =
+            cfg.service_ip_ranges.networks().iter().map(|n| n.to_string()).collect();
         let key = etcd::service_cidr_key(DEFAULT_SERVICE_CIDR);
         let mut cidr = match st.etcd.service_cidr(DEFAULT_SERVICE_CIDR, st.now) {
             Some(existing) => existing.clone(),
             None => {
                 let created = ServiceCidr::new(DEFAULT_SERVICE_CIDR, flags.clone());
-                st.etcd
-                    .put(&key, Value::ServiceCidr(created.clone()), None, st.now);
+                st.etcd.put(&key, Value::ServiceCidr(created.clone()), None, st.now);
                 created
             }
         };
@@ -62,8 +57,7 @@ impl Apiserver {
             );
             st.rec.log(COMPONENT, EventKind::ServiceCidrLog, line);
             cidr.cidrs = flags.clone();
-            st.etcd
-                .put(&key, Value::ServiceCidr(cidr.clone()), None, st.now);
+            st.etcd.put(&key, Value::ServiceCidr(cidr.clone()), None, st.now);
         }
         self.sync_default_status(st, cidr, &flags, behavior);
         self.cidr_ok = true;

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::systemnamespaces::ensure_namespace;
+use super::ClusterConfig;
 use super::{Apiserver, Status, KUBERNETES};
 use crate::k8s::api::{
     Behavior, EndpointPort, IntOrString, Protocol, Service, ServicePort, ServiceType,
@@ -16,15 +17,10 @@ use crate::k8s::ipallocator::family_of;
 use crate::k8s::reconcilers::{ApiError, ReconcileError};
 use crate::k8s::registry::{Storage, COMPONENT};
 use crate::rng::SimRng;
-use super::ClusterConfig;
 
 impl Apiserver {
     pub(super) fn endpoint_ports(cfg: &ClusterConfig) -> Vec<EndpointPort> {
-        vec![EndpointPort {
-            name: "https".into(),
-            port: cfg.secure_port,
-            protocol: Protocol::TCP,
-        }]
+        vec![EndpointPort { name: "https".into(), port: cfg.secure_port, protocol: Protocol::TCP }]
     }
 
     /// RemoveEndpoints of our own address at start, in case an earlier life did not exit cleanly.
@@ -40,12 +36,16 @@ impl Apiserver {
     ) {
         self.pending_remove = false;
         let ip = self.ip();
-        let result = self.reconciler.remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg));
+        let result =
+            self.reconciler.remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg));
         if behavior.legacy() {
             if let Err(e) = result {
                 let e = storage_error_text(&e, &ip);
-                st.rec.log(COMPONENT, EventKind::RemoveEndpointsFailed,
-                    format!("Unable to remove old endpoints from kubernetes service: {e}"));
+                st.rec.log(
+                    COMPONENT,
+                    EventKind::RemoveEndpointsFailed,
+                    format!("Unable to remove old endpoints from kubernetes service: {e}"),
+                );
             }
             return;
         }
@@ -64,11 +64,7 @@ impl Apiserver {
         Service {
             namespace: "default".into(),
             name: KUBERNETES.into(),
-            type_: if node_port > 0 {
-                ServiceType::NodePort
-            } else {
-                ServiceType::ClusterIP
-            },
+            type_: if node_port > 0 { ServiceType::NodePort } else { ServiceType::ClusterIP },
             cluster_ip: cfg.service_ip_ranges.kubernetes_service_ip().to_string(),
             labels: BTreeMap::from([
                 ("component".to_string(), "apiserver".to_string()),
@@ -127,11 +123,7 @@ impl Apiserver {
             Ok(created)
         })();
         result.unwrap_or_else(|(kind, e)| {
-            st.rec.log(
-                COMPONENT,
-                kind,
-                format!("unable to sync kubernetes service: {e}"),
-            );
+            st.rec.log(COMPONENT, kind, format!("unable to sync kubernetes service: {e}"));
             false
         })
     }
@@ -149,10 +141,7 @@ impl Apiserver {
         );
         self.reconciler.stop_reconciling();
         let ip = self.ip();
-        match self
-            .reconciler
-            .remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg))
-        {
+        match self.reconciler.remove_endpoints(st, KUBERNETES, &ip, &Self::endpoint_ports(cfg)) {
             Ok(()) => true,
             Err(ReconcileError::Api(ApiError::Unavailable(_))) => false,
             Err(e) => {

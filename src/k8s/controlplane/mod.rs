@@ -33,7 +33,9 @@ pub(crate) const REPAIR_HOOK_TIMEOUT_MS: u64 = 60_000;
 pub(crate) const REPAIR_HOOK: &str = "start-service-ip-repair-controllers";
 pub use config::{ApiserverSpec, ClusterConfig};
 pub use defaultservicecidr::DEFAULT_SERVICE_CIDR;
-pub(crate) use defaultservicecidr::{DEFAULT_SERVICE_CIDR_INTERVAL_MS, DEFAULT_SERVICE_CIDR_POLL_MS};
+pub(crate) use defaultservicecidr::{
+    DEFAULT_SERVICE_CIDR_INTERVAL_MS, DEFAULT_SERVICE_CIDR_POLL_MS,
+};
 
 string_enum! {
     /// The process: what a supervisor sees of one apiserver.
@@ -90,10 +92,7 @@ pub(crate) enum Started {
 impl Apiserver {
     /// A process with fresh memory: allocators, repair controllers and reconciler all new.
     pub fn new(spec: ApiserverSpec, cfg: &ClusterConfig, behavior: Behavior) -> Self {
-        let keys = [
-            (etcd::RANGE_SERVICE_IPS),
-            (etcd::RANGE_SECONDARY_SERVICE_IPS),
-        ];
+        let keys = [(etcd::RANGE_SERVICE_IPS), (etcd::RANGE_SECONDARY_SERVICE_IPS)];
         let bitmaps = if behavior.cluster_ip_bitmap() {
             cfg.service_ip_ranges.networks()
         } else {
@@ -158,11 +157,8 @@ impl Apiserver {
     /// Started again by hand: fresh memory, the same identity, life and partition.
     pub fn restart(&mut self, cfg: &ClusterConfig, behavior: Behavior) {
         let (epoch, isolated_until) = (self.epoch, self.isolated_until);
-        *self = Apiserver {
-            epoch,
-            isolated_until,
-            ..Apiserver::new(self.spec.clone(), cfg, behavior)
-        };
+        *self =
+            Apiserver { epoch, isolated_until, ..Apiserver::new(self.spec.clone(), cfg, behavior) };
     }
 
     /// The process is gone (`Crashed`, or `Stopped` after its pre-shutdown hook): its memory

@@ -38,10 +38,7 @@ impl Apiserver {
     pub(crate) fn repair_ip_addresses(&mut self, st: &mut Storage) {
         st.etcd.sending_from(Loop::Repair);
         let waiting = !self.ip_repair_ok
-            && st
-                .etcd
-                .service_cidr(super::DEFAULT_SERVICE_CIDR, st.now)
-                .is_none();
+            && st.etcd.service_cidr(super::DEFAULT_SERVICE_CIDR, st.now).is_none();
         if waiting {
             return;
         }
@@ -110,9 +107,7 @@ impl Apiserver {
             &snapshot,
             |r, stored, services, rec| r.run_once(stored, services, rec),
         )?;
-        self.allocators
-            .ports
-            .create_or_update(st, written, read_rev);
+        self.allocators.ports.create_or_update(st, written, read_rev);
         Ok(())
     }
 }

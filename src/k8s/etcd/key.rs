@@ -7,8 +7,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{
-    ENDPOINTS, ENDPOINT_SLICES, IP_ADDRESSES, MASTER_LEASES, NAMESPACES, PODS,
-    RANGE_NODE_PORTS, RANGE_SECONDARY_SERVICE_IPS, RANGE_SERVICE_IPS, SERVICES, SERVICE_CIDRS,
+    ENDPOINTS, ENDPOINT_SLICES, IP_ADDRESSES, MASTER_LEASES, NAMESPACES, PODS, RANGE_NODE_PORTS,
+    RANGE_SECONDARY_SERVICE_IPS, RANGE_SERVICE_IPS, SERVICES, SERVICE_CIDRS,
 };
 use crate::k8s::controlplane::KUBERNETES;
 
@@ -167,9 +167,13 @@ impl Key {
     /// The name after the prefix (`<ns>/<name>` for namespaced kinds).
     fn name(&self) -> String {
         match self {
-            Key::Lease(s) | Key::Namespace(s) | Key::ServiceCidr(s) | Key::IpAddress(s) => s.clone(),
+            Key::Lease(s) | Key::Namespace(s) | Key::ServiceCidr(s) | Key::IpAddress(s) => {
+                s.clone()
+            }
             Key::Range(r) => r.key()["/ranges/".len()..].to_string(),
-            Key::Service(n) | Key::Endpoints(n) | Key::EndpointSlice(n) | Key::Pod(n) => n.to_string(),
+            Key::Service(n) | Key::Endpoints(n) | Key::EndpointSlice(n) | Key::Pod(n) => {
+                n.to_string()
+            }
         }
     }
 }

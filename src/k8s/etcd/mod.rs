@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 mod key;
 pub use key::{Key, Keys, Kind, NsName, RangeName};
 
-use crate::k8s::api::{EndpointSlice, Endpoints, IpAddress, Pod, RangeAllocation, Service, ServiceCidr};
+use crate::k8s::api::{
+    EndpointSlice, Endpoints, IpAddress, Pod, RangeAllocation, Service, ServiceCidr,
+};
 
 /// What a client sees when it cannot reach etcd (client-side timeout).
 pub(crate) const UNREACHABLE: &str = "context deadline exceeded";
@@ -189,10 +191,7 @@ impl Etcd {
 
     /// An etcd whose writes are logged for [`Etcd::take_changes`] when `watched`.
     pub(crate) fn new(watched: bool) -> Self {
-        Etcd {
-            watched,
-            ..Etcd::default()
-        }
+        Etcd { watched, ..Etcd::default() }
     }
 
     fn record(&mut self, key: &str, op: WireOp, now: u64) {
@@ -275,11 +274,8 @@ impl Etcd {
     /// Writes `value`; with `ttl_ms` the key expires at `now + ttl_ms`. Returns the new revision.
     pub fn put(&mut self, key: &str, value: Value, ttl_ms: Option<u64>, now: u64) -> u64 {
         self.revision += 1;
-        let entry = Entry {
-            value,
-            mod_revision: self.revision,
-            expires_at: ttl_ms.map(|t| now + t),
-        };
+        let entry =
+            Entry { value, mod_revision: self.revision, expires_at: ttl_ms.map(|t| now + t) };
         self.kv.insert(key.to_string(), entry);
         self.record(key, WireOp::Put, now);
         self.revision
@@ -314,10 +310,7 @@ impl Etcd {
     /// Purges `key` if its lease ran out by `now` and it was not rewritten since revision
     /// `written_at`; true when it did expire.
     pub(crate) fn expire(&mut self, key: &str, written_at: u64, now: u64) -> bool {
-        let due = self
-            .kv
-            .get(key)
-            .is_some_and(|e| e.mod_revision == written_at && !e.live(now));
+        let due = self.kv.get(key).is_some_and(|e| e.mod_revision == written_at && !e.live(now));
         if due {
             self.kv.remove(key);
             self.revision += 1;
@@ -328,10 +321,7 @@ impl Etcd {
 
     /// Typed reads of live objects.
     pub fn service(&self, namespace: &str, name: &str, now: u64) -> Option<&Service> {
-        match self
-            .get(&service_key(namespace, name), now)
-            .map(|e| &e.value)
-        {
+        match self.get(&service_key(namespace, name), now).map(|e| &e.value) {
             Some(Value::Service(s)) => Some(s),
             _ => None,
         }
@@ -344,9 +334,7 @@ impl Etcd {
         now: u64,
         pick: fn(&Value) -> Option<&T>,
     ) -> Vec<&'a T> {
-        self.list(prefix, now)
-            .filter_map(|(_, e)| pick(&e.value))
-            .collect()
+        self.list(prefix, now).filter_map(|(_, e)| pick(&e.value)).collect()
     }
 
     pub fn services(&self, now: u64) -> Vec<&Service> {
@@ -389,18 +377,12 @@ impl Etcd {
     }
 
     pub fn namespaces(&self, now: u64) -> Vec<String> {
-        self.list(NAMESPACES, now)
-            .map(|(k, _)| k[NAMESPACES.len()..].to_string())
-            .collect()
+        self.list(NAMESPACES, now).map(|(k, _)| k[NAMESPACES.len()..].to_string()).collect()
     }
 
     pub fn range(&self, key: &str, now: u64) -> Option<(&RangeAllocation, u64)> {
         match self.get(key, now) {
-            Some(Entry {
-                value: Value::Range(r),
-                mod_revision,
-                ..
-            }) => Some((r, *mod_revision)),
+            Some(Entry { value: Value::Range(r), mod_revision, .. }) => Some((r, *mod_revision)),
             _ => None,
         }
     }

@@ -101,8 +101,5 @@ pub fn dynamic_order<'a>(items: &'a [Item], rng: &mut SimRng) -> Vec<&'a Item> {
 /// Whether `ip` lies in any ServiceCIDR of `cidrs` (terminating ones included): RepairIPAddress's
 /// `isIPOutOfRange` is its negation.
 pub fn within_any(cidrs: &[&ServiceCidr], ip: IpAddr) -> bool {
-    cidrs
-        .iter()
-        .flat_map(|sc| sc.prefixes())
-        .any(|net: IpNet| CidrRange::new(net).contains(ip))
+    cidrs.iter().flat_map(|sc| sc.prefixes()).any(|net: IpNet| CidrRange::new(net).contains(ip))
 }

@@ -30,12 +30,7 @@ impl CidrRange {
             IpNet::V4(_) => broadcast.saturating_sub(1),
             IpNet::V6(_) => broadcast,
         };
-        CidrRange {
-            net,
-            first: network + 1,
-            last,
-            band: net.static_band_size() as u128,
-        }
+        CidrRange { net, first: network + 1, last, band: net.static_band_size() as u128 }
     }
 
     pub fn net(&self) -> IpNet {
@@ -81,9 +76,7 @@ impl CidrRange {
         let band = self.static_band();
         let upper = (band, self.size());
         let lower = (0, band);
-        [upper, lower]
-            .into_iter()
-            .find_map(|(from, to)| self.scan(rng, from, to, &taken))
+        [upper, lower].into_iter().find_map(|(from, to)| self.scan(rng, from, to, &taken))
     }
 
     /// Offsets `[from, to)`, starting at a random one.

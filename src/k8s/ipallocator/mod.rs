@@ -51,9 +51,7 @@ pub(crate) fn family_of(cidr: &IpNet) -> IpFamily {
 /// Parses a CIDR as `netutils.ParseCIDRSloppy` does: the address part is masked to the network,
 /// so `10.96.0.5/12` is the range `10.96.0.0/12`. The error text is Go's `net.ParseError`.
 pub(crate) fn parse_cidr(s: &str) -> Result<IpNet, String> {
-    s.parse::<IpNet>()
-        .map(|net| net.trunc())
-        .map_err(|_| format!("invalid CIDR address: {s}"))
+    s.parse::<IpNet>().map(|net| net.trunc()).map_err(|_| format!("invalid CIDR address: {s}"))
 }
 
 /// `ipallocator.Range`: a CIDR over a bitmap.

@@ -13,10 +13,7 @@ pub struct PortRange {
 }
 
 impl PortRange {
-    pub const DEFAULT: PortRange = PortRange {
-        base: 30000,
-        size: 2768,
-    };
+    pub const DEFAULT: PortRange = PortRange { base: 30000, size: 2768 };
 
     pub fn contains(&self, port: i32) -> bool {
         port >= self.base && port - self.base < self.size
@@ -46,18 +43,13 @@ impl PortRange {
             (Some(_), Some(_)) => return Err(format!("unable to parse port range: {value}")),
         };
         if low > 65535 || high > 65535 {
-            return Err(format!(
-                "the port range cannot be greater than 65535: {value}"
-            ));
+            return Err(format!("the port range cannot be greater than 65535: {value}"));
         }
         if high < low {
             return Err(format!("end port cannot be less than start port: {value}"));
         }
         // `low` cannot be negative: a sign before it would be a second hyphen or a plus.
-        Ok(PortRange {
-            base: low as i32,
-            size: (1 + high - low) as i32,
-        })
+        Ok(PortRange { base: low as i32, size: (1 + high - low) as i32 })
     }
 }
 
@@ -67,8 +59,7 @@ fn go_atoi(s: &str) -> Result<i64, String> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("strconv.Atoi: parsing {s:?}: invalid syntax"));
     }
-    s.parse::<i64>()
-        .map_err(|_| format!("strconv.Atoi: parsing {s:?}: value out of range"))
+    s.parse::<i64>().map_err(|_| format!("strconv.Atoi: parsing {s:?}: value out of range"))
 }
 
 impl fmt::Display for PortRange {
@@ -127,8 +118,6 @@ impl ItemRange for PortRange {
 
     /// Upstream logs this and returns no error.
     fn release_outside(port: i32) -> Option<String> {
-        Some(format!(
-            "port is not in the range when release it. port: {port}"
-        ))
+        Some(format!("port is not in the range when release it. port: {port}"))
     }
 }

@@ -101,10 +101,7 @@ pub fn slice_from_endpoints(endpoints: &Endpoints) -> EndpointSlice {
         labels: BTreeMap::from([(LABEL_SERVICE_NAME.to_string(), endpoints.name.clone())]),
         address_type,
         endpoints: addresses
-            .map(|ip| SliceEndpoint {
-                addresses: vec![ip.clone()],
-                ready: true,
-            })
+            .map(|ip| SliceEndpoint { addresses: vec![ip.clone()], ready: true })
             .collect(),
         ports: ports.to_vec(),
     }

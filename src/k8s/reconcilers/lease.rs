@@ -23,10 +23,7 @@ pub struct LeaseReconciler {
 
 impl LeaseReconciler {
     pub fn new(behavior: Behavior) -> Self {
-        LeaseReconciler {
-            behavior,
-            stop_reconciling_called: false,
-        }
+        LeaseReconciler { behavior, stop_reconciling_called: false }
     }
 }
 
@@ -81,9 +78,7 @@ impl LeaseReconciler {
         let (mut e, should_create) = match api.get_endpoints(service_name) {
             Ok(e) => (e, false),
             // 1.28+: nothing to remove ourselves from during shutdown, so do not create it.
-            Err(ApiError::NotFound(_)) if stopping && !self.behavior.legacy() => {
-                return Ok(())
-            }
+            Err(ApiError::NotFound(_)) if stopping && !self.behavior.legacy() => return Ok(()),
             Err(ApiError::NotFound(_)) => (new_endpoints(service_name), true),
             Err(err) => return Err(err.into()),
         };
@@ -111,10 +106,7 @@ impl LeaseReconciler {
         if !format_correct {
             // Egregiously wrong: start again from one subset with the given ports. This is also how
             // a new object gets its ports even when reconcile_ports is false.
-            e.subsets = vec![EndpointSubset {
-                ports: ports.to_vec(),
-                ..EndpointSubset::default()
-            }];
+            e.subsets = vec![EndpointSubset { ports: ports.to_vec(), ..EndpointSubset::default() }];
         }
         if !format_correct || !ips_correct {
             e.subsets[0].addresses = lease_ips.clone();
@@ -131,9 +123,7 @@ impl LeaseReconciler {
 
         // Go's `%v` of a []string: `[a b c]`, in lease (key) order.
         api.log(
-            EventKind::EndpointsReset {
-                addresses: lease_ips.clone(),
-            },
+            EventKind::EndpointsReset { addresses: lease_ips.clone() },
             format!(
                 "Resetting endpoints for master service {:?} to [{}]",
                 service_name,
@@ -166,19 +156,12 @@ fn check_format_with_lease(
     };
     let mut seen = vec![false; lease_ips.len()];
     let ips_correct = sub.addresses.len() == lease_ips.len()
-        && sub
-            .addresses
-            .iter()
-            .all(|ip| match lease_ips.iter().position(|l| l == ip) {
-                Some(i) if !seen[i] => {
-                    seen[i] = true;
-                    true
-                }
-                _ => false,
-            });
-    (
-        true,
-        ips_correct,
-        ports_correct(sub, ports, reconcile_ports),
-    )
+        && sub.addresses.iter().all(|ip| match lease_ips.iter().position(|l| l == ip) {
+            Some(i) if !seen[i] => {
+                seen[i] = true;
+                true
+            }
+            _ => false,
+        });
+    (true, ips_correct, ports_correct(sub, ports, reconcile_ports))
 }

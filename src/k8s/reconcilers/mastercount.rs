@@ -26,10 +26,7 @@ pub struct MasterCountReconciler {
 
 impl MasterCountReconciler {
     pub fn new(master_count: u32) -> Self {
-        MasterCountReconciler {
-            master_count,
-            stop_called: false,
-        }
+        MasterCountReconciler { master_count, stop_called: false }
     }
 }
 
@@ -55,10 +52,7 @@ impl Reconciler for MasterCountReconciler {
         // error falls through to the "format incorrect" branch below and attempts an Update.
         let (mut e, not_found) = match api.get_endpoints(service_name) {
             Ok(e) => (e, false),
-            Err(err) => (
-                new_endpoints(service_name),
-                matches!(err, ApiError::NotFound(_)),
-            ),
+            Err(err) => (new_endpoints(service_name), matches!(err, ApiError::NotFound(_))),
         };
         let skip_mirror_changed = set_skip_mirror_true(&mut e);
         if not_found {
@@ -172,11 +166,7 @@ fn trim_after(addrs: &mut Vec<String>, own: &str, count: usize) {
 /// The kind of the reset line: the addresses the Endpoints now list.
 fn reset_kind(e: &Endpoints) -> EventKind {
     EventKind::EndpointsReset {
-        addresses: e
-            .subsets
-            .iter()
-            .flat_map(|s| s.addresses.iter().cloned())
-            .collect(),
+        addresses: e.subsets.iter().flat_map(|s| s.addresses.iter().cloned()).collect(),
     }
 }
 
@@ -186,11 +176,7 @@ fn reset_kind(e: &Endpoints) -> EventKind {
 /// NotReadyAddresses:[] Ports:[{Name:https Port:6443 Protocol:TCP}]}]}`. Labels come sorted (a
 /// BTreeMap, like Go's sorted map printing), so the line is deterministic.
 pub fn reset_line(service_name: &str, e: &Endpoints) -> String {
-    format!(
-        "Resetting endpoints for master service {:?} to {}",
-        service_name,
-        go_endpoints(e)
-    )
+    format!("Resetting endpoints for master service {:?} to {}", service_name, go_endpoints(e))
 }
 
 fn go_endpoints(e: &Endpoints) -> String {
@@ -202,12 +188,7 @@ fn go_endpoints(e: &Endpoints) -> String {
             let ports: Vec<String> = s
                 .ports
                 .iter()
-                .map(|p| {
-                    format!(
-                        "{{Name:{} Port:{} Protocol:{}}}",
-                        p.name, p.port, p.protocol
-                    )
-                })
+                .map(|p| format!("{{Name:{} Port:{} Protocol:{}}}", p.name, p.port, p.protocol))
                 .collect();
             format!(
                 "{{Addresses:[{}] NotReadyAddresses:[{}] Ports:[{}]}}",

@@ -222,8 +222,7 @@ impl DerefMut for EndpointReconciler {
 fn set_skip_mirror_true(e: &mut Endpoints) -> bool {
     let changed = e.labels.get(SKIP_MIRROR_LABEL).map(String::as_str) != Some("true");
     if changed {
-        e.labels
-            .insert(SKIP_MIRROR_LABEL.to_string(), "true".to_string());
+        e.labels.insert(SKIP_MIRROR_LABEL.to_string(), "true".to_string());
     }
     changed
 }

@@ -53,17 +53,13 @@ impl<R: ItemRange> View<R> {
             )));
         };
         if self.last != Some(rev) {
-            self.alloc
-                .restore_raw(&existing.range, &existing.data)
-                .map_err(Update::Failed)?;
+            self.alloc.restore_raw(&existing.range, &existing.data).map_err(Update::Failed)?;
             self.last = Some(rev);
         }
         if !op(&mut self.alloc) {
             return Err(Update::Unable);
         }
-        let new_rev = st
-            .etcd
-            .put(self.key, Value::Range(self.alloc.snapshot()), None, st.now);
+        let new_rev = st.etcd.put(self.key, Value::Range(self.alloc.snapshot()), None, st.now);
         self.last = Some(new_rev);
         Ok(())
     }
@@ -73,9 +69,7 @@ impl<R: ItemRange> View<R> {
     pub(crate) fn stored(&self, st: &Storage) -> (RangeAllocation, Option<u64>) {
         st.etcd
             .range(self.key, st.now)
-            .map_or((RangeAllocation::default(), None), |(r, rev)| {
-                (r.clone(), Some(rev))
-            })
+            .map_or((RangeAllocation::default(), None), |(r, rev)| (r.clone(), Some(rev)))
     }
 
     /// The repair loop's write, `CreateOrUpdate`: store `snapshot`, restore memory from it and
@@ -86,11 +80,7 @@ impl<R: ItemRange> View<R> {
         snapshot: RangeAllocation,
         read_rev: Option<u64>,
     ) {
-        if self
-            .alloc
-            .restore_raw(&snapshot.range, &snapshot.data)
-            .is_ok()
-        {
+        if self.alloc.restore_raw(&snapshot.range, &snapshot.data).is_ok() {
             self.last = read_rev;
         }
         st.etcd.put(self.key, Value::Range(snapshot), None, st.now);

@@ -11,15 +11,9 @@ impl ReconcilerApi for Storage<'_> {
     fn get_endpoints(&mut self, name: &str) -> Result<Endpoints, ApiError> {
         let key = etcd::endpoints_key("default", name);
         self.reconciler(&key)?;
-        match self
-            .etcd
-            .get(&key, self.now)
-            .map(|e| &e.value)
-        {
+        match self.etcd.get(&key, self.now).map(|e| &e.value) {
             Some(Value::Endpoints(ep)) => Ok(ep.clone()),
-            _ => Err(ApiError::NotFound(format!(
-                "endpoints \"{name}\" not found"
-            ))),
+            _ => Err(ApiError::NotFound(format!("endpoints \"{name}\" not found"))),
         }
     }
 
@@ -38,13 +32,9 @@ impl ReconcilerApi for Storage<'_> {
         let key = etcd::endpoints_key(&endpoints.namespace, &endpoints.name);
         self.reconciler(&key)?;
         if self.etcd.get(&key, self.now).is_none() {
-            return Err(ApiError::NotFound(format!(
-                "endpoints \"{}\" not found",
-                endpoints.name
-            )));
+            return Err(ApiError::NotFound(format!("endpoints \"{}\" not found", endpoints.name)));
         }
-        self.etcd
-            .put(&key, Value::Endpoints(endpoints.clone()), None, self.now);
+        self.etcd.put(&key, Value::Endpoints(endpoints.clone()), None, self.now);
         Ok(())
     }
 
@@ -65,7 +55,10 @@ impl ReconcilerApi for Storage<'_> {
         }
     }
 
-    fn create_endpoint_slice(&mut self, slice: &crate::k8s::api::EndpointSlice) -> Result<(), ApiError> {
+    fn create_endpoint_slice(
+        &mut self,
+        slice: &crate::k8s::api::EndpointSlice,
+    ) -> Result<(), ApiError> {
         let key = etcd::endpoint_slice_key(&slice.namespace, &slice.name);
         self.reconciler(&key)?;
         self.etcd
@@ -74,22 +67,23 @@ impl ReconcilerApi for Storage<'_> {
             .map_err(|_| ApiError::AlreadyExists(slice_error(&slice.name, "already exists")))
     }
 
-    fn update_endpoint_slice(&mut self, slice: &crate::k8s::api::EndpointSlice) -> Result<(), ApiError> {
+    fn update_endpoint_slice(
+        &mut self,
+        slice: &crate::k8s::api::EndpointSlice,
+    ) -> Result<(), ApiError> {
         let key = etcd::endpoint_slice_key(&slice.namespace, &slice.name);
         self.reconciler(&key)?;
         if self.etcd.get(&key, self.now).is_none() {
             return Err(ApiError::NotFound(slice_error(&slice.name, "not found")));
         }
-        self.etcd
-            .put(&key, Value::EndpointSlice(slice.clone()), None, self.now);
+        self.etcd.put(&key, Value::EndpointSlice(slice.clone()), None, self.now);
         Ok(())
     }
 
     fn delete_endpoint_slice(&mut self, namespace: &str, name: &str) -> Result<(), ApiError> {
         let key = etcd::endpoint_slice_key(namespace, name);
         self.reconciler(&key)?;
-        if self.etcd.delete(&key, self.now)
-        {
+        if self.etcd.delete(&key, self.now) {
             Ok(())
         } else {
             Err(ApiError::NotFound(slice_error(name, "not found")))
@@ -110,10 +104,7 @@ impl ReconcilerApi for Storage<'_> {
         };
         let rev = self.etcd.put(
             &key,
-            Value::Lease {
-                ip: ip.to_string(),
-                generation,
-            },
+            Value::Lease { ip: ip.to_string(), generation },
             Some(self.lease_ttl_ms),
             self.now,
         );

@@ -8,8 +8,7 @@ use ipnet::IpNet;
 use super::{IpView, PortView, Storage, COMPONENT};
 use crate::k8s::allocator::Error;
 use crate::k8s::api::{
-    parse_ip, Behavior, IpAddress, IpFamily, ParentReference, Service,
-    ServiceType,
+    parse_ip, Behavior, IpAddress, IpFamily, ParentReference, Service, ServiceType,
 };
 use crate::k8s::etcd::{self, Value};
 use crate::k8s::event::EventKind;
@@ -45,8 +44,7 @@ fn create_ip_address(
     ip: IpAddr,
     parent: &ParentReference,
 ) -> Result<(), cidrallocator::Error> {
-    st.check()
-        .map_err(|e| cidrallocator::Error::Other(e.to_string()))?;
+    st.check().map_err(|e| cidrallocator::Error::Other(e.to_string()))?;
     let obj = IpAddress::allocated(ip, parent.clone(), st.now);
     let key = etcd::ip_address_key(&obj.ip);
     st.etcd
@@ -73,8 +71,7 @@ impl Allocators {
 
     /// 1.33's dual-write copy of `family`, when it covers `ip`.
     fn dual_write(&mut self, ip: IpAddr) -> Option<&mut IpView> {
-        self.family(IpFamily::of(&ip))
-            .filter(|v| v.alloc.cidr().contains(&ip))
+        self.family(IpFamily::of(&ip)).filter(|v| v.alloc.cidr().contains(&ip))
     }
 
     /// `Allocate(ip)` for `parent`: the bitmap's, or `AllocateService` of the MetaAllocator
@@ -86,9 +83,9 @@ impl Allocators {
         parent: &ParentReference,
     ) -> Result<(), String> {
         if !self.behavior.ip_addresses() {
-            let view = self.family(IpFamily::of(&ip)).ok_or_else(|| {
-                Error::<IpNet>::MismatchedNetwork.to_string()
-            })?;
+            let view = self
+                .family(IpFamily::of(&ip))
+                .ok_or_else(|| Error::<IpNet>::MismatchedNetwork.to_string())?;
             return view.allocate(st, ip).map_err(|e| e.to_string());
         }
         let items = Self::cidr_allocators(st, IpFamily::of(&ip));
@@ -161,11 +158,7 @@ impl Allocators {
         mut svc: Service,
     ) -> Result<Service, String> {
         st.check().map_err(|e| e.to_string())?;
-        if st
-            .etcd
-            .get(&etcd::namespace_key(&svc.namespace), st.now)
-            .is_none()
-        {
+        if st.etcd.get(&etcd::namespace_key(&svc.namespace), st.now).is_none() {
             return Err(format!("namespaces \"{}\" not found", svc.namespace));
         }
         if st.etcd.service(&svc.namespace, &svc.name, st.now).is_some() {
@@ -279,11 +272,7 @@ impl Allocators {
         let mut wanted: Vec<IpFamily> = if !svc.ip_families.is_empty() {
             svc.ip_families.clone()
         } else if !requested.is_empty() {
-            requested
-                .iter()
-                .filter_map(|r| parse_ip(r))
-                .map(|ip| IpFamily::of(&ip))
-                .collect()
+            requested.iter().filter_map(|r| parse_ip(r)).map(|ip| IpFamily::of(&ip)).collect()
         } else {
             vec![configured[0]]
         };
@@ -308,9 +297,7 @@ impl Allocators {
         wanted.truncate(configured.len());
         for f in &wanted {
             if !configured.contains(f) {
-                return Err(format!(
-                    "Invalid value: \"{f}\": not configured on this cluster"
-                ));
+                return Err(format!("Invalid value: \"{f}\": not configured on this cluster"));
             }
         }
         Ok(wanted)

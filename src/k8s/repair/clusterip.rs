@@ -24,15 +24,8 @@ pub struct ClusterIpRepair {
 
 impl ClusterIpRepair {
     pub fn new(networks: Vec<IpNet>, behavior: Behavior) -> Self {
-        let leaks = networks
-            .iter()
-            .map(|n| (family_of(n), BTreeMap::new()))
-            .collect();
-        ClusterIpRepair {
-            behavior,
-            networks,
-            leaks,
-        }
+        let leaks = networks.iter().map(|n| (family_of(n), BTreeMap::new())).collect();
+        ClusterIpRepair { behavior, networks, leaks }
     }
 
     /// Leak counters of one family (runs left before the IP is freed).
@@ -49,17 +42,9 @@ impl ClusterIpRepair {
         services: &[S],
         rec: &mut Recorder,
     ) -> Result<Vec<RangeAllocation>, String> {
-        assert_eq!(
-            snapshots.len(),
-            self.networks.len(),
-            "one snapshot per configured network"
-        );
+        assert_eq!(snapshots.len(), self.networks.len(), "one snapshot per configured network");
         let mut passes = self.open_passes(snapshots)?;
-        for svc in services
-            .iter()
-            .map(Borrow::borrow)
-            .filter(|s: &&Service| s.is_ip_set())
-        {
+        for svc in services.iter().map(Borrow::borrow).filter(|s: &&Service| s.is_ip_set()) {
             for raw in svc.cluster_ips() {
                 self.check_cluster_ip(&mut passes, svc, raw, rec)?;
             }
@@ -70,9 +55,7 @@ impl ClusterIpRepair {
             .zip(passes)
             .map(|(network, pass)| {
                 let leaks = self.leaks.entry(family_of(network)).or_default();
-                pass.finish(leaks, "cluster IP", |kind, line| {
-                    rec.log(COMPONENT, kind, line)
-                })
+                pass.finish(leaks, "cluster IP", |kind, line| rec.log(COMPONENT, kind, line))
             })
             .collect();
         Ok(written)

@@ -38,7 +38,9 @@ impl<T: PartialEq + Clone> CleanRun<T> {
     /// What the run would write, if its inputs are those of the last clean run.
     pub(crate) fn again(&self, services_revision: u64, stored: &T) -> Option<T> {
         match &self.last {
-            Some((rev, written)) if *rev == services_revision && written == stored => Some(written.clone()),
+            Some((rev, written)) if *rev == services_revision && written == stored => {
+                Some(written.clone())
+            }
             _ => None,
         }
     }

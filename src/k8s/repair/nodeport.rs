@@ -35,11 +35,7 @@ pub fn collect_service_node_ports(svc: &Service) -> Vec<i32> {
         }
     }
     let health = svc.health_check_node_port;
-    if health != 0
-        && seen
-            .get(&health)
-            .is_none_or(|protocols| protocols.contains(&Protocol::TCP))
-    {
+    if health != 0 && seen.get(&health).is_none_or(|protocols| protocols.contains(&Protocol::TCP)) {
         ports.push(health);
     }
     ports
@@ -47,11 +43,7 @@ pub fn collect_service_node_ports(svc: &Service) -> Vec<i32> {
 
 impl NodePortRepair {
     pub fn new(range: PortRange, behavior: Behavior) -> Self {
-        NodePortRepair {
-            behavior,
-            range,
-            leaks: BTreeMap::new(),
-        }
+        NodePortRepair { behavior, range, leaks: BTreeMap::new() }
     }
 
     /// Leak counters (runs left before the port is freed).
@@ -74,9 +66,7 @@ impl NodePortRepair {
                 self.check_node_port(&mut pass, svc, port, rec)?;
             }
         }
-        Ok(pass.finish(&mut self.leaks, "node port", |kind, line| {
-            rec.log(COMPONENT, kind, line)
-        }))
+        Ok(pass.finish(&mut self.leaks, "node port", |kind, line| rec.log(COMPONENT, kind, line)))
     }
 
     /// One NodePort of one Service: marked in use, or reported.

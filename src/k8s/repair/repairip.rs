@@ -44,9 +44,9 @@ pub fn ip_address_verdict(addr: &IpAddress, parent: Option<&Service>) -> IpAddre
         return IpAddressVerdict::NotService;
     }
     match parent {
-        None => IpAddressVerdict::Orphan {
-            deletable_at_ms: addr.created_ms + ORPHAN_GRACE_MS as i64,
-        },
+        None => {
+            IpAddressVerdict::Orphan { deletable_at_ms: addr.created_ms + ORPHAN_GRACE_MS as i64 }
+        }
         Some(svc) if svc.cluster_ips().contains(&addr.ip.as_str()) => IpAddressVerdict::Ok,
         Some(_) => IpAddressVerdict::WrongReference,
     }
@@ -81,13 +81,8 @@ pub fn run_once(st: &mut Client) -> Result<(), String> {
     for key in &services {
         sync_service(st, key);
     }
-    let addresses: Vec<String> = st
-        .etcd
-        .ip_addresses(st.now)
-        .iter()
-        .filter(|a| a.managed())
-        .map(|a| a.ip.clone())
-        .collect();
+    let addresses: Vec<String> =
+        st.etcd.ip_addresses(st.now).iter().filter(|a| a.managed()).map(|a| a.ip.clone()).collect();
     for ip in &addresses {
         sync_ip_address(st, ip);
     }
@@ -129,7 +124,9 @@ pub(crate) fn sync_service(st: &mut Client, key: &str) {
             .then(|| st.etcd.service(&addr.parent.namespace, &addr.parent.name, st.now))
             .flatten();
         if !addr.parent.is_service() || (!names_us && other.is_none()) {
-            let msg = format!("the ClusterIP [{family}]: {ip} for Service {key} has a wrong reference; repairing");
+            let msg = format!(
+                "the ClusterIP [{family}]: {ip} for Service {key} has a wrong reference; repairing"
+            );
             st.rec.warning(COMPONENT, EventKind::ClusterIpWrongReference, key, msg);
             recreate(st, ip, &svc);
             continue;
@@ -154,9 +151,7 @@ pub(crate) fn sync_ip_address(st: &mut Client, ip: &str) {
     let Some(addr) = st.etcd.ip_address(ip, st.now).cloned() else {
         return;
     };
-    let parent = st
-        .etcd
-        .service(&addr.parent.namespace, &addr.parent.name, st.now);
+    let parent = st.etcd.service(&addr.parent.namespace, &addr.parent.name, st.now);
     let (kind, msg) = match ip_address_verdict(&addr, parent) {
         IpAddressVerdict::Unmanaged | IpAddressVerdict::Ok => return,
         IpAddressVerdict::NotService => (
@@ -194,8 +189,7 @@ pub(crate) fn sync_ip_address(st: &mut Client, ip: &str) {
 /// `verifyIPAddressLabels`: the family label matches the address and the allocator made it.
 fn labels_right(addr: &IpAddress) -> bool {
     let family = addr.address().map(|ip| IpFamily::of(&ip).to_string());
-    addr.managed()
-        && addr.labels.get(crate::k8s::api::LABEL_IP_FAMILY).cloned() == family
+    addr.managed() && addr.labels.get(crate::k8s::api::LABEL_IP_FAMILY).cloned() == family
 }
 
 /// `newIPAddress` for `svc`, created through the API.

@@ -148,7 +148,12 @@ pub struct DraftAsk {
 
 impl Default for DraftAsk {
     fn default() -> Self {
-        DraftAsk { question: Texts::default(), answers: vec![Texts::default(); 2], right: 0, why: Texts::default() }
+        DraftAsk {
+            question: Texts::default(),
+            answers: vec![Texts::default(); 2],
+            right: 0,
+            why: Texts::default(),
+        }
     }
 }
 
@@ -234,7 +239,9 @@ impl Draft {
             let t = &self.takes[take];
             Ok(match (&t.base, first, names[take] == self.base_name(take)?) {
                 // A shipped scenario, untouched and under its own name, is named.
-                (Source::Builtin(_), _, true) if t.actions.is_empty() => Json::from(names[take].clone()),
+                (Source::Builtin(_), _, true) if t.actions.is_empty() => {
+                    Json::from(names[take].clone())
+                }
                 (_, true, _) => t.object(&names[take])?,
                 (_, false, _) => Json::from(names[take].clone()),
             })
@@ -266,7 +273,12 @@ impl Draft {
         if steps.is_empty() {
             return Err("steps: a tour needs at least one step: add one".into());
         }
-        Ok(TourOut { name: self.name.trim().to_string(), title: self.title.json(placeholder), scenario: top, steps })
+        Ok(TourOut {
+            name: self.name.trim().to_string(),
+            title: self.title.json(placeholder),
+            scenario: top,
+            steps,
+        })
     }
 
     fn base_name(&self, take: usize) -> Result<String, String> {

@@ -35,7 +35,10 @@ pub(super) fn draft(t: &Tour) -> Draft {
             Wait::Until(until) => {
                 let json = until.to_string();
                 StepWait::Until {
-                    label: Texts { en: format!("the file's condition {json}"), zh: format!("文件中的条件 {json}") },
+                    label: Texts {
+                        en: format!("the file's condition {json}"),
+                        zh: format!("文件中的条件 {json}"),
+                    },
                     until: until.clone(),
                 }
             }

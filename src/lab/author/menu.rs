@@ -48,7 +48,11 @@ pub(crate) fn choices(state: &State, events: &[Event]) -> Vec<Choice> {
     let ips: Vec<&str> = state.leases.iter().map(|l| l.ip.as_str()).collect();
     let leases: Vec<Json> = ips.iter().map(|ip| json!({"ip": ip})).collect();
     out.push(match ips.is_empty() {
-        true => choice("no lease is left in etcd".into(), "etcd 中没有租约了".into(), json!({"leases": []})),
+        true => choice(
+            "no lease is left in etcd".into(),
+            "etcd 中没有租约了".into(),
+            json!({"leases": []}),
+        ),
         false => choice(
             format!("the leases in etcd are exactly {}", ips.join(", ")),
             format!("etcd 中的租约恰好是 {}", ips.join("、")),
@@ -56,8 +60,16 @@ pub(crate) fn choices(state: &State, events: &[Event]) -> Vec<Choice> {
         ),
     });
     out.push(match state.etcd.available {
-        true => choice("etcd is available".into(), "etcd 可用".into(), json!({"etcd": {"available": true}})),
-        false => choice("etcd is unavailable".into(), "etcd 不可用".into(), json!({"etcd": {"available": false}})),
+        true => choice(
+            "etcd is available".into(),
+            "etcd 可用".into(),
+            json!({"etcd": {"available": true}}),
+        ),
+        false => choice(
+            "etcd is unavailable".into(),
+            "etcd 不可用".into(),
+            json!({"etcd": {"available": false}}),
+        ),
     });
     out.extend(happened(state.time_ms, events));
     let state = serde_json::to_value(state).expect("state serialises");
@@ -90,11 +102,17 @@ fn endpoints(state: &State) -> Choice {
             json!({"absent": {"endpoints": [{"namespace": "default", "name": KUBERNETES}]}}),
         );
     };
-    let addresses: Vec<&str> = ep.subsets.iter().flat_map(|s| s.addresses.iter().map(String::as_str)).collect();
+    let addresses: Vec<&str> =
+        ep.subsets.iter().flat_map(|s| s.addresses.iter().map(String::as_str)).collect();
     let subsets: Vec<Json> = ep.subsets.iter().map(|s| json!({"addresses": s.addresses})).collect();
-    let until = json!({"endpoints": [{"namespace": "default", "name": KUBERNETES, "subsets": subsets}]});
+    let until =
+        json!({"endpoints": [{"namespace": "default", "name": KUBERNETES, "subsets": subsets}]});
     match addresses.is_empty() {
-        true => choice("the kubernetes Endpoints list no address".into(), "kubernetes Endpoints 没有地址".into(), until),
+        true => choice(
+            "the kubernetes Endpoints list no address".into(),
+            "kubernetes Endpoints 没有地址".into(),
+            until,
+        ),
         false => choice(
             format!("the kubernetes Endpoints list exactly {}", addresses.join(", ")),
             format!("kubernetes Endpoints 恰好列出 {}", addresses.join("、")),

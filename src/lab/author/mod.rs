@@ -35,19 +35,42 @@ pub enum Authoring {
     Select(Option<usize>),
     Delete(usize),
     /// Move step `from` to position `to`.
-    Move { from: usize, to: usize },
-    Say { step: usize, lang: Lang, text: String },
-    Title { lang: Lang, text: String },
+    Move {
+        from: usize,
+        to: usize,
+    },
+    Say {
+        step: usize,
+        lang: Lang,
+        text: String,
+    },
+    Title {
+        lang: Lang,
+        text: String,
+    },
     Name(String),
     /// The step waits for this moment: its instant (`None`) or the predicate of this index
     /// among [`Lab::wait_choices`]; either way the step now stands here.
-    Wait { step: usize, choice: Option<usize> },
+    Wait {
+        step: usize,
+        choice: Option<usize>,
+    },
     /// Point at (`on`) or no longer at a part of the page, by its name (`docs/tour.md` §5).
-    Highlight { step: usize, spot: String, on: bool },
+    Highlight {
+        step: usize,
+        spot: String,
+        on: bool,
+    },
     /// How long the step plays on once shown, a duration (`"15s"`); empty: it does not.
-    Play { step: usize, play: String },
+    Play {
+        step: usize,
+        play: String,
+    },
     /// Edit the step's question (`ask`): whether it asks, and its texts and answers.
-    Ask { step: usize, edit: AskEdit },
+    Ask {
+        step: usize,
+        edit: AskEdit,
+    },
     /// Go on writing the tour being taken (shipped, a trainer's, or one opened from its link),
     /// at the step shown: it replaces the tour written so far.
     EditTour,
@@ -224,7 +247,9 @@ impl Lab {
     pub(super) fn author(&mut self, m: Authoring) -> bool {
         match m {
             // From the preview, going on writing is going back to it.
-            Authoring::Open if self.writer.as_ref().is_some_and(|w| w.mode == Mode::Previewing) => self.back_to_writing(),
+            Authoring::Open if self.writer.as_ref().is_some_and(|w| w.mode == Mode::Previewing) => {
+                self.back_to_writing()
+            }
             Authoring::Open => self.open_writer(),
             Authoring::EditTour => self.edit_tour(),
             Authoring::Close => self.set_mode(Mode::Closed),
@@ -243,7 +268,8 @@ impl Lab {
         self.tour_src = None;
         let source = self.source.clone();
         let actions: Vec<(u64, Action)> = self.timeline.actions().to_vec();
-        let w = Rc::make_mut(self.writer.get_or_insert_with(|| Rc::new(Writer::new(source.clone()))));
+        let w =
+            Rc::make_mut(self.writer.get_or_insert_with(|| Rc::new(Writer::new(source.clone()))));
         w.mode = Mode::Writing;
         // Going on in the take shown, or starting one from what the sandbox shows: the
         // reader's actions so far become the take's, taken as the scenario's steps.
@@ -304,7 +330,9 @@ impl Lab {
     /// the scenario at this instant (later ones are dropped, as acting in the past forks).
     pub(super) fn author_act(&mut self, action: Action) {
         // Refused as the reader's click would be (tried on a copy): told, and not written.
-        let tried = action.validate().and_then(|()| self.timeline.clone().act(action.clone()).map_err(|f| f.message));
+        let tried = action
+            .validate()
+            .and_then(|()| self.timeline.clone().act(action.clone()).map_err(|f| f.message));
         if let Err(why) = tried {
             self.notice = Some(why);
             return;
@@ -332,7 +360,8 @@ impl Lab {
     /// Another scenario loaded while writing: steps added from now on show it.
     pub(super) fn author_loaded(&mut self) {
         let source = self.source.clone();
-        if let Some(w) = self.writer.as_mut().map(Rc::make_mut).filter(|w| w.mode == Mode::Writing) {
+        if let Some(w) = self.writer.as_mut().map(Rc::make_mut).filter(|w| w.mode == Mode::Writing)
+        {
             w.current = Take::new(source);
             w.current_index = None;
             w.selected = None;
@@ -352,8 +381,18 @@ impl Lab {
         };
         let steps = &w.draft.steps;
         let at = steps.iter().rposition(|s| s.take == k && s.at_ms <= now).map(|p| p + 1);
-        let at = at.or_else(|| steps.iter().position(|s| s.take == k && s.at_ms > now)).unwrap_or(steps.len());
-        let step = DraftStep { take: k, at_ms: now, wait: StepWait::Instant, say: Texts::default(), highlight: Vec::new(), play_ms: None, ask: None };
+        let at = at
+            .or_else(|| steps.iter().position(|s| s.take == k && s.at_ms > now))
+            .unwrap_or(steps.len());
+        let step = DraftStep {
+            take: k,
+            at_ms: now,
+            wait: StepWait::Instant,
+            say: Texts::default(),
+            highlight: Vec::new(),
+            play_ms: None,
+            ask: None,
+        };
         w.draft.steps.insert(at, step);
         w.selected = Some(at);
         w.check(true);
@@ -383,13 +422,23 @@ impl Lab {
         let now = self.now();
         let chosen = match choice {
             None => Some(StepWait::Instant),
-            Some(c) => self.wait_choices().get(c).map(|c| StepWait::Until { label: c.label.clone(), until: c.until.clone() }),
+            Some(c) => self
+                .wait_choices()
+                .get(c)
+                .map(|c| StepWait::Until { label: c.label.clone(), until: c.until.clone() }),
         };
         let Some(w) = self.writer.as_mut().map(Rc::make_mut) else { return false };
         let (Some(s), Some(wait)) = (w.draft.steps.get_mut(step), chosen) else { return false };
         // A wait is of the moment shown: of the step's own scenario.
         if w.current_index != Some(s.take) {
-            self.notice = Some(self.lang.pick("That wait is not of this step's scenario: select the step first.", "这个等待条件不属于该步骤的场景：请先选中该步骤。").into());
+            self.notice = Some(
+                self.lang
+                    .pick(
+                        "That wait is not of this step's scenario: select the step first.",
+                        "这个等待条件不属于该步骤的场景：请先选中该步骤。",
+                    )
+                    .into(),
+            );
             return false;
         }
         s.wait = wait;
@@ -405,7 +454,9 @@ impl Lab {
         let Some(w) = self.writer.as_mut().map(Rc::make_mut) else { return false };
         let n = w.draft.steps.len();
         let (step, replay) = match &m {
-            Authoring::Say { step, .. } | Authoring::Highlight { step, .. } | Authoring::Ask { step, .. } => (Some(*step), false),
+            Authoring::Say { step, .. }
+            | Authoring::Highlight { step, .. }
+            | Authoring::Ask { step, .. } => (Some(*step), false),
             Authoring::Play { step, .. } | Authoring::Delete(step) => (Some(*step), true),
             Authoring::Move { from, to } => (Some((*from).max(*to)), true),
             _ => (None, false),
@@ -427,12 +478,15 @@ impl Lab {
                 w.draft.name = name;
                 Ok(())
             }
-            Authoring::Highlight { step, spot, on } => highlight(&mut steps[step].highlight, &spot, on, lang),
+            Authoring::Highlight { step, spot, on } => {
+                highlight(&mut steps[step].highlight, &spot, on, lang)
+            }
             Authoring::Play { step, play } => play_of(&play).map(|p| steps[step].play_ms = p),
             Authoring::Ask { step, edit } => ask(&mut steps[step].ask, edit),
             Authoring::Delete(step) => {
                 steps.remove(step);
-                w.selected = w.selected.filter(|s| *s != step).map(|s| if s > step { s - 1 } else { s });
+                w.selected =
+                    w.selected.filter(|s| *s != step).map(|s| if s > step { s - 1 } else { s });
                 Ok(())
             }
             Authoring::Move { from, to } => {
@@ -457,7 +511,8 @@ impl Lab {
 
     /// The tour written so far, taken from its first step as a reader would.
     fn preview(&mut self) -> bool {
-        let Some(text) = self.writer.as_ref().and_then(|w| w.file().ok()).map(str::to_string) else {
+        let Some(text) = self.writer.as_ref().and_then(|w| w.file().ok()).map(str::to_string)
+        else {
             return false;
         };
         match parse(&text).and_then(Lab::tour) {
@@ -474,7 +529,10 @@ impl Lab {
     }
 
     fn back_to_writing(&mut self) -> bool {
-        let Some(w) = self.writer.as_mut().map(Rc::make_mut).filter(|w| w.mode == Mode::Previewing) else { return false };
+        let Some(w) = self.writer.as_mut().map(Rc::make_mut).filter(|w| w.mode == Mode::Previewing)
+        else {
+            return false;
+        };
         w.mode = Mode::Writing;
         let i = w.selected.or(w.draft.steps.len().checked_sub(1));
         self.leave_tour();
@@ -507,9 +565,15 @@ fn ask(a: &mut Option<DraftAsk>, edit: AskEdit) -> Result<(), String> {
         (_, AskEdit::On(on)) => *a = on.then(|| a.take().unwrap_or_default()),
         (Some(q), AskEdit::Question(lang, text)) => q.question.set(lang, text),
         (Some(q), AskEdit::Why(lang, text)) => q.why.set(lang, text),
-        (Some(q), AskEdit::Answer(k, lang, text)) if k < q.answers.len() => q.answers[k].set(lang, text),
-        (Some(q), AskEdit::AddAnswer) if q.answers.len() < *range.end() => q.answers.push(Texts::default()),
-        (Some(q), AskEdit::RemoveAnswer(k)) if k < q.answers.len() && q.answers.len() > *range.start() => {
+        (Some(q), AskEdit::Answer(k, lang, text)) if k < q.answers.len() => {
+            q.answers[k].set(lang, text)
+        }
+        (Some(q), AskEdit::AddAnswer) if q.answers.len() < *range.end() => {
+            q.answers.push(Texts::default())
+        }
+        (Some(q), AskEdit::RemoveAnswer(k))
+            if k < q.answers.len() && q.answers.len() > *range.start() =>
+        {
             q.answers.remove(k);
             q.right = match q.right {
                 r if r == k => 0,
@@ -525,7 +589,8 @@ fn ask(a: &mut Option<DraftAsk>, edit: AskEdit) -> Result<(), String> {
 
 /// Points at `spot` or no longer; a name that is no part of the page is refused.
 fn highlight(list: &mut Vec<String>, spot: &str, on: bool, lang: Lang) -> Result<(), String> {
-    let spot: Spot = spot.parse().map_err(|e: String| format!("{}: {e}", lang.pick("highlight", "高亮")))?;
+    let spot: Spot =
+        spot.parse().map_err(|e: String| format!("{}: {e}", lang.pick("highlight", "高亮")))?;
     let name = spot.to_string();
     list.retain(|s| *s != name);
     if on {

@@ -10,13 +10,13 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 
 use super::{BitmapRange, BitmapView, Cell, ViewKind};
+use crate::duration::format_ms;
 use crate::k8s::api::{IpAddress, ParentReference, Service, ServiceCidr};
 use crate::k8s::controlplane::KUBERNETES;
-use crate::duration::format_ms;
 use crate::k8s::ipallocator::ipaddress::CidrRange;
-use crate::lang::Lang;
 pub use crate::k8s::repair::repairip::ORPHAN_GRACE_MS;
 use crate::k8s::repair::repairip::{ip_address_verdict, IpAddressVerdict};
+use crate::lang::Lang;
 use crate::sim::world::World;
 use crate::sim::world::TERMINATING;
 
@@ -82,11 +82,7 @@ pub(crate) fn build(
     // Per address: the Services holding it, in namespace/name order.
     let mut holders: BTreeMap<IpAddr, Vec<String>> = BTreeMap::new();
     for svc in services.iter().filter(|s| s.is_ip_set()) {
-        for ip in svc
-            .cluster_ips()
-            .into_iter()
-            .filter_map(crate::k8s::api::parse_ip)
-        {
+        for ip in svc.cluster_ips().into_iter().filter_map(crate::k8s::api::parse_ip) {
             holders.entry(ip).or_default().push(svc.key());
         }
     }
@@ -152,18 +148,10 @@ fn cidr_view(
     let range = CidrRange::new(net);
     let size = range.size().min(MAX_CELLS as u128) as usize;
     let band = range.static_band().min(size as u128) as usize;
-    let mut v = BitmapView::sized(
-        BitmapRange::Cidr(net.trunc()),
-        size,
-        band,
-        ViewKind::IpAddresses,
-    );
-    let cell_of = |ip: IpAddr| {
-        range
-            .offset_of(ip)
-            .filter(|&o| o < size as u128)
-            .map(|o| o as usize)
-    };
+    let mut v =
+        BitmapView::sized(BitmapRange::Cidr(net.trunc()), size, band, ViewKind::IpAddresses);
+    let cell_of =
+        |ip: IpAddr| range.offset_of(ip).filter(|&o| o < size as u128).map(|o| o as usize);
     let mut placed = Vec::new();
     for &(ip, a, verdict) in objects {
         let Some(o) = cell_of(ip) else { continue };
@@ -173,13 +161,7 @@ fn cidr_view(
         if !owners.is_empty() {
             v.owners.insert(o, owners.to_vec());
         }
-        v.objects.insert(
-            o,
-            IpObject {
-                parent: a.parent.clone(),
-                verdict,
-            },
-        );
+        v.objects.insert(o, IpObject { parent: a.parent.clone(), verdict });
         placed.push(ip);
     }
     for (&ip, who) in holders {
@@ -187,11 +169,7 @@ fn cidr_view(
         if v.objects.contains_key(&o) {
             continue;
         }
-        let cell = if who.len() > 1 {
-            Cell::Duplicate
-        } else {
-            Cell::Unallocated
-        };
+        let cell = if who.len() > 1 { Cell::Duplicate } else { Cell::Unallocated };
         v.marked.insert(o, cell);
         v.owners.insert(o, who.clone());
     }
@@ -210,17 +188,13 @@ impl BitmapView {
     /// For an orphan IPAddress: how long, at `now`, until RepairIPAddress may delete it (0 once
     /// it may).
     pub fn deletable_in(&self, offset: usize, now: u64) -> Option<u64> {
-        self.deletable_at(offset)
-            .map(|at| at.saturating_sub(now as i64).max(0) as u64)
+        self.deletable_at(offset).map(|at| at.saturating_sub(now as i64).max(0) as u64)
     }
 
     /// The orphan IPAddresses, soonest deletable first: (offset, deletable at).
     pub fn orphans(&self) -> Vec<(usize, i64)> {
-        let mut out: Vec<(usize, i64)> = self
-            .objects
-            .keys()
-            .filter_map(|&o| Some((o, self.deletable_at(o)?)))
-            .collect();
+        let mut out: Vec<(usize, i64)> =
+            self.objects.keys().filter_map(|&o| Some((o, self.deletable_at(o)?))).collect();
         out.sort_by_key(|&(o, at)| (at, o));
         out
     }
@@ -336,10 +310,7 @@ mod tests {
         );
         assert_eq!(m.cidrs.len(), 1);
         let v = &m.cidrs[0].view;
-        assert_eq!(
-            (v.size(), v.static_band(), v.kind()),
-            (254, 16, ViewKind::IpAddresses)
-        );
+        assert_eq!((v.size(), v.static_band(), v.kind()), (254, 16, ViewKind::IpAddresses));
         assert_eq!(m.cidrs[0].addresses, 254);
         assert_eq!(
             (m.cidrs[0].first.as_str(), m.cidrs[0].last.as_str()),
@@ -347,18 +318,10 @@ mod tests {
         );
         assert_eq!(v.cell(0), Some(Cell::Kubernetes));
         assert_eq!(v.cell(19), Some(Cell::Allocated));
-        assert_eq!(
-            v.cell(29),
-            Some(Cell::Unallocated),
-            "a ClusterIP with no IPAddress"
-        );
+        assert_eq!(v.cell(29), Some(Cell::Unallocated), "a ClusterIP with no IPAddress");
         assert_eq!(v.cell(39), Some(Cell::Duplicate));
         assert_eq!(v.cell(49), Some(Cell::Leaked), "an orphan");
-        assert_eq!(
-            v.cell(59),
-            Some(Cell::WrongReference),
-            "web holds .20, not .60"
-        );
+        assert_eq!(v.cell(59), Some(Cell::WrongReference), "web holds .20, not .60");
         assert_eq!(v.deletable_at(49), Some(65_000));
         assert_eq!(
             (v.deletable_in(49, 60_000), v.deletable_in(49, 70_000)),
@@ -368,11 +331,7 @@ mod tests {
         assert_eq!(v.deletable_at(19), None);
         assert_eq!(
             m.undrawn,
-            [(
-                "10.200.0.1".to_string(),
-                Cell::WrongReference,
-                "services/default/web".to_string()
-            )]
+            [("10.200.0.1".to_string(), Cell::WrongReference, "services/default/web".to_string())]
         );
         assert_eq!(
             v.describe(49, Lang::En),
@@ -384,10 +343,7 @@ mod tests {
         assert!(v
             .describe(29, Lang::Zh)
             .ends_with("default/lost 的 ClusterIP 没有 IPAddress：RepairIPAddress 会创建它"));
-        assert_eq!(
-            v.describe(2, Lang::En),
-            "10.96.0.3 · static band · free: no IPAddress"
-        );
+        assert_eq!(v.describe(2, Lang::En), "10.96.0.3 · static band · free: no IPAddress");
     }
 
     #[test]

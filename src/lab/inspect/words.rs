@@ -2,10 +2,10 @@
 //! behaviour stands for, why an address left or joined `default/kubernetes`, what Crash and Stop
 //! do. The UI picks none of these itself; it passes the typed reconciler and behaviour here.
 
-use crate::k8s::api::Behavior;
-use crate::lang::Lang;
-use crate::k8s::reconcilers::ReconcilerType;
 use crate::contract::state::ApiserverStatus;
+use crate::k8s::api::Behavior;
+use crate::k8s::reconcilers::ReconcilerType;
+use crate::lang::Lang;
 
 /// What a reader is told a behaviour stands for: [`Behavior::label`], or its Chinese rendering.
 pub fn behavior_label(b: Behavior, lang: Lang) -> &'static str {
@@ -52,17 +52,15 @@ pub fn address_left(
 ) -> String {
     use ApiserverStatus::*;
     let text = match (reconciler, owner) {
-        (ReconcilerType::Lease, Some(Stopped | Stopping)) => lang.pick(
-            "stopped gracefully: it deleted its lease",
-            "已优雅退出：它删除了自己的租约",
-        ),
+        (ReconcilerType::Lease, Some(Stopped | Stopping)) => {
+            lang.pick("stopped gracefully: it deleted its lease", "已优雅退出：它删除了自己的租约")
+        }
         (ReconcilerType::Lease, Some(Crashed)) => {
             lang.pick("crashed: its lease expired", "已崩溃：它的租约已过期")
         }
-        (ReconcilerType::Lease, Some(Isolated)) => lang.pick(
-            "cut off from etcd: its lease expired",
-            "与 etcd 失联：它的租约已过期",
-        ),
+        (ReconcilerType::Lease, Some(Isolated)) => {
+            lang.pick("cut off from etcd: its lease expired", "与 etcd 失联：它的租约已过期")
+        }
         (ReconcilerType::Lease, _) => lang.pick("its lease is gone", "它的租约已不存在"),
         (ReconcilerType::MasterCount, Some(Stopped | Stopping)) => lang.pick(
             "stopped gracefully: it took its own address out",
@@ -168,10 +166,7 @@ mod tests {
     fn master_count_trims_it_has_no_leases() {
         let mc = ReconcilerType::MasterCount;
         let left = address_left(mc, Some(ApiserverStatus::Running), "apiserver-b", Lang::En);
-        assert_eq!(
-            left,
-            "trimmed by apiserver-b (more addresses than --apiserver-count)"
-        );
+        assert_eq!(left, "trimmed by apiserver-b (more addresses than --apiserver-count)");
         let crashed = address_left(mc, Some(ApiserverStatus::Crashed), "apiserver-a", Lang::En);
         assert!(!crashed.contains("lease"), "{crashed}");
         assert_eq!(address_added(mc, Lang::En), "added itself");
@@ -186,12 +181,7 @@ mod tests {
     #[test]
     fn lease_texts_keep_their_leases() {
         let lease = ReconcilerType::Lease;
-        let left = address_left(
-            lease,
-            Some(ApiserverStatus::Crashed),
-            "apiserver-b",
-            Lang::En,
-        );
+        let left = address_left(lease, Some(ApiserverStatus::Crashed), "apiserver-b", Lang::En);
         assert_eq!(left, "crashed: its lease expired");
         assert_eq!(address_added(lease, Lang::Zh), "它的租约仍然有效");
         assert!(stop_hint(lease, Behavior::V1_20, Lang::En).contains("except the last"));

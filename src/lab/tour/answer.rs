@@ -18,11 +18,7 @@ pub struct Answer {
 impl Answer {
     /// Invalid input: `error: <what>` on stderr, nothing on stdout, exit 2.
     pub fn invalid(what: impl std::fmt::Display) -> Self {
-        Answer {
-            code: 2,
-            stdout: String::new(),
-            stderr: format!("error: {what}\n"),
-        }
+        Answer { code: 2, stdout: String::new(), stderr: format!("error: {what}\n") }
     }
 }
 
@@ -34,11 +30,7 @@ fn read(text: &str) -> Result<Tour, Answer> {
 /// `tour check`: exit 0 and no output when the file is a valid tour.
 pub fn check_text(text: &str) -> Answer {
     match read(text) {
-        Ok(_) => Answer {
-            code: 0,
-            stdout: String::new(),
-            stderr: String::new(),
-        },
+        Ok(_) => Answer { code: 0, stdout: String::new(), stderr: String::new() },
         Err(a) => a,
     }
 }

@@ -66,7 +66,8 @@ pub fn parse(
     if f.steps.is_empty() {
         return Err("steps: a tour needs at least one step".into());
     }
-    let mut scenarios = Scenarios { shipped: scenario_text, inline: BTreeMap::new(), used: Vec::new() };
+    let mut scenarios =
+        Scenarios { shipped: scenario_text, inline: BTreeMap::new(), used: Vec::new() };
     let mut current = scenarios.read("scenario", f.scenario)?;
     let mut steps = Vec::new();
     let count = f.steps.len();
@@ -76,22 +77,26 @@ pub fn parse(
         }
         steps.push(read_step(i, s, &current, i + 1 == count)?);
     }
-    Ok(Tour {
-        name: f.name,
-        title: f.title,
-        steps,
-        scenarios: scenarios.inline,
-    })
+    Ok(Tour { name: f.name, title: f.title, steps, scenarios: scenarios.inline })
 }
 
 /// Step `i` over the scenario `current` (its name and itself); `last` says whether no step
 /// follows it.
-fn read_step(i: usize, s: StepFile, current: &(String, Scenario), last: bool) -> Result<TourStep, String> {
+fn read_step(
+    i: usize,
+    s: StepFile,
+    current: &(String, Scenario),
+    last: bool,
+) -> Result<TourStep, String> {
     let field = |k: &str| format!("steps[{i}].{k}");
     check_text(&s.say, &field("say"))?;
     let wait = match (s.at, s.until) {
-        (Some(_), Some(_)) => return Err(format!("steps[{i}]: give \"at\" or \"until\", not both")),
-        (Some(at), None) => Wait::At(scenario::parse_time(&at).map_err(|e| format!("{}: {e}", field("at")))?),
+        (Some(_), Some(_)) => {
+            return Err(format!("steps[{i}]: give \"at\" or \"until\", not both"))
+        }
+        (Some(at), None) => {
+            Wait::At(scenario::parse_time(&at).map_err(|e| format!("{}: {e}", field("at")))?)
+        }
         (None, Some(until)) => {
             scenario::check_predicate(&field("until"), &until)?;
             Wait::Until(until)
@@ -141,7 +146,9 @@ impl<F: Fn(&str) -> Option<&'static str>> Scenarios<F> {
                 let text = value.to_string();
                 let s = scenario::parse_at(field, &value)?;
                 if s.name.is_empty() {
-                    return Err(format!("{field}.name: an inline scenario needs a name, by which steps name it"));
+                    return Err(format!(
+                        "{field}.name: an inline scenario needs a name, by which steps name it"
+                    ));
                 }
                 if self.used.contains(&s.name) {
                     return Err(format!(
@@ -165,7 +172,8 @@ impl<F: Fn(&str) -> Option<&'static str>> Scenarios<F> {
         if let Some(s) = self.inline.get(name) {
             return Ok(s.scenario.clone());
         }
-        let text = (self.shipped)(name).ok_or_else(|| format!("{field}: there is no scenario {}", quote(name)))?;
+        let text = (self.shipped)(name)
+            .ok_or_else(|| format!("{field}: there is no scenario {}", quote(name)))?;
         scenario::parse(text).map_err(|e| format!("{field}: scenario {name:?}: {e}"))
     }
 }
@@ -174,17 +182,28 @@ impl<F: Fn(&str) -> Option<&'static str>> Scenarios<F> {
 /// follows to answer it.
 fn read_ask(a: AskFile, field: &str, last: bool) -> Result<Ask, String> {
     if last {
-        return Err(format!("{field}: the last step cannot ask: the next step is the moment that answers"));
+        return Err(format!(
+            "{field}: the last step cannot ask: the next step is the moment that answers"
+        ));
     }
     check_text(&a.question, &format!("{field}.question"))?;
     if !ANSWERS.contains(&a.answers.len()) {
-        return Err(format!("{field}.answers: give {} to {} answers, not {}", ANSWERS.start(), ANSWERS.end(), a.answers.len()));
+        return Err(format!(
+            "{field}.answers: give {} to {} answers, not {}",
+            ANSWERS.start(),
+            ANSWERS.end(),
+            a.answers.len()
+        ));
     }
     for (k, answer) in a.answers.iter().enumerate() {
         check_text(answer, &format!("{field}.answers[{k}]"))?;
     }
     if a.right >= a.answers.len() {
-        return Err(format!("{field}.right: {} is not the index of an answer (0 to {})", a.right, a.answers.len() - 1));
+        return Err(format!(
+            "{field}.right: {} is not the index of an answer (0 to {})",
+            a.right,
+            a.answers.len() - 1
+        ));
     }
     check_text(&a.why, &format!("{field}.why"))?;
     Ok(Ask { question: a.question, answers: a.answers, right: a.right, why: a.why })
@@ -195,7 +214,9 @@ fn read_ask(a: AskFile, field: &str, last: bool) -> Result<Ask, String> {
 /// language the text lacks reads the other (`LocalizedText::get`).
 fn check_text(t: &LocalizedText, field: &str) -> Result<(), String> {
     let m = match t {
-        LocalizedText::Plain(s) if s.trim().is_empty() => return Err(format!("{field}: must not be empty")),
+        LocalizedText::Plain(s) if s.trim().is_empty() => {
+            return Err(format!("{field}: must not be empty"))
+        }
         LocalizedText::Plain(_) => return Ok(()),
         LocalizedText::ByLanguage(m) => m,
     };
@@ -231,9 +252,5 @@ fn apiserver_names(s: &Scenario) -> impl Iterator<Item = &str> {
         scenario::StepKind::Do(scenario::Action::AddApiserver(a)) => Some(a.name.as_str()),
         _ => None,
     });
-    s.cluster
-        .apiservers
-        .iter()
-        .map(|a| a.name.as_str())
-        .chain(added)
+    s.cluster.apiservers.iter().map(|a| a.name.as_str()).chain(added)
 }

@@ -27,11 +27,11 @@ use std::fmt;
 use serde_json::Value as Json;
 
 use crate::contract::expect;
-use crate::lang::LocalizedText;
+use crate::contract::scenario::{self, Scenario};
 use crate::lab::parts::Spot;
 use crate::lab::share::Source;
+use crate::lang::LocalizedText;
 use crate::quote::quote;
-use crate::contract::scenario::{self, Scenario};
 use crate::sim::timeline::Timeline;
 
 pub use answer::{check_text, run_text, Answer};
@@ -148,13 +148,7 @@ pub struct Guide {
 impl Guide {
     pub fn new(tour: Tour) -> Self {
         let n = tour.steps.len();
-        Guide {
-            tour,
-            index: 0,
-            times: vec![None; n],
-            reached: 0,
-            answers: vec![None; n],
-        }
+        Guide { tour, index: 0, times: vec![None; n], reached: 0, answers: vec![None; n] }
     }
 
     pub fn step(&self) -> &TourStep {
@@ -210,11 +204,7 @@ impl Guide {
         }
         let step = &self.tour.steps[i];
         let same_scenario = i > 0 && self.tour.steps[i - 1].scenario == step.scenario;
-        let from = if same_scenario {
-            self.arrival(i - 1, timeline)?
-        } else {
-            0
-        };
+        let from = if same_scenario { self.arrival(i - 1, timeline)? } else { 0 };
         let step = self.tour.steps[i].clone();
         let t = match &step.wait {
             Wait::Now => from,

@@ -80,9 +80,5 @@ pub fn run(tour: &Tour) -> TourRun {
         row.at = Some(format_ms(at));
         steps.push(row);
     }
-    TourRun {
-        tour: tour.name.clone(),
-        passed: missed.is_none(),
-        steps,
-    }
+    TourRun { tour: tour.name.clone(), passed: missed.is_none(), steps }
 }

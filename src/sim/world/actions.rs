@@ -7,22 +7,18 @@
 //! leaves the world as it was, recorded as an `action_failed` event.
 
 use super::{MarkKind, Task, World};
-use crate::k8s::api::ServiceCidr;
-use crate::k8s::controlplane::{Apiserver, Status};
-use crate::k8s::etcd::{self, Etcd, Loop, Value};
-use crate::k8s::event::{ActionFailed, Event};
 use crate::contract::scenario::{
     Action, AddApiserver, ApiserverSpec, CreatePod, CreateService, CreateServiceCidr, Isolate,
     NameRef, ObjectRef, Outage, SetPodReady,
 };
+use crate::k8s::api::ServiceCidr;
+use crate::k8s::controlplane::{Apiserver, Status};
+use crate::k8s::etcd::{self, Etcd, Loop, Value};
+use crate::k8s::event::{ActionFailed, Event};
 
 /// A refusal by `apiserver` (empty when none could serve) about `object`.
 pub(super) fn refused(apiserver: &str, object: &str, message: String) -> ActionFailed {
-    ActionFailed {
-        apiserver: apiserver.to_string(),
-        object: object.to_string(),
-        message,
-    }
+    ActionFailed { apiserver: apiserver.to_string(), object: object.to_string(), message }
 }
 
 impl World {
@@ -125,8 +121,7 @@ impl World {
         let a = self.apiservers.get_mut(&iso.apiserver).ok_or_else(|| unknown(&iso.apiserver))?;
         a.isolate(until);
         self.mark(MarkKind::Isolation, &iso.apiserver);
-        self.queue
-            .push(until, "", Task::EndIsolation(iso.apiserver.clone()));
+        self.queue.push(until, "", Task::EndIsolation(iso.apiserver.clone()));
         Ok(())
     }
 
@@ -169,24 +164,14 @@ impl World {
             return Err(refused(&server, &c.pod.key(), e));
         }
         let pod = c.pod.clone();
-        self.pod_write(
-            c.via.as_deref(),
-            &c.pod.namespace,
-            &c.pod.name,
-            move |etcd, now| {
-                if etcd
-                    .get(&etcd::namespace_key(&pod.namespace), now)
-                    .is_none()
-                {
-                    return Err(format!("namespaces \"{}\" not found", pod.namespace));
-                }
-                let key = etcd::pod_key(&pod.namespace, &pod.name);
-                let exists = format!("pods \"{}\" already exists", pod.name);
-                etcd.compare_and_put(&key, 0, Value::Pod(pod), now)
-                    .map(|_| ())
-                    .map_err(|_| exists)
-            },
-        )
+        self.pod_write(c.via.as_deref(), &c.pod.namespace, &c.pod.name, move |etcd, now| {
+            if etcd.get(&etcd::namespace_key(&pod.namespace), now).is_none() {
+                return Err(format!("namespaces \"{}\" not found", pod.namespace));
+            }
+            let key = etcd::pod_key(&pod.namespace, &pod.name);
+            let exists = format!("pods \"{}\" already exists", pod.name);
+            etcd.compare_and_put(&key, 0, Value::Pod(pod), now).map(|_| ()).map_err(|_| exists)
+        })
     }
 
     fn delete_pod(&mut self, o: &ObjectRef) -> Result<(), ActionFailed> {
@@ -220,7 +205,8 @@ impl World {
     fn create_service_cidr(&mut self, c: &CreateServiceCidr) -> Result<(), ActionFailed> {
         let spec = &c.service_cidr;
         let server = self.server_for(c.via.as_deref(), &spec.name)?;
-        ServiceCidr::validate(&spec.name, &spec.cidrs).map_err(|e| refused(&server, &spec.name, e))?;
+        ServiceCidr::validate(&spec.name, &spec.cidrs)
+            .map_err(|e| refused(&server, &spec.name, e))?;
         let key = etcd::service_cidr_key(&spec.name);
         self.etcd.sending(&server, Loop::Request);
         let object = Value::ServiceCidr(ServiceCidr::new(&spec.name, spec.cidrs.clone()));
@@ -270,7 +256,11 @@ impl World {
 
     /// The apiserver that serves an API request about `object`: the one named, or the first
     /// ready one by name.
-    pub(super) fn server_for(&self, via: Option<&str>, object: &str) -> Result<String, ActionFailed> {
+    pub(super) fn server_for(
+        &self,
+        via: Option<&str>,
+        object: &str,
+    ) -> Result<String, ActionFailed> {
         match via {
             Some(name) if self.ready(name) => Ok(name.to_string()),
             Some(name) => {

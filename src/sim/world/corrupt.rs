@@ -7,13 +7,13 @@ use ipnet::IpNet;
 
 use super::actions::refused;
 use super::World;
+use crate::contract::scenario::Corruption;
 use crate::k8s::allocator::{Allocator, ItemRange};
 use crate::k8s::api::{IpAddress, IpFamily, Service, ServicePort};
 use crate::k8s::etcd::{self, Loop, Value};
 use crate::k8s::event::ActionFailed;
 use crate::k8s::ipallocator::family_of;
 use crate::k8s::portallocator::PortRange;
-use crate::contract::scenario::Corruption;
 
 impl World {
     pub(super) fn corrupt(&mut self, c: &Corruption) -> Result<(), ActionFailed> {
@@ -29,22 +29,14 @@ impl World {
             Corruption::UnallocateNodePort { port } => {
                 (port.to_string(), self.edit_port_bitmap(*port, false))
             }
-            Corruption::ForceClusterIp {
-                namespace,
-                name,
-                ip,
-            } => (
+            Corruption::ForceClusterIp { namespace, name, ip } => (
                 format!("{namespace}/{name}"),
                 self.edit_service(namespace, name, |svc| {
                     svc.cluster_ip = ip.to_string();
                     svc.cluster_ips = vec![ip.to_string()];
                 }),
             ),
-            Corruption::ForceNodePort {
-                namespace,
-                name,
-                port,
-            } => (
+            Corruption::ForceNodePort { namespace, name, port } => (
                 format!("{namespace}/{name}"),
                 self.edit_service(namespace, name, |svc| match svc.ports.first_mut() {
                     Some(p) => p.node_port = *port,
@@ -80,11 +72,8 @@ impl World {
             .service_ip_ranges
             .secondary
             .is_some_and(|n| family_of(&n) == IpFamily::of(&ip));
-        let key = if secondary {
-            etcd::RANGE_SECONDARY_SERVICE_IPS
-        } else {
-            etcd::RANGE_SERVICE_IPS
-        };
+        let key =
+            if secondary { etcd::RANGE_SECONDARY_SERVICE_IPS } else { etcd::RANGE_SERVICE_IPS };
         self.edit_bitmap::<IpNet>(key, ip, set)
     }
 
@@ -113,8 +102,7 @@ impl World {
         } else {
             return Err(format!("{item} is not allocated"));
         }
-        self.etcd
-            .put(key, Value::Range(a.snapshot()), None, self.now);
+        self.etcd.put(key, Value::Range(a.snapshot()), None, self.now);
         Ok(())
     }
 

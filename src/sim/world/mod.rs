@@ -22,16 +22,16 @@ mod tasks;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::contract::scenario::{Scenario, Step};
 use crate::k8s::api::Behavior;
 use crate::k8s::controlplane::Apiserver;
+use crate::k8s::controlplane::ClusterConfig;
 use crate::k8s::etcd::{self, Etcd, Loop};
 use crate::k8s::event::{Event, Recorder};
 use crate::k8s::ipallocator::Range;
 use crate::k8s::portallocator::PortAllocator;
 use crate::k8s::registry::Storage;
 use crate::rng::SimRng;
-use crate::k8s::controlplane::ClusterConfig;
-use crate::contract::scenario::{Scenario, Step};
 
 pub use queue::TaskKind;
 use queue::{Queue, Task};
@@ -178,17 +178,12 @@ impl World {
     /// Whether apiserver `name` can reach etcd now.
     pub fn reachable(&self, name: &str) -> bool {
         self.etcd_available()
-            && self
-                .apiservers
-                .get(name)
-                .is_some_and(|a| a.isolated_until.is_none())
+            && self.apiservers.get(name).is_some_and(|a| a.isolated_until.is_none())
     }
 
     /// `/readyz` of apiserver `name`.
     pub fn ready(&self, name: &str) -> bool {
-        self.apiservers
-            .get(name)
-            .is_some_and(|a| a.ready(self.reachable(name)))
+        self.apiservers.get(name).is_some_and(|a| a.ready(self.reachable(name)))
     }
 
     /// The next task's time, if any.
@@ -281,11 +276,7 @@ impl World {
     fn process_next(&mut self) -> Option<Stepped> {
         let (time, name, task) = self.queue.pop()?;
         self.now = time;
-        let stepped = Stepped {
-            time_ms: time,
-            task: task.kind(),
-            apiserver: name.clone(),
-        };
+        let stepped = Stepped { time_ms: time, task: task.kind(), apiserver: name.clone() };
         self.marking_rewrites(&name, |w| w.run_task(&name, task));
         Some(stepped)
     }
@@ -336,9 +327,7 @@ impl World {
             let ips: Vec<String> = ips.into_iter().collect();
             let names: Vec<String> = self.apiservers.keys().cloned().collect();
             for name in names {
-                self.with_apiserver(&name, |a, st, _, _, _| {
-                    a.repair_changed(st, &services, &ips)
-                });
+                self.with_apiserver(&name, |a, st, _, _, _| a.repair_changed(st, &services, &ips));
             }
         }
     }
@@ -349,11 +338,7 @@ impl World {
     }
 
     fn mark(&mut self, kind: MarkKind, subject: &str) {
-        self.marks.push(Mark {
-            time_ms: self.now,
-            kind,
-            subject: subject.to_string(),
-        });
+        self.marks.push(Mark { time_ms: self.now, kind, subject: subject.to_string() });
     }
 
     /// Runs `f` on apiserver `name` with its storage at this instant (with its reachability);

@@ -3,9 +3,9 @@
 
 use super::actions::{refused, unknown};
 use super::World;
+use crate::contract::scenario::{Action, AddApiserver, Millis, Taken};
 use crate::k8s::controlplane::Status;
 use crate::k8s::event::ActionFailed;
-use crate::contract::scenario::{Action, AddApiserver, Millis, Taken};
 
 /// Which of an apiserver's own actions the world would take now.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,9 +51,9 @@ impl World {
                 let object = format!("{}/{}", s.namespace, s.name);
                 self.server_for(s.via.as_deref(), &object).err()
             }
-            Action::CreateServiceCidr(c) => self
-                .server_for(c.via.as_deref(), &c.service_cidr.name)
-                .err(),
+            Action::CreateServiceCidr(c) => {
+                self.server_for(c.via.as_deref(), &c.service_cidr.name).err()
+            }
             Action::DeleteServiceCidr(n) => self.server_for(n.via.as_deref(), &n.name).err(),
             Action::IsolateApiserver(_) | Action::EtcdOutage(_) | Action::Corrupt(_) => None,
         }
@@ -87,9 +87,7 @@ impl World {
         let mut taken =
             Taken::of(members.map(|a| (a.spec.name.as_str(), a.spec.advertise_address)));
         let (cfg, ip) = (&self.cfg, add.advertise_address);
-        let refusal = taken
-            .add(&add.name, ip, cfg.reconciler, &cfg.service_ip_ranges)
-            .err();
+        let refusal = taken.add(&add.name, ip, cfg.reconciler, &cfg.service_ip_ranges).err();
         refusal.map(|(_, why)| refused("", &add.name, why))
     }
 }

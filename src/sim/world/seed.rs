@@ -3,17 +3,16 @@
 use std::net::IpAddr;
 
 use super::{Task, World};
+use crate::contract::scenario::{PresetAllocation, Scenario};
 use crate::k8s::etcd::{self, Value};
 use crate::k8s::ipallocator::{parse_cidr, Range};
 use crate::k8s::portallocator::{PortAllocator, PortRange};
-use crate::contract::scenario::{PresetAllocation, Scenario};
 
 impl World {
     pub(super) fn seed(&mut self, s: &Scenario) {
         let init = &s.initial;
         for ns in &init.namespaces {
-            self.etcd
-                .put(&etcd::namespace_key(ns), Value::Namespace, None, 0);
+            self.etcd.put(&etcd::namespace_key(ns), Value::Namespace, None, 0);
         }
         for svc in &init.services {
             let mut svc = svc.clone();
@@ -44,19 +43,13 @@ impl World {
         }
         for (ip, ttl) in &init.leases {
             let key = etcd::lease_key(ip);
-            let lease = Value::Lease {
-                ip: ip.clone(),
-                generation: 1,
-            };
+            let lease = Value::Lease { ip: ip.clone(), generation: 1 };
             let rev = self.etcd.put(&key, lease, Some(*ttl), 0);
             self.queue.push(*ttl, "", Task::LeaseExpiry { key, rev });
         }
         let ranges = [
             (etcd::RANGE_SERVICE_IPS, &init.cluster_ip_allocation),
-            (
-                etcd::RANGE_SECONDARY_SERVICE_IPS,
-                &init.secondary_cluster_ip_allocation,
-            ),
+            (etcd::RANGE_SECONDARY_SERVICE_IPS, &init.secondary_cluster_ip_allocation),
         ];
         for (key, preset) in ranges {
             if let Some(p) = preset {
@@ -71,8 +64,7 @@ impl World {
                 // A port outside the range cannot be encoded; the file said so, so skip it.
                 let _ = a.allocate(*port);
             }
-            self.etcd
-                .put(etcd::RANGE_NODE_PORTS, Value::Range(a.snapshot()), None, 0);
+            self.etcd.put(etcd::RANGE_NODE_PORTS, Value::Range(a.snapshot()), None, 0);
         }
     }
 }

@@ -68,16 +68,12 @@ impl World {
 /// `canDeleteCIDR`'s negation: some CIDR of `sc` is not covered by another live ServiceCIDR,
 /// and an allocator-made IPAddress lies in `sc` and in no other live ServiceCIDR.
 fn blocked(sc: &ServiceCidr, all: &[ServiceCidr], addresses: &[IpAddress]) -> bool {
-    let others: Vec<&ServiceCidr> = all
+    let others: Vec<&ServiceCidr> =
+        all.iter().filter(|o| o.name != sc.name && !o.deleting).collect();
+    let covered = sc
+        .prefixes()
         .iter()
-        .filter(|o| o.name != sc.name && !o.deleting)
-        .collect();
-    let covered = sc.prefixes().iter().all(|net| {
-        others
-            .iter()
-            .flat_map(|o| o.prefixes())
-            .any(|other| other.contains(net))
-    });
+        .all(|net| others.iter().flat_map(|o| o.prefixes()).any(|other| other.contains(net)));
     if covered {
         return false;
     }

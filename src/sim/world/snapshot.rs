@@ -4,13 +4,13 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::World;
-use crate::k8s::api::Service;
-use crate::k8s::controlplane::{Apiserver, Status};
-use crate::k8s::ipallocator::family_of;
 use crate::contract::state::{
     AllocationState, Allocations, ApiserverState, ApiserverStatus, EtcdState, LeaseState,
     RepairState, State,
 };
+use crate::k8s::api::Service;
+use crate::k8s::controlplane::{Apiserver, Status};
+use crate::k8s::ipallocator::family_of;
 
 impl World {
     pub fn state(&self) -> State {
@@ -34,10 +34,7 @@ impl World {
             .collect();
         State {
             time_ms: now,
-            etcd: EtcdState {
-                available: self.etcd_available(),
-                revision: etcd.revision(),
-            },
+            etcd: EtcdState { available: self.etcd_available(), revision: etcd.revision() },
             apiservers: self.apiservers().map(|a| self.apiserver_state(a)).collect(),
             leases,
             namespaces: etcd.namespaces(now),
@@ -84,21 +81,14 @@ impl World {
                 cluster_ip_leaks.extend(leaks.iter().map(|(ip, n)| (ip.to_string(), *n)));
             }
         }
-        let node_port_leaks = a
-            .port_repair
-            .leaks()
-            .iter()
-            .map(|(p, n)| (p.to_string(), *n))
-            .collect();
+        let node_port_leaks =
+            a.port_repair.leaks().iter().map(|(p, n)| (p.to_string(), *n)).collect();
         ApiserverState {
             name: a.spec.name.clone(),
             advertise_address: a.ip(),
             status: self.status(a),
             ready: self.ready(&a.spec.name),
-            repair: RepairState {
-                cluster_ip_leaks,
-                node_port_leaks,
-            },
+            repair: RepairState { cluster_ip_leaks, node_port_leaks },
         }
     }
 
@@ -134,9 +124,6 @@ impl World {
             used: ports.used(),
             allocated: ports.iter().collect(),
         };
-        Allocations {
-            cluster_ip,
-            node_port,
-        }
+        Allocations { cluster_ip, node_port }
     }
 }

@@ -2,6 +2,7 @@
 //! endpoints controller) and each apiserver's controllers, one life (epoch) at a time.
 
 use super::{MarkKind, Task, World};
+use crate::contract::scenario::StepKind;
 use crate::k8s::controlplane::{
     Started, Status, DEFAULT_SERVICE_CIDR_INTERVAL_MS, DEFAULT_SERVICE_CIDR_POLL_MS,
     READYZ_POLL_MS, REPAIR_HOOK, REPAIR_HOOK_TIMEOUT_MS, SYSTEM_NAMESPACES_INTERVAL_MS,
@@ -9,7 +10,6 @@ use crate::k8s::controlplane::{
 use crate::k8s::etcd::{self, Loop};
 use crate::k8s::event::{Event, EventKind, SIM_COMPONENT};
 use crate::k8s::registry::COMPONENT;
-use crate::contract::scenario::StepKind;
 
 impl World {
     pub(super) fn run_task(&mut self, name: &str, task: Task) {
@@ -23,11 +23,7 @@ impl World {
             }
             Task::EndIsolation(n) => {
                 let now = self.now;
-                if self
-                    .apiservers
-                    .get_mut(&n)
-                    .is_some_and(|a| a.end_isolation(now))
-                {
+                if self.apiservers.get_mut(&n).is_some_and(|a| a.end_isolation(now)) {
                     self.sync_endpoints_controller();
                 }
             }
@@ -107,13 +103,7 @@ impl World {
         let message = format!(
             "lab note: the lease of {key} expired and etcd deleted the key (etcd itself logs nothing)"
         );
-        let e = Event::log(
-            self.now,
-            "",
-            SIM_COMPONENT,
-            EventKind::LeaseExpired { ip },
-            message,
-        );
+        let e = Event::log(self.now, "", SIM_COMPONENT, EventKind::LeaseExpired { ip }, message);
         self.events.push(e);
     }
 
@@ -164,14 +154,12 @@ impl World {
             self.apiservers.get_mut(name).expect("alive").syncing = true;
             self.queue.push(self.now, name, Task::Sync(epoch));
         } else {
-            self.queue
-                .push(self.now + READYZ_POLL_MS, name, Task::Readyz(epoch));
+            self.queue.push(self.now + READYZ_POLL_MS, name, Task::Readyz(epoch));
         }
     }
 
     pub(super) fn log(&mut self, name: &str, kind: EventKind, message: String) {
-        self.events
-            .push(Event::log(self.now, name, COMPONENT, kind, message));
+        self.events.push(Event::log(self.now, name, COMPONENT, kind, message));
     }
 
     /// Apiserver `name` starts a new life at `at` (after its start-up delay).
@@ -210,13 +198,9 @@ impl World {
     /// Every minute; while a 1.27+ informer has not seen the namespaces yet, it retries (its
     /// first sync follows the informer's as soon as etcd answers).
     fn schedule_namespaces(&mut self, name: &str, epoch: u64) {
-        let delay = if self.apiservers[name].namespaces_ok {
-            SYSTEM_NAMESPACES_INTERVAL_MS
-        } else {
-            1_000
-        };
-        self.queue
-            .push(self.now + delay, name, Task::Namespaces(epoch));
+        let delay =
+            if self.apiservers[name].namespaces_ok { SYSTEM_NAMESPACES_INTERVAL_MS } else { 1_000 };
+        self.queue.push(self.now + delay, name, Task::Namespaces(epoch));
     }
 
     /// The process is gone (`Crashed` or `Stopped`): a new life starts with fresh memory.

@@ -7,7 +7,11 @@ use crate::lab::{AskEdit, Authoring, DraftAsk, Lang, Msg, Texts};
 use crate::ui::ids::Ids;
 
 /// A callback sending `edit` of step `step`'s question, made from the field's new text.
-fn edit(lab: &Callback<Msg>, step: usize, make: impl Fn(String) -> AskEdit + 'static) -> Callback<InputEvent> {
+fn edit(
+    lab: &Callback<Msg>,
+    step: usize,
+    make: impl Fn(String) -> AskEdit + 'static,
+) -> Callback<InputEvent> {
     let lab = lab.clone();
     Callback::from(move |e: InputEvent| {
         let value = e
@@ -26,7 +30,12 @@ fn send<E: 'static>(lab: &Callback<Msg>, step: usize, e: AskEdit) -> Callback<E>
 }
 
 /// One text in both languages, as two labelled inputs.
-fn texts(t: &Texts, label: (&str, &str), id: String, on: impl Fn(Lang) -> Callback<InputEvent>) -> Html {
+fn texts(
+    t: &Texts,
+    label: (&str, &str),
+    id: String,
+    on: impl Fn(Lang) -> Callback<InputEvent>,
+) -> Html {
     html! {
         <div class="writer-pair">
             { for Lang::ALL.iter().map(|&lang| {
@@ -41,7 +50,13 @@ fn texts(t: &Texts, label: (&str, &str), id: String, on: impl Fn(Lang) -> Callba
 }
 
 /// The step's question editor: a switch, then the question's fields when it asks.
-pub(super) fn editor(step: usize, ask: Option<&DraftAsk>, t: Lang, ids: &Ids, lab: &Callback<Msg>) -> Html {
+pub(super) fn editor(
+    step: usize,
+    ask: Option<&DraftAsk>,
+    t: Lang,
+    ids: &Ids,
+    lab: &Callback<Msg>,
+) -> Html {
     let on = ask.is_some();
     let toggle = send::<Event>(lab, step, AskEdit::On(!on));
     let Some(a) = ask else {

@@ -143,9 +143,15 @@ fn steps(w: &Writer, t: Lang, lab: &Callback<Msg>) -> Html {
 fn arrival(a: Option<&Arrival>, written: u64, t: Lang) -> Html {
     let (class, text) = match a {
         Some(Arrival::At(at)) if *at == written => return Html::default(),
-        Some(Arrival::At(at)) => ("writer-arrives", format!("{} {}", t.pick("plays at", "播放于"), format_ms(*at))),
-        Some(Arrival::Never(why)) => ("writer-never", format!("{} {why}", t.pick("never arrives:", "永远不会出现："))),
-        Some(Arrival::NotReached) | None => ("writer-never", t.pick("not reached", "无法到达").to_string()),
+        Some(Arrival::At(at)) => {
+            ("writer-arrives", format!("{} {}", t.pick("plays at", "播放于"), format_ms(*at)))
+        }
+        Some(Arrival::Never(why)) => {
+            ("writer-never", format!("{} {why}", t.pick("never arrives:", "永远不会出现：")))
+        }
+        Some(Arrival::NotReached) | None => {
+            ("writer-never", t.pick("not reached", "无法到达").to_string())
+        }
     };
     html! { <span class={classes!("writer-arrival", class)}>{ text }</span> }
 }
@@ -197,7 +203,8 @@ fn outputs(p: &WriterProps, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
     };
     let name = w.draft().name.trim().to_string();
     let download = format!("{}.json", name.replace(['/', '\\'], "-"));
-    let href = format!("data:application/json;charset=utf-8,{}", crate::lab::share::percent_encode(file));
+    let href =
+        format!("data:application/json;charset=utf-8,{}", crate::lab::share::percent_encode(file));
     let link = w.query(t).map(|q| crate::ui::handout::page_with(p.home.as_deref(), &q));
     html! {
         <>

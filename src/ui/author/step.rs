@@ -81,7 +81,9 @@ fn wait(p: &StepEditorProps, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
         })
     };
     let chosen = match &p.step.wait {
-        StepWait::Until { until, .. } => p.choices.iter().position(|c| &c.until == until).map(|k| k.to_string()),
+        StepWait::Until { until, .. } => {
+            p.choices.iter().position(|c| &c.until == until).map(|k| k.to_string())
+        }
         StepWait::Instant if p.step.at_ms == p.now => Some("now".to_string()),
         StepWait::Instant => None,
     };
@@ -121,7 +123,9 @@ fn highlights(p: &StepEditorProps, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
     let i = p.index;
     let toggle = |spot: String, on: bool| {
         let lab = p.lab.clone();
-        Callback::from(move |_: MouseEvent| send(&lab, Authoring::Highlight { step: i, spot: spot.clone(), on }))
+        Callback::from(move |_: MouseEvent| {
+            send(&lab, Authoring::Highlight { step: i, spot: spot.clone(), on })
+        })
     };
     let add = {
         let lab = p.lab.clone();
@@ -135,8 +139,12 @@ fn highlights(p: &StepEditorProps, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
     };
     let picking = p.picking;
     let pick = p.on_picking.reform(move |_: MouseEvent| !picking);
-    let label = |name: &str| name.parse::<Spot>().map(|s| s.label(t)).unwrap_or_else(|_| name.to_string());
-    let parts = Part::ALL.iter().map(|p| p.to_string()).chain(p.apiservers.iter().map(|a| format!("apiserver:{a}")));
+    let label =
+        |name: &str| name.parse::<Spot>().map(|s| s.label(t)).unwrap_or_else(|_| name.to_string());
+    let parts = Part::ALL
+        .iter()
+        .map(|p| p.to_string())
+        .chain(p.apiservers.iter().map(|a| format!("apiserver:{a}")));
     let parts: Vec<String> = parts.filter(|n| !p.step.highlight.contains(n)).collect();
     html! {
         <div class="writer-field" role="group" aria-labelledby={ids.id("writer-spots")}>

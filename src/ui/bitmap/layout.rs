@@ -84,13 +84,7 @@ impl Grid {
         let (cols, rows, px) = layout(size);
         let windows = size.div_ceil(WINDOW).max(1);
         let first = window.min(windows - 1) * WINDOW;
-        Grid {
-            cols,
-            rows,
-            px,
-            first,
-            count: size.saturating_sub(first).min(WINDOW),
-        }
+        Grid { cols, rows, px, first, count: size.saturating_sub(first).min(WINDOW) }
     }
 
     /// The index of the window shown.
@@ -206,24 +200,15 @@ mod tests {
     #[test]
     fn windows_of_a_large_range() {
         let g = Grid::of(1_048_574, 99);
-        assert_eq!(
-            (g.window(), g.first, g.count, g.last()),
-            (15, 15 * WINDOW, 65_534, 1_048_573)
-        );
+        assert_eq!((g.window(), g.first, g.count, g.last()), (15, 15 * WINDOW, 65_534, 1_048_573));
         assert!(g.contains(15 * WINDOW) && !g.contains(15 * WINDOW - 1));
         assert_eq!(g.hit(0.0, 0.0, 512.0, 512.0), Some(15 * WINDOW));
         let small = Grid::of(254, 0);
         assert_eq!((small.pixels(), small.last()), ((384, 384), 253));
         assert_eq!(Grid::of(0, 0).last(), 0);
-        assert_eq!(
-            small.box_style(17),
-            "left:6.2500%;top:6.2500%;width:6.2500%;height:6.2500%"
-        );
+        assert_eq!(small.box_style(17), "left:6.2500%;top:6.2500%;width:6.2500%;height:6.2500%");
         // Near the top the tooltip hangs below its cell; at the right it is aligned to its end.
-        assert_eq!(
-            small.tip(15),
-            ("tip-end", true, "left:96.8750%;top:6.2500%".to_string())
-        );
+        assert_eq!(small.tip(15), ("tip-end", true, "left:96.8750%;top:6.2500%".to_string()));
         assert_eq!(
             small.tip(8 * 16),
             ("tip-start", false, "left:3.1250%;top:50.0000%".to_string())

@@ -16,60 +16,20 @@ type Key = (Cell, &'static str, &'static str, &'static str);
 /// The legend of a bitmap, in the order people look for things.
 const BITMAP: [Key; 6] = [
     (Cell::Allocated, "allocated", "allocated", "已分配"),
-    (
-        Cell::Kubernetes,
-        "kubernetes",
-        "kubernetes Service",
-        "kubernetes Service",
-    ),
-    (
-        Cell::Unallocated,
-        "unallocated",
-        "in use, bit not set",
-        "在用，但位未设置",
-    ),
-    (
-        Cell::Leaked,
-        "leaked",
-        "set, no Service",
-        "已设置，无 Service",
-    ),
+    (Cell::Kubernetes, "kubernetes", "kubernetes Service", "kubernetes Service"),
+    (Cell::Unallocated, "unallocated", "in use, bit not set", "在用，但位未设置"),
+    (Cell::Leaked, "leaked", "set, no Service", "已设置，无 Service"),
     (Cell::Duplicate, "duplicate", "duplicate", "重复分配"),
     (Cell::Free, "free", "free", "空闲"),
 ];
 
 /// The legend of the IPAddress objects over a ServiceCIDR.
 const IP_ADDRESSES: [Key; 7] = [
-    (
-        Cell::Allocated,
-        "allocated",
-        "IPAddress of its Service",
-        "属于其 Service 的 IPAddress",
-    ),
-    (
-        Cell::Kubernetes,
-        "kubernetes",
-        "kubernetes Service",
-        "kubernetes Service",
-    ),
-    (
-        Cell::Unallocated,
-        "unallocated",
-        "ClusterIP, no IPAddress",
-        "有 ClusterIP，无 IPAddress",
-    ),
-    (
-        Cell::Leaked,
-        "leaked",
-        "orphan: its Service is gone",
-        "孤儿：它的 Service 已不存在",
-    ),
-    (
-        Cell::WrongReference,
-        "wrong-reference",
-        "wrong reference",
-        "引用错误",
-    ),
+    (Cell::Allocated, "allocated", "IPAddress of its Service", "属于其 Service 的 IPAddress"),
+    (Cell::Kubernetes, "kubernetes", "kubernetes Service", "kubernetes Service"),
+    (Cell::Unallocated, "unallocated", "ClusterIP, no IPAddress", "有 ClusterIP，无 IPAddress"),
+    (Cell::Leaked, "leaked", "orphan: its Service is gone", "孤儿：它的 Service 已不存在"),
+    (Cell::WrongReference, "wrong-reference", "wrong reference", "引用错误"),
     (Cell::Duplicate, "duplicate", "duplicate ClusterIP", "重复的 ClusterIP"),
     (Cell::Free, "free", "free", "空闲"),
 ];
@@ -174,7 +134,9 @@ mod tests {
             summary(&n, ViewKind::Bitmap, Lang::En),
             "allocated: 2, kubernetes Service: 0, in use, bit not set: 0, set, no Service: 1, duplicate: 0, free: 3"
         );
-        assert!(summary(&n, ViewKind::Bitmap, Lang::Zh).starts_with("已分配：2，kubernetes Service：0"));
+        assert!(
+            summary(&n, ViewKind::Bitmap, Lang::Zh).starts_with("已分配：2，kubernetes Service：0")
+        );
         assert!(summary(&n, ViewKind::IpAddresses, Lang::En)
             .contains("orphan: its Service is gone: 1, wrong reference: 0"));
         // A bitmap can show every state but a wrong reference; IPAddresses every state.

@@ -23,8 +23,8 @@ use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-pub use layout::{cell_at, layout, WINDOW};
 pub(crate) use layout::group;
+pub use layout::{cell_at, layout, WINDOW};
 pub use navigation::key_target;
 pub use overview::{overview_layout, Overview};
 pub use paint::{background_colour, cell_colour, centre_colour};
@@ -195,20 +195,12 @@ pub fn bitmap(props: &BitmapProps) -> Html {
 fn overlays(view: &BitmapView, grid: Grid, nav: &Nav, lang: Lang) -> Html {
     let (cursor, hover) = (nav.cursor_in(view.size()), nav.hover_in(view.size()));
     let cursor_at = cursor.filter(|&o| grid.contains(o));
-    let hover_at = hover
-        .filter(|&o| grid.contains(o))
-        .filter(|&h| Some(h) != cursor);
-    let tip_at = hover
-        .or(cursor.filter(|_| nav.focused))
-        .filter(|&o| grid.contains(o));
+    let hover_at = hover.filter(|&o| grid.contains(o)).filter(|&h| Some(h) != cursor);
+    let tip_at = hover.or(cursor.filter(|_| nav.focused)).filter(|&o| grid.contains(o));
     let (tip_class, tip_style, tip_text) = match tip_at {
         Some(o) => {
             let (align, below, style) = grid.tip(o);
-            (
-                classes!(align, below.then_some("tip-below")),
-                Some(style),
-                view.describe(o, lang),
-            )
+            (classes!(align, below.then_some("tip-below")), Some(style), view.describe(o, lang))
         }
         None => (classes!(), None, String::new()),
     };
@@ -233,11 +225,8 @@ fn rings(view: &BitmapView, grid: Grid) -> Html {
     let notable = |&(o, c): &(usize, Cell)| {
         grid.contains(o) && matches!(c, Cell::Leaked | Cell::WrongReference | Cell::Duplicate)
     };
-    let marks: Vec<(usize, Cell)> = if wanted {
-        view.marked().filter(notable).take(MAX_RINGS).collect()
-    } else {
-        Vec::new()
-    };
+    let marks: Vec<(usize, Cell)> =
+        if wanted { view.marked().filter(notable).take(MAX_RINGS).collect() } else { Vec::new() };
     html! {
         <div class="bitmap-rings" aria-hidden="true">
             { for marks.iter().map(|&(o, c)| html! {
@@ -269,18 +258,12 @@ fn meta(view: &BitmapView, lang: Lang) -> String {
     };
     let band = match (view.static_band().min(size), lang) {
         (0, _) => lang.pick("no static band", "无静态段").to_string(),
-        (n, Lang::En) => format!(
-            "static band: first {} ({} – {})",
-            group(n),
-            view.label(0),
-            view.label(n - 1)
-        ),
-        (n, Lang::Zh) => format!(
-            "静态段：前 {} 个（{} – {}）",
-            group(n),
-            view.label(0),
-            view.label(n - 1)
-        ),
+        (n, Lang::En) => {
+            format!("static band: first {} ({} – {})", group(n), view.label(0), view.label(n - 1))
+        }
+        (n, Lang::Zh) => {
+            format!("静态段：前 {} 个（{} – {}）", group(n), view.label(0), view.label(n - 1))
+        }
     };
     format!(" · {}{noun} · {band}", group(size))
 }

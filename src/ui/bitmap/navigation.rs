@@ -45,12 +45,7 @@ pub(crate) fn plain_key(e: &KeyboardEvent) -> Option<String> {
 pub(crate) fn pointer_in(e: &MouseEvent, node: &NodeRef) -> Option<(f64, f64, f64, f64)> {
     let el = node.cast::<web_sys::Element>()?;
     let r = el.get_bounding_client_rect();
-    Some((
-        e.client_x() as f64 - r.left(),
-        e.client_y() as f64 - r.top(),
-        r.width(),
-        r.height(),
-    ))
+    Some((e.client_x() as f64 - r.left(), e.client_y() as f64 - r.top(), r.width(), r.height()))
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -111,12 +106,7 @@ impl Reducible for Nav {
                 n.hover = Some(o);
                 n.window = o / WINDOW;
             }
-            NavAction::Key {
-                key,
-                size,
-                cols,
-                page,
-            } => {
+            NavAction::Key { key, size, cols, page } => {
                 let from = n.cursor.filter(|&c| c < size).unwrap_or(n.window * WINDOW);
                 if let Some(to) = key_target(&key, from, size, cols, page) {
                     n.cursor = Some(to);
@@ -183,11 +173,7 @@ pub(crate) fn cell_events(
             }
         })
     };
-    let page = if size > WINDOW {
-        WINDOW
-    } else {
-        grid.cols * (grid.rows / 4).max(1)
-    };
+    let page = if size > WINDOW { WINDOW } else { grid.cols * (grid.rows / 4).max(1) };
     let on_key = {
         let nav = nav.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -196,12 +182,7 @@ pub(crate) fn cell_events(
                 return;
             };
             e.prevent_default();
-            nav.dispatch(NavAction::Key {
-                key,
-                size,
-                cols: grid.cols,
-                page,
-            });
+            nav.dispatch(NavAction::Key { key, size, cols: grid.cols, page });
         })
     };
     let focus = |on: bool| {
@@ -247,18 +228,10 @@ mod tests {
         let size = 1_048_574;
         let n = after(
             Nav::default(),
-            [
-                NavAction::Window { window: 3, size },
-                NavAction::Focus { on: true, size },
-            ],
+            [NavAction::Window { window: 3, size }, NavAction::Focus { on: true, size }],
         );
         assert_eq!((n.cursor, n.focused), (Some(3 * WINDOW), true));
-        let key = |k: &str| NavAction::Key {
-            key: k.into(),
-            size,
-            cols: 256,
-            page: WINDOW,
-        };
+        let key = |k: &str| NavAction::Key { key: k.into(), size, cols: 256, page: WINDOW };
         let n = after(n, [NavAction::Hover(Some(7)), key("PageUp")]);
         assert_eq!((n.cursor, n.window, n.hover), (Some(2 * WINDOW), 2, None));
         // Another window keeps the cursor's place in it; the last window is partial.
@@ -267,13 +240,7 @@ mod tests {
         // A cursor left over from a larger range starts again in the window shown.
         let n = after(
             n,
-            [
-                NavAction::Focus { on: false, size },
-                NavAction::Focus {
-                    on: true,
-                    size: 254,
-                },
-            ],
+            [NavAction::Focus { on: false, size }, NavAction::Focus { on: true, size: 254 }],
         );
         assert_eq!(n.cursor, Some(253));
     }
@@ -281,14 +248,8 @@ mod tests {
     #[test]
     fn a_tap_selects_and_an_unchanged_state_is_the_same_state() {
         let n = after(Nav::default(), [NavAction::Select(WINDOW + 5)]);
-        assert_eq!(
-            (n.cursor, n.hover, n.window),
-            (Some(WINDOW + 5), Some(WINDOW + 5), 1)
-        );
+        assert_eq!((n.cursor, n.hover, n.window), (Some(WINDOW + 5), Some(WINDOW + 5), 1));
         let same = Rc::new(n);
-        assert!(Rc::ptr_eq(
-            &same,
-            &same.clone().reduce(NavAction::OverviewHover(None))
-        ));
+        assert!(Rc::ptr_eq(&same, &same.clone().reduce(NavAction::OverviewHover(None))));
     }
 }

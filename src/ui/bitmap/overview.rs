@@ -57,10 +57,7 @@ impl Overview {
         let w = ty * self.tile_cols + tx;
         let valid = tx < self.tile_cols && w < self.windows;
         let base = w * WINDOW;
-        let (c0, r0) = (
-            (x % self.tile_px) * self.scale,
-            (y % self.tile_px) * self.scale,
-        );
+        let (c0, r0) = ((x % self.tile_px) * self.scale, (y % self.tile_px) * self.scale);
         let scale = if valid { self.scale } else { 0 };
         (0..scale)
             .flat_map(move |dr| (0..scale).map(move |dc| base + (r0 + dr) * WINDOW_COLS + c0 + dc))
@@ -116,17 +113,9 @@ pub fn overview_layout(size: usize) -> Option<Overview> {
     let windows = size.div_ceil(WINDOW);
     let tile_cols = ceil_sqrt(windows);
     let tile_rows = windows.div_ceil(tile_cols);
-    let scale = (tile_cols * WINDOW_COLS)
-        .div_ceil(OVERVIEW_PX)
-        .next_power_of_two()
-        .min(WINDOW_COLS);
-    Some(Overview {
-        windows,
-        tile_cols,
-        tile_rows,
-        tile_px: WINDOW_COLS / scale,
-        scale,
-    })
+    let scale =
+        (tile_cols * WINDOW_COLS).div_ceil(OVERVIEW_PX).next_power_of_two().min(WINDOW_COLS);
+    Some(Overview { windows, tile_cols, tile_rows, tile_px: WINDOW_COLS / scale, scale })
 }
 
 /// The window under the point `(x, y)` of the overview element (`width` × `height` CSS pixels).
@@ -213,9 +202,8 @@ impl OverviewDrawn {
             self.summary = (0..w * h)
                 .map(|p| first(p).filter(|&o| o < view.size()).map(|_| Cell::Free))
                 .collect();
-            self.in_static = (0..w * h)
-                .map(|p| first(p).is_some_and(|o| o < view.static_band()))
-                .collect();
+            self.in_static =
+                (0..w * h).map(|p| first(p).is_some_and(|o| o < view.static_band())).collect();
             for (o, cell) in view.marked() {
                 let (x, y) = ov.pixel_of(o);
                 let slot = &mut self.summary[y * w + x];
@@ -238,8 +226,7 @@ impl OverviewDrawn {
             self.paint(&ov, palette(dark));
         }
         self.prev = Some(view.clone());
-        self.presented
-            .update(canvas, &self.pixels, !dirty.is_empty());
+        self.presented.update(canvas, &self.pixels, !dirty.is_empty());
     }
 
     /// Paints the overview from its summary. Notable pixels are drawn 3 × 3 (clipped to their
@@ -381,16 +368,7 @@ mod tests {
     #[test]
     fn overview() {
         let ov = overview_layout(1_048_574).unwrap();
-        assert_eq!(
-            ov,
-            Overview {
-                windows: 16,
-                tile_cols: 4,
-                tile_rows: 4,
-                tile_px: 64,
-                scale: 4
-            }
-        );
+        assert_eq!(ov, Overview { windows: 16, tile_cols: 4, tile_rows: 4, tile_px: 64, scale: 4 });
         assert_eq!((ov.width(), ov.height()), (256, 256));
         assert_eq!(ov.pixel_of(0), (0, 0));
         assert_eq!(ov.pixel_of(WINDOW + 5), (65, 0));
@@ -398,10 +376,8 @@ mod tests {
         assert_eq!(ov.cells_of(0, 0, 1_048_574).count(), 16);
         // The runs of a pixel are the cells it sums up.
         for (x, y) in [(0, 0), (65, 0), (66, 66), (255, 255), (130, 200)] {
-            let runs: Vec<usize> = ov
-                .rows_of(x, y, 1_048_574)
-                .flat_map(|(o, n)| o..o + n)
-                .collect();
+            let runs: Vec<usize> =
+                ov.rows_of(x, y, 1_048_574).flat_map(|(o, n)| o..o + n).collect();
             let cells: Vec<usize> = ov.cells_of(x, y, 1_048_574).collect();
             assert_eq!(runs, cells, "({x}, {y})");
             assert_eq!(ov.first_cell(x, y), cells.first().copied());
@@ -409,24 +385,15 @@ mod tests {
         assert_eq!(ov.cells_of(255, 255, 1_048_574).count(), 14);
         assert!(overview_layout(65_536).is_none());
         let two = overview_layout(131_070).unwrap();
-        assert_eq!(
-            (two.tile_cols, two.tile_rows, two.width(), two.height()),
-            (2, 1, 256, 128)
-        );
+        assert_eq!((two.tile_cols, two.tile_rows, two.width(), two.height()), (2, 1, 256, 128));
         assert_eq!(overview_window_at(200.0, 10.0, 256.0, 128.0, &two), Some(1));
-        assert_eq!(
-            two.tile_style(1),
-            "left:50.0000%;top:0.0000%;width:50.0000%;height:100.0000%"
-        );
+        assert_eq!(two.tile_style(1), "left:50.0000%;top:0.0000%;width:50.0000%;height:100.0000%");
     }
 
     #[test]
     fn the_most_notable_state_wins_a_pixel() {
         use Cell::*;
-        assert_eq!(
-            most_notable([Free, Allocated, Kubernetes]),
-            Some(Kubernetes)
-        );
+        assert_eq!(most_notable([Free, Allocated, Kubernetes]), Some(Kubernetes));
         assert_eq!(most_notable([Unallocated, Leaked, Allocated]), Some(Leaked));
         assert_eq!(most_notable([Leaked, Duplicate]), Some(Duplicate));
         assert_eq!(most_notable([Free, Free]), Some(Free));

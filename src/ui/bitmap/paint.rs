@@ -104,11 +104,7 @@ pub(crate) struct Pixels {
 impl Pixels {
     /// A buffer filled with `bg`.
     pub fn new(width: usize, height: usize, bg: Rgb) -> Self {
-        let mut p = Pixels {
-            data: vec![0; width * height * 4],
-            width,
-            height,
-        };
+        let mut p = Pixels { data: vec![0; width * height * 4], width, height };
         for i in 0..width * height {
             p.put(i, bg);
         }
@@ -185,12 +181,7 @@ pub fn centre_colour(
 }
 
 pub(crate) fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
-    canvas
-        .get_context("2d")
-        .ok()
-        .flatten()?
-        .dyn_into::<CanvasRenderingContext2d>()
-        .ok()
+    canvas.get_context("2d").ok().flatten()?.dyn_into::<CanvasRenderingContext2d>().ok()
 }
 
 /// Gives the canvas the right pixel size; true when it had to change (which clears it).
@@ -288,14 +279,8 @@ impl MainDrawn {
     /// when the grid, the band or the theme changed), then puts the buffer on `canvas` once.
     pub fn draw(&mut self, canvas: &HtmlCanvasElement, view: &BitmapView, grid: Grid, dark: bool) {
         let pal = palette(dark);
-        let key = MainKey {
-            grid,
-            static_band: view.static_band(),
-            dark,
-        };
-        let Grid {
-            cols, px, first, ..
-        } = grid;
+        let key = MainKey { grid, static_band: view.static_band(), dark };
+        let Grid { cols, px, first, .. } = grid;
         let patterns = px >= PATTERN_MIN_PX;
         let full = self.key != Some(key);
         if full {
@@ -305,8 +290,7 @@ impl MainDrawn {
             if patterns {
                 for i in 0..grid.count {
                     let in_static = first + i < view.static_band();
-                    self.pixels
-                        .gap((i % cols) * px, (i / cols) * px, px, in_static, pal);
+                    self.pixels.gap((i % cols) * px, (i / cols) * px, px, in_static, pal);
                 }
             }
             self.key = Some(key);
@@ -323,8 +307,7 @@ impl MainDrawn {
                     shade: shaded(i, cols, px),
                 };
                 let inner = if patterns { px - 1 } else { px };
-                self.pixels
-                    .cell((i % cols) * px, (i / cols) * px, inner, look, pal);
+                self.pixels.cell((i % cols) * px, (i / cols) * px, inner, look, pal);
                 self.cells[i] = cell;
                 changed = true;
             }
@@ -341,12 +324,7 @@ pub(crate) const SWATCH_PX: usize = 14;
 pub(crate) fn swatch(cell: Option<Cell>, dark: bool) -> Pixels {
     let pal = palette(dark);
     let mut p = Pixels::new(SWATCH_PX, SWATCH_PX, pal.bg);
-    let look = |cell, in_static| Look {
-        cell: Some(cell),
-        in_static,
-        patterns: true,
-        shade: false,
-    };
+    let look = |cell, in_static| Look { cell: Some(cell), in_static, patterns: true, shade: false };
     match cell {
         Some(c) => p.cell(0, 0, SWATCH_PX, look(c, false), pal),
         None => {
@@ -364,12 +342,8 @@ mod tests {
     #[test]
     fn cells_have_shapes_when_big_enough() {
         let pal = palette(false);
-        let look = |cell, patterns| Look {
-            cell: Some(cell),
-            in_static: false,
-            patterns,
-            shade: false,
-        };
+        let look =
+            |cell, patterns| Look { cell: Some(cell), in_static: false, patterns, shade: false };
         // A kubernetes cell: a dot in the middle, vermillion at the corner.
         let mut p = Pixels::new(23, 23, pal.bg);
         p.cell(0, 0, 23, look(Cell::Kubernetes, true), pal);

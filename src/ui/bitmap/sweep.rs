@@ -32,9 +32,8 @@ pub(crate) fn use_sweep(sweep: u64, node: &NodeRef, drawn: &Rc<RefCell<MainDrawn
             let (node, drawn, band) = (node.clone(), drawn.clone(), band.clone());
             move || restore_band(&node, &drawn.borrow(), &band)
         };
-        let started = node
-            .cast::<HtmlCanvasElement>()
-            .filter(|_| grew && !prefers_reduced_motion());
+        let started =
+            node.cast::<HtmlCanvasElement>().filter(|_| grew && !prefers_reduced_motion());
         let frames = started.as_ref().map(|canvas| {
             let _ = canvas.set_attribute("data-sweeping", "true");
             let restore = restore.clone();

@@ -92,11 +92,8 @@ pub(crate) fn palette(dark: bool) -> &'static Palette {
 /// instance of the lab carries its own theme); without one, or with another value, the system's
 /// preference.
 pub(crate) fn is_dark(el: &web_sys::Element) -> bool {
-    let theme = el
-        .closest("[data-theme]")
-        .ok()
-        .flatten()
-        .and_then(|e| e.get_attribute("data-theme"));
+    let theme =
+        el.closest("[data-theme]").ok().flatten().and_then(|e| e.get_attribute("data-theme"));
     match theme.as_deref() {
         Some("dark") => true,
         Some("light") => false,
@@ -106,8 +103,7 @@ pub(crate) fn is_dark(el: &web_sys::Element) -> bool {
 
 /// [`is_dark`] of the element behind `node`; the system's preference before it is mounted.
 pub(crate) fn dark_at(node: &NodeRef) -> bool {
-    node.cast::<web_sys::Element>()
-        .map_or_else(prefers_dark, |el| is_dark(&el))
+    node.cast::<web_sys::Element>().map_or_else(prefers_dark, |el| is_dark(&el))
 }
 
 /// Calls `on_change` whenever a `data-theme` attribute changes in the tree (document or shadow
@@ -120,26 +116,17 @@ fn watch_theme(
     use js_sys::{Array, Function, Object, Reflect};
     use wasm_bindgen::JsValue;
     let window = crate::ui::browser::window()?;
-    let ctor: Function = Reflect::get(&window, &JsValue::from_str("MutationObserver"))
-        .ok()?
-        .dyn_into()
-        .ok()?;
+    let ctor: Function =
+        Reflect::get(&window, &JsValue::from_str("MutationObserver")).ok()?.dyn_into().ok()?;
     let observer = Reflect::construct(&ctor, &Array::of1(on_change)).ok()?;
     let options = Object::new();
     let set = |k: &str, v: &JsValue| Reflect::set(&options, &JsValue::from_str(k), v).ok();
     set("attributes", &JsValue::TRUE)?;
     set("subtree", &JsValue::TRUE)?;
-    set(
-        "attributeFilter",
-        &Array::of1(&JsValue::from_str("data-theme")),
-    )?;
-    let observe: Function = Reflect::get(&observer, &JsValue::from_str("observe"))
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    observe
-        .call2(&observer, &el.get_root_node(), &options)
-        .ok()?;
+    set("attributeFilter", &Array::of1(&JsValue::from_str("data-theme")))?;
+    let observe: Function =
+        Reflect::get(&observer, &JsValue::from_str("observe")).ok()?.dyn_into().ok()?;
+    observe.call2(&observer, &el.get_root_node(), &options).ok()?;
     Some(observer)
 }
 

@@ -16,16 +16,13 @@ pub(crate) fn use_tour_autoplay(
     in_view: bool,
     lab: UseReducerDispatcher<LabState>,
 ) {
-    use_effect_with(
-        (wait_ms, step, generation, in_view),
-        move |&(wait, _, _, in_view)| {
-            let timer = wait.filter(|_| in_view).map(|ms| {
-                gloo_timers::callback::Timeout::new(ms, move || {
-                    let animate = !prefers_reduced_motion();
-                    lab.dispatch(Msg::TourAutoNext { animate });
-                })
-            });
-            move || drop(timer)
-        },
-    );
+    use_effect_with((wait_ms, step, generation, in_view), move |&(wait, _, _, in_view)| {
+        let timer = wait.filter(|_| in_view).map(|ms| {
+            gloo_timers::callback::Timeout::new(ms, move || {
+                let animate = !prefers_reduced_motion();
+                lab.dispatch(Msg::TourAutoNext { animate });
+            })
+        });
+        move || drop(timer)
+    });
 }

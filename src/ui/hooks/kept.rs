@@ -18,7 +18,9 @@ fn messages(kept: &str, mut playing: bool) -> Vec<Msg> {
     let mut out = Vec::new();
     for action in kept.split_whitespace() {
         match action {
-            "next" => out.extend([Msg::TakeOver, Msg::TourNext { animate: !prefers_reduced_motion() }]),
+            "next" => {
+                out.extend([Msg::TakeOver, Msg::TourNext { animate: !prefers_reduced_motion() }])
+            }
             "play" | "pause" => {
                 let play = action == "play";
                 out.push(if play == playing { Msg::TakeOver } else { Msg::TogglePlay });
@@ -48,7 +50,9 @@ pub(crate) fn use_kept_clicks(
         // After the render the messages bring.
         let timer = focus.map(|sel| {
             gloo_timers::callback::Timeout::new(0, move || {
-                let button = root.cast::<web_sys::Element>().and_then(|r| r.query_selector(&sel).ok().flatten());
+                let button = root
+                    .cast::<web_sys::Element>()
+                    .and_then(|r| r.query_selector(&sel).ok().flatten());
                 if let Some(b) = button.and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
                     let _ = b.focus();
                 }

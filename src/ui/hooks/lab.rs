@@ -26,9 +26,7 @@ impl Reducible for LabState {
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         if self.lab.borrow_mut().update(msg) {
-            Rc::new(LabState {
-                lab: self.lab.clone(),
-            })
+            Rc::new(LabState { lab: self.lab.clone() })
         } else {
             self
         }
@@ -38,11 +36,7 @@ impl Reducible for LabState {
 /// The lab this instance opens with (once: later props do not reopen it).
 #[hook]
 pub(crate) fn use_lab(props: &crate::ui::AppProps) -> UseReducerHandle<LabState> {
-    let (scenario, tour, link) = (
-        props.scenario.clone(),
-        props.tour.clone(),
-        props.link.clone(),
-    );
+    let (scenario, tour, link) = (props.scenario.clone(), props.tour.clone(), props.link.clone());
     let (file, imported) = (props.tour_file.clone(), props.imported.clone());
     let (step, lang, autoplay) = (props.step, props.lang, props.autoplay);
     use_reducer(move || {
@@ -58,8 +52,6 @@ pub(crate) fn use_lab(props: &crate::ui::AppProps) -> UseReducerHandle<LabState>
             lang,
             autoplay,
         });
-        LabState {
-            lab: Rc::new(RefCell::new(lab)),
-        }
+        LabState { lab: Rc::new(RefCell::new(lab)) }
     })
 }

@@ -30,7 +30,9 @@ pub(crate) fn use_picked(wrap: NodeRef) -> Picked {
         let (picked, opener, wrap) = (picked.clone(), opener.clone(), wrap.clone());
         use_callback((), move |s: (Subject, bool), _| {
             if let Some(w) = wrap.cast::<Element>() {
-                let from = active(&w).filter(|a| w.contains(Some(a)) && a.closest(".inspector").ok().flatten().is_none());
+                let from = active(&w).filter(|a| {
+                    w.contains(Some(a)) && a.closest(".inspector").ok().flatten().is_none()
+                });
                 if from.is_some() {
                     *opener.borrow_mut() = from;
                 }
@@ -42,7 +44,10 @@ pub(crate) fn use_picked(wrap: NodeRef) -> Picked {
         let picked = picked.clone();
         use_callback((), move |(), _| {
             let w = wrap.cast::<Element>();
-            let inside = w.as_ref().and_then(active).is_some_and(|a| a.closest(".inspector").ok().flatten().is_some());
+            let inside = w
+                .as_ref()
+                .and_then(active)
+                .is_some_and(|a| a.closest(".inspector").ok().flatten().is_some());
             let back = opener.borrow_mut().take().filter(|o| o.is_connected());
             // An SVG object of the stage has `focus()` too.
             if let Some(o) = back.filter(|_| inside) {

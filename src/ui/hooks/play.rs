@@ -56,23 +56,18 @@ impl Drop for FrameLoop {
 }
 
 fn performance_now() -> f64 {
-    crate::ui::browser::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
+    crate::ui::browser::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 /// Frame durations (ms) of the play loop, for the end-to-end test's figures.
 fn record_frame_time(ms: f64) {
     let Some(w) = crate::ui::browser::window() else { return };
     let key = wasm_bindgen::JsValue::from_str("__labFrameTimes");
-    let arr = js_sys::Reflect::get(&w, &key)
-        .ok()
-        .filter(|v| v.is_object())
-        .unwrap_or_else(|| {
-            let a = js_sys::Array::new();
-            let _ = js_sys::Reflect::set(&w, &key, &a);
-            a.into()
-        });
+    let arr = js_sys::Reflect::get(&w, &key).ok().filter(|v| v.is_object()).unwrap_or_else(|| {
+        let a = js_sys::Array::new();
+        let _ = js_sys::Reflect::set(&w, &key, &a);
+        a.into()
+    });
     if let Ok(arr) = arr.dyn_into::<js_sys::Array>() {
         if arr.length() < 10_000 {
             arr.push(&wasm_bindgen::JsValue::from_f64(ms));

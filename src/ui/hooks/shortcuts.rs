@@ -13,9 +13,7 @@ use crate::ui::media::prefers_reduced_motion;
 /// widget that moves with them (a bitmap canvas, the overview slider).
 fn key_is_the_elements(el: &web_sys::Element, key: &str) -> bool {
     let role = el.get_attribute("role").unwrap_or_default();
-    let editable = el
-        .dyn_ref::<web_sys::HtmlElement>()
-        .is_some_and(|h| h.is_content_editable());
+    let editable = el.dyn_ref::<web_sys::HtmlElement>().is_some_and(|h| h.is_content_editable());
     match el.tag_name().as_str() {
         "INPUT" | "SELECT" | "TEXTAREA" => true,
         _ if editable => true,
@@ -23,7 +21,9 @@ fn key_is_the_elements(el: &web_sys::Element, key: &str) -> bool {
         _ if matches!(role.as_str(), "button" | "link" | "checkbox" | "switch" | "tab") => {
             matches!(key, " " | "Enter")
         }
-        "CANVAS" => key.starts_with("Arrow") || matches!(key, "Home" | "End" | "PageUp" | "PageDown"),
+        "CANVAS" => {
+            key.starts_with("Arrow") || matches!(key, "Home" | "End" | "PageUp" | "PageDown")
+        }
         _ if matches!(role.as_str(), "application" | "slider") => {
             key.starts_with("Arrow") || matches!(key, "Home" | "End" | "PageUp" | "PageDown")
         }
@@ -48,7 +48,8 @@ pub(crate) fn use_shortcuts(
         let key = e.key();
         let focused = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
         let theirs = focused.is_some_and(|el| key_is_the_elements(&el, &key));
-        let chord = (e.ctrl_key() || e.meta_key() || e.alt_key()) && !e.get_modifier_state("AltGraph");
+        let chord =
+            (e.ctrl_key() || e.meta_key() || e.alt_key()) && !e.get_modifier_state("AltGraph");
         if theirs || chord || e.default_prevented() {
             return;
         }

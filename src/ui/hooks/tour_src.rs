@@ -13,7 +13,9 @@ const MAX_TOUR_BYTES: usize = 1024 * 1024;
 
 /// `src` resolved against the page's address (a relative one is the page's, as a link's is).
 fn absolute(src: &str) -> Result<String, String> {
-    let base = crate::ui::browser::window().and_then(|w| w.document()).and_then(|d| d.base_uri().ok().flatten());
+    let base = crate::ui::browser::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten());
     let url = match base {
         Some(base) => web_sys::Url::new_with_base(src, &base),
         None => web_sys::Url::new(src),
@@ -26,17 +28,24 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     let window = crate::ui::browser::window().ok_or("no window to fetch from")?;
     // A refused fetch (CORS, the page's policy, the network) rejects with a TypeError that
     // names none of them: say which are possible.
-    let refused = |_| "could not fetch it (the network, CORS or the page's Content-Security-Policy refused it)".to_string();
+    let refused = |_| {
+        "could not fetch it (the network, CORS or the page's Content-Security-Policy refused it)"
+            .to_string()
+    };
     let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(refused)?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| "no response".to_string())?;
     if !response.ok() {
         return Err(format!("HTTP {} {}", response.status(), response.status_text()));
     }
     let text = response.text().map_err(|_| "the response has no text".to_string())?;
-    let text = JsFuture::from(text).await.map_err(|_| "the response could not be read".to_string())?;
+    let text =
+        JsFuture::from(text).await.map_err(|_| "the response could not be read".to_string())?;
     let text = text.as_string().unwrap_or_default();
     if text.len() > MAX_TOUR_BYTES {
-        return Err(format!("{} bytes, more than a tour file may hold ({MAX_TOUR_BYTES})", text.len()));
+        return Err(format!(
+            "{} bytes, more than a tour file may hold ({MAX_TOUR_BYTES})",
+            text.len()
+        ));
     }
     Ok(text)
 }

@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 use yew::prelude::*;
 
 use super::{act, PanelProps};
-use crate::duration::format_ms;
-use crate::lab::inspect::words::{behavior_label, crash_hint, stop_hint};
-use crate::lang::Lang;
 use crate::contract::scenario::{Action, AddApiserver, ApiserverSpec};
 use crate::contract::state::{ApiserverState, ApiserverStatus};
-use crate::lab::{ApiserverActions, MarkKind};
+use crate::duration::format_ms;
+use crate::lab::inspect::words::{behavior_label, crash_hint, stop_hint};
 use crate::lab::parts::{Part, Spot};
+use crate::lab::{ApiserverActions, MarkKind};
+use crate::lang::Lang;
 
 /// An apiserver's status in words (in English, the state's own word).
 pub(crate) fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {
@@ -30,11 +30,7 @@ pub(crate) fn status_text(status: ApiserverStatus, lang: Lang) -> &'static str {
 
 /// A TTL ring: the share of the lease's time to live that is left.
 fn ttl_ring(left: u64, ttl: u64, lang: Lang) -> Html {
-    let frac = if ttl == 0 {
-        0.0
-    } else {
-        left as f64 / ttl as f64
-    };
+    let frac = if ttl == 0 { 0.0 } else { left as f64 / ttl as f64 };
     let c = 2.0 * std::f64::consts::PI * 15.0;
     html! {
         <svg class="ring" viewBox="0 0 36 36" role="img" aria-label={match lang {
@@ -66,7 +62,10 @@ fn next_apiserver(apiservers: &[ApiserverState]) -> Action {
 /// An apiserver's buttons (crash, stop, start, isolate): class, whether the core would take
 /// the action now (the core's own rule, [`crate::lab::Lab::allowed`]), and the action. The
 /// card and the inspector offer these and only these.
-pub(crate) fn apiserver_actions(name: &str, allowed: ApiserverActions) -> [(&'static str, bool, Action); 4] {
+pub(crate) fn apiserver_actions(
+    name: &str,
+    allowed: ApiserverActions,
+) -> [(&'static str, bool, Action); 4] {
     [
         ("crash", allowed.crash, Action::crash(name)),
         ("stop", allowed.stop, Action::stop(name)),
@@ -82,11 +81,8 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
     let panel = spots.own(&Spot::Part(Part::Apiservers));
     let lang = super::super::use_lang();
     let st = &p.frame.state;
-    let leases: BTreeMap<&str, u64> = st
-        .leases
-        .iter()
-        .map(|l| (l.ip.as_str(), l.ttl_left_ms))
-        .collect();
+    let leases: BTreeMap<&str, u64> =
+        st.leases.iter().map(|l| (l.ip.as_str(), l.ttl_left_ms)).collect();
     let last_write: BTreeMap<&str, u64> = p
         .frame
         .marks
@@ -134,7 +130,15 @@ fn action_labels(name: &str, lang: Lang) -> [String; 4] {
 
 /// One apiserver's card: `lease` is its lease's TTL left, `pulse` the instant of its last
 /// lease write.
-fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, spot: crate::ui::spots::Mark, p: &PanelProps, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+fn card(
+    a: &ApiserverState,
+    lease: Option<u64>,
+    pulse: u64,
+    spot: crate::ui::spots::Mark,
+    p: &PanelProps,
+    lang: Lang,
+    ids: &crate::ui::ids::Ids,
+) -> Html {
     let name = a.name.clone();
     let allowed = p.frame.allowed.get(&name).copied().unwrap_or_default();
     let [crash, stop, start, isolate] = action_labels(&name, lang);
@@ -176,9 +180,9 @@ fn card(a: &ApiserverState, lease: Option<u64>, pulse: u64, spot: crate::ui::spo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::{Lab, Msg, Opening};
     use crate::contract::scenario::Millis;
     use crate::lab::share::percent_encode;
+    use crate::lab::{Lab, Msg, Opening};
 
     #[test]
     fn each_button_is_enabled_exactly_when_the_lab_allows_its_action() {
@@ -195,8 +199,12 @@ mod tests {
             let actions: Vec<&Action> = buttons.iter().map(|(_, _, a)| a).collect();
             assert_eq!(
                 actions,
-                [&Action::crash("apiserver-a"), &Action::stop("apiserver-a"), &Action::start("apiserver-a"),
-                    &Action::isolate("apiserver-a", super::super::CUT_FOR)]
+                [
+                    &Action::crash("apiserver-a"),
+                    &Action::stop("apiserver-a"),
+                    &Action::start("apiserver-a"),
+                    &Action::isolate("apiserver-a", super::super::CUT_FOR)
+                ]
             );
         }
     }
@@ -213,7 +221,8 @@ mod tests {
         lab.update(Msg::Act(Action::isolate("apiserver-b", Millis::new(30_000).unwrap())));
         let view = lab.view();
         assert_eq!(view.state.apiservers[1].status, ApiserverStatus::Isolated);
-        let [crash, stop, start, isolate] = apiserver_actions("apiserver-b", view.allowed["apiserver-b"]);
+        let [crash, stop, start, isolate] =
+            apiserver_actions("apiserver-b", view.allowed["apiserver-b"]);
         assert!(crash.1 && !stop.1 && !start.1 && isolate.1);
         // What is not offered is what the core refuses.
         lab.update(Msg::Act(stop.2));

@@ -7,14 +7,14 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::Corrupt;
-use crate::k8s::api::Behavior;
 use crate::duration::format_ms;
+use crate::k8s::api::Behavior;
 use crate::lab::inspect::{BitmapView, Cell, MAX_CELLS};
 use crate::lab::parts::{Part, Spot};
 use crate::lab::Msg;
+use crate::lab::{Bitmaps as Maps, CidrCanvas};
 use crate::lang::Lang;
 use crate::ui::bitmap::{group, Bitmap};
-use crate::lab::{Bitmaps as Maps, CidrCanvas};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct BitmapsProps {
@@ -36,9 +36,11 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
     let objects = p.behavior.ip_addresses();
     let spots = crate::ui::spots::use_spots();
     let [panel, cluster_ip, node_port, ip_addresses] =
-        [Part::Bitmaps, Part::ClusterIp, Part::NodePort, Part::IpAddresses].map(|p| spots.own(&Spot::Part(p)));
+        [Part::Bitmaps, Part::ClusterIp, Part::NodePort, Part::IpAddresses]
+            .map(|p| spots.own(&Spot::Part(p)));
     // The primary range's bitmap is the ClusterIP bitmap a step points at.
-    let mark = |i: usize| if i == 0 { cluster_ip.clone() } else { crate::ui::spots::Mark::default() };
+    let mark =
+        |i: usize| if i == 0 { cluster_ip.clone() } else { crate::ui::spots::Mark::default() };
     // Under 1.33 the bitmap is still written, and nothing repairs it.
     let bitmap_title = |v: &BitmapView| match (objects, lang) {
         (false, _) => format!("ClusterIP {}", v.range),
@@ -54,7 +56,10 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
     };
     let (heading, label) = if objects {
         (
-            lang.pick("Allocations in etcd: IPAddress objects and bitmaps", "etcd 中的分配：IPAddress 对象与位图"),
+            lang.pick(
+                "Allocations in etcd: IPAddress objects and bitmaps",
+                "etcd 中的分配：IPAddress 对象与位图",
+            ),
             lang.pick("Allocations", "分配"),
         )
     } else {
@@ -93,7 +98,13 @@ pub(crate) fn bitmaps(p: &BitmapsProps) -> Html {
 
 /// One ServiceCIDR prefix: which object it belongs to, whether that is ready or being deleted,
 /// and its IPAddress objects on the canvas.
-fn cidr_canvas(i: usize, c: &CidrCanvas, sweep: u64, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+fn cidr_canvas(
+    i: usize,
+    c: &CidrCanvas,
+    sweep: u64,
+    lang: Lang,
+    ids: &crate::ui::ids::Ids,
+) -> Html {
     let v = &c.view;
     let (state_class, state) = match (c.deleting, c.ready) {
         (true, _) if c.terminating => (
@@ -103,7 +114,9 @@ fn cidr_canvas(i: usize, c: &CidrCanvas, sweep: u64, lang: Lang, ids: &crate::ui
                 "删除中，Terminating：仍有只属于它的 IPAddress；不再接受新的分配",
             ),
         ),
-        (true, _) => ("deleting", lang.pick("deleting: takes no new allocation", "删除中：不再接受新的分配")),
+        (true, _) => {
+            ("deleting", lang.pick("deleting: takes no new allocation", "删除中：不再接受新的分配"))
+        }
         (false, Some(false)) => ("not-ready", lang.pick("not ready", "未就绪")),
         (false, Some(true)) => ("ready", lang.pick("ready", "就绪")),
         (false, None) => ("unset", lang.pick("Ready unset: allocatable", "Ready 未设置：可以分配")),

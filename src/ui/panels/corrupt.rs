@@ -3,11 +3,11 @@
 use yew::prelude::*;
 
 use super::{field, form_error};
+use crate::contract::scenario::{Action, Corruption, FormRefusal};
+use crate::k8s::api::{Behavior, ParentReference};
 use crate::lab::Msg;
 use crate::lang::Lang;
 use crate::ui::ids::use_ids;
-use crate::k8s::api::{Behavior, ParentReference};
-use crate::contract::scenario::{Action, Corruption, FormRefusal};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct CorruptProps {
@@ -21,14 +21,54 @@ fn kinds(behavior: Behavior) -> Vec<(&'static str, &'static str, &'static str)> 
     let ip = || std::net::IpAddr::from([10, 96, 0, 9]);
     let parent = ParentReference::service("default", "x");
     let all = [
-        (Corruption::LeakClusterIp { ip: ip() }, "leak_cluster_ip", "leak a ClusterIP", "泄漏一个 ClusterIP"),
-        (Corruption::UnallocateClusterIp { ip: ip() }, "unallocate_cluster_ip", "clear a ClusterIP bit", "清除一个 ClusterIP 的位"),
-        (Corruption::PutIpAddress { ip: ip(), parent }, "put_ip_address", "write an IPAddress for a service", "为某个 Service 写入一个 IPAddress"),
-        (Corruption::DeleteIpAddress { ip: ip() }, "delete_ip_address", "delete an IPAddress", "删除一个 IPAddress"),
-        (Corruption::LeakNodePort { port: 1 }, "leak_node_port", "leak a NodePort", "泄漏一个 NodePort"),
-        (Corruption::UnallocateNodePort { port: 1 }, "unallocate_node_port", "clear a NodePort bit", "清除一个 NodePort 的位"),
-        (Corruption::ForceClusterIp { namespace: String::new(), name: String::new(), ip: ip() }, "force_cluster_ip", "force a Service onto an IP", "强行让 Service 使用某个 IP"),
-        (Corruption::ForceNodePort { namespace: String::new(), name: String::new(), port: 1 }, "force_node_port", "force a Service onto a NodePort", "强行让 Service 使用某个 NodePort"),
+        (
+            Corruption::LeakClusterIp { ip: ip() },
+            "leak_cluster_ip",
+            "leak a ClusterIP",
+            "泄漏一个 ClusterIP",
+        ),
+        (
+            Corruption::UnallocateClusterIp { ip: ip() },
+            "unallocate_cluster_ip",
+            "clear a ClusterIP bit",
+            "清除一个 ClusterIP 的位",
+        ),
+        (
+            Corruption::PutIpAddress { ip: ip(), parent },
+            "put_ip_address",
+            "write an IPAddress for a service",
+            "为某个 Service 写入一个 IPAddress",
+        ),
+        (
+            Corruption::DeleteIpAddress { ip: ip() },
+            "delete_ip_address",
+            "delete an IPAddress",
+            "删除一个 IPAddress",
+        ),
+        (
+            Corruption::LeakNodePort { port: 1 },
+            "leak_node_port",
+            "leak a NodePort",
+            "泄漏一个 NodePort",
+        ),
+        (
+            Corruption::UnallocateNodePort { port: 1 },
+            "unallocate_node_port",
+            "clear a NodePort bit",
+            "清除一个 NodePort 的位",
+        ),
+        (
+            Corruption::ForceClusterIp { namespace: String::new(), name: String::new(), ip: ip() },
+            "force_cluster_ip",
+            "force a Service onto an IP",
+            "强行让 Service 使用某个 IP",
+        ),
+        (
+            Corruption::ForceNodePort { namespace: String::new(), name: String::new(), port: 1 },
+            "force_node_port",
+            "force a Service onto a NodePort",
+            "强行让 Service 使用某个 NodePort",
+        ),
     ];
     all.into_iter()
         .filter(|(c, ..)| !c.edits_ip_bitmap() || behavior.cluster_ip_bitmap())
@@ -50,12 +90,20 @@ fn refusal(r: &FormRefusal, lang: Lang) -> String {
     match (r, lang) {
         (FormRefusal::NotAPort(v), Lang::En) => format!("IP or port: {v:?} is not a port number"),
         (FormRefusal::NotAPort(v), Lang::Zh) => format!("IP 或端口：{v:?} 不是端口号"),
-        (FormRefusal::PortOutOfRange(p), Lang::En) => format!("IP or port: {p} is not a port number (1-65535)"),
-        (FormRefusal::PortOutOfRange(p), Lang::Zh) => format!("IP 或端口：{p} 不是端口号（1-65535）"),
+        (FormRefusal::PortOutOfRange(p), Lang::En) => {
+            format!("IP or port: {p} is not a port number (1-65535)")
+        }
+        (FormRefusal::PortOutOfRange(p), Lang::Zh) => {
+            format!("IP 或端口：{p} 不是端口号（1-65535）")
+        }
         (FormRefusal::NotAnIp(v), Lang::En) => format!("IP or port: {v:?} is not an IP address"),
         (FormRefusal::NotAnIp(v), Lang::Zh) => format!("IP 或端口：{v:?} 不是 IP 地址"),
-        (FormRefusal::NoService, Lang::En) => "service: name the Service (namespace/name)".to_string(),
-        (FormRefusal::NoService, Lang::Zh) => "Service：请填写 Service（namespace/name）".to_string(),
+        (FormRefusal::NoService, Lang::En) => {
+            "service: name the Service (namespace/name)".to_string()
+        }
+        (FormRefusal::NoService, Lang::Zh) => {
+            "Service：请填写 Service（namespace/name）".to_string()
+        }
         (FormRefusal::Other(why), _) => why.clone(),
     }
 }

@@ -4,11 +4,11 @@
 use yew::prelude::*;
 
 use super::{act, used_text, PanelProps};
+use crate::contract::scenario::{Action, Outage};
 use crate::duration::format_ms;
 use crate::lab::parts::{Part, Spot};
 use crate::lab::KeyKind;
 use crate::lang::Lang;
-use crate::contract::scenario::{Action, Outage};
 
 #[function_component(Etcd)]
 pub(crate) fn etcd(p: &PanelProps) -> Html {
@@ -23,7 +23,8 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
         .map(|a| (a.range.clone(), a.used, a.size))
         .collect::<Vec<_>>();
     let spots = crate::ui::spots::use_spots();
-    let [etcd, leases, in_ranges] = [Part::Etcd, Part::Leases, Part::Ranges].map(|p| spots.own(&Spot::Part(p)));
+    let [etcd, leases, in_ranges] =
+        [Part::Etcd, Part::Leases, Part::Ranges].map(|p| spots.own(&Spot::Part(p)));
     html! {
         <div role="region" class={classes!("panel", "etcd", etcd.class())} data-tour-spot={etcd.attr()} aria-labelledby={ids.id("h-etcd")}>
             <h2 id={ids.id("h-etcd")}>{ "etcd" }

@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
+use crate::contract::scenario::Scenario;
 use crate::import::kubectl::{self, Comparison, Finding, Note, Options, Progress};
 use crate::lab::Msg;
-use crate::contract::scenario::Scenario;
 
 mod form;
 mod view;
@@ -106,10 +106,7 @@ fn options(range: &str, behavior: &str) -> Options {
 fn outcome(file: &serde_json::Value, scenario: &Scenario, notes: Vec<Note>) -> Outcome {
     Outcome {
         behavior: file["behavior"].as_str().unwrap_or_default().to_string(),
-        range: file["cluster"]["service_cluster_ip_range"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
+        range: file["cluster"]["service_cluster_ip_range"].as_str().unwrap_or_default().to_string(),
         services: file["initial"]["services"].as_array().map_or(0, Vec::len),
         notes,
         findings: kubectl::findings(scenario),
@@ -187,8 +184,13 @@ struct Run {
 impl Run {
     /// Imports `input` with the range and behaviour the fields hold, in the page or in a worker.
     fn start(&self, input: Input) {
-        let range = self.range.cast::<web_sys::HtmlInputElement>().map(|i| i.value()).unwrap_or_default();
-        let behavior = self.behavior.cast::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
+        let range =
+            self.range.cast::<web_sys::HtmlInputElement>().map(|i| i.value()).unwrap_or_default();
+        let behavior = self
+            .behavior
+            .cast::<web_sys::HtmlSelectElement>()
+            .map(|s| s.value())
+            .unwrap_or_default();
         self.job.borrow_mut().take();
         self.opening.set(false);
         self.waiting.borrow_mut().take();
@@ -223,8 +225,11 @@ impl Run {
                 self.status.set(Status::Loading(name.clone()));
                 let run = self.clone();
                 wasm_bindgen_futures::spawn_local(async move {
-                    let Ok(buffer) = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await else {
-                        return run.finish(Err(format!("{name}: the browser could not read the file")));
+                    let Ok(buffer) =
+                        wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await
+                    else {
+                        return run
+                            .finish(Err(format!("{name}: the browser could not read the file")));
                     };
                     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
                     match kubectl::text_of(&bytes) {
@@ -298,7 +303,8 @@ impl Run {
     fn start_file(&self, file: web_sys::File) {
         if file.size() > kubectl::MAX_BYTES as f64 {
             let (mb, limit) = (file.size() as u64 >> 20, kubectl::MAX_BYTES >> 20);
-            let e = format!("{}: {mb} MB is more than the {limit} MB the import reads", file.name());
+            let e =
+                format!("{}: {mb} MB is more than the {limit} MB the import reads", file.name());
             self.status.set(Status::Done(Err(e)));
             return;
         }

@@ -4,16 +4,16 @@
 use yew::prelude::*;
 
 use super::{act, Frame};
+use crate::contract::scenario::{Action, ObjectRef};
+use crate::contract::state::State;
 use crate::duration::format_ms;
+use crate::k8s::api::EndpointSlice;
 use crate::k8s::event::{Event, EventKind};
+use crate::lab::inspect::words::{address_added, address_left, selector_note};
+use crate::lab::parts::{Part, Spot};
+use crate::lab::ReconcilerType;
 use crate::lab::{EndpointsChange, Msg};
 use crate::lang::Lang;
-use crate::contract::scenario::{Action, ObjectRef};
-use crate::k8s::api::EndpointSlice;
-use crate::lab::inspect::words::{address_added, address_left, selector_note};
-use crate::lab::ReconcilerType;
-use crate::lab::parts::{Part, Spot};
-use crate::contract::state::State;
 
 /// How long an address that left the Endpoints fades out (`@keyframes leave` in
 /// `static/style.css`), after which its element is removed.
@@ -53,10 +53,7 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
     let lang = super::super::use_lang();
     let fading = use_fading(&p.change);
     let st = &p.frame.state;
-    let svc = st
-        .services
-        .iter()
-        .find(|s| s.namespace == "default" && s.name == "kubernetes");
+    let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == "kubernetes");
     let ep = st.kubernetes_endpoints();
     let last_reset = p.frame.events.iter().rev().find_map(|e| match &e.kind {
         EventKind::EndpointsReset { addresses } => Some((e, addresses)),
@@ -71,7 +68,8 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
     });
     let spots = crate::ui::spots::use_spots();
     let live = crate::ui::live::use_politeness();
-    let [panel, endpoints, slice] = [Part::KubernetesService, Part::Endpoints, Part::EndpointSlice].map(|p| spots.own(&Spot::Part(p)));
+    let [panel, endpoints, slice] = [Part::KubernetesService, Part::Endpoints, Part::EndpointSlice]
+        .map(|p| spots.own(&Spot::Part(p)));
     html! {
         <div role="region" class={classes!("panel", "kubernetes", panel.class())} data-tour-spot={panel.attr()} aria-labelledby={ids.id("h-kubernetes")}>
             <h2 id={ids.id("h-kubernetes")}>{ "default/kubernetes" }<span class="sub">{ lang.pick("Service, Endpoints and EndpointSlice, written by the apiservers themselves", "Service、Endpoints 与 EndpointSlice，由 apiserver 自己写入") }</span></h2>
@@ -138,7 +136,12 @@ fn written_by(
 
 /// The EndpointSlice `default/kubernetes` the apiservers write beside the Endpoints: its address
 /// type and each endpoint with its `ready` condition.
-fn slice_view(slice: Option<&EndpointSlice>, spot: &crate::ui::spots::Mark, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+fn slice_view(
+    slice: Option<&EndpointSlice>,
+    spot: &crate::ui::spots::Mark,
+    lang: Lang,
+    ids: &crate::ui::ids::Ids,
+) -> Html {
     html! {
         <div class={classes!("ep-side", "slice", spot.class())} data-tour-spot={spot.attr()} id={ids.id("kubernetes-slice")}>
             <h3>{ "EndpointSlice" }</h3>

@@ -16,9 +16,9 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::Frame;
+use crate::contract::scenario::{Action, Millis};
 use crate::lab::Msg;
 use crate::lang::Lang;
-use crate::contract::scenario::{Action, Millis};
 
 pub(crate) use apiservers::{apiserver_actions, status_text, Apiservers};
 pub(crate) use bitmaps::Bitmaps;

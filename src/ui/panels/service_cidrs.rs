@@ -6,11 +6,11 @@
 use yew::prelude::*;
 
 use super::{act, delete_label, field, PanelProps};
-use crate::ui::ids::{use_ids, Ids};
+use crate::contract::scenario::{Action, CreateServiceCidr, NameRef, ServiceCidrSpec};
 use crate::k8s::api::ServiceCidr;
 use crate::lab::Msg;
 use crate::lang::Lang;
-use crate::contract::scenario::{Action, CreateServiceCidr, NameRef, ServiceCidrSpec};
+use crate::ui::ids::{use_ids, Ids};
 
 /// The form's fields, by name (their ids are these, prefixed per instance: `crate::ui::ids`).
 const NAME: &str = "scidr-name";
@@ -39,10 +39,8 @@ pub(crate) fn form_spec(
     }
     let mut list = Vec::new();
     for (i, raw) in cidrs.iter().map(|c| c.trim()).enumerate() {
-        let label = [
-            lang.pick("First CIDR", "第一个 CIDR"),
-            lang.pick("Second CIDR", "第二个 CIDR"),
-        ][i];
+        let label =
+            [lang.pick("First CIDR", "第一个 CIDR"), lang.pick("Second CIDR", "第二个 CIDR")][i];
         if raw.is_empty() {
             if i == 0 {
                 return Err(FieldError {
@@ -70,10 +68,7 @@ pub(crate) fn form_spec(
         }
         list.push(raw.to_string());
     }
-    Ok(ServiceCidrSpec {
-        name: name.to_string(),
-        cidrs: list,
-    })
+    Ok(ServiceCidrSpec { name: name.to_string(), cidrs: list })
 }
 
 /// The `Ready` condition as `kubectl` prints a status.
@@ -99,10 +94,7 @@ pub(crate) fn service_cidrs(p: &PanelProps) -> Html {
             match form_spec(&field(&e, NAME), [&c0, &c1], lang) {
                 Ok(service_cidr) => {
                     error.set(None);
-                    let create = CreateServiceCidr {
-                        service_cidr,
-                        via: None,
-                    };
+                    let create = CreateServiceCidr { service_cidr, via: None };
                     lab.emit(Msg::Act(Action::CreateServiceCidr(create)));
                 }
                 Err(e) => error.set(Some(e)),
@@ -144,10 +136,7 @@ pub(crate) fn service_cidrs(p: &PanelProps) -> Html {
 
 /// One ServiceCIDR: name, CIDRs, condition, finalizers, deletion, and its delete button.
 fn cidr_item(c: &ServiceCidr, lab: &Callback<Msg>, lang: Lang, ids: &Ids) -> Html {
-    let delete = Action::DeleteServiceCidr(NameRef {
-        name: c.name.clone(),
-        via: None,
-    });
+    let delete = Action::DeleteServiceCidr(NameRef { name: c.name.clone(), via: None });
     let ready_class = match c.ready {
         Some(true) => "yes",
         Some(false) => "no",
@@ -190,25 +179,14 @@ mod tests {
         let e = form_spec("extra", ["10.96.0.0/33", ""], Lang::En).unwrap_err();
         assert_eq!(e.field, "scidr-cidr-0");
         assert!(
-            e.message
-                .starts_with("First CIDR: \"10.96.0.0/33\" is not a CIDR"),
+            e.message.starts_with("First CIDR: \"10.96.0.0/33\" is not a CIDR"),
             "{}",
             e.message
         );
+        assert_eq!(form_spec(" ", ["10.0.0.0/24", ""], Lang::En).unwrap_err().field, "scidr-name");
+        assert_eq!(form_spec("a", ["", ""], Lang::Zh).unwrap_err().field, "scidr-cidr-0");
         assert_eq!(
-            form_spec(" ", ["10.0.0.0/24", ""], Lang::En)
-                .unwrap_err()
-                .field,
-            "scidr-name"
-        );
-        assert_eq!(
-            form_spec("a", ["", ""], Lang::Zh).unwrap_err().field,
-            "scidr-cidr-0"
-        );
-        assert_eq!(
-            form_spec("a", ["10.0.0.0/24", "nope"], Lang::En)
-                .unwrap_err()
-                .field,
+            form_spec("a", ["10.0.0.0/24", "nope"], Lang::En).unwrap_err().field,
             "scidr-cidr-1"
         );
         let ok = form_spec(" extra ", ["10.100.0.0/16", "2001:db8::/64"], Lang::En).unwrap();

@@ -6,11 +6,11 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::{act, delete_label, field, form_error, port_field, PanelProps};
-use crate::ui::ids::use_ids;
+use crate::contract::scenario::{Action, CreatePod, CreateService, ObjectRef, SetPodReady};
 use crate::k8s::api::{Endpoints, Pod, Service, ServicePort, ServiceType};
 use crate::lab::Msg;
 use crate::lang::Lang;
-use crate::contract::scenario::{Action, CreatePod, CreateService, ObjectRef, SetPodReady};
+use crate::ui::ids::use_ids;
 
 fn port_text(p: &ServicePort, lang: Lang) -> String {
     let mut s = format!("{}/{}", p.port, p.protocol);
@@ -21,11 +21,7 @@ fn port_text(p: &ServicePort, lang: Lang) -> String {
 }
 
 pub(super) fn ports_text(ports: &[ServicePort], lang: Lang) -> String {
-    ports
-        .iter()
-        .map(|p| port_text(p, lang))
-        .collect::<Vec<_>>()
-        .join(", ")
+    ports.iter().map(|p| port_text(p, lang)).collect::<Vec<_>>().join(", ")
 }
 
 /// The Service the submitted form describes. Its name goes to the core as typed (Kubernetes
@@ -77,7 +73,8 @@ pub(crate) fn services(p: &PanelProps) -> Html {
     // The same Services from one frame to the next (a seek, a tick) are the same shared list
     // (`State::services`), and the rows, a thousand or more, are not rendered again.
     let services = st.services.clone();
-    let (limit, more) = use_rows_shown(services.len(), "services-all", ("Services", "Service"), lang);
+    let (limit, more) =
+        use_rows_shown(services.len(), "services-all", ("Services", "Service"), lang);
     let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::Services);
     html! {
         <div role="region" class={classes!("panel", "services", spot.class())} data-tour-spot={spot.attr()} aria-labelledby={ids.id("h-services")}>
@@ -114,7 +111,12 @@ const ROWS_SHOWN: usize = 100;
 /// How many of `n` rows a list shows ([`ROWS_SHOWN`], or all once asked), and the "Show all N
 /// …" button under it until it is pressed.
 #[hook]
-fn use_rows_shown(n: usize, id: &'static str, what: (&'static str, &'static str), lang: Lang) -> (usize, Option<Html>) {
+fn use_rows_shown(
+    n: usize,
+    id: &'static str,
+    what: (&'static str, &'static str),
+    lang: Lang,
+) -> (usize, Option<Html>) {
     let ids = use_ids();
     let (en, zh) = what;
     let show_all = use_state(|| false);
@@ -190,7 +192,8 @@ pub(crate) fn pods(p: &PanelProps) -> Html {
         let user = all.iter().filter(|e| !(e.namespace == "default" && e.name == "kubernetes"));
         user.cloned().collect::<Vec<_>>()
     });
-    let (limit, more) = use_rows_shown(endpoints.len(), "endpoints-all", ("Endpoints", "Endpoints"), lang);
+    let (limit, more) =
+        use_rows_shown(endpoints.len(), "endpoints-all", ("Endpoints", "Endpoints"), lang);
     let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::Pods);
     html! {
         <div role="region" class={classes!("panel", "pods", spot.class())} data-tour-spot={spot.attr()} aria-labelledby={ids.id("h-pods")}>

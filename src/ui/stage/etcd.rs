@@ -7,11 +7,18 @@ use yew::prelude::*;
 use super::layout::{Layout, Rect};
 use super::rows::{Row, RowId};
 use super::{fit, pickable, StageProps};
-use crate::ui::spots::Spots;
-use crate::lang::Lang;
 use crate::lab::upstream::Subject;
+use crate::lang::Lang;
+use crate::ui::spots::Spots;
 
-pub(super) fn etcd_box(p: &StageProps, spots: &Spots, l: &Layout, rows: &[Row], faded: &Callback<String>, lang: Lang) -> Html {
+pub(super) fn etcd_box(
+    p: &StageProps,
+    spots: &Spots,
+    l: &Layout,
+    rows: &[Row],
+    faded: &Callback<String>,
+    lang: Lang,
+) -> Html {
     let e = l.etcd;
     let st = &p.frame.state;
     let head = match (st.etcd.available, lang) {
@@ -40,13 +47,19 @@ pub(super) fn etcd_box(p: &StageProps, spots: &Spots, l: &Layout, rows: &[Row], 
 /// their count: the step that names an address shows it beside the rest it talks about. Only
 /// with a line of its own for the value (`two_line`), where the addresses have the row's width.
 fn with_addresses(row: &Row, p: &StageProps, spots: &Spots, l: &Layout) -> Row {
-    if !l.one_column || !l.two_line || row.missing || spots.on_stage(row.id.spots()).class().is_none() {
+    if !l.one_column
+        || !l.two_line
+        || row.missing
+        || spots.on_stage(row.id.spots()).class().is_none()
+    {
         return row.clone();
     }
     let st = &p.frame.state;
     let addresses: Vec<String> = match row.id {
         RowId::Endpoints => st.kubernetes_addresses().cloned().collect(),
-        RowId::Slice => st.kubernetes_slice().map_or_else(Vec::new, |s| s.endpoints.iter().flat_map(|e| e.addresses.clone()).collect()),
+        RowId::Slice => st.kubernetes_slice().map_or_else(Vec::new, |s| {
+            s.endpoints.iter().flat_map(|e| e.addresses.clone()).collect()
+        }),
         _ => return row.clone(),
     };
     // Three addresses fill the row of a 390 px phone; more keep their count (the chips list them).
@@ -62,7 +75,14 @@ const PX: (f64, f64) = (12.0, 12.0);
 const SMALL_PX: (f64, f64) = (10.0, 9.0);
 
 /// One key: its name on the left and what it holds on the right, or under it (`two_line`).
-fn key_row(p: &StageProps, spots: &Spots, row: &Row, r: Rect, two_line: bool, faded: &Callback<String>) -> Html {
+fn key_row(
+    p: &StageProps,
+    spots: &Spots,
+    row: &Row,
+    r: Rect,
+    two_line: bool,
+    faded: &Callback<String>,
+) -> Html {
     let (onclick, onkeydown) = pickable(&p.on_pick, Subject::Key(row.key.clone()));
     // The name is the drawn text, whole: a speech user says what they see (WCAG 2.5.3).
     let label = format!("{} {}", row.key, row.detail);
@@ -84,7 +104,10 @@ fn key_row(p: &StageProps, spots: &Spots, row: &Row, r: Rect, two_line: bool, fa
     let own = two_line.then(|| room.to_string());
     let (key_px, detail_px) = if small { SMALL_PX } else { PX };
     let (key_len, detail_len) = if two_line {
-        (fit::first_view_single(room, &row.key, key_px), fit::first_view_single(room, &row.detail, detail_px))
+        (
+            fit::first_view_single(room, &row.key, key_px),
+            fit::first_view_single(room, &row.detail, detail_px),
+        )
     } else {
         fit::first_view_pair(room, (&row.key, key_px), (&row.detail, detail_px))
     };

@@ -32,7 +32,13 @@ thread_local! {
 fn font_of(el: &Element) -> Option<String> {
     let style = el.owner_document()?.default_view()?.get_computed_style(el).ok()??;
     let get = |p: &str| style.get_property_value(p).unwrap_or_default();
-    Some(format!("{} {} {} {}", get("font-style"), get("font-weight"), get("font-size"), get("font-family")))
+    Some(format!(
+        "{} {} {} {}",
+        get("font-style"),
+        get("font-weight"),
+        get("font-size"),
+        get("font-family")
+    ))
 }
 
 /// The drawn width of an SVG text, in its own units, as a canvas measures its text in its font:
@@ -132,7 +138,8 @@ pub(super) fn fit(root: &Element, look: &str) {
             let room = number(&g, "data-fit-pair")?;
             let key = g.query_selector("text.key").ok().flatten()?;
             let detail = g.query_selector("text.detail").ok().flatten()?;
-            stale(&[&key, &detail], &signature(look, room, &[&key, &detail])).then_some((room, key, detail))
+            stale(&[&key, &detail], &signature(look, room, &[&key, &detail]))
+                .then_some((room, key, detail))
         })
         .collect();
     for el in singles.iter().map(|(el, _)| el).chain(pairs.iter().flat_map(|(_, k, d)| [k, d])) {
@@ -141,7 +148,8 @@ pub(super) fn fit(root: &Element, look: &str) {
     // Every font read before any width is written: a write between two reads would restyle
     // the page again for the second.
     let single_widths: Vec<f64> = singles.iter().map(|(el, _)| measured(el)).collect();
-    let pair_widths: Vec<(f64, f64)> = pairs.iter().map(|(_, k, d)| (measured(k), measured(d))).collect();
+    let pair_widths: Vec<(f64, f64)> =
+        pairs.iter().map(|(_, k, d)| (measured(k), measured(d))).collect();
     for ((el, room), w) in singles.iter().zip(single_widths) {
         press(el, (w > *room).then_some(*room));
     }
@@ -173,7 +181,11 @@ pub(super) fn mono_width(text: &str, px: f64) -> f64 {
 /// The `textLength` a row's key and value are drawn with, as attributes: in the first view only,
 /// from estimated widths, so that a long key does not run into its value before the lab
 /// measures them (`fit`, which releases them first). The live stage never sets them here.
-pub(super) fn first_view_pair(room: f64, key: (&str, f64), detail: (&str, f64)) -> (Option<String>, Option<String>) {
+pub(super) fn first_view_pair(
+    room: f64,
+    key: (&str, f64),
+    detail: (&str, f64),
+) -> (Option<String>, Option<String>) {
     if cfg!(target_arch = "wasm32") {
         return (None, None);
     }

@@ -66,7 +66,11 @@ impl Card {
         let per_line = chips_per_line(card_w, PORTRAIT_CHIP_W);
         let lines = |n: usize| n.div_ceil(per_line).max(1) as f64;
         let listed = self.others.min(3) as f64 + 1.0;
-        62.0 + (lines(self.endpoints) + lines(self.slice)) * 22.0 + 22.0 + 18.0 + listed * 16.0 + 8.0
+        62.0 + (lines(self.endpoints) + lines(self.slice)) * 22.0
+            + 22.0
+            + 18.0
+            + listed * 16.0
+            + 8.0
     }
 }
 
@@ -111,8 +115,8 @@ impl Layout {
         // Rows shrink (never below 12 units) when there are many keys.
         let gap = if rows > 14 { 2.0 } else { ROW_GAP };
         let room = etcd.h - head - 8.0;
-        let h = ((room - gap * rows.saturating_sub(1) as f64) / rows.max(1) as f64)
-            .clamp(12.0, ROW_H);
+        let h =
+            ((room - gap * rows.saturating_sub(1) as f64) / rows.max(1) as f64).clamp(12.0, ROW_H);
         (0..rows)
             .map(|i| {
                 let y = etcd.y + head + i as f64 * (h + gap);
@@ -130,11 +134,10 @@ impl Layout {
         let area = Rect::new(8.0, 8.0, 230.0, height - 80.0);
         let top = area.y + 26.0;
         let gap = if n > 6 { 4.0 } else { 8.0 };
-        let h = ((area.bottom() - top - gap * n.saturating_sub(1) as f64) / n.max(1) as f64)
-            .min(68.0);
-        let apiservers = (0..n)
-            .map(|i| Rect::new(area.x, top + i as f64 * (h + gap), area.w, h))
-            .collect();
+        let h =
+            ((area.bottom() - top - gap * n.saturating_sub(1) as f64) / n.max(1) as f64).min(68.0);
+        let apiservers =
+            (0..n).map(|i| Rect::new(area.x, top + i as f64 * (h + gap), area.w, h)).collect();
         let kcm = Rect::new(8.0, height - 60.0, 230.0, 52.0);
         let etcd = Rect::new(290.0, 8.0, 356.0, height - 16.0);
         let service = Rect::new(684.0, 8.0, 268.0, height - 150.0);
@@ -183,7 +186,12 @@ impl Layout {
         let row_h = if two_line { 30.0 } else { 22.0 };
         let etcd_h = 30.0 + 8.0 + rows.max(1) as f64 * (row_h + ROW_GAP);
         let card_w = if beside { side_w } else { width - 12.0 };
-        let service = Rect::new(if beside { width - 6.0 - side_w } else { 6.0 }, top, card_w, card.height(card_w));
+        let service = Rect::new(
+            if beside { width - 6.0 - side_w } else { 6.0 },
+            top,
+            card_w,
+            card.height(card_w),
+        );
         let (service, strip) = if beside {
             (service, Rect::new(service.x, service.bottom() + 10.0, card_w, 124.0))
         } else {
@@ -196,7 +204,14 @@ impl Layout {
         let kcm = Rect::new(6.0, etcd.y, etcd_x - 12.0, etcd.h);
         let height = strip.bottom().max(etcd.bottom()) + 6.0;
         let rows = (0..rows)
-            .map(|i| Rect::new(etcd.x + 8.0, etcd.y + 30.0 + i as f64 * (row_h + ROW_GAP), etcd.w - 16.0, row_h))
+            .map(|i| {
+                Rect::new(
+                    etcd.x + 8.0,
+                    etcd.y + 30.0 + i as f64 * (row_h + ROW_GAP),
+                    etcd.w - 16.0,
+                    row_h,
+                )
+            })
             .collect();
         Layout {
             portrait: true,
@@ -279,7 +294,8 @@ mod tests {
             let portrait = width < PORTRAIT_BELOW_PX;
             for n in 1..=16 {
                 for rows in [1, 8, 14, 24] {
-                    let l = Layout::new(width, n, rows, Card { endpoints: n, slice: n, others: rows });
+                    let l =
+                        Layout::new(width, n, rows, Card { endpoints: n, slice: n, others: rows });
                     let view = Rect::new(0.0, 0.0, l.width, l.height);
                     let boxes = [l.apiserver_area, l.kcm, l.etcd, l.service, l.strip];
                     for b in boxes.iter().chain(&l.apiservers).chain(&l.rows) {
@@ -311,7 +327,9 @@ mod tests {
         let phone = Layout::new(366.0, 3, 10, card);
         assert!(phone.portrait && phone.one_column && phone.two_line);
         assert_eq!(phone.width, 366.0);
-        assert!(phone.apiserver_area.bottom() < phone.etcd.y && phone.etcd.bottom() < phone.service.y);
+        assert!(
+            phone.apiserver_area.bottom() < phone.etcd.y && phone.etcd.bottom() < phone.service.y
+        );
         assert!(phone.service.bottom() < phone.strip.y);
         // A 750 px docs column: the card and the strip beside etcd, keys and values on one line.
         let column = Layout::new(704.0, 3, 10, card);

@@ -14,8 +14,18 @@ use crate::ui::Frame;
 /// The tokens of the pictures the stage draws whatever the state (mod.rs, etcd.rs, service.rs,
 /// strip.rs); the rows add theirs. The strip's bars carry no other token than the rows do
 /// (a ClusterIP bar, an IPAddress bar, the NodePort bar each stand beside their row).
-const PICTURES: &[&str] =
-    &["apiservers", "etcd", "kubernetes-service", "endpoints", "endpoint-slice", "services", "pods", "bitmaps", "corrupt", "events"];
+const PICTURES: &[&str] = &[
+    "apiservers",
+    "etcd",
+    "kubernetes-service",
+    "endpoints",
+    "endpoint-slice",
+    "services",
+    "pods",
+    "bitmaps",
+    "corrupt",
+    "events",
+];
 
 /// Whether the stage draws `spot` for `frame`, at any width: a one-column stage moves a token
 /// from a picture to its row, it never drops one. Data, not the page: the App decides from it
@@ -64,22 +74,34 @@ impl Places {
 
     /// The strip's own tokens: on one column, its bars carry "bitmaps" instead.
     pub(super) fn strip(&self) -> &'static str {
-        if self.one_column { "" } else { "bitmaps" }
+        if self.one_column {
+            ""
+        } else {
+            "bitmaps"
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::rows::RowId;
+    use super::*;
 
     fn row(id: RowId) -> Row {
-        Row { id, key: String::new(), detail: String::new(), ttl: None, missing: false, fading: false }
+        Row {
+            id,
+            key: String::new(),
+            detail: String::new(),
+            ttl: None,
+            missing: false,
+            fading: false,
+        }
     }
 
     #[test]
     fn on_one_column_a_spot_with_a_row_is_the_rows_alone() {
-        let rows = [row(RowId::Services), row(RowId::Range(crate::lab::RangeName::NodePorts.key()))];
+        let rows =
+            [row(RowId::Services), row(RowId::Range(crate::lab::RangeName::NodePorts.key()))];
         let phone = Places::new(true, &rows);
         assert_eq!(phone.picture("services pods"), "pods");
         assert_eq!(phone.picture("node-port bitmaps"), "bitmaps");

@@ -20,12 +20,12 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::Frame;
-use crate::duration::format_ms;
-use crate::lab::{Loop, WireOp, Write};
-use crate::lab::{EndpointsChange, Msg};
-use crate::lang::Lang;
 use crate::contract::state::ApiserverState;
+use crate::duration::format_ms;
 use crate::lab::upstream::Subject;
+use crate::lab::{EndpointsChange, Msg};
+use crate::lab::{Loop, WireOp, Write};
+use crate::lang::Lang;
 
 use super::spots::Spots;
 use crate::lab::parts::{Part, Spot};
@@ -65,9 +65,7 @@ pub(crate) struct StageProps {
 }
 
 fn now_ms() -> f64 {
-    crate::ui::browser::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
+    crate::ui::browser::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 /// The width of `node` in CSS px, followed as it changes (the container's, not the window's);
@@ -103,7 +101,10 @@ fn use_width(node: NodeRef, first: Option<f64>) -> f64 {
 
 /// A click, Enter or Space on an object: inspect it. Focus alone opens nothing: a reader
 /// tabbing through the stage is not followed by a panel over it.
-fn pickable(on_pick: &Callback<(Subject, bool)>, subject: Subject) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
+fn pickable(
+    on_pick: &Callback<(Subject, bool)>,
+    subject: Subject,
+) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
     let click = {
         let (on_pick, subject) = (on_pick.clone(), subject.clone());
         Callback::from(move |_| on_pick.emit((subject.clone(), true)))
@@ -146,12 +147,16 @@ pub(crate) fn stage(p: &StageProps) -> Html {
     }
     .rows();
     let layout = Layout::new(width, st.apiservers.len(), rows.len(), service::card(p));
-    fit::use_fit(node.clone(), format!("{}{}", lang.code(), if layout.portrait { " portrait" } else { "" }));
+    fit::use_fit(
+        node.clone(),
+        format!("{}{}", lang.code(), if layout.portrait { " portrait" } else { "" }),
+    );
     let names: Vec<String> = st.apiservers.iter().map(|a| a.name.clone()).collect();
     {
         // A new batch of requests takes off; another scenario clears the sky.
         let (flight, redraw, announce) = (flight.clone(), redraw.clone(), announce.clone());
-        let (wire, layout, names, rows) = (p.wire.clone(), layout.clone(), names.clone(), rows.clone());
+        let (wire, layout, names, rows) =
+            (p.wire.clone(), layout.clone(), names.clone(), rows.clone());
         let speed = p.speed;
         use_effect_with((p.wire_seq, p.generation), move |_| {
             let now = now_ms();
@@ -224,7 +229,12 @@ pub(crate) fn stage(p: &StageProps) -> Html {
 /// Rendered natively into the page's first view (src/ui/poster.rs), the stage cannot know its
 /// width: it is drawn wide and at the narrow widths readers meet most, and the poster's CSS shows
 /// the one nearest the width the live stage will measure.
-fn poster_fits(draw: &dyn Fn(&Layout, NodeRef) -> Html, wide: &Layout, node: NodeRef, narrow: impl Fn(f64) -> Layout) -> Html {
+fn poster_fits(
+    draw: &dyn Fn(&Layout, NodeRef) -> Html,
+    wide: &Layout,
+    node: NodeRef,
+    narrow: impl Fn(f64) -> Layout,
+) -> Html {
     let fits = POSTER_FITS.iter().map(|&(name, w)| {
         html! { <div class="stage-fit" data-fit={name}>{ draw(&narrow(w), NodeRef::default()) }</div> }
     });
@@ -261,7 +271,13 @@ fn describe(w: &Write, lang: Lang) -> String {
     format!("{} {op} {}", w.sender, w.key)
 }
 
-fn apiservers(p: &StageProps, spots: &Spots, l: &Layout, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+fn apiservers(
+    p: &StageProps,
+    spots: &Spots,
+    l: &Layout,
+    lang: Lang,
+    ids: &crate::ui::ids::Ids,
+) -> Html {
     let area = l.apiserver_area;
     let spot = spots.on_stage("apiservers");
     html! {
@@ -274,21 +290,32 @@ fn apiservers(p: &StageProps, spots: &Spots, l: &Layout, lang: Lang, ids: &crate
     }
 }
 
-fn apiserver(p: &StageProps, spots: &Spots, a: &ApiserverState, r: Rect, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+fn apiserver(
+    p: &StageProps,
+    spots: &Spots,
+    a: &ApiserverState,
+    r: Rect,
+    lang: Lang,
+    ids: &crate::ui::ids::Ids,
+) -> Html {
     let lease = p.frame.state.leases.iter().find(|l| l.ip == a.advertise_address);
     let ttl = p.frame.lease_ttl_ms.max(1);
     let status = super::panels::status_text(a.status, lang);
-    let ready = if a.ready { lang.pick("ready", "就绪") } else { lang.pick("not ready", "未就绪") };
+    let ready =
+        if a.ready { lang.pick("ready", "就绪") } else { lang.pick("not ready", "未就绪") };
     let compact = r.h < 44.0;
     let tiny = r.h < 34.0;
     let ring_r = (r.h / 2.0 - 8.0).min(r.w * 0.1).clamp(6.0, 18.0);
-    let ring_secs = lease.filter(|_| ring_r >= 10.0).map(|l| l.ttl_left_ms.div_ceil(1000).to_string());
+    let ring_secs =
+        lease.filter(|_| ring_r >= 10.0).map(|l| l.ttl_left_ms.div_ceil(1000).to_string());
     // The name starts with the words drawn, in their order (label in name, WCAG 2.5.3), so a
     // speech user can say what they see; what the card cannot show follows.
     let mut words = match (tiny, compact) {
         (true, _) => vec![a.name.clone()],
         (false, true) => vec![a.name.clone(), status.to_string()],
-        (false, false) => vec![a.name.clone(), a.advertise_address.clone(), format!("{status} · {ready}")],
+        (false, false) => {
+            vec![a.name.clone(), a.advertise_address.clone(), format!("{status} · {ready}")]
+        }
     };
     let unseen = match (tiny, compact) {
         (true, _) => vec![a.advertise_address.clone(), status.to_string(), ready.to_string()],
@@ -457,7 +484,8 @@ fn legend_shape(via: Loop) -> Html {
         Loop::Bootstrap => html! { <path d="M0 -7 L7 6 L-7 6 Z" /> },
         Loop::ControllerManager => html! { <path d="M-7 -4 L0 -8 L7 -4 L7 4 L0 8 L-7 4 Z" /> },
         Loop::Ttl => html! { <path d="M-6 -6 L6 6 M6 -6 L-6 6" class="cross" /> },
-        Loop::Lab => html! { <path d="M0 -8 L2 -2 L8 -2 L3 2 L5 8 L0 4 L-5 8 L-3 2 L-8 -2 L-2 -2 Z" /> },
+        Loop::Lab => {
+            html! { <path d="M0 -8 L2 -2 L8 -2 L3 2 L5 8 L0 4 L-5 8 L-3 2 L-8 -2 L-2 -2 Z" /> }
+        }
     }
 }
-

@@ -31,7 +31,10 @@ pub(crate) struct Packet {
 impl Packet {
     fn same_kind(&self, w: &Write) -> bool {
         let a = &self.write;
-        a.sender == w.sender && a.via == w.via && a.op == w.op && RowId::of(&a.key) == RowId::of(&w.key)
+        a.sender == w.sender
+            && a.via == w.via
+            && a.op == w.op
+            && RowId::of(&a.key) == RowId::of(&w.key)
     }
 
     /// Its class names: `packet via-<loop> op-<op>`.
@@ -63,26 +66,29 @@ fn sender_port(w: &Write, layout: &Layout, apiservers: &[String]) -> Option<(f64
         Loop::Ttl => None,
         Loop::ControllerManager => Some(layout.kcm_port()),
         Loop::Lab => Some(layout.lab_port()),
-        _ => apiservers
-            .iter()
-            .position(|a| a == &w.sender)
-            .map(|i| layout.apiserver_port(i)),
+        _ => apiservers.iter().position(|a| a == &w.sender).map(|i| layout.apiserver_port(i)),
     }
 }
 
 impl Flight {
     /// Sends `wire` off at `now` (real ms).
-    pub(crate) fn launch(&mut self, wire: &[Write], now: f64, layout: &Layout, apiservers: &[String], rows: &[Row]) {
+    pub(crate) fn launch(
+        &mut self,
+        wire: &[Write],
+        now: f64,
+        layout: &Layout,
+        apiservers: &[String],
+        rows: &[Row],
+    ) {
         for w in wire {
-            if matches!(w.op, WireOp::Expire | WireOp::Delete) && matches!(RowId::of(&w.key), RowId::Lease(_)) {
+            if matches!(w.op, WireOp::Expire | WireOp::Delete)
+                && matches!(RowId::of(&w.key), RowId::Lease(_))
+            {
                 self.fading.retain(|(k, _)| k != &w.key);
                 self.fading.push((w.key.clone(), now));
             }
-            if let Some(p) = self
-                .packets
-                .iter_mut()
-                .rev()
-                .find(|p| p.same_kind(w) && now - p.born < MERGE_MS)
+            if let Some(p) =
+                self.packets.iter_mut().rev().find(|p| p.same_kind(w) && now - p.born < MERGE_MS)
             {
                 p.count += 1;
                 continue;
@@ -157,13 +163,23 @@ mod tests {
     fn packets_of_one_kind_merge_within_a_moment_and_not_after() {
         let layout = Layout::new(960.0, 1, 2, Default::default());
         let names = vec!["apiserver-a".to_string()];
-        let lease = write("apiserver-a", "/masterleases/192.168.10.11", Loop::EndpointReconciler, WireOp::Put);
+        let lease = write(
+            "apiserver-a",
+            "/masterleases/192.168.10.11",
+            Loop::EndpointReconciler,
+            WireOp::Put,
+        );
         let mut f = Flight::default();
         f.launch(&[lease.clone(), lease.clone()], 0.0, &layout, &names, &rows());
         assert_eq!((f.packets.len(), f.packets[0].count), (1, 2));
         f.launch(&[lease.clone()], MERGE_MS + 1.0, &layout, &names, &rows());
         assert_eq!(f.packets.len(), 2);
-        let ep = write("apiserver-a", "/services/endpoints/default/kubernetes", Loop::EndpointReconciler, WireOp::Put);
+        let ep = write(
+            "apiserver-a",
+            "/services/endpoints/default/kubernetes",
+            Loop::EndpointReconciler,
+            WireOp::Put,
+        );
         f.launch(&[ep], MERGE_MS + 2.0, &layout, &names, &rows());
         assert_eq!(f.packets.len(), 3, "another key is another kind");
         let first = f.packets[0].id;

@@ -3,13 +3,13 @@
 //! ServiceCIDRs and IPAddresses, and the other objects grouped. Rows keep their slot when
 //! their key is missing (a deleted Service), so the eye can follow them.
 
-use crate::k8s::api::Behavior;
-use crate::lab::KUBERNETES;
+use crate::contract::state::State;
 use crate::duration::format_ms;
+use crate::k8s::api::Behavior;
+use crate::lab::ReconcilerType;
+use crate::lab::KUBERNETES;
 use crate::lab::{Key, KeyKind, NsName, RangeName};
 use crate::lang::Lang;
-use crate::lab::ReconcilerType;
-use crate::contract::state::State;
 
 /// Which row a key is drawn on.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -124,10 +124,7 @@ impl RowsOf<'_> {
             if !st.leases.iter().any(|l| &l.key == key) {
                 let RowId::Lease(ip) = RowId::of(key) else { continue };
                 let gone = lang.pick("gone", "已删除").to_string();
-                rows.push(Row {
-                    fading: true,
-                    ..row(RowId::Lease(ip), key.clone(), gone, true)
-                });
+                rows.push(Row { fading: true, ..row(RowId::Lease(ip), key.clone(), gone, true) });
             }
         }
         // The leases keep their place even when none is held (and under master-count or
@@ -144,18 +141,39 @@ impl RowsOf<'_> {
         if self.behavior.cluster_ip_bitmap() {
             let keys = [RangeName::ServiceIps.key(), RangeName::SecondaryServiceIps.key()];
             for (a, key) in ips.iter().zip(keys) {
-                let detail = format!("{} · {}", a.range, count(a.allocated.len(), "IP", "IPs", lang));
+                let detail =
+                    format!("{} · {}", a.range, count(a.allocated.len(), "IP", "IPs", lang));
                 rows.push(row(RowId::Range(key), key.to_string(), detail, false));
             }
         }
         let np = &st.allocations.node_port;
-        let ports = format!("{} · {}", np.range, count(np.allocated.len(), lang.pick("port", "端口"), "ports", lang));
-        rows.push(row(RowId::Range(RangeName::NodePorts.key()), RangeName::NodePorts.key().into(), ports, false));
-        let kubernetes = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
+        let ports = format!(
+            "{} · {}",
+            np.range,
+            count(np.allocated.len(), lang.pick("port", "端口"), "ports", lang)
+        );
+        rows.push(row(
+            RowId::Range(RangeName::NodePorts.key()),
+            RangeName::NodePorts.key().into(),
+            ports,
+            false,
+        ));
+        let kubernetes =
+            st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
         let missing = lang.pick("missing", "不存在").to_string();
         rows.push(match kubernetes {
-            Some(s) => row(RowId::Service, Key::Service(NsName::kubernetes()).to_string(), s.cluster_ip.clone(), false),
-            None => row(RowId::Service, Key::Service(NsName::kubernetes()).to_string(), missing.clone(), true),
+            Some(s) => row(
+                RowId::Service,
+                Key::Service(NsName::kubernetes()).to_string(),
+                s.cluster_ip.clone(),
+                false,
+            ),
+            None => row(
+                RowId::Service,
+                Key::Service(NsName::kubernetes()).to_string(),
+                missing.clone(),
+                true,
+            ),
         });
         let addresses = st.kubernetes_addresses().count();
         rows.push(match st.kubernetes_endpoints() {
@@ -165,7 +183,12 @@ impl RowsOf<'_> {
                 count(addresses, lang.pick("address", "地址"), "addresses", lang),
                 false,
             ),
-            None => row(RowId::Endpoints, Key::Endpoints(NsName::kubernetes()).to_string(), missing.clone(), true),
+            None => row(
+                RowId::Endpoints,
+                Key::Endpoints(NsName::kubernetes()).to_string(),
+                missing.clone(),
+                true,
+            ),
         });
         rows.push(match st.kubernetes_slice() {
             Some(s) => row(
@@ -174,12 +197,22 @@ impl RowsOf<'_> {
                 count(s.endpoints.len(), lang.pick("endpoint", "端点"), "endpoints", lang),
                 false,
             ),
-            None => row(RowId::Slice, Key::EndpointSlice(NsName::kubernetes()).to_string(), missing, true),
+            None => row(
+                RowId::Slice,
+                Key::EndpointSlice(NsName::kubernetes()).to_string(),
+                missing,
+                true,
+            ),
         });
         if self.behavior.ip_addresses() {
             let cidrs: Vec<String> = st.service_cidrs.iter().map(|c| c.name.clone()).collect();
             let detail = if cidrs.is_empty() { "—".to_string() } else { cidrs.join(", ") };
-            rows.push(row(RowId::ServiceCidrs, KeyKind::ServiceCidr.group(), detail, cidrs.is_empty()));
+            rows.push(row(
+                RowId::ServiceCidrs,
+                KeyKind::ServiceCidr.group(),
+                detail,
+                cidrs.is_empty(),
+            ));
             let n = st.ip_addresses.len();
             let detail = count(n, "IPAddress", "IPAddresses", lang);
             rows.push(row(RowId::IpAddresses, KeyKind::IpAddress.group(), detail, n == 0));
@@ -193,7 +226,12 @@ impl RowsOf<'_> {
         }
         // Counted like the Services: their names are in the inspector and the details view.
         let detail = count(st.namespaces.len(), "Namespace", "Namespaces", lang);
-        rows.push(row(RowId::Namespaces, KeyKind::Namespace.group(), detail, st.namespaces.is_empty()));
+        rows.push(row(
+            RowId::Namespaces,
+            KeyKind::Namespace.group(),
+            detail,
+            st.namespaces.is_empty(),
+        ));
         rows
     }
 }

@@ -6,23 +6,38 @@ use yew::prelude::*;
 use super::layout::{chips_per_line, Card, Layout, PORTRAIT_CHIP_W};
 use super::marks::Places;
 use super::{pickable, StageProps};
-use crate::ui::spots::Spots;
+use crate::lab::upstream::Subject;
 use crate::lab::{Key, NsName, KUBERNETES};
 use crate::lang::Lang;
-use crate::lab::upstream::Subject;
+use crate::ui::spots::Spots;
 
-pub(super) fn service_card(p: &StageProps, spots: &Spots, l: &Layout, places: &Places, lang: Lang, ids: &crate::ui::ids::Ids) -> Html {
+pub(super) fn service_card(
+    p: &StageProps,
+    spots: &Spots,
+    l: &Layout,
+    places: &Places,
+    lang: Lang,
+    ids: &crate::ui::ids::Ids,
+) -> Html {
     let r = l.service;
     let st = &p.frame.state;
     let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
-    let ip = svc.map_or_else(|| lang.pick("deleted: recreated at the next sync", "已删除：下次同步时重建").to_string(), |s| s.cluster_ip.clone());
-    let (onclick, onkeydown) = pickable(&p.on_pick, Subject::Key(Key::Service(NsName::kubernetes()).to_string()));
+    let ip = svc.map_or_else(
+        || lang.pick("deleted: recreated at the next sync", "已删除：下次同步时重建").to_string(),
+        |s| s.cluster_ip.clone(),
+    );
+    let (onclick, onkeydown) =
+        pickable(&p.on_pick, Subject::Key(Key::Service(NsName::kubernetes()).to_string()));
     let addresses: Vec<&String> = st.kubernetes_addresses().collect();
     let slice: Vec<String> = st
         .kubernetes_slice()
         .map(|s| s.endpoints.iter().flat_map(|e| e.addresses.clone()).collect())
         .unwrap_or_default();
-    let others: Vec<_> = st.services.iter().filter(|s| !(s.namespace == "default" && s.name == KUBERNETES)).collect();
+    let others: Vec<_> = st
+        .services
+        .iter()
+        .filter(|s| !(s.namespace == "default" && s.name == KUBERNETES))
+        .collect();
     let x = r.x + 10.0;
     let chip_w = if l.portrait { PORTRAIT_CHIP_W } else { 120.0 };
     let per_line = chips_per_line(r.w, chip_w);
@@ -54,13 +69,17 @@ pub(super) fn service_card(p: &StageProps, spots: &Spots, l: &Layout, places: &P
     let pods = st.pods.len();
     let lines = shown + usize::from(shown < others.len());
     // Each group's tokens where it carries them (not on one column when a row does).
-    let [card, ep, sl, svcs] = ["kubernetes-service", "endpoints", "endpoint-slice", "services pods"].map(|t| places.picture(t));
+    let [card, ep, sl, svcs] =
+        ["kubernetes-service", "endpoints", "endpoint-slice", "services pods"]
+            .map(|t| places.picture(t));
     let mark = |tokens: &str| spots.on_stage(tokens).attr();
     let marked = |tokens: &str| spots.on_stage(tokens).class();
     // An invisible box under each group: what the group covers is the group's (a pointer or a
     // test between two chips lands on it, not on the card behind).
-    let hit = |top: f64, bottom: f64| html! {
-        <rect class="hit" x={(r.x + 4.0).to_string()} y={top.to_string()} width={(r.w - 8.0).to_string()} height={(bottom - top).to_string()} />
+    let hit = |top: f64, bottom: f64| {
+        html! {
+            <rect class="hit" x={(r.x + 4.0).to_string()} y={top.to_string()} width={(r.w - 8.0).to_string()} height={(bottom - top).to_string()} />
+        }
     };
     html! {
         <g class={classes!("area", "service", marked(&card))} data-spot={card.clone()}
@@ -120,7 +139,13 @@ pub(super) fn card(p: &StageProps) -> Card {
     let addresses: Vec<&String> = st.kubernetes_addresses().collect();
     Card {
         endpoints: addresses.len() + leaving(p, &addresses).len(),
-        slice: st.kubernetes_slice().map_or(0, |s| s.endpoints.iter().map(|e| e.addresses.len()).sum()),
-        others: st.services.iter().filter(|s| !(s.namespace == "default" && s.name == KUBERNETES)).count(),
+        slice: st
+            .kubernetes_slice()
+            .map_or(0, |s| s.endpoints.iter().map(|e| e.addresses.len()).sum()),
+        others: st
+            .services
+            .iter()
+            .filter(|s| !(s.namespace == "default" && s.name == KUBERNETES))
+            .count(),
     }
 }

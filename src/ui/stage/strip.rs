@@ -6,9 +6,9 @@ use yew::prelude::*;
 
 use super::layout::Rect;
 use super::Frame;
+use crate::lab::upstream::Subject;
 use crate::lab::{Bar as Allocations, BarKind};
 use crate::lang::Lang;
-use crate::lab::upstream::Subject;
 
 /// One bar as drawn: the lab's bar, its label and the tour spot it stands for.
 struct Bar {
@@ -19,12 +19,24 @@ struct Bar {
 
 fn bars(frame: &Frame, lang: Lang) -> Vec<Bar> {
     let label = |b: &Allocations| match (&b.kind, lang) {
-        (BarKind::ClusterIpBitmap, Lang::En) => format!("ClusterIP bitmap {} · {} used", b.range, b.used),
-        (BarKind::ClusterIpBitmap, Lang::Zh) => format!("ClusterIP 位图 {} · 已用 {}", b.range, b.used),
-        (BarKind::IpAddresses { cidr }, Lang::En) => format!("IPAddresses in {cidr} {} · {}", b.range, b.used),
-        (BarKind::IpAddresses { cidr }, Lang::Zh) => format!("{cidr} {} 中的 IPAddress · {} 个", b.range, b.used),
-        (BarKind::NodePortBitmap, Lang::En) => format!("NodePort bitmap {} · {} used", b.range, b.used),
-        (BarKind::NodePortBitmap, Lang::Zh) => format!("NodePort 位图 {} · 已用 {}", b.range, b.used),
+        (BarKind::ClusterIpBitmap, Lang::En) => {
+            format!("ClusterIP bitmap {} · {} used", b.range, b.used)
+        }
+        (BarKind::ClusterIpBitmap, Lang::Zh) => {
+            format!("ClusterIP 位图 {} · 已用 {}", b.range, b.used)
+        }
+        (BarKind::IpAddresses { cidr }, Lang::En) => {
+            format!("IPAddresses in {cidr} {} · {}", b.range, b.used)
+        }
+        (BarKind::IpAddresses { cidr }, Lang::Zh) => {
+            format!("{cidr} {} 中的 IPAddress · {} 个", b.range, b.used)
+        }
+        (BarKind::NodePortBitmap, Lang::En) => {
+            format!("NodePort bitmap {} · {} used", b.range, b.used)
+        }
+        (BarKind::NodePortBitmap, Lang::Zh) => {
+            format!("NodePort 位图 {} · 已用 {}", b.range, b.used)
+        }
     };
     let spot = |k: &BarKind| match k {
         BarKind::ClusterIpBitmap => "cluster-ip bitmaps",
@@ -38,7 +50,15 @@ fn bars(frame: &Frame, lang: Lang) -> Vec<Bar> {
         .collect()
 }
 
-pub(super) fn strip(frame: &Frame, r: Rect, on_pick: &Callback<(Subject, bool)>, on_details: &Callback<()>, spots: &crate::ui::spots::Spots, places: &super::marks::Places, lang: Lang) -> Html {
+pub(super) fn strip(
+    frame: &Frame,
+    r: Rect,
+    on_pick: &Callback<(Subject, bool)>,
+    on_details: &Callback<()>,
+    spots: &crate::ui::spots::Spots,
+    places: &super::marks::Places,
+    lang: Lang,
+) -> Html {
     let mark = |tokens: &str| spots.on_stage(tokens);
     let bars = bars(frame, lang);
     let room = r.h - 42.0;

@@ -5,7 +5,6 @@ use yew::prelude::*;
 use super::view::status_view;
 use super::{use_run, ImportProps, Input, Status};
 
-
 #[function_component(Import)]
 pub(crate) fn import_panel(p: &ImportProps) -> Html {
     let ids = crate::ui::ids::use_ids();
@@ -18,10 +17,8 @@ pub(crate) fn import_panel(p: &ImportProps) -> Html {
         let (run, text) = (run.clone(), text.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let pasted = text
-                .cast::<web_sys::HtmlTextAreaElement>()
-                .map(|t| t.value())
-                .unwrap_or_default();
+            let pasted =
+                text.cast::<web_sys::HtmlTextAreaElement>().map(|t| t.value()).unwrap_or_default();
             run.start(Input::Text(pasted));
         })
     };

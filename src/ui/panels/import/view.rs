@@ -47,7 +47,9 @@ pub(super) fn status_view(run: &Run, lang: Lang, ids: &crate::ui::ids::Ids) -> H
             </div>
         },
         // The page's fields, not the CLI's flags, named.
-        Status::Done(Err(e)) => html! { <p class="error" id={ids.id("import-error")} role="alert">{ kubectl::in_page(e, lang) }</p> },
+        Status::Done(Err(e)) => {
+            html! { <p class="error" id={ids.id("import-error")} role="alert">{ kubectl::in_page(e, lang) }</p> }
+        }
         Status::Done(Ok(i)) => html! {
             <>
                 <button type="button" id={ids.id("import-save")} class="small" onclick={on_save}
@@ -64,7 +66,9 @@ fn save(name: &str, text: &str) {
     let parts = js_sys::Array::of1(&text.into());
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("application/json");
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
     let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
     let doc = crate::ui::browser::window().and_then(|w| w.document());
     if let Some(a) = doc.and_then(|d| d.create_element("a").ok()) {
@@ -96,9 +100,15 @@ fn phase(p: Option<Progress>, lang: Lang) -> String {
     match (p, lang) {
         (None, Lang::En) => "Starting the import…".into(),
         (None, Lang::Zh) => "正在开始导入…".into(),
-        (Some(Progress::Parsing { document }), Lang::En) => format!("Parsing the JSON of document {document}…"),
-        (Some(Progress::Parsing { document }), Lang::Zh) => format!("正在解析第 {document} 个 JSON 文档…"),
-        (Some(Progress::Reading { read, of }), Lang::En) => format!("Reading objects: {read} of {of}…"),
+        (Some(Progress::Parsing { document }), Lang::En) => {
+            format!("Parsing the JSON of document {document}…")
+        }
+        (Some(Progress::Parsing { document }), Lang::Zh) => {
+            format!("正在解析第 {document} 个 JSON 文档…")
+        }
+        (Some(Progress::Reading { read, of }), Lang::En) => {
+            format!("Reading objects: {read} of {of}…")
+        }
         (Some(Progress::Reading { read, of }), Lang::Zh) => format!("正在读取对象：{read} / {of}…"),
         (Some(Progress::Writing), Lang::En) => "Writing the scenario…".into(),
         (Some(Progress::Writing), Lang::Zh) => "正在生成场景…".into(),

@@ -9,7 +9,6 @@ use wasm_bindgen::JsCast;
 
 use super::{Input, Reply, Run};
 
-
 /// A worker at work, and the handlers it calls: dropping it stops the worker.
 pub(super) struct Job {
     pub(super) worker: web_sys::Worker,
@@ -122,7 +121,9 @@ fn new_worker(url: &str) -> Result<web_sys::Worker, JsValue> {
 
 /// `import-worker.js` beside the lab's page (the page the embed names, else this one).
 pub(super) fn worker_url(home: Option<&str>) -> String {
-    let base = home.map(str::to_string).or_else(|| crate::ui::browser::window()?.document()?.base_uri().ok()?);
+    let base = home
+        .map(str::to_string)
+        .or_else(|| crate::ui::browser::window()?.document()?.base_uri().ok()?);
     let url = base.and_then(|b| web_sys::Url::new_with_base("import-worker.js", &b).ok());
     url.map_or_else(|| "import-worker.js".into(), |u| u.href())
 }
