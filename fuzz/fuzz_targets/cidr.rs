@@ -4,10 +4,10 @@
 #![no_main]
 
 use kube_bootstrap_lab::contract::api::{Behavior, IpFamily};
+use kube_bootstrap_lab::contract::scenario;
 use kube_bootstrap_lab::testing::k8s::options::{
     parse_service_cluster_ip_range, parse_service_cluster_ip_range_for,
 };
-use kube_bootstrap_lab::contract::scenario;
 use kube_bootstrap_lab_fuzz::{one_message, scenario_with, text};
 use libfuzzer_sys::fuzz_target;
 
@@ -26,10 +26,7 @@ fuzz_target!(|data: &[u8]| {
                 let ip = r.kubernetes_service_ip();
                 assert!(r.primary.contains(&ip), "{s:?}: {ip} outside {}", r.primary);
                 if let Some(second) = r.secondary {
-                    let (a, b) = (
-                        IpFamily::of(&r.primary.addr()),
-                        IpFamily::of(&second.addr()),
-                    );
+                    let (a, b) = (IpFamily::of(&r.primary.addr()), IpFamily::of(&second.addr()));
                     assert_ne!(a, b, "{s:?}: one family twice");
                 }
             }

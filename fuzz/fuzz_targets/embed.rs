@@ -7,10 +7,10 @@
 #![no_main]
 
 use kube_bootstrap_lab::lab::embed::{parse_query, parse_settings, PageOptions};
-use kube_bootstrap_lab::testing::lab::parts::Part;
 use kube_bootstrap_lab::lab::{Lab, Opening};
-use kube_bootstrap_lab_fuzz::{default_lab_json, lab_json, names_one_of, one_message, text};
+use kube_bootstrap_lab::testing::lab::parts::Part;
 use kube_bootstrap_lab::testing::quote::one_line;
+use kube_bootstrap_lab_fuzz::{default_lab_json, lab_json, names_one_of, one_message, text};
 use libfuzzer_sys::fuzz_target;
 
 /// Each problem names its parameter: `{what} {key}: …` with the key as given (cut after
@@ -47,11 +47,7 @@ fn open(o: &PageOptions) {
     }
     // No tour, and no scenario or an unknown one: the default lab, as if nothing were asked.
     if o.tour.is_none() && (o.scenario.is_none() || !notes.is_empty()) {
-        assert_eq!(
-            lab_json(&lab),
-            default_lab_json(),
-            "{o:?}: not the default lab"
-        );
+        assert_eq!(lab_json(&lab), default_lab_json(), "{o:?}: not the default lab");
     }
     // The settings' problems are the UI's to list; the notice tells the notes.
     assert_eq!(lab.notice().is_some(), !notes.is_empty());
@@ -63,14 +59,12 @@ fuzz_target!(|data: &[u8]| {
     // As a query string: a part on its own is rejected or not, and the rejected parts change
     // nothing.
     let (o, problems) = parse_query(input);
-    let parts: Vec<&str> = input
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .collect();
+    let parts: Vec<&str> =
+        input.trim_start_matches('?').split('&').filter(|p| !p.is_empty()).collect();
     let key = |p: &str| p.split_once('=').map_or(p, |(k, _)| k).to_string();
     // After another part, as in the query: a leading `?` is trimmed from the first only.
-    let alone: Vec<(PageOptions, Vec<String>)> = parts.iter().map(|p| parse_query(&format!("theme=auto&{p}"))).collect();
+    let alone: Vec<(PageOptions, Vec<String>)> =
+        parts.iter().map(|p| parse_query(&format!("theme=auto&{p}"))).collect();
     let accepted: Vec<String> = parts
         .iter()
         .zip(&alone)
@@ -79,24 +73,23 @@ fuzz_target!(|data: &[u8]| {
             false => kept(&key(p), a).map(|v| format!("panels={v}")),
         })
         .collect();
-    check_problems("URL parameter", &problems, parts.iter().map(|p| p.split_once('=').map_or(*p, |(k, _)| k)));
+    check_problems(
+        "URL parameter",
+        &problems,
+        parts.iter().map(|p| p.split_once('=').map_or(*p, |(k, _)| k)),
+    );
     let each: Vec<String> = alone.iter().flat_map(|(_, bad)| bad.clone()).collect();
     assert_eq!(problems, each, "a parameter's problems are its own");
-    assert_eq!(
-        parse_query(&accepted.join("&")).0,
-        o,
-        "a rejected parameter had an effect"
-    );
+    assert_eq!(parse_query(&accepted.join("&")).0, o, "a rejected parameter had an effect");
     open(&o);
 
     // As attributes, one `key=value` per line.
-    let pairs: Vec<(&str, &str)> = input
-        .lines()
-        .map(|l| l.split_once('=').unwrap_or((l, "")))
-        .collect();
+    let pairs: Vec<(&str, &str)> =
+        input.lines().map(|l| l.split_once('=').unwrap_or((l, ""))).collect();
     let (a, problems) = parse_settings(pairs.iter().copied(), "attribute");
     check_problems("attribute", &problems, pairs.iter().map(|(k, _)| *k));
-    let alone: Vec<(PageOptions, Vec<String>)> = pairs.iter().map(|p| parse_settings([*p], "attribute")).collect();
+    let alone: Vec<(PageOptions, Vec<String>)> =
+        pairs.iter().map(|p| parse_settings([*p], "attribute")).collect();
     let ok: Vec<(String, String)> = pairs
         .iter()
         .zip(&alone)
@@ -107,10 +100,6 @@ fuzz_target!(|data: &[u8]| {
         .collect();
     let each: Vec<String> = alone.iter().flat_map(|(_, bad)| bad.clone()).collect();
     assert_eq!(problems, each, "an attribute's problems are its own");
-    assert_eq!(
-        parse_settings(ok, "attribute").0,
-        a,
-        "a rejected attribute had an effect"
-    );
+    assert_eq!(parse_settings(ok, "attribute").0, a, "a rejected attribute had an effect");
     open(&a);
 });

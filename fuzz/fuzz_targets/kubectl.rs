@@ -29,9 +29,8 @@ fuzz_target!(|data: &[u8]| {
         Some(rest) => {
             let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
             let line = String::from_utf8_lossy(&rest[..end]).into_owned();
-            let mut given = line
-                .split('|')
-                .map(|v| Some(v.trim().to_string()).filter(|v| !v.is_empty()));
+            let mut given =
+                line.split('|').map(|v| Some(v.trim().to_string()).filter(|v| !v.is_empty()));
             let options = Options {
                 behavior: given.next().flatten(),
                 service_cluster_ip_range: given.next().flatten(),

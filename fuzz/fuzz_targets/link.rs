@@ -4,8 +4,8 @@
 //! world unchanged), and an accepted one opens at its instant and encodes back to itself.
 #![no_main]
 
-use kube_bootstrap_lab::lab::{Lab, Opening};
 use kube_bootstrap_lab::lab::share::{is_moment, Moment};
+use kube_bootstrap_lab::lab::{Lab, Opening};
 use kube_bootstrap_lab_fuzz::{default_lab_json, lab_json, names_one_of, text};
 use libfuzzer_sys::fuzz_target;
 
@@ -18,17 +18,10 @@ fuzz_target!(|data: &[u8]| {
     }
     // The page trims the fragment and leaves one that is no moment to the page.
     let trimmed = fragment.trim();
-    let (lab, notes) = Lab::open(Opening {
-        link: Some(fragment),
-        ..Opening::default()
-    });
+    let (lab, notes) = Lab::open(Opening { link: Some(fragment), ..Opening::default() });
     let opened = is_moment(trimmed) && notes.is_empty();
     if !opened {
-        assert_eq!(
-            lab_json(&lab),
-            default_lab_json(),
-            "a refused link changed the world"
-        );
+        assert_eq!(lab_json(&lab), default_lab_json(), "a refused link changed the world");
     }
     if !is_moment(trimmed) {
         assert!(notes.is_empty(), "{notes:?}");
@@ -39,11 +32,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(_) => {
             // Decoded but not restorable (an unknown scenario, a file that does not parse).
             assert_eq!(notes.len(), 2, "{notes:?}");
-            names_one_of(
-                "link",
-                &notes[0],
-                &["This link could not be opened (link: "],
-            );
+            names_one_of("link", &notes[0], &["This link could not be opened (link: "]);
         }
         Err(e) => {
             assert!(!opened);

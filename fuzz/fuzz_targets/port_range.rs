@@ -3,9 +3,9 @@
 //! `cluster.service_node_port_range`.
 #![no_main]
 
+use kube_bootstrap_lab::contract::scenario;
 use kube_bootstrap_lab::testing::k8s::options::parse_service_node_port_range;
 use kube_bootstrap_lab::testing::k8s::portallocator::PortRange;
-use kube_bootstrap_lab::contract::scenario;
 use kube_bootstrap_lab_fuzz::{one_message, scenario_with, text};
 use libfuzzer_sys::fuzz_target;
 
@@ -13,10 +13,7 @@ const FIELD: &str = "cluster.service_node_port_range";
 
 fn sane(s: &str, r: &PortRange) {
     assert!(r.base >= 0 && r.size >= 0, "{s:?}: {r:?}");
-    assert!(
-        r.base as i64 + r.size as i64 - 1 <= 65535,
-        "{s:?}: {r:?} beyond 65535"
-    );
+    assert!(r.base as i64 + r.size as i64 - 1 <= 65535, "{s:?}: {r:?} beyond 65535");
     if r.size > 0 {
         // What it prints reads back the same.
         assert_eq!(PortRange::parse(&r.to_string()).as_ref(), Ok(r), "{s:?}");

@@ -3,10 +3,10 @@
 //! (`tour::WAIT_LIMIT_MS`, and never past the 2-hour one), so a tour cannot hang the page.
 #![no_main]
 
-use kube_bootstrap_lab::lab::catalogue;
 use kube_bootstrap_lab::contract::scenario::MAX_TIME_MS;
-use kube_bootstrap_lab::testing::sim::timeline::Timeline;
+use kube_bootstrap_lab::lab::catalogue;
 use kube_bootstrap_lab::lab::tour::{self, Guide};
+use kube_bootstrap_lab::testing::sim::timeline::Timeline;
 use kube_bootstrap_lab_fuzz::{names_one_of, text, tour_rejection};
 use libfuzzer_sys::fuzz_target;
 
@@ -19,10 +19,7 @@ fuzz_target!(|data: &[u8]| {
     let mut guide = Guide::new(t.clone());
     let mut current: Option<(&str, Timeline)> = None;
     for (i, step) in t.steps.iter().enumerate() {
-        if current
-            .as_ref()
-            .is_none_or(|(name, _)| *name != step.scenario)
-        {
+        if current.as_ref().is_none_or(|(name, _)| *name != step.scenario) {
             let s = t.scenario(&step.scenario).expect("a tour names parsed scenarios");
             current = Some((&step.scenario, Timeline::new(&s)));
         }

@@ -6,17 +6,8 @@
 use kube_bootstrap_lab::lab::{Lab, Opening};
 
 /// The top-level keys of a scenario file (`docs/scenario.md` §1).
-pub const SCENARIO_KEYS: &[&str] = &[
-    "name",
-    "title",
-    "description",
-    "seed",
-    "behavior",
-    "cluster",
-    "initial",
-    "steps",
-    "until",
-];
+pub const SCENARIO_KEYS: &[&str] =
+    &["name", "title", "description", "seed", "behavior", "cluster", "initial", "steps", "until"];
 
 /// The top-level keys of a tour file.
 pub const TOUR_KEYS: &[&str] = &["name", "title", "scenario", "steps"];
@@ -48,10 +39,7 @@ pub fn names_one_of(what: &str, msg: &str, prefixes: &[&str]) {
 /// Whether `msg` starts with the path of a field below one of the top-level `keys`
 /// (`cluster.apiservers[0].name: …`, `steps[2]: …`, `until: …`).
 fn starts_with_field(msg: &str, keys: &[&str]) -> bool {
-    keys.iter().any(|k| {
-        msg.strip_prefix(k)
-            .is_some_and(|rest| rest.starts_with(['.', '[', ':']))
-    })
+    keys.iter().any(|k| msg.strip_prefix(k).is_some_and(|rest| rest.starts_with(['.', '[', ':'])))
 }
 
 /// A scenario file's rejection (`scenario::parse`): `field.path: message`. An unknown key is
