@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish } from './harness.mjs';
 
 
 const text = (page, sel) => page.textContent(sel).then((t) => (t ?? '').trim());
@@ -583,7 +583,26 @@ async function lockedDown(browser, server) {
   await context.close();
 }
 
-// E2E_ONLY=story|embeds|widths|loading|failures|import|csp|speed runs one part (while working on it).
+/**
+ * Issue 36: the README's picture, `docs/lab.png` (committed, so that the README shows it): the
+ * story's third step, 45 s, where apiserver-b's lease has expired while the Endpoints still list
+ * it, at 1280×800, light, with reduced motion (no packet in flight), so that every run writes it
+ * alike. A change to the lab's look shows as a diff of that file.
+ */
+async function picture(browser, server) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, colorScheme: 'light', reducedMotion: 'reduce' });
+  await context.addInitScript(ROOT);
+  const page = await context.newPage();
+  await page.goto(`${server.url}?tour=story&step=3`);
+  await atStep(page, 2, 5, 'en');
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: 'docs/lab.png' });
+  const bytes = (await readFile('docs/lab.png')).length;
+  check(bytes < 250 * 1024, `the README's picture, docs/lab.png: the story at step 3, 1280×800 (${(bytes / 1024).toFixed(0)} KB, under 250 KB)`);
+  await context.close();
+}
+
+// E2E_ONLY=story|picture|embeds|widths|loading|failures|import|csp|speed runs one part (while working on it).
 const part = (...names) => !process.env.E2E_ONLY || names.includes(process.env.E2E_ONLY);
 try {
   if (part('story')) for (const [label, viewport] of [['desktop', { width: 1440, height: 1000 }], ['phone', { width: 360, height: 780 }]]) {
@@ -610,6 +629,7 @@ try {
       await context.close();
     }
   }
+  if (part('picture')) await picture(browser, server);
   // URL parameters: a forced theme beats the system one, minimal controls hide editing,
   // and an unknown parameter is reported.
   if (part('embeds')) {
