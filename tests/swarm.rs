@@ -1095,7 +1095,7 @@ impl Observer {
             self.coverage.b_checked += 1;
             if blocked {
                 self.coverage.b_blocked += 1;
-                if !self.last_unable_to_sync.is_some_and(|t| t >= from) {
+                if self.last_unable_to_sync.is_none_or(|t| t < from) {
                     return fail("(b) kubernetes Service", now, format!(
                         "default/kubernetes is missing since {missing_since}ms and etcd holds {} (or its node port), but no `unable to sync kubernetes service` was logged since {name} became ready at {since}ms",
                         self.kube_ip));

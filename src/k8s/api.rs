@@ -8,23 +8,19 @@ use serde::{Deserialize, Serialize};
 
 string_enum! {
     /// Which Kubernetes release's rules run (`behavior` in a scenario).
+    #[derive(Default)]
     pub enum Behavior {
         /// The release nearest the seed articles (which read 1.18–1.19): plain random scan, no static bands.
         V1_20 = "1.20",
         /// Static/dynamic bands for ClusterIPs (KEP-3070) and NodePorts (KEP-3668); stands for
         /// 1.26 to 1.32.
+        #[default]
         V1_29 = "1.29",
         /// ClusterIPs as IPAddress objects in ServiceCIDRs (KEP-1880 GA), with the bitmap still
         /// written beside them (dual-write) but no longer repaired.
         V1_33 = "1.33",
         /// IPAddress objects only (dual-write off and locked); stands for 1.35 to 1.37.
         V1_35 = "1.35",
-    }
-}
-
-impl Default for Behavior {
-    fn default() -> Self {
-        Behavior::V1_29
     }
 }
 

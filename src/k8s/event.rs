@@ -152,7 +152,7 @@ impl Event {
         kind: EventKind,
         message: String,
     ) -> Self {
-        Event::warning(time_ms, apiserver, component, kind, "", message).as_log()
+        Event::warning(time_ms, apiserver, component, kind, "", message).into_log()
     }
 
     /// A `Warning` event about `object`, with the kind's reason.
@@ -177,7 +177,7 @@ impl Event {
     }
 
     /// Printed, not recorded: no type of event, no reason, no object.
-    fn as_log(mut self) -> Self {
+    fn into_log(mut self) -> Self {
         self.type_ = "Log".into();
         self.reason.clear();
         self.object.clear();

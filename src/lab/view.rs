@@ -90,13 +90,15 @@ pub struct Bitmaps {
 /// What the lab keeps of its views between renders.
 /// The scenario's generation and each apiserver's process status, by name.
 type Processes = (u64, Vec<(String, Status)>);
+/// What the bitmaps shown follow from.
+type BitmapsKey = (u64, u64, usize, bool);
 
 #[derive(Default)]
 pub(super) struct ViewCache {
     logs_key: (u64, usize, usize, u64),
     events: Rc<Vec<Event>>,
     marks: Rc<Vec<Mark>>,
-    bitmaps: Option<((u64, u64, usize, bool), Rc<Bitmaps>)>,
+    bitmaps: Option<(BitmapsKey, Rc<Bitmaps>)>,
     /// The apiservers' allowed actions and the processes they were taken for: they follow from
     /// which apiservers exist and their process status (not the shown one: a stop of an
     /// isolated apiserver changes its process, not what the state shows), taken again when

@@ -66,7 +66,7 @@ fn a_consistent_world_produces_nothing_and_is_written_back_unchanged() {
         svc("default", "kubernetes", &["10.96.0.1"]),
         svc("kube-system", "kube-dns", &["10.96.0.10"]),
     ];
-    let (out, rec) = run(&mut repair, &[snap.clone()], &svcs);
+    let (out, rec) = run(&mut repair, std::slice::from_ref(&snap), &svcs);
     assert!(rec.events.is_empty(), "{:?}", rec.events);
     assert_eq!(out, vec![snap]);
 }
@@ -122,7 +122,7 @@ fn duplicates_are_decided_by_list_order() {
     let mut repair = ClusterIpRepair::new(vec![net("10.96.0.0/12")], Behavior::V1_29);
     let snap = stored("10.96.0.0/12", &["10.96.0.20"]);
     let svcs = [svc("default", "a", &["10.96.0.20"]), svc("default", "b", &["10.96.0.20"])];
-    let (out, rec) = run(&mut repair, &[snap.clone()], &svcs);
+    let (out, rec) = run(&mut repair, std::slice::from_ref(&snap), &svcs);
     assert_eq!(
         warnings(&rec),
         vec![w("ClusterIPAlreadyAllocated", "default/b",

@@ -79,7 +79,7 @@ fn actions_read_from_a_file_and_from_json_are_the_same_values() {
         .steps
         .iter()
         .map(|st| match &st.kind {
-            StepKind::Do(a) => a,
+            StepKind::Do(a) => a.as_ref(),
             StepKind::Expect(_) => panic!("an action"),
         })
         .collect();
@@ -113,8 +113,8 @@ fn an_empty_cluster_ip_is_unset_not_invalid() {
     .unwrap();
     // `[""]` reads as no list at all, in `initial` and in actions alike.
     assert!(s.initial.services.iter().all(|svc| svc.cluster_ips.is_empty()));
-    let StepKind::Do(Action::CreateService(CreateService { service, .. })) = &s.steps[0].kind
-    else {
+    let StepKind::Do(action) = &s.steps[0].kind else { panic!("an action step") };
+    let Action::CreateService(CreateService { service, .. }) = action.as_ref() else {
         panic!("a create_service step");
     };
     assert!(service.cluster_ips.is_empty());

@@ -299,7 +299,7 @@ fn a_stop_that_cannot_reach_etcd_times_out_after_two_intervals() {
         "stopping while cut off"
     );
     assert_eq!(state_at(&s, 45_000)["apiservers"][1]["status"], "stopped");
-    assert_eq!(r.final_state.apiservers[1].ready, false);
+    assert!(!r.final_state.apiservers[1].ready);
 }
 
 #[test]

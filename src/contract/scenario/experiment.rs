@@ -29,7 +29,7 @@ impl Experiment {
     /// The actions a reader would take, at their instants, in order.
     pub fn actions(&self) -> Vec<(u64, Action)> {
         let acts = self.steps.iter().filter_map(|s| match &s.kind {
-            StepKind::Do(a) => Some((s.at_ms, a.clone())),
+            StepKind::Do(a) => Some((s.at_ms, a.as_ref().clone())),
             StepKind::Expect(_) => None,
         });
         acts.collect()

@@ -11,7 +11,8 @@ use crate::k8s::controlplane::ClusterConfig;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum StepKind {
-    Do(Action),
+    /// Boxed: an action is large beside an expectation, and steps are moved in lists.
+    Do(Box<Action>),
     /// A partial state plus `events_include`, `events_exclude` and `absent`.
     Expect(Json),
 }
@@ -67,7 +68,7 @@ pub(super) fn step(
             let action: Action = de(path, Json::Object(rest))?;
             check_action(path, &action, cluster, taken)?;
             check_behavior(path, &action, behavior)?;
-            StepKind::Do(action)
+            StepKind::Do(Box::new(action))
         }
         (false, Some(expect)) => StepKind::Expect(expect_of(path, &rest, expect)?),
         (true, Some(_)) => {

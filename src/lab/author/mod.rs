@@ -128,8 +128,11 @@ pub struct Writer {
     file: Result<String, String>,
     arrivals: Vec<Arrival>,
     /// The wait choices of the moment shown, by (generation, instant).
-    choices: RefCell<Option<((u64, u64), Rc<Vec<Choice>>)>>,
+    choices: RefCell<Option<(Shown, Rc<Vec<Choice>>)>>,
 }
+
+/// A moment of a run: (generation, instant).
+type Shown = (u64, u64);
 
 impl Writer {
     fn new(base: Source) -> Self {

@@ -249,8 +249,11 @@ pub(crate) fn play_time(s: &str) -> Result<u64, String> {
 /// The apiservers a scenario has: those of its cluster and those its steps add.
 fn apiserver_names(s: &Scenario) -> impl Iterator<Item = &str> {
     let added = s.steps.iter().filter_map(|step| match &step.kind {
-        scenario::StepKind::Do(scenario::Action::AddApiserver(a)) => Some(a.name.as_str()),
-        _ => None,
+        scenario::StepKind::Do(a) => match a.as_ref() {
+            scenario::Action::AddApiserver(a) => Some(a.name.as_str()),
+            _ => None,
+        },
+        scenario::StepKind::Expect(_) => None,
     });
     s.cluster.apiservers.iter().map(|a| a.name.as_str()).chain(added)
 }

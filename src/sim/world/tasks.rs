@@ -217,7 +217,7 @@ impl World {
     fn run_step(&mut self, i: usize) {
         match &self.steps[i].kind {
             StepKind::Do(action) => {
-                let action = action.clone();
+                let action = action.as_ref().clone();
                 // A step's refusal is recorded as an event, as the contract prints it.
                 let _ = self.perform(&action);
             }
