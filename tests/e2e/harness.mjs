@@ -82,12 +82,18 @@ export async function atStep(page, i, n, lang) {
   await settle(page);
 }
 
-/** Waits until nothing scrolls for a few frames (the lab's own scroll, if any, is over). */
+/** Waits until nothing scrolls and the step's parts stay put for a few frames (the lab's own
+ *  scroll, if any, is over, and so is the stage's fitting of its rows that may follow it). */
 export function settle(page) {
   return page.evaluate(() => new Promise((resolve) => {
-    let [last, still, frames] = [-1, 0, 0];
+    let [last, still, frames] = ['', 0, 0];
+    const root = window.__labRoot?.() ?? document;
     const tick = () => {
-      const y = scrollY;
+      const spots = [...root.querySelectorAll('.tour-spot, .tour')].map((el) => {
+        const r = el.getBoundingClientRect();
+        return `${Math.round(r.top)}+${Math.round(r.height)}`;
+      });
+      const y = `${scrollY} ${spots.join(' ')}`;
       still = y === last ? still + 1 : 0;
       last = y;
       frames += 1;

@@ -131,19 +131,26 @@ function probe(road) {
     spots,
     playCovered: hidden > 0 ? `${hidden} of ${shown + hidden} points covered` : null,
     scroll: [scrollY, frame?.contentWindow.scrollY ?? 0],
+    // Where the step's parts and the frame are: the stage may still fit its rows (and the lab
+    // reveal the parts again) after the scrolling stopped, on a loaded machine.
+    layout: [fr?.height, ...[...root.querySelectorAll('.tour-spot, .tour')].map((el) => {
+      const r = el.getBoundingClientRect();
+      return [r.top, r.height].map(Math.round);
+    })],
   };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until the lab of `road` shows `want` as its progress, not moving, and nothing scrolls
- *  for a quarter of a second (the lab's reveal is over); the probe then, or null after `ms`. */
+ *  or moves for a quarter of a second (the lab's reveal is over); the probe then, or null after
+ *  `ms`. */
 async function settled(page, road, want, ms = 30000) {
   const end = Date.now() + ms;
   let [last, still] = ['', 0];
   while (Date.now() < end) {
     const m = await page.evaluate(probe, { ...road, full: false }).catch(() => null);
-    const key = JSON.stringify(m?.scroll);
+    const key = JSON.stringify([m?.scroll, m?.layout]);
     still = m && m.progress === want && !m.moving && key === last ? still + 1 : 0;
     last = key;
     if (still >= 5) return page.evaluate(probe, road);
