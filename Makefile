@@ -15,11 +15,12 @@ CARGO_INCREMENTAL ?= 0
 export CARGO_INCREMENTAL
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: help serve test bench setup-web setup-test test-wasm test-e2e test-native build dist package soak soak-digests soak-swarm soak-browser fuzz
+.PHONY: help serve test check bench setup-web setup-test test-wasm test-e2e test-native build dist package soak soak-digests soak-swarm soak-browser fuzz
 
 help:
 	@echo "make serve   build the app and serve it at http://127.0.0.1:8080"
-	@echo "make test    every test layer: wasm core + components in headless Chromium, e2e, native"
+	@echo "make test    make check, then every test layer: wasm core + components in headless Chromium, e2e, native"
+	@echo "make check   formatting, clippy -D warnings (core, web, poster), size rules, no stray test file"
 	@echo "make dist    the build as a package for docs sites: target/package/ (folder and npm tarball)"
 	@echo "make bench   allocator and repair benchmarks, natively and in headless Chromium"
 	@echo "make soak    1,000 swarm traces native = wasm, 10,000 swarm seeds per behaviour, an hour in Chromium"
@@ -48,7 +49,20 @@ package:
 	trunk build --release
 	node scripts/dist.mjs
 
-test: setup-test test-wasm test-e2e test-scenarios test-native
+test: setup-test check test-wasm test-e2e test-scenarios test-native
+
+# The rules the tools hold, before any test: rustfmt's layout (rustfmt.toml), clippy with warnings
+# as errors in each configuration that compiles different code (the core alone; the web app and
+# its component tests for wasm; the poster's prerender natively), the size rules measured on the
+# formatted code, and no file under tests/ that nothing runs.
+check:
+	cargo fmt --all --check
+	cd fuzz && cargo fmt --check
+	cargo clippy --all-targets --no-default-features -- -D warnings
+	cargo clippy $(WASM) --all-targets -- -D warnings
+	cargo clippy --features ssr --bin poster --test poster -- -D warnings
+	node scripts/size-rules.mjs
+	node scripts/stray-tests.mjs
 
 # The core compiled to wasm must pass the very same tests, then the components.
 test-wasm:

@@ -40,6 +40,14 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# rustfmt and clippy for `make check` (a toolchain installed with the minimal profile lacks them).
+for c in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$c"; then
+    say "installing the Rust component $c"
+    rustup component add "$c"
+  fi
+done
+
 # Node.js and npm (for wasm-opt from npm's binaryen and for Playwright).
 command -v npm >/dev/null || apt_install nodejs npm
 
