@@ -1,4 +1,4 @@
-// End-to-end, the package in real docs sites (README "Use it in your docs"): `make dist`'s npm
+// End-to-end, the package in real docs sites (docs/embedding.md "Use it in your docs"): `make dist`'s npm
 // tarball, unpacked as a docs site would, into an mdBook book (`tar xzf` into its src/), a Hugo
 // site (`npm install` of the tarball, its files copied to static/, its shortcodes to layouts/;
 // built with Debian's Hugo and a current one, with a theme styled like hugo-book's) and a

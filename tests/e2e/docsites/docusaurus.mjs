@@ -3,7 +3,7 @@
 // `scripts/setup.sh test` (npm ci); the site (tests/e2e/docusaurus/site/) is copied into a
 // temporary folder whose node_modules links to those packages, with the lab's tarball unpacked
 // as node_modules/kube-bootstrap-lab (what `npm install ./kube-bootstrap-lab-<version>.tgz`
-// leaves) and its files copied to static/kube-bootstrap-lab/, as the README tells. The page uses
+// leaves) and its files copied to static/kube-bootstrap-lab/, as docs/embedding.md tells. The page uses
 // the package's component (the element, following the colour mode) and its iframe, under
 // /training/docs/guide/lab/.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The Hugo site of tests/e2e/docsites.mjs, built as the README tells: the tarball installed by
+// The Hugo site of tests/e2e/docsites.mjs, built as docs/embedding.md tells: the tarball installed by
 // npm, its files copied to static/, its layouts (the shortcodes and their partial) to layouts/.
 // Its theme is written here, after hugo-book's rules (no download): class-scoped Markdown
 // styles (normal-weight headings, lists indented 2rem, grey `code` boxes, links without

@@ -1,4 +1,4 @@
-// The mdBook book of tests/e2e/docsites.mjs, written as the README tells: the tarball unpacked
+// The mdBook book of tests/e2e/docsites.mjs, written as docs/embedding.md tells: the tarball unpacked
 // into src/, raw HTML in the chapter's Markdown (mdBook 0.5.4 keeps scripts, iframes and custom
 // elements). Its chapter: the element with a tour, a second element (a sandbox), a trainer's
 // tour by `tour-src`, and an iframe.
