@@ -327,7 +327,7 @@ async fn another_tour_or_scenario_starts_with_no_change_of_the_endpoints() {
     // A scenario picked starts afresh: what changed in the old one is not its change.
     set_input("scenario-pick", "crash-vs-graceful-stop", "change").await;
     until("the scenario opens", || text("clock") == "t = 0s").await;
-    let written = exists("written-by").then(|| text("written-by")).unwrap_or_default();
+    let written = if exists("written-by") { text("written-by") } else { String::new() };
     assert!(!written.contains('−') && !written.contains('+'), "{written}");
     assert_eq!(leaving(), 0);
     // A tour opens at its first step; 192.168.10.12 is not there yet, and it did not leave.
@@ -335,7 +335,7 @@ async fn another_tour_or_scenario_starts_with_no_change_of_the_endpoints() {
     set_input("tour-pick", "kubernetes-service", "change").await;
     until("the tour opens", || exists("tour-title")).await;
     assert!(!endpoints().contains("192.168.10.12"), "{}", endpoints());
-    let written = exists("written-by").then(|| text("written-by")).unwrap_or_default();
+    let written = if exists("written-by") { text("written-by") } else { String::new() };
     let fading = leaving();
     root.remove();
     assert!(!written.contains('−') && !written.contains('+'), "{written}");

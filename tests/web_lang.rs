@@ -189,9 +189,10 @@ fn props(id: &str) -> BitmapProps {
     }
 }
 
-/// (a free cell's centre, the gap beside it) of a /24 canvas (16 columns of 24 px).
+/// (a free cell's centre, the gap beside it) of a /24 canvas (16 columns of 24 px): cell 30,
+/// column 14 of row 1.
 fn free_and_gap(c: &HtmlCanvasElement) -> ([u8; 3], [u8; 3]) {
-    let (x0, y0) = ((30 % 16) * 24, (30 / 16) * 24);
+    let (x0, y0) = (14 * 24, 24);
     (pixel(c, x0 + 11, y0 + 11), pixel(c, x0 + 23, y0 + 10))
 }
 

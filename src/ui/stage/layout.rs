@@ -239,13 +239,10 @@ impl Layout {
         }
     }
 
-    /// Where the controller-manager's packets leave.
+    /// Where the controller-manager's packets leave: its right edge in both orientations (in
+    /// portrait too it stands left of etcd, at etcd's height).
     pub(crate) fn kcm_port(&self) -> (f64, f64) {
-        if self.portrait {
-            (self.kcm.right(), self.kcm.mid_y())
-        } else {
-            (self.kcm.right(), self.kcm.mid_y())
-        }
+        (self.kcm.right(), self.kcm.mid_y())
     }
 
     /// Where a packet to row `i` lands (its near edge).

@@ -172,7 +172,7 @@ mod tests {
         let mut f = Flight::default();
         f.launch(&[lease.clone(), lease.clone()], 0.0, &layout, &names, &rows());
         assert_eq!((f.packets.len(), f.packets[0].count), (1, 2));
-        f.launch(&[lease.clone()], MERGE_MS + 1.0, &layout, &names, &rows());
+        f.launch(std::slice::from_ref(&lease), MERGE_MS + 1.0, &layout, &names, &rows());
         assert_eq!(f.packets.len(), 2);
         let ep = write(
             "apiserver-a",
