@@ -335,7 +335,8 @@ pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(
             }
             opening.is_some()
         };
-        let done = Rc::new(Cell::new(step.is_none()));
+        // No step: nothing to reveal, ever (an instant long past).
+        let revealed: Revealed = Rc::new(Cell::new(step.is_none().then_some(f64::NEG_INFINITY)));
         let lab = root.cast::<Element>();
         // After this render (it draws the marks), once laid out; the first time, again once
         // the stage has laid itself out for its width (it knows it a frame after it is drawn,
@@ -343,56 +344,75 @@ pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(
         let delays: &[u32] = if initial { &[150, 700] } else { &[0] };
         let timers: Vec<_> = lab
             .clone()
-            .filter(|_| !done.get())
+            .filter(|_| revealed.get().is_none())
             .into_iter()
             .flat_map(|lab| delays.iter().map(move |&ms| (lab.clone(), ms)))
             .map(|(lab, ms)| {
-                let done = done.clone();
+                let revealed = revealed.clone();
                 gloo_timers::callback::Timeout::new(ms, move || {
-                    if (!initial || own_page(&lab)) && try_reveal(&lab) {
-                        done.set(true);
+                    if !initial || own_page(&lab) {
+                        reveal_first(&lab, &revealed);
                     }
                 })
             })
             .collect();
-        let lab_for_watch = lab.clone().filter(|_| !done.get());
-        let listener = lab.filter(|_| !done.get()).and_then(|lab| {
+        let watch = lab.filter(|_| revealed.get().is_none()).and_then(|lab| {
             let window = window_of(&lab)?;
-            let done = done.clone();
-            let on_end = Closure::<dyn FnMut()>::new(move || {
-                if !done.get() && try_reveal(&lab) {
-                    done.set(true);
-                }
-            });
-            Some(EventListener::new(&window, "scrollend", on_end))
+            let on_end = {
+                let (lab, revealed) = (lab.clone(), revealed.clone());
+                Closure::<dyn FnMut()>::new(move || reveal_first(&lab, &revealed))
+            };
+            let scrolled = EventListener::new(&window, "scrollend", on_end);
+            Some((scrolled, Settling::watch(&lab, &window, revealed)))
         });
-        let settling = lab_for_watch.and_then(|lab| Settling::watch(&lab, done));
-        move || drop((timers, listener, settling))
+        move || drop((timers, watch))
     });
 }
 
-/// How long after a step its parts are kept in view while the stage settles (ms).
-const SETTLING_MS: u32 = 1500;
+/// When the step's parts were first brought into view (the page's clock, ms), once they were.
+type Revealed = Rc<Cell<Option<f64>>>;
+
+fn page_now(lab: &Element) -> f64 {
+    window_of(lab).and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Brings the step's parts into view if the reader is at the tour and they were not yet.
+fn reveal_first(lab: &Element, revealed: &Revealed) {
+    if revealed.get().is_none() && try_reveal(lab) {
+        revealed.set(Some(page_now(lab)));
+    }
+}
+
+/// How long after a step's parts were first revealed they are kept in view while the stage
+/// settles (ms).
+const SETTLING_MS: f64 = 1500.0;
 
 /// While a step's stage settles (its rows and texts fitted a frame or more after it is drawn,
-/// the card's text wrapped), each change of the stage's or the card's size brings the step's
-/// parts into view again, once they have been revealed (`done`): a part that grows after the
-/// reveal would otherwise end under the docked card.
+/// the card's text wrapped, a host page's script sizing the lab's iframe to the viewport), each
+/// change of the stage's or the card's size, or of the lab's window, brings the step's parts
+/// into view again, for a while after they were first revealed: a part that grows or a frame
+/// that shrinks after the reveal would otherwise leave a part under the docked card. The while
+/// starts at the reveal, not at the step: an embedded lab's opening step is revealed only when
+/// the reader scrolls to it.
 struct Settling {
     observer: web_sys::ResizeObserver,
     _on_resize: Closure<dyn FnMut()>,
-    _until: gloo_timers::callback::Timeout,
+    _window_resized: EventListener<dyn FnMut()>,
 }
 
 impl Settling {
-    fn watch(lab: &Element, done: Rc<Cell<bool>>) -> Option<Self> {
-        let on_resize = {
+    fn watch(lab: &Element, window: &web_sys::Window, revealed: Revealed) -> Option<Self> {
+        let again: Rc<dyn Fn()> = {
             let lab = lab.clone();
-            Closure::<dyn FnMut()>::new(move || {
-                if done.get() {
+            Rc::new(move || {
+                if revealed.get().is_some_and(|t| page_now(&lab) - t <= SETTLING_MS) {
                     try_reveal(&lab);
                 }
             })
+        };
+        let on_resize = {
+            let again = again.clone();
+            Closure::<dyn FnMut()>::new(move || again())
         };
         let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
         for selector in [".stage-row .stage", ".stage-row > .tour"] {
@@ -400,11 +420,9 @@ impl Settling {
                 observer.observe(&el);
             }
         }
-        let until = {
-            let observer = observer.clone();
-            gloo_timers::callback::Timeout::new(SETTLING_MS, move || observer.disconnect())
-        };
-        Some(Settling { observer, _on_resize: on_resize, _until: until })
+        let on_window = Closure::<dyn FnMut()>::new(move || again());
+        let window_resized = EventListener::new(window, "resize", on_window);
+        Some(Settling { observer, _on_resize: on_resize, _window_resized: window_resized })
     }
 }
 

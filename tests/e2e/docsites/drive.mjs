@@ -103,7 +103,7 @@ function probe(road) {
     const r = el.getBoundingClientRect();
     let clear = 0;
     for (let i = 0; i < 8; i++) for (let j = 0; j < 8; j++) if (r.width > 0 && sees(el, r.left + ((i + 0.5) * r.width) / 8, r.top + ((j + 0.5) * r.height) / 8)) clear += 1;
-    return { spot: el.dataset.tourSpot ?? el.className, clear: clear / 64 };
+    return { spot: el.dataset.tourSpot ?? el.className, clear: clear / 64, at: `${Math.round(r.top)}–${Math.round(r.bottom)}` };
   });
   // Play under the header, at a step that points at the time controls (the reveal brought them
   // out): a part of it is on the screen (within the viewport's rows), and some point of that part
@@ -131,6 +131,11 @@ function probe(road) {
     spots,
     playCovered: hidden > 0 ? `${hidden} of ${shown + hidden} points covered` : null,
     scroll: [scrollY, frame?.contentWindow.scrollY ?? 0],
+    // For a report: the lab's viewport, its docked strip and the room the lab gave the strip.
+    where: `viewport ${Math.round(off.h === Infinity ? innerHeight : off.h)} px, strip ${(() => {
+      const r = root.querySelector('.stage-row > .tour')?.getBoundingClientRect();
+      return r ? `${Math.round(r.top)}–${Math.round(r.bottom)}` : 'none';
+    })()}, --tour-room ${lab?.style.getPropertyValue('--tour-room') || 'unset'}`,
     // Where the step's parts and the frame are: the stage may still fit its rows (and the lab
     // reveal the parts again) after the scrolling stopped, on a loaded machine.
     layout: [fr?.height, ...[...root.querySelectorAll('.tour-spot, .tour')].map((el) => {
@@ -218,7 +223,9 @@ async function takeTour(page, road, n, onStep = async () => {}) {
       return out;
     }
     out.reached = i + 1;
-    for (const s of m.spots) if (s.clear < out.worst.clear) out.worst = { clear: s.clear, where: `step ${i + 1}: ${s.spot}` };
+    for (const s of m.spots) {
+      if (s.clear < out.worst.clear) out.worst = { clear: s.clear, where: `step ${i + 1}: ${s.spot}${s.clear < MIN_CLEAR ? ` at ${s.at}; ${m.where}` : ''}` };
+    }
     if (m.playCovered) out.playCovered.push(`${i + 1} (${m.playCovered})`);
     if (!m.next?.seen) out.hidden.push(`${i + 1}${m.next?.why ? ` (${m.next.why})` : ''}`);
     await onStep(i, m);
