@@ -39,7 +39,7 @@ mod scenario;
 mod servicecidr;
 mod share;
 mod swarm_digests;
-#[path = "../support/swarmgen.rs"]
+#[path = "../support/swarmgen/mod.rs"]
 mod swarmgen;
 mod timeline;
 mod tour;

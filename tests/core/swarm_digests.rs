@@ -1,6 +1,6 @@
 //! The same seeded swarm runs give the same traces, byte for byte, natively and in wasm.
 //!
-//! Each seed of the swarm's generator (`tests/support/swarmgen.rs`: every behaviour and
+//! Each seed of the swarm's generator (`tests/support/swarmgen/`: every behaviour and
 //! reconciler, faults included) is driven for one hour of virtual time, and its trace is
 //! digested: every task the world ran with the events it recorded, every action with its
 //! outcome, the state after every action and at the end. Both builds compare the digests with
