@@ -32,6 +32,7 @@ mod predict;
 #[cfg(not(target_arch = "wasm32"))]
 mod props;
 mod reconcilers;
+mod reconcilers_master_count;
 mod refusals;
 mod repair_clusterip;
 mod repair_nodeport;
