@@ -38,6 +38,7 @@ mod repair_clusterip;
 mod repair_nodeport;
 mod scenario;
 mod servicecidr;
+mod servicecidr_allocator;
 mod share;
 mod swarm_digests;
 #[path = "../support/swarmgen/mod.rs"]
