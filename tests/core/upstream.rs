@@ -456,7 +456,15 @@ fn every_link_the_inspector_shows_is_on_the_verified_list() {
 fn the_unmerged_get_sync_adapter_is_never_called_upstream() {
     let texts = [
         ("README.md", include_str!("../../README.md")),
+        ("ARCHITECTURE.md", include_str!("../../ARCHITECTURE.md")),
+        ("CONTRIBUTING.md", include_str!("../../CONTRIBUTING.md")),
+        ("docs/app.md", include_str!("../../docs/app.md")),
+        ("docs/cli.md", include_str!("../../docs/cli.md")),
+        ("docs/embedding.md", include_str!("../../docs/embedding.md")),
         ("docs/extensions.md", include_str!("../../docs/extensions.md")),
+        ("docs/model.md", include_str!("../../docs/model.md")),
+        ("docs/serving.md", include_str!("../../docs/serving.md")),
+        ("docs/tour.md", include_str!("../../docs/tour.md")),
         ("src/lab/upstream/verified.md", include_str!("../../src/lab/upstream/verified.md")),
     ];
     for (file, text) in texts {
