@@ -9,7 +9,7 @@
 /// The upstream model, one module per Kubernetes package (`crate::k8s`).
 pub mod k8s {
     pub use crate::k8s::{
-        allocator, controlplane, endpoints, etcd, ipallocator, names, options, portallocator,
+        allocator, api, controlplane, endpoints, etcd, ipallocator, names, options, portallocator,
         reconcilers, registry, repair,
     };
 }

@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
+use crate::k8s::api::KUBERNETES;
 use crate::k8s::api::{EndpointSlice, Endpoints, IpAddress, Pod, Service, ServiceCidr};
-use crate::k8s::controlplane::KUBERNETES;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct State {

@@ -6,6 +6,10 @@ use std::net::IpAddr;
 
 use serde::{Deserialize, Serialize};
 
+/// The `kubernetes` Service's name (kube-apiserver's own; it lives in `default`): named by the
+/// bootstrap controller, by etcd's keys and by whatever reads the state, so it lives here.
+pub const KUBERNETES: &str = "kubernetes";
+
 string_enum! {
     /// Which Kubernetes release's rules run (`behavior` in a scenario).
     #[derive(Default)]

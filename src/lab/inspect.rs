@@ -10,8 +10,9 @@ use std::str::FromStr;
 use ipnet::IpNet;
 
 use crate::k8s::allocator::{Allocator, ItemRange};
+use crate::k8s::api::KUBERNETES;
 use crate::k8s::api::{parse_ip, IpFamily, Service};
-use crate::k8s::controlplane::{Apiserver, Status, KUBERNETES};
+use crate::k8s::controlplane::{Apiserver, Status};
 use crate::k8s::ipallocator::{self, Range};
 use crate::k8s::portallocator::{PortAllocator, PortRange};
 use crate::k8s::repair::nodeport::collect_service_node_ports;

@@ -256,7 +256,7 @@ fn key_topics(key: &str, b: Behavior) -> Vec<Topic> {
         (Kind::Endpoints, _) => vec![EndpointsSync],
         (Kind::EndpointSlice, _) => vec![Adapter],
         (Kind::ServiceCidr, Some(Key::ServiceCidr(name)))
-            if ip_objects && name == crate::k8s::controlplane::KUBERNETES =>
+            if ip_objects && name == crate::k8s::api::KUBERNETES =>
         {
             vec![DefaultCidr, CidrsSync]
         }

@@ -15,7 +15,7 @@ use crate::lab::inspect::{
     cluster_ip_bitmap, ip_address_map, node_port_bitmap, BitmapView, Cell, IpAddressMap,
 };
 
-pub use crate::k8s::controlplane::KUBERNETES;
+pub use crate::k8s::api::KUBERNETES;
 pub use crate::k8s::etcd::{Key, Keys, Kind as KeyKind, Loop, NsName, RangeName, WireOp, Write};
 pub use crate::k8s::reconcilers::ReconcilerType;
 pub use crate::sim::world::{ApiserverActions, Mark, MarkKind};

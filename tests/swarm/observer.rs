@@ -10,7 +10,8 @@ use std::rc::Rc;
 
 use kube_bootstrap_lab::contract::api::Behavior;
 use kube_bootstrap_lab::contract::event::EventKind;
-use kube_bootstrap_lab::testing::k8s::controlplane::{Status, KUBERNETES};
+use kube_bootstrap_lab::testing::k8s::api::KUBERNETES;
+use kube_bootstrap_lab::testing::k8s::controlplane::Status;
 use kube_bootstrap_lab::testing::k8s::ipallocator::Range;
 use kube_bootstrap_lab::testing::k8s::portallocator::PortAllocator;
 use kube_bootstrap_lab::testing::k8s::reconcilers::ReconcilerType;

@@ -7,7 +7,7 @@ use std::net::IpAddr;
 use std::rc::Rc;
 
 use kube_bootstrap_lab::contract::api::{Endpoints, IpAddress, Service, ServiceCidr};
-use kube_bootstrap_lab::testing::k8s::controlplane::KUBERNETES;
+use kube_bootstrap_lab::testing::k8s::api::KUBERNETES;
 use kube_bootstrap_lab::testing::k8s::etcd;
 use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
 use kube_bootstrap_lab::testing::k8s::ipallocator::Range;

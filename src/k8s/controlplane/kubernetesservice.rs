@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use super::systemnamespaces::ensure_namespace;
 use super::ClusterConfig;
-use super::{Apiserver, Status, KUBERNETES};
+use super::{Apiserver, Status};
+use crate::k8s::api::KUBERNETES;
 use crate::k8s::api::{
     Behavior, EndpointPort, IntOrString, Protocol, Service, ServicePort, ServiceType,
 };

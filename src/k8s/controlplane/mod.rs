@@ -19,9 +19,6 @@ use crate::k8s::reconcilers::EndpointReconciler;
 use crate::k8s::registry::{Allocators, IpView, PortView, Storage, COMPONENT};
 use crate::k8s::repair::{CleanRun, ClusterIpRepair, NodePortRepair};
 
-/// The `kubernetes` Service's name; it lives in `default`.
-pub const KUBERNETES: &str = "kubernetes";
-
 /// The system namespaces the apiserver keeps (`systemnamespaces` controller, every minute).
 pub(crate) const SYSTEM_NAMESPACES: [&str; 4] =
     ["kube-system", "kube-public", "default", "kube-node-lease"];

@@ -10,7 +10,7 @@ use super::{
     ENDPOINTS, ENDPOINT_SLICES, IP_ADDRESSES, MASTER_LEASES, NAMESPACES, PODS, RANGE_NODE_PORTS,
     RANGE_SECONDARY_SERVICE_IPS, RANGE_SERVICE_IPS, SERVICES, SERVICE_CIDRS,
 };
-use crate::k8s::controlplane::KUBERNETES;
+use crate::k8s::api::KUBERNETES;
 
 /// A namespaced object's place: `<namespace>/<name>`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

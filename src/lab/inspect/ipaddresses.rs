@@ -11,8 +11,8 @@ use ipnet::IpNet;
 
 use super::{BitmapRange, BitmapView, Cell, ViewKind};
 use crate::duration::format_ms;
+use crate::k8s::api::KUBERNETES;
 use crate::k8s::api::{IpAddress, ParentReference, Service, ServiceCidr};
-use crate::k8s::controlplane::KUBERNETES;
 use crate::k8s::ipallocator::ipaddress::CidrRange;
 pub use crate::k8s::repair::repairip::ORPHAN_GRACE_MS;
 use crate::k8s::repair::repairip::{ip_address_verdict, IpAddressVerdict};

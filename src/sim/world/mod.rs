@@ -384,7 +384,7 @@ impl World {
 mod tests {
     #[test]
     fn the_kubernetes_endpoints_keys_are_etcds() {
-        let kubernetes = crate::k8s::controlplane::KUBERNETES;
+        let kubernetes = crate::k8s::api::KUBERNETES;
         assert_eq!(
             super::KUBERNETES_ENDPOINTS_KEYS,
             [

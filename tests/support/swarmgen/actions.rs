@@ -7,7 +7,8 @@ use std::net::{IpAddr, Ipv4Addr};
 use serde_json::{json, Value as Json};
 
 use kube_bootstrap_lab::contract::api::Behavior;
-use kube_bootstrap_lab::testing::k8s::controlplane::{Apiserver, Status, KUBERNETES};
+use kube_bootstrap_lab::testing::k8s::api::KUBERNETES;
+use kube_bootstrap_lab::testing::k8s::controlplane::{Apiserver, Status};
 use kube_bootstrap_lab::testing::sim::world::World;
 
 use super::targets::{

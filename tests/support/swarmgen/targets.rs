@@ -7,7 +7,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use ipnet::IpNet;
 
 use kube_bootstrap_lab::contract::api::Service;
-use kube_bootstrap_lab::testing::k8s::controlplane::KUBERNETES;
+use kube_bootstrap_lab::testing::k8s::api::KUBERNETES;
 use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
 use kube_bootstrap_lab::testing::k8s::repair::nodeport::collect_service_node_ports;
 use kube_bootstrap_lab::testing::sim::world::World;

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use kube_bootstrap_lab::contract::api::{EndpointSlice, LABEL_SERVICE_NAME};
-use kube_bootstrap_lab::testing::k8s::controlplane::KUBERNETES;
+use kube_bootstrap_lab::testing::k8s::api::KUBERNETES;
 use kube_bootstrap_lab::testing::sim::world::World;
 
 use super::Observer;

@@ -11,7 +11,7 @@ use kube_bootstrap_lab::contract::api::{
 };
 use kube_bootstrap_lab::contract::event::Event;
 use kube_bootstrap_lab::contract::scenario::{Action, Corruption};
-use kube_bootstrap_lab::testing::k8s::controlplane::KUBERNETES;
+use kube_bootstrap_lab::testing::k8s::api::KUBERNETES;
 use kube_bootstrap_lab::testing::k8s::repair::repairip::{self, IpAddressVerdict};
 use kube_bootstrap_lab::testing::sim::world::{Stepped, TaskKind, World};
 
