@@ -10,7 +10,7 @@
 pub mod k8s {
     pub use crate::k8s::{
         allocator, api, controlplane, endpoints, etcd, ipallocator, names, options, portallocator,
-        reconcilers, registry, repair,
+        reconcilers, registry, repair, servicecidrs,
     };
 }
 

@@ -21,8 +21,8 @@ use kube_bootstrap_lab::testing::k8s::ipallocator::Range;
 use kube_bootstrap_lab::testing::k8s::registry::Storage;
 use kube_bootstrap_lab::testing::k8s::repair::repairip;
 use kube_bootstrap_lab::testing::k8s::repair::ClusterIpRepair;
+use kube_bootstrap_lab::testing::k8s::servicecidrs::READY_MESSAGE as KCM_READY_MESSAGE;
 use kube_bootstrap_lab::testing::rng::SimRng;
-use kube_bootstrap_lab::testing::sim::world::KCM_READY_MESSAGE;
 
 fn cidr(s: &str) -> IpNet {
     s.parse().expect("workload CIDR")

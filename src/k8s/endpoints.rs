@@ -1,17 +1,18 @@
-//! The endpoints controller's desired state for one Service, after
-//! `pkg/controller/endpoint/endpoints_controller.go` (`syncService`), and the canonical subset
-//! layout it writes, after `pkg/api/v1/endpoints/util.go` (`RepackSubsets`).
+//! The endpoints controller, after `pkg/controller/endpoint/endpoints_controller.go`: its desired
+//! state for one Service (`syncService`), the canonical subset layout it writes, after
+//! `pkg/api/v1/endpoints/util.go` (`RepackSubsets`), and the controller itself.
 //!
-//! Only the computation is modelled: no work queue, retries, events, trigger-time annotation or
-//! 1000-address truncation. Everything iterates `BTreeMap`s, so results are identical natively
+//! The controller keeps only the Services it saw last: no work queue, retries, events,
+//! trigger-time annotation or 1000-address truncation. Everything iterates `BTreeMap`s, so results are identical natively
 //! and in wasm.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::k8s::api::{
     parse_ip, EndpointPort, EndpointSubset, Endpoints, IntOrString, IpFamily, Pod, PodPhase,
     Service, ServicePort, ServiceType,
 };
+use crate::k8s::etcd::{self, Etcd, Value};
 
 /// `v1.IsHeadlessService`: set on the Endpoints of a Service without a ClusterIP.
 pub(crate) const HEADLESS_LABEL: &str = "service.kubernetes.io/headless";
@@ -202,4 +203,51 @@ pub fn endpoints_for_service<P: std::borrow::Borrow<Pod>>(
         labels,
         subsets: repack_subsets(&subsets),
     })
+}
+
+/// kube-controller-manager's endpoints controller, as the world runs it after every change.
+///
+/// Level-based, as upstream's `syncService`: every Service with a selector gets the Endpoints its
+/// ready and not-ready Pods imply ([`endpoints_for_service`]). An Endpoints object is deleted only
+/// when the controller sees its Service deleted; one that no Service ever owned (such as a
+/// `default/kubernetes` Endpoints given in `initial` before the apiserver creates the Service) is
+/// left alone. Upstream also re-queues every Endpoints once when the controller starts
+/// (`checkLeftoverEndpoints`); the lab's controller-manager never restarts, so that pass is not
+/// modelled.
+#[derive(Clone, Debug, Default)]
+pub struct EndpointsController {
+    /// The Services it saw at its last sync: it deletes the Endpoints of the ones that have
+    /// gone since, and of no others.
+    seen_services: BTreeSet<String>,
+}
+
+impl EndpointsController {
+    /// One sync of every Service at `now`, written to `etcd`.
+    pub fn sync(&mut self, etcd: &mut Etcd, now: u64) {
+        // What to write, read first with every Service borrowed (none cloned: with thousands of
+        // Services this runs after every change), then written in the same order.
+        let services = etcd.services(now);
+        let pods = etcd.pods(now);
+        let present: BTreeSet<String> = services.iter().map(|s| s.key()).collect();
+        let writes: Vec<(String, Endpoints)> = services
+            .iter()
+            .filter_map(|svc| {
+                let want = endpoints_for_service(svc, &pods)?;
+                let key = etcd::endpoints_key(&svc.namespace, &svc.name);
+                let current = match etcd.get(&key, now).map(|e| &e.value) {
+                    Some(Value::Endpoints(ep)) => Some(ep),
+                    _ => None,
+                };
+                (current != Some(&want)).then_some((key, want))
+            })
+            .collect();
+        for gone in self.seen_services.difference(&present) {
+            let (ns, name) = gone.split_once('/').expect("namespace/name");
+            etcd.delete(&etcd::endpoints_key(ns, name), now);
+        }
+        self.seen_services = present;
+        for (key, want) in writes {
+            etcd.put(&key, Value::Endpoints(want), None, now);
+        }
+    }
 }

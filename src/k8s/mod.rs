@@ -16,3 +16,4 @@ pub mod portallocator;
 pub mod reconcilers;
 pub mod registry;
 pub mod repair;
+pub mod servicecidrs;

@@ -16,9 +16,9 @@ use crate::k8s::api::{IpAddress, ParentReference, Service, ServiceCidr};
 use crate::k8s::ipallocator::ipaddress::CidrRange;
 pub use crate::k8s::repair::repairip::ORPHAN_GRACE_MS;
 use crate::k8s::repair::repairip::{ip_address_verdict, IpAddressVerdict};
+use crate::k8s::servicecidrs::TERMINATING;
 use crate::lang::Lang;
 use crate::sim::world::World;
-use crate::sim::world::TERMINATING;
 
 /// The most cells a view draws: a /8. A larger prefix (1.35 lifts the /12 limit; an IPv6
 /// ServiceCIDR may be a /64) is drawn from its first address up to this many, and its objects

@@ -3,22 +3,22 @@
 //!
 //! The parts: `seed` puts a scenario's `initial` objects into etcd; `tasks` runs what the
 //! queue hands out; `actions` applies one user action or scenario `do` step; `corrupt`
-//! writes behind the allocators' back; `endpoints_controller` and `servicecidrs_controller` are
-//! kube-controller-manager's; `snapshot` reads the contract's state out of it. After every task
+//! writes behind the allocators' back; `controller_manager` runs kube-controller-manager's
+//! controllers; `snapshot` reads the contract's state out of it. After every task
 //! and action, `settle` hands what changed in etcd to the controllers that watch it.
 
 mod actions;
+mod controller_manager;
 mod corrupt;
-mod endpoints_controller;
 pub mod queue;
 mod refusals;
 mod seed;
-mod servicecidrs_controller;
 
 pub use refusals::ApiserverActions;
-pub use servicecidrs_controller::{READY_MESSAGE as KCM_READY_MESSAGE, TERMINATING};
 mod snapshot;
 mod tasks;
+
+use controller_manager::ControllerManager;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -90,9 +90,7 @@ pub struct World {
     apiservers: BTreeMap<String, Apiserver>,
     queue: Queue,
     outage_until: Option<u64>,
-    /// The Services the endpoints controller saw at its last sync: it deletes the Endpoints of
-    /// the ones that have gone since, and of no others.
-    seen_services: BTreeSet<String>,
+    kcm: ControllerManager,
     events: Vec<Event>,
     marks: Vec<Mark>,
     /// Results of `expect` steps: (step index, mismatches).
@@ -117,7 +115,7 @@ impl World {
             apiservers: BTreeMap::new(),
             queue: Queue::default(),
             outage_until: None,
-            seen_services: BTreeSet::new(),
+            kcm: ControllerManager::default(),
             events: Vec::new(),
             marks: Vec::new(),
             expectations: Vec::new(),
@@ -237,7 +235,7 @@ impl World {
             apiservers: self.apiservers.clone(),
             queue: self.queue.clone(),
             outage_until: self.outage_until,
-            seen_services: self.seen_services.clone(),
+            kcm: self.kcm.clone(),
             events: Vec::new(),
             marks: Vec::new(),
             expectations: self.expectations.clone(),

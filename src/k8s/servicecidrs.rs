@@ -1,18 +1,17 @@
 //! kube-controller-manager's `service-cidr-controller` (1.33+), after
-//! `pkg/controller/servicecidrs/servicecidrs_controller.go`, run by the world after every change
-//! to ServiceCIDRs or IPAddresses and when a deletion's grace period ends.
+//! `pkg/controller/servicecidrs/servicecidrs_controller.go`, run after every change to
+//! ServiceCIDRs or IPAddresses and when a deletion's grace period ends.
 //!
 //! A live ServiceCIDR gets the finalizer and `Ready=True` with this controller's message,
 //! `Kubernetes Service CIDR is ready` (no reason), whatever condition it had: the ServiceCIDR
 //! `kubernetes`, which its apiserver marked ready with its own message, ends up with this one.
 //! A deleted one lets go of its finalizer only when no IPAddress depends on it alone (or other
 //! ServiceCIDRs cover all of it), and not before 10 s after its deletion, "so every apiserver's
-//! allocator has stopped using it"; meanwhile it is not ready, `Terminating`. Like the endpoints controller it writes through the
-//! apiservers, so it does nothing while none is ready.
+//! allocator has stopped using it"; meanwhile it is not ready, `Terminating`. Upstream's work
+//! queue is not modelled: a sync looks at every ServiceCIDR, and says when it wants to run again.
 
-use super::{Task, World};
 use crate::k8s::api::{IpAddress, ServiceCidr, SERVICE_CIDR_FINALIZER};
-use crate::k8s::etcd::{self, Loop, Value};
+use crate::k8s::etcd::{self, Etcd, Value};
 use crate::k8s::ipallocator::cidrallocator::within_any;
 
 /// `deletionGracePeriod`.
@@ -22,20 +21,23 @@ pub const TERMINATING_MESSAGE: &str =
     "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR";
 pub const READY_MESSAGE: &str = "Kubernetes Service CIDR is ready";
 
-impl World {
-    pub(super) fn sync_service_cidrs(&mut self) {
-        if !self.behavior.ip_addresses() || !self.apiservers.keys().any(|n| self.ready(n)) {
-            return;
-        }
-        self.etcd.sending(etcd::KCM, Loop::ControllerManager);
-        let now = self.now;
-        let cidrs: Vec<ServiceCidr> = self.etcd.service_cidrs(now).into_iter().cloned().collect();
+/// The controller. It keeps no state of its own between syncs: what it decides follows from the
+/// ServiceCIDRs and IPAddresses it reads.
+#[derive(Clone, Debug, Default)]
+pub struct ServiceCidrsController;
+
+impl ServiceCidrsController {
+    /// One sync of every ServiceCIDR at `now`, written to `etcd`; the instants at which a
+    /// deleted one's grace period ends, when the controller must look again.
+    pub fn sync(&self, etcd: &mut Etcd, now: u64) -> Vec<u64> {
+        let cidrs: Vec<ServiceCidr> = etcd.service_cidrs(now).into_iter().cloned().collect();
         // Only a deletion needs the IPAddresses.
         let addresses: Vec<IpAddress> = if cidrs.iter().any(|c| c.deleting) {
-            self.etcd.ip_addresses(now).into_iter().cloned().collect()
+            etcd.ip_addresses(now).into_iter().cloned().collect()
         } else {
             Vec::new()
         };
+        let mut again = Vec::new();
         for sc in &cidrs {
             let key = etcd::service_cidr_key(&sc.name);
             let mut next = sc.clone();
@@ -51,17 +53,18 @@ impl World {
             } else {
                 let due = sc.deleted_ms.unwrap_or(now) + DELETION_GRACE_MS;
                 if now < due {
-                    self.queue.push(due, "", Task::ServiceCidrController);
+                    again.push(due);
                 } else {
                     // The finalizer goes, and with it the object.
-                    self.etcd.delete(&key, now);
+                    etcd.delete(&key, now);
                     continue;
                 }
             }
             if &next != sc {
-                self.etcd.put(&key, Value::ServiceCidr(next), None, now);
+                etcd.put(&key, Value::ServiceCidr(next), None, now);
             }
         }
+        again
     }
 }
 
