@@ -1,10 +1,10 @@
 //! The sandbox the Configure form describes: its settings as typed, the scenario file they make
-//! (validated by `scenario::parse`), and the settings of a running cluster, which the form opens
+//! (the contract's `Sandbox`, checked as a file is), and the settings of a running cluster, which the form opens
 //! with (so that "Start this cluster" starts what the reader sees, not a default).
 
-use serde_json::json;
-
-use crate::contract::scenario::{self, ApiserverSpec, Scenario};
+use crate::contract::scenario::{Sandbox, Scenario, SANDBOX_APISERVERS};
+use crate::k8s::api::Behavior;
+use crate::k8s::reconcilers::ReconcilerType;
 use crate::lang::Lang;
 
 /// The settings of the configuration form, as typed.
@@ -51,38 +51,47 @@ impl Settings {
 
 /// A sandbox scenario from the form: `n` apiservers `apiserver-a`… at 192.168.10.11…
 pub fn cluster_scenario(s: &Settings) -> Result<Scenario, String> {
-    cluster_file(s, Lang::En).and_then(|text| scenario::parse(&text))
+    sandbox(s, Lang::En)?.scenario()
 }
 
 /// The sandbox scenario file the form describes, with the form's own complaints in `lang` (the
-/// core's stay verbatim); validated by `scenario::parse` once loaded.
+/// core's stay verbatim).
 pub fn cluster_file(s: &Settings, lang: Lang) -> Result<String, String> {
-    let n: usize = s.apiservers.trim().parse().ok().filter(|n| (1..=9).contains(n)).ok_or_else(
-        || match lang {
-            Lang::En => format!("apiservers: {:?} is not a number from 1 to 9", s.apiservers),
-            Lang::Zh => format!("apiservers: {:?} 不是 1 到 9 之间的数字", s.apiservers),
-        },
-    )?;
+    sandbox(s, lang)?.file()
+}
+
+/// The sandbox the form describes and its file (which a link carries), or the first complaint.
+pub fn load(s: &Settings, lang: Lang) -> Result<(Scenario, String), String> {
+    let sandbox = sandbox(s, lang)?;
+    Ok((sandbox.scenario()?, sandbox.file()?))
+}
+
+/// The form's settings typed, with the form's own complaints in `lang`; the number of
+/// apiservers within the contract's bound ([`SANDBOX_APISERVERS`]).
+pub fn sandbox(s: &Settings, lang: Lang) -> Result<Sandbox, String> {
+    let (low, high) = (SANDBOX_APISERVERS.start(), SANDBOX_APISERVERS.end());
+    let apiservers = s.apiservers.trim().parse().ok().filter(|n| SANDBOX_APISERVERS.contains(n));
+    let apiservers = apiservers.ok_or_else(|| match lang {
+        Lang::En => format!("apiservers: {:?} is not a number from {low} to {high}", s.apiservers),
+        Lang::Zh => format!("apiservers: {:?} 不是 {low} 到 {high} 之间的数字", s.apiservers),
+    })?;
     let seed: u64 = s.seed.trim().parse().map_err(|_| match lang {
         Lang::En => format!("seed: {:?} is not a non-negative integer", s.seed),
         Lang::Zh => format!("seed: {:?} 不是非负整数", s.seed),
     })?;
-    let apiservers: Vec<_> = (0..n)
-        .map(ApiserverSpec::nth)
-        .map(|a| json!({"name": a.name, "advertise_address": a.advertise_address.to_string()}))
-        .collect();
-    let file = json!({
-        "name": "sandbox",
-        "title": {"en": "Sandbox", "zh": "沙盒"},
-        "seed": seed,
-        "behavior": s.behavior,
-        "cluster": {
-            "service_cluster_ip_range": s.service_cidr.trim(),
-            "service_node_port_range": s.node_ports.trim(),
-            "endpoint_reconciler_type": s.reconciler,
-            "apiserver_count": n,
-            "apiservers": apiservers,
-        },
-    });
-    Ok(file.to_string())
+    let behavior: Behavior = s.behavior.parse().map_err(|e| format!("behavior: {e}"))?;
+    let reconciler: ReconcilerType = s.reconciler.parse().map_err(|_| {
+        format!(
+            "cluster.endpoint_reconciler_type: unknown endpoint reconciler type {:?} (lease, master-count or none)",
+            s.reconciler
+        )
+    })?;
+    Ok(Sandbox {
+        service_cluster_ip_range: s.service_cidr.clone(),
+        service_node_port_range: s.node_ports.clone(),
+        reconciler,
+        apiservers,
+        behavior,
+        seed,
+    })
 }

@@ -4,11 +4,11 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::contract::scenario::{self, Scenario};
+use crate::contract::scenario::{self, Scenario, SANDBOX_APISERVERS};
 use crate::k8s::api::Behavior;
 use crate::lab::catalogue;
 use crate::lab::inspect::words::{behavior_label, behavior_summary};
-use crate::lab::sandbox::{cluster_file, Settings};
+use crate::lab::sandbox::{self, Settings};
 use crate::lab::share::Source;
 use crate::lab::Msg;
 use crate::lang::Lang;
@@ -178,9 +178,7 @@ pub(crate) fn config_form(p: &ConfigFormProps) -> Html {
         let (settings, error, lab) = (settings.clone(), error.clone(), p.lab.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match cluster_file(&settings.borrow().1, lang)
-                .and_then(|text| scenario::parse(&text).map(|s| (s, text)))
-            {
+            match sandbox::load(&settings.borrow().1, lang) {
                 Ok((s, text)) => {
                     error.set(None);
                     lab.emit(Msg::Load(s, Source::Inline(text)));
@@ -254,7 +252,7 @@ fn settings_form(
                 { for ["lease", "master-count", "none"].iter().map(|r| html! { <option value={*r} selected={s.reconciler == *r}>{ *r }</option> }) }
             </select>
             <label for={ids.id("cfg-count")}>{ lang.pick("apiservers", "apiserver 数量") }</label>
-            <input id={ids.id("cfg-count")} type="number" min="1" max="9" value={s.apiservers.clone()} onchange={field(|s| &mut s.apiservers)} />
+            <input id={ids.id("cfg-count")} type="number" min={SANDBOX_APISERVERS.start().to_string()} max={SANDBOX_APISERVERS.end().to_string()} value={s.apiservers.clone()} onchange={field(|s| &mut s.apiservers)} />
             <label for={ids.id("cfg-behavior")}>{ lang.pick("behaviour", "行为版本") }</label>
             <select id={ids.id("cfg-behavior")} onchange={field(|s| &mut s.behavior)} aria-describedby={ids.id("cfg-behavior-help")}>
                 { for Behavior::ALL.iter().map(|&b| html! {

@@ -5,9 +5,9 @@
 
 use std::net::IpAddr;
 
-use serde::de::{DeserializeOwned, Error as _};
+use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 use super::values::{self, Millis};
 use crate::k8s::api::{Behavior, ParentReference, Pod, Service};
@@ -53,11 +53,12 @@ pub enum Action {
     DeleteServiceCidr(NameRef),
 }
 
-/// Reads one variant's fields with their path kept: an error reads `path: message`, or just
-/// `message` when it is about the payload as a whole (see [`super::located`]).
-fn payload<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<T, D::Error> {
-    let value = Json::deserialize(d)?;
-    serde_path_to_error::deserialize(value).map_err(|e| D::Error::custom(super::located(&e)))
+/// Reads one variant's fields from serde's buffer with their path kept: an error reads
+/// `path: message`, or just `message` when it is about the payload as a whole (see
+/// [`super::located`]).
+fn payload<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<T, D::Error> {
+    serde_path_to_error::deserialize(d)
+        .map_err(|e| D::Error::custom(super::located(&e.path().to_string(), e.inner().to_string())))
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -208,40 +209,88 @@ pub enum Corruption {
     },
 }
 
+/// Which corruption ([`Corruption`]'s `what`): what the lab's form picks from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CorruptionKind {
+    LeakClusterIp,
+    LeakNodePort,
+    UnallocateClusterIp,
+    UnallocateNodePort,
+    ForceClusterIp,
+    ForceNodePort,
+    PutIpAddress,
+    DeleteIpAddress,
+}
+
+impl CorruptionKind {
+    /// The kind a file's `what` names (`"leak_node_port"`); a refusal in serde's words, as a
+    /// file's is (`unknown variant ...`).
+    pub fn from_name(name: &str) -> Result<CorruptionKind, String> {
+        use serde::de::IntoDeserializer;
+        let de: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+            name.into_deserializer();
+        CorruptionKind::deserialize(de).map_err(|e| e.to_string())
+    }
+
+    /// Whether its value is a port (else an IP).
+    pub fn takes_port(self) -> bool {
+        use CorruptionKind::*;
+        matches!(self, LeakNodePort | UnallocateNodePort | ForceNodePort)
+    }
+
+    /// Whether it names a Service (`namespace/name`).
+    pub fn names_service(self) -> bool {
+        use CorruptionKind::*;
+        matches!(self, ForceClusterIp | ForceNodePort | PutIpAddress)
+    }
+}
+
 impl Corruption {
-    /// The corruption the lab's form describes: kind `what`, `value` (an IP or a port, as
-    /// typed) and `target` (`namespace/name`, or a name in `default`), read by the rules a
-    /// file's `{"do": "corrupt", ...}` is read by; a refusal says which field and why, typed so
-    /// that the form words it in the reader's language.
-    pub fn from_form(what: &str, value: &str, target: &str) -> Result<Corruption, FormRefusal> {
+    /// The corruption the lab's form describes: `kind`, `value` (an IP or a port, as typed) and
+    /// `target` (`namespace/name`, or a name in `default`), read by the rules a file's `{"do":
+    /// "corrupt", ...}` is read by; a refusal says which field and why, typed so that the form
+    /// words it in the reader's language.
+    pub fn from_form(
+        kind: CorruptionKind,
+        value: &str,
+        target: &str,
+    ) -> Result<Corruption, FormRefusal> {
+        use CorruptionKind as K;
         let (namespace, name) = target.split_once('/').unwrap_or(("default", target));
-        let port_kind =
-            matches!(what, "leak_node_port" | "unallocate_node_port" | "force_node_port");
-        let value = if port_kind {
+        let (port, ip) = if kind.takes_port() {
             let port =
                 value.parse::<i64>().map_err(|_| FormRefusal::NotAPort(value.to_string()))?;
             // The range every port of a file is read by.
-            json!(super::port_number("port", port).map_err(|_| FormRefusal::PortOutOfRange(port))?)
+            let port =
+                super::port_number("port", port).map_err(|_| FormRefusal::PortOutOfRange(port))?;
+            (port, None)
         } else {
             value.parse::<IpAddr>().map_err(|_| FormRefusal::NotAnIp(value.to_string()))?;
-            json!(value)
+            // The reading of every address of a file (`values::corrupt_ip`).
+            let ip = crate::k8s::api::parse_ip(value).ok_or_else(|| {
+                FormRefusal::Other(format!("ip: invalid IP address {}", crate::quote::quote(value)))
+            })?;
+            (0, Some(ip))
         };
-        let mut form = json!({"what": what});
-        form[if port_kind { "port" } else { "ip" }] = value;
-        let names_service =
-            matches!(what, "force_cluster_ip" | "force_node_port" | "put_ip_address");
-        if names_service && name.is_empty() {
+        if kind.names_service() && name.is_empty() {
             return Err(FormRefusal::NoService);
         }
-        match what {
-            "force_cluster_ip" | "force_node_port" => {
-                form["namespace"] = json!(namespace);
-                form["name"] = json!(name);
+        let (namespace, name) = (namespace.to_string(), name.to_string());
+        let ip = || ip.expect("an IP kind read its IP");
+        Ok(match kind {
+            K::LeakClusterIp => Corruption::LeakClusterIp { ip: ip() },
+            K::LeakNodePort => Corruption::LeakNodePort { port },
+            K::UnallocateClusterIp => Corruption::UnallocateClusterIp { ip: ip() },
+            K::UnallocateNodePort => Corruption::UnallocateNodePort { port },
+            K::ForceClusterIp => Corruption::ForceClusterIp { namespace, name, ip: ip() },
+            K::ForceNodePort => Corruption::ForceNodePort { namespace, name, port },
+            K::PutIpAddress => {
+                let parent = ParentReference::service(&namespace, &name);
+                Corruption::PutIpAddress { ip: ip(), parent }
             }
-            "put_ip_address" => form["parent"] = json!({"namespace": namespace, "name": name}),
-            _ => {}
-        }
-        super::de("", form).map_err(FormRefusal::Other)
+            K::DeleteIpAddress => Corruption::DeleteIpAddress { ip: ip() },
+        })
     }
 
     /// Whether it edits the ClusterIP bitmap (which 1.35 does not have).

@@ -10,23 +10,25 @@ mod cluster;
 mod experiment;
 mod file;
 mod initial;
+mod sandbox;
 mod step;
 mod values;
 
 use std::net::IpAddr;
 
-use serde::Deserialize;
 use serde_json::Value as Json;
 
 pub use action::{
-    Action, AddApiserver, ApiserverRef, Corruption, CreatePod, CreateService, CreateServiceCidr,
-    FormRefusal, Isolate, NameRef, ObjectRef, Outage, ServiceCidrSpec, SetPodReady,
+    Action, AddApiserver, ApiserverRef, Corruption, CorruptionKind, CreatePod, CreateService,
+    CreateServiceCidr, FormRefusal, Isolate, NameRef, ObjectRef, Outage, ServiceCidrSpec,
+    SetPodReady,
 };
 // The model's types, which `cluster` fills from the file.
 pub use crate::k8s::controlplane::{ApiserverSpec, ClusterConfig};
 pub(crate) use cluster::Taken;
 pub use experiment::Experiment;
 pub use initial::{Initial, PresetAllocation};
+pub use sandbox::{Sandbox, SANDBOX_APISERVERS};
 pub(crate) use step::check_predicate;
 pub use step::{Step, StepKind};
 pub use values::Millis;
@@ -79,7 +81,11 @@ pub(crate) fn parse_at(path: &str, value: &Json) -> Result<Scenario, String> {
 }
 
 fn parse_file(text: &str) -> Result<Scenario, String> {
-    let file = read_file(text)?;
+    from_file(read_file(text)?)
+}
+
+/// A file's fields made a scenario: defaults filled in, everything checked.
+fn from_file(file: file::File) -> Result<Scenario, String> {
     let (cluster, mut taken) = cluster::cluster_config(&file.cluster, file.behavior)?;
     let initial = initial::initial(&file.initial, &cluster, file.behavior)?;
     let mut steps = Vec::with_capacity(file.steps.len());
@@ -164,30 +170,60 @@ fn port_number(path: &str, p: i64) -> Result<i32, String> {
     }
 }
 
-/// The file's fields. A valid file is read straight from its text; one that is not is read
-/// again through a JSON value, whose errors say "invalid JSON" apart from a field's (a file of
-/// 10,000 Services reads in a quarter of the time, and every message is as it was).
+/// The file's fields, read once from its text ([`read_text`]).
 fn read_file(text: &str) -> Result<file::File, String> {
-    let mut direct = serde_json::Deserializer::from_str(text);
-    if let Ok(file) = <file::File as Deserialize>::deserialize(&mut direct) {
-        if direct.end().is_ok() {
-            return Ok(file);
-        }
-    }
-    read_json(text)
+    read_text(text)
 }
 
-/// A JSON text read as `T` through a JSON value: `invalid JSON: …` when it is no JSON, else the
-/// failing field's path and serde's message (a tour file's errors read as a scenario file's).
-pub(crate) fn read_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+/// Reads a JSON text as `T` once, by serde, keeping the failing field's path: `invalid JSON: …`
+/// when it is no JSON (told apart by [`serde_json::Error::classify`]; a syntax error anywhere
+/// in the text is told before a field's, as it always was), else the field's path and serde's
+/// message without a position (a tour file's errors read as a scenario file's).
+pub(crate) fn read_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let e = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(t) => return de.end().map(|()| t).map_err(|e| format!("invalid JSON: {e}")),
+        Err(e) => e,
+    };
+    if e.inner().classify() != serde_json::error::Category::Data {
+        return Err(format!("invalid JSON: {}", e.inner()));
+    }
+    // The read stopped at a field; the rest of the text may still be no JSON.
+    if let Err(syntax) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        return Err(format!("invalid JSON: {syntax}"));
+    }
+    let msg = without_position(e.inner());
+    // A key given twice: serde's derived readers refuse it, while the contract has always let
+    // the last one count (as a JSON object read whole does). Such a text alone is read through
+    // a JSON value, which keeps the last.
+    if msg.contains("duplicate field `") {
+        return read_json(text);
+    }
+    Err(located(&e.path().to_string(), msg))
+}
+
+/// A JSON text read as `T` through a JSON value, whose objects keep the last of a key given
+/// twice: `invalid JSON: …` when it is no JSON, else the failing field's path and message.
+fn read_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     let value: Json = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
     de("", value)
+}
+
+/// serde_json's message for a field read from text ends with where it stood (`at line 1
+/// column 12`); a message about a field never did (the path says where).
+fn without_position(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let at = format!(" at line {} column {}", e.line(), e.column());
+    match msg.strip_suffix(&at) {
+        Some(m) if e.line() != 0 => m.to_string(),
+        _ => msg,
+    }
 }
 
 /// Deserialises `value` as `T`, naming the failing field below `path` (`""`: the top).
 fn de<T: serde::de::DeserializeOwned>(path: &str, value: Json) -> Result<T, String> {
     serde_path_to_error::deserialize(value).map_err(|e| {
-        let at = located(&e);
+        let at = located(&e.path().to_string(), e.inner().to_string());
         match (path, relative_path(&at)) {
             ("", _) => at,
             (_, Some(_)) => format!("{path}.{at}"),
@@ -196,16 +232,15 @@ fn de<T: serde::de::DeserializeOwned>(path: &str, value: Json) -> Result<T, Stri
     })
 }
 
-/// `field.path: message`, or `message` alone when it is about the value as a whole. serde
-/// names a missing field in the message, not the path: it is moved into the path. A message
-/// that already starts with a path (an action's payload, see `action::payload`) is joined to it.
-fn located(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
+/// `field.path: message`, or `message` alone when it is about the value as a whole (`inner` is
+/// serde_path_to_error's path, `.` at the top). serde names a missing field in the message, not
+/// the path: it is moved into the path. A message that already starts with a path (an action's
+/// payload, see `action::payload`) is joined to it.
+fn located(inner: &str, mut msg: String) -> String {
     let mut path = Vec::new();
-    let inner = e.path().to_string();
     if inner != "." {
-        path.push(inner);
+        path.push(inner.to_string());
     }
-    let mut msg = e.inner().to_string();
     if let Some(name) = msg.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
         path.push(name.to_string());
         msg = "missing field".to_string();

@@ -58,7 +58,7 @@ pub fn parse(
     text: &str,
     scenario_text: impl Fn(&str) -> Option<&'static str>,
 ) -> Result<Tour, String> {
-    let f: File = scenario::read_json(text)?;
+    let f: File = scenario::read_text(text)?;
     if f.name.is_empty() {
         return Err("name: must not be empty".into());
     }

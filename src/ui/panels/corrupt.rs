@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::{field, form_error};
-use crate::contract::scenario::{Action, Corruption, FormRefusal};
+use crate::contract::scenario::{Action, Corruption, CorruptionKind, FormRefusal};
 use crate::k8s::api::{Behavior, ParentReference};
 use crate::lab::Msg;
 use crate::lang::Lang;
@@ -83,7 +83,9 @@ fn corruption_of(e: &SubmitEvent, lang: Lang) -> Result<Corruption, String> {
     let what = field(e, "corrupt-what");
     let value = field(e, "corrupt-value");
     let target = field(e, "corrupt-service");
-    Corruption::from_form(&what, value.trim(), target.trim()).map_err(|r| refusal(&r, lang))
+    let kind = CorruptionKind::from_name(&what).map_err(FormRefusal::Other);
+    let corruption = kind.and_then(|kind| Corruption::from_form(kind, value.trim(), target.trim()));
+    corruption.map_err(|r| refusal(&r, lang))
 }
 
 fn refusal(r: &FormRefusal, lang: Lang) -> String {
