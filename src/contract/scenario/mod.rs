@@ -72,9 +72,14 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
 }
 
 /// A scenario file's object given inside another file at `path` (a tour's
-/// `steps[2].scenario`), read as a scenario file is; a rejection names its field below `path`.
-pub(crate) fn parse_at(path: &str, value: &Json) -> Result<Scenario, String> {
-    parse(&value.to_string()).map_err(|e| match relative_path(&e) {
+/// `steps[2].scenario`, which the tour keeps as a JSON value for its text), read from that value
+/// as a scenario file is from its text; a rejection names its field below `path`.
+pub(crate) fn parse_at(path: &str, value: Json) -> Result<Scenario, String> {
+    let e = match de("", value).and_then(from_file) {
+        Ok(s) => return Ok(s),
+        Err(e) => crate::quote::one_line(e),
+    };
+    Err(match relative_path(&e) {
         Some(_) => format!("{path}.{e}"),
         None => format!("{path}: {e}"),
     })

@@ -144,7 +144,7 @@ impl<F: Fn(&str) -> Option<&'static str>> Scenarios<F> {
             }
             Json::Object(_) => {
                 let text = value.to_string();
-                let s = scenario::parse_at(field, &value)?;
+                let s = scenario::parse_at(field, value)?;
                 if s.name.is_empty() {
                     return Err(format!(
                         "{field}.name: an inline scenario needs a name, by which steps name it"
