@@ -9,6 +9,7 @@ mod author;
 mod experiments;
 mod keys;
 mod msg;
+mod observe;
 mod open;
 mod predict;
 mod touring;
@@ -49,6 +50,7 @@ pub use keys::key_summary;
 #[cfg(feature = "web")]
 pub(crate) use keys::none;
 pub use msg::Msg;
+pub use observe::EndpointsChange;
 pub use open::{Opening, TourFile};
 pub use predict::{Held, Verdict};
 #[cfg(feature = "web")]
@@ -69,22 +71,9 @@ pub const SPEED_MAX_EXP: f64 = 2.0;
 pub const SPEED_STEP_EXP: f64 = 0.25;
 /// The speed a lab opens at (10^0.7 ≈ 5×).
 const SPEED_START_EXP: f64 = 0.7;
-/// The furthest back (virtual ms) a move may reach for requests to show as packets: one frame
-/// at the top speed covers this much, a longer move is a jump and shows only its last instant.
-pub(crate) const WIRE_REACH_MS: u64 = 10_000;
 /// The longest real time (ms) one animation frame may move the clock by: after a stall (a busy
 /// tab, a breakpoint) playing goes on where it was instead of jumping ahead.
 pub const MAX_FRAME_MS: f64 = 100.0;
-
-/// How the addresses of `default/kubernetes`' Endpoints changed the last time they did, within
-/// the scenario being shown (a new scenario starts with no change).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EndpointsChange {
-    /// Counts the changes of this lab, so that a view can tell one change from the next.
-    pub seq: u64,
-    pub removed: Vec<String>,
-    pub added: Vec<String>,
-}
 
 /// The model behind the page: a timeline plus how it is being played.
 /// A move to tour step `step`: playing runs at `speed` (virtual ms per real ms; `None`: the
@@ -337,44 +326,6 @@ impl Lab {
         }
     }
 
-    /// Takes the requests made by a move from `before` to now: all of them when time flowed
-    /// (playing, stepping), only those of the instant arrived at after a jump or a seek.
-    fn take_wire(&mut self, before: u64) {
-        let now = self.now();
-        let flowed = now >= before && now - before <= WIRE_REACH_MS;
-        let mut wire = self.timeline.take_wire();
-        wire.retain(|w| w.time_ms == now || (flowed && w.time_ms > before));
-        if !wire.is_empty() {
-            self.wire = Rc::new(wire);
-            self.wire_seq += 1;
-        }
-    }
-
-    /// Takes the state of a scenario just put in place: what it shows first is no change.
-    fn observe_afresh(&mut self) {
-        self.state = Rc::new(self.timeline.state());
-        self.addresses = self.state.kubernetes_addresses().cloned().collect();
-        self.change.removed.clear();
-        self.change.added.clear();
-    }
-
-    /// Takes the state of the world as it is now, and how the kubernetes Endpoints changed.
-    fn observe(&mut self) {
-        let state = self.timeline.state();
-        if *self.state != state {
-            self.state = Rc::new(state);
-        }
-        let now: Vec<String> = self.state.kubernetes_addresses().cloned().collect();
-        if now != self.addresses {
-            self.change = EndpointsChange {
-                seq: self.change.seq + 1,
-                removed: self.addresses.iter().filter(|a| !now.contains(a)).cloned().collect(),
-                added: now.iter().filter(|a| !self.addresses.contains(a)).cloned().collect(),
-            };
-            self.addresses = now;
-        }
-    }
-
     /// Shows `next` (another scenario) in place of this one, keeping how the reader reads:
     /// the speed and the language. Nothing else of the old scenario carries over.
     fn replace(&mut self, next: Lab) {
@@ -529,11 +480,6 @@ impl Lab {
         self.timeline.world().allowed(apiserver)
     }
 
-    /// The state of the world now (shared: taken once per change).
-    pub fn state(&self) -> &Rc<State> {
-        &self.state
-    }
-
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
     }
@@ -577,21 +523,6 @@ impl Lab {
     /// What the reader should be told now, if anything.
     pub fn notice(&self) -> Option<&str> {
         self.notice.as_deref()
-    }
-
-    /// The last change of the kubernetes Endpoints' addresses in this scenario.
-    pub fn endpoints_change(&self) -> &EndpointsChange {
-        &self.change
-    }
-
-    /// The requests to etcd of the last move that made any (see [`Lab::wire_seq`]).
-    pub fn wire(&self) -> &Rc<Vec<Write>> {
-        &self.wire
-    }
-
-    /// Counts the moves that made requests: a view draws [`Lab::wire`] once per new count.
-    pub fn wire_seq(&self) -> u64 {
-        self.wire_seq
     }
 
     /// Bumped whenever another scenario replaces the one shown (what was derived from the old

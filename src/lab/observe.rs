@@ -1,0 +1,83 @@
+//! What the lab observes of the world after each move, for every reader: the state now
+//! (taken once per change and shared), how the kubernetes Endpoints' addresses changed, and
+//! the requests to etcd the move made (the stage's packets). [`Lab::update`] takes them once a
+//! move changed the world; another scenario put in place starts them afresh.
+
+use std::rc::Rc;
+
+use super::{Lab, Write};
+use crate::contract::state::State;
+
+/// The furthest back (virtual ms) a move may reach for requests to show as packets: one frame
+/// at the top speed covers this much, a longer move is a jump and shows only its last instant.
+pub(crate) const WIRE_REACH_MS: u64 = 10_000;
+
+/// How the addresses of `default/kubernetes`' Endpoints changed the last time they did, within
+/// the scenario being shown (a new scenario starts with no change).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EndpointsChange {
+    /// Counts the changes of this lab, so that a view can tell one change from the next.
+    pub seq: u64,
+    pub removed: Vec<String>,
+    pub added: Vec<String>,
+}
+
+impl Lab {
+    /// Takes the requests made by a move from `before` to now: all of them when time flowed
+    /// (playing, stepping), only those of the instant arrived at after a jump or a seek.
+    pub(super) fn take_wire(&mut self, before: u64) {
+        let now = self.now();
+        let flowed = now >= before && now - before <= WIRE_REACH_MS;
+        let mut wire = self.timeline.take_wire();
+        wire.retain(|w| w.time_ms == now || (flowed && w.time_ms > before));
+        if !wire.is_empty() {
+            self.wire = Rc::new(wire);
+            self.wire_seq += 1;
+        }
+    }
+
+    /// Takes the state of a scenario just put in place: what it shows first is no change.
+    pub(super) fn observe_afresh(&mut self) {
+        self.state = Rc::new(self.timeline.state());
+        self.addresses = self.state.kubernetes_addresses().cloned().collect();
+        self.change.removed.clear();
+        self.change.added.clear();
+    }
+
+    /// Takes the state of the world as it is now, and how the kubernetes Endpoints changed.
+    pub(super) fn observe(&mut self) {
+        let state = self.timeline.state();
+        if *self.state != state {
+            self.state = Rc::new(state);
+        }
+        let now: Vec<String> = self.state.kubernetes_addresses().cloned().collect();
+        if now != self.addresses {
+            self.change = EndpointsChange {
+                seq: self.change.seq + 1,
+                removed: self.addresses.iter().filter(|a| !now.contains(a)).cloned().collect(),
+                added: now.iter().filter(|a| !self.addresses.contains(a)).cloned().collect(),
+            };
+            self.addresses = now;
+        }
+    }
+
+    /// The state of the world now (shared: taken once per change).
+    pub fn state(&self) -> &Rc<State> {
+        &self.state
+    }
+
+    /// The last change of the kubernetes Endpoints' addresses in this scenario.
+    pub fn endpoints_change(&self) -> &EndpointsChange {
+        &self.change
+    }
+
+    /// The requests to etcd of the last move that made any (see [`Lab::wire_seq`]).
+    pub fn wire(&self) -> &Rc<Vec<Write>> {
+        &self.wire
+    }
+
+    /// Counts the moves that made requests: a view draws [`Lab::wire`] once per new count.
+    pub fn wire_seq(&self) -> u64 {
+        self.wire_seq
+    }
+}
