@@ -13,6 +13,7 @@ mod rows;
 mod service;
 mod strip;
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
@@ -31,7 +32,7 @@ use super::spots::Spots;
 use crate::lab::parts::{Part, Spot};
 use layout::{Layout, Rect};
 use packets::{Flight, FLIGHT_MS};
-use rows::RowsOf;
+use rows::{Row, RowsOf};
 
 pub(crate) use marks::draws;
 
@@ -122,41 +123,34 @@ fn pickable(
     (click, key)
 }
 
-#[function_component(Stage)]
-pub(crate) fn stage(p: &StageProps) -> Html {
-    let lang = super::use_lang();
-    let ids = crate::ui::ids::use_ids();
-    let node = use_node_ref();
-    let measured = use_width(node.clone(), p.first_width);
-    let width = if p.still { STILL_WIDTH } else { measured };
-    let flight = use_mut_ref(Flight::default);
+/// What [`use_packets`] gives the stage to draw its packets with.
+struct Packets {
+    /// The last batch of requests in words, for the live region.
+    announce: String,
+    /// A packet (by id) arrived: it leaves the sky.
+    land: Callback<u64>,
+    /// A lease row that left etcd (by key) has faded out: it leaves the stage.
+    faded: Callback<String>,
+}
+
+/// The life of the packets in `flight`, apart from the drawing: each new batch of requests
+/// (`wire_seq`) takes off between the ends `layout` gives it, and is told in words up to a speed
+/// one can follow; another scenario clears the sky; each landing or fading redraws the stage.
+#[hook]
+fn use_packets(
+    flight: Rc<RefCell<Flight>>,
+    p: &StageProps,
+    layout: Layout,
+    names: Vec<String>,
+    rows: Vec<Row>,
+    lang: Lang,
+) -> Packets {
     let redraw = use_force_update();
     let announce = use_state(String::new);
-    let live = crate::ui::live::use_politeness();
-    // The step's spots this stage draws: each part marks itself, in every render.
-    let spots = super::spots::use_spots();
-    let whole = spots.own(&Spot::Part(Part::Stage));
-    let st = &p.frame.state;
-    let rows = RowsOf {
-        state: st,
-        behavior: p.frame.behavior,
-        reconciler: p.frame.reconciler,
-        lease_ttl_ms: p.frame.lease_ttl_ms,
-        fading: &flight.borrow().fading_keys(),
-        lang,
-    }
-    .rows();
-    let layout = Layout::new(width, st.apiservers.len(), rows.len(), service::card(p));
-    fit::use_fit(
-        node.clone(),
-        format!("{}{}", lang.code(), if layout.portrait { " portrait" } else { "" }),
-    );
-    let names: Vec<String> = st.apiservers.iter().map(|a| a.name.clone()).collect();
     {
         // A new batch of requests takes off; another scenario clears the sky.
         let (flight, redraw, announce) = (flight.clone(), redraw.clone(), announce.clone());
-        let (wire, layout, names, rows) =
-            (p.wire.clone(), layout.clone(), names.clone(), rows.clone());
+        let wire = p.wire.clone();
         let speed = p.speed;
         use_effect_with((p.wire_seq, p.generation), move |_| {
             let now = now_ms();
@@ -183,13 +177,43 @@ pub(crate) fn stage(p: &StageProps) -> Html {
             redraw.force_update();
         })
     };
-    let faded = {
-        let (flight, redraw) = (flight.clone(), redraw.clone());
-        Callback::from(move |key: String| {
-            flight.borrow_mut().faded(&key);
-            redraw.force_update();
-        })
-    };
+    let faded = Callback::from(move |key: String| {
+        flight.borrow_mut().faded(&key);
+        redraw.force_update();
+    });
+    Packets { announce: (*announce).clone(), land, faded }
+}
+
+#[function_component(Stage)]
+pub(crate) fn stage(p: &StageProps) -> Html {
+    let lang = super::use_lang();
+    let ids = crate::ui::ids::use_ids();
+    let node = use_node_ref();
+    let measured = use_width(node.clone(), p.first_width);
+    let width = if p.still { STILL_WIDTH } else { measured };
+    let flight = use_mut_ref(Flight::default);
+    let live = crate::ui::live::use_politeness();
+    // The step's spots this stage draws: each part marks itself, in every render.
+    let spots = super::spots::use_spots();
+    let whole = spots.own(&Spot::Part(Part::Stage));
+    let st = &p.frame.state;
+    let rows = RowsOf {
+        state: st,
+        behavior: p.frame.behavior,
+        reconciler: p.frame.reconciler,
+        lease_ttl_ms: p.frame.lease_ttl_ms,
+        fading: &flight.borrow().fading_keys(),
+        lang,
+    }
+    .rows();
+    let layout = Layout::new(width, st.apiservers.len(), rows.len(), service::card(p));
+    fit::use_fit(
+        node.clone(),
+        format!("{}{}", lang.code(), if layout.portrait { " portrait" } else { "" }),
+    );
+    let names: Vec<String> = st.apiservers.iter().map(|a| a.name.clone()).collect();
+    let Packets { announce, land, faded } =
+        use_packets(flight.clone(), p, layout.clone(), names, rows.clone(), lang);
     let title = lang.pick(
         "The stage: apiservers, etcd and the default/kubernetes Service; each request to etcd flies as a packet",
         "舞台：apiserver、etcd 与 default/kubernetes Service；每个发往 etcd 的请求都以数据包的形式飞过",
@@ -214,7 +238,7 @@ pub(crate) fn stage(p: &StageProps) -> Html {
                 </svg>
                 { caption(p, &spots, lang) }
                 if !p.still {
-                    <p class="sr-only" aria-live={live}>{ (*announce).clone() }</p>
+                    <p class="sr-only" aria-live={live}>{ announce.clone() }</p>
                 }
             </div>
         }

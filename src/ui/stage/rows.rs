@@ -5,7 +5,7 @@
 
 use crate::contract::state::State;
 use crate::duration::format_ms;
-use crate::k8s::api::Behavior;
+use crate::k8s::api::{Behavior, Service};
 use crate::lab::ReconcilerType;
 use crate::lab::KUBERNETES;
 use crate::lab::{Key, KeyKind, NsName, RangeName};
@@ -96,17 +96,26 @@ fn count(n: usize, one: &str, many: &str, lang: Lang) -> String {
     }
 }
 
+/// A row of a key without a TTL, not fading.
+fn row(id: RowId, key: String, detail: String, missing: bool) -> Row {
+    Row { id, key, detail, ttl: None, missing, fading: false }
+}
+
 impl RowsOf<'_> {
+    /// Every row, in the stage's order: the leases, the ranges, the three objects of
+    /// `default/kubernetes`, then the other objects by group.
     pub(crate) fn rows(&self) -> Vec<Row> {
+        let mut rows = self.leases();
+        rows.extend(self.ranges());
+        rows.extend(self.kubernetes());
+        rows.extend(self.groups());
+        rows
+    }
+
+    /// The master leases held, then those fading out after they left etcd; when there is none,
+    /// one row that says so.
+    fn leases(&self) -> Vec<Row> {
         let (st, lang) = (self.state, self.lang);
-        let row = |id: RowId, key: String, detail: String, missing: bool| Row {
-            id,
-            key,
-            detail,
-            ttl: None,
-            missing,
-            fading: false,
-        };
         let mut rows: Vec<Row> = st
             .leases
             .iter()
@@ -137,6 +146,14 @@ impl RowsOf<'_> {
             .to_string();
             rows.push(row(RowId::Lease(String::new()), KeyKind::Lease.group(), none, true));
         }
+        rows
+    }
+
+    /// The allocators' `/ranges/*` snapshots: the ClusterIP ranges while a bitmap allocates
+    /// them, then the NodePorts'.
+    fn ranges(&self) -> Vec<Row> {
+        let (st, lang) = (self.state, self.lang);
+        let mut rows = Vec::new();
         let ips = &st.allocations.cluster_ip;
         if self.behavior.cluster_ip_bitmap() {
             let keys = [RangeName::ServiceIps.key(), RangeName::SecondaryServiceIps.key()];
@@ -158,52 +175,45 @@ impl RowsOf<'_> {
             ports,
             false,
         ));
-        let kubernetes =
-            st.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES);
-        let missing = lang.pick("missing", "不存在").to_string();
-        rows.push(match kubernetes {
-            Some(s) => row(
-                RowId::Service,
-                Key::Service(NsName::kubernetes()).to_string(),
-                s.cluster_ip.clone(),
-                false,
-            ),
-            None => row(
-                RowId::Service,
-                Key::Service(NsName::kubernetes()).to_string(),
-                missing.clone(),
-                true,
-            ),
-        });
+        rows
+    }
+
+    /// The Service, Endpoints and EndpointSlice of `default/kubernetes`: what each holds, or
+    /// "missing" in its slot.
+    fn kubernetes(&self) -> [Row; 3] {
+        let (st, lang) = (self.state, self.lang);
+        let of = |id: RowId, key: Key, detail: Option<String>| match detail {
+            Some(detail) => row(id, key.to_string(), detail, false),
+            None => row(id, key.to_string(), lang.pick("missing", "不存在").to_string(), true),
+        };
         let addresses = st.kubernetes_addresses().count();
-        rows.push(match st.kubernetes_endpoints() {
-            Some(_) => row(
+        [
+            of(
+                RowId::Service,
+                Key::Service(NsName::kubernetes()),
+                self.kubernetes_service().map(|s| s.cluster_ip.clone()),
+            ),
+            of(
                 RowId::Endpoints,
-                Key::Endpoints(NsName::kubernetes()).to_string(),
-                count(addresses, lang.pick("address", "地址"), "addresses", lang),
-                false,
+                Key::Endpoints(NsName::kubernetes()),
+                st.kubernetes_endpoints()
+                    .map(|_| count(addresses, lang.pick("address", "地址"), "addresses", lang)),
             ),
-            None => row(
-                RowId::Endpoints,
-                Key::Endpoints(NsName::kubernetes()).to_string(),
-                missing.clone(),
-                true,
-            ),
-        });
-        rows.push(match st.kubernetes_slice() {
-            Some(s) => row(
+            of(
                 RowId::Slice,
-                Key::EndpointSlice(NsName::kubernetes()).to_string(),
-                count(s.endpoints.len(), lang.pick("endpoint", "端点"), "endpoints", lang),
-                false,
+                Key::EndpointSlice(NsName::kubernetes()),
+                st.kubernetes_slice().map(|s| {
+                    count(s.endpoints.len(), lang.pick("endpoint", "端点"), "endpoints", lang)
+                }),
             ),
-            None => row(
-                RowId::Slice,
-                Key::EndpointSlice(NsName::kubernetes()).to_string(),
-                missing,
-                true,
-            ),
-        });
+        ]
+    }
+
+    /// The other objects, one row per kind with their count: the ServiceCIDRs and IPAddresses
+    /// (from 1.33), the other Services, the Pods when there are any, the Namespaces.
+    fn groups(&self) -> Vec<Row> {
+        let (st, lang) = (self.state, self.lang);
+        let mut rows = Vec::new();
         if self.behavior.ip_addresses() {
             let cidrs: Vec<String> = st.service_cidrs.iter().map(|c| c.name.clone()).collect();
             let detail = if cidrs.is_empty() { "—".to_string() } else { cidrs.join(", ") };
@@ -217,7 +227,7 @@ impl RowsOf<'_> {
             let detail = count(n, "IPAddress", "IPAddresses", lang);
             rows.push(row(RowId::IpAddresses, KeyKind::IpAddress.group(), detail, n == 0));
         }
-        let others = st.services.len() - usize::from(kubernetes.is_some());
+        let others = st.services.len() - usize::from(self.kubernetes_service().is_some());
         let detail = count(others, "Service", "Services", lang);
         rows.push(row(RowId::Services, KeyKind::Service.group(), detail, others == 0));
         if !st.pods.is_empty() {
@@ -233,6 +243,11 @@ impl RowsOf<'_> {
             st.namespaces.is_empty(),
         ));
         rows
+    }
+
+    /// The `default/kubernetes` Service, if it exists.
+    fn kubernetes_service(&self) -> Option<&Service> {
+        self.state.services.iter().find(|s| s.namespace == "default" && s.name == KUBERNETES)
     }
 }
 

@@ -3,14 +3,18 @@
 
 use yew::prelude::*;
 
-use super::layout::{chips_per_line, Card, Layout, PORTRAIT_CHIP_W};
+use super::layout::{chips_per_line, Card, Layout, Rect, PORTRAIT_CHIP_W};
 use super::marks::Places;
 use super::{pickable, StageProps};
+use crate::k8s::api::Service;
 use crate::lab::upstream::Subject;
 use crate::lab::{Key, NsName, KUBERNETES};
 use crate::lang::Lang;
 use crate::ui::spots::Spots;
 
+/// The card of `default/kubernetes`: its head (name, ClusterIP) opens it in the inspector; below,
+/// the Endpoints' and the EndpointSlice's addresses as chips and the other Services, each group
+/// a part a tour step can point at.
 pub(super) fn service_card(
     p: &StageProps,
     spots: &Spots,
@@ -39,48 +43,20 @@ pub(super) fn service_card(
         .filter(|s| !(s.namespace == "default" && s.name == KUBERNETES))
         .collect();
     let x = r.x + 10.0;
-    let chip_w = if l.portrait { PORTRAIT_CHIP_W } else { 120.0 };
-    let per_line = chips_per_line(r.w, chip_w);
-    let chips = |list: Vec<String>, y: f64, leaving: &[String], id: &str| -> Html {
-        html! {
-            <g class="chips" id={ids.id(id)}>
-                { for list.iter().chain(leaving).enumerate().map(|(i, a)| {
-                    let (cx, cy) = (x + (i % per_line) as f64 * (chip_w + 4.0), y + (i / per_line) as f64 * 22.0);
-                    let gone = i >= list.len();
-                    html! {
-                        <g class={classes!("chip", gone.then_some("leaving"))} key={format!("{a}{gone}")} data-ip={a.clone()}>
-                            <rect x={cx.to_string()} y={cy.to_string()} width={chip_w.to_string()} height="18" rx="9" />
-                            <text x={(cx + chip_w / 2.0).to_string()} y={(cy + 13.0).to_string()} text-anchor="middle"
-                                data-fit={(chip_w - 8.0).to_string()}>{ a }</text>
-                        </g>
-                    }
-                }) }
-            </g>
-        }
-    };
+    let w = if l.portrait { PORTRAIT_CHIP_W } else { 120.0 };
+    let chips = ChipGrid { x, w, per_line: chips_per_line(r.w, w) };
     let leaving = leaving(p, &addresses);
-    let ep_lines = (addresses.len() + leaving.len()).div_ceil(per_line).max(1) as f64;
-    let slice_lines = slice.len().div_ceil(per_line).max(1) as f64;
+    let ep_lines = chips.lines(addresses.len() + leaving.len());
+    let slice_lines = chips.lines(slice.len());
     let y_ep = r.y + if l.portrait { 62.0 } else { 92.0 };
     let y_slice = y_ep + ep_lines * 22.0 + 22.0;
     let y_svcs = y_slice + slice_lines * 22.0 + 18.0;
-    let room = ((r.bottom() - y_svcs - 20.0) / 16.0).max(0.0) as usize;
-    let shown = if others.len() > room { room.saturating_sub(1) } else { others.len() };
-    let pods = st.pods.len();
-    let lines = shown + usize::from(shown < others.len());
     // Each group's tokens where it carries them (not on one column when a row does).
     let [card, ep, sl, svcs] =
         ["kubernetes-service", "endpoints", "endpoint-slice", "services pods"]
             .map(|t| places.picture(t));
     let mark = |tokens: &str| spots.on_stage(tokens).attr();
     let marked = |tokens: &str| spots.on_stage(tokens).class();
-    // An invisible box under each group: what the group covers is the group's (a pointer or a
-    // test between two chips lands on it, not on the card behind).
-    let hit = |top: f64, bottom: f64| {
-        html! {
-            <rect class="hit" x={(r.x + 4.0).to_string()} y={top.to_string()} width={(r.w - 8.0).to_string()} height={(bottom - top).to_string()} />
-        }
-    };
     html! {
         <g class={classes!("area", "service", marked(&card))} data-spot={card.clone()}
             data-tour-spot={mark(&card)}>
@@ -100,31 +76,89 @@ pub(super) fn service_card(
                 }
             </g>
             <g class={classes!("endpoints", marked(&ep))} data-spot={ep.clone()} data-tour-spot={mark(&ep)}>
-                { hit(y_ep - 18.0, y_ep + ep_lines * 22.0) }
+                { hit(r, y_ep - 18.0, y_ep + ep_lines * 22.0) }
                 <text class="label" x={x.to_string()} y={(y_ep - 6.0).to_string()}>{ "Endpoints" }</text>
-                { chips(addresses.iter().map(|a| a.to_string()).collect(), y_ep, &leaving, "stage-endpoints") }
+                { chips.draw(&addresses.iter().map(|a| a.to_string()).collect::<Vec<_>>(), y_ep, &leaving, ids.id("stage-endpoints")) }
             </g>
             <g class={classes!("slice", marked(&sl))} data-spot={sl.clone()} data-tour-spot={mark(&sl)}>
-                { hit(y_slice - 18.0, y_slice + slice_lines * 22.0) }
+                { hit(r, y_slice - 18.0, y_slice + slice_lines * 22.0) }
                 <text class="label" x={x.to_string()} y={(y_slice - 6.0).to_string()}>{ "EndpointSlice" }</text>
-                { chips(slice, y_slice, &[], "stage-slice") }
+                { chips.draw(&slice, y_slice, &[], ids.id("stage-slice")) }
             </g>
             <g class={classes!("services", marked(&svcs))} data-spot={svcs.clone()} data-tour-spot={mark(&svcs)}>
-                { hit(y_svcs - 13.0, y_svcs + 16.0 * lines as f64 + 5.0) }
-                <text class="label" x={x.to_string()} y={y_svcs.to_string()} data-fit={(r.w - 20.0).to_string()}>
-                    { match lang { Lang::En => format!("Other Services: {}", others.len()), Lang::Zh => format!("其他 Service：{} 个", others.len()) } }
-                    { if pods > 0 { match lang { Lang::En => format!(" · Pods: {pods}"), Lang::Zh => format!(" · Pod：{pods} 个") } } else { String::new() } }
-                </text>
-                { for others.iter().take(shown).enumerate().map(|(i, s)| html! {
-                    <text class="service-line" x={x.to_string()} y={(y_svcs + 16.0 * (i as f64 + 1.0)).to_string()}
-                        data-fit={(r.w - 20.0).to_string()}>{ format!("{}/{} {}", s.namespace, s.name, s.cluster_ip) }</text>
-                }) }
-                if shown < others.len() {
-                    <text class="service-line" x={x.to_string()} y={(y_svcs + 16.0 * (shown as f64 + 1.0)).to_string()}>
-                        { match lang { Lang::En => format!("+ {} more", others.len() - shown), Lang::Zh => format!("还有 {} 个", others.len() - shown) } }</text>
-                }
+                { other_services(&others, st.pods.len(), r, y_svcs, lang) }
             </g>
         </g>
+    }
+}
+
+/// How address chips are laid on the card: from `x`, lines of `per_line` chips `w` px wide.
+#[derive(Clone, Copy)]
+struct ChipGrid {
+    x: f64,
+    w: f64,
+    per_line: usize,
+}
+
+impl ChipGrid {
+    /// The lines `n` chips take: at least one, an empty group keeps its line.
+    fn lines(&self, n: usize) -> f64 {
+        n.div_ceil(self.per_line).max(1) as f64
+    }
+
+    /// A group of address chips (element `id`) from `y` down: `list`, then the `leaving` ones,
+    /// drawn fading out.
+    fn draw(&self, list: &[String], y: f64, leaving: &[String], id: String) -> Html {
+        let ChipGrid { x, w, per_line } = *self;
+        html! {
+            <g class="chips" {id}>
+                { for list.iter().chain(leaving).enumerate().map(|(i, a)| {
+                    let (cx, cy) = (x + (i % per_line) as f64 * (w + 4.0), y + (i / per_line) as f64 * 22.0);
+                    let gone = i >= list.len();
+                    html! {
+                        <g class={classes!("chip", gone.then_some("leaving"))} key={format!("{a}{gone}")} data-ip={a.clone()}>
+                            <rect x={cx.to_string()} y={cy.to_string()} width={w.to_string()} height="18" rx="9" />
+                            <text x={(cx + w / 2.0).to_string()} y={(cy + 13.0).to_string()} text-anchor="middle"
+                                data-fit={(w - 8.0).to_string()}>{ a }</text>
+                        </g>
+                    }
+                }) }
+            </g>
+        }
+    }
+}
+
+/// An invisible box under a group of the card `r`, from `top` to `bottom`: what the group covers
+/// is the group's (a pointer or a test between two chips lands on it, not on the card behind).
+fn hit(r: Rect, top: f64, bottom: f64) -> Html {
+    html! {
+        <rect class="hit" x={(r.x + 4.0).to_string()} y={top.to_string()} width={(r.w - 8.0).to_string()} height={(bottom - top).to_string()} />
+    }
+}
+
+/// The other Services and the Pods counted, then the Services by name, as many as the card `r`
+/// has room for below `y` (a last line says how many more), over the group's hit box.
+fn other_services(others: &[&Service], pods: usize, r: Rect, y: f64, lang: Lang) -> Html {
+    let x = r.x + 10.0;
+    let room = ((r.bottom() - y - 20.0) / 16.0).max(0.0) as usize;
+    let shown = if others.len() > room { room.saturating_sub(1) } else { others.len() };
+    let lines = shown + usize::from(shown < others.len());
+    html! {
+        <>
+            { hit(r, y - 13.0, y + 16.0 * lines as f64 + 5.0) }
+            <text class="label" x={x.to_string()} y={y.to_string()} data-fit={(r.w - 20.0).to_string()}>
+                { match lang { Lang::En => format!("Other Services: {}", others.len()), Lang::Zh => format!("其他 Service：{} 个", others.len()) } }
+                { if pods > 0 { match lang { Lang::En => format!(" · Pods: {pods}"), Lang::Zh => format!(" · Pod：{pods} 个") } } else { String::new() } }
+            </text>
+            { for others.iter().take(shown).enumerate().map(|(i, s)| html! {
+                <text class="service-line" x={x.to_string()} y={(y + 16.0 * (i as f64 + 1.0)).to_string()}
+                    data-fit={(r.w - 20.0).to_string()}>{ format!("{}/{} {}", s.namespace, s.name, s.cluster_ip) }</text>
+            }) }
+            if shown < others.len() {
+                <text class="service-line" x={x.to_string()} y={(y + 16.0 * (shown as f64 + 1.0)).to_string()}>
+                    { match lang { Lang::En => format!("+ {} more", others.len() - shown), Lang::Zh => format!("还有 {} 个", others.len() - shown) } }</text>
+            }
+        </>
     }
 }
 
