@@ -33,6 +33,7 @@ mod reveal;
 mod spots;
 mod stage;
 pub mod table;
+mod topbar;
 pub(crate) mod tour;
 
 use std::rc::Rc;
@@ -45,7 +46,6 @@ use crate::lab::{Lab, Msg};
 use crate::lang::Lang;
 
 pub use crate::lab::sandbox::{cluster_scenario, Settings};
-use config::ConfigForm;
 pub(crate) use frame::Frame;
 pub(crate) use inspector::Inspector;
 // The components reach the language as `super::use_lang` (or `super::super::`).
@@ -172,6 +172,12 @@ impl AppProps {
     fn shows(&self, panel: Part) -> bool {
         crate::lab::embed::shows(self.panels.as_deref().map(Vec::as_slice), panel)
     }
+
+    /// The lab's own page (`index.html`, not an embed): its address names what the lab shows,
+    /// its share link is to itself and an import is kept in the tab's storage.
+    fn own_page(&self) -> bool {
+        self.report_height && self.home.is_none()
+    }
 }
 
 /// The lab, or a tour's handout when the page asks to print one.
@@ -223,28 +229,8 @@ fn explorer(props: &AppProps) -> Html {
     let in_view = hooks::use_in_view(root.clone());
     let lab = state.get();
     let guide = lab.guide();
-    hooks::use_play_loop(lab.playing(), in_view, dispatch.clone());
-    hooks::use_tour_src(props.tour_src.clone(), props.step, send.clone());
-    hooks::use_tour_autoplay(
-        lab.autoplay_wait_ms(),
-        guide.map(|g| g.index),
-        lab.generation(),
-        in_view,
-        dispatch.clone(),
-    );
+    use_drivers(props, &lab, in_view, &ids, root.clone(), dispatch.clone());
     let onpointerdown = use_take_over(lab.tour_autoplay(), send.clone());
-    use_live_lang(props.lang, send.clone());
-    let kept_focus = props
-        .kept_focus
-        .as_deref()
-        .map(|a| ids.sel(if a == "play" { "play" } else { "tour-next" }));
-    hooks::use_kept_clicks(
-        props.kept.clone(),
-        lab.playing(),
-        kept_focus,
-        root.clone(),
-        dispatch.clone(),
-    );
     let shortcuts =
         hooks::use_shortcuts(guide.is_some(), guide.is_some_and(|g| g.waits()), dispatch);
     keyboard::use_focus_held(root.clone(), guide.is_some());
@@ -260,13 +246,7 @@ fn explorer(props: &AppProps) -> Html {
         let state = state.clone();
         use_callback((), move |(), _| state.get().link_to_here())
     };
-    // The lab's own page (not an embed): its address names what the lab shows.
-    let own_page = props.report_height && props.home.is_none();
-    let read = {
-        let state = state.clone();
-        use_callback((), move |(), _| (state.get().address(), state.get().imported()))
-    };
-    address::use_address(own_page, address::shown(&lab), read, props.imported.is_some());
+    use_page_address(state.clone(), props, address::shown(&lab));
     let t = lab.lang();
     let wrap = use_node_ref();
     let (picked, on_pick, on_close) = hooks::use_picked(wrap.clone());
@@ -277,13 +257,7 @@ fn explorer(props: &AppProps) -> Html {
         tour_card(&lab, &send).or_else(|| writer_card(&lab, &send, &frame, props.home.clone()));
     let staged = props.shows(Part::Stage);
     let as_table = use_state(|| false);
-    let written = written_spots(&lab);
-    let step = guide.map(|g| g.step().highlight.as_slice()).unwrap_or(&written);
-    let spots = highlights(props, &frame, &maps, staged && !*as_table, step);
-    let flip = {
-        let as_table = as_table.clone();
-        Callback::from(move |_: MouseEvent| as_table.set(!*as_table))
-    };
+    let spots = highlights(props, &lab, &frame, &maps, staged && !*as_table);
     html! {
         <LangProvider context={t}>
         <ContextProvider<ids::Ids> context={ids.clone()}>
@@ -296,7 +270,7 @@ fn explorer(props: &AppProps) -> Html {
             role={props.report_height.then_some("main")} aria-label={props.report_height.then_some("kube-bootstrap-lab")}
             tabindex="-1" {onkeydown} {onpointerdown} ref={root}>
             if guide.is_some() { <keyboard::SkipToStep /> }
-            { topbar(&lab, &send, &ids, props.home.as_deref(), props.minimal) }
+            { topbar::topbar(&lab, &send, &ids, props.home.as_deref(), props.minimal) }
             <controls::TimeControls
                 now={lab.now()} horizon={frame.horizon} playing={lab.playing()} speed_exp={lab.speed_exp()}
                 forked={lab.forked()} marks={frame.marks.clone()} lab={send.clone()} />
@@ -304,8 +278,7 @@ fn explorer(props: &AppProps) -> Html {
             if staged {
                 <div class="stage-row">
                     <div class="stage-wrap" ref={wrap.clone()} onfocusout={keyboard::close_on_leaving(wrap.clone(), on_close.clone())}>
-                        <button id={ids.id("stage-as-table")} class="small view-switch" onclick={flip} aria-pressed={as_table.to_string()}>
-                            { if *as_table { t.pick("View as stage", "以舞台查看") } else { t.pick("View as table", "以表格查看") } }</button>
+                        { view_switch(&as_table, ids.id("stage-as-table"), t) }
                         if *as_table {
                             <table::TableView frame={frame.clone()} />
                         } else {
@@ -328,7 +301,7 @@ fn explorer(props: &AppProps) -> Html {
                 { things_to_try(&lab, &send) }
             }
             // A new scenario forgets the link shown for the old one.
-            <link::ShareLink key={lab.generation()} {relative} home={props.home.clone()} {own_page} />
+            <link::ShareLink key={lab.generation()} {relative} home={props.home.clone()} own_page={props.own_page()} />
             <div class="details" ref={details}>
                 { grid(props, &lab, &frame, &slow, &maps, &send) }
             </div>
@@ -337,6 +310,62 @@ fn explorer(props: &AppProps) -> Html {
         </ContextProvider<spots::Spots>>
         </ContextProvider<ids::Ids>>
         </LangProvider>
+    }
+}
+
+/// What moves the lab besides the reader's clicks on it, in this order: frames while it plays
+/// and is in view, a trainer's tour once fetched from its address (`tour_src`), a tour's next
+/// step after its reading pause, the host's change of language, and the clicks the first view's
+/// Play and Next took before the app arrived (with the focus where it was).
+#[hook]
+fn use_drivers(
+    props: &AppProps,
+    lab: &Lab,
+    in_view: bool,
+    ids: &ids::Ids,
+    root: NodeRef,
+    dispatch: UseReducerDispatcher<hooks::LabState>,
+) {
+    let send = dispatch.to_callback();
+    hooks::use_play_loop(lab.playing(), in_view, dispatch.clone());
+    hooks::use_tour_src(props.tour_src.clone(), props.step, send.clone());
+    hooks::use_tour_autoplay(
+        lab.autoplay_wait_ms(),
+        lab.guide().map(|g| g.index),
+        lab.generation(),
+        in_view,
+        dispatch.clone(),
+    );
+    use_live_lang(props.lang, send);
+    let kept_focus = props
+        .kept_focus
+        .as_deref()
+        .map(|a| ids.sel(if a == "play" { "play" } else { "tour-next" }));
+    hooks::use_kept_clicks(props.kept.clone(), lab.playing(), kept_focus, root, dispatch);
+}
+
+/// On the lab's own page, the page's address follows what the lab shows (`shown`,
+/// `ui::address`): as the lab says it once the change is made, read then, not from this render.
+#[hook]
+fn use_page_address(
+    state: UseReducerHandle<hooks::LabState>,
+    props: &AppProps,
+    shown: address::Shown,
+) {
+    let read = use_callback((), move |(), _| (state.get().address(), state.get().imported()));
+    address::use_address(props.own_page(), shown, read, props.imported.is_some());
+}
+
+/// The button that shows the stage as a table (the same parts, in rows a screen reader reads)
+/// and back.
+fn view_switch(as_table: &UseStateHandle<bool>, id: String, t: Lang) -> Html {
+    let onclick = {
+        let as_table = as_table.clone();
+        Callback::from(move |_: MouseEvent| as_table.set(!*as_table))
+    };
+    html! {
+        <button {id} class="small view-switch" {onclick} aria-pressed={as_table.to_string()}>
+            { if **as_table { t.pick("View as stage", "以舞台查看") } else { t.pick("View as table", "以表格查看") } }</button>
     }
 }
 
@@ -378,15 +407,18 @@ fn use_scroll_to(node: NodeRef) -> Callback<()> {
     })
 }
 
-/// Where this instance highlights the step's spots (`ui::spots`): on the stage when it is drawn
-/// (`stage`) and draws the spot, else on the spot's own element, from what this instance draws.
+/// Where this instance highlights the spots of the step shown, the tour's or the one being
+/// written (`ui::spots`): on the stage when it is drawn (`stage`) and draws the spot, else on the
+/// spot's own element, from what this instance draws.
 fn highlights(
     props: &AppProps,
+    lab: &Lab,
     frame: &Frame,
     maps: &crate::lab::Bitmaps,
     stage: bool,
-    step: &[Spot],
 ) -> spots::Spots {
+    let written = written_spots(lab);
+    let step = lab.guide().map(|g| g.step().highlight.as_slice()).unwrap_or(&written);
     if step.is_empty() {
         return spots::Spots::default();
     }
@@ -449,113 +481,6 @@ fn things_to_try(lab: &Lab, send: &Callback<Msg>) -> Html {
     html! { <experiments::ThingsToTry {titles} {trying} {subjects} lab={send.clone()} /> }
 }
 
-/// The brand, the tour and scenario pickers, the language switch and the configuration form.
-fn topbar(
-    lab: &Lab,
-    send: &Callback<Msg>,
-    ids: &ids::Ids,
-    home: Option<&str>,
-    minimal: bool,
-) -> Html {
-    let t = lab.lang();
-    let on_lang = send.reform(|e: Event| {
-        let picked =
-            e.target_dyn_into::<web_sys::HtmlSelectElement>().and_then(|s| Lang::parse(&s.value()));
-        Msg::SetLang(picked.unwrap_or_default())
-    });
-    html! {
-        <div class="topbar">
-            <div class="brand">
-                <h1>{ "kube-bootstrap-lab" }</h1>
-                if t == Lang::Zh {
-                    <p class="lede">{ "kube-apiserver 如何让它自己的 " }<code>{ "default/kubernetes" }</code>
-                        { " Service 一直存在。动手破坏，看它如何恢复。" }</p>
-                } else {
-                    <p class="lede">{ "How kube-apiserver keeps its own " }<code>{ "default/kubernetes" }</code>
-                        { " Service alive. Break things and watch." }</p>
-                }
-            </div>
-            <div class="tour-tools">
-                <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))}
-                    own={lab.guide().filter(|_| lab.own_tour()).map(|g| g.tour.title.clone())} lab={send.clone()} />
-                { print_link(lab, home) }
-                if !minimal && !lab.writing() {
-                    { write_button(lab, send, ids) }
-                }
-            </div>
-            <label class="lang-switch">
-                <span class="sr-only">{ t.pick("Language", "语言") }</span>
-                <select id={ids.id("lang")} onchange={on_lang} aria-label={t.pick("Language", "语言")}>
-                    <option value="en" selected={t == Lang::En}>{ "English" }</option>
-                    <option value="zh" selected={t == Lang::Zh}>{ "中文" }</option>
-                </select>
-            </label>
-            <ConfigForm current={lab.scenario().name.clone()} lab={send.clone()} running={Settings::of(lab.scenario())}
-                current_title={lab.scenario().title.as_ref().map(|title| AttrValue::from(title.get(t).to_string()))} />
-        </div>
-    }
-}
-
-/// "Write a tour" (or go on with the one written so far); in a tour, "Edit this tour": the
-/// sandbox becomes the author's.
-fn write_button(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
-    use crate::lab::{Authoring, WriterMode};
-    let t = lab.lang();
-    let previewing = lab.writer().is_some_and(|w| w.mode() == WriterMode::Previewing);
-    let started = lab.writer().is_some_and(|w| !w.draft().steps.is_empty());
-    // The story an untouched page plays is the lab's welcome: from it, one writes one's own.
-    let touring = lab.guide().is_some_and(|g| g.tour.name != STORY || lab.own_tour());
-    let (msg, label, title) = match (touring && !previewing, started) {
-        (true, _) => (
-            Authoring::EditTour,
-            t.pick("✎ Edit this tour", "✎ 编辑此导览"),
-            match started {
-                true => t.pick(
-                    "Go on writing this tour in the page (it replaces the tour you were writing)",
-                    "在页面中继续编写此导览（会替换你正在编写的导览）",
-                ),
-                false => t.pick(
-                    "Go on writing this tour in the page, then download it or share its link",
-                    "在页面中继续编写此导览，然后下载或分享链接",
-                ),
-            },
-        ),
-        (false, true) => (
-            Authoring::Open,
-            t.pick("✎ Go on writing", "✎ 继续编写"),
-            t.pick("Back to the tour you are writing", "回到你正在编写的导览"),
-        ),
-        (false, false) => (
-            Authoring::Open,
-            t.pick("✎ Write a tour", "✎ 编写导览"),
-            t.pick(
-                "Write your own tour over what you play here, then download it or share its link",
-                "在这里边操作边编写你自己的导览，然后下载或分享链接",
-            ),
-        ),
-    };
-    let onclick = send.reform(move |_: MouseEvent| Msg::Author(msg.clone()));
-    html! { <button id={ids.id("write-tour")} class="small write-tour" {onclick} {title}>{ label }</button> }
-}
-
-/// "Print this tour": the handout of the tour being taken (`?tour=NAME&print`, a trainer's
-/// `?tour-src=URL&print`), on the lab's own page; from an embed in a tab of its own, leaving the
-/// host page where it is. None for a tour given inline (no address to open it by).
-fn print_link(lab: &Lab, home: Option<&str>) -> Html {
-    // The story an untouched page plays is the lab's welcome, not a lesson to hand out.
-    let story = lab.guide().is_some_and(|g| g.tour.name == STORY) && !lab.own_tour();
-    let Some(query) = lab.print_query().filter(|_| !story) else { return Html::default() };
-    let t = lab.lang();
-    let href = handout::page_with(home, &query);
-    html! {
-        <a class="print-tour" {href} target={home.map(|_| "_blank")} rel={home.map(|_| "noopener")}
-            title={t.pick("Every step of this tour with the stage at its moment, to print or save as PDF",
-                "本导览的每一步及其时刻的舞台，可打印或另存为 PDF")}>
-            // A narrow bar shows "Print" alone, on the tour menu's row.
-            { t.pick("Print", "打印") }<span class="long">{ t.pick(" this tour", "此导览") }</span></a>
-    }
-}
-
 /// The panels this instance shows (`panels=`), in their order.
 fn grid(
     props: &AppProps,
@@ -582,7 +507,7 @@ fn grid(
             if cidrs { <panels::ServiceCidrs frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Services) { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }
             if shows(Part::Pods) { <panels::Pods frame={(**slow).clone()} lab={send.clone()} /> }
-            if shows(Part::Import) { <panels::Import lab={send.clone()} home={props.home.clone()} own_page={props.report_height && props.home.is_none()} /> }
+            if shows(Part::Import) { <panels::Import lab={send.clone()} home={props.home.clone()} own_page={props.own_page()} /> }
         </div>
     }
 }

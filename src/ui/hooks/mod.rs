@@ -16,7 +16,7 @@ mod tour_src;
 pub(crate) use autoplay::use_tour_autoplay;
 pub(crate) use in_view::use_in_view;
 pub(crate) use kept::use_kept_clicks;
-pub(crate) use lab::use_lab;
+pub(crate) use lab::{use_lab, LabState};
 pub(crate) use picked::use_picked;
 pub(crate) use play::{use_play_loop, FrameLoop};
 pub(crate) use shortcuts::use_shortcuts;
