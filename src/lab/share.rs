@@ -5,7 +5,9 @@
 //! experiment the scenario offers (Things to try) names it (`try=1`) rather than listing its
 //! actions, which may still lie ahead of the moment.
 
+use serde::de::IgnoredAny;
 use serde_json::Value as Json;
+use serde_path_to_error::Segment;
 
 use crate::contract::scenario::{self, parse_time, Action, Scenario};
 use crate::duration::format_ms;
@@ -200,20 +202,44 @@ impl Moment {
     }
 }
 
+/// A link's `actions`: `[[ms, action], …]` in time order, read once by serde; refused as it
+/// always was: the list's syntax or shape first, then an action out of order, then an action's
+/// field (read by a file's rules, named below `actions[i]`).
 fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, String> {
-    let list: Vec<(u64, Json)> = serde_json::from_str(text)
-        .map_err(|e| format!("link: actions: {}", clip(&e.to_string(), ERROR_MAX_CHARS)))?;
-    let mut out = Vec::with_capacity(list.len());
-    let mut last = 0;
-    for (i, (at, raw)) in list.into_iter().enumerate() {
-        if at < last {
-            return Err(format!("link: actions[{i}]: out of order"));
+    let list_error =
+        |e: &serde_json::Error| format!("link: actions: {}", clip(&e.to_string(), ERROR_MAX_CHARS));
+    let mut de = serde_json::Deserializer::from_str(text);
+    let e = match serde_path_to_error::deserialize::<_, Vec<(u64, Action)>>(&mut de) {
+        Ok(list) => {
+            de.end().map_err(|e| list_error(&e))?;
+            let ats: Vec<u64> = list.iter().map(|(at, _)| *at).collect();
+            return match out_of_order(&ats) {
+                Some(i) => Err(format!("link: actions[{i}]: out of order")),
+                None => Ok(list),
+            };
         }
-        last = at;
-        // Read as a file's step is: a bad value is refused here, naming its field.
-        let action = Action::from_json(&format!("actions[{i}]"), raw)
-            .map_err(|e| format!("link: {}", clip(&e, ERROR_MAX_CHARS)))?;
-        out.push((at, action));
+        Err(e) => e,
+    };
+    // The list as a whole, its actions left unread: its syntax and shape come first.
+    let shape: Vec<(u64, IgnoredAny)> = serde_json::from_str(text).map_err(|e| list_error(&e))?;
+    let mut segments = e.path().iter();
+    let syntax = e.inner().classify() != serde_json::error::Category::Data;
+    let (false, Some(Segment::Seq { index })) = (syntax, segments.next()) else {
+        return Err(list_error(e.inner()));
+    };
+    let ats: Vec<u64> = shape.iter().take(index + 1).map(|(at, _)| *at).collect();
+    if let Some(i) = out_of_order(&ats) {
+        return Err(format!("link: actions[{i}]: out of order"));
     }
-    Ok(out)
+    // Below the pair's second element: the action.
+    segments.next();
+    let msg = scenario::without_position(e.inner());
+    let at =
+        scenario::located_below(&format!("actions[{index}]"), &scenario::path_text(segments), msg);
+    Err(format!("link: {}", clip(&at, ERROR_MAX_CHARS)))
+}
+
+/// The first of `ats` earlier than the one before it.
+fn out_of_order(ats: &[u64]) -> Option<usize> {
+    (1..ats.len()).find(|&i| ats[i] < ats[i - 1])
 }

@@ -61,7 +61,7 @@ objects_only!(ExperimentFile);
 pub(super) struct ExperimentFile {
     title: LocalizedText,
     watch: LocalizedText,
-    steps: Vec<Json>,
+    steps: Vec<super::step_file::StepFile>,
 }
 
 /// Some text, in at least one language, none of them empty.

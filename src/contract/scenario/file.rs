@@ -1,7 +1,6 @@
 //! A scenario file as written (`docs/scenario.md` §1), before defaults and validation.
 
 use serde::{Deserialize, Deserializer};
-use serde_json::Value as Json;
 
 use super::action::ServiceCidrSpec;
 use crate::k8s::api::{Behavior, Endpoints, ParentReference, Pod, Service};
@@ -40,9 +39,10 @@ pub(super) struct File {
     pub(super) cluster: ClusterFile,
     #[serde(default)]
     pub(super) initial: InitialFile,
-    /// Read one by one (`super::step`): a step is `at` plus an action or an `expect`.
+    /// A step is `at` plus an action or an `expect` (`super::step_file`), checked by
+    /// `super::step` once the cluster is.
     #[serde(default)]
-    pub(super) steps: Vec<Json>,
+    pub(super) steps: Vec<super::step_file::StepFile>,
     pub(super) until: Option<String>,
     /// Things to try (`docs/extensions.md`).
     #[serde(default)]

@@ -12,6 +12,7 @@ mod file;
 mod initial;
 mod sandbox;
 mod step;
+mod step_file;
 mod values;
 
 use std::net::IpAddr;
@@ -190,12 +191,14 @@ pub(crate) fn read_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T,
         Ok(t) => return de.end().map(|()| t).map_err(|e| format!("invalid JSON: {e}")),
         Err(e) => e,
     };
+    // The text as a whole is JSON or not before any field is wrong (the read may have stopped
+    // at a field, or within a step, before the syntax error).
+    // (Read as a JSON value, whose syntax errors are the ones the contract has always told.)
+    if let Err(syntax) = serde_json::from_str::<Json>(text) {
+        return Err(format!("invalid JSON: {syntax}"));
+    }
     if e.inner().classify() != serde_json::error::Category::Data {
         return Err(format!("invalid JSON: {}", e.inner()));
-    }
-    // The read stopped at a field; the rest of the text may still be no JSON.
-    if let Err(syntax) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
-        return Err(format!("invalid JSON: {syntax}"));
     }
     let msg = without_position(e.inner());
     // A key given twice: serde's derived readers refuse it, while the contract has always let
@@ -216,7 +219,7 @@ fn read_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
 
 /// serde_json's message for a field read from text ends with where it stood (`at line 1
 /// column 12`); a message about a field never did (the path says where).
-fn without_position(e: &serde_json::Error) -> String {
+pub(crate) fn without_position(e: &serde_json::Error) -> String {
     let msg = e.to_string();
     let at = format!(" at line {} column {}", e.line(), e.column());
     match msg.strip_suffix(&at) {
@@ -227,14 +230,37 @@ fn without_position(e: &serde_json::Error) -> String {
 
 /// Deserialises `value` as `T`, naming the failing field below `path` (`""`: the top).
 fn de<T: serde::de::DeserializeOwned>(path: &str, value: Json) -> Result<T, String> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let at = located(&e.path().to_string(), e.inner().to_string());
-        match (path, relative_path(&at)) {
-            ("", _) => at,
-            (_, Some(_)) => format!("{path}.{at}"),
-            (_, None) => format!("{path}: {at}"),
+    serde_path_to_error::deserialize(value)
+        .map_err(|e| located_below(path, &e.path().to_string(), e.inner().to_string()))
+}
+
+/// [`located`] below `path` (`actions[0]`; `""`: the top): `path.field: message`, or `path:
+/// message` when it is about the value at `path` as a whole.
+pub(crate) fn located_below(path: &str, inner: &str, msg: String) -> String {
+    let at = located(inner, msg);
+    match (path, relative_path(&at)) {
+        ("", _) => at,
+        (_, Some(_)) => format!("{path}.{at}"),
+        (_, None) => format!("{path}: {at}"),
+    }
+}
+
+/// The path of `segments` as serde_path_to_error writes a whole path (`.` when there is none).
+pub(crate) fn path_text<'a>(
+    segments: impl Iterator<Item = &'a serde_path_to_error::Segment>,
+) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in segments {
+        if !out.is_empty() && !matches!(segment, Segment::Seq { .. }) {
+            out.push('.');
         }
-    })
+        out.push_str(&segment.to_string());
+    }
+    if out.is_empty() {
+        out.push('.');
+    }
+    out
 }
 
 /// `field.path: message`, or `message` alone when it is about the value as a whole (`inner` is

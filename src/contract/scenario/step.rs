@@ -1,11 +1,12 @@
 //! `steps` (`docs/scenario.md` §2): when, and an action or an `expect`; actions are checked
 //! against the cluster they will run in.
 
-use serde_json::{Map, Value as Json};
+use serde_json::Value as Json;
 
 use super::action::Action;
 use super::cluster::Taken;
-use super::{de, duration};
+use super::duration;
+use super::step_file::{At, StepFile};
 use crate::k8s::api::Behavior;
 use crate::k8s::controlplane::ClusterConfig;
 
@@ -47,45 +48,46 @@ const EXPECT_KEYS: &[&str] = &[
 /// Step `path` (`steps[3]`); `taken` gains the apiservers an `add_apiserver` adds.
 pub(super) fn step(
     path: &str,
-    raw: &Json,
+    raw: &StepFile,
     cluster: &ClusterConfig,
     behavior: Behavior,
     taken: &mut Taken,
 ) -> Result<Step, String> {
-    let Json::Object(map) = raw else {
+    let StepFile::Object { at, expect, action, keys } = raw else {
         return Err(format!("{path}: a step must be an object"));
     };
-    let at = match map.get("at") {
-        Some(Json::String(s)) => s.clone(),
-        Some(_) => return Err(format!("{path}.at: must be a duration string such as \"90s\"")),
-        None => return Err(format!("{path}.at: missing field")),
+    let at = match at {
+        At::Text(s) => s.clone(),
+        At::NotAString => {
+            return Err(format!("{path}.at: must be a duration string such as \"90s\""))
+        }
+        At::Missing => return Err(format!("{path}.at: missing field")),
     };
     let at_ms = duration(&format!("{path}.at"), &at)?;
-    let mut rest = map.clone();
-    rest.remove("at");
-    let kind = match (rest.contains_key("do"), rest.remove("expect")) {
-        (true, None) => {
-            let action: Action = de(path, Json::Object(rest))?;
-            check_action(path, &action, cluster, taken)?;
-            check_behavior(path, &action, behavior)?;
-            StepKind::Do(Box::new(action))
+    let kind = match (action, expect) {
+        (Some(action), None) => {
+            let action = action.as_ref().map_err(|e| super::located_below(path, ".", e.clone()))?;
+            check_action(path, action, cluster, taken)?;
+            check_behavior(path, action, behavior)?;
+            StepKind::Do(action.clone())
         }
-        (false, Some(expect)) => StepKind::Expect(expect_of(path, &rest, expect)?),
-        (true, Some(_)) => {
+        (None, Some(expect)) => StepKind::Expect(expect_of(path, keys, expect)?),
+        (Some(_), Some(_)) => {
             return Err(format!("{path}: a step has either `do` or `expect`, not both"))
         }
-        (false, None) => return Err(format!("{path}: a step needs `do` or `expect`")),
+        (None, None) => return Err(format!("{path}: a step needs `do` or `expect`")),
     };
     Ok(Step { at_ms, at, kind })
 }
 
-/// An `expect` (its keys are checked; its values are compared with the state when it runs).
-fn expect_of(path: &str, rest: &Map<String, Json>, expect: Json) -> Result<Json, String> {
-    if let Some(k) = rest.keys().next() {
+/// An `expect` (its keys are checked; its values are compared with the state when it runs);
+/// `keys`, the step's others, name the first refused in sorted order.
+fn expect_of(path: &str, keys: &[String], expect: &Json) -> Result<Json, String> {
+    if let Some(k) = keys.iter().min() {
         return Err(format!("{path}.{k}: unknown field"));
     }
-    check_predicate(&format!("{path}.expect"), &expect)?;
-    Ok(expect)
+    check_predicate(&format!("{path}.expect"), expect)?;
+    Ok(expect.clone())
 }
 
 /// A predicate written as an `expect` is (a scenario's `expect`, a tour step's `until`), at
