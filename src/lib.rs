@@ -7,20 +7,22 @@
 //! `Lab::update(Msg)`, with its share links, embed settings and catalogue), [`import`] (a real
 //! cluster's `kubectl` output made a scenario) and, with feature `web`, `ui`, which reads a
 //! `Lab` and sends it messages: it never writes its fields and never decides from a message text
-//! or a status string. The model (`k8s`), the world and its timeline (`sim`) and the shared
-//! helpers are crate-private; this crate's own tests, benchmarks and fuzzers reach them through
-//! the hidden `testing` module, which is no API.
+//! or a status string. The Kubernetes model and the shared leaves beneath it are their own
+//! crate (`crates/k8s`, package `kbl-k8s`, lib `k8s`), named here under their old paths; the
+//! world and its timeline (`sim`) and the shared helpers are crate-private; this crate's own
+//! tests, benchmarks and fuzzers reach them through the hidden `testing` module, which is no API.
 
+// The layer beneath: the Kubernetes model, its own crate (crates/k8s), under its old path
+// `crate::k8s`, with the shared leaves it holds under theirs; its macros (`string_enum!`,
+// `objects_only!`) are in scope everywhere.
 #[macro_use]
-mod string_enum;
-#[macro_use]
-mod json_object;
+extern crate k8s;
+use k8s::{quote, rng};
 
 // The layers, one folder each: the upstream model, the scenario contract, the simulation, the
 // lab a reader plays, a real cluster's import, and (feature `web`) the browser UI.
 pub mod contract;
 pub mod import;
-mod k8s;
 pub mod lab;
 mod sim;
 #[cfg(feature = "web")]
@@ -31,8 +33,6 @@ pub use sim::report;
 
 mod duration;
 mod lang;
-mod quote;
-mod rng;
 
 #[doc(hidden)]
 pub mod testing;

@@ -15,20 +15,6 @@ use crate::k8s::options::{
 };
 use crate::k8s::reconcilers::ReconcilerType;
 
-impl ApiserverSpec {
-    /// The `i`-th apiserver the lab makes up (a sandbox's, the "add" button's):
-    /// `apiserver-a` at 192.168.10.11, `apiserver-b` at .12, … (`i` below 26).
-    pub fn nth(i: usize) -> ApiserverSpec {
-        let i = i.min(25) as u8;
-        ApiserverSpec {
-            name: format!("apiserver-{}", (b'a' + i) as char),
-            advertise_address: IpAddr::from([192, 168, 10, 11 + i]),
-            start_at: Some(0),
-            startup_delay: 0,
-        }
-    }
-}
-
 /// The apiservers' names and addresses taken so far: each must be unique, in `cluster`, in
 /// `add_apiserver` steps and in the running world alike (`World::refusal`).
 #[derive(Clone, Default)]

@@ -1,0 +1,547 @@
+//! The API objects the core reads and writes, with the snake_case field names of `docs/scenario.md`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::net::IpAddr;
+
+use serde::{Deserialize, Serialize};
+
+/// The `kubernetes` Service's name (kube-apiserver's own; it lives in `default`): named by the
+/// bootstrap controller, by etcd's keys and by whatever reads the state, so it lives here.
+pub const KUBERNETES: &str = "kubernetes";
+
+string_enum! {
+    /// Which Kubernetes release's rules run (`behavior` in a scenario).
+    #[derive(Default)]
+    pub enum Behavior {
+        /// The release nearest the seed articles (which read 1.18–1.19): plain random scan, no static bands.
+        V1_20 = "1.20",
+        /// Static/dynamic bands for ClusterIPs (KEP-3070) and NodePorts (KEP-3668); stands for
+        /// 1.26 to 1.32.
+        #[default]
+        V1_29 = "1.29",
+        /// ClusterIPs as IPAddress objects in ServiceCIDRs (KEP-1880 GA), with the bitmap still
+        /// written beside them (dual-write) but no longer repaired.
+        V1_33 = "1.33",
+        /// IPAddress objects only (dual-write off and locked); stands for 1.35 to 1.37.
+        V1_35 = "1.35",
+    }
+}
+
+impl Behavior {
+    /// Whether allocators split their range into a static and a dynamic band.
+    pub(crate) fn static_bands(self) -> bool {
+        self != Behavior::V1_20
+    }
+
+    /// The releases before 1.28's repair post-start hook and shutdown rules (the seed articles read 1.18–1.19).
+    pub fn legacy(self) -> bool {
+        self == Behavior::V1_20
+    }
+
+    /// MultiCIDRServiceAllocator: ClusterIPs are IPAddress objects inside ServiceCIDRs.
+    pub fn ip_addresses(self) -> bool {
+        self >= Behavior::V1_33
+    }
+
+    /// A ClusterIP bitmap `/ranges/serviceips` is written (by the allocator, or as 1.33's
+    /// dual-write copy).
+    pub fn cluster_ip_bitmap(self) -> bool {
+        self <= Behavior::V1_33
+    }
+
+    /// The bitmap's ClusterIP repair loop (`repair.go`) runs; from 1.33 RepairIPAddress does.
+    pub fn bitmap_ip_repair(self) -> bool {
+        !self.ip_addresses()
+    }
+
+    /// `--service-cluster-ip-range` may be at most a /12 (IPv4) or /108 (IPv6): enforced while
+    /// the bitmap is written.
+    pub(crate) fn max_cidr_limit(self) -> bool {
+        self.cluster_ip_bitmap()
+    }
+
+    /// What a reader is told this behaviour stands for.
+    pub fn label(self) -> &'static str {
+        match self {
+            Behavior::V1_20 => "1.20 (nearest the seed articles)",
+            Behavior::V1_29 => "1.29 (1.28–1.32)",
+            Behavior::V1_33 => "1.33 (dual-write)",
+            Behavior::V1_35 => "1.35 (1.35–1.37, current)",
+        }
+    }
+}
+
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub enum IpFamily {
+    #[default]
+    IPv4,
+    IPv6,
+}
+
+impl IpFamily {
+    pub fn of(ip: &IpAddr) -> Self {
+        match ip {
+            IpAddr::V4(_) => IpFamily::IPv4,
+            IpAddr::V6(_) => IpFamily::IPv6,
+        }
+    }
+}
+
+impl fmt::Display for IpFamily {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IpFamily::IPv4 => "IPv4",
+            IpFamily::IPv6 => "IPv6",
+        })
+    }
+}
+
+/// Parses an IP as Go's `net.ParseIP` does for our purposes: an IPv4-mapped IPv6 address is IPv4.
+pub fn parse_ip(s: &str) -> Option<IpAddr> {
+    match s.parse::<IpAddr>().ok()? {
+        IpAddr::V6(v6) => Some(v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4)),
+        v4 => Some(v4),
+    }
+}
+
+/// A `RangeAllocation` object as stored in etcd (`/ranges/serviceips`, `/ranges/servicenodeports`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RangeAllocation {
+    pub range: String,
+    /// Big-endian bitmap bytes (see `allocator::AllocationBitmap::snapshot`).
+    pub data: Vec<u8>,
+}
+
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub enum ServiceType {
+    #[default]
+    ClusterIP,
+    NodePort,
+    LoadBalancer,
+    ExternalName,
+}
+
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub enum Protocol {
+    #[default]
+    TCP,
+    UDP,
+    SCTP,
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// `targetPort`: a number or a named container port.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum IntOrString {
+    Int(i32),
+    String(String),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub struct ServicePort {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    #[serde(default)]
+    pub protocol: Protocol,
+    pub port: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_port: Option<IntOrString>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub node_port: i32,
+}
+
+fn is_zero(v: &i32) -> bool {
+    *v == 0
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub struct Service {
+    #[serde(default = "default_namespace")]
+    pub namespace: String,
+    pub name: String,
+    #[serde(default, rename = "type")]
+    pub type_: ServiceType,
+    /// `""` = not allocated yet, `"None"` = headless.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub cluster_ip: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cluster_ips: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(default)]
+    pub ports: Vec<ServicePort>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub publish_not_ready_addresses: bool,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub health_check_node_port: i32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ip_families: Vec<IpFamily>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip_family_policy: Option<String>,
+}
+
+pub fn default_namespace() -> String {
+    "default".to_string()
+}
+
+impl Service {
+    /// `namespace/name`, the object reference events carry.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// `IsServiceIPSet`: a ClusterIP that is neither empty nor `None`.
+    pub fn is_ip_set(&self) -> bool {
+        !self.cluster_ip.is_empty() && self.cluster_ip != "None"
+    }
+
+    /// `spec.clusterIPs`, which the API server always fills from `spec.clusterIP` when it is unset.
+    pub fn cluster_ips(&self) -> Vec<&str> {
+        if self.cluster_ips.is_empty() && !self.cluster_ip.is_empty() {
+            vec![self.cluster_ip.as_str()]
+        } else {
+            self.cluster_ips.iter().map(String::as_str).collect()
+        }
+    }
+}
+
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub enum PodPhase {
+    Pending,
+    #[default]
+    Running,
+    Succeeded,
+    Failed,
+    Unknown,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// A Pod, reduced to what the endpoints controller reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub struct Pod {
+    #[serde(default = "default_namespace")]
+    pub namespace: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub pod_ip: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pod_ips: Vec<String>,
+    /// The Ready condition.
+    #[serde(default = "default_true")]
+    pub ready: bool,
+    #[serde(default)]
+    pub phase: PodPhase,
+    /// `metadata.deletionTimestamp` is set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub terminating: bool,
+    /// Container ports by name, for named `target_port`s (`spec.containers[*].ports`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub container_ports: BTreeMap<String, i32>,
+}
+
+impl Pod {
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// `status.podIPs`, which the kubelet fills from `podIP` when only that is set.
+    pub fn ips(&self) -> Vec<&str> {
+        if self.pod_ips.is_empty() && !self.pod_ip.is_empty() {
+            vec![self.pod_ip.as_str()]
+        } else {
+            self.pod_ips.iter().map(String::as_str).collect()
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub struct EndpointPort {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    pub port: i32,
+    #[serde(default)]
+    pub protocol: Protocol,
+}
+
+/// One subset; addresses are IP strings (the form of `docs/scenario.md`). Address identity is the IP.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub struct EndpointSubset {
+    #[serde(default)]
+    pub addresses: Vec<String>,
+    #[serde(default)]
+    pub not_ready_addresses: Vec<String>,
+    #[serde(default)]
+    pub ports: Vec<EndpointPort>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub struct Endpoints {
+    #[serde(default = "default_namespace")]
+    pub namespace: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(default)]
+    pub subsets: Vec<EndpointSubset>,
+}
+
+impl Endpoints {
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+}
+
+/// `spec.parentRef` of an IPAddress: the object that holds the address.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub struct ParentReference {
+    #[serde(default)]
+    pub group: String,
+    #[serde(default = "services_resource")]
+    pub resource: String,
+    #[serde(default = "default_namespace")]
+    pub namespace: String,
+    pub name: String,
+}
+
+fn services_resource() -> String {
+    "services".to_string()
+}
+
+impl ParentReference {
+    /// The reference the allocator writes for a Service.
+    pub fn service(namespace: &str, name: &str) -> Self {
+        ParentReference {
+            group: String::new(),
+            resource: services_resource(),
+            namespace: namespace.to_string(),
+            name: name.to_string(),
+        }
+    }
+
+    /// A core Service (group `""`, resource `services`).
+    pub fn is_service(&self) -> bool {
+        self.group.is_empty() && self.resource == "services"
+    }
+
+    /// `namespace/name`.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+}
+
+impl fmt::Display for ParentReference {
+    /// `kubectl get ipaddress`'s PARENTREF column: `services/default/kubernetes`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let group = if self.group.is_empty() { String::new() } else { format!("{}/", self.group) };
+        write!(f, "{group}{}/{}/{}", self.resource, self.namespace, self.name)
+    }
+}
+
+/// `ipaddress.kubernetes.io/ip-family`.
+pub const LABEL_IP_FAMILY: &str = "ipaddress.kubernetes.io/ip-family";
+/// `ipaddress.kubernetes.io/managed-by`.
+pub const LABEL_MANAGED_BY: &str = "ipaddress.kubernetes.io/managed-by";
+/// The allocator's `ControllerName`, the value of [`LABEL_MANAGED_BY`].
+pub const IPALLOCATOR_CONTROLLER: &str = "ipallocator.k8s.io";
+
+/// An `IPAddress` (`networking.k8s.io/v1`, cluster-scoped), named by the address in canonical
+/// form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct IpAddress {
+    pub ip: String,
+    pub parent: ParentReference,
+    pub labels: BTreeMap<String, String>,
+    /// `metadata.creationTimestamp` in virtual ms (negative: before time 0).
+    #[serde(skip)]
+    pub created_ms: i64,
+}
+
+impl IpAddress {
+    /// The object the allocator creates for `parent`'s address `ip`.
+    pub fn allocated(ip: IpAddr, parent: ParentReference, now: u64) -> Self {
+        let labels = [
+            (LABEL_IP_FAMILY, IpFamily::of(&ip).to_string()),
+            (LABEL_MANAGED_BY, IPALLOCATOR_CONTROLLER.to_string()),
+        ];
+        IpAddress {
+            ip: ip.to_string(),
+            parent,
+            labels: labels.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            created_ms: now as i64,
+        }
+    }
+
+    /// Labelled by the ClusterIP allocator (RepairIPAddress looks at no other).
+    pub fn managed(&self) -> bool {
+        self.labels.get(LABEL_MANAGED_BY).map(String::as_str) == Some(IPALLOCATOR_CONTROLLER)
+    }
+
+    pub fn address(&self) -> Option<IpAddr> {
+        parse_ip(&self.ip)
+    }
+}
+
+/// `networking.k8s.io/service-cidr-finalizer`.
+pub const SERVICE_CIDR_FINALIZER: &str = "networking.k8s.io/service-cidr-finalizer";
+
+/// A `ServiceCIDR` (`networking.k8s.io/v1`, cluster-scoped) with its `Ready` condition.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ServiceCidr {
+    pub name: String,
+    pub cidrs: Vec<String>,
+    /// The `Ready` condition's status; `None` while unset.
+    pub ready: Option<bool>,
+    pub reason: String,
+    pub message: String,
+    /// `metadata.deletionTimestamp` is set.
+    pub deleting: bool,
+    pub finalizers: Vec<String>,
+    /// When the deletion was asked for (virtual ms).
+    #[serde(skip)]
+    pub deleted_ms: Option<u64>,
+}
+
+impl ServiceCidr {
+    pub fn new(name: &str, cidrs: Vec<String>) -> Self {
+        ServiceCidr { name: name.to_string(), cidrs, ..Default::default() }
+    }
+
+    /// The MetaAllocator's `isReady`: `Ready` true or unset ("assume the ServiceCIDR is Ready,
+    /// in order to handle scenarios where kcm is not running"), and not being deleted.
+    pub fn allocatable(&self) -> bool {
+        self.ready != Some(false) && !self.deleting
+    }
+
+    /// The parsed prefixes (validated on the way in), host bits cleared.
+    pub fn prefixes(&self) -> Vec<ipnet::IpNet> {
+        let parse = |c: &String| c.parse::<ipnet::IpNet>().ok().map(|n| n.trunc());
+        self.cidrs.iter().filter_map(parse).collect()
+    }
+
+    /// `ValidateServiceCIDR` (`pkg/apis/networking/validation`): a DNS-subdomain name, one or
+    /// two CIDRs, one of each family. Errors are the API's
+    /// (`ServiceCIDR.networking.k8s.io "x" is invalid: spec.cidrs: ...`).
+    pub fn validate(name: &str, cidrs: &[String]) -> Result<Vec<ipnet::IpNet>, String> {
+        let invalid =
+            |detail: String| format!("ServiceCIDR.networking.k8s.io {name:?} is invalid: {detail}");
+        crate::names::check(
+            "ServiceCIDR.networking.k8s.io",
+            name,
+            crate::names::NameRule::Dns1123Subdomain,
+        )?;
+        let spec = || {
+            let list: Vec<String> = cidrs.iter().map(|c| format!("{c:?}")).collect();
+            format!("networking.ServiceCIDRSpec{{CIDRs:[]string{{{}}}}}", list.join(", "))
+        };
+        if cidrs.is_empty() {
+            return Err(invalid(
+                "spec.cidrs: Required value: at least one CIDR required".to_string(),
+            ));
+        }
+        if cidrs.len() > 2 {
+            return Err(invalid(format!(
+                "spec.cidrs: Invalid value: {}: may only hold up to 2 values",
+                spec()
+            )));
+        }
+        let parsed: Vec<Option<ipnet::IpNet>> = cidrs.iter().map(|c| c.parse().ok()).collect();
+        if let [Some(a), Some(b)] = parsed[..] {
+            if matches!(
+                (a, b),
+                (ipnet::IpNet::V4(_), ipnet::IpNet::V4(_))
+                    | (ipnet::IpNet::V6(_), ipnet::IpNet::V6(_))
+            ) {
+                return Err(invalid(format!("spec.cidrs: Invalid value: {}: may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64", spec())));
+            }
+        }
+        let mut nets = Vec::new();
+        for (i, (raw, net)) in cidrs.iter().zip(parsed).enumerate() {
+            let net = net.ok_or_else(|| invalid(format!("spec.cidrs[{i}]: Invalid value: {raw:?}: must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)")))?;
+            nets.push(net.trunc());
+        }
+        Ok(nets)
+    }
+
+    /// Sets the `Ready` condition; true when that changed it.
+    pub fn set_ready(&mut self, ready: bool, reason: &str, message: &str) -> bool {
+        let changed = self.ready != Some(ready) || self.reason != reason || self.message != message;
+        self.ready = Some(ready);
+        self.reason = reason.to_string();
+        self.message = message.to_string();
+        changed
+    }
+}
+
+/// `kubernetes.io/service-name`, the label that ties an EndpointSlice to its Service.
+pub const LABEL_SERVICE_NAME: &str = "kubernetes.io/service-name";
+
+/// One endpoint of an EndpointSlice.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SliceEndpoint {
+    pub addresses: Vec<String>,
+    /// `conditions.ready`.
+    pub ready: bool,
+}
+
+/// An `EndpointSlice` (`discovery.k8s.io/v1`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct EndpointSlice {
+    pub namespace: String,
+    pub name: String,
+    pub labels: BTreeMap<String, String>,
+    pub address_type: IpFamily,
+    pub endpoints: Vec<SliceEndpoint>,
+    pub ports: Vec<EndpointPort>,
+}
+
+impl EndpointSlice {
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// The addresses of its endpoints, in order.
+    pub fn addresses(&self) -> impl Iterator<Item = &String> {
+        self.endpoints.iter().flat_map(|e| &e.addresses)
+    }
+}
+
+// Read from JSON objects only (`crate::json_object`).
+objects_only!(
+    serialize:
+    ServicePort,
+    Service,
+    Pod,
+    EndpointPort,
+    EndpointSubset,
+    Endpoints,
+    ParentReference,
+);
