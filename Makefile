@@ -22,7 +22,7 @@ WASM := --target wasm32-unknown-unknown
 help:
 	@echo "make serve   build the app and serve it at http://127.0.0.1:8080"
 	@echo "make test    make check, then every test layer: wasm core + components in headless Chromium, e2e, native"
-	@echo "make check   formatting, clippy -D warnings (core, web, poster), size rules, no stray test file"
+	@echo "make check   formatting, clippy -D warnings (every crate, web, poster), size rules, no stray test file"
 	@echo "make dist    the build as a package for docs sites: target/package/ (folder and npm tarball)"
 	@echo "make bench   allocator and repair benchmarks, natively and in headless Chromium"
 	@echo "make soak    1,000 swarm traces native = wasm, 10,000 swarm seeds per behaviour, an hour in Chromium"
@@ -60,14 +60,15 @@ test: setup-test check test-wasm test-e2e test-scenarios test-native
 check:
 	cargo fmt --all --check
 	cd fuzz && cargo fmt --check
-	cargo clippy --all-targets --no-default-features -- -D warnings
+	cargo clippy --workspace --all-targets --no-default-features -- -D warnings
 	cargo clippy $(WASM) --all-targets -- -D warnings
 	cargo clippy --features ssr --bin poster --test poster -- -D warnings
 	node scripts/size-rules.mjs
 	node scripts/stray-tests.mjs
 
-# The core compiled to wasm must pass the very same tests, then the components.
+# The model and the core compiled to wasm must pass the very same tests, then the components.
 test-wasm:
+	cargo test $(WASM) -p kbl-k8s --test model
 	cargo test $(WASM) --no-default-features --test core
 	cargo test $(WASM) --test web
 
@@ -106,9 +107,10 @@ test-scenarios:
 # core builds and passes without any web crate.
 test-native:
 	cargo test --lib
+	cargo test -p kbl-k8s --lib --test model
 	cargo test --features ssr --test poster
 	cargo build --no-default-features --benches
-	cargo test --no-default-features --doc
+	cargo test --workspace --no-default-features --doc
 	cargo test --no-default-features --lib --test cli --test core --test scenarios --test swarm
 
 bench: setup-test

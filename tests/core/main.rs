@@ -5,7 +5,6 @@
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod address;
-mod allocator;
 mod author;
 mod bench_workloads;
 mod embed;
@@ -17,28 +16,22 @@ mod explain;
 mod external_name;
 mod golden;
 mod inspect;
-mod ipallocator;
 mod kubectl;
 mod lab;
 #[cfg(not(target_arch = "wasm32"))]
 mod layers;
 mod model;
 mod names;
-mod options;
 mod own_tour;
 mod parts;
-mod portallocator;
 mod predict;
 #[cfg(not(target_arch = "wasm32"))]
 mod props;
 mod reconcilers;
 mod reconcilers_master_count;
 mod refusals;
-mod repair_clusterip;
-mod repair_nodeport;
 mod scenario;
 mod servicecidr;
-mod servicecidr_allocator;
 mod share;
 mod swarm_digests;
 #[path = "../support/swarmgen/mod.rs"]

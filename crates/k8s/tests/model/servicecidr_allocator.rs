@@ -7,15 +7,11 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::contract::api::{IpAddress, ParentReference, Service, ServiceCidr};
-use kube_bootstrap_lab::testing::k8s::ipallocator::cidrallocator::{
-    self, allocator_for, allocators, Error,
-};
-use kube_bootstrap_lab::testing::k8s::ipallocator::ipaddress::CidrRange;
-use kube_bootstrap_lab::testing::k8s::repair::repairip::{
-    ip_address_verdict, IpAddressVerdict, ORPHAN_GRACE_MS,
-};
-use kube_bootstrap_lab::testing::rng::SimRng;
+use k8s::api::{IpAddress, ParentReference, Service, ServiceCidr};
+use k8s::ipallocator::cidrallocator::{self, allocator_for, allocators, Error};
+use k8s::ipallocator::ipaddress::CidrRange;
+use k8s::repair::repairip::{ip_address_verdict, IpAddressVerdict, ORPHAN_GRACE_MS};
+use k8s::rng::SimRng;
 
 use super::{ip, net};
 
@@ -80,22 +76,22 @@ fn overlapping_service_cidrs_share_one_allocator_that_is_ready_if_one_of_them_is
     let b = cidr("b", &["10.0.0.0/24", "fd00::/120"]);
     a.deleting = true;
     let list = [&a, &b];
-    let items = allocators(&list, kube_bootstrap_lab::contract::api::IpFamily::IPv4);
+    let items = allocators(&list, k8s::api::IpFamily::IPv4);
     assert_eq!(items.len(), 1);
     assert_eq!(items[0].service_cidrs, vec!["a", "b"]);
     assert!(items[0].ready, "b is not deleting and has no condition yet: assumed ready");
-    let only_a = allocators(&[&a], kube_bootstrap_lab::contract::api::IpFamily::IPv4);
+    let only_a = allocators(&[&a], k8s::api::IpFamily::IPv4);
     assert!(!only_a[0].ready, "a deleting ServiceCIDR takes no allocations");
     let mut not_ready = cidr("c", &["10.1.0.0/24"]);
     not_ready.set_ready(false, "Terminating", "x");
-    let items = allocators(&[&not_ready], kube_bootstrap_lab::contract::api::IpFamily::IPv4);
+    let items = allocators(&[&not_ready], k8s::api::IpFamily::IPv4);
     assert!(!items[0].ready, "Ready=False");
 }
 
 #[test]
 fn get_allocator_excludes_network_and_broadcast_and_respects_readiness() {
     let mut a = cidr("a", &["10.0.0.0/24"]);
-    let items = allocators(&[&a], kube_bootstrap_lab::contract::api::IpFamily::IPv4);
+    let items = allocators(&[&a], k8s::api::IpFamily::IPv4);
     assert!(allocator_for(&items, ip("10.0.0.7"), true).is_ok());
     for bad in ["10.0.0.0", "10.0.0.255", "10.0.1.1"] {
         assert_eq!(
@@ -105,7 +101,7 @@ fn get_allocator_excludes_network_and_broadcast_and_respects_readiness() {
         );
     }
     a.deleting = true;
-    let items = allocators(&[&a], kube_bootstrap_lab::contract::api::IpFamily::IPv4);
+    let items = allocators(&[&a], k8s::api::IpFamily::IPv4);
     assert!(allocator_for(&items, ip("10.0.0.7"), true).is_err(), "not ready");
     assert!(allocator_for(&items, ip("10.0.0.7"), false).is_ok(), "release works on it");
     assert_eq!(
@@ -121,7 +117,7 @@ fn dynamic_order_tries_only_ready_allocators_from_a_seeded_start() {
     let b = cidr("b", &["10.1.0.0/24"]);
     let mut c = cidr("c", &["10.2.0.0/24"]);
     c.deleting = true;
-    let items = allocators(&[&a, &b, &c], kube_bootstrap_lab::contract::api::IpFamily::IPv4);
+    let items = allocators(&[&a, &b, &c], k8s::api::IpFamily::IPv4);
     let starts: std::collections::BTreeSet<String> = (0..20)
         .map(|seed| {
             let order = cidrallocator::dynamic_order(&items, &mut SimRng::new(seed));

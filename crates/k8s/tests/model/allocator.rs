@@ -1,8 +1,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::testing::k8s::allocator::{AllocationBitmap, Strategy};
-use kube_bootstrap_lab::testing::rng::SimRng;
+use k8s::allocator::{AllocationBitmap, Strategy};
+use k8s::rng::SimRng;
 
 fn bitmap(max: usize) -> AllocationBitmap {
     AllocationBitmap::new(max, "test", Strategy::RandomScan)

@@ -1,10 +1,10 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::contract::api::{Behavior, IpFamily, RangeAllocation};
-use kube_bootstrap_lab::testing::k8s::allocator::ItemRange;
-use kube_bootstrap_lab::testing::k8s::ipallocator::{range_size, Error, Range};
-use kube_bootstrap_lab::testing::rng::SimRng;
+use k8s::allocator::ItemRange;
+use k8s::api::{Behavior, IpFamily, RangeAllocation};
+use k8s::ipallocator::{range_size, Error, Range};
+use k8s::rng::SimRng;
 
 use crate::{ip, net};
 

@@ -1,10 +1,10 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::contract::api::{Behavior, RangeAllocation};
-use kube_bootstrap_lab::testing::k8s::allocator::ItemRange;
-use kube_bootstrap_lab::testing::k8s::portallocator::{Error, PortAllocator, PortRange};
-use kube_bootstrap_lab::testing::rng::SimRng;
+use k8s::allocator::ItemRange;
+use k8s::api::{Behavior, RangeAllocation};
+use k8s::portallocator::{Error, PortAllocator, PortRange};
+use k8s::rng::SimRng;
 
 fn pr(base: i32, size: i32) -> PortRange {
     PortRange { base, size }

@@ -1,13 +1,11 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::contract::api::{
-    Behavior, Protocol, RangeAllocation, Service, ServicePort, ServiceType,
-};
-use kube_bootstrap_lab::contract::event::Recorder;
-use kube_bootstrap_lab::testing::k8s::portallocator::{PortAllocator, PortRange};
-use kube_bootstrap_lab::testing::k8s::repair::nodeport::collect_service_node_ports;
-use kube_bootstrap_lab::testing::k8s::repair::NodePortRepair;
+use k8s::api::{Behavior, Protocol, RangeAllocation, Service, ServicePort, ServiceType};
+use k8s::event::Recorder;
+use k8s::portallocator::{PortAllocator, PortRange};
+use k8s::repair::nodeport::collect_service_node_ports;
+use k8s::repair::NodePortRepair;
 
 fn svc(name: &str, ports: &[(i32, Protocol)], health: i32) -> Service {
     Service {

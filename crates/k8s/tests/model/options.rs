@@ -1,8 +1,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::testing::k8s::options::*;
-use kube_bootstrap_lab::testing::k8s::portallocator::PortRange;
+use k8s::options::*;
+use k8s::portallocator::PortRange;
 
 use crate::{ip, net};
 

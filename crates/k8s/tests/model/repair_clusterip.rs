@@ -1,10 +1,10 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use kube_bootstrap_lab::contract::api::{Behavior, IpFamily, RangeAllocation, Service};
-use kube_bootstrap_lab::contract::event::{Event, EventKind, Recorder};
-use kube_bootstrap_lab::testing::k8s::ipallocator::Range;
-use kube_bootstrap_lab::testing::k8s::repair::ClusterIpRepair;
+use k8s::api::{Behavior, IpFamily, RangeAllocation, Service};
+use k8s::event::{Event, EventKind, Recorder};
+use k8s::ipallocator::Range;
+use k8s::repair::ClusterIpRepair;
 
 use crate::{ip, net};
 
