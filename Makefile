@@ -56,7 +56,7 @@ test: setup-test check test-wasm test-e2e test-scenarios test-native
 # The rules the tools hold, before any test: rustfmt's layout (rustfmt.toml), clippy with warnings
 # as errors in each configuration that compiles different code (the core alone; the web app and
 # its component tests for wasm; the poster's prerender natively), the size rules measured on the
-# formatted code, and no file under tests/ that nothing runs.
+# formatted code, no file under tests/ that nothing runs, no import cycle between modules.
 check:
 	cargo fmt --all --check
 	cd fuzz && cargo fmt --check
@@ -65,6 +65,7 @@ check:
 	cargo clippy --features ssr --bin poster --test poster -- -D warnings
 	node scripts/size-rules.mjs
 	node scripts/stray-tests.mjs
+	node scripts/cycles.mjs
 
 # The model and the core compiled to wasm must pass the very same tests, then the components.
 test-wasm:

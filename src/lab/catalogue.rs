@@ -1,39 +1,11 @@
 //! The scenarios of `scenarios/` and the tours of `tours/`, compiled into the library by
 //! `build.rs` so that the browser build and the wasm tests have them. Every lookup of a shipped
-//! scenario or tour by name goes through here.
+//! scenario or tour by name goes through here: their texts (`lab::shipped`, beneath the tours
+//! and the links that read a scenario by name) and the scenarios and tours parsed.
 
-use crate::contract::scenario::{self, Scenario};
 use crate::lab::tour::{self, Tour};
 
-mod data {
-    include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
-}
-
-/// (file stem, file text) of every scenario under `scenarios/`, sorted by name.
-pub use data::SCENARIOS;
-/// (file stem, file text) of every tour under `tours/`, sorted by name.
-pub use data::TOURS;
-
-/// The names of the shipped scenarios, sorted.
-pub fn scenario_names() -> impl Iterator<Item = &'static str> {
-    SCENARIOS.iter().map(|(name, _)| *name)
-}
-
-/// The text of the shipped scenario `name`.
-pub fn scenario_text(name: &str) -> Option<&'static str> {
-    SCENARIOS.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
-}
-
-/// The shipped scenario `name`, parsed; `None` when there is none. Every shipped scenario
-/// parses (`tests/scenarios.rs`), but a broken one reads as missing rather than panicking.
-pub fn scenario(name: &str) -> Option<Scenario> {
-    scenario_text(name).and_then(|text| scenario::parse(text).ok())
-}
-
-/// The names of the shipped tours, sorted.
-pub fn tour_names() -> impl Iterator<Item = &'static str> {
-    TOURS.iter().map(|(name, _)| *name)
-}
+pub use super::shipped::{scenario, scenario_names, scenario_text, tour_names, SCENARIOS, TOURS};
 
 /// The shipped tour `name`, parsed (or why it does not parse); `None` when there is none.
 pub fn tour(name: &str) -> Option<Result<Tour, String>> {

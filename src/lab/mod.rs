@@ -20,6 +20,7 @@ pub mod embed;
 pub mod handout;
 pub mod sandbox;
 pub mod share;
+mod shipped;
 pub mod tour;
 // What the UI draws from a view (the event notes, the inspector's bitmaps, the page's parts,
 // the upstream links): the UI's, not the lab's surface; the tests reach them through `testing`.

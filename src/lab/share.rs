@@ -159,12 +159,12 @@ impl Moment {
         Ok(Moment { source, seed, time_ms, experiment, actions })
     }
 
-    /// The scenario (a shipped one is looked up in the [`crate::lab::catalogue`]), its timeline
+    /// The scenario (a shipped one is looked up among the shipped texts, `lab::shipped`), its timeline
     /// replayed to this moment.
     pub fn restore(&self) -> Result<(Scenario, Timeline), String> {
         let mut s = match &self.source {
             Source::Builtin(name) => {
-                let text = crate::lab::catalogue::scenario_text(name)
+                let text = crate::lab::shipped::scenario_text(name)
                     .ok_or_else(|| format!("link: scenario: unknown scenario {}", quote(name)))?;
                 scenario::parse(text).map_err(|e| format!("link: scenario: {e}"))?
             }

@@ -3,11 +3,11 @@
 //! and what to watch; its `expect` steps say what the lab then shows, so that a test holds the
 //! words of `watch` to the simulation (the page does not show them).
 
-use serde::Deserialize;
 use serde_json::Value as Json;
 
 use super::action::Action;
 use super::cluster::Taken;
+use super::file::ExperimentFile;
 use super::step::{self, Step, StepKind};
 use crate::k8s::api::Behavior;
 use crate::k8s::controlplane::ClusterConfig;
@@ -53,16 +53,6 @@ impl Experiment {
 
 /// How long before its first action an experiment opens.
 const LEAD_MS: u64 = 3_000;
-
-objects_only!(ExperimentFile);
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, remote = "Self")]
-pub(super) struct ExperimentFile {
-    title: LocalizedText,
-    watch: LocalizedText,
-    steps: Vec<super::step_file::StepFile>,
-}
 
 /// Some text, in at least one language, none of them empty.
 fn said(t: &LocalizedText, path: &str) -> Result<(), String> {

@@ -46,7 +46,7 @@ pub(super) struct File {
     pub(super) until: Option<String>,
     /// Things to try (`docs/extensions.md`).
     #[serde(default)]
-    pub(super) experiments: Vec<super::experiment::ExperimentFile>,
+    pub(super) experiments: Vec<ExperimentFile>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -122,4 +122,15 @@ pub(super) struct AllocationFile<T> {
     pub(super) range: String,
     #[serde(default)]
     pub(super) allocated: Vec<T>,
+}
+
+objects_only!(ExperimentFile);
+
+/// A thing to try, as written in a scenario file (`experiments[i]`); `experiment::read` checks it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub(super) struct ExperimentFile {
+    pub(super) title: LocalizedText,
+    pub(super) watch: LocalizedText,
+    pub(super) steps: Vec<super::step_file::StepFile>,
 }

@@ -4,7 +4,7 @@
 //! what goes to stderr, byte for byte (`docs/tour.md` §7).
 
 use super::{parse, run, Tour};
-use crate::lab::catalogue;
+use crate::lab::shipped;
 
 /// What a command answers: its exit code (0 valid / every step arrived, 1 a step never arrived,
 /// 2 invalid input), its standard output and its standard error (one line, or nothing).
@@ -24,7 +24,7 @@ impl Answer {
 
 /// A tour file's text read as the lab reads it: its scenarios are its own, else the shipped ones.
 fn read(text: &str) -> Result<Tour, Answer> {
-    parse(text, catalogue::scenario_text).map_err(Answer::invalid)
+    parse(text, shipped::scenario_text).map_err(Answer::invalid)
 }
 
 /// `tour check`: exit 0 and no output when the file is a valid tour.

@@ -106,7 +106,7 @@ impl Tour {
     pub fn scenario(&self, name: &str) -> Option<Scenario> {
         match self.scenarios.get(name) {
             Some(s) => Some(s.scenario.clone()),
-            None => crate::lab::catalogue::scenario(name),
+            None => crate::lab::shipped::scenario(name),
         }
     }
 
