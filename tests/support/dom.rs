@@ -158,11 +158,6 @@ impl<C: yew::BaseComponent> Mounted<C> {
         Mounted { root, app }
     }
 
-    /// Renders the app again with `props`.
-    pub fn update(&mut self, props: C::Properties) {
-        self.app.update(props);
-    }
-
     pub fn remove(self) {
         self.app.destroy();
         self.root.remove();

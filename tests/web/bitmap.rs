@@ -6,6 +6,7 @@ use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, KeyboardEventInit};
+use yew::AppHandle;
 
 use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::testing::lab::inspect::{BitmapRange, BitmapView, Cell};
@@ -15,7 +16,7 @@ use kube_bootstrap_lab::ui::bitmap::{
 };
 use kube_bootstrap_lab::ui::media::prefers_dark;
 
-use crate::dom::{self, by_id, context2d, document, pixel, text, Mounted};
+use crate::dom::{self, by_id, context2d, document, pixel, text};
 
 fn canvas(id: &str) -> HtmlCanvasElement {
     by_id(id).dyn_into::<HtmlCanvasElement>().unwrap()
@@ -49,10 +50,13 @@ fn props(id: &str, v: &Rc<BitmapView>, sweep: u64) -> BitmapProps {
     }
 }
 
-async fn mount(id: &str, v: &Rc<BitmapView>) -> Mounted<Bitmap> {
-    let mounted = Mounted::new_in_width(props(id, v, 0), 640);
+async fn mount(id: &str, v: &Rc<BitmapView>) -> AppHandle<Bitmap> {
+    let root = document().create_element("div").unwrap();
+    root.set_attribute("style", "width: 640px").unwrap();
+    document().body().unwrap().append_child(&root).unwrap();
+    let handle = yew::Renderer::<Bitmap>::with_root_and_props(root, props(id, v, 0)).render();
     settle().await;
-    mounted
+    handle
 }
 
 /// The centre pixel of cell `i` of the window shown.
@@ -192,7 +196,7 @@ async fn a_slash24_gets_big_cells_with_colours_and_shapes() {
         "{meta}"
     );
     assert!(document().get_element_by_id("b24-overview").is_none());
-    app.remove();
+    app.destroy();
 }
 
 #[wasm_bindgen_test]
@@ -213,7 +217,7 @@ async fn a_slash16_shows_every_cell_in_one_canvas() {
     assert_eq!(free(0), cell_colour(Cell::Free, false, prefers_dark()));
     assert_eq!(cell_pixel(&c, 65_534), background_colour(prefers_dark()), "past the range");
     assert_eq!(by_id("b16-canvas").get_attribute("data-draws").as_deref(), Some("1"));
-    app.remove();
+    app.destroy();
 }
 
 #[wasm_bindgen_test]
@@ -239,7 +243,7 @@ async fn an_update_redraws_the_changed_cells_only() {
     app.update(props("upd", &Rc::new(same), 0));
     settle().await;
     assert_eq!(c.get_attribute("data-draws").as_deref(), Some("2"));
-    app.remove();
+    app.destroy();
 }
 
 #[wasm_bindgen_test]
@@ -260,7 +264,7 @@ async fn pointer_move_describes_the_cell() {
     by_id("hov-canvas").dispatch_event(&pointer_event("pointerleave", 0.0, 0.0)).unwrap();
     settle().await;
     assert!(document().query_selector("#hov-bitmap .bitmap-tip:not([hidden])").unwrap().is_none());
-    app.remove();
+    app.destroy();
 }
 
 #[wasm_bindgen_test]
@@ -298,7 +302,7 @@ async fn keys_move_a_focus_cursor() {
     assert_eq!(text("kb-desc"), v.describe(0, Lang::En));
     key(&c, "ArrowUp").await;
     assert_eq!(text("kb-desc"), v.describe(0, Lang::En));
-    app.remove();
+    app.destroy();
 }
 
 #[wasm_bindgen_test]
@@ -363,7 +367,7 @@ async fn a_slash12_gets_an_overview_and_windows() {
     settle().await;
     let (x, y) = layout.pixel_of(15 * WINDOW + 1);
     assert_eq!(pixel(&ov, x, y), [0xcc, 0x79, 0xa7]);
-    app.remove();
+    app.destroy();
 }
 
 #[wasm_bindgen_test]
@@ -385,7 +389,7 @@ async fn node_ports_and_out_of_range_services() {
         "{oor}"
     );
     assert!(text("np-meta").contains("2,768 ports"));
-    app.remove();
+    app.destroy();
 }
 
 fn all_pixels(c: &HtmlCanvasElement) -> Vec<u8> {
@@ -431,7 +435,7 @@ async fn a_repair_run_sweeps_then_puts_every_pixel_back() {
         // Unmounting in the middle of a sweep stops it cleanly.
         app.update(props(id, &v, 3));
         sleep(100).await;
-        app.remove();
+        app.destroy();
         sleep(300).await;
         assert!(document().get_element_by_id(&format!("{id}-canvas")).is_none());
     }
@@ -490,5 +494,5 @@ async fn another_range_at_the_same_moment_is_shown_at_once() {
     assert_eq!(text("cfg-desc"), moved.describe(20, Lang::En));
     assert!(text("cfg-desc").starts_with("192.168.64.21 "));
     assert_eq!(c.get_attribute("data-draws"), draws, "same cells: nothing to repaint");
-    app.remove();
+    app.destroy();
 }

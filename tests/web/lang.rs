@@ -13,7 +13,6 @@ use kube_bootstrap_lab::testing::lab::inspect::{BitmapView, Cell};
 use kube_bootstrap_lab::ui::bitmap::{background_colour, cell_colour, Bitmap, BitmapProps};
 use kube_bootstrap_lab::ui::media::prefers_dark;
 use kube_bootstrap_lab::ui::{App, AppProps};
-use yew::AppHandle;
 
 use crate::dom::{
     button_in, by_id, click, document, exists, pixel, seek, set_input, text, until, Mounted,
@@ -196,9 +195,8 @@ fn theme_pixels(dark: bool) -> ([u8; 3], [u8; 3]) {
     (cell_colour(Cell::Free, false, dark), background_colour(dark))
 }
 
-/// A `<div data-theme=…>` (none for `None`) in the body, with a Bitmap mounted inside (destroy
-/// it before removing the wrapper: its theme listeners go with it).
-async fn mount_bitmap_in(theme: Option<&str>, id: &str) -> (Element, AppHandle<Bitmap>) {
+/// A `<div data-theme=…>` (none for `None`) in the body, with a Bitmap mounted inside.
+async fn mount_bitmap_in(theme: Option<&str>, id: &str) -> Element {
     let wrapper = document().create_element("div").unwrap();
     if let Some(t) = theme {
         wrapper.set_attribute("data-theme", t).unwrap();
@@ -207,14 +205,14 @@ async fn mount_bitmap_in(theme: Option<&str>, id: &str) -> (Element, AppHandle<B
     root.set_attribute("style", "width: 640px").unwrap();
     wrapper.append_child(&root).unwrap();
     document().body().unwrap().append_child(&wrapper).unwrap();
-    let app = yew::Renderer::<Bitmap>::with_root_and_props(root, props(id)).render();
+    yew::Renderer::<Bitmap>::with_root_and_props(root, props(id)).render();
     until("the bitmap is drawn", || {
         document()
             .get_element_by_id(&format!("{id}-canvas"))
             .is_some_and(|c| c.has_attribute("data-draws"))
     })
     .await;
-    (wrapper, app)
+    wrapper
 }
 
 fn canvas(id: &str) -> HtmlCanvasElement {
@@ -224,9 +222,9 @@ fn canvas(id: &str) -> HtmlCanvasElement {
 #[wasm_bindgen_test]
 async fn a_bitmap_takes_the_theme_of_its_nearest_data_theme() {
     assert_ne!(theme_pixels(true), theme_pixels(false));
-    let (dark, dark_app) = mount_bitmap_in(Some("dark"), "th-dark").await;
-    let (light, light_app) = mount_bitmap_in(Some("light"), "th-light").await;
-    let (system, system_app) = mount_bitmap_in(None, "th-system").await;
+    let dark = mount_bitmap_in(Some("dark"), "th-dark").await;
+    let light = mount_bitmap_in(Some("light"), "th-light").await;
+    let system = mount_bitmap_in(None, "th-system").await;
     assert_eq!(free_and_gap(&canvas("th-dark")), theme_pixels(true), "dark");
     assert_eq!(free_and_gap(&canvas("th-light")), theme_pixels(false), "light");
     assert_eq!(
@@ -246,8 +244,7 @@ async fn a_bitmap_takes_the_theme_of_its_nearest_data_theme() {
     })
     .await;
     assert_eq!(free_and_gap(&canvas("th-dark")), theme_pixels(false));
-    for (w, app) in [(dark, dark_app), (light, light_app), (system, system_app)] {
-        app.destroy();
+    for w in [dark, light, system] {
         w.remove();
     }
 }
@@ -273,8 +270,7 @@ async fn inside_a_shadow_root_the_theme_comes_from_inside() {
     let append: js_sys::Function =
         js_sys::Reflect::get(&shadow, &"appendChild".into()).unwrap().unchecked_into();
     append.call1(&shadow, &wrapper).unwrap();
-    let app =
-        yew::Renderer::<Bitmap>::with_root_and_props(root.clone(), props("th-shadow")).render();
+    yew::Renderer::<Bitmap>::with_root_and_props(root.clone(), props("th-shadow")).render();
     let find = move || -> Option<HtmlCanvasElement> {
         root.query_selector("canvas.bitmap-canvas").ok().flatten().and_then(|c| c.dyn_into().ok())
     };
@@ -289,6 +285,5 @@ async fn inside_a_shadow_root_the_theme_comes_from_inside() {
         free_and_gap(&find().unwrap()) == theme_pixels(system)
     })
     .await;
-    app.destroy();
     host.remove();
 }
