@@ -1,6 +1,7 @@
 //! The bilingual app in headless Chromium: an instance opened in Chinese labels every panel in
 //! Chinese while Kubernetes' own texts stay verbatim, the language switch turns it back, and each
 //! bitmap takes its theme from the nearest `data-theme` (also inside a shadow root).
+#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use std::rc::Rc;
 
@@ -14,7 +15,11 @@ use kube_bootstrap_lab::ui::bitmap::{background_colour, cell_colour, Bitmap, Bit
 use kube_bootstrap_lab::ui::media::prefers_dark;
 use kube_bootstrap_lab::ui::{App, AppProps};
 
-use crate::dom::{
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[path = "support/dom.rs"]
+mod dom;
+use dom::{
     button_in, by_id, click, document, exists, pixel, seek, set_input, text, until, Mounted,
 };
 

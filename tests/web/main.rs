@@ -1,7 +1,5 @@
-//! Component tests: mount the app in headless Chromium, click, type, read the DOM. One binary,
-//! one page: its tests run there one after another, so each unmounts what it mounts and removes
-//! the roots, styles and listeners it adds. The app as a whole is here; each other subject is a
-//! module (the keyboard and the focus are `keyboard.rs`'s, the bitmaps `bitmap.rs`'s, …).
+//! Component tests: mount the app in headless Chromium, click, type, read the DOM. The keyboard
+//! and the focus are `keyboard.rs`'s.
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
@@ -12,22 +10,9 @@ use kube_bootstrap_lab::ui::{cluster_scenario, App, AppProps, Settings};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-mod author;
-mod bitmap;
 #[path = "../support/dom.rs"]
 mod dom;
-mod embed;
-mod forms;
-mod handout;
-mod inspector;
 mod keyboard;
-mod lang;
-mod objects;
-mod predict;
-mod small;
-mod stage;
-mod table;
-mod trying;
 #[path = "../../benches/support/workloads.rs"]
 mod workloads;
 use dom::{
