@@ -63,7 +63,15 @@ function expand(tree) {
 function check(dir) {
   const mods = modules(dir);
   const known = new Set(mods.map((m) => m.path));
-  const childrenOf = (m) => new Set(mods.map((x) => x.path).filter((p) => p !== m && p.startsWith(m ? `${m}::` : '') && !p.slice(m ? m.length + 2 : 0).includes('::')).map((p) => p.split('::').at(-1)));
+  // Each module's children by name, from the paths once (not filtered again for every path).
+  const children = new Map();
+  for (const p of known) {
+    if (!p) continue;
+    const parent = p.split('::').slice(0, -1).join('::');
+    if (!children.has(parent)) children.set(parent, new Set());
+    children.get(parent).add(p.split('::').at(-1));
+  }
+  const childrenOf = (m) => children.get(m) ?? new Set();
   /** The deepest module a path names, from module `at`. */
   const resolve = (at, path) => {
     let segs = path.split('::').filter(Boolean);
