@@ -32,7 +32,7 @@ impl Lab {
     }
 
     /// What the experiment set up is about ([`subjects`]): none when none is.
-    pub fn trying_subjects(&self) -> Vec<Spot> {
+    pub(super) fn trying_subjects(&self) -> Vec<Spot> {
         self.trying().map_or_else(Vec::new, |(_, e)| subjects(e))
     }
 

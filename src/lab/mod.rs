@@ -88,7 +88,7 @@ pub(crate) struct TourMove {
 }
 
 pub struct Lab {
-    scenario: Scenario,
+    scenario: Rc<Scenario>,
     /// Where the scenario came from, for links to a moment.
     source: Source,
     timeline: Timeline,
@@ -100,7 +100,7 @@ pub struct Lab {
     /// Set when an action forked the timeline in the past.
     forked: bool,
     /// The guided tour being taken, if any.
-    guide: Option<Guide>,
+    guide: Option<Rc<Guide>>,
     /// Why the tour cannot go on (it no longer matches the simulation).
     tour_error: Option<String>,
     /// Playing towards a tour step: it stops there and shows the step then.
@@ -153,7 +153,7 @@ impl Lab {
         let state = Rc::new(timeline.state());
         let addresses = state.kubernetes_addresses().cloned().collect();
         Lab {
-            scenario,
+            scenario: Rc::new(scenario),
             source,
             timeline,
             playing: false,
@@ -473,12 +473,6 @@ impl Lab {
     /// When the simulation next does something, if it will.
     pub fn next_time(&self) -> Option<u64> {
         self.timeline.world().next_time()
-    }
-
-    /// Which of `apiserver`'s own actions (crash, stop, start, isolate) the lab takes now: what
-    /// its buttons offer, decided by the rule that decides the actions themselves.
-    pub fn allowed(&self, apiserver: &str) -> ApiserverActions {
-        self.timeline.world().allowed(apiserver)
     }
 
     pub fn scenario(&self) -> &Scenario {

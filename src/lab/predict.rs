@@ -57,7 +57,7 @@ impl Lab {
     /// such answer, or while the clock already moves on to the next step (the pick that set
     /// it moving stands).
     pub(super) fn answer(&mut self, answer: usize, animate: bool) -> bool {
-        let Some(g) = self.guide.as_mut() else { return false };
+        let Some(g) = self.guide.as_mut().map(std::rc::Rc::make_mut) else { return false };
         let i = g.index;
         let offered = g.asks().is_some_and(|a| answer < a.answers.len());
         let moving_on = self.stop_at.is_some_and(|m| m.step != i);
@@ -104,7 +104,7 @@ impl Lab {
     /// The clock moved past the instant of the unanswered question shown (a seek, a step, Play
     /// from a later step): it is taken back to that instant and stops there.
     pub(super) fn hold_at_question(&mut self) {
-        let Some(at) = self.guide.as_ref().filter(|g| g.waits()).and_then(Guide::question_ms)
+        let Some(at) = self.guide.as_deref().filter(|g| g.waits()).and_then(Guide::question_ms)
         else {
             return;
         };

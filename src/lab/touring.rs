@@ -1,6 +1,8 @@
 //! A guided tour in the lab: forward by playing there (the first time), back and to steps seen
 //! before by restoring their instant, into other scenarios and out into the sandbox.
 
+use std::rc::Rc;
+
 use crate::contract::scenario::MAX_TIME_MS;
 use crate::lab::tour::{Guide, Tour};
 use crate::lang::Lang;
@@ -20,7 +22,7 @@ impl Lab {
             .scenario(&name)
             .ok_or_else(|| format!("tour {:?}: no scenario {name:?}", tour.name))?;
         let mut lab = Lab::new(s, tour.source(&name));
-        lab.guide = Some(Guide::new(tour));
+        lab.guide = Some(Rc::new(Guide::new(tour)));
         lab.tour_goto(0, false);
         match lab.tour_error.take() {
             Some(e) => Err(e),
@@ -52,11 +54,11 @@ impl Lab {
     /// next step's instant in that long (the present caption stays meanwhile), and a step at
     /// the same instant is left for the reading pause instead.
     fn tour_goto_in(&mut self, i: usize, animate: bool, story_ms: Option<f64>) {
-        let Some(mut guide) = self.guide.take() else {
+        let Some(mut guide) = self.guide.take().map(Rc::unwrap_or_clone) else {
             return;
         };
         let Some(step) = guide.tour.steps.get(i) else {
-            self.guide = Some(guide);
+            self.guide = Some(Rc::new(guide));
             return;
         };
         let source = guide.tour.source(&step.scenario);
@@ -69,7 +71,7 @@ impl Lab {
                 }
                 None => {
                     self.tour_error = Some(format!("there is no scenario {:?}", step.scenario));
-                    self.guide = Some(guide);
+                    self.guide = Some(Rc::new(guide));
                     return;
                 }
             }
@@ -106,7 +108,7 @@ impl Lab {
                 self.tour_error = Some(e);
             }
         }
-        self.guide = Some(guide);
+        self.guide = Some(Rc::new(guide));
         if shown {
             self.watch();
         }
@@ -127,7 +129,7 @@ impl Lab {
 
     /// The clock reached the instant of step `i` it was moving to: the step shows now.
     pub(super) fn arrive(&mut self, i: usize) {
-        if let Some(g) = self.guide.as_mut() {
+        if let Some(g) = self.guide.as_mut().map(Rc::make_mut) {
             g.show(i);
         }
         self.watch();
@@ -141,7 +143,7 @@ impl Lab {
         if self.tour_autoplay {
             return;
         }
-        let Some(mut guide) = self.guide.take() else { return };
+        let Some(mut guide) = self.guide.take().map(Rc::unwrap_or_clone) else { return };
         if let Some(play) = guide.step().play {
             let now = self.now();
             let mut end = now.saturating_add(play).min(MAX_TIME_MS);
@@ -154,7 +156,7 @@ impl Lab {
                 self.last_frame = None;
             }
         }
-        self.guide = Some(guide);
+        self.guide = Some(Rc::new(guide));
     }
 
     /// Play in a tour: the narration moves with the clock. Steps whose instant has passed show
@@ -165,13 +167,13 @@ impl Lab {
         if self.tour_error.is_some() {
             return;
         }
-        if self.guide.as_ref().is_some_and(Guide::waits) {
+        if self.guide.as_deref().is_some_and(Guide::waits) {
             // Playing on would show the answer: the clock stays at the question.
             self.playing = false;
             self.held = Some(super::Held::Play);
             return;
         }
-        let Some(mut guide) = self.guide.take() else { return };
+        let Some(mut guide) = self.guide.take().map(Rc::unwrap_or_clone) else { return };
         let now = self.now();
         while let Some(found) = self.time_of_next(&mut guide) {
             let next = guide.index + 1;
@@ -187,7 +189,7 @@ impl Lab {
                 }
             }
         }
-        self.guide = Some(guide);
+        self.guide = Some(Rc::new(guide));
     }
 
     /// After the clock was moved by hand (the scrubber, a step), the narration shows the last
@@ -195,18 +197,26 @@ impl Lab {
     /// past an unanswered question: the clock is taken back to it ([`Lab::hold_at_question`]).
     pub(super) fn tour_follow(&mut self) {
         let now = self.now();
-        let Some(g) = self.guide.as_mut() else { return };
-        while g.index > 0
-            && g.same_scenario(g.index - 1)
-            && g.found_time(g.index).is_some_and(|t| t > now)
-        {
-            g.show(g.index - 1);
-        }
-        while !g.waits()
-            && g.same_scenario(g.index + 1)
-            && g.found_time(g.index + 1).is_some_and(|t| t <= now)
-        {
-            g.show(g.index + 1);
+        let back = |g: &Guide| {
+            g.index > 0
+                && g.same_scenario(g.index - 1)
+                && g.found_time(g.index).is_some_and(|t| t > now)
+        };
+        let on = |g: &Guide| {
+            !g.waits()
+                && g.same_scenario(g.index + 1)
+                && g.found_time(g.index + 1).is_some_and(|t| t <= now)
+        };
+        // The guide is shared with the views drawn: copied only when a step changes (a drag of
+        // the scrubber seeks many times).
+        if let Some(shared) = self.guide.as_mut().filter(|g| back(g) || on(g)) {
+            let g = Rc::make_mut(shared);
+            while back(g) {
+                g.show(g.index - 1);
+            }
+            while on(g) {
+                g.show(g.index + 1);
+            }
         }
         self.hold_at_question();
     }
@@ -272,7 +282,7 @@ impl Lab {
 
     /// The tour being taken, if any.
     pub fn guide(&self) -> Option<&Guide> {
-        self.guide.as_ref()
+        self.guide.as_deref()
     }
 
     /// Why the tour cannot go on (it no longer matches the simulation).

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use crate::contract::scenario::Scenario;
 use crate::contract::state::State;
 use crate::k8s::api::Behavior;
 use crate::k8s::controlplane::Status;
@@ -20,7 +21,10 @@ pub use crate::k8s::etcd::{Key, Keys, Kind as KeyKind, Loop, NsName, RangeName, 
 pub use crate::k8s::reconcilers::ReconcilerType;
 pub use crate::sim::world::{ApiserverActions, Mark, MarkKind};
 
-use super::Lab;
+use super::author::{Choice, Mode as WriterMode, Writer};
+use super::parts::Spot;
+use super::tour::Guide;
+use super::{EndpointsChange, Held, Lab, Lang};
 
 /// The lab at one instant, as a view draws it.
 #[derive(Clone)]
@@ -35,9 +39,97 @@ pub struct View {
     pub interval_ms: u64,
     pub reconciler: ReconcilerType,
     pub behavior: Behavior,
-    /// What each apiserver's buttons may offer ([`Lab::allowed`]): the core's own rule, never a
+    /// What each apiserver's buttons may offer (`World::allowed`): the core's own rule, never a
     /// copy of it; shared, and taken again only when the state changed.
     pub allowed: Rc<BTreeMap<String, ApiserverActions>>,
+    /// The allocations as drawn, rebuilt only when etcd, the marks or the scenario changed.
+    pub bitmaps: Rc<Bitmaps>,
+    pub player: Player,
+    pub touring: Touring,
+    pub lang: Lang,
+    /// What the reader should be told now, if anything.
+    pub notice: Option<String>,
+    /// Bumped whenever another scenario replaces the one shown (what was derived from the old
+    /// one is stale then, even at the same instant and revision).
+    pub generation: u64,
+    pub scenario: Rc<Scenario>,
+    /// The scenario is a cluster imported in the page (`Msg::Import`).
+    pub imported: bool,
+    /// The requests to etcd of the last move that made any, and a count of such moves: a view
+    /// draws them once per new count.
+    pub wire: Rc<Vec<Write>>,
+    pub wire_seq: u64,
+    /// The last change of the kubernetes Endpoints' addresses in this scenario.
+    pub change: EndpointsChange,
+    /// The experiment set up last (its index), while the reader has not acted since, and what
+    /// it is about.
+    pub trying: Option<usize>,
+    pub trying_subjects: Vec<Spot>,
+    /// The tour being written, if the author has started one (whether writing now or not).
+    pub writer: Option<Rc<Writer>>,
+    /// Whether the author is writing now (the sandbox takes actions as the scenario's steps).
+    pub writing: bool,
+    /// The predicates that hold at the moment shown, for a step's wait: offered while writing
+    /// with the clock stopped (working them out on every frame of playing would read the whole
+    /// state each time).
+    pub wait_choices: Option<Rc<Vec<Choice>>>,
+    /// What a link to this moment adds to the lab's page ([`Lab::link_to_here`]).
+    pub link_to_here: String,
+    /// What the lab's own page's address should say now ([`Lab::address`]).
+    pub address: Option<String>,
+}
+
+/// The clock as the reader plays it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Player {
+    pub now: u64,
+    pub playing: bool,
+    /// log10 of the speed chosen (virtual ms per real ms).
+    pub speed_exp: f64,
+    /// The speed playing runs at now: faster while moving to a far tour step.
+    pub play_speed: f64,
+    /// Whether an action in the past discarded the later history.
+    pub forked: bool,
+}
+
+/// The guided tour being taken, as shown.
+#[derive(Clone, Default)]
+pub struct Touring {
+    pub guide: Option<Rc<Guide>>,
+    /// Why the tour cannot go on (it no longer matches the simulation).
+    pub error: Option<String>,
+    /// Why the last move stopped at the unanswered question shown.
+    pub held: Option<Held>,
+    /// Whether the tour moves on by itself.
+    pub autoplay: bool,
+    /// Whether playing is on its way to a tour step.
+    pub moving: bool,
+    /// How long an autoplaying tour waits on this step before it moves on (real ms), if it will.
+    pub autoplay_wait_ms: Option<u32>,
+    /// Whether the tour is a trainer's own (`tour-src`, `tour-file`), not a shipped one.
+    pub own: bool,
+    /// The query that opens this tour as a handout, if it has an address.
+    pub print_query: Option<String>,
+    /// A tour previewed by its author (the writer's preview).
+    pub previewing: bool,
+}
+
+impl PartialEq for Touring {
+    fn eq(&self, other: &Self) -> bool {
+        same(&self.guide, &other.guide)
+            && (&self.error, self.held, self.autoplay, self.moving)
+                == (&other.error, other.held, other.autoplay, other.moving)
+            && (self.autoplay_wait_ms, self.own, &self.print_query, self.previewing)
+                == (other.autoplay_wait_ms, other.own, &other.print_query, other.previewing)
+    }
+}
+
+/// Whether two optional shared values are the same one.
+fn same<T>(a: &Option<Rc<T>>, b: &Option<Rc<T>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+        (a, b) => a.is_none() && b.is_none(),
+    }
 }
 
 impl PartialEq for View {
@@ -51,6 +143,18 @@ impl PartialEq for View {
                 == (other.horizon, other.lease_ttl_ms, other.interval_ms)
             && (self.reconciler, self.behavior) == (other.reconciler, other.behavior)
             && Rc::ptr_eq(&self.allowed, &other.allowed)
+            && Rc::ptr_eq(&self.bitmaps, &other.bitmaps)
+            && (self.player, &self.touring, self.lang, &self.notice, self.generation)
+                == (other.player, &other.touring, other.lang, &other.notice, other.generation)
+            && Rc::ptr_eq(&self.scenario, &other.scenario)
+            && Rc::ptr_eq(&self.wire, &other.wire)
+            && (self.imported, self.wire_seq, &self.change)
+                == (other.imported, other.wire_seq, &other.change)
+            && (self.trying, &self.trying_subjects) == (other.trying, &other.trying_subjects)
+            && same(&self.writer, &other.writer)
+            && same(&self.wait_choices, &other.wait_choices)
+            && (self.writing, &self.link_to_here, &self.address)
+                == (other.writing, &other.link_to_here, &other.address)
     }
 }
 
@@ -111,6 +215,8 @@ impl Lab {
     pub fn view(&self) -> View {
         let w = self.timeline.world();
         let cfg = w.config();
+        // Before the cache is borrowed here: they keep theirs in it.
+        let bitmaps = self.bitmaps();
         let mut cache = self.views.borrow_mut();
         let key = (
             self.generation,
@@ -149,12 +255,51 @@ impl Lab {
             reconciler: cfg.reconciler,
             behavior: w.behavior(),
             allowed,
+            bitmaps,
+            player: Player {
+                now: self.now(),
+                playing: self.playing,
+                speed_exp: self.speed_exp,
+                play_speed: self.play_speed(),
+                forked: self.forked,
+            },
+            touring: self.touring(),
+            lang: self.lang,
+            notice: self.notice.clone(),
+            generation: self.generation,
+            scenario: self.scenario.clone(),
+            imported: self.imported,
+            wire: self.wire.clone(),
+            wire_seq: self.wire_seq,
+            change: self.change.clone(),
+            trying: self.trying().map(|(i, _)| i),
+            trying_subjects: self.trying_subjects(),
+            writer: self.writer.clone(),
+            writing: self.writing(),
+            wait_choices: (self.writing() && !self.playing).then(|| self.wait_choices()),
+            link_to_here: self.link_to_here(),
+            address: self.address(),
+        }
+    }
+
+    /// The tour being taken, as a view shows it.
+    fn touring(&self) -> Touring {
+        Touring {
+            guide: self.guide.clone(),
+            error: self.tour_error.clone(),
+            held: self.held(),
+            autoplay: self.tour_autoplay,
+            moving: self.moving(),
+            autoplay_wait_ms: self.autoplay_wait_ms(),
+            own: self.own_tour(),
+            print_query: self.print_query(),
+            previewing: self.writer.as_ref().is_some_and(|w| w.mode() == WriterMode::Previewing),
         }
     }
 
     /// The allocations as drawn, rebuilt when etcd, the marks or the scenario changed (a
     /// configured cluster starts at the same instant and revision as the one it replaces).
-    pub fn bitmaps(&self) -> Rc<Bitmaps> {
+    fn bitmaps(&self) -> Rc<Bitmaps> {
         let w = self.timeline.world();
         let key = (self.generation, self.state.etcd.revision, w.marks().len(), self.now() == 0);
         let mut cache = self.views.borrow_mut();

@@ -1,12 +1,12 @@
 //! The lab's own page's address and the tab's storage: the UI writes what the core says
-//! ([`Lab::address`], [`page_address`]) with `history.replaceState`, and keeps an imported
+//! ([`View::address`], [`page_address`]) with `history.replaceState`, and keeps an imported
 //! cluster's file in `sessionStorage` (this tab only, never sent anywhere) for a reload to open
 //! again. Only on the lab's own page: an embed leaves its host page's address and storage alone.
 
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-use crate::lab::{page_address, Lab};
+use crate::lab::{page_address, View};
 use crate::lang::Lang;
 
 /// Where the tab keeps the scenario file of the cluster imported last.
@@ -62,17 +62,16 @@ pub(crate) fn write(here: &str) {
 
 /// What the lab shows, as far as its address says it: another scenario, tour, step, experiment,
 /// language or import.
-pub(crate) fn shown(lab: &Lab) -> Shown {
-    let guide = lab.guide().map(|g| (g.tour.name.clone(), g.index));
-    let trying = lab.trying().map(|(i, _)| i);
-    (lab.generation(), guide, trying, lab.lang(), lab.tour_autoplay(), lab.imported())
+pub(crate) fn shown(view: &View) -> Shown {
+    let guide = view.touring.guide.as_ref().map(|g| (g.tour.name.clone(), g.index));
+    (view.generation, guide, view.trying, view.lang, view.touring.autoplay, view.imported)
 }
 
 /// What [`shown`] tells apart.
 pub(crate) type Shown = (u64, Option<(String, usize)>, Option<usize>, Lang, bool, bool);
 
 /// On the lab's own page (`own`), the address follows what the lab shows (`shown`): after a
-/// change, it is what [`Lab::address`] says (`read` gives it, and [`Lab::imported`]). Not at
+/// change, it is what [`View::address`] says (`read` gives it, and [`View::imported`]). Not at
 /// opening: the address that opened the lab names it. A kept import the lab could not open
 /// again (`opened_import`: the page gave it one) is forgotten, its one line in the lab's notice.
 #[hook]

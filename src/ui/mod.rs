@@ -42,7 +42,7 @@ use yew::prelude::*;
 
 use crate::lab::embed::Theme;
 use crate::lab::parts::{Part, Spot};
-use crate::lab::{Lab, Msg};
+use crate::lab::{Msg, View};
 use crate::lang::Lang;
 
 pub use crate::lab::sandbox::{cluster_scenario, Settings};
@@ -227,37 +227,35 @@ fn explorer(props: &AppProps) -> Html {
     let root = use_node_ref();
     let ids = ids::use_instance_ids(root.clone());
     let in_view = hooks::use_in_view(root.clone());
-    let lab = state.get();
-    let guide = lab.guide();
-    use_drivers(props, &lab, in_view, &ids, root.clone(), dispatch.clone());
-    let onpointerdown = use_take_over(lab.tour_autoplay(), send.clone());
+    let (frame, slow) = frame::use_frame(state.get().view());
+    let guide = frame.touring.guide.as_deref();
+    use_drivers(props, &frame, in_view, &ids, root.clone(), dispatch.clone());
+    let onpointerdown = use_take_over(frame.touring.autoplay, send.clone());
     let shortcuts =
         hooks::use_shortcuts(guide.is_some(), guide.is_some_and(|g| g.waits()), dispatch);
     keyboard::use_focus_held(root.clone(), guide.is_some());
     reveal::use_step_reveal(
         root.clone(),
-        guide.map(|g| (lab.generation(), g.tour.name.clone(), g.index)),
-        lab.moving(),
+        guide.map(|g| (frame.generation, g.tour.name.clone(), g.index)),
+        frame.touring.moving,
     );
     reveal::use_host_top(root.clone());
-    let (frame, slow) = frame::use_frame(&lab);
-    let maps = lab.bitmaps();
+    let maps = frame.bitmaps.clone();
     let relative = {
         let state = state.clone();
-        use_callback((), move |(), _| state.get().link_to_here())
+        use_callback((), move |(), _| state.get().view().link_to_here)
     };
-    use_page_address(state.clone(), props, address::shown(&lab));
-    let t = lab.lang();
+    use_page_address(state.clone(), props, address::shown(&frame));
+    let t = frame.lang;
     let wrap = use_node_ref();
     let (picked, on_pick, on_close) = hooks::use_picked(wrap.clone());
     let onkeydown = keyboard::use_lab_keys(picked.is_some(), on_close.clone(), shortcuts);
     let details = use_node_ref();
     let on_details = use_scroll_to(details.clone());
-    let card =
-        tour_card(&lab, &send).or_else(|| writer_card(&lab, &send, &frame, props.home.clone()));
+    let card = tour_card(&frame, &send).or_else(|| writer_card(&frame, &send, props.home.clone()));
     let staged = props.shows(Part::Stage);
     let as_table = use_state(|| false);
-    let spots = highlights(props, &lab, &frame, &maps, staged && !*as_table);
+    let spots = highlights(props, &frame, &maps, staged && !*as_table);
     html! {
         <LangProvider context={t}>
         <ContextProvider<ids::Ids> context={ids.clone()}>
@@ -265,16 +263,16 @@ fn explorer(props: &AppProps) -> Html {
         <ContextProvider<live::Hush> context={live::Hush(guide.is_some_and(|g| g.verdict().is_some()))}>
         // Divs only, no landmark elements (`main`, `header`, `section`): a host page's rules for
         // those would reach a mounted lab. On its own page the lab is the main landmark.
-        <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"), lab.writing().then_some("writing"))}
-            lang={t.code()} data-theme={props.theme.forced()} data-moving={lab.moving().then_some("true")}
+        <div class={classes!("lab", props.minimal.then_some("minimal"), guide.is_some().then_some("touring"), frame.writing.then_some("writing"))}
+            lang={t.code()} data-theme={props.theme.forced()} data-moving={frame.touring.moving.then_some("true")}
             role={props.report_height.then_some("main")} aria-label={props.report_height.then_some("kube-bootstrap-lab")}
             tabindex="-1" {onkeydown} {onpointerdown} ref={root}>
             if guide.is_some() { <keyboard::SkipToStep /> }
-            { topbar::topbar(&lab, &send, &ids, props.home.as_deref(), props.minimal) }
+            { topbar::topbar(&frame, &send, &ids, props.home.as_deref(), props.minimal) }
             <controls::TimeControls
-                now={lab.now()} horizon={frame.horizon} playing={lab.playing()} speed_exp={lab.speed_exp()}
-                forked={lab.forked()} marks={frame.marks.clone()} lab={send.clone()} />
-            <notice::Notice problems={props.problems.clone()} notice={lab.notice().map(|m| AttrValue::from(m.to_string()))} />
+                now={frame.player.now} horizon={frame.horizon} playing={frame.player.playing} speed_exp={frame.player.speed_exp}
+                forked={frame.player.forked} marks={frame.marks.clone()} lab={send.clone()} />
+            <notice::Notice problems={props.problems.clone()} notice={frame.notice.clone().map(AttrValue::from)} />
             if staged {
                 <div class="stage-row">
                     <div class="stage-wrap" ref={wrap.clone()} onfocusout={keyboard::close_on_leaving(wrap.clone(), on_close.clone())}>
@@ -282,14 +280,14 @@ fn explorer(props: &AppProps) -> Html {
                         if *as_table {
                             <table::TableView frame={frame.clone()} />
                         } else {
-                            <stage::Stage frame={frame.clone()} wire={lab.wire().clone()} wire_seq={lab.wire_seq()}
-                                generation={lab.generation()} speed={lab.play_speed()} change={lab.endpoints_change().clone()}
+                            <stage::Stage frame={frame.clone()} wire={frame.wire.clone()} wire_seq={frame.wire_seq}
+                                generation={frame.generation} speed={frame.player.play_speed} change={frame.change.clone()}
                                 on_pick={on_pick.clone()} {on_details} lab={send.clone()}
                                 first_width={props.stage_width} />
                         }
                         if let Some((subject, take_focus)) = picked {
                             <Inspector {subject} {take_focus} frame={frame.clone()} lab={send.clone()} {on_close}
-                                wire={lab.wire().clone()} on_pick={on_pick.reform(|s| (s, true))} />
+                                wire={frame.wire.clone()} on_pick={on_pick.reform(|s| (s, true))} />
                         }
                     </div>
                     { card.clone().unwrap_or_default() }
@@ -297,13 +295,13 @@ fn explorer(props: &AppProps) -> Html {
             } else {
                 { card.unwrap_or_default() }
             }
-            if guide.is_none() && !lab.writing() && !props.minimal && !lab.scenario().experiments.is_empty() {
-                { things_to_try(&lab, &send) }
+            if guide.is_none() && !frame.writing && !props.minimal && !frame.scenario.experiments.is_empty() {
+                { things_to_try(&frame, &send) }
             }
             // A new scenario forgets the link shown for the old one.
-            <link::ShareLink key={lab.generation()} {relative} home={props.home.clone()} own_page={props.own_page()} />
+            <link::ShareLink key={frame.generation} {relative} home={props.home.clone()} own_page={props.own_page()} />
             <div class="details" ref={details}>
-                { grid(props, &lab, &frame, &slow, &maps, &send) }
+                { grid(props, &frame, &slow, &maps, &send) }
             </div>
         </div>
         </ContextProvider<live::Hush>>
@@ -320,19 +318,19 @@ fn explorer(props: &AppProps) -> Html {
 #[hook]
 fn use_drivers(
     props: &AppProps,
-    lab: &Lab,
+    view: &View,
     in_view: bool,
     ids: &ids::Ids,
     root: NodeRef,
     dispatch: UseReducerDispatcher<hooks::LabState>,
 ) {
     let send = dispatch.to_callback();
-    hooks::use_play_loop(lab.playing(), in_view, dispatch.clone());
+    hooks::use_play_loop(view.player.playing, in_view, dispatch.clone());
     hooks::use_tour_src(props.tour_src.clone(), props.step, send.clone());
     hooks::use_tour_autoplay(
-        lab.autoplay_wait_ms(),
-        lab.guide().map(|g| g.index),
-        lab.generation(),
+        view.touring.autoplay_wait_ms,
+        view.touring.guide.as_ref().map(|g| g.index),
+        view.generation,
         in_view,
         dispatch.clone(),
     );
@@ -341,7 +339,7 @@ fn use_drivers(
         .kept_focus
         .as_deref()
         .map(|a| ids.sel(if a == "play" { "play" } else { "tour-next" }));
-    hooks::use_kept_clicks(props.kept.clone(), lab.playing(), kept_focus, root, dispatch);
+    hooks::use_kept_clicks(props.kept.clone(), view.player.playing, kept_focus, root, dispatch);
 }
 
 /// On the lab's own page, the page's address follows what the lab shows (`shown`,
@@ -352,7 +350,10 @@ fn use_page_address(
     props: &AppProps,
     shown: address::Shown,
 ) {
-    let read = use_callback((), move |(), _| (state.get().address(), state.get().imported()));
+    let read = use_callback((), move |(), _| {
+        let view = state.get().view();
+        (view.address, view.imported)
+    });
     address::use_address(props.own_page(), shown, read, props.imported.is_some());
 }
 
@@ -412,13 +413,13 @@ fn use_scroll_to(node: NodeRef) -> Callback<()> {
 /// spot's own element, from what this instance draws.
 fn highlights(
     props: &AppProps,
-    lab: &Lab,
     frame: &Frame,
     maps: &crate::lab::Bitmaps,
     stage: bool,
 ) -> spots::Spots {
-    let written = written_spots(lab);
-    let step = lab.guide().map(|g| g.step().highlight.as_slice()).unwrap_or(&written);
+    let written = written_spots(frame);
+    let step =
+        frame.touring.guide.as_ref().map(|g| g.step().highlight.as_slice()).unwrap_or(&written);
     if step.is_empty() {
         return spots::Spots::default();
     }
@@ -436,55 +437,51 @@ fn highlights(
 }
 
 /// The card of the tour being taken, if any.
-fn tour_card(lab: &Lab, send: &Callback<Msg>) -> Option<Html> {
-    let g = lab.guide()?;
+fn tour_card(view: &View, send: &Callback<Msg>) -> Option<Html> {
+    let touring = &view.touring;
+    let g = touring.guide.as_ref()?;
     Some(html! {
-        <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={lab.tour_autoplay() && g.asks().is_none()}
+        <tour::TourCard title={g.tour.title.clone()} index={g.index} len={g.tour.steps.len()} auto={touring.autoplay && g.asks().is_none()}
             offer_first_tour={g.tour.name == STORY}
-            ask={g.asks().cloned()} picked={g.answered(g.index)} held={lab.held()} verdict={g.verdict().map(predict::Shown::from)}
-            say={g.step().say.clone()} error={lab.tour_error().map(|e| AttrValue::from(e.to_string()))}
-            previewing={lab.writer().is_some_and(|w| w.mode() == crate::lab::WriterMode::Previewing)} lab={send.clone()} />
+            ask={g.asks().cloned()} picked={g.answered(g.index)} held={touring.held} verdict={g.verdict().map(predict::Shown::from)}
+            say={g.step().say.clone()} error={touring.error.clone().map(AttrValue::from)}
+            previewing={touring.previewing} lab={send.clone()} />
     })
 }
 
 /// The card of the tour being written, while the author writes it.
-fn writer_card(
-    lab: &Lab,
-    send: &Callback<Msg>,
-    frame: &Frame,
-    home: Option<AttrValue>,
-) -> Option<Html> {
-    let w = lab.writer().filter(|_| lab.writing())?;
+fn writer_card(frame: &Frame, send: &Callback<Msg>, home: Option<AttrValue>) -> Option<Html> {
+    let w = frame.writer.as_ref().filter(|_| frame.writing)?;
     let apiservers =
         Rc::new(frame.state.apiservers.iter().map(|a| a.name.clone()).collect::<Vec<_>>());
     Some(html! {
         // The predicates are offered for the moment shown once the clock stops: working them out
         // on every frame of playing would read the whole state each time.
-        <author::WriterCard writer={author::Shared(w.clone())} now={lab.now()} playing={lab.playing()}
-            choices={if lab.playing() { Rc::default() } else { lab.wait_choices() }}
+        <author::WriterCard writer={author::Shared(w.clone())} now={frame.player.now} playing={frame.player.playing}
+            choices={frame.wait_choices.clone().unwrap_or_default()}
             {apiservers} {home} lab={send.clone()} />
     })
 }
 
 /// The parts the step being written points at, shown as a tour step's are.
-fn written_spots(lab: &Lab) -> Vec<Spot> {
-    let Some(w) = lab.writer().filter(|_| lab.writing()) else { return Vec::new() };
+fn written_spots(view: &View) -> Vec<Spot> {
+    let Some(w) = view.writer.as_ref().filter(|_| view.writing) else { return Vec::new() };
     let Some(step) = w.selected().and_then(|i| w.draft().steps.get(i)) else { return Vec::new() };
     step.highlight.iter().filter_map(|s| s.parse().ok()).collect()
 }
 
 /// The scenario's experiments, one click each ([`experiments::ThingsToTry`]).
-fn things_to_try(lab: &Lab, send: &Callback<Msg>) -> Html {
-    let titles: Vec<_> = lab.scenario().experiments.iter().map(|e| e.title.clone()).collect();
-    let trying = lab.trying().map(|(i, e)| (i, e.watch.clone()));
-    let subjects: Vec<String> = lab.trying_subjects().iter().map(ToString::to_string).collect();
+fn things_to_try(view: &View, send: &Callback<Msg>) -> Html {
+    let experiments = &view.scenario.experiments;
+    let titles: Vec<_> = experiments.iter().map(|e| e.title.clone()).collect();
+    let trying = view.trying.and_then(|i| Some((i, experiments.get(i)?.watch.clone())));
+    let subjects: Vec<String> = view.trying_subjects.iter().map(ToString::to_string).collect();
     html! { <experiments::ThingsToTry {titles} {trying} {subjects} lab={send.clone()} /> }
 }
 
 /// The panels this instance shows (`panels=`), in their order.
 fn grid(
     props: &AppProps,
-    lab: &Lab,
     frame: &Frame,
     slow: &Rc<Frame>,
     maps: &Rc<crate::lab::Bitmaps>,
@@ -496,7 +493,7 @@ fn grid(
         <div class={classes!("grid", cidrs.then_some("with-cidrs"))}>
             if shows(Part::Apiservers) { <panels::Apiservers frame={frame.clone()} lab={send.clone()} /> }
             if shows(Part::KubernetesService) {
-                <panels::KubernetesService frame={frame.clone()} change={lab.endpoints_change().clone()} lab={send.clone()} />
+                <panels::KubernetesService frame={frame.clone()} change={frame.change.clone()} lab={send.clone()} />
             }
             if shows(Part::Etcd) { <panels::Etcd frame={frame.clone()} lab={send.clone()} /> }
             if shows(Part::Events) { <panels::EventFeed frame={(**slow).clone()} /> }

@@ -169,11 +169,11 @@ pub(crate) fn table_view(p: &TableViewProps) -> Html {
 #[function_component(LabTables)]
 pub fn lab_tables(props: &super::AppProps) -> Html {
     let state = super::hooks::use_lab(props);
-    let lab = state.get();
-    let (frame, _) = super::frame::use_frame(&lab);
+    let (frame, _) = super::frame::use_frame(state.get().view());
+    let t = frame.lang;
     html! {
-        <super::lang::LangProvider context={lab.lang()}>
-            <div class="lab" lang={lab.lang().code()} data-theme={props.theme.forced()}>
+        <super::lang::LangProvider context={t}>
+            <div class="lab" lang={t.code()} data-theme={props.theme.forced()}>
                 <TableView {frame} />
             </div>
         </super::lang::LangProvider>

@@ -6,18 +6,19 @@ use yew::prelude::*;
 
 use super::config::ConfigForm;
 use super::{handout, ids, tour, Settings, STORY};
-use crate::lab::{Lab, Msg};
+use crate::lab::{Msg, View};
 use crate::lang::Lang;
 
 /// The brand, the tour and scenario pickers, the language switch and the configuration form.
 pub(super) fn topbar(
-    lab: &Lab,
+    view: &View,
     send: &Callback<Msg>,
     ids: &ids::Ids,
     home: Option<&str>,
     minimal: bool,
 ) -> Html {
-    let t = lab.lang();
+    let t = view.lang;
+    let guide = view.touring.guide.as_ref();
     let on_lang = send.reform(|e: Event| {
         let picked =
             e.target_dyn_into::<web_sys::HtmlSelectElement>().and_then(|s| Lang::parse(&s.value()));
@@ -36,11 +37,11 @@ pub(super) fn topbar(
                 }
             </div>
             <div class="tour-tools">
-                <tour::TourPicker current={lab.guide().map(|g| AttrValue::from(g.tour.name.clone()))}
-                    own={lab.guide().filter(|_| lab.own_tour()).map(|g| g.tour.title.clone())} lab={send.clone()} />
-                { print_link(lab, home) }
-                if !minimal && !lab.writing() {
-                    { write_button(lab, send, ids) }
+                <tour::TourPicker current={guide.map(|g| AttrValue::from(g.tour.name.clone()))}
+                    own={guide.filter(|_| view.touring.own).map(|g| g.tour.title.clone())} lab={send.clone()} />
+                { print_link(view, home) }
+                if !minimal && !view.writing {
+                    { write_button(view, send, ids) }
                 }
             </div>
             <label class="lang-switch">
@@ -50,21 +51,22 @@ pub(super) fn topbar(
                     <option value="zh" selected={t == Lang::Zh}>{ "中文" }</option>
                 </select>
             </label>
-            <ConfigForm current={lab.scenario().name.clone()} lab={send.clone()} running={Settings::of(lab.scenario())}
-                current_title={lab.scenario().title.as_ref().map(|title| AttrValue::from(title.get(t).to_string()))} />
+            <ConfigForm current={view.scenario.name.clone()} lab={send.clone()} running={Settings::of(&view.scenario)}
+                current_title={view.scenario.title.as_ref().map(|title| AttrValue::from(title.get(t).to_string()))} />
         </div>
     }
 }
 
 /// "Write a tour" (or go on with the one written so far); in a tour, "Edit this tour": the
 /// sandbox becomes the author's.
-fn write_button(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
-    use crate::lab::{Authoring, WriterMode};
-    let t = lab.lang();
-    let previewing = lab.writer().is_some_and(|w| w.mode() == WriterMode::Previewing);
-    let started = lab.writer().is_some_and(|w| !w.draft().steps.is_empty());
+fn write_button(view: &View, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
+    use crate::lab::Authoring;
+    let t = view.lang;
+    let previewing = view.touring.previewing;
+    let started = view.writer.as_ref().is_some_and(|w| !w.draft().steps.is_empty());
     // The story an untouched page plays is the lab's welcome: from it, one writes one's own.
-    let touring = lab.guide().is_some_and(|g| g.tour.name != STORY || lab.own_tour());
+    let guide = view.touring.guide.as_ref();
+    let touring = guide.is_some_and(|g| g.tour.name != STORY || view.touring.own);
     let (msg, label, title) = match (touring && !previewing, started) {
         (true, _) => (
             Authoring::EditTour,
@@ -101,11 +103,14 @@ fn write_button(lab: &Lab, send: &Callback<Msg>, ids: &ids::Ids) -> Html {
 /// "Print this tour": the handout of the tour being taken (`?tour=NAME&print`, a trainer's
 /// `?tour-src=URL&print`), on the lab's own page; from an embed in a tab of its own, leaving the
 /// host page where it is. None for a tour given inline (no address to open it by).
-fn print_link(lab: &Lab, home: Option<&str>) -> Html {
+fn print_link(view: &View, home: Option<&str>) -> Html {
     // The story an untouched page plays is the lab's welcome, not a lesson to hand out.
-    let story = lab.guide().is_some_and(|g| g.tour.name == STORY) && !lab.own_tour();
-    let Some(query) = lab.print_query().filter(|_| !story) else { return Html::default() };
-    let t = lab.lang();
+    let touring = &view.touring;
+    let story = touring.guide.as_ref().is_some_and(|g| g.tour.name == STORY) && !touring.own;
+    let Some(query) = touring.print_query.clone().filter(|_| !story) else {
+        return Html::default();
+    };
+    let t = view.lang;
     let href = handout::page_with(home, &query);
     html! {
         <a class="print-tour" {href} target={home.map(|_| "_blank")} rel={home.map(|_| "noopener")}

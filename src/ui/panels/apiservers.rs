@@ -226,6 +226,6 @@ mod tests {
         assert!(crash.1 && !stop.1 && !start.1 && isolate.1);
         // What is not offered is what the core refuses.
         lab.update(Msg::Act(stop.2));
-        assert_eq!(lab.notice(), Some("apiserver apiserver-b is not running"));
+        assert_eq!(lab.view().notice.as_deref(), Some("apiserver apiserver-b is not running"));
     }
 }
