@@ -495,15 +495,17 @@ fn grid(
             if shows(Part::KubernetesService) {
                 <panels::KubernetesService frame={frame.clone()} change={frame.change.clone()} lab={send.clone()} />
             }
-            if shows(Part::Etcd) { <panels::Etcd frame={frame.clone()} lab={send.clone()} /> }
-            if shows(Part::Events) { <panels::EventFeed frame={(**slow).clone()} /> }
+            if shows(Part::Etcd) {
+                <panels::Etcd state={frame.state.clone()} lease_ttl_ms={frame.lease_ttl_ms} behavior={frame.behavior} lab={send.clone()} />
+            }
+            if shows(Part::Events) { <panels::EventFeed events={slow.events.clone()} /> }
             if shows(Part::Bitmaps) {
                 <panels::Bitmaps maps={maps.clone()} behavior={frame.behavior} now={frame.state.time_ms}
                     sweep={frame.repair_runs()} lab={send.clone()} />
             }
-            if cidrs { <panels::ServiceCidrs frame={(**slow).clone()} lab={send.clone()} /> }
-            if shows(Part::Services) { <panels::Services frame={(**slow).clone()} lab={send.clone()} /> }
-            if shows(Part::Pods) { <panels::Pods frame={(**slow).clone()} lab={send.clone()} /> }
+            if cidrs { <panels::ServiceCidrs state={slow.state.clone()} lab={send.clone()} /> }
+            if shows(Part::Services) { <panels::Services state={slow.state.clone()} lab={send.clone()} /> }
+            if shows(Part::Pods) { <panels::Pods state={slow.state.clone()} lab={send.clone()} /> }
             if shows(Part::Import) { <panels::Import lab={send.clone()} home={props.home.clone()} own_page={props.own_page()} /> }
         </div>
     }

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::{act, used_text, PanelProps};
+use super::{act, used_text, EtcdProps};
 use crate::contract::scenario::{Action, Outage};
 use crate::duration::format_ms;
 use crate::lab::parts::{Part, Spot};
@@ -11,11 +11,11 @@ use crate::lab::KeyKind;
 use crate::lang::Lang;
 
 #[function_component(Etcd)]
-pub(crate) fn etcd(p: &PanelProps) -> Html {
+pub(crate) fn etcd(p: &EtcdProps) -> Html {
     let ids = crate::ui::ids::use_ids();
     let lang = super::super::use_lang();
-    let st = &p.frame.state;
-    let ttl = p.frame.lease_ttl_ms.max(1);
+    let st = &p.state;
+    let ttl = p.lease_ttl_ms.max(1);
     let ranges = st
         .allocations
         .cluster_ip
@@ -62,7 +62,7 @@ pub(crate) fn etcd(p: &PanelProps) -> Html {
                 <li><code>{ "/ranges/servicenodeports" }</code>
                     { used_text(&st.allocations.node_port.range, st.allocations.node_port.used, st.allocations.node_port.size as i64, lang) }</li>
             </ul>
-            if p.frame.behavior.ip_addresses() {
+            if p.behavior.ip_addresses() {
                 <h3>{ lang.pick("ClusterIP objects", "ClusterIP 对象") }</h3>
                 <ul class={classes!("ranges", "objects", in_ranges.class())} data-tour-spot={in_ranges.attr()} id={ids.id("etcd-objects")}>
                     <li><code>{ KeyKind::ServiceCidr.prefix() }</code>{ objects_text(st.service_cidrs.len(), lang) }</li>

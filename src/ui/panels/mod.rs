@@ -12,11 +12,15 @@ mod kubernetes;
 mod service_cidrs;
 mod services;
 
+use std::rc::Rc;
+
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::Frame;
 use crate::contract::scenario::{Action, Millis};
+use crate::contract::state::State;
+use crate::k8s::api::Behavior;
 use crate::lab::Msg;
 use crate::lang::Lang;
 
@@ -34,6 +38,41 @@ pub(crate) use services::{Pods, Services};
 pub(crate) struct PanelProps {
     pub(crate) frame: Frame,
     pub(crate) lab: Callback<Msg>,
+}
+
+/// What a panel of the state's objects draws (the Services, the Pods, the ServiceCIDRs): the
+/// state, and the lab to send actions to.
+#[derive(Properties)]
+pub(crate) struct ObjectsProps {
+    pub(crate) state: Rc<State>,
+    pub(crate) lab: Callback<Msg>,
+}
+
+impl PartialEq for ObjectsProps {
+    /// The lab shares one state until it changes: the same one, not an equal one, is no change
+    /// (comparing the states would read them whole on every render).
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.state, &other.state) && self.lab == other.lab
+    }
+}
+
+/// What etcd's panel draws: the state, the lease TTL its rings measure, the behaviour (whether
+/// it has IPAddress objects), and the lab to send the outage to.
+#[derive(Properties)]
+pub(crate) struct EtcdProps {
+    pub(crate) state: Rc<State>,
+    pub(crate) lease_ttl_ms: u64,
+    pub(crate) behavior: Behavior,
+    pub(crate) lab: Callback<Msg>,
+}
+
+impl PartialEq for EtcdProps {
+    /// The state by identity, as [`ObjectsProps`] compares it.
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.state, &other.state)
+            && (self.lease_ttl_ms, self.behavior) == (other.lease_ttl_ms, other.behavior)
+            && self.lab == other.lab
+    }
 }
 
 fn delete_label(key: &str, lang: Lang) -> String {

@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::{act, delete_label, field, PanelProps};
+use super::{act, delete_label, field, ObjectsProps};
 use crate::contract::scenario::{Action, CreateServiceCidr, NameRef, ServiceCidrSpec};
 use crate::k8s::api::ServiceCidr;
 use crate::lab::Msg;
@@ -81,11 +81,11 @@ fn ready_text(c: &ServiceCidr, lang: Lang) -> &'static str {
 }
 
 #[function_component(ServiceCidrs)]
-pub(crate) fn service_cidrs(p: &PanelProps) -> Html {
+pub(crate) fn service_cidrs(p: &ObjectsProps) -> Html {
     let lang = super::super::use_lang();
     let ids = use_ids();
     let error = use_state_eq(|| None::<FieldError>);
-    let st = &p.frame.state;
+    let st = &p.state;
     let on_create = {
         let (lab, error) = (p.lab.clone(), error.clone());
         Callback::from(move |e: SubmitEvent| {

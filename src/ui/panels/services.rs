@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{act, delete_label, field, form_error, port_field, PanelProps};
+use super::{act, delete_label, field, form_error, port_field, ObjectsProps};
 use crate::contract::scenario::{Action, CreatePod, CreateService, ObjectRef, SetPodReady};
 use crate::k8s::api::{Endpoints, Pod, Service, ServicePort, ServiceType};
 use crate::lab::Msg;
@@ -52,11 +52,11 @@ fn service_of(e: &SubmitEvent, lang: Lang) -> Result<Service, String> {
 }
 
 #[function_component(Services)]
-pub(crate) fn services(p: &PanelProps) -> Html {
+pub(crate) fn services(p: &ObjectsProps) -> Html {
     let lang = super::super::use_lang();
     let ids = use_ids();
     let error = use_state_eq(|| None::<String>);
-    let st = &p.frame.state;
+    let st = &p.state;
     let on_create = {
         let (cb, error) = (p.lab.clone(), error.clone());
         Callback::from(move |e: SubmitEvent| {
@@ -162,10 +162,10 @@ fn service_rows(p: &RowsProps) -> Html {
 }
 
 #[function_component(Pods)]
-pub(crate) fn pods(p: &PanelProps) -> Html {
+pub(crate) fn pods(p: &ObjectsProps) -> Html {
     let lang = super::super::use_lang();
     let ids = use_ids();
-    let st = &p.frame.state;
+    let st = &p.state;
     let next_ip = (2..250)
         .map(|i| format!("10.244.0.{i}"))
         .find(|ip| !st.pods.iter().any(|p| &p.pod_ip == ip))
