@@ -491,9 +491,13 @@ fn grid(
     let cidrs = frame.behavior.ip_addresses() && shows(Part::ServiceCidrs);
     html! {
         <div class={classes!("grid", cidrs.then_some("with-cidrs"))}>
-            if shows(Part::Apiservers) { <panels::Apiservers frame={frame.clone()} lab={send.clone()} /> }
+            if shows(Part::Apiservers) {
+                <panels::Apiservers state={frame.state.clone()} marks={frame.marks.clone()} allowed={frame.allowed.clone()}
+                    lease_ttl_ms={frame.lease_ttl_ms} reconciler={frame.reconciler} behavior={frame.behavior} lab={send.clone()} />
+            }
             if shows(Part::KubernetesService) {
-                <panels::KubernetesService frame={frame.clone()} change={frame.change.clone()} lab={send.clone()} />
+                <panels::KubernetesService state={frame.state.clone()} events={frame.events.clone()} reconciler={frame.reconciler}
+                    change={frame.change.clone()} lab={send.clone()} />
             }
             if shows(Part::Etcd) {
                 <panels::Etcd state={frame.state.clone()} lease_ttl_ms={frame.lease_ttl_ms} behavior={frame.behavior} lab={send.clone()} />

@@ -1,16 +1,18 @@
 //! The apiservers: status, readiness, their lease's TTL, and what can be done to each.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{act, PanelProps};
+use super::act;
 use crate::contract::scenario::{Action, AddApiserver, ApiserverSpec};
-use crate::contract::state::{ApiserverState, ApiserverStatus};
+use crate::contract::state::{ApiserverState, ApiserverStatus, State};
 use crate::duration::format_ms;
+use crate::k8s::api::Behavior;
 use crate::lab::inspect::words::{behavior_label, crash_hint, stop_hint};
 use crate::lab::parts::{Part, Spot};
-use crate::lab::{ApiserverActions, MarkKind};
+use crate::lab::{ApiserverActions, Mark, MarkKind, Msg, ReconcilerType};
 use crate::lang::Lang;
 
 /// An apiserver's status in words (in English, the state's own word).
@@ -74,17 +76,41 @@ pub(crate) fn apiserver_actions(
     ]
 }
 
+/// What the apiservers' cards draw: the state, the marks (each apiserver's last lease write),
+/// the lease TTL, the reconciler and behaviour, what each card's buttons offer, and the lab to
+/// send their actions to.
+#[derive(Properties)]
+pub(crate) struct ApiserversProps {
+    pub(crate) state: Rc<State>,
+    pub(crate) marks: Rc<Vec<Mark>>,
+    pub(crate) allowed: Rc<BTreeMap<String, ApiserverActions>>,
+    pub(crate) lease_ttl_ms: u64,
+    pub(crate) reconciler: ReconcilerType,
+    pub(crate) behavior: Behavior,
+    pub(crate) lab: Callback<Msg>,
+}
+
+impl PartialEq for ApiserversProps {
+    /// The shared parts by identity, as the lab replaces them only when they change.
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.state, &other.state)
+            && Rc::ptr_eq(&self.marks, &other.marks)
+            && Rc::ptr_eq(&self.allowed, &other.allowed)
+            && (self.lease_ttl_ms, self.reconciler, self.behavior, &self.lab)
+                == (other.lease_ttl_ms, other.reconciler, other.behavior, &other.lab)
+    }
+}
+
 #[function_component(Apiservers)]
-pub(crate) fn apiservers(p: &PanelProps) -> Html {
+pub(crate) fn apiservers(p: &ApiserversProps) -> Html {
     let ids = crate::ui::ids::use_ids();
     let spots = crate::ui::spots::use_spots();
     let panel = spots.own(&Spot::Part(Part::Apiservers));
     let lang = super::super::use_lang();
-    let st = &p.frame.state;
+    let st = &p.state;
     let leases: BTreeMap<&str, u64> =
         st.leases.iter().map(|l| (l.ip.as_str(), l.ttl_left_ms)).collect();
     let last_write: BTreeMap<&str, u64> = p
-        .frame
         .marks
         .iter()
         .filter(|m| m.kind == MarkKind::LeaseWrite)
@@ -94,8 +120,8 @@ pub(crate) fn apiservers(p: &PanelProps) -> Html {
         <div role="region" class={classes!("panel", "apiservers", panel.class())}
             data-tour-spot={panel.attr()} aria-labelledby={ids.id("h-apiservers")}>
             <h2 id={ids.id("h-apiservers")}>{ "kube-apiservers" }<span class="sub">{ match lang {
-                Lang::En => format!("reconciler: {} · behaviour {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
-                Lang::Zh => format!("协调器：{} · 行为版本 {}", p.frame.reconciler, behavior_label(p.frame.behavior, lang)),
+                Lang::En => format!("reconciler: {} · behaviour {}", p.reconciler, behavior_label(p.behavior, lang)),
+                Lang::Zh => format!("协调器：{} · 行为版本 {}", p.reconciler, behavior_label(p.behavior, lang)),
             } }</span></h2>
             <ul class="cards">
                 { for st.apiservers.iter().map(|a| {
@@ -135,12 +161,12 @@ fn card(
     lease: Option<u64>,
     pulse: u64,
     spot: crate::ui::spots::Mark,
-    p: &PanelProps,
+    p: &ApiserversProps,
     lang: Lang,
     ids: &crate::ui::ids::Ids,
 ) -> Html {
     let name = a.name.clone();
-    let allowed = p.frame.allowed.get(&name).copied().unwrap_or_default();
+    let allowed = p.allowed.get(&name).copied().unwrap_or_default();
     let [crash, stop, start, isolate] = action_labels(&name, lang);
     let [(_, can_crash, crash_it), (_, can_stop, stop_it), (_, can_start, start_it), (_, can_isolate, isolate_it)] =
         apiserver_actions(&name, allowed);
@@ -156,15 +182,15 @@ fn card(
                 <code>{ &a.advertise_address }</code>
             </div>
             <div class="card-body">
-                { match lease { Some(left) => ttl_ring(left, p.frame.lease_ttl_ms, lang), None => html! { <span class="no-lease">{ lang.pick("no lease", "无租约") }</span> } } }
+                { match lease { Some(left) => ttl_ring(left, p.lease_ttl_ms, lang), None => html! { <span class="no-lease">{ lang.pick("no lease", "无租约") }</span> } } }
                 <span class={classes!("badge", a.status.as_str())}>{ status_text(a.status, lang) }</span>
                 <span class={classes!("ready", a.ready.then_some("yes"))}>{ if a.ready { lang.pick("● ready", "● 就绪") } else { lang.pick("○ not ready", "○ 未就绪") } }</span>
             </div>
             <div class="card-actions">
                 <button class="crash" disabled={!can_crash} onclick={act(&p.lab, crash_it)}
-                    aria-label={crash} title={crash_hint(p.frame.reconciler, lang)}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
+                    aria-label={crash} title={crash_hint(p.reconciler, lang)}>{ lang.pick("✖ Crash", "✖ 崩溃") }</button>
                 <button class="stop" disabled={!can_stop} onclick={act(&p.lab, stop_it)}
-                    aria-label={stop} title={stop_hint(p.frame.reconciler, p.frame.behavior, lang)}>{ lang.pick("■ Stop", "■ 停止") }</button>
+                    aria-label={stop} title={stop_hint(p.reconciler, p.behavior, lang)}>{ lang.pick("■ Stop", "■ 停止") }</button>
                 <button class="start" disabled={!can_start} onclick={act(&p.lab, start_it)}
                     aria-label={start}>{ lang.pick("▶ Start", "▶ 启动") }</button>
                 <button class="isolate" disabled={!can_isolate} onclick={act(&p.lab, isolate_it)}
@@ -182,7 +208,7 @@ mod tests {
     use super::*;
     use crate::contract::scenario::Millis;
     use crate::lab::share::percent_encode;
-    use crate::lab::{Lab, Msg, Opening};
+    use crate::lab::{Lab, Opening};
 
     #[test]
     fn each_button_is_enabled_exactly_when_the_lab_allows_its_action() {

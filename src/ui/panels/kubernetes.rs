@@ -1,9 +1,11 @@
 //! `default/kubernetes`: the Service the apiservers write themselves, its Endpoints, who rewrote
 //! them last and how the addresses changed (the lab keeps that change, per scenario).
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
-use super::{act, Frame};
+use super::act;
 use crate::contract::scenario::{Action, ObjectRef};
 use crate::contract::state::State;
 use crate::duration::format_ms;
@@ -19,11 +21,25 @@ use crate::lang::Lang;
 /// `static/style.css`), after which its element is removed.
 const LEAVE_MS: u32 = 700;
 
-#[derive(Properties, PartialEq)]
+/// What the panel draws: the state, the events (who rewrote the Endpoints last), the
+/// reconciler, the Endpoints' last change, and the lab to send the deletion to.
+#[derive(Properties)]
 pub(crate) struct KubernetesProps {
-    pub(crate) frame: Frame,
+    pub(crate) state: Rc<State>,
+    pub(crate) events: Rc<Vec<Event>>,
+    pub(crate) reconciler: ReconcilerType,
     pub(crate) change: EndpointsChange,
     pub(crate) lab: Callback<Msg>,
+}
+
+impl PartialEq for KubernetesProps {
+    /// The shared state and log by identity, as the lab replaces them only when they change.
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.state, &other.state)
+            && Rc::ptr_eq(&self.events, &other.events)
+            && (self.reconciler, &self.change, &self.lab)
+                == (other.reconciler, &other.change, &other.lab)
+    }
 }
 
 /// Why an address left: the status of the apiserver that advertises it, and the reconciler.
@@ -52,10 +68,10 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
     let ids = crate::ui::ids::use_ids();
     let lang = super::super::use_lang();
     let fading = use_fading(&p.change);
-    let st = &p.frame.state;
+    let st = &p.state;
     let svc = st.services.iter().find(|s| s.namespace == "default" && s.name == "kubernetes");
     let ep = st.kubernetes_endpoints();
-    let last_reset = p.frame.events.iter().rev().find_map(|e| match &e.kind {
+    let last_reset = p.events.iter().rev().find_map(|e| match &e.kind {
         EventKind::EndpointsReset { addresses } => Some((e, addresses)),
         _ => None,
     });
@@ -80,7 +96,7 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
                             <div class="kv"><span>{ "ClusterIP" }</span><strong id={ids.id("kubernetes-ip")} class="kubernetes-ip">{ &s.cluster_ip }</strong></div>
                             <div class="kv"><span>{ lang.pick("type", "类型") }</span><code>{ format!("{:?}", s.type_) }</code></div>
                             <div class="kv"><span>{ lang.pick("ports", "端口") }</span><code>{ super::services::ports_text(&s.ports, lang) }</code></div>
-                            <div class="kv"><span>{ "selector" }</span><code>{ selector_note(p.frame.reconciler, lang) }</code></div>
+                            <div class="kv"><span>{ "selector" }</span><code>{ selector_note(p.reconciler, lang) }</code></div>
                         </>
                     },
                     None => html! { <p class="missing" id={ids.id("kubernetes-missing")}>{ lang.pick("The Service is gone: the next sync of a ready apiserver recreates it with the range's first usable IP.", "这个 Service 已被删除：就绪 apiserver 的下一次同步会用网段的第一个可用 IP 重新创建它。") }</p> },
@@ -102,7 +118,7 @@ pub(crate) fn kubernetes_service(p: &KubernetesProps) -> Html {
                 </div>
                 { slice_view(st.kubernetes_slice(), &slice, lang, &ids) }
             </div>
-            if let Some((e, to)) = last_reset { { written_by(e, to, &p.change, st, p.frame.reconciler, lang, &ids) } }
+            if let Some((e, to)) = last_reset { { written_by(e, to, &p.change, st, p.reconciler, lang, &ids) } }
             <button id={ids.id("delete-kubernetes")} class="danger delete-kubernetes" disabled={svc.is_none()} onclick={act(&p.lab, delete)}>{ lang.pick("✖ Delete the kubernetes Service", "✖ 删除 kubernetes Service") }</button>
         </div>
     }

@@ -17,7 +17,6 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::Frame;
 use crate::contract::scenario::{Action, Millis};
 use crate::contract::state::State;
 use crate::k8s::api::Behavior;
@@ -33,12 +32,6 @@ pub(crate) use import::Import;
 pub(crate) use kubernetes::KubernetesService;
 pub(crate) use service_cidrs::ServiceCidrs;
 pub(crate) use services::{Pods, Services};
-
-#[derive(Properties, PartialEq)]
-pub(crate) struct PanelProps {
-    pub(crate) frame: Frame,
-    pub(crate) lab: Callback<Msg>,
-}
 
 /// What a panel of the state's objects draws (the Services, the Pods, the ServiceCIDRs): the
 /// state, and the lab to send actions to.
