@@ -54,6 +54,7 @@ pub use msg::Msg;
 pub use observe::EndpointsChange;
 pub use open::{Opening, TourFile};
 pub use predict::{Held, Verdict};
+use touring::TourOrigin;
 #[cfg(feature = "web")]
 pub(crate) use touring::{lang_param, tour_param};
 pub use view::{
@@ -130,9 +131,8 @@ pub struct Lab {
     views: RefCell<view::ViewCache>,
     /// The experiment set up (`Msg::Try`), until the reader acts or opens something else.
     trying: Option<usize>,
-    /// A trainer's tour being taken (`None`: a shipped one, or none), with the address it was
-    /// fetched from (`tour-src`), which links to its steps carry; an inline file has none.
-    tour_src: Option<Option<String>>,
+    /// Where the tour being taken came from: links to its steps name it by that.
+    tour_origin: TourOrigin,
     /// A tour being written in the page (`Msg::Author`), kept across the scenarios it shows.
     writer: Option<Rc<author::Writer>>,
     /// The scenario is a cluster imported in the page (`Msg::Import`): the page's address names
@@ -176,7 +176,7 @@ impl Lab {
             wire_seq: 0,
             views: RefCell::default(),
             trying: None,
-            tour_src: None,
+            tour_origin: TourOrigin::Shipped,
             writer: None,
             imported: false,
         }

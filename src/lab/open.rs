@@ -5,7 +5,7 @@ use crate::lab::share::{self, Moment, Source};
 use crate::lang::Lang;
 use crate::quote::quote;
 
-use super::{Lab, DEFAULT_SCENARIO, STORY};
+use super::{Lab, TourOrigin, DEFAULT_SCENARIO, STORY};
 
 /// A trainer's tour file from outside the build (`tour-src`, `tour-file`): its text, or why it
 /// could not be fetched; and its address, which links to its steps carry.
@@ -184,7 +184,8 @@ impl Lab {
         });
         match opened {
             Ok(mut lab) => {
-                lab.tour_src = Some(file.src.map(str::to_string));
+                lab.tour_origin =
+                    file.src.map_or(TourOrigin::Inline, |s| TourOrigin::Fetched(s.to_string()));
                 Ok(lab.at_step(step, say))
             }
             Err(e) => Err(say(

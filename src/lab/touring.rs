@@ -333,7 +333,7 @@ impl Lab {
 
     /// Whether the tour being taken is a trainer's own (`tour-src`, `tour-file`), not a shipped one.
     pub fn own_tour(&self) -> bool {
-        self.guide.is_some() && self.tour_src.is_some()
+        self.guide.is_some() && self.tour_origin != TourOrigin::Shipped
     }
 
     /// The URL query that reopens the tour at the present step (`tour=…&step=…`). A trainer's
@@ -353,11 +353,25 @@ impl Lab {
     /// What names the tour in a query: `tour=NAME`, or `tour-src=URL` for a trainer's file.
     fn tour_key(&self) -> Option<String> {
         let g = self.guide.as_ref()?;
-        match &self.tour_src {
-            None => tour_param(Some(&g.tour.name), None),
-            Some(src) => tour_param(None, src.as_deref()),
+        match &self.tour_origin {
+            TourOrigin::Shipped => tour_param(Some(&g.tour.name), None),
+            TourOrigin::Fetched(src) => tour_param(None, Some(src)),
+            TourOrigin::Inline | TourOrigin::Preview => None,
         }
     }
+}
+
+/// Where the tour being taken came from, which is what a link to its steps names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TourOrigin {
+    /// Shipped with the lab (`tour=NAME`), or no tour at all.
+    Shipped,
+    /// A trainer's file fetched from its address (`tour-src=URL`).
+    Fetched(String),
+    /// A trainer's file given inline (`tour-file`): it has no address.
+    Inline,
+    /// The tour being written, previewed by its author: no address either.
+    Preview,
 }
 
 /// What a page's query adds for a reader of `lang` (`&lang=zh`): nothing for English, the

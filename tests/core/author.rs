@@ -133,6 +133,10 @@ fn preview_takes_the_tour_and_back_returns_to_writing_at_the_step() {
     let g = lab.guide().expect("previewing the tour");
     assert_eq!((g.index, g.tour.title.get(Lang::En)), (0, "Mine"));
     assert!(lab.own_tour(), "the author's own tour, not a shipped one");
+    // It has no address: a link names the moment, and there is no handout to print.
+    let view = lab.view();
+    assert!(view.link_to_here.starts_with('#'), "{}", view.link_to_here);
+    assert_eq!(view.touring.print_query, None);
     lab.update(Msg::TourNext { animate: false });
     assert_eq!(lab.now(), 20_000);
     lab.update(Msg::LeaveTour);

@@ -17,7 +17,7 @@ pub use draft::{Draft, DraftAsk, DraftStep, StepWait, Take, Texts};
 pub use menu::Choice;
 
 use super::share::{percent_encode, Moment, Source};
-use super::Lab;
+use super::{Lab, TourOrigin};
 use crate::contract::scenario::Action;
 use crate::lab::tour;
 use crate::lang::Lang;
@@ -268,7 +268,7 @@ impl Lab {
     fn open_writer(&mut self) -> bool {
         self.leave_tour();
         self.trying = None;
-        self.tour_src = None;
+        self.tour_origin = TourOrigin::Shipped;
         let source = self.source.clone();
         let actions: Vec<(u64, Action)> = self.timeline.actions().to_vec();
         let w =
@@ -298,7 +298,7 @@ impl Lab {
         self.writer = Some(Rc::new(w));
         self.leave_tour();
         self.trying = None;
-        self.tour_src = None;
+        self.tour_origin = TourOrigin::Shipped;
         self.select(Some(at));
         if let Some(w) = self.writer.as_mut().map(Rc::make_mut) {
             w.check(true);
@@ -459,7 +459,7 @@ impl Lab {
         match parse(&text).and_then(Lab::tour) {
             Ok(next) => {
                 self.replace(next);
-                self.tour_src = Some(None);
+                self.tour_origin = TourOrigin::Preview;
                 self.set_mode(Mode::Previewing)
             }
             Err(e) => {
@@ -477,7 +477,7 @@ impl Lab {
         w.mode = Mode::Writing;
         let i = w.selected.or(w.draft.steps.len().checked_sub(1));
         self.leave_tour();
-        self.tour_src = None;
+        self.tour_origin = TourOrigin::Shipped;
         if let Some(i) = i {
             if let Some(w) = self.writer.as_mut().map(Rc::make_mut) {
                 w.current_index = None;
