@@ -33,7 +33,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::contract::scenario::{Action, Scenario, MAX_TIME_MS};
-use crate::contract::state::State;
 use crate::duration::format_ms;
 use crate::lab::share::{Moment, Source};
 use crate::lab::tour::Guide;
@@ -117,16 +116,10 @@ pub struct Lab {
     lang: Lang,
     /// What the reader should be told: what could not be opened, or why an action was refused.
     notice: Option<String>,
-    /// The state of the world now, taken once per change for every reader.
-    state: Rc<State>,
-    /// The kubernetes Endpoints' addresses as last seen, and their last change.
-    addresses: Vec<String>,
-    change: EndpointsChange,
+    /// What the lab observed of the world after its last move, for every reader.
+    observed: observe::Observed,
     /// Bumped whenever another scenario replaces the one shown.
     generation: u64,
-    /// The requests to etcd of the last move that made any, and a count of such moves.
-    wire: Rc<Vec<Write>>,
-    wire_seq: u64,
     /// What [`Lab::view`] and [`Lab::bitmaps`] keep between renders.
     views: RefCell<view::ViewCache>,
     /// The experiment set up (`Msg::Try`), until the reader acts or opens something else.
@@ -150,8 +143,7 @@ impl Lab {
 
     fn with_timeline(scenario: Scenario, source: Source, timeline: Timeline) -> Self {
         let horizon = timeline.world().now();
-        let state = Rc::new(timeline.state());
-        let addresses = state.kubernetes_addresses().cloned().collect();
+        let observed = observe::Observed::new(timeline.state());
         Lab {
             scenario: Rc::new(scenario),
             source,
@@ -168,12 +160,8 @@ impl Lab {
             last_frame: None,
             lang: Lang::default(),
             notice: None,
-            state,
-            addresses,
-            change: EndpointsChange::default(),
+            observed,
             generation: 0,
-            wire: Rc::default(),
-            wire_seq: 0,
             views: RefCell::default(),
             trying: None,
             tour_origin: TourOrigin::Shipped,
@@ -330,14 +318,12 @@ impl Lab {
     /// Shows `next` (another scenario) in place of this one, keeping how the reader reads:
     /// the speed and the language. Nothing else of the old scenario carries over.
     fn replace(&mut self, next: Lab) {
-        let seq = self.change.seq;
         *self = Lab {
             speed_exp: self.speed_exp,
             lang: self.lang,
             generation: self.generation + 1,
-            wire_seq: self.wire_seq,
             writer: self.writer.take(),
-            change: EndpointsChange { seq, ..EndpointsChange::default() },
+            observed: self.observed.after(next.observed),
             ..next
         };
     }

@@ -22,6 +22,38 @@ pub struct EndpointsChange {
     pub added: Vec<String>,
 }
 
+/// What the lab observed of the world after its last move: the state now, the kubernetes
+/// Endpoints' addresses as last seen and their last change, and the requests to etcd of the
+/// last move that made any, with a count of such moves.
+pub(super) struct Observed {
+    pub(super) state: Rc<State>,
+    addresses: Vec<String>,
+    pub(super) change: EndpointsChange,
+    pub(super) wire: Rc<Vec<Write>>,
+    pub(super) wire_seq: u64,
+}
+
+impl Observed {
+    /// The first look at a world in `state`: no change, no request yet.
+    pub(super) fn new(state: State) -> Self {
+        let addresses = state.kubernetes_addresses().cloned().collect();
+        Observed {
+            state: Rc::new(state),
+            addresses,
+            change: EndpointsChange::default(),
+            wire: Rc::default(),
+            wire_seq: 0,
+        }
+    }
+
+    /// The first look at another scenario put in place: its counts go on from `self`'s, so a
+    /// view tells its first change and requests from the old scenario's last ones.
+    pub(super) fn after(&self, next: Observed) -> Self {
+        let change = EndpointsChange { seq: self.change.seq, ..EndpointsChange::default() };
+        Observed { change, wire_seq: self.wire_seq, ..next }
+    }
+}
+
 impl Lab {
     /// Takes the requests made by a move from `before` to now: all of them when time flowed
     /// (playing, stepping), only those of the instant arrived at after a jump or a seek.
@@ -31,53 +63,55 @@ impl Lab {
         let mut wire = self.timeline.take_wire();
         wire.retain(|w| w.time_ms == now || (flowed && w.time_ms > before));
         if !wire.is_empty() {
-            self.wire = Rc::new(wire);
-            self.wire_seq += 1;
+            self.observed.wire = Rc::new(wire);
+            self.observed.wire_seq += 1;
         }
     }
 
     /// Takes the state of a scenario just put in place: what it shows first is no change.
     pub(super) fn observe_afresh(&mut self) {
-        self.state = Rc::new(self.timeline.state());
-        self.addresses = self.state.kubernetes_addresses().cloned().collect();
-        self.change.removed.clear();
-        self.change.added.clear();
+        let o = &mut self.observed;
+        o.state = Rc::new(self.timeline.state());
+        o.addresses = o.state.kubernetes_addresses().cloned().collect();
+        o.change.removed.clear();
+        o.change.added.clear();
     }
 
     /// Takes the state of the world as it is now, and how the kubernetes Endpoints changed.
     pub(super) fn observe(&mut self) {
         let state = self.timeline.state();
-        if *self.state != state {
-            self.state = Rc::new(state);
+        let o = &mut self.observed;
+        if *o.state != state {
+            o.state = Rc::new(state);
         }
-        let now: Vec<String> = self.state.kubernetes_addresses().cloned().collect();
-        if now != self.addresses {
-            self.change = EndpointsChange {
-                seq: self.change.seq + 1,
-                removed: self.addresses.iter().filter(|a| !now.contains(a)).cloned().collect(),
-                added: now.iter().filter(|a| !self.addresses.contains(a)).cloned().collect(),
+        let now: Vec<String> = o.state.kubernetes_addresses().cloned().collect();
+        if now != o.addresses {
+            o.change = EndpointsChange {
+                seq: o.change.seq + 1,
+                removed: o.addresses.iter().filter(|a| !now.contains(a)).cloned().collect(),
+                added: now.iter().filter(|a| !o.addresses.contains(a)).cloned().collect(),
             };
-            self.addresses = now;
+            o.addresses = now;
         }
     }
 
     /// The state of the world now (shared: taken once per change).
     pub fn state(&self) -> &Rc<State> {
-        &self.state
+        &self.observed.state
     }
 
     /// The last change of the kubernetes Endpoints' addresses in this scenario.
     pub fn endpoints_change(&self) -> &EndpointsChange {
-        &self.change
+        &self.observed.change
     }
 
     /// The requests to etcd of the last move that made any (see [`Lab::wire_seq`]).
     pub fn wire(&self) -> &Rc<Vec<Write>> {
-        &self.wire
+        &self.observed.wire
     }
 
     /// Counts the moves that made requests: a view draws [`Lab::wire`] once per new count.
     pub fn wire_seq(&self) -> u64 {
-        self.wire_seq
+        self.observed.wire_seq
     }
 }

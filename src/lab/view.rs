@@ -246,7 +246,7 @@ impl Lab {
             }
         };
         View {
-            state: self.state.clone(),
+            state: self.observed.state.clone(),
             events: cache.events.clone(),
             marks: cache.marks.clone(),
             horizon: self.horizon(),
@@ -269,9 +269,9 @@ impl Lab {
             generation: self.generation,
             scenario: self.scenario.clone(),
             imported: self.imported,
-            wire: self.wire.clone(),
-            wire_seq: self.wire_seq,
-            change: self.change.clone(),
+            wire: self.observed.wire.clone(),
+            wire_seq: self.observed.wire_seq,
+            change: self.observed.change.clone(),
             trying: self.trying().map(|(i, _)| i),
             trying_subjects: self.trying_subjects(),
             writer: self.writer.clone(),
@@ -301,7 +301,8 @@ impl Lab {
     /// configured cluster starts at the same instant and revision as the one it replaces).
     fn bitmaps(&self) -> Rc<Bitmaps> {
         let w = self.timeline.world();
-        let key = (self.generation, self.state.etcd.revision, w.marks().len(), self.now() == 0);
+        let key =
+            (self.generation, self.observed.state.etcd.revision, w.marks().len(), self.now() == 0);
         let mut cache = self.views.borrow_mut();
         match &cache.bitmaps {
             Some((k, maps)) if *k == key => maps.clone(),

@@ -237,7 +237,7 @@ impl Lab {
         if let Some((_, c)) = cache.as_ref().filter(|(k, _)| *k == key) {
             return c.clone();
         }
-        let c = Rc::new(menu::choices(&self.state, self.timeline.world().events()));
+        let c = Rc::new(menu::choices(&self.observed.state, self.timeline.world().events()));
         *cache = Some((key, c.clone()));
         c
     }
