@@ -18,7 +18,7 @@ impl Lab {
         let Ok((scenario, mut timeline)) = moment.restore() else { return false };
         timeline.record_wire();
         self.replace(Lab::with_timeline(scenario, moment.source, timeline));
-        self.playing = true;
+        self.playback.playing = true;
         self.set_trying(Some(i));
         true
     }
@@ -28,7 +28,7 @@ impl Lab {
     pub(super) fn set_trying(&mut self, i: Option<usize>) {
         self.trying = i;
         let last = self.trying().and_then(|(_, e)| e.actions().last().map(|(at, _)| *at));
-        self.horizon = self.horizon.max(last.unwrap_or(0));
+        self.playback.horizon = self.playback.horizon.max(last.unwrap_or(0));
     }
 
     /// What the experiment set up is about ([`subjects`]): none when none is.

@@ -96,8 +96,8 @@ impl Lab {
         let shown = self.guide.as_ref().map(|g| g.index);
         if let Some(m) = self.stop_at.filter(|m| Some(m.step) == shown) {
             self.stop_at = None;
-            self.playing = false;
-            self.last_frame = None;
+            self.playback.playing = false;
+            self.playback.last_frame = None;
             self.seek(m.at);
             self.observe();
         }

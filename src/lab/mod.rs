@@ -87,11 +87,9 @@ pub(crate) struct TourMove {
     pub(crate) step: usize,
 }
 
-pub struct Lab {
-    scenario: Rc<Scenario>,
-    /// Where the scenario came from, for links to a moment.
-    source: Source,
-    timeline: Timeline,
+/// How the reader plays the timeline: whether it plays and how fast, how far it reached and
+/// whether an action forked it, and the last animation frame's timestamp.
+struct Playback {
     playing: bool,
     /// log10 of the speed (virtual ms per real ms).
     speed_exp: f64,
@@ -99,6 +97,17 @@ pub struct Lab {
     horizon: u64,
     /// Set when an action forked the timeline in the past.
     forked: bool,
+    /// The timestamp of the last animation frame while playing (the UI's clock, not virtual).
+    last_frame: Option<f64>,
+}
+
+pub struct Lab {
+    scenario: Rc<Scenario>,
+    /// Where the scenario came from, for links to a moment.
+    source: Source,
+    timeline: Timeline,
+    /// How the reader plays the timeline.
+    playback: Playback,
     /// The guided tour being taken, if any.
     guide: Option<Rc<Guide>>,
     /// Why the tour cannot go on (it no longer matches the simulation).
@@ -110,8 +119,6 @@ pub struct Lab {
     /// The tour moves on by itself after a reading pause (`autoplay` with a tour), until the
     /// reader takes over.
     tour_autoplay: bool,
-    /// The timestamp of the last animation frame while playing (the UI's clock, not virtual).
-    last_frame: Option<f64>,
     /// The language of the lab's own notices and reading pauses.
     lang: Lang,
     /// What the reader should be told: what could not be opened, or why an action was refused.
@@ -148,16 +155,18 @@ impl Lab {
             scenario: Rc::new(scenario),
             source,
             timeline,
-            playing: false,
-            speed_exp: SPEED_START_EXP,
-            horizon,
-            forked: false,
+            playback: Playback {
+                playing: false,
+                speed_exp: SPEED_START_EXP,
+                horizon,
+                forked: false,
+                last_frame: None,
+            },
             guide: None,
             tour_error: None,
             stop_at: None,
             held: None,
             tour_autoplay: false,
-            last_frame: None,
             lang: Lang::default(),
             notice: None,
             observed,
@@ -187,19 +196,19 @@ impl Lab {
                 // Play/Pause on a story that moves by itself hands it over too (its pointerdown
                 // is not taken as a click anywhere): Pause pauses, Play plays; in a tour, Play
                 // plays to the next step and shows it there.
-                let was = self.playing;
+                let was = self.playback.playing;
                 self.take_over();
                 self.stop_at = None;
-                self.playing = !was;
-                self.last_frame = None;
-                if self.playing {
+                self.playback.playing = !was;
+                self.playback.last_frame = None;
+                if self.playback.playing {
                     self.tour_play();
                 }
                 true
             }
             Msg::Frame { timestamp_ms } => self.frame(timestamp_ms),
             Msg::FramesStopped => {
-                self.last_frame = None;
+                self.playback.last_frame = None;
                 false
             }
             Msg::Seek(t) => {
@@ -208,20 +217,20 @@ impl Lab {
                 true
             }
             Msg::Step => {
-                self.playing = false;
+                self.playback.playing = false;
                 self.step();
                 self.tour_follow();
                 true
             }
             Msg::StepBack => {
-                self.playing = false;
+                self.playback.playing = false;
                 self.step_back();
                 self.tour_follow();
                 true
             }
             Msg::SetSpeed(e) => self.set_speed(e),
-            Msg::Faster => self.set_speed(self.speed_exp + SPEED_STEP_EXP),
-            Msg::Slower => self.set_speed(self.speed_exp - SPEED_STEP_EXP),
+            Msg::Faster => self.set_speed(self.playback.speed_exp + SPEED_STEP_EXP),
+            Msg::Slower => self.set_speed(self.playback.speed_exp - SPEED_STEP_EXP),
             Msg::Act(action) if self.writing() => {
                 self.author_act(action);
                 true
@@ -319,7 +328,7 @@ impl Lab {
     /// the speed and the language. Nothing else of the old scenario carries over.
     fn replace(&mut self, next: Lab) {
         *self = Lab {
-            speed_exp: self.speed_exp,
+            playback: Playback { speed_exp: self.playback.speed_exp, ..next.playback },
             lang: self.lang,
             generation: self.generation + 1,
             writer: self.writer.take(),
@@ -329,12 +338,15 @@ impl Lab {
     }
 
     fn frame(&mut self, timestamp_ms: f64) -> bool {
-        if !self.playing {
-            self.last_frame = None;
+        if !self.playback.playing {
+            self.playback.last_frame = None;
             return false;
         }
-        let dt = self.last_frame.map_or(0.0, |last| (timestamp_ms - last).clamp(0.0, MAX_FRAME_MS));
-        self.last_frame = Some(timestamp_ms);
+        let dt = self
+            .playback
+            .last_frame
+            .map_or(0.0, |last| (timestamp_ms - last).clamp(0.0, MAX_FRAME_MS));
+        self.playback.last_frame = Some(timestamp_ms);
         let ms = (dt * self.play_speed()).round() as u64;
         if ms == 0 {
             return false;
@@ -345,8 +357,8 @@ impl Lab {
 
     fn set_speed(&mut self, exp: f64) -> bool {
         let exp = exp.clamp(SPEED_MIN_EXP, SPEED_MAX_EXP);
-        let changed = exp != self.speed_exp;
-        self.speed_exp = exp;
+        let changed = exp != self.playback.speed_exp;
+        self.playback.speed_exp = exp;
         changed
     }
 
@@ -356,17 +368,17 @@ impl Lab {
         let mut t = self.now().saturating_add(ms);
         if t >= MAX_TIME_MS {
             t = MAX_TIME_MS;
-            self.playing = false;
+            self.playback.playing = false;
             self.notice = Some(self.at_the_ceiling());
         }
         let arrived = self.stop_at.filter(|m| t >= m.at);
         if let Some(m) = arrived {
             t = m.at;
             self.stop_at = None;
-            self.playing = false;
+            self.playback.playing = false;
         }
         self.timeline.run_until(t);
-        self.horizon = self.horizon.max(t);
+        self.playback.horizon = self.playback.horizon.max(t);
         // The end of a step's own playing (its `play`) shows nothing new.
         if let Some(m) = arrived.filter(|m| Some(m.step) != self.guide.as_ref().map(|g| g.index)) {
             self.arrive(m.step);
@@ -379,7 +391,7 @@ impl Lab {
             return;
         }
         if let Some(t) = self.timeline.step() {
-            self.horizon = self.horizon.max(t);
+            self.playback.horizon = self.playback.horizon.max(t);
         }
     }
 
@@ -400,7 +412,7 @@ impl Lab {
     fn seek(&mut self, t: u64) {
         let t = t.min(MAX_TIME_MS);
         self.timeline.seek(t);
-        self.horizon = self.horizon.max(t);
+        self.playback.horizon = self.playback.horizon.max(t);
     }
 
     fn at_the_ceiling(&self) -> String {
@@ -422,9 +434,9 @@ impl Lab {
         }
         self.leave_tour();
         self.trying = None;
-        if self.now() < self.horizon {
-            self.forked = true;
-            self.horizon = self.now();
+        if self.now() < self.playback.horizon {
+            self.playback.forked = true;
+            self.playback.horizon = self.now();
         }
         self.notice = self.timeline.act(action).err().map(|e| e.message);
     }
@@ -470,16 +482,16 @@ impl Lab {
     }
 
     pub fn playing(&self) -> bool {
-        self.playing
+        self.playback.playing
     }
 
     pub fn speed_exp(&self) -> f64 {
-        self.speed_exp
+        self.playback.speed_exp
     }
 
     /// The speed chosen, in virtual ms per real ms.
     pub fn speed(&self) -> f64 {
-        10f64.powf(self.speed_exp)
+        10f64.powf(self.playback.speed_exp)
     }
 
     /// The speed playing runs at now: faster while moving to a far tour step.
@@ -489,12 +501,12 @@ impl Lab {
 
     /// The furthest instant reached on this timeline (at least now).
     pub fn horizon(&self) -> u64 {
-        self.horizon.max(self.now())
+        self.playback.horizon.max(self.now())
     }
 
     /// Whether an action in the past discarded the later history.
     pub fn forked(&self) -> bool {
-        self.forked
+        self.playback.forked
     }
 
     pub fn lang(&self) -> Lang {

@@ -48,7 +48,7 @@ impl Lab {
         if lab.tour_autoplay {
             lab.stop_at = None;
         }
-        lab.playing = lab.stop_at.is_some() || (o.autoplay && lab.guide.is_none());
+        lab.playback.playing = lab.stop_at.is_some() || (o.autoplay && lab.guide.is_none());
         lab.story_onward();
         lab.notice = (!notes.is_empty()).then(|| notes.join(" "));
         lab.observe_afresh();

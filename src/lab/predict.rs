@@ -111,7 +111,7 @@ impl Lab {
         if self.now() > at {
             self.seek(at);
             self.stop_at = None;
-            self.playing = false;
+            self.playback.playing = false;
             self.held = Some(Held::Seek);
         }
     }

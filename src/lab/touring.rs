@@ -92,16 +92,16 @@ impl Lab {
                         None => self.speed().max((t - now) as f64 / TOUR_MOVE_MS),
                     };
                     self.stop_at = Some(TourMove { at: t, speed: Some(speed), step: i });
-                    self.playing = true;
-                    self.last_frame = None;
+                    self.playback.playing = true;
+                    self.playback.last_frame = None;
                 } else {
                     guide.show(i);
                     self.timeline.seek(t);
                     self.stop_at = None;
-                    self.playing = false;
+                    self.playback.playing = false;
                     shown = true;
                 }
-                self.horizon = self.horizon.max(t);
+                self.playback.horizon = self.playback.horizon.max(t);
             }
             Err(e) => {
                 self.timeline.seek(now);
@@ -152,8 +152,8 @@ impl Lab {
             }
             if end > now {
                 self.stop_at = Some(TourMove { at: end, speed: None, step: guide.index });
-                self.playing = true;
-                self.last_frame = None;
+                self.playback.playing = true;
+                self.playback.last_frame = None;
             }
         }
         self.guide = Some(Rc::new(guide));
@@ -169,7 +169,7 @@ impl Lab {
         }
         if self.guide.as_deref().is_some_and(Guide::waits) {
             // Playing on would show the answer: the clock stays at the question.
-            self.playing = false;
+            self.playback.playing = false;
             self.held = Some(super::Held::Play);
             return;
         }
@@ -242,7 +242,7 @@ impl Lab {
         }
         self.tour_autoplay = false;
         if self.stop_at.take().is_some() {
-            self.playing = false;
+            self.playback.playing = false;
         }
         true
     }
@@ -252,7 +252,7 @@ impl Lab {
     pub(super) fn tour_move(&mut self, forward: bool, animate: bool) {
         let shown = self.guide.as_ref().map(|g| g.index);
         if let Some(m) = self.stop_at.take() {
-            self.playing = false;
+            self.playback.playing = false;
             // A step playing on for the reader to watch stops where it is: Next goes on from there.
             if Some(m.step) != shown {
                 self.seek(m.at);

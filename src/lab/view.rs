@@ -258,10 +258,10 @@ impl Lab {
             bitmaps,
             player: Player {
                 now: self.now(),
-                playing: self.playing,
-                speed_exp: self.speed_exp,
+                playing: self.playback.playing,
+                speed_exp: self.playback.speed_exp,
                 play_speed: self.play_speed(),
-                forked: self.forked,
+                forked: self.playback.forked,
             },
             touring: self.touring(),
             lang: self.lang,
@@ -276,7 +276,7 @@ impl Lab {
             trying_subjects: self.trying_subjects(),
             writer: self.writer.clone(),
             writing: self.writing(),
-            wait_choices: (self.writing() && !self.playing).then(|| self.wait_choices()),
+            wait_choices: (self.writing() && !self.playback.playing).then(|| self.wait_choices()),
             link_to_here: self.link_to_here(),
             address: self.address(),
         }

@@ -321,9 +321,9 @@ impl Lab {
         let Some(w) = self.writer.as_ref() else { return };
         match take_lab(&w.current, at) {
             Ok(next) => {
-                let playing = self.playing;
+                let playing = self.playback.playing;
                 self.replace(next);
-                self.playing = playing;
+                self.playback.playing = playing;
             }
             Err(e) => self.notice = Some(e),
         }
@@ -411,7 +411,7 @@ impl Lab {
         };
         w.selected = Some(i);
         let DraftStep { take, at_ms, .. } = w.draft.steps[i];
-        self.playing = false;
+        self.playback.playing = false;
         if w.current_index != Some(take) {
             w.enter(take);
             self.rebuild(at_ms);
