@@ -93,9 +93,9 @@ impl Lab {
     /// A step shown that plays on for the reader to watch (its `play`) is played out at once:
     /// the clock rests where the reader's stops at that step.
     fn play_out_step(&mut self) {
-        let shown = self.guide.as_ref().map(|g| g.index);
-        if let Some(m) = self.stop_at.filter(|m| Some(m.step) == shown) {
-            self.stop_at = None;
+        let shown = self.taking.guide.as_ref().map(|g| g.index);
+        if let Some(m) = self.taking.stop_at.filter(|m| Some(m.step) == shown) {
+            self.taking.stop_at = None;
             self.playback.playing = false;
             self.playback.last_frame = None;
             self.seek(m.at);

@@ -101,13 +101,9 @@ struct Playback {
     last_frame: Option<f64>,
 }
 
-pub struct Lab {
-    scenario: Rc<Scenario>,
-    /// Where the scenario came from, for links to a moment.
-    source: Source,
-    timeline: Timeline,
-    /// How the reader plays the timeline.
-    playback: Playback,
+/// The guided tour being taken, and how: moving to a step, held at a question, moving on by
+/// itself, where it came from.
+struct Taking {
     /// The guided tour being taken, if any.
     guide: Option<Rc<Guide>>,
     /// Why the tour cannot go on (it no longer matches the simulation).
@@ -119,6 +115,19 @@ pub struct Lab {
     /// The tour moves on by itself after a reading pause (`autoplay` with a tour), until the
     /// reader takes over.
     tour_autoplay: bool,
+    /// Where the tour being taken came from: links to its steps name it by that.
+    tour_origin: TourOrigin,
+}
+
+pub struct Lab {
+    scenario: Rc<Scenario>,
+    /// Where the scenario came from, for links to a moment.
+    source: Source,
+    timeline: Timeline,
+    /// How the reader plays the timeline.
+    playback: Playback,
+    /// The guided tour being taken, if any, and how.
+    taking: Taking,
     /// The language of the lab's own notices and reading pauses.
     lang: Lang,
     /// What the reader should be told: what could not be opened, or why an action was refused.
@@ -131,8 +140,6 @@ pub struct Lab {
     views: RefCell<view::ViewCache>,
     /// The experiment set up (`Msg::Try`), until the reader acts or opens something else.
     trying: Option<usize>,
-    /// Where the tour being taken came from: links to its steps name it by that.
-    tour_origin: TourOrigin,
     /// A tour being written in the page (`Msg::Author`), kept across the scenarios it shows.
     writer: Option<Rc<author::Writer>>,
     /// The scenario is a cluster imported in the page (`Msg::Import`): the page's address names
@@ -162,18 +169,20 @@ impl Lab {
                 forked: false,
                 last_frame: None,
             },
-            guide: None,
-            tour_error: None,
-            stop_at: None,
-            held: None,
-            tour_autoplay: false,
+            taking: Taking {
+                guide: None,
+                tour_error: None,
+                stop_at: None,
+                held: None,
+                tour_autoplay: false,
+                tour_origin: TourOrigin::Shipped,
+            },
             lang: Lang::default(),
             notice: None,
             observed,
             generation: 0,
             views: RefCell::default(),
             trying: None,
-            tour_origin: TourOrigin::Shipped,
             writer: None,
             imported: false,
         }
@@ -189,7 +198,7 @@ impl Lab {
             Msg::SetSpeed(_) | Msg::Faster | Msg::Slower | Msg::SetLang(_) | Msg::FramesStopped
         );
         if world_moves && !matches!(msg, Msg::Frame { .. }) {
-            self.held = None;
+            self.taking.held = None;
         }
         let changed = match msg {
             Msg::TogglePlay => {
@@ -198,7 +207,7 @@ impl Lab {
                 // plays to the next step and shows it there.
                 let was = self.playback.playing;
                 self.take_over();
-                self.stop_at = None;
+                self.taking.stop_at = None;
                 self.playback.playing = !was;
                 self.playback.last_frame = None;
                 if self.playback.playing {
@@ -240,12 +249,12 @@ impl Lab {
                 true
             }
             Msg::TourNext { animate } => {
-                self.tour_autoplay = false;
+                self.taking.tour_autoplay = false;
                 self.tour_move(true, animate);
                 true
             }
             Msg::TourBack => {
-                self.tour_autoplay = false;
+                self.taking.tour_autoplay = false;
                 self.tour_move(false, false);
                 true
             }
@@ -371,16 +380,18 @@ impl Lab {
             self.playback.playing = false;
             self.notice = Some(self.at_the_ceiling());
         }
-        let arrived = self.stop_at.filter(|m| t >= m.at);
+        let arrived = self.taking.stop_at.filter(|m| t >= m.at);
         if let Some(m) = arrived {
             t = m.at;
-            self.stop_at = None;
+            self.taking.stop_at = None;
             self.playback.playing = false;
         }
         self.timeline.run_until(t);
         self.playback.horizon = self.playback.horizon.max(t);
         // The end of a step's own playing (its `play`) shows nothing new.
-        if let Some(m) = arrived.filter(|m| Some(m.step) != self.guide.as_ref().map(|g| g.index)) {
+        if let Some(m) =
+            arrived.filter(|m| Some(m.step) != self.taking.guide.as_ref().map(|g| g.index))
+        {
             self.arrive(m.step);
         }
     }
@@ -496,7 +507,7 @@ impl Lab {
 
     /// The speed playing runs at now: faster while moving to a far tour step.
     pub fn play_speed(&self) -> f64 {
-        self.stop_at.and_then(|m| m.speed).unwrap_or_else(|| self.speed())
+        self.taking.stop_at.and_then(|m| m.speed).unwrap_or_else(|| self.speed())
     }
 
     /// The furthest instant reached on this timeline (at least now).

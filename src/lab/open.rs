@@ -43,12 +43,13 @@ impl Lab {
     pub fn open(o: Opening) -> (Self, Vec<String>) {
         let (mut lab, notes) = Self::open_quietly(o);
         lab.lang = o.lang;
-        lab.tour_autoplay = o.autoplay && lab.guide.is_some();
+        lab.taking.tour_autoplay = o.autoplay && lab.taking.guide.is_some();
         // A story moves on by itself: no step of it plays on for the reader to watch.
-        if lab.tour_autoplay {
-            lab.stop_at = None;
+        if lab.taking.tour_autoplay {
+            lab.taking.stop_at = None;
         }
-        lab.playback.playing = lab.stop_at.is_some() || (o.autoplay && lab.guide.is_none());
+        lab.playback.playing =
+            lab.taking.stop_at.is_some() || (o.autoplay && lab.taking.guide.is_none());
         lab.story_onward();
         lab.notice = (!notes.is_empty()).then(|| notes.join(" "));
         lab.observe_afresh();
@@ -184,7 +185,7 @@ impl Lab {
         });
         match opened {
             Ok(mut lab) => {
-                lab.tour_origin =
+                lab.taking.tour_origin =
                     file.src.map_or(TourOrigin::Inline, |s| TourOrigin::Fetched(s.to_string()));
                 Ok(lab.at_step(step, say))
             }
@@ -220,14 +221,14 @@ impl Lab {
         say: &impl Fn(String, String) -> String,
     ) -> (Self, Vec<String>) {
         let lab = &mut self;
-        let name = lab.guide.as_ref().map_or(String::new(), |g| g.tour.name.clone());
-        let len = lab.guide.as_ref().map_or(0, |g| g.tour.steps.len());
+        let name = lab.taking.guide.as_ref().map_or(String::new(), |g| g.tour.name.clone());
+        let len = lab.taking.guide.as_ref().map_or(0, |g| g.tour.steps.len());
         let mut notes = Vec::new();
         match step {
             None | Some(1) => {}
             Some(n) if (1..=len).contains(&n) => {
                 lab.tour_goto(n - 1, false);
-                if let Some(e) = lab.tour_error.take() {
+                if let Some(e) = lab.taking.tour_error.take() {
                     notes.push(say(
                         format!("Step {n} could not be shown ({e})."),
                         format!("无法显示第 {n} 步（{e}）。"),

@@ -57,22 +57,22 @@ impl Lab {
     /// such answer, or while the clock already moves on to the next step (the pick that set
     /// it moving stands).
     pub(super) fn answer(&mut self, answer: usize, animate: bool) -> bool {
-        let Some(g) = self.guide.as_mut().map(std::rc::Rc::make_mut) else { return false };
+        let Some(g) = self.taking.guide.as_mut().map(std::rc::Rc::make_mut) else { return false };
         let i = g.index;
         let offered = g.asks().is_some_and(|a| answer < a.answers.len());
-        let moving_on = self.stop_at.is_some_and(|m| m.step != i);
+        let moving_on = self.taking.stop_at.is_some_and(|m| m.step != i);
         if !offered || moving_on {
             return false;
         }
         g.record(i, answer);
-        self.tour_autoplay = false;
+        self.taking.tour_autoplay = false;
         self.tour_move(true, animate);
         true
     }
 
     /// Whether the step shown waits for the reader's answer: a tour moving on by itself stops there.
     pub(super) fn waits_for_answer(&self) -> bool {
-        self.guide.as_ref().is_some_and(|g| g.asks().is_some())
+        self.taking.guide.as_ref().is_some_and(|g| g.asks().is_some())
     }
 }
 
@@ -104,20 +104,21 @@ impl Lab {
     /// The clock moved past the instant of the unanswered question shown (a seek, a step, Play
     /// from a later step): it is taken back to that instant and stops there.
     pub(super) fn hold_at_question(&mut self) {
-        let Some(at) = self.guide.as_deref().filter(|g| g.waits()).and_then(Guide::question_ms)
+        let Some(at) =
+            self.taking.guide.as_deref().filter(|g| g.waits()).and_then(Guide::question_ms)
         else {
             return;
         };
         if self.now() > at {
             self.seek(at);
-            self.stop_at = None;
+            self.taking.stop_at = None;
             self.playback.playing = false;
-            self.held = Some(Held::Seek);
+            self.taking.held = Some(Held::Seek);
         }
     }
 
     /// Why the last move stopped at the question shown, if it did.
     pub fn held(&self) -> Option<Held> {
-        self.held
+        self.taking.held
     }
 }

@@ -22,9 +22,9 @@ impl Lab {
             .scenario(&name)
             .ok_or_else(|| format!("tour {:?}: no scenario {name:?}", tour.name))?;
         let mut lab = Lab::new(s, tour.source(&name));
-        lab.guide = Some(Rc::new(Guide::new(tour)));
+        lab.taking.guide = Some(Rc::new(Guide::new(tour)));
         lab.tour_goto(0, false);
-        match lab.tour_error.take() {
+        match lab.taking.tour_error.take() {
             Some(e) => Err(e),
             None => Ok(lab),
         }
@@ -54,24 +54,25 @@ impl Lab {
     /// next step's instant in that long (the present caption stays meanwhile), and a step at
     /// the same instant is left for the reading pause instead.
     fn tour_goto_in(&mut self, i: usize, animate: bool, story_ms: Option<f64>) {
-        let Some(mut guide) = self.guide.take().map(Rc::unwrap_or_clone) else {
+        let Some(mut guide) = self.taking.guide.take().map(Rc::unwrap_or_clone) else {
             return;
         };
         let Some(step) = guide.tour.steps.get(i) else {
-            self.guide = Some(Rc::new(guide));
+            self.taking.guide = Some(Rc::new(guide));
             return;
         };
         let source = guide.tour.source(&step.scenario);
         if self.source != source {
             match guide.tour.scenario(&step.scenario) {
                 Some(s) => {
-                    let autoplay = self.tour_autoplay;
+                    let autoplay = self.taking.tour_autoplay;
                     self.replace(Lab::new(s, source));
-                    self.tour_autoplay = autoplay;
+                    self.taking.tour_autoplay = autoplay;
                 }
                 None => {
-                    self.tour_error = Some(format!("there is no scenario {:?}", step.scenario));
-                    self.guide = Some(Rc::new(guide));
+                    self.taking.tour_error =
+                        Some(format!("there is no scenario {:?}", step.scenario));
+                    self.taking.guide = Some(Rc::new(guide));
                     return;
                 }
             }
@@ -81,7 +82,7 @@ impl Lab {
         let mut shown = false;
         match guide.time_of(i, &mut self.timeline) {
             Ok(t) => {
-                self.tour_error = None;
+                self.taking.tour_error = None;
                 if story_ms.is_some() && t <= now {
                     self.timeline.seek(now);
                 } else if animate && t > now {
@@ -91,13 +92,13 @@ impl Lab {
                         Some(ms) => (t - now) as f64 / ms,
                         None => self.speed().max((t - now) as f64 / TOUR_MOVE_MS),
                     };
-                    self.stop_at = Some(TourMove { at: t, speed: Some(speed), step: i });
+                    self.taking.stop_at = Some(TourMove { at: t, speed: Some(speed), step: i });
                     self.playback.playing = true;
                     self.playback.last_frame = None;
                 } else {
                     guide.show(i);
                     self.timeline.seek(t);
-                    self.stop_at = None;
+                    self.taking.stop_at = None;
                     self.playback.playing = false;
                     shown = true;
                 }
@@ -105,10 +106,10 @@ impl Lab {
             }
             Err(e) => {
                 self.timeline.seek(now);
-                self.tour_error = Some(e);
+                self.taking.tour_error = Some(e);
             }
         }
-        self.guide = Some(Rc::new(guide));
+        self.taking.guide = Some(Rc::new(guide));
         if shown {
             self.watch();
         }
@@ -129,7 +130,7 @@ impl Lab {
 
     /// The clock reached the instant of step `i` it was moving to: the step shows now.
     pub(super) fn arrive(&mut self, i: usize) {
-        if let Some(g) = self.guide.as_mut().map(Rc::make_mut) {
+        if let Some(g) = self.taking.guide.as_mut().map(Rc::make_mut) {
             g.show(i);
         }
         self.watch();
@@ -140,10 +141,10 @@ impl Lab {
     /// reader's speed for that long once shown, never past the next step's instant. A story
     /// moving by itself needs no such push.
     fn watch(&mut self) {
-        if self.tour_autoplay {
+        if self.taking.tour_autoplay {
             return;
         }
-        let Some(mut guide) = self.guide.take().map(Rc::unwrap_or_clone) else { return };
+        let Some(mut guide) = self.taking.guide.take().map(Rc::unwrap_or_clone) else { return };
         if let Some(play) = guide.step().play {
             let now = self.now();
             let mut end = now.saturating_add(play).min(MAX_TIME_MS);
@@ -151,12 +152,12 @@ impl Lab {
                 end = end.min(t);
             }
             if end > now {
-                self.stop_at = Some(TourMove { at: end, speed: None, step: guide.index });
+                self.taking.stop_at = Some(TourMove { at: end, speed: None, step: guide.index });
                 self.playback.playing = true;
                 self.playback.last_frame = None;
             }
         }
-        self.guide = Some(Rc::new(guide));
+        self.taking.guide = Some(Rc::new(guide));
     }
 
     /// Play in a tour: the narration moves with the clock. Steps whose instant has passed show
@@ -164,32 +165,32 @@ impl Lab {
     /// (a step in another scenario is not on this clock: playing goes on past it).
     pub(super) fn tour_play(&mut self) {
         self.tour_follow();
-        if self.tour_error.is_some() {
+        if self.taking.tour_error.is_some() {
             return;
         }
-        if self.guide.as_deref().is_some_and(Guide::waits) {
+        if self.taking.guide.as_deref().is_some_and(Guide::waits) {
             // Playing on would show the answer: the clock stays at the question.
             self.playback.playing = false;
-            self.held = Some(super::Held::Play);
+            self.taking.held = Some(super::Held::Play);
             return;
         }
-        let Some(mut guide) = self.guide.take().map(Rc::unwrap_or_clone) else { return };
+        let Some(mut guide) = self.taking.guide.take().map(Rc::unwrap_or_clone) else { return };
         let now = self.now();
         while let Some(found) = self.time_of_next(&mut guide) {
             let next = guide.index + 1;
             match found {
                 Ok(t) if t <= now => guide.show(next),
                 Ok(t) => {
-                    self.stop_at = Some(TourMove { at: t, speed: None, step: next });
+                    self.taking.stop_at = Some(TourMove { at: t, speed: None, step: next });
                     break;
                 }
                 Err(e) => {
-                    self.tour_error = Some(e);
+                    self.taking.tour_error = Some(e);
                     break;
                 }
             }
         }
-        self.guide = Some(Rc::new(guide));
+        self.taking.guide = Some(Rc::new(guide));
     }
 
     /// After the clock was moved by hand (the scrubber, a step), the narration shows the last
@@ -209,7 +210,7 @@ impl Lab {
         };
         // The guide is shared with the views drawn: copied only when a step changes (a drag of
         // the scrubber seeks many times).
-        if let Some(shared) = self.guide.as_mut().filter(|g| back(g) || on(g)) {
+        if let Some(shared) = self.taking.guide.as_mut().filter(|g| back(g) || on(g)) {
             let g = Rc::make_mut(shared);
             while back(g) {
                 g.show(g.index - 1);
@@ -226,10 +227,10 @@ impl Lab {
     /// reads. A next step at the same instant waits for [`Lab::autoplay_wait_ms`] instead; a
     /// step that asks waits for the reader's answer.
     pub(super) fn story_onward(&mut self) {
-        let Some(i) = self.guide.as_ref().filter(|g| !g.is_last()).map(|g| g.index) else {
+        let Some(i) = self.taking.guide.as_ref().filter(|g| !g.is_last()).map(|g| g.index) else {
             return;
         };
-        if self.tour_autoplay && !self.moving() && !self.waits_for_answer() {
+        if self.taking.tour_autoplay && !self.moving() && !self.waits_for_answer() {
             let ms = self.reading_ms() as f64;
             self.tour_goto_in(i + 1, true, Some(ms));
         }
@@ -237,11 +238,11 @@ impl Lab {
 
     /// The reader takes over a story: it stops where it is, on the step shown.
     pub(super) fn take_over(&mut self) -> bool {
-        if !self.tour_autoplay {
+        if !self.taking.tour_autoplay {
             return false;
         }
-        self.tour_autoplay = false;
-        if self.stop_at.take().is_some() {
+        self.taking.tour_autoplay = false;
+        if self.taking.stop_at.take().is_some() {
             self.playback.playing = false;
         }
         true
@@ -250,8 +251,8 @@ impl Lab {
     /// Moves the tour by one step. Going forward while still moving to the next step lands on
     /// it at once: one press, one step.
     pub(super) fn tour_move(&mut self, forward: bool, animate: bool) {
-        let shown = self.guide.as_ref().map(|g| g.index);
-        if let Some(m) = self.stop_at.take() {
+        let shown = self.taking.guide.as_ref().map(|g| g.index);
+        if let Some(m) = self.taking.stop_at.take() {
             self.playback.playing = false;
             // A step playing on for the reader to watch stops where it is: Next goes on from there.
             if Some(m.step) != shown {
@@ -262,7 +263,7 @@ impl Lab {
                 }
             }
         }
-        let Some(i) = self.guide.as_ref().map(|g| g.index) else {
+        let Some(i) = self.taking.guide.as_ref().map(|g| g.index) else {
             return;
         };
         match forward {
@@ -274,44 +275,44 @@ impl Lab {
 
     /// Ends the tour: the sandbox, with the state it reached.
     pub(super) fn leave_tour(&mut self) {
-        self.tour_autoplay = false;
-        self.guide = None;
-        self.tour_error = None;
-        self.stop_at = None;
+        self.taking.tour_autoplay = false;
+        self.taking.guide = None;
+        self.taking.tour_error = None;
+        self.taking.stop_at = None;
     }
 
     /// The tour being taken, if any.
     pub fn guide(&self) -> Option<&Guide> {
-        self.guide.as_deref()
+        self.taking.guide.as_deref()
     }
 
     /// Why the tour cannot go on (it no longer matches the simulation).
     pub fn tour_error(&self) -> Option<&str> {
-        self.tour_error.as_deref()
+        self.taking.tour_error.as_deref()
     }
 
     /// Whether the tour moves on by itself.
     pub fn tour_autoplay(&self) -> bool {
-        self.tour_autoplay
+        self.taking.tour_autoplay
     }
 
     /// Whether playing is on its way to a tour step.
     pub fn moving(&self) -> bool {
-        self.stop_at.is_some()
+        self.taking.stop_at.is_some()
     }
 
     /// How long an autoplaying tour waits on this step before it moves on by itself (real ms),
     /// when it will: not while moving to the step, nor on the last one, nor on a step that
     /// asks (it waits for the reader's answer).
     pub fn autoplay_wait_ms(&self) -> Option<u32> {
-        let g = self.guide.as_ref()?;
-        (self.tour_autoplay && !self.moving() && !g.is_last() && !self.waits_for_answer())
+        let g = self.taking.guide.as_ref()?;
+        (self.taking.tour_autoplay && !self.moving() && !g.is_last() && !self.waits_for_answer())
             .then(|| self.reading_ms())
     }
 
     /// How long a reader needs for the current step's narration, in ms.
     pub(crate) fn reading_ms(&self) -> u32 {
-        let Some(g) = &self.guide else { return 0 };
+        let Some(g) = &self.taking.guide else { return 0 };
         let chars = g.step().say.get(self.lang).chars().count() as u32;
         // About 20 characters a second in English, 7 in Chinese, plus a look at the change.
         let per_char = match self.lang {
@@ -333,14 +334,14 @@ impl Lab {
 
     /// Whether the tour being taken is a trainer's own (`tour-src`, `tour-file`), not a shipped one.
     pub fn own_tour(&self) -> bool {
-        self.guide.is_some() && self.tour_origin != TourOrigin::Shipped
+        self.taking.guide.is_some() && self.taking.tour_origin != TourOrigin::Shipped
     }
 
     /// The URL query that reopens the tour at the present step (`tour=…&step=…`). A trainer's
     /// tour reopens from its address (`tour-src=…&step=…`); one given inline has none, and a
     /// link to its moment is the moment's fragment.
     pub fn tour_query(&self) -> Option<String> {
-        let g = self.guide.as_ref()?;
+        let g = self.taking.guide.as_ref()?;
         Some(format!("{}&step={}", self.tour_key()?, g.index + 1))
     }
 
@@ -352,8 +353,8 @@ impl Lab {
 
     /// What names the tour in a query: `tour=NAME`, or `tour-src=URL` for a trainer's file.
     fn tour_key(&self) -> Option<String> {
-        let g = self.guide.as_ref()?;
-        match &self.tour_origin {
+        let g = self.taking.guide.as_ref()?;
+        match &self.taking.tour_origin {
             TourOrigin::Shipped => tour_param(Some(&g.tour.name), None),
             TourOrigin::Fetched(src) => tour_param(None, Some(src)),
             TourOrigin::Inline | TourOrigin::Preview => None,

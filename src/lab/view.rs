@@ -285,10 +285,10 @@ impl Lab {
     /// The tour being taken, as a view shows it.
     fn touring(&self) -> Touring {
         Touring {
-            guide: self.guide.clone(),
-            error: self.tour_error.clone(),
+            guide: self.taking.guide.clone(),
+            error: self.taking.tour_error.clone(),
             held: self.held(),
-            autoplay: self.tour_autoplay,
+            autoplay: self.taking.tour_autoplay,
             moving: self.moving(),
             autoplay_wait_ms: self.autoplay_wait_ms(),
             own: self.own_tour(),

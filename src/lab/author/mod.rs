@@ -268,7 +268,7 @@ impl Lab {
     fn open_writer(&mut self) -> bool {
         self.leave_tour();
         self.trying = None;
-        self.tour_origin = TourOrigin::Shipped;
+        self.taking.tour_origin = TourOrigin::Shipped;
         let source = self.source.clone();
         let actions: Vec<(u64, Action)> = self.timeline.actions().to_vec();
         let w =
@@ -291,14 +291,14 @@ impl Lab {
     }
 
     fn edit_tour(&mut self) -> bool {
-        let Some(g) = self.guide.as_ref() else { return false };
+        let Some(g) = self.taking.guide.as_ref() else { return false };
         let (draft, at) = (edit::draft(&g.tour), g.index);
         let mut w = Writer::new(self.source.clone());
         w.draft = draft;
         self.writer = Some(Rc::new(w));
         self.leave_tour();
         self.trying = None;
-        self.tour_origin = TourOrigin::Shipped;
+        self.taking.tour_origin = TourOrigin::Shipped;
         self.select(Some(at));
         if let Some(w) = self.writer.as_mut().map(Rc::make_mut) {
             w.check(true);
@@ -459,7 +459,7 @@ impl Lab {
         match parse(&text).and_then(Lab::tour) {
             Ok(next) => {
                 self.replace(next);
-                self.tour_origin = TourOrigin::Preview;
+                self.taking.tour_origin = TourOrigin::Preview;
                 self.set_mode(Mode::Previewing)
             }
             Err(e) => {
@@ -477,7 +477,7 @@ impl Lab {
         w.mode = Mode::Writing;
         let i = w.selected.or(w.draft.steps.len().checked_sub(1));
         self.leave_tour();
-        self.tour_origin = TourOrigin::Shipped;
+        self.taking.tour_origin = TourOrigin::Shipped;
         if let Some(i) = i {
             if let Some(w) = self.writer.as_mut().map(Rc::make_mut) {
                 w.current_index = None;
