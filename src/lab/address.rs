@@ -38,11 +38,6 @@ impl Lab {
             _ => Some(self.link_to_here()),
         }
     }
-
-    /// Whether the scenario shown is a cluster imported in the page (`Msg::Import`).
-    pub fn imported(&self) -> bool {
-        self.imported
-    }
 }
 
 /// The address (relative to the page's path) of the page whose query is `query` once it shows

@@ -515,11 +515,6 @@ impl Lab {
         self.playback.horizon.max(self.now())
     }
 
-    /// Whether an action in the past discarded the later history.
-    pub fn forked(&self) -> bool {
-        self.playback.forked
-    }
-
     pub fn lang(&self) -> Lang {
         self.lang
     }
@@ -527,11 +522,5 @@ impl Lab {
     /// What the reader should be told now, if anything.
     pub fn notice(&self) -> Option<&str> {
         self.notice.as_deref()
-    }
-
-    /// Bumped whenever another scenario replaces the one shown (what was derived from the old
-    /// one is stale then, even at the same instant and revision).
-    pub fn generation(&self) -> u64 {
-        self.generation
     }
 }

@@ -105,13 +105,8 @@ impl Lab {
         &self.observed.change
     }
 
-    /// The requests to etcd of the last move that made any (see [`Lab::wire_seq`]).
+    /// The requests to etcd of the last move that made any.
     pub fn wire(&self) -> &Rc<Vec<Write>> {
         &self.observed.wire
-    }
-
-    /// Counts the moves that made requests: a view draws [`Lab::wire`] once per new count.
-    pub fn wire_seq(&self) -> u64 {
-        self.observed.wire_seq
     }
 }

@@ -287,7 +287,7 @@ impl Lab {
     }
 
     /// Why the tour cannot go on (it no longer matches the simulation).
-    pub fn tour_error(&self) -> Option<&str> {
+    pub(crate) fn tour_error(&self) -> Option<&str> {
         self.taking.tour_error.as_deref()
     }
 
@@ -333,7 +333,7 @@ impl Lab {
     }
 
     /// Whether the tour being taken is a trainer's own (`tour-src`, `tour-file`), not a shipped one.
-    pub fn own_tour(&self) -> bool {
+    pub(crate) fn own_tour(&self) -> bool {
         self.taking.guide.is_some() && self.taking.tour_origin != TourOrigin::Shipped
     }
 
@@ -347,7 +347,7 @@ impl Lab {
 
     /// The query that opens this tour as a handout (`tour=…&print`, `tour-src=…&print`), in the
     /// reader's language; none for a tour given inline.
-    pub fn print_query(&self) -> Option<String> {
+    pub(crate) fn print_query(&self) -> Option<String> {
         Some(format!("{}&print{}", self.tour_key()?, lang_param(self.lang)))
     }
 

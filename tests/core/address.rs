@@ -68,7 +68,7 @@ fn an_imported_cluster_is_named_not_carried_and_opens_again_from_what_the_page_k
     let scenario = kubectl::check(&written.text).unwrap();
     let mut lab = open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
     lab.update(Msg::Import(scenario, written.text.clone()));
-    assert!(lab.imported());
+    assert!(lab.view().imported);
     assert_eq!(
         lab.address().as_deref(),
         Some("#imported"),
@@ -82,14 +82,14 @@ fn an_imported_cluster_is_named_not_carried_and_opens_again_from_what_the_page_k
         imported: Some(&written.text),
         ..Opening::default()
     });
-    assert!(again.imported() && again.notice().is_none(), "{:?}", again.notice());
+    assert!(again.view().imported && again.notice().is_none(), "{:?}", again.notice());
     assert_eq!(again.state().services.len(), lab.state().services.len());
     // Another scenario afterwards is no import.
     lab.update(Msg::Load(
         catalogue::scenario("crash-one-of-three").unwrap(),
         Source::Builtin("crash-one-of-three".into()),
     ));
-    assert!(!lab.imported());
+    assert!(!lab.view().imported);
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn a_kept_import_that_does_not_read_is_dropped_with_one_line() {
     ] {
         let (lab, notes) =
             Lab::open(Opening { link: Some("imported"), imported: kept, ..Opening::default() });
-        assert!(!lab.imported(), "{kept:?}");
+        assert!(!lab.view().imported, "{kept:?}");
         assert_eq!(lab.scenario().name, "crash-one-of-three", "the default scenario instead");
         let notice = lab.notice().unwrap();
         assert!(notice.contains(want) && !notice.contains('\n'), "{notice}");

@@ -61,7 +61,7 @@ fn played(file: &str) -> Vec<Json> {
 fn written() -> (Lab, Vec<Json>) {
     let mut lab = sandbox("crash-one-of-three");
     author(&mut lab, Authoring::Open);
-    assert!(lab.writing());
+    assert!(lab.view().writing);
     author(&mut lab, Authoring::Title { lang: Lang::En, text: "Mine".into() });
     let mut seen = vec![add(&mut lab, "Three apiservers.").1];
     lab.update(Msg::Seek(20_000));
@@ -132,7 +132,7 @@ fn preview_takes_the_tour_and_back_returns_to_writing_at_the_step() {
     assert_eq!(lab.writer().unwrap().mode(), WriterMode::Previewing);
     let g = lab.guide().expect("previewing the tour");
     assert_eq!((g.index, g.tour.title.get(Lang::En)), (0, "Mine"));
-    assert!(lab.own_tour(), "the author's own tour, not a shipped one");
+    assert!(lab.view().touring.own, "the author's own tour, not a shipped one");
     // It has no address: a link names the moment, and there is no handout to print.
     let view = lab.view();
     assert!(view.link_to_here.starts_with('#'), "{}", view.link_to_here);
@@ -206,7 +206,7 @@ fn acting_in_the_past_drops_the_later_actions_and_another_scenario_restarts_the_
         s,
         kube_bootstrap_lab::lab::share::Source::Builtin("crash-vs-graceful-stop".into()),
     ));
-    assert!(lab.writing());
+    assert!(lab.view().writing);
     lab.update(Msg::Seek(5_000));
     let (_, seen_b) = add(&mut lab, "Another cluster.");
     let w = lab.writer().unwrap();

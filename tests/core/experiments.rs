@@ -94,9 +94,9 @@ fn one_click_sets_an_experiment_up_and_acting_leaves_it() {
     assert_eq!(lab.now(), e.start_ms());
     assert!(lab.playing(), "it plays at once");
     assert!(lab.link_to_here().contains("try=0"), "a link to a moment of it names it");
-    let generation = lab.generation();
+    let generation = lab.view().generation;
     assert!(!lab.update(Msg::Try(99)), "no such experiment: nothing changes");
-    assert_eq!((lab.generation(), lab.trying()), (generation, Some((0, &e))));
+    assert_eq!((lab.view().generation, lab.trying()), (generation, Some((0, &e))));
     lab.update(Msg::Act(Action::CrashApiserver(ApiserverRef { apiserver: "apiserver-a".into() })));
     assert_eq!(lab.trying(), None, "the reader's own action leaves the experiment");
 }

@@ -240,7 +240,7 @@ fn a_refused_action_is_shown_until_the_next_one_is_accepted() {
     assert!(lab.notice().is_some(), "time moving does not hide it");
     lab.update(crash("apiserver-a"));
     assert_eq!(lab.notice(), None);
-    assert!(!lab.forked(), "acting at the horizon is no fork");
+    assert!(!lab.view().player.forked, "acting at the horizon is no fork");
 }
 
 #[test]
@@ -249,7 +249,7 @@ fn acting_in_the_past_forks_the_timeline() {
     lab.update(Msg::Seek(40_000));
     lab.update(Msg::Seek(20_000));
     lab.update(crash("apiserver-b"));
-    assert!(lab.forked());
+    assert!(lab.view().player.forked);
     assert_eq!(lab.horizon(), 20_000, "the later history is gone");
     assert!(lab.link().contains("actions="), "{}", lab.link());
 }
@@ -273,14 +273,14 @@ fn loading_a_scenario_keeps_only_how_the_reader_reads() {
     lab.update(Msg::Seek(40_000));
     lab.update(Msg::Seek(20_000));
     lab.update(crash("apiserver-b"));
-    let (speed, generation) = (lab.speed_exp(), lab.generation());
+    let (speed, generation) = (lab.speed_exp(), lab.view().generation);
     let s = kube_bootstrap_lab::lab::catalogue::scenario("nodeport-duplicate").unwrap();
     assert!(lab.update(Msg::Load(s, Source::Builtin("nodeport-duplicate".into()))));
     assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
-    assert_eq!((lab.now(), lab.horizon(), lab.forked()), (0, 0, false));
+    assert_eq!((lab.now(), lab.horizon(), lab.view().player.forked), (0, 0, false));
     assert_eq!((lab.speed_exp(), lab.lang()), (speed, Lang::Zh));
     assert_eq!(lab.notice(), None, "the opening's notice is over");
-    assert!(lab.generation() > generation);
+    assert!(lab.view().generation > generation);
     assert_eq!(lab.state().time_ms, 0);
 }
 
@@ -419,7 +419,7 @@ fn a_tour_switches_scenarios_and_back() {
     let mut seen = vec![(first.clone(), lab.now())];
     for _ in 1..n {
         lab.update(Msg::TourNext { animate: false });
-        assert!(lab.tour_error().is_none(), "{:?}", lab.tour_error());
+        assert!(lab.view().touring.error.is_none(), "{:?}", lab.view().touring.error);
         seen.push((lab.source().clone(), lab.now()));
     }
     assert!(seen.iter().any(|(s, _)| *s != first), "the tour uses more than one scenario");

@@ -129,7 +129,10 @@ fn a_refused_name_from_the_ui_changes_nothing_and_says_why() {
             (link, events),
             "{refusal}: nothing is recorded"
         );
-        assert!(lab.guide().is_some() && !lab.forked(), "{refusal}: the tour goes on, no fork");
+        assert!(
+            lab.guide().is_some() && !lab.view().player.forked,
+            "{refusal}: the tour goes on, no fork"
+        );
     }
     // A valid name is created as before.
     let mut lab = open_default();

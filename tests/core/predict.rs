@@ -214,7 +214,7 @@ fn at_least_four_tours_ask_and_every_question_is_answered_by_its_next_step() {
                     lab.update(Msg::TourBack);
                 }
                 assert!(answer(&mut lab, k), "{} step {}", tour.name, i + 1);
-                assert!(lab.tour_error().is_none(), "{:?}", lab.tour_error());
+                assert!(lab.view().touring.error.is_none(), "{:?}", lab.view().touring.error);
                 let v = lab.guide().unwrap().verdict().expect("a verdict");
                 assert_eq!(v.right(), k == ask.right, "{} step {} answer {k}", tour.name, i + 1);
             }

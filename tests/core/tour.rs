@@ -308,18 +308,24 @@ fn a_tour_prints_by_the_query_that_names_it() {
         lang: Lang::Zh,
         ..Opening::default()
     });
-    assert_eq!(lab.print_query().as_deref(), Some("tour=lease-crash-vs-stop&print&lang=zh"));
+    assert_eq!(
+        lab.view().touring.print_query.as_deref(),
+        Some("tour=lease-crash-vs-stop&print&lang=zh")
+    );
     let (lab, _) =
         Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
-    assert_eq!(lab.print_query(), None, "no tour, nothing to print");
+    assert_eq!(lab.view().touring.print_query, None, "no tour, nothing to print");
     let text = catalogue::TOURS.iter().find(|(n, _)| *n == "lease-crash-vs-stop").unwrap().1;
     let file =
         |src| Opening { tour_file: Some(TourFile { text: Ok(text), src }), ..Opening::default() };
     let (lab, _) = Lab::open(file(Some("https://example.com/t.json")));
     assert_eq!(
-        lab.print_query().as_deref(),
+        lab.view().touring.print_query.as_deref(),
         Some("tour-src=https%3A%2F%2Fexample.com%2Ft.json&print")
     );
     let (lab, _) = Lab::open(file(None));
-    assert!(lab.guide().is_some() && lab.print_query().is_none(), "inline: no address prints it");
+    assert!(
+        lab.guide().is_some() && lab.view().touring.print_query.is_none(),
+        "inline: no address prints it"
+    );
 }

@@ -212,7 +212,7 @@ fn the_lab_plays_a_tour_over_an_inline_scenario_and_links_to_its_moments() {
     assert_eq!(lab.source(), &Source::Builtin("crash-one-of-three".into()));
     lab.update(Msg::TourNext { animate: false });
     assert_eq!((lab.scenario().name.as_str(), lab.now()), ("two", 10_000));
-    assert!(lab.tour_error().is_none());
+    assert!(lab.view().touring.error.is_none());
     // Out in the sandbox, a link to this moment carries the scenario itself.
     lab.update(Msg::LeaveTour);
     let link = lab.link_to_here();

@@ -225,7 +225,7 @@ impl Lab {
     }
 
     /// Whether the author is writing now (the sandbox takes actions as the scenario's steps).
-    pub fn writing(&self) -> bool {
+    pub(crate) fn writing(&self) -> bool {
         self.writer.as_ref().is_some_and(|w| w.mode == Mode::Writing)
     }
 
