@@ -55,7 +55,7 @@ async fn open(lab: &Lab, subject: Subject) -> Opened {
             Callback::from(move |()| *closed.borrow_mut() += 1)
         },
         take_focus: true,
-        wire: lab.wire().clone(),
+        wire: lab.view().wire.clone(),
         on_pick: {
             let picked = picked.clone();
             Callback::from(move |s| picked.borrow_mut().push(s))
@@ -223,7 +223,8 @@ async fn a_key_lists_the_requests_that_just_reached_it_each_opening_its_packet()
     // At 20 s every apiserver renews its lease: the lab keeps the requests of that instant.
     let lab = lab_at("crash-vs-graceful-stop", 20_000);
     let key = "/masterleases/192.168.10.12";
-    let renewal = lab.wire().iter().find(|w| w.key == key).cloned().expect("a renewal at 20 s");
+    let renewal =
+        lab.view().wire.iter().find(|w| w.key == key).cloned().expect("a renewal at 20 s");
     assert_eq!(
         (renewal.sender.as_str(), renewal.op, renewal.via),
         ("apiserver-b", WireOp::Put, Loop::EndpointReconciler)

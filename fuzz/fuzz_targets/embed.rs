@@ -50,7 +50,7 @@ fn open(o: &PageOptions) {
         assert_eq!(lab_json(&lab), default_lab_json(), "{o:?}: not the default lab");
     }
     // The settings' problems are the UI's to list; the notice tells the notes.
-    assert_eq!(lab.notice().is_some(), !notes.is_empty());
+    assert_eq!(lab.view().notice.as_deref().is_some(), !notes.is_empty());
 }
 
 fuzz_target!(|data: &[u8]| {

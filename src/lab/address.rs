@@ -26,7 +26,7 @@ impl Lab {
     /// What the lab's own page's address should say now (relative to the page: a query and a
     /// fragment, see [`page_address`]): a tour at its step, a moment of a scenario, the imported
     /// cluster. None while a story moves on by itself: the address that opened it opens it again.
-    pub fn address(&self) -> Option<String> {
+    pub(crate) fn address(&self) -> Option<String> {
         if self.tour_autoplay() {
             return None;
         }

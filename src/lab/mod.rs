@@ -492,35 +492,22 @@ impl Lab {
         &self.source
     }
 
-    pub fn playing(&self) -> bool {
-        self.playback.playing
-    }
-
-    pub fn speed_exp(&self) -> f64 {
-        self.playback.speed_exp
-    }
-
     /// The speed chosen, in virtual ms per real ms.
     pub fn speed(&self) -> f64 {
         10f64.powf(self.playback.speed_exp)
     }
 
     /// The speed playing runs at now: faster while moving to a far tour step.
-    pub fn play_speed(&self) -> f64 {
+    pub(crate) fn play_speed(&self) -> f64 {
         self.taking.stop_at.and_then(|m| m.speed).unwrap_or_else(|| self.speed())
     }
 
     /// The furthest instant reached on this timeline (at least now).
-    pub fn horizon(&self) -> u64 {
+    pub(crate) fn horizon(&self) -> u64 {
         self.playback.horizon.max(self.now())
     }
 
     pub fn lang(&self) -> Lang {
         self.lang
-    }
-
-    /// What the reader should be told now, if anything.
-    pub fn notice(&self) -> Option<&str> {
-        self.notice.as_deref()
     }
 }

@@ -104,9 +104,4 @@ impl Lab {
     pub fn endpoints_change(&self) -> &EndpointsChange {
         &self.observed.change
     }
-
-    /// The requests to etcd of the last move that made any.
-    pub fn wire(&self) -> &Rc<Vec<Write>> {
-        &self.observed.wire
-    }
 }

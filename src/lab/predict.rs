@@ -118,7 +118,7 @@ impl Lab {
     }
 
     /// Why the last move stopped at the question shown, if it did.
-    pub fn held(&self) -> Option<Held> {
+    pub(crate) fn held(&self) -> Option<Held> {
         self.taking.held
     }
 }

@@ -292,19 +292,19 @@ impl Lab {
     }
 
     /// Whether the tour moves on by itself.
-    pub fn tour_autoplay(&self) -> bool {
+    pub(crate) fn tour_autoplay(&self) -> bool {
         self.taking.tour_autoplay
     }
 
     /// Whether playing is on its way to a tour step.
-    pub fn moving(&self) -> bool {
+    pub(crate) fn moving(&self) -> bool {
         self.taking.stop_at.is_some()
     }
 
     /// How long an autoplaying tour waits on this step before it moves on by itself (real ms),
     /// when it will: not while moving to the step, nor on the last one, nor on a step that
     /// asks (it waits for the reader's answer).
-    pub fn autoplay_wait_ms(&self) -> Option<u32> {
+    pub(crate) fn autoplay_wait_ms(&self) -> Option<u32> {
         let g = self.taking.guide.as_ref()?;
         (self.taking.tour_autoplay && !self.moving() && !g.is_last() && !self.waits_for_answer())
             .then(|| self.reading_ms())
@@ -325,7 +325,7 @@ impl Lab {
     /// What a link to this moment adds to the lab's page: in a tour, the query that reopens it
     /// at this step (`?tour=…&step=…`, in the reader's language); else the moment's fragment
     /// (`#scenario=…&t=…&actions=…`), after the reader's language (`?lang=zh#…`).
-    pub fn link_to_here(&self) -> String {
+    pub(crate) fn link_to_here(&self) -> String {
         match self.tour_query() {
             Some(q) => format!("?{q}{}", lang_param(self.lang)),
             None => format!("{}#{}", lang_param(self.lang).replacen('&', "?", 1), self.link()),

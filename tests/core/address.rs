@@ -17,9 +17,10 @@ fn the_address_names_the_scenario_picked_not_the_one_opened() {
     let mut lab = open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
     let other = catalogue::scenario("crash-vs-graceful-stop").unwrap();
     lab.update(Msg::Load(other, Source::Builtin("crash-vs-graceful-stop".into())));
-    assert_eq!(lab.address().as_deref(), Some("#scenario=crash-vs-graceful-stop&t=0s"));
+    assert_eq!(lab.view().address.as_deref(), Some("#scenario=crash-vs-graceful-stop&t=0s"));
     // On a page opened at `?scenario=crash-one-of-three&theme=dark#scenario=crash-one-of-three&t=0s`.
-    let address = page_address("?scenario=crash-one-of-three&theme=dark", &lab.address().unwrap());
+    let address =
+        page_address("?scenario=crash-one-of-three&theme=dark", &lab.view().address.unwrap());
     assert_eq!(address, "?theme=dark#scenario=crash-vs-graceful-stop&t=0s");
     // Reloaded, it opens what was shown.
     let (path, fragment) = address.split_once('#').unwrap();
@@ -33,14 +34,14 @@ fn a_tour_is_named_at_its_step_in_the_readers_language_and_the_story_playing_by_
     let mut lab =
         open(Opening { tour: Some("kubernetes-service"), lang: Lang::Zh, ..Opening::default() });
     lab.update(Msg::TourNext { animate: false });
-    let address = lab.address().unwrap();
+    let address = lab.view().address.unwrap();
     assert_eq!(address, "?tour=kubernetes-service&step=2&lang=zh");
     assert_eq!(
         page_address("?tour=story&controls=minimal&panels=stage", &address),
         "?controls=minimal&panels=stage&tour=kubernetes-service&step=2&lang=zh"
     );
     let story = open(Opening { tour: Some("story"), autoplay: true, ..Opening::default() });
-    assert_eq!(story.address(), None, "the untouched page's address opens it again");
+    assert_eq!(story.view().address, None, "the untouched page's address opens it again");
     // Out of a tour, in Chinese: the moment, after the language.
     let mut lab = open(Opening {
         scenario: Some("crash-one-of-three"),
@@ -49,9 +50,9 @@ fn a_tour_is_named_at_its_step_in_the_readers_language_and_the_story_playing_by_
     });
     lab.update(Msg::Seek(5000));
     assert!(
-        lab.link_to_here().starts_with("?lang=zh#scenario=crash-one-of-three&t=5s"),
+        lab.view().link_to_here.starts_with("?lang=zh#scenario=crash-one-of-three&t=5s"),
         "{}",
-        lab.link_to_here()
+        lab.view().link_to_here
     );
     assert_eq!(page_address("?lang=zh&scenario=x", "#scenario=y&t=0s"), "#scenario=y&t=0s");
     assert_eq!(page_address("?scenario=x", ""), "");
@@ -70,19 +71,19 @@ fn an_imported_cluster_is_named_not_carried_and_opens_again_from_what_the_page_k
     lab.update(Msg::Import(scenario, written.text.clone()));
     assert!(lab.view().imported);
     assert_eq!(
-        lab.address().as_deref(),
+        lab.view().address.as_deref(),
         Some("#imported"),
         "the reader's cluster stays out of the address"
     );
     lab.update(Msg::SetLang(Lang::Zh));
-    assert_eq!(lab.address().as_deref(), Some("?lang=zh#imported"));
+    assert_eq!(lab.view().address.as_deref(), Some("?lang=zh#imported"));
     // Reloaded with the file the tab kept.
     let again = open(Opening {
         link: Some("#imported"),
         imported: Some(&written.text),
         ..Opening::default()
     });
-    assert!(again.view().imported && again.notice().is_none(), "{:?}", again.notice());
+    assert!(again.view().imported && again.view().notice.is_none(), "{:?}", again.view().notice);
     assert_eq!(again.state().services.len(), lab.state().services.len());
     // Another scenario afterwards is no import.
     lab.update(Msg::Load(
@@ -108,7 +109,7 @@ fn a_kept_import_that_does_not_read_is_dropped_with_one_line() {
             Lab::open(Opening { link: Some("imported"), imported: kept, ..Opening::default() });
         assert!(!lab.view().imported, "{kept:?}");
         assert_eq!(lab.scenario().name, "crash-one-of-three", "the default scenario instead");
-        let notice = lab.notice().unwrap();
+        let notice = lab.view().notice.unwrap();
         assert!(notice.contains(want) && !notice.contains('\n'), "{notice}");
         assert_eq!(notes.len(), 2, "{notes:?}");
     }

@@ -152,14 +152,26 @@ fn bad_edits_are_refused_by_field_and_change_nothing() {
     let before = lab.writer().unwrap().draft().clone();
     author(&mut lab, Authoring::Highlight { step: 0, spot: "moon".into(), on: true });
     assert!(
-        lab.notice().unwrap().starts_with("highlight: \"moon\" is not a part of the UI"),
+        lab.view()
+            .notice
+            .as_deref()
+            .unwrap()
+            .starts_with("highlight: \"moon\" is not a part of the UI"),
         "{:?}",
-        lab.notice()
+        lab.view().notice.as_deref()
     );
     author(&mut lab, Authoring::Play { step: 0, play: "abc".into() });
-    assert!(lab.notice().unwrap().starts_with("play: "), "{:?}", lab.notice());
+    assert!(
+        lab.view().notice.as_deref().unwrap().starts_with("play: "),
+        "{:?}",
+        lab.view().notice.as_deref()
+    );
     author(&mut lab, Authoring::Play { step: 0, play: "10m".into() });
-    assert!(lab.notice().unwrap().contains("longer than 5m"), "{:?}", lab.notice());
+    assert!(
+        lab.view().notice.as_deref().unwrap().contains("longer than 5m"),
+        "{:?}",
+        lab.view().notice.as_deref()
+    );
     assert!(!author(&mut lab, Authoring::Delete(9)));
     assert!(!author(&mut lab, Authoring::Wait { step: 0, choice: Some(999) }));
     assert_eq!(lab.writer().unwrap().draft(), &before);
@@ -176,15 +188,19 @@ fn an_action_the_world_refuses_is_told_and_not_written() {
     author(&mut lab, Authoring::Open);
     lab.update(Msg::Seek(10_000));
     act(&mut lab, json!({"do": "start_apiserver", "apiserver": "apiserver-a"}));
-    assert!(lab.notice().is_some());
+    assert!(lab.view().notice.as_deref().is_some());
     act(&mut lab, json!({"do": "crash_apiserver", "apiserver": "nobody"}));
-    assert!(lab.notice().is_some());
+    assert!(lab.view().notice.as_deref().is_some());
     // Refused only once tried: the kubernetes Service holds 10.96.0.1.
     act(
         &mut lab,
         json!({"do": "create_service", "service": {"namespace": "default", "name": "web", "cluster_ip": "10.96.0.1"}}),
     );
-    assert!(lab.notice().is_some_and(|n| n.contains("10.96.0.1")), "{:?}", lab.notice());
+    assert!(
+        lab.view().notice.as_deref().is_some_and(|n| n.contains("10.96.0.1")),
+        "{:?}",
+        lab.view().notice.as_deref()
+    );
     add(&mut lab, "Nothing happened.");
     let f: Json = serde_json::from_str(lab.writer().unwrap().file().unwrap()).unwrap();
     assert_eq!(f["scenario"], "crash-one-of-three", "untouched: named, not written out");

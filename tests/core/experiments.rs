@@ -92,8 +92,8 @@ fn one_click_sets_an_experiment_up_and_acting_leaves_it() {
     assert!(lab.update(Msg::Try(0)));
     assert_eq!(lab.trying(), Some((0, &e)));
     assert_eq!(lab.now(), e.start_ms());
-    assert!(lab.playing(), "it plays at once");
-    assert!(lab.link_to_here().contains("try=0"), "a link to a moment of it names it");
+    assert!(lab.view().player.playing, "it plays at once");
+    assert!(lab.view().link_to_here.contains("try=0"), "a link to a moment of it names it");
     let generation = lab.view().generation;
     assert!(!lab.update(Msg::Try(99)), "no such experiment: nothing changes");
     assert_eq!((lab.view().generation, lab.trying()), (generation, Some((0, &e))));
@@ -141,7 +141,7 @@ fn a_link_names_the_experiment_set_up_and_reopens_it() {
         Lab::open(Opening { scenario: Some("crash-vs-graceful-stop"), ..Opening::default() });
     lab.update(Msg::Try(1));
     let e = lab.scenario().experiments[1].clone();
-    let link = lab.link_to_here();
+    let link = lab.view().link_to_here;
     assert!(link.contains("try=1") && !link.contains("actions="), "{link}");
     // Opened elsewhere: the same moment, the experiment set up, its actions ahead replaying on.
     let (mut other, notes) = Lab::open(Opening { link: Some(&link), ..Opening::default() });

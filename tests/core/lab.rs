@@ -47,14 +47,14 @@ fn play_while(lab: &mut Lab, going: fn(&Lab) -> bool) {
 
 /// Plays until a tour step being moved to is reached.
 fn play_until_still(lab: &mut Lab) {
-    play_while(lab, Lab::moving);
+    play_while(lab, |l| l.view().touring.moving);
 }
 
 #[test]
 fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
     let lab = open_tour("kubernetes-service");
     assert_eq!(step_of(&lab), 0);
-    assert_eq!(lab.notice(), None);
+    assert_eq!(lab.view().notice.as_deref(), None);
     let (lab, notes) = Lab::open(Opening { tour: Some("nope"), ..Opening::default() });
     assert!(lab.guide().is_none());
     assert_eq!(lab.source(), &Source::Builtin(DEFAULT_SCENARIO.into()));
@@ -69,7 +69,10 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
     assert_eq!(notes, ["没有名为 \"nope\" 的导览。", "显示场景 \"nodeport-duplicate\"。"]);
     assert_eq!(lab.lang(), Lang::Zh);
     // The lab tells its own notes (the page's problems are the UI's to list).
-    assert_eq!(lab.notice(), Some("没有名为 \"nope\" 的导览。 显示场景 \"nodeport-duplicate\"。"));
+    assert_eq!(
+        lab.view().notice.as_deref(),
+        Some("没有名为 \"nope\" 的导览。 显示场景 \"nodeport-duplicate\"。")
+    );
     // A link wins over a tour; a broken one says so.
     let (_, notes) = Lab::open(Opening {
         tour: Some("kubernetes-service"),
@@ -99,7 +102,7 @@ fn a_link_past_the_time_ceiling_is_refused_and_an_anchor_is_no_link() {
             ..Opening::default()
         });
         assert!(notes.is_empty(), "{anchor:?}: {notes:?}");
-        assert_eq!(lab.notice(), None);
+        assert_eq!(lab.view().notice.as_deref(), None);
         assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
     }
 }
@@ -107,15 +110,15 @@ fn a_link_past_the_time_ceiling_is_refused_and_an_anchor_is_no_link() {
 #[test]
 fn autoplay_plays_a_scenario_and_moves_a_tour_on_by_itself() {
     let (lab, _) = Lab::open(Opening { autoplay: true, ..Opening::default() });
-    assert!(lab.playing() && !lab.tour_autoplay());
-    assert_eq!(lab.autoplay_wait_ms(), None);
+    assert!(lab.view().player.playing && !lab.view().touring.autoplay);
+    assert_eq!(lab.view().touring.autoplay_wait_ms, None);
     // A tour with autoplay is a story: the clock plays at once towards the next step, over the
     // time the present caption takes to read, and the caption stays until it gets there.
     let (mut lab, _) =
         Lab::open(Opening { tour: Some("story"), autoplay: true, ..Opening::default() });
-    assert!(lab.playing() && lab.tour_autoplay() && lab.moving());
+    assert!(lab.view().player.playing && lab.view().touring.autoplay && lab.view().touring.moving);
     assert_eq!((step_of(&lab), lab.now()), (0, 0));
-    assert_eq!(lab.autoplay_wait_ms(), None, "nothing waits at t = 0");
+    assert_eq!(lab.view().touring.autoplay_wait_ms, None, "nothing waits at t = 0");
     let mut real = 0.0;
     lab.update(Msg::Frame { timestamp_ms: real });
     while step_of(&lab) == 0 {
@@ -125,12 +128,14 @@ fn autoplay_plays_a_scenario_and_moves_a_tour_on_by_itself() {
     }
     assert_eq!(lab.now(), 32_000, "step 2 shows when the crash happens");
     assert!((4_000.0..=20_000.0).contains(&real), "read for {real} ms");
-    assert!(lab.moving() && lab.tour_autoplay(), "and goes on by itself");
+    assert!(lab.view().touring.moving && lab.view().touring.autoplay, "and goes on by itself");
     // One click hands over: the story stops where it is.
     assert!(lab.update(Msg::TakeOver));
-    assert!(!lab.playing() && !lab.moving() && !lab.tour_autoplay());
+    assert!(
+        !lab.view().player.playing && !lab.view().touring.moving && !lab.view().touring.autoplay
+    );
     assert_eq!(step_of(&lab), 1);
-    assert_eq!(lab.autoplay_wait_ms(), None);
+    assert_eq!(lab.view().touring.autoplay_wait_ms, None);
     assert!(!lab.update(Msg::TourAutoNext { animate: false }));
     assert!(!lab.update(Msg::TakeOver), "only once");
 }
@@ -139,40 +144,46 @@ fn autoplay_plays_a_scenario_and_moves_a_tour_on_by_itself() {
 fn pause_pauses_a_story_that_moves_by_itself() {
     let (mut lab, _) =
         Lab::open(Opening { tour: Some("story"), autoplay: true, ..Opening::default() });
-    assert!(lab.playing() && lab.tour_autoplay() && lab.moving());
+    assert!(lab.view().player.playing && lab.view().touring.autoplay && lab.view().touring.moving);
     lab.update(Msg::Frame { timestamp_ms: 0.0 });
     lab.update(Msg::Frame { timestamp_ms: MAX_FRAME_MS });
     assert!(lab.update(Msg::TogglePlay));
-    assert!(!lab.playing() && !lab.tour_autoplay(), "Pause hands the story over, paused");
+    assert!(
+        !lab.view().player.playing && !lab.view().touring.autoplay,
+        "Pause hands the story over, paused"
+    );
     let at = lab.now();
     lab.update(Msg::Frame { timestamp_ms: 2.0 * MAX_FRAME_MS });
     lab.update(Msg::Frame { timestamp_ms: 3.0 * MAX_FRAME_MS });
     assert_eq!(lab.now(), at, "the clock stays");
     assert!(lab.update(Msg::TogglePlay));
-    assert!(lab.playing() && !lab.tour_autoplay(), "and Play plays, the reader's");
+    assert!(
+        lab.view().player.playing && !lab.view().touring.autoplay,
+        "and Play plays, the reader's"
+    );
 }
 
 #[test]
 fn speed_steps_stay_within_their_bounds() {
     let mut lab = open_default();
-    let start = lab.speed_exp();
+    let start = lab.view().player.speed_exp;
     assert!(lab.update(Msg::Faster));
-    assert_eq!(lab.speed_exp(), start + SPEED_STEP_EXP);
+    assert_eq!(lab.view().player.speed_exp, start + SPEED_STEP_EXP);
     assert!(lab.update(Msg::Slower));
     assert!(lab.update(Msg::Slower));
-    assert_eq!(lab.speed_exp(), start - SPEED_STEP_EXP);
+    assert_eq!(lab.view().player.speed_exp, start - SPEED_STEP_EXP);
     for _ in 0..20 {
         lab.update(Msg::Faster);
     }
-    assert_eq!(lab.speed_exp(), SPEED_MAX_EXP);
+    assert_eq!(lab.view().player.speed_exp, SPEED_MAX_EXP);
     assert!(!lab.update(Msg::Faster), "nothing changes at the top");
     for _ in 0..20 {
         lab.update(Msg::Slower);
     }
-    assert_eq!(lab.speed_exp(), SPEED_MIN_EXP);
+    assert_eq!(lab.view().player.speed_exp, SPEED_MIN_EXP);
     assert!(!lab.update(Msg::Slower), "nothing changes at the bottom");
     lab.update(Msg::SetSpeed(7.0));
-    assert_eq!(lab.speed_exp(), SPEED_MAX_EXP);
+    assert_eq!(lab.view().player.speed_exp, SPEED_MAX_EXP);
     lab.update(Msg::SetSpeed(0.0));
     assert_eq!(lab.speed(), 1.0);
 }
@@ -185,7 +196,7 @@ fn frames_move_time_by_the_real_time_between_them_clamped() {
     assert!(!lab.update(Msg::Frame { timestamp_ms: 1000.0 }));
     assert_eq!(lab.now(), 0);
     lab.update(Msg::TogglePlay);
-    assert!(lab.playing());
+    assert!(lab.view().player.playing);
     // The first frame only starts the clock.
     assert!(!lab.update(Msg::Frame { timestamp_ms: 5000.0 }));
     assert!(lab.update(Msg::Frame { timestamp_ms: 5016.0 }));
@@ -209,7 +220,7 @@ fn frames_move_time_by_the_real_time_between_them_clamped() {
     lab.update(Msg::TogglePlay);
     lab.update(Msg::Frame { timestamp_ms: 90_000.0 });
     assert_eq!(lab.now(), 616);
-    assert_eq!(lab.horizon(), 616);
+    assert_eq!(lab.view().horizon, 616);
 }
 
 #[test]
@@ -218,28 +229,28 @@ fn seeking_and_stepping() {
     lab.update(Msg::TogglePlay);
     let next = lab.next_time().expect("something happens");
     lab.update(Msg::Step);
-    assert!(!lab.playing(), "stepping pauses");
+    assert!(!lab.view().player.playing, "stepping pauses");
     assert_eq!(lab.now(), next);
     lab.update(Msg::Seek(30_000));
-    assert_eq!((lab.now(), lab.horizon()), (30_000, 30_000));
+    assert_eq!((lab.now(), lab.view().horizon), (30_000, 30_000));
     // Back goes to the previous marked moment, and the horizon stays.
     let prev =
         lab.view().marks.iter().map(|m| m.time_ms).filter(|&t| t < 30_000).max().unwrap_or(0);
     lab.update(Msg::StepBack);
-    assert_eq!((lab.now(), lab.horizon()), (prev, 30_000));
+    assert_eq!((lab.now(), lab.view().horizon), (prev, 30_000));
     lab.update(Msg::Seek(10_000));
-    assert_eq!((lab.now(), lab.horizon()), (10_000, 30_000));
+    assert_eq!((lab.now(), lab.view().horizon), (10_000, 30_000));
 }
 
 #[test]
 fn a_refused_action_is_shown_until_the_next_one_is_accepted() {
     let mut lab = open_default();
     lab.update(crash("apiserver-z"));
-    assert_eq!(lab.notice(), Some("unknown apiserver \"apiserver-z\""));
+    assert_eq!(lab.view().notice.as_deref(), Some("unknown apiserver \"apiserver-z\""));
     lab.update(Msg::Seek(1_000));
-    assert!(lab.notice().is_some(), "time moving does not hide it");
+    assert!(lab.view().notice.as_deref().is_some(), "time moving does not hide it");
     lab.update(crash("apiserver-a"));
-    assert_eq!(lab.notice(), None);
+    assert_eq!(lab.view().notice.as_deref(), None);
     assert!(!lab.view().player.forked, "acting at the horizon is no fork");
 }
 
@@ -250,7 +261,7 @@ fn acting_in_the_past_forks_the_timeline() {
     lab.update(Msg::Seek(20_000));
     lab.update(crash("apiserver-b"));
     assert!(lab.view().player.forked);
-    assert_eq!(lab.horizon(), 20_000, "the later history is gone");
+    assert_eq!(lab.view().horizon, 20_000, "the later history is gone");
     assert!(lab.link().contains("actions="), "{}", lab.link());
 }
 
@@ -262,7 +273,7 @@ fn acting_ends_a_tour_and_autoplay() {
         ..Opening::default()
     });
     lab.update(crash("apiserver-a"));
-    assert!(lab.guide().is_none() && !lab.tour_autoplay());
+    assert!(lab.guide().is_none() && !lab.view().touring.autoplay);
 }
 
 #[test]
@@ -273,13 +284,13 @@ fn loading_a_scenario_keeps_only_how_the_reader_reads() {
     lab.update(Msg::Seek(40_000));
     lab.update(Msg::Seek(20_000));
     lab.update(crash("apiserver-b"));
-    let (speed, generation) = (lab.speed_exp(), lab.view().generation);
+    let (speed, generation) = (lab.view().player.speed_exp, lab.view().generation);
     let s = kube_bootstrap_lab::lab::catalogue::scenario("nodeport-duplicate").unwrap();
     assert!(lab.update(Msg::Load(s, Source::Builtin("nodeport-duplicate".into()))));
     assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
-    assert_eq!((lab.now(), lab.horizon(), lab.view().player.forked), (0, 0, false));
-    assert_eq!((lab.speed_exp(), lab.lang()), (speed, Lang::Zh));
-    assert_eq!(lab.notice(), None, "the opening's notice is over");
+    assert_eq!((lab.now(), lab.view().horizon, lab.view().player.forked), (0, 0, false));
+    assert_eq!((lab.view().player.speed_exp, lab.lang()), (speed, Lang::Zh));
+    assert_eq!(lab.view().notice.as_deref(), None, "the opening's notice is over");
     assert!(lab.view().generation > generation);
     assert_eq!(lab.state().time_ms, 0);
 }
@@ -289,13 +300,13 @@ fn picking_a_tour_starts_it_or_says_why_not() {
     let mut lab = open_default();
     lab.update(Msg::SetLang(Lang::Zh));
     lab.update(Msg::PickTour("nope".into()));
-    assert_eq!(lab.notice(), Some("没有名为 \"nope\" 的导览。"));
+    assert_eq!(lab.view().notice.as_deref(), Some("没有名为 \"nope\" 的导览。"));
     assert!(lab.guide().is_none());
     lab.update(Msg::Slower);
     lab.update(Msg::PickTour("lease-crash-vs-stop".into()));
     assert_eq!(step_of(&lab), 0);
-    assert_eq!(lab.notice(), None);
-    assert_eq!(lab.speed_exp(), 0.7 - SPEED_STEP_EXP, "the speed carries over");
+    assert_eq!(lab.view().notice.as_deref(), None);
+    assert_eq!(lab.view().player.speed_exp, 0.7 - SPEED_STEP_EXP, "the speed carries over");
     assert_eq!(lab.tour_query().as_deref(), Some("tour=lease-crash-vs-stop&step=1"));
 }
 
@@ -350,7 +361,7 @@ fn a_tour_opens_at_the_step_asked_for() {
     let (lab, notes) = open(3);
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!((step_of(&lab), lab.now()), (2, walked.now()));
-    assert!(!lab.moving() && !lab.playing());
+    assert!(!lab.view().touring.moving && !lab.view().player.playing);
     // Back from there is a restore of step 2, found on the way.
     let mut lab = lab;
     lab.update(Msg::TourBack);
@@ -369,23 +380,26 @@ fn a_tour_moves_forward_by_playing_and_back_by_restoring() {
     // narration appears when the clock gets there, not before.
     lab.update(Msg::TourNext { animate: true });
     assert_eq!(step_of(&lab), 0, "step 2 speaks of 32s: it is not shown at t = {t0}");
-    assert!(lab.moving() && lab.playing(), "step 2 lies later than step 1");
-    assert!(lab.play_speed() >= lab.speed(), "a far step is reached faster");
+    assert!(
+        lab.view().touring.moving && lab.view().player.playing,
+        "step 2 lies later than step 1"
+    );
+    assert!(lab.view().player.play_speed >= lab.speed(), "a far step is reached faster");
     play_until_still(&mut lab);
-    assert!(!lab.moving() && !lab.playing());
+    assert!(!lab.view().touring.moving && !lab.view().player.playing);
     assert_eq!(step_of(&lab), 1, "shown on arrival");
     let t1 = lab.now();
     assert!(t1 > t0);
     // Not animated: at once.
     lab.update(Msg::TourNext { animate: false });
     assert_eq!(step_of(&lab), 2);
-    assert!(!lab.moving() && !lab.playing());
+    assert!(!lab.view().touring.moving && !lab.view().player.playing);
     let t2 = lab.now();
     // Back restores the earlier instant; forward to a step seen before is a restore as well.
     lab.update(Msg::TourBack);
     assert_eq!((step_of(&lab), lab.now()), (1, t1));
     lab.update(Msg::TourNext { animate: true });
-    assert_eq!((step_of(&lab), lab.now(), lab.moving()), (2, t2, false));
+    assert_eq!((step_of(&lab), lab.now(), lab.view().touring.moving), (2, t2, false));
     // Leaving keeps the state: the sandbox.
     lab.update(Msg::LeaveTour);
     assert!(lab.guide().is_none());
@@ -397,11 +411,11 @@ fn a_tour_moves_forward_by_playing_and_back_by_restoring() {
 fn next_always_moves_to_the_next_step() {
     let mut lab = open_tour("lease-crash-vs-stop");
     lab.update(Msg::TourNext { animate: true });
-    assert!(lab.moving(), "step 2 lies later than step 1");
+    assert!(lab.view().touring.moving, "step 2 lies later than step 1");
     assert_eq!(step_of(&lab), 0, "still step 1 while the clock plays towards step 2");
     // Impatient: a second press lands on step 2 at once, at its instant.
     lab.update(Msg::TourNext { animate: true });
-    assert!(!lab.moving());
+    assert!(!lab.view().touring.moving);
     assert_eq!(step_of(&lab), 1, "one press, one step: step 2 is shown");
     let t1 = lab.now();
     // The next press goes on to step 3 (it does not stop again on step 2).
@@ -443,8 +457,11 @@ fn time_stops_at_the_ceiling_of_virtual_time() {
     lab.update(Msg::Frame { timestamp_ms: 0.0 });
     lab.update(Msg::Frame { timestamp_ms: 50.0 });
     assert_eq!(lab.now(), max);
-    assert!(!lab.playing(), "playing stops at the ceiling");
-    assert_eq!(lab.notice(), Some("The lab runs at most 2h0m0s of virtual time; time stops here."));
+    assert!(!lab.view().player.playing, "playing stops at the ceiling");
+    assert_eq!(
+        lab.view().notice.as_deref(),
+        Some("The lab runs at most 2h0m0s of virtual time; time stops here.")
+    );
     lab.update(Msg::Step);
     assert_eq!(lab.now(), max, "no event past the ceiling");
     let link = lab.link();
@@ -453,7 +470,7 @@ fn time_stops_at_the_ceiling_of_virtual_time() {
 
 /// Plays until the clock stands still (a move or a step's own playing ended).
 fn play_until_stopped(lab: &mut Lab) {
-    play_while(lab, Lab::playing);
+    play_while(lab, |l| l.view().player.playing);
 }
 
 #[test]
@@ -462,8 +479,8 @@ fn a_step_that_asks_to_watch_plays_its_interval() {
     // reader's speed, and stops after its `play` with the same narration.
     let mut lab = open_tour("lease-crash-vs-stop");
     assert_eq!(lab.guide().unwrap().step().play, Some(25_000));
-    assert!(lab.playing() && lab.moving());
-    assert_eq!(lab.play_speed(), lab.speed(), "at the reader's speed");
+    assert!(lab.view().player.playing && lab.view().touring.moving);
+    assert_eq!(lab.view().player.play_speed, lab.speed(), "at the reader's speed");
     play_until_stopped(&mut lab);
     assert_eq!((step_of(&lab), lab.now()), (0, 25_000));
     // Next from there moves exactly one step, to the crash at 32s.
@@ -475,10 +492,10 @@ fn a_step_that_asks_to_watch_plays_its_interval() {
     lab.update(Msg::Frame { timestamp_ms: 0.0 });
     lab.update(Msg::Frame { timestamp_ms: 100.0 });
     lab.update(Msg::TourNext { animate: false });
-    assert_eq!((step_of(&lab), lab.now(), lab.playing()), (1, 32_000, false));
+    assert_eq!((step_of(&lab), lab.now(), lab.view().player.playing), (1, 32_000, false));
     // Back to it plays it again; a story moving by itself needs no push (it plays anyway).
     lab.update(Msg::TourBack);
-    assert!(lab.playing() && step_of(&lab) == 0 && lab.now() == 0);
+    assert!(lab.view().player.playing && step_of(&lab) == 0 && lab.now() == 0);
 }
 
 #[test]
@@ -505,7 +522,11 @@ fn play_in_a_tour_moves_the_narration_with_the_clock() {
     play_until_stopped(&mut lab);
     // Play plays to the next step at the reader's speed and shows it there.
     lab.update(Msg::TogglePlay);
-    assert!(lab.playing() && lab.moving() && lab.play_speed() == lab.speed());
+    assert!(
+        lab.view().player.playing
+            && lab.view().touring.moving
+            && lab.view().player.play_speed == lab.speed()
+    );
     assert_eq!(step_of(&lab), 0, "step 2 shows when the clock gets to it");
     play_until_stopped(&mut lab);
     assert_eq!((step_of(&lab), lab.now()), (1, 32_000));
@@ -518,7 +539,7 @@ fn play_in_a_tour_moves_the_narration_with_the_clock() {
     lab.update(Msg::Frame { timestamp_ms: 0.0 });
     lab.update(Msg::Frame { timestamp_ms: 100.0 });
     lab.update(Msg::TogglePlay);
-    assert!(!lab.playing() && !lab.moving());
+    assert!(!lab.view().player.playing && !lab.view().touring.moving);
     assert_eq!(step_of(&lab), 2);
     // The scrubber takes the narration along, to the steps already found.
     lab.update(Msg::Seek(40_000));
@@ -538,5 +559,5 @@ fn play_in_a_tour_moves_the_narration_with_the_clock() {
     assert_eq!(step_of(&lab), 4);
     lab.update(Msg::TogglePlay);
     assert_eq!(step_of(&lab), 5, "the stop at 70s and the last step");
-    assert!(lab.playing() && !lab.moving());
+    assert!(lab.view().player.playing && !lab.view().touring.moving);
 }

@@ -121,7 +121,7 @@ fn a_refused_name_from_the_ui_changes_nothing_and_says_why() {
         lab.update(Msg::Seek(20_000));
         let (state, link, events) = (lab.state().clone(), lab.link(), lab.view().events.len());
         lab.update(Msg::Act(action));
-        let notice = lab.notice().unwrap_or_default().to_string();
+        let notice = lab.view().notice.as_deref().unwrap_or_default().to_string();
         assert!(notice.starts_with(refusal) && notice.contains("metadata.name: "), "{notice}");
         assert_eq!(lab.state(), &state, "{refusal}: the cluster is as it was");
         assert_eq!(
@@ -137,7 +137,7 @@ fn a_refused_name_from_the_ui_changes_nothing_and_says_why() {
     // A valid name is created as before.
     let mut lab = open_default();
     lab.update(Msg::Act(service("web")));
-    assert_eq!(lab.notice(), None);
+    assert_eq!(lab.view().notice.as_deref(), None);
     assert!(lab.state().services.iter().any(|s| s.name == "web"));
 }
 
@@ -235,7 +235,7 @@ mod props {
             lab.update(Msg::Seek(10_000));
             let (state, link) = (lab.state().clone(), lab.link());
             lab.update(Msg::Act(if pod_too { pod(&format!("-{name}")) } else { service(&name) }));
-            prop_assert!(lab.notice().is_some_and(|n| n.contains("metadata.name: Invalid value: ")));
+            prop_assert!(lab.view().notice.as_deref().is_some_and(|n| n.contains("metadata.name: Invalid value: ")));
             prop_assert_eq!(lab.state(), &state);
             prop_assert_eq!(lab.link(), link);
         }

@@ -23,15 +23,15 @@ fn a_trainers_tour_opens_at_its_step_and_links_to_it_by_its_address() {
     let g = lab.guide().expect("in the tour");
     assert_eq!((g.tour.name.as_str(), g.index, lab.now()), ("mine", 1, 20_000));
     assert_eq!(
-        lab.link_to_here(),
+        lab.view().link_to_here,
         "?tour-src=https%3A%2F%2Ftrainer.example%2Ftours%2Fmine.json&step=2"
     );
     // Given inline, it has no address: a link is to the moment.
     let (lab, _) = open(Ok(TOUR), None, None);
     assert!(
-        lab.link_to_here().starts_with("#scenario=crash-one-of-three&t="),
+        lab.view().link_to_here.starts_with("#scenario=crash-one-of-three&t="),
         "{}",
-        lab.link_to_here()
+        lab.view().link_to_here
     );
 }
 
@@ -70,7 +70,11 @@ fn fetched_later_it_replaces_the_lab_in_the_readers_language() {
         src: Some(SRC.into()),
         step: None
     }));
-    assert!(lab.notice().is_some_and(|n| n.starts_with("无法打开导览文件")), "{:?}", lab.notice());
+    assert!(
+        lab.view().notice.as_deref().is_some_and(|n| n.starts_with("无法打开导览文件")),
+        "{:?}",
+        lab.view().notice.as_deref()
+    );
 }
 
 #[test]

@@ -34,7 +34,7 @@ fn open_at(step: usize, autoplay: bool) -> Lab {
 fn play_until_still(lab: &mut Lab) {
     let mut ts = 0.0;
     lab.update(Msg::FramesStopped);
-    while lab.moving() {
+    while lab.view().touring.moving {
         lab.update(Msg::Frame { timestamp_ms: ts });
         ts += MAX_FRAME_MS;
         assert!(ts < 600_000.0, "still moving at t = {}", lab.now());
@@ -55,7 +55,7 @@ fn answering_keeps_the_answer_moves_on_and_the_next_step_says_whether_it_was_rig
     // Animated, as a reader's click: the card stays on the question while the clock plays to
     // the moment that answers it; a second pick meanwhile changes nothing.
     assert!(lab.update(Msg::Answer { answer: RIGHT, animate: true }));
-    assert!(lab.moving());
+    assert!(lab.view().touring.moving);
     assert_eq!(step_of(&lab), ASKING);
     assert!(!lab.update(Msg::Answer { answer: WRONG, animate: true }), "the first pick stands");
     play_until_still(&mut lab);
@@ -113,8 +113,14 @@ fn play_stops_at_an_unanswered_question_and_says_why() {
     assert_eq!((step_of(&lab), lab.now()), (ASKING, ASKED_MS));
     // Play at the question would play on to the answer: the clock stays, and the lab says why.
     lab.update(Msg::TogglePlay);
-    assert!(!lab.playing() && !lab.moving(), "Play does not go past the question");
-    assert_eq!((step_of(&lab), lab.now(), lab.held()), (ASKING, ASKED_MS, Some(Held::Play)));
+    assert!(
+        !lab.view().player.playing && !lab.view().touring.moving,
+        "Play does not go past the question"
+    );
+    assert_eq!(
+        (step_of(&lab), lab.now(), lab.view().touring.held),
+        (ASKING, ASKED_MS, Some(Held::Play))
+    );
     lab.update(Msg::Frame { timestamp_ms: 0.0 });
     lab.update(Msg::Frame { timestamp_ms: 5_000.0 });
     assert_eq!(lab.now(), ASKED_MS);
@@ -123,7 +129,10 @@ fn play_stops_at_an_unanswered_question_and_says_why() {
     lab.update(Msg::TourBack);
     assert_eq!(step_of(&lab), ASKING);
     lab.update(Msg::TogglePlay);
-    assert!(lab.playing() && lab.held().is_none(), "an answered question holds nothing");
+    assert!(
+        lab.view().player.playing && lab.view().touring.held.is_none(),
+        "an answered question holds nothing"
+    );
 }
 
 #[test]
@@ -131,22 +140,28 @@ fn the_scrubber_stops_at_an_unanswered_question_and_takes_a_reader_back_to_it() 
     // Scrubbed past the question (to where the stage shows the answer): the clock stops at it.
     let mut lab = open_at(ASKING, false);
     lab.update(Msg::Seek(80_000));
-    assert_eq!((step_of(&lab), lab.now(), lab.held()), (ASKING, ASKED_MS, Some(Held::Seek)));
+    assert_eq!(
+        (step_of(&lab), lab.now(), lab.view().touring.held),
+        (ASKING, ASKED_MS, Some(Held::Seek))
+    );
     // Stepping the clock does the same; before the question the clock is free.
     lab.update(Msg::Step);
     assert!(lab.now() <= ASKED_MS, "a step stays at the question: {}", lab.now());
     lab.update(Msg::Seek(45_000));
-    assert_eq!((lab.now(), lab.held()), (45_000, None));
+    assert_eq!((lab.now(), lab.view().touring.held), (45_000, None));
     // A reader who skipped it and comes back past its instant is taken back to the question.
     let mut lab = open_at(ASKING, false);
     lab.update(Msg::TourNext { animate: false });
     assert_eq!((step_of(&lab), lab.now()), (ASKING + 1, 70_000));
     lab.update(Msg::Seek(60_000));
-    assert_eq!((step_of(&lab), lab.now(), lab.held()), (ASKING, ASKED_MS, Some(Held::Seek)));
+    assert_eq!(
+        (step_of(&lab), lab.now(), lab.view().touring.held),
+        (ASKING, ASKED_MS, Some(Held::Seek))
+    );
     // Answered, the scrubber goes where it is taken.
     assert!(answer(&mut lab, WRONG));
     lab.update(Msg::Seek(60_000));
-    assert_eq!((step_of(&lab), lab.now(), lab.held()), (ASKING, 60_000, None));
+    assert_eq!((step_of(&lab), lab.now(), lab.view().touring.held), (ASKING, 60_000, None));
 }
 
 #[test]
@@ -171,10 +186,10 @@ fn an_answer_the_step_does_not_offer_changes_nothing() {
 #[test]
 fn a_tour_moving_on_by_itself_stops_at_a_question_and_waits_for_the_reader() {
     let mut lab = open_at(0, true);
-    assert!(lab.tour_autoplay() && lab.moving());
+    assert!(lab.view().touring.autoplay && lab.view().touring.moving);
     let mut ts = 0.0;
-    while lab.moving() || lab.autoplay_wait_ms().is_some() {
-        match lab.autoplay_wait_ms() {
+    while lab.view().touring.moving || lab.view().touring.autoplay_wait_ms.is_some() {
+        match lab.view().touring.autoplay_wait_ms {
             Some(_) => lab.update(Msg::TourAutoNext { animate: true }),
             None => lab.update(Msg::Frame { timestamp_ms: ts }),
         };
@@ -182,16 +197,24 @@ fn a_tour_moving_on_by_itself_stops_at_a_question_and_waits_for_the_reader() {
         assert!(ts < 600_000.0, "still going at t = {}", lab.now());
     }
     assert_eq!(step_of(&lab), ASKING, "it stops at the question");
-    assert!(lab.tour_autoplay() && !lab.playing() && lab.autoplay_wait_ms().is_none());
+    assert!(
+        lab.view().touring.autoplay
+            && !lab.view().player.playing
+            && lab.view().touring.autoplay_wait_ms.is_none()
+    );
     assert!(!lab.update(Msg::TourAutoNext { animate: false }), "and does not move on by itself");
     assert_eq!(step_of(&lab), ASKING);
     // The answer is the reader's: the tour is theirs from there.
     assert!(answer(&mut lab, RIGHT));
     assert_eq!(step_of(&lab), ASKING + 1);
-    assert!(!lab.tour_autoplay());
+    assert!(!lab.view().touring.autoplay);
     // Opened at the question with autoplay, it does not start moving.
     let lab = open_at(ASKING, true);
-    assert!(!lab.moving() && !lab.playing() && lab.autoplay_wait_ms().is_none());
+    assert!(
+        !lab.view().touring.moving
+            && !lab.view().player.playing
+            && lab.view().touring.autoplay_wait_ms.is_none()
+    );
 }
 
 #[test]

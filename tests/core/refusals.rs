@@ -29,7 +29,7 @@ fn an_apiserver_isolated_while_starting_can_be_crashed_but_not_stopped() {
     assert_eq!(allowed, expected);
     // The core refuses what is not offered, in its own words.
     lab.update(Msg::Act(Action::stop("apiserver-b")));
-    assert_eq!(lab.notice(), Some("apiserver apiserver-b is not running"));
+    assert_eq!(lab.view().notice.as_deref(), Some("apiserver apiserver-b is not running"));
 }
 
 /// A UI or a link adds an apiserver by the rule a file's `add_apiserver` step follows, in its

@@ -210,7 +210,7 @@ fn a_link_whose_action_is_invalid_opens_the_fallback_saying_which_field() {
             "Showing the default scenario."
         ]
     );
-    assert_eq!(lab.notice(), Some(notes.join(" ").as_str()));
+    assert_eq!(lab.view().notice.as_deref(), Some(notes.join(" ").as_str()));
 }
 
 #[test]

@@ -238,7 +238,7 @@ fn reader_instants(t: &tour::Tour) -> Vec<u64> {
         }
         lab.update(Msg::FramesStopped);
         let mut ts = 0.0;
-        while lab.playing() {
+        while lab.view().player.playing {
             lab.update(Msg::Frame { timestamp_ms: ts });
             ts += 100.0;
             assert!(ts < 1e7, "{} step {}: still playing at {}", t.name, i + 1, lab.now());

@@ -215,7 +215,7 @@ fn the_lab_plays_a_tour_over_an_inline_scenario_and_links_to_its_moments() {
     assert!(lab.view().touring.error.is_none());
     // Out in the sandbox, a link to this moment carries the scenario itself.
     lab.update(Msg::LeaveTour);
-    let link = lab.link_to_here();
+    let link = lab.view().link_to_here;
     let (s, tl) = Moment::decode(&link).unwrap().restore().unwrap();
     assert_eq!(s.name, "two");
     assert_eq!(tl.world().state(), lab.state().as_ref().clone());

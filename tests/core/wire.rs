@@ -125,13 +125,13 @@ fn the_lab_shows_the_requests_a_move_covered() {
     lab.update(Msg::Frame { timestamp_ms: 100.0 });
     assert_eq!(lab.now(), 10_000);
     assert_eq!(lab.view().wire_seq, seq + 1);
-    assert!(lab.wire().iter().all(|w| w.time_ms > 9_000 && w.time_ms <= 10_000));
-    assert_eq!(lab.wire().iter().filter(|w| w.key.starts_with("/masterleases/")).count(), 3);
+    assert!(lab.view().wire.iter().all(|w| w.time_ms > 9_000 && w.time_ms <= 10_000));
+    assert_eq!(lab.view().wire.iter().filter(|w| w.key.starts_with("/masterleases/")).count(), 3);
     // A seek back is a jump: nothing made before the instant arrived at shows.
     lab.update(Msg::TogglePlay);
     lab.update(Msg::Seek(20_000));
     let seq = lab.view().wire_seq;
-    assert!(lab.wire().iter().all(|w| w.time_ms == 20_000));
+    assert!(lab.view().wire.iter().all(|w| w.time_ms == 20_000));
     lab.update(Msg::Seek(5_000));
     assert_eq!(lab.view().wire_seq, seq, "no request at 5s: the last ones stay");
 }

@@ -43,7 +43,7 @@ const ANNOUNCE_UP_TO_SPEED: f64 = 1.0;
 #[derive(Properties, PartialEq)]
 pub(crate) struct StageProps {
     pub(crate) frame: Frame,
-    /// The requests of the last move (see `Lab::wire`), new when `wire_seq` changes.
+    /// The requests of the last move (`View::wire`), new when `wire_seq` changes.
     pub(crate) wire: Rc<Vec<Write>>,
     pub(crate) wire_seq: u64,
     pub(crate) generation: u64,
