@@ -507,7 +507,7 @@ impl Lab {
         self.playback.horizon.max(self.now())
     }
 
-    pub fn lang(&self) -> Lang {
+    pub(crate) fn lang(&self) -> Lang {
         self.lang
     }
 }

@@ -99,9 +99,4 @@ impl Lab {
     pub fn state(&self) -> &Rc<State> {
         &self.observed.state
     }
-
-    /// The last change of the kubernetes Endpoints' addresses in this scenario.
-    pub fn endpoints_change(&self) -> &EndpointsChange {
-        &self.observed.change
-    }
 }

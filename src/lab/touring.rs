@@ -282,7 +282,7 @@ impl Lab {
     }
 
     /// The tour being taken, if any.
-    pub fn guide(&self) -> Option<&Guide> {
+    pub(crate) fn guide(&self) -> Option<&Guide> {
         self.taking.guide.as_deref()
     }
 

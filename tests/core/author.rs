@@ -30,7 +30,7 @@ fn state(lab: &Lab) -> Json {
 /// the state the author sees there.
 fn add(lab: &mut Lab, en: &str) -> (usize, Json) {
     author(lab, Authoring::AddStep);
-    let i = lab.writer().unwrap().selected().unwrap();
+    let i = lab.view().writer.unwrap().selected().unwrap();
     author(lab, Authoring::Say { step: i, lang: Lang::En, text: en.into() });
     author(lab, Authoring::Say { step: i, lang: Lang::Zh, text: format!("{en}（中文）") });
     (i, state(lab))
@@ -90,7 +90,7 @@ fn written() -> (Lab, Vec<Json>) {
 #[test]
 fn a_tour_written_in_the_page_plays_what_the_author_saw() {
     let (lab, seen) = written();
-    let w = lab.writer().unwrap();
+    let w = lab.view().writer.unwrap();
     let file = w.file().expect("a tour");
     let f: Json = serde_json::from_str(file).unwrap();
     // The crash is a step of the scenario, written inline; the shipped scenario's own steps stay.
@@ -129,8 +129,8 @@ fn preview_takes_the_tour_and_back_returns_to_writing_at_the_step() {
     let (mut lab, _) = written();
     author(&mut lab, Authoring::Select(Some(1)));
     author(&mut lab, Authoring::Preview);
-    assert_eq!(lab.writer().unwrap().mode(), WriterMode::Previewing);
-    let g = lab.guide().expect("previewing the tour");
+    assert_eq!(lab.view().writer.unwrap().mode(), WriterMode::Previewing);
+    let g = lab.view().touring.guide.expect("previewing the tour");
     assert_eq!((g.index, g.tour.title.get(Lang::En)), (0, "Mine"));
     assert!(lab.view().touring.own, "the author's own tour, not a shipped one");
     // It has no address: a link names the moment, and there is no handout to print.
@@ -140,16 +140,16 @@ fn preview_takes_the_tour_and_back_returns_to_writing_at_the_step() {
     lab.update(Msg::TourNext { animate: false });
     assert_eq!(lab.now(), 20_000);
     lab.update(Msg::LeaveTour);
-    let w = lab.writer().unwrap();
+    let w = lab.view().writer.unwrap();
     assert_eq!((w.mode(), w.selected(), lab.now()), (WriterMode::Writing, Some(1), 20_000));
-    assert!(lab.guide().is_none());
+    assert!(lab.view().touring.guide.is_none());
     assert_eq!(w.draft().steps.len(), 3, "the draft is kept");
 }
 
 #[test]
 fn bad_edits_are_refused_by_field_and_change_nothing() {
     let (mut lab, _) = written();
-    let before = lab.writer().unwrap().draft().clone();
+    let before = lab.view().writer.unwrap().draft().clone();
     author(&mut lab, Authoring::Highlight { step: 0, spot: "moon".into(), on: true });
     assert!(
         lab.view()
@@ -174,10 +174,10 @@ fn bad_edits_are_refused_by_field_and_change_nothing() {
     );
     assert!(!author(&mut lab, Authoring::Delete(9)));
     assert!(!author(&mut lab, Authoring::Wait { step: 0, choice: Some(999) }));
-    assert_eq!(lab.writer().unwrap().draft(), &before);
+    assert_eq!(lab.view().writer.unwrap().draft(), &before);
     // A step with no narration is no tour yet: the file says so by field, and nothing is offered.
     author(&mut lab, Authoring::AddStep);
-    let w = lab.writer().unwrap();
+    let w = lab.view().writer.unwrap();
     assert_eq!(w.file().unwrap_err(), "steps[3].say: give an \"en\" or a \"zh\" text, or both");
     assert_eq!(lab.written_query(), None);
 }
@@ -202,7 +202,7 @@ fn an_action_the_world_refuses_is_told_and_not_written() {
         lab.view().notice.as_deref()
     );
     add(&mut lab, "Nothing happened.");
-    let f: Json = serde_json::from_str(lab.writer().unwrap().file().unwrap()).unwrap();
+    let f: Json = serde_json::from_str(lab.view().writer.unwrap().file().unwrap()).unwrap();
     assert_eq!(f["scenario"], "crash-one-of-three", "untouched: named, not written out");
 }
 
@@ -225,7 +225,7 @@ fn acting_in_the_past_drops_the_later_actions_and_another_scenario_restarts_the_
     assert!(lab.view().writing);
     lab.update(Msg::Seek(5_000));
     let (_, seen_b) = add(&mut lab, "Another cluster.");
-    let w = lab.writer().unwrap();
+    let w = lab.view().writer.unwrap();
     let file = w.file().unwrap();
     let f: Json = serde_json::from_str(file).unwrap();
     let actions: Vec<&Json> = f["scenario"]["steps"]
@@ -245,7 +245,7 @@ fn steps_reorder_and_waits_move_a_step_to_the_moment_shown() {
     let (mut lab, _) = written();
     author(&mut lab, Authoring::Select(Some(2)));
     author(&mut lab, Authoring::Move { from: 2, to: 0 });
-    let w = lab.writer().unwrap();
+    let w = lab.view().writer.unwrap();
     assert_eq!(w.selected(), Some(0));
     assert!(w.draft().steps[0].say.en.starts_with("Its address left"));
     // The predicate step first: it now waits from time 0 on, and the others follow it.
@@ -253,7 +253,8 @@ fn steps_reorder_and_waits_move_a_step_to_the_moment_shown() {
     assert!(matches!(w.arrivals()[0], Arrival::At(_)));
     lab.update(Msg::Seek(25_000));
     author(&mut lab, Authoring::Wait { step: 0, choice: None });
-    let s = &lab.writer().unwrap().draft().steps[0];
+    let w = lab.view().writer.unwrap();
+    let s = &w.draft().steps[0];
     assert_eq!((s.at_ms, &s.wait), (25_000, &StepWait::Instant));
 }
 
@@ -282,7 +283,7 @@ fn the_link_opens_the_written_tour() {
     assert!(q.starts_with("tour-file=%7B") && q.ends_with("&lang=zh"), "{q}");
     let (o, problems) = kube_bootstrap_lab::lab::embed::parse_query(&format!("?{q}"));
     assert!(problems.is_empty(), "{problems:?}");
-    assert_eq!(o.tour_file.as_deref(), lab.writer().unwrap().file().ok());
+    assert_eq!(o.tour_file.as_deref(), lab.view().writer.unwrap().file().ok());
 }
 
 #[test]
@@ -292,7 +293,7 @@ fn a_written_step_asks_the_reader_and_the_preview_asks_it() {
     let ask = |lab: &mut Lab, edit: AskEdit| author(lab, Authoring::Ask { step: 1, edit });
     ask(&mut lab, AskEdit::On(true));
     assert_eq!(
-        lab.writer().unwrap().file().unwrap_err(),
+        lab.view().writer.unwrap().file().unwrap_err(),
         "steps[1].ask.question: give an \"en\" or a \"zh\" text, or both"
     );
     ask(
@@ -303,7 +304,7 @@ fn a_written_step_asks_the_reader_and_the_preview_asks_it() {
     ask(&mut lab, AskEdit::AddAnswer);
     ask(&mut lab, AskEdit::AddAnswer);
     assert_eq!(
-        lab.writer().unwrap().draft().steps[1].ask.as_ref().unwrap().answers.len(),
+        lab.view().writer.unwrap().draft().steps[1].ask.as_ref().unwrap().answers.len(),
         4,
         "four at most"
     );
@@ -316,20 +317,21 @@ fn a_written_step_asks_the_reader_and_the_preview_asks_it() {
     ask(&mut lab, AskEdit::RemoveAnswer(3));
     ask(&mut lab, AskEdit::Right(1));
     ask(&mut lab, AskEdit::Why(Lang::En, "Its lease, last written at 10s, expires at 25s.".into()));
-    let w = lab.writer().unwrap();
+    let w = lab.view().writer.unwrap();
     let f: Json = serde_json::from_str(w.file().expect("a tour")).unwrap();
     assert_eq!(f["steps"][1]["ask"]["answers"].as_array().unwrap().len(), 3);
     assert_eq!(f["steps"][1]["ask"]["right"], 1);
     author(&mut lab, Authoring::Preview);
     lab.update(Msg::TourNext { animate: false });
-    assert!(lab.guide().unwrap().asks().is_some(), "the preview's step 2 asks");
+    assert!(lab.view().touring.guide.unwrap().asks().is_some(), "the preview's step 2 asks");
     lab.update(Msg::Answer { answer: 1, animate: false });
-    assert!(lab.guide().unwrap().verdict().is_some_and(|v| v.right()));
+    assert!(lab.view().touring.guide.unwrap().verdict().is_some_and(|v| v.right()));
     // The last step cannot ask: the file says so, by field.
     lab.update(Msg::LeaveTour);
     author(&mut lab, Authoring::Ask { step: 2, edit: AskEdit::On(true) });
     assert!(lab
-        .writer()
+        .view()
+        .writer
         .unwrap()
         .file()
         .unwrap_err()
@@ -344,14 +346,14 @@ fn every_shipped_tour_opens_in_the_writer_and_writes_back_the_same_tour() {
         let (mut lab, _) =
             Lab::open(Opening { tour: Some(&t.name), step: Some(2), ..Opening::default() });
         assert!(author(&mut lab, Authoring::EditTour), "{}", t.name);
-        let w = lab.writer().unwrap();
+        let w = lab.view().writer.unwrap();
         assert_eq!(
             (w.mode(), w.selected()),
             (WriterMode::Writing, Some(1)),
             "{}: at the step shown",
             t.name
         );
-        assert!(lab.guide().is_none());
+        assert!(lab.view().touring.guide.is_none());
         let file = w.file().unwrap_or_else(|e| panic!("{}: {e}", t.name));
         let back = tour::parse(file, catalogue::scenario_text).unwrap();
         let after = tour::run(&back);

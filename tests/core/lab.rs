@@ -14,7 +14,7 @@ use kube_bootstrap_lab::lab::{
 };
 
 fn step_of(lab: &Lab) -> usize {
-    lab.guide().expect("in a tour").index
+    lab.view().touring.guide.expect("in a tour").index
 }
 
 fn open_default() -> Lab {
@@ -56,7 +56,7 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
     assert_eq!(step_of(&lab), 0);
     assert_eq!(lab.view().notice.as_deref(), None);
     let (lab, notes) = Lab::open(Opening { tour: Some("nope"), ..Opening::default() });
-    assert!(lab.guide().is_none());
+    assert!(lab.view().touring.guide.is_none());
     assert_eq!(lab.source(), &Source::Builtin(DEFAULT_SCENARIO.into()));
     assert_eq!(notes, ["There is no tour \"nope\".", "Showing the default scenario."]);
     let (lab, notes) = Lab::open(Opening {
@@ -67,7 +67,7 @@ fn opening_says_what_could_not_be_opened_and_what_opened_instead() {
     });
     assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
     assert_eq!(notes, ["没有名为 \"nope\" 的导览。", "显示场景 \"nodeport-duplicate\"。"]);
-    assert_eq!(lab.lang(), Lang::Zh);
+    assert_eq!(lab.view().lang, Lang::Zh);
     // The lab tells its own notes (the page's problems are the UI's to list).
     assert_eq!(
         lab.view().notice.as_deref(),
@@ -273,7 +273,7 @@ fn acting_ends_a_tour_and_autoplay() {
         ..Opening::default()
     });
     lab.update(crash("apiserver-a"));
-    assert!(lab.guide().is_none() && !lab.view().touring.autoplay);
+    assert!(lab.view().touring.guide.is_none() && !lab.view().touring.autoplay);
 }
 
 #[test]
@@ -289,7 +289,7 @@ fn loading_a_scenario_keeps_only_how_the_reader_reads() {
     assert!(lab.update(Msg::Load(s, Source::Builtin("nodeport-duplicate".into()))));
     assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
     assert_eq!((lab.now(), lab.view().horizon, lab.view().player.forked), (0, 0, false));
-    assert_eq!((lab.view().player.speed_exp, lab.lang()), (speed, Lang::Zh));
+    assert_eq!((lab.view().player.speed_exp, lab.view().lang), (speed, Lang::Zh));
     assert_eq!(lab.view().notice.as_deref(), None, "the opening's notice is over");
     assert!(lab.view().generation > generation);
     assert_eq!(lab.state().time_ms, 0);
@@ -301,7 +301,7 @@ fn picking_a_tour_starts_it_or_says_why_not() {
     lab.update(Msg::SetLang(Lang::Zh));
     lab.update(Msg::PickTour("nope".into()));
     assert_eq!(lab.view().notice.as_deref(), Some("没有名为 \"nope\" 的导览。"));
-    assert!(lab.guide().is_none());
+    assert!(lab.view().touring.guide.is_none());
     lab.update(Msg::Slower);
     lab.update(Msg::PickTour("lease-crash-vs-stop".into()));
     assert_eq!(step_of(&lab), 0);
@@ -316,22 +316,22 @@ fn the_endpoints_change_belongs_to_the_scenario_shown() {
     lab.update(Msg::Seek(20_000));
     lab.update(crash("apiserver-b"));
     lab.update(Msg::Seek(36_000));
-    let change = lab.endpoints_change().clone();
+    let change = lab.view().change.clone();
     assert_eq!(change.removed, ["192.168.10.12"], "{change:?}");
     assert!(change.added.is_empty());
     // The change stays until the next one.
     lab.update(Msg::Seek(37_000));
-    assert_eq!(lab.endpoints_change(), &change);
+    assert_eq!(lab.view().change, change);
     // Another scenario starts with no change, though its addresses differ from the old ones.
     lab.update(Msg::PickTour("kubernetes-service".into()));
-    assert!(lab.endpoints_change().removed.is_empty() && lab.endpoints_change().added.is_empty());
-    assert!(lab.endpoints_change().seq >= change.seq);
+    assert!(lab.view().change.removed.is_empty() && lab.view().change.added.is_empty());
+    assert!(lab.view().change.seq >= change.seq);
     // Going to the next step of the tour shows the change the reader sees happen.
     let before = lab.state().endpoints.clone();
     while lab.state().endpoints == before {
         lab.update(Msg::TourNext { animate: false });
     }
-    assert!(!lab.endpoints_change().added.is_empty(), "{:?}", lab.endpoints_change());
+    assert!(!lab.view().change.added.is_empty(), "{:?}", lab.view().change);
 }
 
 #[test]
@@ -342,7 +342,7 @@ fn opening_a_tour_at_a_later_step_shows_no_change_yet() {
         ..Opening::default()
     });
     assert!(lab.now() > 0);
-    assert!(lab.endpoints_change().removed.is_empty() && lab.endpoints_change().added.is_empty());
+    assert!(lab.view().change.removed.is_empty() && lab.view().change.added.is_empty());
 }
 
 #[test]
@@ -402,7 +402,7 @@ fn a_tour_moves_forward_by_playing_and_back_by_restoring() {
     assert_eq!((step_of(&lab), lab.now(), lab.view().touring.moving), (2, t2, false));
     // Leaving keeps the state: the sandbox.
     lab.update(Msg::LeaveTour);
-    assert!(lab.guide().is_none());
+    assert!(lab.view().touring.guide.is_none());
     assert_eq!(lab.now(), t2);
     assert_eq!(lab.tour_query(), None);
 }
@@ -429,7 +429,7 @@ fn next_always_moves_to_the_next_step() {
 fn a_tour_switches_scenarios_and_back() {
     let mut lab = open_tour("master-count-vs-lease");
     let first = lab.source().clone();
-    let n = lab.guide().unwrap().tour.steps.len();
+    let n = lab.view().touring.guide.unwrap().tour.steps.len();
     let mut seen = vec![(first.clone(), lab.now())];
     for _ in 1..n {
         lab.update(Msg::TourNext { animate: false });
@@ -478,7 +478,7 @@ fn a_step_that_asks_to_watch_plays_its_interval() {
     // Step 1 says "watch the blue circles fly": it plays on by itself from t = 0, at the
     // reader's speed, and stops after its `play` with the same narration.
     let mut lab = open_tour("lease-crash-vs-stop");
-    assert_eq!(lab.guide().unwrap().step().play, Some(25_000));
+    assert_eq!(lab.view().touring.guide.unwrap().step().play, Some(25_000));
     assert!(lab.view().player.playing && lab.view().touring.moving);
     assert_eq!(lab.view().player.play_speed, lab.speed(), "at the reader's speed");
     play_until_stopped(&mut lab);

@@ -130,7 +130,7 @@ fn a_refused_name_from_the_ui_changes_nothing_and_says_why() {
             "{refusal}: nothing is recorded"
         );
         assert!(
-            lab.guide().is_some() && !lab.view().player.forked,
+            lab.view().touring.guide.is_some() && !lab.view().player.forked,
             "{refusal}: the tour goes on, no fork"
         );
     }

@@ -20,7 +20,7 @@ fn open(text: Result<&str, &str>, src: Option<&str>, step: Option<usize>) -> (La
 fn a_trainers_tour_opens_at_its_step_and_links_to_it_by_its_address() {
     let (lab, notes) = open(Ok(TOUR), Some(SRC), Some(2));
     assert!(notes.is_empty(), "{notes:?}");
-    let g = lab.guide().expect("in the tour");
+    let g = lab.view().touring.guide.expect("in the tour");
     assert_eq!((g.tour.name.as_str(), g.index, lab.now()), ("mine", 1, 20_000));
     assert_eq!(
         lab.view().link_to_here,
@@ -39,7 +39,7 @@ fn a_trainers_tour_opens_at_its_step_and_links_to_it_by_its_address() {
 fn a_file_that_does_not_read_opens_the_story_with_one_line() {
     let bad = TOUR.replace(r#""en": "One""#, r#""fr": "Un""#);
     let (lab, notes) = open(Ok(&bad), Some(SRC), None);
-    assert_eq!(lab.guide().map(|g| g.tour.name.as_str()), Some("story"));
+    assert_eq!(lab.view().touring.guide.as_ref().map(|g| g.tour.name.as_str()), Some("story"));
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(
         notes[0].starts_with(&format!(
@@ -49,7 +49,7 @@ fn a_file_that_does_not_read_opens_the_story_with_one_line() {
     );
     assert!(!notes[0].contains('\n'));
     let (lab, notes) = open(Err("HTTP 404 Not Found"), Some(SRC), None);
-    assert_eq!(lab.guide().map(|g| g.tour.name.as_str()), Some("story"));
+    assert_eq!(lab.view().touring.guide.as_ref().map(|g| g.tour.name.as_str()), Some("story"));
     assert!(notes[0].contains("(HTTP 404 Not Found); showing the story."), "{notes:?}");
 }
 
@@ -62,7 +62,7 @@ fn fetched_later_it_replaces_the_lab_in_the_readers_language() {
         step: None
     }));
     assert_eq!(
-        (lab.guide().map(|g| g.tour.name.clone()), lab.lang()),
+        (lab.view().touring.guide.as_ref().map(|g| g.tour.name.clone()), lab.view().lang),
         (Some("mine".into()), Lang::Zh)
     );
     assert!(lab.update(Msg::OpenTourFile {

@@ -16,7 +16,7 @@ const RIGHT: usize = 0;
 const WRONG: usize = 1;
 
 fn step_of(lab: &Lab) -> usize {
-    lab.guide().expect("in a tour").index
+    lab.view().touring.guide.expect("in a tour").index
 }
 
 fn open_at(step: usize, autoplay: bool) -> Lab {
@@ -48,7 +48,7 @@ fn answer(lab: &mut Lab, answer: usize) -> bool {
 #[test]
 fn answering_keeps_the_answer_moves_on_and_the_next_step_says_whether_it_was_right() {
     let mut lab = open_at(ASKING, false);
-    let g = lab.guide().unwrap();
+    let g = lab.view().touring.guide.unwrap();
     let ask = g.asks().expect("the step asks").clone();
     assert_eq!(ask.right, RIGHT);
     assert!(g.verdict().is_none(), "the step before asked nothing");
@@ -60,7 +60,7 @@ fn answering_keeps_the_answer_moves_on_and_the_next_step_says_whether_it_was_rig
     assert!(!lab.update(Msg::Answer { answer: WRONG, animate: true }), "the first pick stands");
     play_until_still(&mut lab);
     assert_eq!(lab.now(), 70_000, "apiserver-c stops at 70s and its address leaves then");
-    let g = lab.guide().unwrap();
+    let g = lab.view().touring.guide.unwrap();
     assert_eq!((g.index, g.answered(ASKING)), (ASKING + 1, Some(RIGHT)));
     let v = g.verdict().expect("a verdict");
     assert!(v.right());
@@ -70,18 +70,18 @@ fn answering_keeps_the_answer_moves_on_and_the_next_step_says_whether_it_was_rig
     );
     // Back shows the question with the answer picked, forward the verdict again.
     lab.update(Msg::TourBack);
-    let g = lab.guide().unwrap();
+    let g = lab.view().touring.guide.unwrap();
     assert_eq!((g.index, g.answered(ASKING)), (ASKING, Some(RIGHT)));
     assert!(g.verdict().is_none());
     lab.update(Msg::TourNext { animate: false });
-    assert!(lab.guide().unwrap().verdict().is_some_and(|v| v.right()));
+    assert!(lab.view().touring.guide.unwrap().verdict().is_some_and(|v| v.right()));
 }
 
 #[test]
 fn a_wrong_answer_gets_the_right_one_beside_it() {
     let mut lab = open_at(ASKING, false);
     assert!(answer(&mut lab, WRONG));
-    let g = lab.guide().unwrap();
+    let g = lab.view().touring.guide.unwrap();
     let v = g.verdict().expect("a verdict");
     assert_eq!((g.index, v.picked, v.right()), (ASKING + 1, WRONG, false));
     assert_eq!(v.right_answer(), &v.ask.answers[RIGHT]);
@@ -89,14 +89,17 @@ fn a_wrong_answer_gets_the_right_one_beside_it() {
     // Going back, the reader may answer again: the new pick is kept.
     lab.update(Msg::TourBack);
     assert!(answer(&mut lab, 2));
-    assert_eq!(lab.guide().unwrap().verdict().map(|v| (v.picked, v.right())), Some((2, false)));
+    assert_eq!(
+        lab.view().touring.guide.unwrap().verdict().map(|v| (v.picked, v.right())),
+        Some((2, false))
+    );
 }
 
 #[test]
 fn next_skips_the_question_without_a_verdict() {
     let mut lab = open_at(ASKING, false);
     lab.update(Msg::TourNext { animate: false });
-    let g = lab.guide().unwrap();
+    let g = lab.view().touring.guide.unwrap();
     assert_eq!((g.index, g.answered(ASKING)), (ASKING + 1, None));
     assert!(g.verdict().is_none());
 }
@@ -167,15 +170,15 @@ fn the_scrubber_stops_at_an_unanswered_question_and_takes_a_reader_back_to_it() 
 #[test]
 fn an_answer_the_step_does_not_offer_changes_nothing() {
     let mut lab = open_at(ASKING, false);
-    let (t, n) = (lab.now(), lab.guide().unwrap().asks().unwrap().answers.len());
+    let (t, n) = (lab.now(), lab.view().touring.guide.unwrap().asks().unwrap().answers.len());
     assert!(!answer(&mut lab, n), "no answer {n}");
     assert_eq!(
-        (step_of(&lab), lab.now(), lab.guide().unwrap().answered(ASKING)),
+        (step_of(&lab), lab.now(), lab.view().touring.guide.unwrap().answered(ASKING)),
         (ASKING, t, None)
     );
     // A step that asks nothing takes no answer.
     let mut lab = open_at(0, false);
-    assert!(lab.guide().unwrap().asks().is_none());
+    assert!(lab.view().touring.guide.unwrap().asks().is_none());
     assert!(!answer(&mut lab, 0));
     assert_eq!(step_of(&lab), 0);
     // Nor does the sandbox.
@@ -238,7 +241,8 @@ fn at_least_four_tours_ask_and_every_question_is_answered_by_its_next_step() {
                 }
                 assert!(answer(&mut lab, k), "{} step {}", tour.name, i + 1);
                 assert!(lab.view().touring.error.is_none(), "{:?}", lab.view().touring.error);
-                let v = lab.guide().unwrap().verdict().expect("a verdict");
+                let g = lab.view().touring.guide.unwrap();
+                let v = g.verdict().expect("a verdict");
                 assert_eq!(v.right(), k == ask.right, "{} step {} answer {k}", tour.name, i + 1);
             }
         }

@@ -243,7 +243,13 @@ fn reader_instants(t: &tour::Tour) -> Vec<u64> {
             ts += 100.0;
             assert!(ts < 1e7, "{} step {}: still playing at {}", t.name, i + 1, lab.now());
         }
-        assert_eq!(lab.guide().map(|g| g.index), Some(i), "{} step {}", t.name, i + 1);
+        assert_eq!(
+            lab.view().touring.guide.as_ref().map(|g| g.index),
+            Some(i),
+            "{} step {}",
+            t.name,
+            i + 1
+        );
         out.push(lab.now());
     }
     out
@@ -325,7 +331,7 @@ fn a_tour_prints_by_the_query_that_names_it() {
     );
     let (lab, _) = Lab::open(file(None));
     assert!(
-        lab.guide().is_some() && lab.view().touring.print_query.is_none(),
+        lab.view().touring.guide.is_some() && lab.view().touring.print_query.is_none(),
         "inline: no address prints it"
     );
 }

@@ -207,7 +207,7 @@ fn the_lab_plays_a_tour_over_an_inline_scenario_and_links_to_its_moments() {
     assert_eq!(lab.scenario().name, "two");
     assert!(matches!(lab.source(), Source::Inline(_)));
     lab.update(Msg::TourNext { animate: false });
-    assert_eq!((lab.guide().unwrap().index, lab.now()), (1, 30_000));
+    assert_eq!((lab.view().touring.guide.unwrap().index, lab.now()), (1, 30_000));
     lab.update(Msg::TourNext { animate: false });
     assert_eq!(lab.source(), &Source::Builtin("crash-one-of-three".into()));
     lab.update(Msg::TourNext { animate: false });

@@ -219,11 +219,6 @@ fn take_lab(take: &Take, at: u64) -> Result<Lab, String> {
 }
 
 impl Lab {
-    /// The tour being written, if the author has started one (whether writing now or not).
-    pub fn writer(&self) -> Option<&Rc<Writer>> {
-        self.writer.as_ref()
-    }
-
     /// Whether the author is writing now (the sandbox takes actions as the scenario's steps).
     pub(crate) fn writing(&self) -> bool {
         self.writer.as_ref().is_some_and(|w| w.mode == Mode::Writing)
