@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     match Moment::decode(trimmed) {
-        Ok(m) if opened => assert_eq!(lab.now(), m.time_ms),
+        Ok(m) if opened => assert_eq!(lab.view().player.now, m.time_ms),
         Ok(_) => {
             // Decoded but not restorable (an unknown scenario, a file that does not parse).
             assert_eq!(notes.len(), 2, "{notes:?}");

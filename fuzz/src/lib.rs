@@ -77,7 +77,7 @@ fn names_unknown_key(msg: &str) -> bool {
 
 /// The state of a lab as JSON: what "the world unchanged" compares.
 pub fn lab_json(lab: &Lab) -> String {
-    serde_json::to_string(&**lab.state()).expect("the state serialises")
+    serde_json::to_string(&*lab.view().state).expect("the state serialises")
 }
 
 /// The lab a page opens with nothing asked of it: the default scenario at 0.

@@ -475,17 +475,13 @@ impl Lab {
         .encode()
     }
 
-    pub fn now(&self) -> u64 {
+    pub(crate) fn now(&self) -> u64 {
         self.timeline.world().now()
     }
 
     /// When the simulation next does something, if it will.
     pub fn next_time(&self) -> Option<u64> {
         self.timeline.world().next_time()
-    }
-
-    pub fn scenario(&self) -> &Scenario {
-        &self.scenario
     }
 
     pub fn source(&self) -> &Source {

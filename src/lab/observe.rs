@@ -94,9 +94,4 @@ impl Lab {
             o.addresses = now;
         }
     }
-
-    /// The state of the world now (shared: taken once per change).
-    pub fn state(&self) -> &Rc<State> {
-        &self.observed.state
-    }
 }

@@ -25,7 +25,7 @@ fn the_address_names_the_scenario_picked_not_the_one_opened() {
     // Reloaded, it opens what was shown.
     let (path, fragment) = address.split_once('#').unwrap();
     let again = open(Opening { link: Some(fragment), ..Opening::default() });
-    assert_eq!(again.scenario().name, "crash-vs-graceful-stop", "{path}");
+    assert_eq!(again.view().scenario.name, "crash-vs-graceful-stop", "{path}");
 }
 
 #[test]
@@ -84,7 +84,7 @@ fn an_imported_cluster_is_named_not_carried_and_opens_again_from_what_the_page_k
         ..Opening::default()
     });
     assert!(again.view().imported && again.view().notice.is_none(), "{:?}", again.view().notice);
-    assert_eq!(again.state().services.len(), lab.state().services.len());
+    assert_eq!(again.view().state.services.len(), lab.view().state.services.len());
     // Another scenario afterwards is no import.
     lab.update(Msg::Load(
         catalogue::scenario("crash-one-of-three").unwrap(),
@@ -108,7 +108,7 @@ fn a_kept_import_that_does_not_read_is_dropped_with_one_line() {
         let (lab, notes) =
             Lab::open(Opening { link: Some("imported"), imported: kept, ..Opening::default() });
         assert!(!lab.view().imported, "{kept:?}");
-        assert_eq!(lab.scenario().name, "crash-one-of-three", "the default scenario instead");
+        assert_eq!(lab.view().scenario.name, "crash-one-of-three", "the default scenario instead");
         let notice = lab.view().notice.unwrap();
         assert!(notice.contains(want) && !notice.contains('\n'), "{notice}");
         assert_eq!(notes.len(), 2, "{notes:?}");

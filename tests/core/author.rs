@@ -23,7 +23,7 @@ fn author(lab: &mut Lab, m: Authoring) -> bool {
 }
 
 fn state(lab: &Lab) -> Json {
-    serde_json::to_value(&**lab.state()).unwrap()
+    serde_json::to_value(&*lab.view().state).unwrap()
 }
 
 /// Adds a step at the moment shown with narration in both languages; returns its index and
@@ -138,10 +138,13 @@ fn preview_takes_the_tour_and_back_returns_to_writing_at_the_step() {
     assert!(view.link_to_here.starts_with('#'), "{}", view.link_to_here);
     assert_eq!(view.touring.print_query, None);
     lab.update(Msg::TourNext { animate: false });
-    assert_eq!(lab.now(), 20_000);
+    assert_eq!(lab.view().player.now, 20_000);
     lab.update(Msg::LeaveTour);
     let w = lab.view().writer.unwrap();
-    assert_eq!((w.mode(), w.selected(), lab.now()), (WriterMode::Writing, Some(1), 20_000));
+    assert_eq!(
+        (w.mode(), w.selected(), lab.view().player.now),
+        (WriterMode::Writing, Some(1), 20_000)
+    );
     assert!(lab.view().touring.guide.is_none());
     assert_eq!(w.draft().steps.len(), 3, "the draft is kept");
 }

@@ -91,8 +91,8 @@ fn a_key_is_summed_up_from_what_etcd_holds() {
     use kube_bootstrap_lab::lab::{key_summary, Lab, Opening};
     let (lab, _) =
         Lab::open(Opening { scenario: Some("crash-one-of-three"), ..Opening::default() });
-    let st = lab.state();
-    let say = |key: &str, t| key_summary(key, st, t);
+    let st = lab.view().state;
+    let say = |key: &str, t| key_summary(key, &st, t);
     assert_eq!(
         say("/masterleases/192.168.10.11", Lang::En).as_deref(),
         Some("192.168.10.11, the lease of apiserver-a")

@@ -88,10 +88,10 @@ fn every_experiment_shows_what_it_says_to_watch() {
 fn one_click_sets_an_experiment_up_and_acting_leaves_it() {
     let (mut lab, _) =
         Lab::open(Opening { scenario: Some("crash-vs-graceful-stop"), ..Opening::default() });
-    let e = lab.scenario().experiments[0].clone();
+    let e = lab.view().scenario.experiments[0].clone();
     assert!(lab.update(Msg::Try(0)));
     assert_eq!(lab.trying(), Some((0, &e)));
-    assert_eq!(lab.now(), e.start_ms());
+    assert_eq!(lab.view().player.now, e.start_ms());
     assert!(lab.view().player.playing, "it plays at once");
     assert!(lab.view().link_to_here.contains("try=0"), "a link to a moment of it names it");
     let generation = lab.view().generation;
@@ -140,17 +140,20 @@ fn a_link_names_the_experiment_set_up_and_reopens_it() {
     let (mut lab, _) =
         Lab::open(Opening { scenario: Some("crash-vs-graceful-stop"), ..Opening::default() });
     lab.update(Msg::Try(1));
-    let e = lab.scenario().experiments[1].clone();
+    let e = lab.view().scenario.experiments[1].clone();
     let link = lab.view().link_to_here;
     assert!(link.contains("try=1") && !link.contains("actions="), "{link}");
     // Opened elsewhere: the same moment, the experiment set up, its actions ahead replaying on.
     let (mut other, notes) = Lab::open(Opening { link: Some(&link), ..Opening::default() });
     assert!(notes.is_empty(), "{notes:?}");
-    assert_eq!((other.now(), other.trying().map(|(i, _)| i)), (lab.now(), Some(1)));
+    assert_eq!(
+        (other.view().player.now, other.trying().map(|(i, _)| i)),
+        (lab.view().player.now, Some(1))
+    );
     let last = e.actions().last().unwrap().0;
     lab.update(Msg::Seek(last));
     other.update(Msg::Seek(last));
-    assert_eq!(*lab.state(), *other.state(), "both run the experiment's actions");
+    assert_eq!(*lab.view().state, *other.view().state, "both run the experiment's actions");
     let bad = link.replace("try=1", "try=9");
     let (_, notes) = Lab::open(Opening { link: Some(&bad), ..Opening::default() });
     assert!(notes[0].contains("link: try: the scenario offers"), "{notes:?}");

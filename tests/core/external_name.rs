@@ -91,6 +91,6 @@ fn the_lab_accepts_an_external_name_service_from_a_reader() {
         Action::from_json("", create(json!({"name": "db", "type": "ExternalName"}))).unwrap();
     lab.update(Msg::Act(action));
     assert_eq!(lab.view().notice.as_deref(), None);
-    let db = lab.state().services.iter().find(|s| s.name == "db").cloned().expect("db exists");
+    let db = lab.view().state.services.iter().find(|s| s.name == "db").cloned().expect("db exists");
     assert_eq!((db.cluster_ip.as_str(), db.cluster_ips.len()), ("", 0));
 }

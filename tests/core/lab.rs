@@ -42,7 +42,7 @@ fn play_while(lab: &mut Lab, going: fn(&Lab) -> bool) {
         lab.update(Msg::Frame { timestamp_ms: ts });
         ts += 100.0;
     }
-    panic!("still going at t = {}", lab.now());
+    panic!("still going at t = {}", lab.view().player.now);
 }
 
 /// Plays until a tour step being moved to is reached.
@@ -92,7 +92,7 @@ fn a_link_past_the_time_ceiling_is_refused_and_an_anchor_is_no_link() {
         ..Opening::default()
     });
     assert_eq!(lab.source(), &Source::Builtin(DEFAULT_SCENARIO.into()));
-    assert_eq!(lab.now(), 0);
+    assert_eq!(lab.view().player.now, 0);
     assert!(notes[0].starts_with("This link could not be opened (link: t: "), "{notes:?}");
     assert_eq!(notes[1], "Showing the default scenario.");
     for anchor in ["#install", "#", "  "] {
@@ -117,16 +117,16 @@ fn autoplay_plays_a_scenario_and_moves_a_tour_on_by_itself() {
     let (mut lab, _) =
         Lab::open(Opening { tour: Some("story"), autoplay: true, ..Opening::default() });
     assert!(lab.view().player.playing && lab.view().touring.autoplay && lab.view().touring.moving);
-    assert_eq!((step_of(&lab), lab.now()), (0, 0));
+    assert_eq!((step_of(&lab), lab.view().player.now), (0, 0));
     assert_eq!(lab.view().touring.autoplay_wait_ms, None, "nothing waits at t = 0");
     let mut real = 0.0;
     lab.update(Msg::Frame { timestamp_ms: real });
     while step_of(&lab) == 0 {
         real += MAX_FRAME_MS;
         lab.update(Msg::Frame { timestamp_ms: real });
-        assert!(real < 30_000.0, "stuck at {}", lab.now());
+        assert!(real < 30_000.0, "stuck at {}", lab.view().player.now);
     }
-    assert_eq!(lab.now(), 32_000, "step 2 shows when the crash happens");
+    assert_eq!(lab.view().player.now, 32_000, "step 2 shows when the crash happens");
     assert!((4_000.0..=20_000.0).contains(&real), "read for {real} ms");
     assert!(lab.view().touring.moving && lab.view().touring.autoplay, "and goes on by itself");
     // One click hands over: the story stops where it is.
@@ -152,10 +152,10 @@ fn pause_pauses_a_story_that_moves_by_itself() {
         !lab.view().player.playing && !lab.view().touring.autoplay,
         "Pause hands the story over, paused"
     );
-    let at = lab.now();
+    let at = lab.view().player.now;
     lab.update(Msg::Frame { timestamp_ms: 2.0 * MAX_FRAME_MS });
     lab.update(Msg::Frame { timestamp_ms: 3.0 * MAX_FRAME_MS });
-    assert_eq!(lab.now(), at, "the clock stays");
+    assert_eq!(lab.view().player.now, at, "the clock stays");
     assert!(lab.update(Msg::TogglePlay));
     assert!(
         lab.view().player.playing && !lab.view().touring.autoplay,
@@ -194,32 +194,32 @@ fn frames_move_time_by_the_real_time_between_them_clamped() {
     lab.update(Msg::SetSpeed(0.0));
     // Paused: frames move nothing.
     assert!(!lab.update(Msg::Frame { timestamp_ms: 1000.0 }));
-    assert_eq!(lab.now(), 0);
+    assert_eq!(lab.view().player.now, 0);
     lab.update(Msg::TogglePlay);
     assert!(lab.view().player.playing);
     // The first frame only starts the clock.
     assert!(!lab.update(Msg::Frame { timestamp_ms: 5000.0 }));
     assert!(lab.update(Msg::Frame { timestamp_ms: 5016.0 }));
-    assert_eq!(lab.now(), 16);
+    assert_eq!(lab.view().player.now, 16);
     // A stall of five seconds moves the clock by one frame's worth at most.
     lab.update(Msg::Frame { timestamp_ms: 10_016.0 });
-    assert_eq!(lab.now(), 16 + MAX_FRAME_MS as u64);
+    assert_eq!(lab.view().player.now, 16 + MAX_FRAME_MS as u64);
     // A clock that goes backwards moves nothing.
     assert!(!lab.update(Msg::Frame { timestamp_ms: 9_000.0 }));
-    assert_eq!(lab.now(), 116);
+    assert_eq!(lab.view().player.now, 116);
     // The speed multiplies: 10× for 50 ms is half a second.
     lab.update(Msg::SetSpeed(1.0));
     lab.update(Msg::Frame { timestamp_ms: 9_050.0 });
-    assert_eq!(lab.now(), 616);
+    assert_eq!(lab.view().player.now, 616);
     // After the frames stopped (a hidden tab), the next one starts the clock afresh.
     assert!(!lab.update(Msg::FramesStopped));
     assert!(!lab.update(Msg::Frame { timestamp_ms: 60_000.0 }));
-    assert_eq!(lab.now(), 616);
+    assert_eq!(lab.view().player.now, 616);
     // Pausing and playing again starts afresh too.
     lab.update(Msg::TogglePlay);
     lab.update(Msg::TogglePlay);
     lab.update(Msg::Frame { timestamp_ms: 90_000.0 });
-    assert_eq!(lab.now(), 616);
+    assert_eq!(lab.view().player.now, 616);
     assert_eq!(lab.view().horizon, 616);
 }
 
@@ -230,16 +230,16 @@ fn seeking_and_stepping() {
     let next = lab.next_time().expect("something happens");
     lab.update(Msg::Step);
     assert!(!lab.view().player.playing, "stepping pauses");
-    assert_eq!(lab.now(), next);
+    assert_eq!(lab.view().player.now, next);
     lab.update(Msg::Seek(30_000));
-    assert_eq!((lab.now(), lab.view().horizon), (30_000, 30_000));
+    assert_eq!((lab.view().player.now, lab.view().horizon), (30_000, 30_000));
     // Back goes to the previous marked moment, and the horizon stays.
     let prev =
         lab.view().marks.iter().map(|m| m.time_ms).filter(|&t| t < 30_000).max().unwrap_or(0);
     lab.update(Msg::StepBack);
-    assert_eq!((lab.now(), lab.view().horizon), (prev, 30_000));
+    assert_eq!((lab.view().player.now, lab.view().horizon), (prev, 30_000));
     lab.update(Msg::Seek(10_000));
-    assert_eq!((lab.now(), lab.view().horizon), (10_000, 30_000));
+    assert_eq!((lab.view().player.now, lab.view().horizon), (10_000, 30_000));
 }
 
 #[test]
@@ -288,11 +288,14 @@ fn loading_a_scenario_keeps_only_how_the_reader_reads() {
     let s = kube_bootstrap_lab::lab::catalogue::scenario("nodeport-duplicate").unwrap();
     assert!(lab.update(Msg::Load(s, Source::Builtin("nodeport-duplicate".into()))));
     assert_eq!(lab.source(), &Source::Builtin("nodeport-duplicate".into()));
-    assert_eq!((lab.now(), lab.view().horizon, lab.view().player.forked), (0, 0, false));
+    assert_eq!(
+        (lab.view().player.now, lab.view().horizon, lab.view().player.forked),
+        (0, 0, false)
+    );
     assert_eq!((lab.view().player.speed_exp, lab.view().lang), (speed, Lang::Zh));
     assert_eq!(lab.view().notice.as_deref(), None, "the opening's notice is over");
     assert!(lab.view().generation > generation);
-    assert_eq!(lab.state().time_ms, 0);
+    assert_eq!(lab.view().state.time_ms, 0);
 }
 
 #[test]
@@ -327,8 +330,8 @@ fn the_endpoints_change_belongs_to_the_scenario_shown() {
     assert!(lab.view().change.removed.is_empty() && lab.view().change.added.is_empty());
     assert!(lab.view().change.seq >= change.seq);
     // Going to the next step of the tour shows the change the reader sees happen.
-    let before = lab.state().endpoints.clone();
-    while lab.state().endpoints == before {
+    let before = lab.view().state.endpoints.clone();
+    while lab.view().state.endpoints == before {
         lab.update(Msg::TourNext { animate: false });
     }
     assert!(!lab.view().change.added.is_empty(), "{:?}", lab.view().change);
@@ -341,7 +344,7 @@ fn opening_a_tour_at_a_later_step_shows_no_change_yet() {
         step: Some(4),
         ..Opening::default()
     });
-    assert!(lab.now() > 0);
+    assert!(lab.view().player.now > 0);
     assert!(lab.view().change.removed.is_empty() && lab.view().change.added.is_empty());
 }
 
@@ -360,13 +363,13 @@ fn a_tour_opens_at_the_step_asked_for() {
     walked.update(Msg::TourNext { animate: false });
     let (lab, notes) = open(3);
     assert!(notes.is_empty(), "{notes:?}");
-    assert_eq!((step_of(&lab), lab.now()), (2, walked.now()));
+    assert_eq!((step_of(&lab), lab.view().player.now), (2, walked.view().player.now));
     assert!(!lab.view().touring.moving && !lab.view().player.playing);
     // Back from there is a restore of step 2, found on the way.
     let mut lab = lab;
     lab.update(Msg::TourBack);
     walked.update(Msg::TourBack);
-    assert_eq!((step_of(&lab), lab.now()), (1, walked.now()));
+    assert_eq!((step_of(&lab), lab.view().player.now), (1, walked.view().player.now));
     let (lab, notes) = open(99);
     assert_eq!(step_of(&lab), 0);
     assert_eq!(notes, ["The tour \"lease-crash-vs-stop\" has 6 steps, not 99; showing the first."]);
@@ -375,7 +378,7 @@ fn a_tour_opens_at_the_step_asked_for() {
 #[test]
 fn a_tour_moves_forward_by_playing_and_back_by_restoring() {
     let mut lab = open_tour("lease-crash-vs-stop");
-    let t0 = lab.now();
+    let t0 = lab.view().player.now;
     // Animated: it plays toward the step's instant and stops exactly there; the step's
     // narration appears when the clock gets there, not before.
     lab.update(Msg::TourNext { animate: true });
@@ -388,22 +391,22 @@ fn a_tour_moves_forward_by_playing_and_back_by_restoring() {
     play_until_still(&mut lab);
     assert!(!lab.view().touring.moving && !lab.view().player.playing);
     assert_eq!(step_of(&lab), 1, "shown on arrival");
-    let t1 = lab.now();
+    let t1 = lab.view().player.now;
     assert!(t1 > t0);
     // Not animated: at once.
     lab.update(Msg::TourNext { animate: false });
     assert_eq!(step_of(&lab), 2);
     assert!(!lab.view().touring.moving && !lab.view().player.playing);
-    let t2 = lab.now();
+    let t2 = lab.view().player.now;
     // Back restores the earlier instant; forward to a step seen before is a restore as well.
     lab.update(Msg::TourBack);
-    assert_eq!((step_of(&lab), lab.now()), (1, t1));
+    assert_eq!((step_of(&lab), lab.view().player.now), (1, t1));
     lab.update(Msg::TourNext { animate: true });
-    assert_eq!((step_of(&lab), lab.now(), lab.view().touring.moving), (2, t2, false));
+    assert_eq!((step_of(&lab), lab.view().player.now, lab.view().touring.moving), (2, t2, false));
     // Leaving keeps the state: the sandbox.
     lab.update(Msg::LeaveTour);
     assert!(lab.view().touring.guide.is_none());
-    assert_eq!(lab.now(), t2);
+    assert_eq!(lab.view().player.now, t2);
     assert_eq!(lab.tour_query(), None);
 }
 
@@ -417,12 +420,12 @@ fn next_always_moves_to_the_next_step() {
     lab.update(Msg::TourNext { animate: true });
     assert!(!lab.view().touring.moving);
     assert_eq!(step_of(&lab), 1, "one press, one step: step 2 is shown");
-    let t1 = lab.now();
+    let t1 = lab.view().player.now;
     // The next press goes on to step 3 (it does not stop again on step 2).
     lab.update(Msg::TourNext { animate: true });
     play_until_still(&mut lab);
     assert_eq!(step_of(&lab), 2);
-    assert!(lab.now() > t1);
+    assert!(lab.view().player.now > t1);
 }
 
 #[test]
@@ -430,16 +433,16 @@ fn a_tour_switches_scenarios_and_back() {
     let mut lab = open_tour("master-count-vs-lease");
     let first = lab.source().clone();
     let n = lab.view().touring.guide.unwrap().tour.steps.len();
-    let mut seen = vec![(first.clone(), lab.now())];
+    let mut seen = vec![(first.clone(), lab.view().player.now)];
     for _ in 1..n {
         lab.update(Msg::TourNext { animate: false });
         assert!(lab.view().touring.error.is_none(), "{:?}", lab.view().touring.error);
-        seen.push((lab.source().clone(), lab.now()));
+        seen.push((lab.source().clone(), lab.view().player.now));
     }
     assert!(seen.iter().any(|(s, _)| *s != first), "the tour uses more than one scenario");
     for i in (0..n - 1).rev() {
         lab.update(Msg::TourBack);
-        assert_eq!((lab.source().clone(), lab.now()), seen[i], "step {}", i + 1);
+        assert_eq!((lab.source().clone(), lab.view().player.now), seen[i], "step {}", i + 1);
     }
 }
 
@@ -450,20 +453,20 @@ fn time_stops_at_the_ceiling_of_virtual_time() {
     let max = kube_bootstrap_lab::contract::scenario::MAX_TIME_MS;
     let mut lab = open_default();
     lab.update(Msg::Seek(max + 60_000));
-    assert_eq!(lab.now(), max);
+    assert_eq!(lab.view().player.now, max);
     lab.update(Msg::Seek(max - 100));
     lab.update(Msg::SetSpeed(2.0));
     lab.update(Msg::TogglePlay);
     lab.update(Msg::Frame { timestamp_ms: 0.0 });
     lab.update(Msg::Frame { timestamp_ms: 50.0 });
-    assert_eq!(lab.now(), max);
+    assert_eq!(lab.view().player.now, max);
     assert!(!lab.view().player.playing, "playing stops at the ceiling");
     assert_eq!(
         lab.view().notice.as_deref(),
         Some("The lab runs at most 2h0m0s of virtual time; time stops here.")
     );
     lab.update(Msg::Step);
-    assert_eq!(lab.now(), max, "no event past the ceiling");
+    assert_eq!(lab.view().player.now, max, "no event past the ceiling");
     let link = lab.link();
     assert!(kube_bootstrap_lab::lab::share::Moment::decode(&link).is_ok(), "{link}");
 }
@@ -482,20 +485,23 @@ fn a_step_that_asks_to_watch_plays_its_interval() {
     assert!(lab.view().player.playing && lab.view().touring.moving);
     assert_eq!(lab.view().player.play_speed, lab.speed(), "at the reader's speed");
     play_until_stopped(&mut lab);
-    assert_eq!((step_of(&lab), lab.now()), (0, 25_000));
+    assert_eq!((step_of(&lab), lab.view().player.now), (0, 25_000));
     // Next from there moves exactly one step, to the crash at 32s.
     lab.update(Msg::TourNext { animate: false });
-    assert_eq!((step_of(&lab), lab.now()), (1, 32_000));
+    assert_eq!((step_of(&lab), lab.view().player.now), (1, 32_000));
     // Next while it still plays stops the playing and moves one step.
     let mut lab = open_tour("lease-crash-vs-stop");
     lab.update(Msg::FramesStopped);
     lab.update(Msg::Frame { timestamp_ms: 0.0 });
     lab.update(Msg::Frame { timestamp_ms: 100.0 });
     lab.update(Msg::TourNext { animate: false });
-    assert_eq!((step_of(&lab), lab.now(), lab.view().player.playing), (1, 32_000, false));
+    assert_eq!(
+        (step_of(&lab), lab.view().player.now, lab.view().player.playing),
+        (1, 32_000, false)
+    );
     // Back to it plays it again; a story moving by itself needs no push (it plays anyway).
     lab.update(Msg::TourBack);
-    assert!(lab.view().player.playing && step_of(&lab) == 0 && lab.now() == 0);
+    assert!(lab.view().player.playing && step_of(&lab) == 0 && lab.view().player.now == 0);
 }
 
 #[test]
@@ -529,10 +535,10 @@ fn play_in_a_tour_moves_the_narration_with_the_clock() {
     );
     assert_eq!(step_of(&lab), 0, "step 2 shows when the clock gets to it");
     play_until_stopped(&mut lab);
-    assert_eq!((step_of(&lab), lab.now()), (1, 32_000));
+    assert_eq!((step_of(&lab), lab.view().player.now), (1, 32_000));
     lab.update(Msg::TogglePlay);
     play_until_stopped(&mut lab);
-    assert_eq!((step_of(&lab), lab.now()), (2, 45_000));
+    assert_eq!((step_of(&lab), lab.view().player.now), (2, 45_000));
     // Pause while moving: the clock and the narration stay.
     lab.update(Msg::TogglePlay);
     lab.update(Msg::FramesStopped);
@@ -552,7 +558,7 @@ fn play_in_a_tour_moves_the_narration_with_the_clock() {
     assert_eq!(step_of(&lab), 3, "the rewrite at 50s, found when Play moved towards it");
     // It asks: unanswered, the clock stops at its instant (tests/core/predict.rs); answered, the
     // tour is at the moment that answers it (70s).
-    assert_eq!(lab.now(), 50_000);
+    assert_eq!(lab.view().player.now, 50_000);
     lab.update(Msg::Answer { answer: 0, animate: false });
     // Past steps not found yet, Play shows them at once; on the last step it plays on.
     lab.update(Msg::Seek(75_000));

@@ -119,11 +119,11 @@ fn a_refused_name_from_the_ui_changes_nothing_and_says_why() {
         let (mut lab, _) =
             Lab::open(Opening { tour: Some("lease-crash-vs-stop"), ..Opening::default() });
         lab.update(Msg::Seek(20_000));
-        let (state, link, events) = (lab.state().clone(), lab.link(), lab.view().events.len());
+        let (state, link, events) = (lab.view().state.clone(), lab.link(), lab.view().events.len());
         lab.update(Msg::Act(action));
         let notice = lab.view().notice.as_deref().unwrap_or_default().to_string();
         assert!(notice.starts_with(refusal) && notice.contains("metadata.name: "), "{notice}");
-        assert_eq!(lab.state(), &state, "{refusal}: the cluster is as it was");
+        assert_eq!(lab.view().state, state, "{refusal}: the cluster is as it was");
         assert_eq!(
             (lab.link(), lab.view().events.len()),
             (link, events),
@@ -138,7 +138,7 @@ fn a_refused_name_from_the_ui_changes_nothing_and_says_why() {
     let mut lab = open_default();
     lab.update(Msg::Act(service("web")));
     assert_eq!(lab.view().notice.as_deref(), None);
-    assert!(lab.state().services.iter().any(|s| s.name == "web"));
+    assert!(lab.view().state.services.iter().any(|s| s.name == "web"));
 }
 
 #[test]
@@ -233,10 +233,10 @@ mod props {
         fn a_refused_name_never_changes_the_lab(name in "[ A-Z_.]{1,3}[a-z]{0,3}", pod_too in any::<bool>()) {
             let mut lab = open_default();
             lab.update(Msg::Seek(10_000));
-            let (state, link) = (lab.state().clone(), lab.link());
+            let (state, link) = (lab.view().state.clone(), lab.link());
             lab.update(Msg::Act(if pod_too { pod(&format!("-{name}")) } else { service(&name) }));
             prop_assert!(lab.view().notice.as_deref().is_some_and(|n| n.contains("metadata.name: Invalid value: ")));
-            prop_assert_eq!(lab.state(), &state);
+            prop_assert_eq!(lab.view().state, state);
             prop_assert_eq!(lab.link(), link);
         }
     }

@@ -21,7 +21,7 @@ fn a_trainers_tour_opens_at_its_step_and_links_to_it_by_its_address() {
     let (lab, notes) = open(Ok(TOUR), Some(SRC), Some(2));
     assert!(notes.is_empty(), "{notes:?}");
     let g = lab.view().touring.guide.expect("in the tour");
-    assert_eq!((g.tour.name.as_str(), g.index, lab.now()), ("mine", 1, 20_000));
+    assert_eq!((g.tour.name.as_str(), g.index, lab.view().player.now), ("mine", 1, 20_000));
     assert_eq!(
         lab.view().link_to_here,
         "?tour-src=https%3A%2F%2Ftrainer.example%2Ftours%2Fmine.json&step=2"

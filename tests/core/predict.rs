@@ -37,7 +37,7 @@ fn play_until_still(lab: &mut Lab) {
     while lab.view().touring.moving {
         lab.update(Msg::Frame { timestamp_ms: ts });
         ts += MAX_FRAME_MS;
-        assert!(ts < 600_000.0, "still moving at t = {}", lab.now());
+        assert!(ts < 600_000.0, "still moving at t = {}", lab.view().player.now);
     }
 }
 
@@ -59,7 +59,11 @@ fn answering_keeps_the_answer_moves_on_and_the_next_step_says_whether_it_was_rig
     assert_eq!(step_of(&lab), ASKING);
     assert!(!lab.update(Msg::Answer { answer: WRONG, animate: true }), "the first pick stands");
     play_until_still(&mut lab);
-    assert_eq!(lab.now(), 70_000, "apiserver-c stops at 70s and its address leaves then");
+    assert_eq!(
+        lab.view().player.now,
+        70_000,
+        "apiserver-c stops at 70s and its address leaves then"
+    );
     let g = lab.view().touring.guide.unwrap();
     assert_eq!((g.index, g.answered(ASKING)), (ASKING + 1, Some(RIGHT)));
     let v = g.verdict().expect("a verdict");
@@ -113,7 +117,7 @@ fn play_stops_at_an_unanswered_question_and_says_why() {
     let mut lab = open_at(ASKING - 1, false);
     lab.update(Msg::TogglePlay);
     play_until_still(&mut lab);
-    assert_eq!((step_of(&lab), lab.now()), (ASKING, ASKED_MS));
+    assert_eq!((step_of(&lab), lab.view().player.now), (ASKING, ASKED_MS));
     // Play at the question would play on to the answer: the clock stays, and the lab says why.
     lab.update(Msg::TogglePlay);
     assert!(
@@ -121,12 +125,12 @@ fn play_stops_at_an_unanswered_question_and_says_why() {
         "Play does not go past the question"
     );
     assert_eq!(
-        (step_of(&lab), lab.now(), lab.view().touring.held),
+        (step_of(&lab), lab.view().player.now, lab.view().touring.held),
         (ASKING, ASKED_MS, Some(Held::Play))
     );
     lab.update(Msg::Frame { timestamp_ms: 0.0 });
     lab.update(Msg::Frame { timestamp_ms: 5_000.0 });
-    assert_eq!(lab.now(), ASKED_MS);
+    assert_eq!(lab.view().player.now, ASKED_MS);
     // Answered, Play plays on (and the note is gone).
     assert!(answer(&mut lab, RIGHT));
     lab.update(Msg::TourBack);
@@ -144,36 +148,44 @@ fn the_scrubber_stops_at_an_unanswered_question_and_takes_a_reader_back_to_it() 
     let mut lab = open_at(ASKING, false);
     lab.update(Msg::Seek(80_000));
     assert_eq!(
-        (step_of(&lab), lab.now(), lab.view().touring.held),
+        (step_of(&lab), lab.view().player.now, lab.view().touring.held),
         (ASKING, ASKED_MS, Some(Held::Seek))
     );
     // Stepping the clock does the same; before the question the clock is free.
     lab.update(Msg::Step);
-    assert!(lab.now() <= ASKED_MS, "a step stays at the question: {}", lab.now());
+    assert!(
+        lab.view().player.now <= ASKED_MS,
+        "a step stays at the question: {}",
+        lab.view().player.now
+    );
     lab.update(Msg::Seek(45_000));
-    assert_eq!((lab.now(), lab.view().touring.held), (45_000, None));
+    assert_eq!((lab.view().player.now, lab.view().touring.held), (45_000, None));
     // A reader who skipped it and comes back past its instant is taken back to the question.
     let mut lab = open_at(ASKING, false);
     lab.update(Msg::TourNext { animate: false });
-    assert_eq!((step_of(&lab), lab.now()), (ASKING + 1, 70_000));
+    assert_eq!((step_of(&lab), lab.view().player.now), (ASKING + 1, 70_000));
     lab.update(Msg::Seek(60_000));
     assert_eq!(
-        (step_of(&lab), lab.now(), lab.view().touring.held),
+        (step_of(&lab), lab.view().player.now, lab.view().touring.held),
         (ASKING, ASKED_MS, Some(Held::Seek))
     );
     // Answered, the scrubber goes where it is taken.
     assert!(answer(&mut lab, WRONG));
     lab.update(Msg::Seek(60_000));
-    assert_eq!((step_of(&lab), lab.now(), lab.view().touring.held), (ASKING, 60_000, None));
+    assert_eq!(
+        (step_of(&lab), lab.view().player.now, lab.view().touring.held),
+        (ASKING, 60_000, None)
+    );
 }
 
 #[test]
 fn an_answer_the_step_does_not_offer_changes_nothing() {
     let mut lab = open_at(ASKING, false);
-    let (t, n) = (lab.now(), lab.view().touring.guide.unwrap().asks().unwrap().answers.len());
+    let (t, n) =
+        (lab.view().player.now, lab.view().touring.guide.unwrap().asks().unwrap().answers.len());
     assert!(!answer(&mut lab, n), "no answer {n}");
     assert_eq!(
-        (step_of(&lab), lab.now(), lab.view().touring.guide.unwrap().answered(ASKING)),
+        (step_of(&lab), lab.view().player.now, lab.view().touring.guide.unwrap().answered(ASKING)),
         (ASKING, t, None)
     );
     // A step that asks nothing takes no answer.
@@ -197,7 +209,7 @@ fn a_tour_moving_on_by_itself_stops_at_a_question_and_waits_for_the_reader() {
             None => lab.update(Msg::Frame { timestamp_ms: ts }),
         };
         ts += MAX_FRAME_MS;
-        assert!(ts < 600_000.0, "still going at t = {}", lab.now());
+        assert!(ts < 600_000.0, "still going at t = {}", lab.view().player.now);
     }
     assert_eq!(step_of(&lab), ASKING, "it stops at the question");
     assert!(

@@ -264,7 +264,7 @@ mod refusals {
         }
 
         fn wait(&mut self, ms: u64) {
-            let t = self.lab.now() + ms;
+            let t = self.lab.view().player.now + ms;
             self.lab.update(Msg::Seek(t));
             self.tl.run_until(t);
         }

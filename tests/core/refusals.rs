@@ -23,7 +23,7 @@ fn an_apiserver_isolated_while_starting_can_be_crashed_but_not_stopped() {
     assert!(notes.is_empty(), "{notes:?}");
     lab.update(Msg::Seek(1_000));
     lab.update(Msg::Act(Action::isolate("apiserver-b", Millis::parse("30s").unwrap())));
-    assert_eq!(lab.state().apiservers[1].status, ApiserverStatus::Isolated);
+    assert_eq!(lab.view().state.apiservers[1].status, ApiserverStatus::Isolated);
     let allowed = lab.view().allowed["apiserver-b"];
     let expected = ApiserverActions { crash: true, stop: false, start: false, isolate: true };
     assert_eq!(allowed, expected);

@@ -241,7 +241,13 @@ fn reader_instants(t: &tour::Tour) -> Vec<u64> {
         while lab.view().player.playing {
             lab.update(Msg::Frame { timestamp_ms: ts });
             ts += 100.0;
-            assert!(ts < 1e7, "{} step {}: still playing at {}", t.name, i + 1, lab.now());
+            assert!(
+                ts < 1e7,
+                "{} step {}: still playing at {}",
+                t.name,
+                i + 1,
+                lab.view().player.now
+            );
         }
         assert_eq!(
             lab.view().touring.guide.as_ref().map(|g| g.index),
@@ -250,7 +256,7 @@ fn reader_instants(t: &tour::Tour) -> Vec<u64> {
             t.name,
             i + 1
         );
-        out.push(lab.now());
+        out.push(lab.view().player.now);
     }
     out
 }

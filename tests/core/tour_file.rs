@@ -204,19 +204,19 @@ fn an_inline_scenario_named_as_a_shipped_one_is_the_tours() {
 fn the_lab_plays_a_tour_over_an_inline_scenario_and_links_to_its_moments() {
     let t = parse(&inline_tour()).unwrap();
     let mut lab = Lab::tour(t).unwrap();
-    assert_eq!(lab.scenario().name, "two");
+    assert_eq!(lab.view().scenario.name, "two");
     assert!(matches!(lab.source(), Source::Inline(_)));
     lab.update(Msg::TourNext { animate: false });
-    assert_eq!((lab.view().touring.guide.unwrap().index, lab.now()), (1, 30_000));
+    assert_eq!((lab.view().touring.guide.unwrap().index, lab.view().player.now), (1, 30_000));
     lab.update(Msg::TourNext { animate: false });
     assert_eq!(lab.source(), &Source::Builtin("crash-one-of-three".into()));
     lab.update(Msg::TourNext { animate: false });
-    assert_eq!((lab.scenario().name.as_str(), lab.now()), ("two", 10_000));
+    assert_eq!((lab.view().scenario.name.as_str(), lab.view().player.now), ("two", 10_000));
     assert!(lab.view().touring.error.is_none());
     // Out in the sandbox, a link to this moment carries the scenario itself.
     lab.update(Msg::LeaveTour);
     let link = lab.view().link_to_here;
     let (s, tl) = Moment::decode(&link).unwrap().restore().unwrap();
     assert_eq!(s.name, "two");
-    assert_eq!(tl.world().state(), lab.state().as_ref().clone());
+    assert_eq!(tl.world().state(), lab.view().state.as_ref().clone());
 }

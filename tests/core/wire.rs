@@ -123,7 +123,7 @@ fn the_lab_shows_the_requests_a_move_covered() {
     lab.update(Msg::Frame { timestamp_ms: 0.0 });
     lab.update(Msg::SetSpeed(1.0));
     lab.update(Msg::Frame { timestamp_ms: 100.0 });
-    assert_eq!(lab.now(), 10_000);
+    assert_eq!(lab.view().player.now, 10_000);
     assert_eq!(lab.view().wire_seq, seq + 1);
     assert!(lab.view().wire.iter().all(|w| w.time_ms > 9_000 && w.time_ms <= 10_000));
     assert_eq!(lab.view().wire.iter().filter(|w| w.key.starts_with("/masterleases/")).count(), 3);
