@@ -58,7 +58,7 @@ use touring::TourOrigin;
 pub(crate) use touring::{lang_param, tour_param};
 pub use view::{
     ApiserverActions, Bitmaps, CidrCanvas, Key, KeyKind, Keys, Loop, Mark, MarkKind, NsName,
-    RangeName, ReconcilerType, View, WireOp, Write, KUBERNETES,
+    Player, RangeName, ReconcilerType, Touring, View, WireOp, Write, KUBERNETES,
 };
 
 /// The scenario the page opens with.
