@@ -107,6 +107,7 @@ test-scenarios:
 test-native:
 	cargo test --lib
 	cargo test -p kbl-k8s --lib --test model
+	cargo test -p kbl-engine -p kbl-import --lib
 	cargo test --features ssr --test poster
 	cargo build --no-default-features --benches
 	cargo test --workspace --no-default-features --doc

@@ -11,7 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 
-const tracked = execFileSync('git', ['ls-files', 'tests'], { encoding: 'utf8' })
+// Every package's tests: the root's and each crate's under crates/.
+const tracked = execFileSync('git', ['ls-files', 'tests', 'crates/*/tests/*'], { encoding: 'utf8' })
   .split('\n')
   .filter((f) => f && !f.includes('/node_modules/'));
 const read = (f) => (existsSync(f) ? readFileSync(f, 'utf8') : '');
@@ -23,14 +24,15 @@ const use = (f) => {
 };
 
 // Roots: cargo's test targets and the Makefile's scripts.
-for (const f of tracked) if (/^tests\/[^/]+\.rs$/.test(f) || /^tests\/[^/]+\/main\.rs$/.test(f)) use(f);
+const target = /^(crates\/[^/]+\/)?tests\/([^/]+\.rs|[^/]+\/main\.rs)$/;
+for (const f of tracked) if (target.test(f)) use(f);
 for (const m of read('Cargo.toml').matchAll(/^path\s*=\s*"(tests\/[^"]+)"/gm)) use(m[1]);
 const makefile = read('Makefile');
 for (const m of makefile.matchAll(/node (tests\/\S+\.mjs)/g)) use(m[1]);
 
 /** The directory a Rust file's child modules live in: its own for a crate root or mod.rs. */
 const modDir = (f) =>
-  /(^tests\/[^/]+\.rs$|\/(main|mod|lib)\.rs$)/.test(f) ? dirname(f) : f.replace(/\.rs$/, '');
+  /(^(crates\/[^/]+\/)?tests\/[^/]+\.rs$|\/(main|mod|lib)\.rs$)/.test(f) ? dirname(f) : f.replace(/\.rs$/, '');
 
 while (queue.length) {
   const f = queue.shift();
@@ -72,4 +74,4 @@ if (stray.length) {
   console.error(`stray test files (no target runs them, nothing names them):\n${stray.join('\n')}`);
   process.exit(1);
 }
-console.log(`stray tests: none (${tracked.length} tracked files under tests/, each run or used)`);
+console.log(`stray tests: none (${tracked.length} tracked files under tests/ and crates/*/tests/, each run or used)`);

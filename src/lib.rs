@@ -8,9 +8,11 @@
 //! cluster's `kubectl` output made a scenario) and, with feature `web`, `ui`, which reads a
 //! `Lab` and sends it messages: it never writes its fields and never decides from a message text
 //! or a status string. The Kubernetes model and the shared leaves beneath it are their own
-//! crate (`crates/k8s`, package `kbl-k8s`, lib `k8s`), named here under their old paths; the
-//! world and its timeline (`sim`) and the shared helpers are crate-private; this crate's own
-//! tests, benchmarks and fuzzers reach them through the hidden `testing` module, which is no API.
+//! crate (`crates/k8s`, package `kbl-k8s`, lib `k8s`), the contract and the simulation are the
+//! engine's (`crates/engine`) and the import is `crates/import`, all named here under their old
+//! paths; the world and its timeline (`sim`) and the shared helpers are not re-exported; this
+//! crate's own tests, benchmarks and fuzzers reach them through the hidden `testing` module,
+//! which is no API.
 
 // The layer beneath: the Kubernetes model, its own crate (crates/k8s), under its old path
 // `crate::k8s`, with the shared leaves it holds under theirs; its macros (`string_enum!`,
@@ -19,20 +21,20 @@
 extern crate k8s;
 use k8s::{quote, rng};
 
-// The layers, one folder each: the upstream model, the scenario contract, the simulation, the
-// lab a reader plays, a real cluster's import, and (feature `web`) the browser UI.
-pub mod contract;
-pub mod import;
+// The layers still in this crate: the lab a reader plays and (feature `web`) the browser UI.
 pub mod lab;
-mod sim;
 #[cfg(feature = "web")]
 pub mod ui;
 
-/// The run report: the simulation's one façade outside the lab.
-pub use sim::report;
+// The crates beneath, under their old paths: the engine (crates/engine: the scenario contract
+// and the simulation) and the import (crates/import: a real cluster's kubectl output made a
+// scenario).
+pub use engine::contract;
+use engine::{duration, lang, sim};
+pub use import;
 
-mod duration;
-mod lang;
+/// The run report: the simulation's one façade outside the lab.
+pub use engine::sim::report;
 
 #[doc(hidden)]
 pub mod testing;

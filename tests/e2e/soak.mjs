@@ -23,8 +23,8 @@ const HEAVY = 'nodeport-out-of-range-after-range-change';
  *  (16 apiservers, the lab's limit, take 270–420 MB at 2 h), and the warm-up builds the largest. */
 const SOAK_APISERVERS = 5;
 const CEILING = 't = 2h0m0s';
-/** Virtual minutes in a timeline at the ceiling: src/sim/timeline.rs CHECKPOINT_EVERY_MS (60 s) into
- *  src/contract/scenario/mod.rs MAX_TIME_MS (2 h). */
+/** Virtual minutes in a timeline at the ceiling: crates/engine/src/sim/timeline.rs CHECKPOINT_EVERY_MS (60 s) into
+ *  crates/engine/src/contract/scenario/mod.rs MAX_TIME_MS (2 h). */
 const TIMELINE_MINUTES = 120;
 /** Detached DOM nodes the end may hold beyond the warm-up's: one panel, not a click's worth each. */
 const DETACHED_MAX = 200;
@@ -531,8 +531,8 @@ const inThird = (xs, t, at = (x) => x.minute) => xs.filter((x) => third({ minute
 const gaps = allGaps.map(([, g]) => g);
 const soakGaps = allGaps.filter(([m]) => m > WARMUP).map(([, g]) => g);
 
-// FLAT. A timeline keeps a checkpoint per virtual minute (src/sim/timeline.rs:11) up to the 2 h
-// ceiling (src/contract/scenario/mod.rs:34, where playing stops: src/lab/mod.rs:355), and a new tour or
+// FLAT. A timeline keeps a checkpoint per virtual minute (crates/engine/src/sim/timeline.rs:11) up to the 2 h
+// ceiling (crates/engine/src/contract/scenario/mod.rs:34, where playing stops: src/lab/mod.rs:355), and a new tour or
 // scenario replaces it. The warm-up builds the largest timeline the soak makes and measures what
 // one of its virtual minutes holds; after it:
 //  - the wasm memory (net of the probe's own pages) stays within the warm-up's size + 10 %

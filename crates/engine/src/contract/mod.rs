@@ -3,7 +3,7 @@
 
 // The checker of a step's `expect`: the world and the tours run it; outside, a run's report
 // carries its verdicts.
-pub(crate) mod expect;
+pub mod expect;
 pub mod scenario;
 pub mod state;
 

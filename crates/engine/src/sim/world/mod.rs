@@ -191,7 +191,7 @@ impl World {
 
     /// The ClusterIP range of family `index` (0 = primary) as etcd stores it; the configured
     /// range, empty, until the first repair run writes it.
-    pub(crate) fn stored_cluster_ips(&self, index: usize) -> Option<Range> {
+    pub fn stored_cluster_ips(&self, index: usize) -> Option<Range> {
         let net = *self.cfg.service_ip_ranges.networks().get(index)?;
         let key = [etcd::RANGE_SERVICE_IPS, etcd::RANGE_SECONDARY_SERVICE_IPS][index];
         let stored = self
@@ -202,7 +202,7 @@ impl World {
     }
 
     /// The NodePort range as etcd stores it (the configured one, empty, until written).
-    pub(crate) fn stored_node_ports(&self) -> PortAllocator {
+    pub fn stored_node_ports(&self) -> PortAllocator {
         self.etcd
             .range(etcd::RANGE_NODE_PORTS, self.now)
             .and_then(|(s, _)| PortAllocator::from_snapshot(s, self.behavior).ok())

@@ -92,7 +92,7 @@ fn expect_of(path: &str, keys: &[String], expect: &Json) -> Result<Json, String>
 
 /// A predicate written as an `expect` is (a scenario's `expect`, a tour step's `until`), at
 /// `path`: an object of the state's keys and the three checks.
-pub(crate) fn check_predicate(path: &str, predicate: &Json) -> Result<(), String> {
+pub fn check_predicate(path: &str, predicate: &Json) -> Result<(), String> {
     let Json::Object(e) = predicate else {
         return Err(format!("{path}: must be an object"));
     };

@@ -30,7 +30,7 @@ pub(crate) use cluster::Taken;
 pub use experiment::Experiment;
 pub use initial::{Initial, PresetAllocation};
 pub use sandbox::{Sandbox, SANDBOX_APISERVERS};
-pub(crate) use step::check_predicate;
+pub use step::check_predicate;
 pub use step::{Step, StepKind};
 pub use values::Millis;
 
@@ -75,7 +75,7 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
 /// A scenario file's object given inside another file at `path` (a tour's
 /// `steps[2].scenario`, which the tour keeps as a JSON value for its text), read from that value
 /// as a scenario file is from its text; a rejection names its field below `path`.
-pub(crate) fn parse_at(path: &str, value: Json) -> Result<Scenario, String> {
+pub fn parse_at(path: &str, value: Json) -> Result<Scenario, String> {
     let e = match de("", value).and_then(from_file) {
         Ok(s) => return Ok(s),
         Err(e) => crate::quote::one_line(e),
@@ -185,7 +185,7 @@ fn read_file(text: &str) -> Result<file::File, String> {
 /// when it is no JSON (told apart by [`serde_json::Error::classify`]; a syntax error anywhere
 /// in the text is told before a field's, as it always was), else the field's path and serde's
 /// message without a position (a tour file's errors read as a scenario file's).
-pub(crate) fn read_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+pub fn read_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     let mut de = serde_json::Deserializer::from_str(text);
     let e = match serde_path_to_error::deserialize::<_, T>(&mut de) {
         Ok(t) => return de.end().map(|()| t).map_err(|e| format!("invalid JSON: {e}")),
@@ -219,7 +219,7 @@ fn read_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
 
 /// serde_json's message for a field read from text ends with where it stood (`at line 1
 /// column 12`); a message about a field never did (the path says where).
-pub(crate) fn without_position(e: &serde_json::Error) -> String {
+pub fn without_position(e: &serde_json::Error) -> String {
     let msg = e.to_string();
     let at = format!(" at line {} column {}", e.line(), e.column());
     match msg.strip_suffix(&at) {
@@ -236,7 +236,7 @@ fn de<T: serde::de::DeserializeOwned>(path: &str, value: Json) -> Result<T, Stri
 
 /// [`located`] below `path` (`actions[0]`; `""`: the top): `path.field: message`, or `path:
 /// message` when it is about the value at `path` as a whole.
-pub(crate) fn located_below(path: &str, inner: &str, msg: String) -> String {
+pub fn located_below(path: &str, inner: &str, msg: String) -> String {
     let at = located(inner, msg);
     match (path, relative_path(&at)) {
         ("", _) => at,
@@ -246,9 +246,7 @@ pub(crate) fn located_below(path: &str, inner: &str, msg: String) -> String {
 }
 
 /// The path of `segments` as serde_path_to_error writes a whole path (`.` when there is none).
-pub(crate) fn path_text<'a>(
-    segments: impl Iterator<Item = &'a serde_path_to_error::Segment>,
-) -> String {
+pub fn path_text<'a>(segments: impl Iterator<Item = &'a serde_path_to_error::Segment>) -> String {
     use serde_path_to_error::Segment;
     let mut out = String::new();
     for segment in segments {

@@ -13,7 +13,7 @@ pub enum Lang {
 }
 
 impl Lang {
-    pub(crate) const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
 
     /// The BCP 47 code, as in `?lang=` and `<html lang>`.
     pub fn code(self) -> &'static str {

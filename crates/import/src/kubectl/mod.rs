@@ -16,7 +16,7 @@ use serde_json::{json, Value as Json};
 use crate::k8s::api::parse_ip;
 
 /// The largest paste or file read, in bytes: a cluster of 100,000 Services prints about 60 MB.
-pub(crate) const MAX_BYTES: usize = 128 << 20;
+pub const MAX_BYTES: usize = 128 << 20;
 
 /// The objects of a cluster the lab models, as its scenario format writes them (snake_case).
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -106,7 +106,7 @@ fn event_matches(entry: &Json, e: &Json) -> bool {
 }
 
 /// The mismatches of one `expect` against `state` and the events so far; empty = passed.
-pub(crate) fn check(expect: &Json, state: &Json, events: &[Event]) -> Vec<String> {
+pub fn check(expect: &Json, state: &Json, events: &[Event]) -> Vec<String> {
     let mut out = Vec::new();
     let Json::Object(expect) = expect else {
         return vec!["expect: must be an object".into()];
