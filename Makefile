@@ -59,6 +59,7 @@ check:
 	cargo fmt --all --check
 	cd fuzz && cargo fmt --check
 	cargo clippy --workspace --all-targets --no-default-features -- -D warnings
+	cargo clippy $(WASM) -p kbl-lab --all-targets -- -D warnings
 	cargo clippy $(WASM) --all-targets -- -D warnings
 	cargo clippy --features ssr --bin poster --test poster -- -D warnings
 	node scripts/size-rules.mjs
@@ -68,7 +69,7 @@ check:
 # The model and the core compiled to wasm must pass the very same tests, then the components.
 test-wasm:
 	cargo test $(WASM) -p kbl-k8s --test model
-	cargo test $(WASM) --no-default-features --test core
+	cargo test $(WASM) -p kbl-lab --test core
 	cargo test $(WASM) --test web --test web_bitmap --test web_lang --test web_embed --test web_forms --test web_objects --test web_inspector --test web_table --test web_stage --test web_try --test web_handout --test web_predict --test web_author --test web_small
 
 # docsites.mjs builds an mdBook book and a Hugo site from the packed tarball: after `package`.
@@ -96,22 +97,22 @@ test-e2e: package
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
 test-scenarios:
-	cargo build --release --no-default-features --bin bootstrap-sim
+	cargo build --release --bin bootstrap-sim
 	@for f in scenarios/*.json; do \
 	  if target/release/bootstrap-sim run "$$f" > /dev/null; then echo "ok   $$f"; \
 	  else echo "FAIL $$f"; target/release/bootstrap-sim run "$$f" | grep -B2 -A3 '"passed": false' || true; exit 1; fi; \
 	done
 
-# Last, so that the closing lines are a run with real tests. --no-default-features proves the
-# core builds and passes without any web crate.
+# Last, so that the closing lines are a run with real tests. The crates beneath the app depend
+# on no web crate: their tests build and pass without one.
 test-native:
 	cargo test --lib
 	cargo test -p kbl-k8s --lib --test model
 	cargo test -p kbl-engine -p kbl-import --lib
 	cargo test --features ssr --test poster
-	cargo build --no-default-features --benches
+	cargo build -p kbl-lab --benches
 	cargo test --workspace --no-default-features --doc
-	cargo test --no-default-features --lib --test cli --test core --test scenarios --test swarm
+	cargo test -p kbl-lab --lib --test cli --test core --test scenarios --test swarm
 
 bench: setup-test
 	mkdir -p target/bench
@@ -119,8 +120,8 @@ bench: setup-test
 	node scripts/weight.mjs dist | tee target/bench/weight.log
 	node tests/e2e/bench.mjs | tee target/bench/browser.log
 	node tests/e2e/load.mjs | tee target/bench/load.log   # the first view on a slow link, served gzip
-	cargo bench --no-default-features | tee target/bench/native.log
-	cargo test --profile bench $(WASM) --no-default-features --test wasm_bench -- --nocapture 2>&1 | tee target/bench/wasm.log
+	cargo bench -p kbl-lab | tee target/bench/native.log
+	cargo test --profile bench $(WASM) -p kbl-lab --test wasm_bench -- --nocapture 2>&1 | tee target/bench/wasm.log
 	node scripts/bench-summary.mjs target/bench/{weight,browser,native,wasm,load}.log
 
 # Fuzzing (fuzz/, cargo-fuzz with libFuzzer on nightly): every parser of untrusted input for
@@ -139,13 +140,13 @@ soak: setup-test soak-digests soak-swarm soak-browser
 
 # All 1,000 committed swarm digests, natively and in wasm (make test compares 50).
 soak-digests:
-	SWARM_DIGEST_SEEDS=1000 cargo test --profile soak --no-default-features --test core swarm_digests -- --nocapture
-	SWARM_DIGEST_SEEDS=1000 WASM_BINDGEN_TEST_TIMEOUT=3600 cargo test --profile soak $(WASM) --no-default-features --test core swarm_digests -- --nocapture
+	SWARM_DIGEST_SEEDS=1000 cargo test --profile soak -p kbl-lab --test core swarm_digests -- --nocapture
+	SWARM_DIGEST_SEEDS=1000 WASM_BINDGEN_TEST_TIMEOUT=3600 cargo test --profile soak $(WASM) -p kbl-lab --test core swarm_digests -- --nocapture
 
 # SOAK_SEEDS swarm seeds under each behaviour, one hour of virtual time each, on every core.
 soak-swarm:
 	for b in $(SOAK_BEHAVIORS); do \
-	  SWARM_BEHAVIOR=$$b SWARM_SEEDS=$(SOAK_SEEDS) cargo test --profile soak --no-default-features --test swarm -- --exact swarm --nocapture; \
+	  SWARM_BEHAVIOR=$$b SWARM_SEEDS=$(SOAK_SEEDS) cargo test --profile soak -p kbl-lab --test swarm -- --exact swarm --nocapture; \
 	done
 
 # The app at top speed for SOAK_MINUTES (60) of wall time: a tour in a loop and random clicks.

@@ -1,6 +1,6 @@
 // The figures of issues 12 and 27 beside their targets, from one `make bench` run's logs:
 // the page weight (scripts/weight.mjs), the browser figures (tests/e2e/bench.mjs), the native
-// (`cargo bench`) and wasm (`tests/wasm_bench.rs`) suites, and the first view (tests/e2e/load.mjs).
+// (`cargo bench`) and wasm (`crates/lab/tests/wasm_bench.rs`) suites, and the first view (tests/e2e/load.mjs).
 // Usage: node scripts/bench-summary.mjs WEIGHT.log BROWSER.log NATIVE.log WASM.log [LOAD.log]
 import { readFileSync } from 'node:fs';
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-verify src/lab/upstream.rs against a kubernetes/kubernetes clone that has the release tags:
+# Re-verify crates/lab/src/upstream.rs against a kubernetes/kubernetes clone that has the release tags:
 #   scripts/check-upstream.sh /path/to/kubernetes
 # For every row of the table and every tag it covers, prints whether the file exists there, where
 # the Go function it models starts and ends at that tag, and the first line of the table's range

@@ -11,14 +11,15 @@ export PATH=$root/node_modules/.bin:$HOME/.cargo/bin:$PATH
 mkdir -p "$dir/src"
 cat > "$dir/Cargo.toml" <<TOML
 [package]
-name = "engine"
+name = "engine-size"
 version = "0.0.0"
 edition = "2021"
 publish = false
 [lib]
 crate-type = ["cdylib"]
 [dependencies]
-kube-bootstrap-lab = { path = "$root", default-features = false }
+kbl-lab = { path = "$root/crates/lab" }
+kbl-engine = { path = "$root/crates/engine" }
 wasm-bindgen = "0.2"
 serde_json = "1"
 [profile.release]
@@ -35,20 +36,20 @@ use wasm_bindgen::prelude::*;
 /// back, the state as JSON; the tours, parsed.
 #[wasm_bindgen]
 pub fn run(name_or_text: &str, until_ms: u64) -> Result<String, String> {
-    let s = match kube_bootstrap_lab::lab::catalogue::scenario(name_or_text) {
+    let s = match lab::catalogue::scenario(name_or_text) {
         Some(s) => s,
-        None => kube_bootstrap_lab::contract::scenario::parse(name_or_text)?,
+        None => engine::contract::scenario::parse(name_or_text)?,
     };
-    let mut tl = kube_bootstrap_lab::testing::sim::timeline::Timeline::new(&s);
+    let mut tl = engine::sim::timeline::Timeline::new(&s);
     tl.run_until(until_ms);
     tl.seek(until_ms / 2);
     let state = serde_json::to_string(&tl.world().state()).map_err(|e| e.to_string())?;
-    Ok(format!("{state} {}", kube_bootstrap_lab::lab::catalogue::tours().len()))
+    Ok(format!("{state} {}", lab::catalogue::tours().len()))
 }
 RS
 (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo build --quiet --release --target wasm32-unknown-unknown)
-wasm-bindgen --target web --out-dir "$dir/out" "$dir/target/wasm32-unknown-unknown/release/engine.wasm"
-wasm-opt -Oz "$dir/out/engine_bg.wasm" -o "$dir/out/engine.opt.wasm"
+wasm-bindgen --target web --out-dir "$dir/out" "$dir/target/wasm32-unknown-unknown/release/engine_size.wasm"
+wasm-opt -Oz "$dir/out/engine_size_bg.wasm" -o "$dir/out/engine.opt.wasm"
 raw=$(stat -c %s "$dir/out/engine.opt.wasm")
 gz=$(gzip -9c "$dir/out/engine.opt.wasm" | wc -c)
 echo "the engine alone (no UI): wasm $raw bytes raw, $gz bytes gzip -9 ($((gz / 1024)) KB; the page's budget is 250 KB)"

@@ -9,8 +9,8 @@ use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, KeyboardEventInit};
 use yew::AppHandle;
 
+use kube_bootstrap_lab::lab::inspect::{BitmapRange, BitmapView, Cell};
 use kube_bootstrap_lab::lab::Lang;
-use kube_bootstrap_lab::testing::lab::inspect::{BitmapRange, BitmapView, Cell};
 use kube_bootstrap_lab::ui::bitmap::{
     background_colour, cell_at, cell_colour, centre_colour, key_target, layout, overview_layout,
     Bitmap, BitmapProps, Overview, WINDOW,

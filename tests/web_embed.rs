@@ -458,7 +458,7 @@ fn looks(root: &Element) -> Vec<String> {
 
 #[wasm_bindgen_test]
 async fn a_steps_highlight_is_drawn_by_the_panel_that_shows_it_and_leaves_with_the_step() {
-    use kube_bootstrap_lab::testing::lab::parts::Part;
+    use kube_bootstrap_lab::lab::parts::Part;
     let root = new_root();
     // No stage and no bitmaps: the panels shown carry what they draw, and nothing else is offered.
     let props = yew::props!(AppProps {

@@ -13,9 +13,9 @@ use yew::Callback;
 
 use kube_bootstrap_lab::contract::event::Event;
 use kube_bootstrap_lab::contract::scenario::{Action, ApiserverRef};
+use kube_bootstrap_lab::lab::upstream::Subject;
 use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
-use kube_bootstrap_lab::testing::k8s::etcd::{Loop, WireOp, Write};
-use kube_bootstrap_lab::testing::lab::upstream::Subject;
+use kube_bootstrap_lab::lab::{Loop, WireOp, Write};
 use kube_bootstrap_lab::ui::inspector::{frame_of, Inspector, InspectorProps};
 
 wasm_bindgen_test_configure!(run_in_browser);

@@ -9,8 +9,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlCanvasElement, HtmlSelectElement};
 
+use kube_bootstrap_lab::lab::inspect::{BitmapView, Cell};
 use kube_bootstrap_lab::lab::Lang;
-use kube_bootstrap_lab::testing::lab::inspect::{BitmapView, Cell};
 use kube_bootstrap_lab::ui::bitmap::{background_colour, cell_colour, Bitmap, BitmapProps};
 use kube_bootstrap_lab::ui::media::prefers_dark;
 use kube_bootstrap_lab::ui::{App, AppProps};

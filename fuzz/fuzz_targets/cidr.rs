@@ -3,11 +3,9 @@
 //! `cluster.service_cluster_ip_range`.
 #![no_main]
 
-use kube_bootstrap_lab::contract::api::{Behavior, IpFamily};
-use kube_bootstrap_lab::contract::scenario;
-use kube_bootstrap_lab::testing::k8s::options::{
-    parse_service_cluster_ip_range, parse_service_cluster_ip_range_for,
-};
+use engine::contract::api::{Behavior, IpFamily};
+use engine::contract::scenario;
+use k8s::options::{parse_service_cluster_ip_range, parse_service_cluster_ip_range_for};
 use kube_bootstrap_lab_fuzz::{one_message, scenario_with, text};
 use libfuzzer_sys::fuzz_target;
 

@@ -2,8 +2,8 @@
 //! 2-hour ceiling), directly and as a scenario's `until`.
 #![no_main]
 
-use kube_bootstrap_lab::contract::scenario::{self, parse_time, MAX_TIME_MS};
-use kube_bootstrap_lab::testing::duration::{format_ms, parse_ms};
+use engine::contract::scenario::{self, parse_time, MAX_TIME_MS};
+use engine::duration::{format_ms, parse_ms};
 use kube_bootstrap_lab_fuzz::{one_message, scenario_with, text};
 use libfuzzer_sys::fuzz_target;
 

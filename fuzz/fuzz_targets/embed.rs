@@ -6,11 +6,11 @@
 //! `panels=` only its entries that are panels (the options equal those of what was accepted).
 #![no_main]
 
-use kube_bootstrap_lab::lab::embed::{parse_query, parse_settings, PageOptions};
-use kube_bootstrap_lab::lab::{Lab, Opening};
-use kube_bootstrap_lab::testing::lab::parts::Part;
-use kube_bootstrap_lab::testing::quote::one_line;
+use k8s::quote::one_line;
 use kube_bootstrap_lab_fuzz::{default_lab_json, lab_json, names_one_of, one_message, text};
+use lab::embed::{parse_query, parse_settings, PageOptions};
+use lab::parts::Part;
+use lab::{Lab, Opening};
 use libfuzzer_sys::fuzz_target;
 
 /// Each problem names its parameter: `{what} {key}: …` with the key as given (cut after
@@ -37,8 +37,10 @@ fn open(o: &PageOptions) {
     let (lab, notes) = Lab::open(Opening {
         scenario: o.scenario.as_deref(),
         tour: o.tour.as_deref(),
+        tour_file: None,
         step: o.step,
         link: None,
+        imported: None,
         lang: o.lang,
         autoplay: o.autoplay,
     });

@@ -9,7 +9,7 @@
 //! (empty: not given), and the kubectl output after it.
 #![no_main]
 
-use kube_bootstrap_lab::import::kubectl::{self, Options};
+use import::kubectl::{self, Options};
 use kube_bootstrap_lab_fuzz::{names_one_of, one_message, scenario_rejection};
 use libfuzzer_sys::fuzz_target;
 

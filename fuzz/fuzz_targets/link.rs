@@ -4,9 +4,9 @@
 //! world unchanged), and an accepted one opens at its instant and encodes back to itself.
 #![no_main]
 
-use kube_bootstrap_lab::lab::share::{is_moment, Moment};
-use kube_bootstrap_lab::lab::{Lab, Opening};
 use kube_bootstrap_lab_fuzz::{default_lab_json, lab_json, names_one_of, text};
+use lab::share::{is_moment, Moment};
+use lab::{Lab, Opening};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,9 +3,9 @@
 //! `cluster.service_node_port_range`.
 #![no_main]
 
-use kube_bootstrap_lab::contract::scenario;
-use kube_bootstrap_lab::testing::k8s::options::parse_service_node_port_range;
-use kube_bootstrap_lab::testing::k8s::portallocator::PortRange;
+use engine::contract::scenario;
+use k8s::options::parse_service_node_port_range;
+use k8s::portallocator::PortRange;
 use kube_bootstrap_lab_fuzz::{one_message, scenario_with, text};
 use libfuzzer_sys::fuzz_target;
 

@@ -3,8 +3,8 @@
 //! `docs/extensions.md` ("limits of this lab") promises of every accepted file.
 #![no_main]
 
-use kube_bootstrap_lab::contract::scenario::{self, MAX_TIME_MS};
-use kube_bootstrap_lab::report;
+use engine::contract::scenario::{self, MAX_TIME_MS};
+use engine::sim::report;
 use kube_bootstrap_lab_fuzz::{scenario_rejection, text};
 use libfuzzer_sys::fuzz_target;
 

@@ -3,11 +3,11 @@
 //! (`tour::WAIT_LIMIT_MS`, and never past the 2-hour one), so a tour cannot hang the page.
 #![no_main]
 
-use kube_bootstrap_lab::contract::scenario::MAX_TIME_MS;
-use kube_bootstrap_lab::lab::catalogue;
-use kube_bootstrap_lab::lab::tour::{self, Guide};
-use kube_bootstrap_lab::testing::sim::timeline::Timeline;
+use engine::contract::scenario::MAX_TIME_MS;
+use engine::sim::timeline::Timeline;
 use kube_bootstrap_lab_fuzz::{names_one_of, text, tour_rejection};
+use lab::catalogue;
+use lab::tour::{self, Guide};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 //! every rejection one message naming the field, and the world unchanged by a rejection
 //! (checked by the targets that open a lab).
 
-use kube_bootstrap_lab::lab::{Lab, Opening};
+use lab::{Lab, Opening};
 
 /// The top-level keys of a scenario file (`docs/scenario.md` §1).
 pub const SCENARIO_KEYS: &[&str] =
@@ -12,7 +12,7 @@ pub const SCENARIO_KEYS: &[&str] =
 /// The top-level keys of a tour file.
 pub const TOUR_KEYS: &[&str] = &["name", "title", "scenario", "steps"];
 
-/// The input as text; libFuzzer's non-UTF-8 inputs are for [`kube_bootstrap_lab::import::kubectl::text_of`]
+/// The input as text; libFuzzer's non-UTF-8 inputs are for [`import::kubectl::text_of`]
 /// only (every other parser takes a `&str`).
 pub fn text(data: &[u8]) -> Option<&str> {
     std::str::from_utf8(data).ok()

@@ -532,7 +532,7 @@ const gaps = allGaps.map(([, g]) => g);
 const soakGaps = allGaps.filter(([m]) => m > WARMUP).map(([, g]) => g);
 
 // FLAT. A timeline keeps a checkpoint per virtual minute (crates/engine/src/sim/timeline.rs:11) up to the 2 h
-// ceiling (crates/engine/src/contract/scenario/mod.rs:34, where playing stops: src/lab/mod.rs:355), and a new tour or
+// ceiling (crates/engine/src/contract/scenario/mod.rs:34, where playing stops: crates/lab/src/mod.rs:355), and a new tour or
 // scenario replaces it. The warm-up builds the largest timeline the soak makes and measures what
 // one of its virtual minutes holds; after it:
 //  - the wasm memory (net of the probe's own pages) stays within the warm-up's size + 10 %

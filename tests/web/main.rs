@@ -13,7 +13,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[path = "../support/dom.rs"]
 mod dom;
 mod keyboard;
-#[path = "../../benches/support/workloads.rs"]
+#[path = "../../crates/lab/benches/support/workloads.rs"]
 mod workloads;
 use dom::{
     button_in, by_id, click, document, exists, seek, set_input, settle, text, until, Mounted,

@@ -2,7 +2,7 @@
 //! (`lab`), the play loop on animation frames (`play`), whether an instance is in view
 //! (`in_view`), the tour's autoplay, keyboard shortcuts, the host page's sticky header
 //! (`host_inset`) and the object picked to inspect. None imports a component back (see
-//! `tests/core/ui_imports.rs`).
+//! `scripts/cycles.mjs`).
 
 mod autoplay;
 mod in_view;

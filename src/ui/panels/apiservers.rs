@@ -202,7 +202,7 @@ fn card(
 }
 
 /// The buttons are the lab's `allowed`, one to one; that it agrees with what the core takes in
-/// every state is `tests/core/props.rs`'s (`refusals`).
+/// every state is `crates/lab/tests/core/props.rs`'s (`refusals`).
 #[cfg(test)]
 mod tests {
     use super::*;
