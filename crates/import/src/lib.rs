@@ -4,6 +4,9 @@
 //! the world) and below the lab, which offers it to the reader (the CLI's `import`, the UI's
 //! import panel).
 
+// What is `pub` is reachable from outside: the crate's API, and nothing more (clippy -D warnings).
+#![warn(unreachable_pub)]
+
 // The layers beneath, under the paths the import has always used.
 extern crate k8s;
 use engine::{contract, lang, sim};

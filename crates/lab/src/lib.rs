@@ -8,6 +8,9 @@
 //! [`View`], [`Msg`], and the re-exported data below); the world, the timeline and the model's
 //! machinery are not re-exported and a UI path to them does not compile.
 
+// What is `pub` is reachable from outside: the crate's API, and nothing more (clippy -D warnings).
+#![warn(unreachable_pub)]
+
 // The crates beneath, under the paths the lab has always used; the model's macros are in scope.
 #[macro_use]
 extern crate k8s;

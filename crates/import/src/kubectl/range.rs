@@ -19,7 +19,7 @@ use super::{is_kubernetes, service_ips, texts, Cluster};
 /// The service-cluster-ip-range defaults of the common distributions. (GKE: the range given
 /// Autopilot clusters from 1.27 and Standard ones from 1.29; older GKE ranges are the
 /// project's own.)
-pub const DEFAULTS: &[(&str, &[&str])] = &[
+pub(crate) const DEFAULTS: &[(&str, &[&str])] = &[
     ("10.96.0.0/16", &["kind"]),
     ("10.96.0.0/12", &["kubeadm", "minikube"]),
     ("10.43.0.0/16", &["k3s"]),

@@ -14,7 +14,7 @@ use crate::k8s::controlplane::ClusterConfig;
 use crate::lang::LocalizedText;
 
 /// The most steps an experiment has: a few clicks a reader could make, and their checks.
-pub const MAX_STEPS: usize = 12;
+pub(crate) const MAX_STEPS: usize = 12;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Experiment {

@@ -56,7 +56,7 @@ pub enum TaskKind {
 }
 
 impl Task {
-    pub fn kind(&self) -> TaskKind {
+    pub(crate) fn kind(&self) -> TaskKind {
         match self {
             Task::Step(_) => TaskKind::Step,
             Task::EndOutage => TaskKind::EndOutage,
