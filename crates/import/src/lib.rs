@@ -4,8 +4,8 @@
 //! the world) and below the lab, which offers it to the reader (the CLI's `import`, the UI's
 //! import panel).
 
-// What is `pub` is reachable from outside: the crate's API, and nothing more (clippy -D warnings).
-#![warn(unreachable_pub)]
+// What is `pub` is reachable from outside and documented: the crate's API (clippy -D warnings).
+#![warn(unreachable_pub, missing_docs)]
 
 // The layers beneath, under the paths the import has always used.
 extern crate k8s;

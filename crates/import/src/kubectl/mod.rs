@@ -21,10 +21,15 @@ pub const MAX_BYTES: usize = 128 << 20;
 /// The objects of a cluster the lab models, as its scenario format writes them (snake_case).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Cluster {
+    /// The Services read, each as a scenario's `initial.services` entry.
     pub services: Vec<Json>,
+    /// The Endpoints read; the `kubernetes` one becomes `initial.endpoints`.
     pub endpoints: Vec<Json>,
+    /// The EndpointSlices read, in the scenario format's fields.
     pub endpoint_slices: Vec<Json>,
+    /// The ServiceCIDRs read: `initial.service_cidrs` under the behaviours that have them.
     pub service_cidrs: Vec<Json>,
+    /// The IPAddresses read: `initial.ip_addresses` under the behaviours that have them.
     pub ip_addresses: Vec<Json>,
     /// What the reading did that the user should know (lines it ignored).
     pub notes: Vec<Note>,
@@ -62,9 +67,17 @@ pub fn text_of(bytes: &[u8]) -> Result<&str, String> {
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Progress {
     /// Parsing the JSON of the `document`th document (1-based).
-    Parsing { document: usize },
+    Parsing {
+        /// The document, from 1.
+        document: usize,
+    },
     /// `read` of the `of` objects of the current document read.
-    Reading { read: usize, of: usize },
+    Reading {
+        /// The objects read so far.
+        read: usize,
+        /// The objects of the document.
+        of: usize,
+    },
     /// Writing the scenario file.
     Writing,
     /// The scenario parser checking the file.
@@ -248,10 +261,13 @@ pub fn notes(cluster: &Cluster, options: &Options) -> Vec<Note> {
 
 /// An import: the scenario file, its text and the scenario it is.
 pub struct Imported {
+    /// The scenario file written.
     pub file: Json,
     /// [`notes`] on the import.
     pub notes: Vec<Note>,
+    /// The file as printed (what `bootstrap-sim import` writes, the page downloads).
     pub text: String,
+    /// The file as the scenario parser read it back.
     pub scenario: crate::contract::scenario::Scenario,
 }
 
@@ -275,8 +291,11 @@ pub fn import_with(
 
 /// A cluster read, and the scenario file written of it, before the scenario parser checks it.
 pub struct Written {
+    /// The cluster read.
     pub cluster: Cluster,
+    /// The scenario file written of it.
     pub file: Json,
+    /// The file as printed.
     pub text: String,
 }
 
@@ -331,11 +350,16 @@ pub fn check(text: &str) -> Result<crate::contract::scenario::Scenario, String> 
 /// apiserver's loops report the same), in the order first reported.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Finding {
+    /// The event's reporting component (`ipallocator-repair-controller`, …).
     pub component: String,
+    /// The event's type, `Normal` or `Warning`.
     #[serde(rename = "type")]
     pub type_: String,
+    /// The event's reason, as Kubernetes gives it.
     pub reason: String,
+    /// The object the event is about (`default/web`).
     pub object: String,
+    /// The event's message, as Kubernetes words it.
     pub message: String,
 }
 
@@ -391,6 +415,8 @@ pub fn compare(cluster: &Cluster, options: &Options, chosen: &str) -> Vec<Compar
 /// One release's findings on a cluster, for [`compare`].
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Comparison {
+    /// The release (`1.35`).
     pub behavior: String,
+    /// Its findings, or why the cluster could not be run under it.
     pub findings: Result<Vec<Finding>, String>,
 }

@@ -12,17 +12,29 @@ use crate::lang::Lang;
 pub enum Note {
     /// `lines` lines before the output were a shell prompt or command; `first` is the first,
     /// clipped to one short line.
-    IgnoredLines { lines: usize, first: String },
+    IgnoredLines {
+        /// How many lines were ignored.
+        lines: usize,
+        /// The first of them, clipped.
+        first: String,
+    },
     /// `--service-cluster-ip-range` was guessed: one guess per range of the flag.
-    RangeGuessed { guesses: Vec<RangeGuess> },
+    RangeGuessed {
+        /// One guess per range of the flag.
+        guesses: Vec<RangeGuess>,
+    },
     /// The input has no `kubernetes` Endpoints or EndpointSlices: one apiserver is assumed at
     /// `at` (`ip:port`).
-    ApiserversGuessed { at: String },
+    ApiserversGuessed {
+        /// The assumed apiserver's `ip:port`.
+        at: String,
+    },
 }
 
 /// One range of a guessed flag, and why it was chosen.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RangeGuess {
+    /// The range guessed (a CIDR).
     pub range: String,
     /// The distributions whose default it is; empty when it is none's.
     pub defaults_of: Vec<String>,
