@@ -7,7 +7,8 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER := wasm-bindgen-test-runner
 export CHROMEDRIVER := /usr/bin/chromedriver
-# A whole test file runs in one page; the tours and autoplay tests wait on real time.
+# A test run is one page; the tours and autoplay tests wait on real time. The component tests
+# run one page per subject (scripts/web-tests.sh).
 export WASM_BINDGEN_TEST_TIMEOUT := 180
 # A fresh machine builds everything once: incremental caches would only double the disk it needs.
 # `CARGO_INCREMENTAL=1 make …` keeps them for a working copy.
@@ -70,7 +71,7 @@ check:
 test-wasm:
 	cargo test $(WASM) -p kbl-k8s --test model
 	cargo test $(WASM) -p kbl-lab --test core
-	cargo test $(WASM) --test web --test web_bitmap --test web_lang --test web_embed --test web_forms --test web_objects --test web_inspector --test web_table --test web_stage --test web_try --test web_handout --test web_predict --test web_author --test web_small
+	scripts/web-tests.sh
 
 # docsites.mjs builds an mdBook book and a Hugo site from the packed tarball: after `package`.
 test-e2e: package

@@ -1,5 +1,6 @@
-//! DOM helpers the browser component tests share (`#[path = "support/dom.rs"] mod dom;`): find
-//! by id (or by id inside one instance), wait until a render lands, click, type, read a canvas pixel.
+//! DOM helpers the browser component tests share (`tests/web/main.rs`'s `mod dom`): find by id
+//! (or by id inside one instance, or anything inside one root: [`within`]), wait until a render
+//! lands, click, type, read a canvas pixel, mount an app that is removed with its root.
 #![allow(dead_code)]
 
 use wasm_bindgen::JsCast;
@@ -167,5 +168,71 @@ impl<C: yew::BaseComponent> std::ops::Deref for Mounted<C> {
     type Target = Element;
     fn deref(&self) -> &Element {
         &self.root
+    }
+}
+
+/// The same helpers inside one root (an instance's element, or the element in a shadow root),
+/// never through the document: for the tests that put several instances on the page.
+pub mod within {
+    use wasm_bindgen::JsCast;
+    use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+
+    /// The first element matching `sel` inside `root`.
+    pub fn find(root: &Element, sel: &str) -> Option<Element> {
+        root.query_selector(sel).unwrap()
+    }
+
+    /// The first element matching `sel` inside `root`, which must be there.
+    pub fn get(root: &Element, sel: &str) -> Element {
+        find(root, sel).unwrap_or_else(|| panic!("no {sel}"))
+    }
+
+    /// Every element matching `sel` inside `root`.
+    pub fn all(root: &Element, sel: &str) -> Vec<Element> {
+        let list = root.query_selector_all(sel).unwrap();
+        (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<Element>().ok()).collect()
+    }
+
+    /// The text of the first `sel` inside `root` (empty when there is none).
+    pub fn text(root: &Element, sel: &str) -> String {
+        find(root, sel).and_then(|e| e.text_content()).unwrap_or_default()
+    }
+
+    /// The value of the `<input>` or `<select>` `sel` inside `root`.
+    pub fn value(root: &Element, sel: &str) -> String {
+        let el = get(root, sel);
+        match el.dyn_ref::<HtmlInputElement>() {
+            Some(i) => i.value(),
+            None => el.dyn_into::<HtmlSelectElement>().unwrap().value(),
+        }
+    }
+
+    /// A pause long enough for a render after an event, in an instance beside others.
+    pub async fn settle() {
+        gloo_timers::future::TimeoutFuture::new(60).await;
+    }
+
+    /// Clicks `sel` (a submit button submits its form, as a reader's click does), then settles.
+    pub async fn press(root: &Element, sel: &str) {
+        get(root, sel).dyn_into::<HtmlElement>().unwrap().click();
+        settle().await;
+    }
+
+    /// Types `value` into the field `sel` (an input, a select or a textarea), fires `event`
+    /// (`input` or `change`) and settles.
+    pub async fn put(root: &Element, sel: &str, value: &str, event: &str) {
+        let el = get(root, sel);
+        if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
+            i.set_value(value);
+        } else if let Some(s) = el.dyn_ref::<HtmlSelectElement>() {
+            s.set_value(value);
+        } else {
+            el.dyn_ref::<HtmlTextAreaElement>().unwrap().set_value(value);
+        }
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap())
+            .unwrap();
+        settle().await;
     }
 }

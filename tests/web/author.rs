@@ -4,7 +4,6 @@
 //! (the other lab untouched), rather than inspecting it; the file reads as a tour, and its
 //! download and link are offered; in Chinese the card speaks Chinese and a step's bad `play` is
 //! told by field.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -12,23 +11,12 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
 use kube_bootstrap_lab::ui::mount::mount;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{options, until_long as until};
+use crate::dom::within::{find, text};
+use crate::dom::{options, until_long as until};
 
 /// The element inside a new shadow root that a lab is mounted in.
 fn shadow_root() -> Element {
-    dom::shadow_root().1
-}
-
-fn find(root: &Element, sel: &str) -> Option<Element> {
-    root.query_selector(sel).unwrap()
-}
-
-fn text(root: &Element, sel: &str) -> String {
-    find(root, sel).and_then(|e| e.text_content()).unwrap_or_default()
+    crate::dom::shadow_root().1
 }
 
 fn click(root: &Element, sel: &str) {

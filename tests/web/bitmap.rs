@@ -1,6 +1,5 @@
 //! The bitmap component in headless Chromium: canvas sizes, pixels read back, incremental
 //! redraws, the overview of large ranges, pointer and keyboard descriptions, the sweep.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use std::rc::Rc;
 
@@ -17,11 +16,7 @@ use kube_bootstrap_lab::ui::bitmap::{
 };
 use kube_bootstrap_lab::ui::media::prefers_dark;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{by_id, context2d, document, pixel, text};
+use crate::dom::{self, by_id, context2d, document, pixel, text};
 
 fn canvas(id: &str) -> HtmlCanvasElement {
     by_id(id).dyn_into::<HtmlCanvasElement>().unwrap()

@@ -1,7 +1,6 @@
 //! Component tests of tours and embedding: a tour steps forward, back (at once) and into the
 //! sandbox; `mount` puts independent instances on one page, reports bad options inside the
 //! widget, and `unmount` removes them.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -12,16 +11,12 @@ use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::ui::mount::mount;
 use kube_bootstrap_lab::ui::{App, AppProps};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{document, new_root, options, until_long as until};
+use crate::dom::{document, new_root, options, until_long as until};
 
 /// The first element matching `sel` inside `root` (instances may share a page: never by id
 /// through the document, and an `#id` as that instance names it).
 fn find(root: &Element, sel: &str) -> Option<Element> {
-    root.query_selector(&dom::in_instance(root, sel)).unwrap()
+    root.query_selector(&crate::dom::in_instance(root, sel)).unwrap()
 }
 
 fn text(root: &Element, sel: &str) -> String {
@@ -280,10 +275,10 @@ fn add_styles() -> Element {
     let style = document().create_element("style").unwrap();
     // Every stylesheet the page links (index.html), as an embedding page would load them.
     let css = concat!(
-        include_str!("../static/style.css"),
-        include_str!("../static/bitmap.css"),
-        include_str!("../static/stage.css"),
-        include_str!("../static/inspector.css"),
+        include_str!("../../static/style.css"),
+        include_str!("../../static/bitmap.css"),
+        include_str!("../../static/stage.css"),
+        include_str!("../../static/inspector.css"),
     );
     style.set_text_content(Some(css));
     document().head().unwrap().append_child(&style).unwrap();

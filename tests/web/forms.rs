@@ -4,60 +4,18 @@
 //! refuses are refused in its words and create nothing; a port that is no number is refused
 //! naming its field; the settings' problems are listed and can be dismissed; each kubectl
 //! fixture pasted into the import imports as it should, its notes in English and in Chinese.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::{Element, HtmlTextAreaElement};
 
 use kube_bootstrap_lab::ui::mount::{mount, Instance};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{new_root, options, shadow_root, until_long as until};
+use crate::dom::within::{all, find, get, press, put, settle, text};
+use crate::dom::{new_root, options, shadow_root, until_long as until};
 
 fn open(root: &Element, scenario: &str) -> Instance {
     mount(root.clone(), options(&[("scenario", scenario)]), None)
-}
-
-fn find(root: &Element, sel: &str) -> Option<Element> {
-    root.query_selector(sel).unwrap()
-}
-
-fn get(root: &Element, sel: &str) -> Element {
-    find(root, sel).unwrap_or_else(|| panic!("no {sel}"))
-}
-
-fn text(root: &Element, sel: &str) -> String {
-    find(root, sel).and_then(|e| e.text_content()).unwrap_or_default()
-}
-
-async fn settle() {
-    gloo_timers::future::TimeoutFuture::new(40).await;
-}
-
-/// Types `value` into the field `sel` (an input, a select or a textarea) and fires `event`.
-async fn put(root: &Element, sel: &str, value: &str, event: &str) {
-    let el = get(root, sel);
-    if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
-        i.set_value(value);
-    } else if let Some(s) = el.dyn_ref::<HtmlSelectElement>() {
-        s.set_value(value);
-    } else {
-        el.dyn_ref::<HtmlTextAreaElement>().unwrap().set_value(value);
-    }
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    el.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
-    settle().await;
-}
-
-/// Clicks `sel`: a submit button submits its form, as a reader's click does.
-async fn press(root: &Element, sel: &str) {
-    get(root, sel).dyn_into::<HtmlElement>().unwrap().click();
-    settle().await;
 }
 
 /// The Services table's rows, as text.
@@ -122,7 +80,7 @@ async fn act_in(at: &Element, p: &str, others: &[&Element]) {
     get(at, &id("import-text"))
         .dyn_into::<HtmlTextAreaElement>()
         .unwrap()
-        .set_value(include_str!("kubectl/cluster-1.29.json"));
+        .set_value(include_str!("../kubectl/cluster-1.29.json"));
     put(at, &id("import-range"), "10.96.0.0/12", "input").await;
     press(at, &id("import-run")).await;
     until("the findings", || find(at, &id("import-findings")).is_some()).await;
@@ -317,14 +275,14 @@ struct Shape {
 const SHAPES: &[Shape] = &[
     Shape {
         name: "eks-typed",
-        text: include_str!("kubectl/shape-eks-typed.json"),
+        text: include_str!("../kubectl/shape-eks-typed.json"),
         range: Ok("10.100.0.0/16"),
         services: &["default/kubernetes", "kube-system/kube-dns"],
         notes: &[("10.100.0.0/16 is EKS's default", "10.100.0.0/16 是 EKS 的默认值")],
     },
     Shape {
         name: "k3s-prompt",
-        text: include_str!("kubectl/shape-k3s-prompt.txt"),
+        text: include_str!("../kubectl/shape-k3s-prompt.txt"),
         range: Ok("10.43.0.0/16"),
         services: &["default/kubernetes", "kube-system/kube-dns", "kube-system/metrics-server", "kube-system/traefik"],
         notes: &[
@@ -335,14 +293,14 @@ const SHAPES: &[Shape] = &[
     },
     Shape {
         name: "kind-concat",
-        text: include_str!("kubectl/shape-kind-concat.json"),
+        text: include_str!("../kubectl/shape-kind-concat.json"),
         range: Ok("10.96.0.0/16"),
         services: &["default/kubernetes", "kube-system/kube-dns", "shop/web"],
         notes: &[],
     },
     Shape {
         name: "kind-no-endpoints",
-        text: include_str!("kubectl/shape-kind-no-endpoints.json"),
+        text: include_str!("../kubectl/shape-kind-no-endpoints.json"),
         range: Ok("10.96.0.0/16"),
         services: &["default/kubernetes", "kube-system/kube-dns", "shop/web"],
         notes: &[
@@ -353,14 +311,14 @@ const SHAPES: &[Shape] = &[
     },
     Shape {
         name: "kind-yaml",
-        text: include_str!("kubectl/shape-kind-yaml.txt"),
+        text: include_str!("../kubectl/shape-kind-yaml.txt"),
         range: Ok("10.96.0.0/16"),
         services: &["default/kubernetes", "kube-system/kube-dns", "shop/web"],
         notes: &[("ignored 1 line before the output", "忽略了输出之前的 1 行"), ("10.96.0.0/16 is kind's default", "10.96.0.0/16 是 kind 的默认值")],
     },
     Shape {
         name: "not-kubectl",
-        text: include_str!("kubectl/shape-not-kubectl.json"),
+        text: include_str!("../kubectl/shape-not-kubectl.json"),
         range: Err("document 1: not kubectl output: expected objects with apiVersion and kind (an object of services has neither)"),
         services: &[],
         notes: &[],
@@ -369,8 +327,7 @@ const SHAPES: &[Shape] = &[
 
 /// The texts of the elements `sel` in `root`.
 fn texts(root: &Element, sel: &str) -> Vec<String> {
-    let all = root.query_selector_all(sel).unwrap();
-    (0..all.length()).map(|i| all.item(i).unwrap().text_content().unwrap_or_default()).collect()
+    all(root, sel).iter().map(|e| e.text_content().unwrap_or_default()).collect()
 }
 
 /// Pastes `shape` into the import panel of a lab in `lang` in a shadow root and submits; returns

@@ -1,7 +1,6 @@
 //! Component tests of a tour's handout (src/ui/handout.rs): `print` lays out one block per step,
 //! each with its narration in the reader's language and a still stage, and the lab's tour offers
 //! the link that opens it.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -11,18 +10,10 @@ use kube_bootstrap_lab::lab::catalogue;
 use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::ui::{App, AppProps};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{document, settle, until, Mounted};
+use crate::dom::within::all;
+use crate::dom::{document, settle, until, Mounted};
 
 const TOUR: &str = "lease-crash-vs-stop";
-
-fn all(scope: &Element, sel: &str) -> Vec<Element> {
-    let list = scope.query_selector_all(sel).unwrap();
-    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<Element>().ok()).collect()
-}
 
 fn props(lang: Lang, print: bool) -> AppProps {
     yew::props!(AppProps { tour: Some(yew::AttrValue::from(TOUR)), lang, print })

@@ -1,7 +1,6 @@
 //! Component tests of the inspector: for an object of each kind, its heading, a detail read from
 //! the state, the link to the upstream file at the behaviour's tag (1.29 and 1.35), the
 //! apiserver's actions named with it, and Escape or the close button closing it.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -18,11 +17,7 @@ use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::lab::{Loop, WireOp, Write};
 use kube_bootstrap_lab::ui::inspector::{frame_of, Inspector, InspectorProps};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{by_id, click, settle, text, Mounted};
+use crate::dom::{self, by_id, click, settle, text, Mounted};
 
 /// A lab of `scenario` at `ms`.
 fn lab_at(scenario: &str, ms: u64) -> Lab {

@@ -9,10 +9,10 @@ use web_sys::Element;
 
 use kube_bootstrap_lab::ui::{App, AppProps};
 
+use crate::app::{click_id, mount};
 use crate::dom::{
     button_in, by_id, document, exists, seek, set_input, settle, text, until, Mounted,
 };
-use crate::{click_id, mount};
 
 #[wasm_bindgen_test]
 async fn keyboard_shortcuts_are_scoped_to_the_app() {

@@ -1,7 +1,6 @@
 //! The bilingual app in headless Chromium: an instance opened in Chinese labels every panel in
 //! Chinese while Kubernetes' own texts stay verbatim, the language switch turns it back, and each
 //! bitmap takes its theme from the nearest `data-theme` (also inside a shadow root).
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use std::rc::Rc;
 
@@ -15,11 +14,7 @@ use kube_bootstrap_lab::ui::bitmap::{background_colour, cell_colour, Bitmap, Bit
 use kube_bootstrap_lab::ui::media::prefers_dark;
 use kube_bootstrap_lab::ui::{App, AppProps};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{
+use crate::dom::{
     button_in, by_id, click, document, exists, pixel, seek, set_input, text, until, Mounted,
 };
 

@@ -1,7 +1,6 @@
 //! Component tests of what behaviours 1.33 and 1.35 add to the page: the four behaviours in the
 //! configuration form, the ServiceCIDRs panel, the EndpointSlice beside the Endpoints and the
 //! IPAddress objects on the ClusterIP canvas.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -10,11 +9,7 @@ use web_sys::HtmlSelectElement;
 use kube_bootstrap_lab::contract::api::Behavior;
 use kube_bootstrap_lab::ui::{App, AppProps};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{by_id, click, exists, seek, set_input, settle, text, until, Mounted};
+use crate::dom::{self, by_id, click, exists, seek, set_input, settle, text, until, Mounted};
 
 async fn mount() -> Mounted<App> {
     let root = Mounted::new(yew::props!(AppProps {}));

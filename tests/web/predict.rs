@@ -2,7 +2,6 @@
 //! question labelling a group of answers, the arrow keys move among them without moving the
 //! tour, an answer picked from the keyboard moves on and the next step opens with the verdict
 //! (in a polite live region), and back shows the pick; in English and in Chinese.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -12,11 +11,7 @@ use kube_bootstrap_lab::lab::tour::Ask;
 use kube_bootstrap_lab::lab::{catalogue, Lang};
 use kube_bootstrap_lab::ui::{App, AppProps};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{by_id, document, exists, settle, text, until, until_long, Mounted};
+use crate::dom::{by_id, document, exists, settle, text, until, until_long, Mounted};
 
 const TOUR: &str = "lease-crash-vs-stop";
 

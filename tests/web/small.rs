@@ -2,51 +2,18 @@
 //! settings; the import's errors name the page's field, not the CLI's flag; one Service is "1
 //! Service"; "Link to this moment" is announced in a polite live region. Each in both languages.
 //! (The address bar and the import kept over a reload are the lab's own page's: `tests/e2e/small.mjs`.)
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use kube_bootstrap_lab::ui::mount::{mount, Instance};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{options, shadow_root, until_long as until};
+use crate::dom::within::{find, get, press, settle, text, value};
+use crate::dom::{options, shadow_root, until_long as until};
 
 fn open(root: &Element, scenario: &str, lang: &str) -> Instance {
     mount(root.clone(), options(&[("scenario", scenario), ("lang", lang)]), None)
-}
-
-fn find(root: &Element, sel: &str) -> Option<Element> {
-    root.query_selector(sel).unwrap()
-}
-
-fn get(root: &Element, sel: &str) -> Element {
-    find(root, sel).unwrap_or_else(|| panic!("no {sel}"))
-}
-
-fn text(root: &Element, sel: &str) -> String {
-    find(root, sel).and_then(|e| e.text_content()).unwrap_or_default()
-}
-
-fn value(root: &Element, sel: &str) -> String {
-    let el = get(root, sel);
-    match el.dyn_ref::<HtmlInputElement>() {
-        Some(i) => i.value(),
-        None => el.dyn_into::<HtmlSelectElement>().unwrap().value(),
-    }
-}
-
-async fn settle() {
-    gloo_timers::future::TimeoutFuture::new(60).await;
-}
-
-async fn press(root: &Element, sel: &str) {
-    get(root, sel).dyn_into::<HtmlElement>().unwrap().click();
-    settle().await;
 }
 
 /// The Configure form's fields, as shown: range, node ports, reconciler, apiservers, behaviour, seed.

@@ -1,6 +1,5 @@
 //! Component tests of the stage's text fitting (src/ui/stage/fit.rs): a text wider than its
 //! room is pressed into it, and a render measures again only the texts that changed.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -8,11 +7,7 @@ use web_sys::Element;
 
 use kube_bootstrap_lab::ui::{App, AppProps};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{document, exists, seek, settle, until, Mounted};
+use crate::dom::{document, exists, seek, settle, until, Mounted};
 
 /// Every fitted text of the stage: (its text, its fit mark, the width it is pressed to).
 fn fitted() -> Vec<(String, String, Option<String>)> {
@@ -33,8 +28,8 @@ fn fitted() -> Vec<(String, String, Option<String>)> {
 async fn the_stage_fits_its_texts_and_refits_only_those_that_changed() {
     let style = document().create_element("style").unwrap();
     style.set_text_content(Some(concat!(
-        include_str!("../static/style.css"),
-        include_str!("../static/stage.css")
+        include_str!("../../static/style.css"),
+        include_str!("../../static/stage.css")
     )));
     document().head().unwrap().append_child(&style).unwrap();
     // A 360 px column: the portrait stage, where long etcd keys share their row with a value.

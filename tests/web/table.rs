@@ -1,6 +1,5 @@
 //! Component tests of the "view as table" alternative to the stage: the apiservers, the etcd
 //! keys with their TTL left, and the allocations, read at known instants of shipped scenarios.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -10,11 +9,7 @@ use kube_bootstrap_lab::lab::Lang;
 use kube_bootstrap_lab::ui::table::LabTables;
 use kube_bootstrap_lab::ui::AppProps;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{exists, settle, text, until, Mounted};
+use crate::dom::{self, exists, settle, text, until, Mounted};
 
 async fn mount(link: &str, lang: Lang) -> Mounted<LabTables> {
     let root = Mounted::new(yew::props!(AppProps {

@@ -1,7 +1,6 @@
 //! Component test of Things to try: a scenario's experiments are offered one click each under
 //! the stage; a click sets one up (the clock a little before its first action, playing) and says
 //! what to watch, in the reader's language; the reader's own action leaves it; a tour offers none.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -10,11 +9,8 @@ use web_sys::{Element, HtmlElement, HtmlInputElement};
 use kube_bootstrap_lab::lab::share::percent_encode;
 use kube_bootstrap_lab::ui::mount::mount;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-#[path = "support/dom.rs"]
-mod dom;
-use dom::{new_root, options, until_long as until};
+use crate::dom::within::{all, text};
+use crate::dom::{new_root, options, until_long as until};
 
 /// Two apiservers, and two experiments: crash one at 20s, stop it at 20s.
 const FILE: &str = r#"{"name": "try-me", "seed": 1, "cluster": {"apiservers": [
@@ -25,15 +21,6 @@ const FILE: &str = r#"{"name": "try-me", "seed": 1, "cluster": {"apiservers": [
    "steps": [{"at": "20s", "do": "crash_apiserver", "apiserver": "apiserver-b"}]},
   {"title": {"en": "Stop apiserver-b", "zh": "停止 apiserver-b"}, "watch": {"en": "Its lease goes at once.", "zh": "它的租约立刻消失。"},
    "steps": [{"at": "20s", "do": "stop_apiserver", "apiserver": "apiserver-b"}]}]}"#;
-
-fn all(root: &Element, sel: &str) -> Vec<Element> {
-    let list = root.query_selector_all(sel).unwrap();
-    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into().ok()).collect()
-}
-
-fn text(root: &Element, sel: &str) -> String {
-    root.query_selector(sel).unwrap().and_then(|e| e.text_content()).unwrap_or_default()
-}
 
 fn scrubber(root: &Element) -> u64 {
     let input: HtmlInputElement =
