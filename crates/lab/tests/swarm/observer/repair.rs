@@ -3,16 +3,17 @@
 //! imply; a leaked item is kept by the first two runs of an apiserver that see it and freed by
 //! the third; after a clean run and no corruption since, storage covers every Service.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
 
 use engine::contract::api::Behavior;
 use engine::contract::event::Event;
 use engine::contract::scenario::Action;
 use engine::sim::world::{Stepped, TaskKind, World};
+use k8s::allocator::{Allocator, ItemRange};
 use k8s::repair::NUM_REPAIRS_BEFORE_LEAK_CLEANUP;
 
-use super::{Observer, Sightings};
+use super::{Coverage, Observer, Sightings};
 use crate::storage::{Owners, Stored};
 use crate::violation::{fail, Ctx, Violation};
 
@@ -71,8 +72,30 @@ impl Observer {
         // immediate: two runs at the start instant.
         let runs = if is_start && self.behavior == Behavior::V1_20 { 2 } else { 1 };
         let owners = self.owners.clone();
-        let expect_ips = self.check_ip_leaks(now, runner, stored, &owners, runs)?;
-        let expect_ports = self.check_port_leaks(now, runner, stored, &owners, runs)?;
+        let run = Run { now, runner, runs };
+        let s = self.sightings.get_mut(*runner).expect("every apiserver has an entry");
+        let coverage = &mut self.coverage;
+        // Under 1.33 and 1.35 nobody repairs the ClusterIP bitmap: no IP half.
+        let expect_ips = if ipam {
+            BTreeSet::new()
+        } else {
+            let ips = Half {
+                label: "cluster IP",
+                sightings: &mut s.ips,
+                owners: &owners.ips,
+                before: &*self.stored.ips,
+                after: &*stored.ips,
+            };
+            run.check_leaks(ips, coverage)?
+        };
+        let ports = Half {
+            label: "node port",
+            sightings: &mut s.ports,
+            owners: &owners.ports,
+            before: &*self.stored.ports,
+            after: &*stored.ports,
+        };
+        let expect_ports = run.check_leaks(ports, coverage)?;
         self.check_repair_events(now, stepped, runner, events, &owners)?;
         self.check_repair_result(now, stepped, runner, stored, &expect_ips, &expect_ports)?;
         // From here until the next corruption, storage must stay consistent with the Services —
@@ -97,77 +120,6 @@ impl Observer {
                 }
             }
         }
-    }
-
-    /// (e) for ClusterIPs (bitmap behaviours): a run of `runner` forgets the IPs a Service holds,
-    /// counts one more sighting (two for 1.20's double run at start) of every IP stored for no
-    /// Service, keeps it before the third and frees it from the third on. The IPs etcd must
-    /// hold after the run: the Services' and the leaks kept.
-    fn check_ip_leaks(
-        &mut self,
-        now: u64,
-        runner: &str,
-        stored: &Stored,
-        owners: &Owners,
-        runs: i32,
-    ) -> Result<BTreeSet<IpAddr>, Violation> {
-        let ipam = self.ipam_on;
-        let s = self.sightings.get_mut(runner).expect("every apiserver has an entry");
-        let mut expect_ips: BTreeSet<IpAddr> = owners.ips.keys().copied().collect();
-        for ip in owners.ips.keys() {
-            s.ips.remove(ip);
-        }
-        for ip in self.stored.ips.iter().filter(|ip| !ipam && !owners.ips.contains_key(ip)) {
-            let n = s.ips.entry(ip).or_insert(0);
-            *n += runs;
-            let n = *n;
-            match (n >= NUM_REPAIRS_BEFORE_LEAK_CLEANUP, stored.ips.has(ip)) {
-                (true, true) => return fail("(e) leak", now, format!(
-                    "cluster IP {ip} is stored for no Service; this was repair run #{n} of {runner} to see it, so it must be freed, but etcd still holds it")),
-                (false, false) => return fail("(e) leak", now, format!(
-                    "cluster IP {ip} is stored for no Service; {runner} freed it on its repair run #{n} that saw it, before the third")),
-                (true, false) => self.coverage.e_leaks_freed += 1,
-                (false, true) => {
-                    self.coverage.e_leaks_kept += 1;
-                    expect_ips.insert(ip);
-                }
-            }
-        }
-        Ok(expect_ips)
-    }
-
-    /// (e) for NodePorts, as `check_ip_leaks` for ClusterIPs: the ports etcd must hold after
-    /// the run of `runner`.
-    fn check_port_leaks(
-        &mut self,
-        now: u64,
-        runner: &str,
-        stored: &Stored,
-        owners: &Owners,
-        runs: i32,
-    ) -> Result<BTreeSet<i32>, Violation> {
-        let s = self.sightings.get_mut(runner).expect("every apiserver has an entry");
-        let mut expect_ports: BTreeSet<i32> = owners.ports.keys().copied().collect();
-        for p in owners.ports.keys() {
-            s.ports.remove(p);
-        }
-        for p in self.stored.ports.iter().filter(|p| !owners.ports.contains_key(p)) {
-            let n = s.ports.entry(p).or_insert(0);
-            *n += runs;
-            let n = *n;
-            match (n >= NUM_REPAIRS_BEFORE_LEAK_CLEANUP, stored.ports.has(p)) {
-                (true, true) => return fail("(e) leak", now, format!(
-                    "node port {p} is stored for no Service; this was repair run #{n} of {runner} to see it, so it must be freed, but etcd still holds it")),
-                (false, false) => return fail("(e) leak", now, format!(
-                    "node port {p} is stored for no Service; {runner} freed it on its repair run #{n} that saw it, before the third")),
-                (true, false) => self.coverage.e_leaks_freed += 1,
-                (false, true) => {
-                    self.coverage.e_leaks_kept += 1;
-                    expect_ports.insert(p);
-                }
-            }
-        }
-        Ok(expect_ports)
     }
 
     /// (d) The run's events: exactly what the listed Services imply, in Kubernetes' terms.
@@ -282,5 +234,59 @@ impl Observer {
                 "after a clean repair and no corruption since, {who:?} holds node port {p} but etcd does not"));
         }
         Ok(())
+    }
+}
+
+/// A repair run as (e) counts it: at `now`, by `runner`, seeing each leak `runs` times (two for
+/// 1.20's double run at start).
+struct Run<'a> {
+    now: u64,
+    runner: &'a str,
+    runs: i32,
+}
+
+/// One allocation object's items as a repair run sees them (the ClusterIPs' or the NodePorts'):
+/// what a violation calls one, the runner's sightings of each leaked one, who holds each by
+/// the Services, and what etcd stored before the run and after it.
+struct Half<'a, R: ItemRange> {
+    label: &'static str,
+    sightings: &'a mut BTreeMap<R::Item, i32>,
+    owners: &'a BTreeMap<R::Item, Vec<String>>,
+    before: &'a Allocator<R>,
+    after: &'a Allocator<R>,
+}
+
+impl Run<'_> {
+    /// (e) for one half: the run forgets the items a Service holds, counts one more sighting
+    /// (or two) of every item stored for no Service, keeps it before the third and frees it from
+    /// the third on. The items etcd must hold after the run: the Services' and the leaks kept.
+    fn check_leaks<R: ItemRange>(
+        &self,
+        half: Half<'_, R>,
+        coverage: &mut Coverage,
+    ) -> Result<BTreeSet<R::Item>, Violation> {
+        let Run { now, runner, runs } = *self;
+        let Half { label, sightings, owners, before, after } = half;
+        let mut expect: BTreeSet<R::Item> = owners.keys().copied().collect();
+        for item in owners.keys() {
+            sightings.remove(item);
+        }
+        for item in before.iter().filter(|item| !owners.contains_key(item)) {
+            let n = sightings.entry(item).or_insert(0);
+            *n += runs;
+            let n = *n;
+            match (n >= NUM_REPAIRS_BEFORE_LEAK_CLEANUP, after.has(item)) {
+                (true, true) => return fail("(e) leak", now, format!(
+                    "{label} {item} is stored for no Service; this was repair run #{n} of {runner} to see it, so it must be freed, but etcd still holds it")),
+                (false, false) => return fail("(e) leak", now, format!(
+                    "{label} {item} is stored for no Service; {runner} freed it on its repair run #{n} that saw it, before the third")),
+                (true, false) => coverage.e_leaks_freed += 1,
+                (false, true) => {
+                    coverage.e_leaks_kept += 1;
+                    expect.insert(item);
+                }
+            }
+        }
+        Ok(expect)
     }
 }
