@@ -1,4 +1,4 @@
-//! Things to try: the experiments the scenario offers ([`crate::lab::Lab::trying`]), one click
+//! Things to try: the experiments the scenario offers ([`crate::lab::View::trying`]), one click
 //! each, and what to watch in the one set up. The lab sets it up (`Msg::Try`); this offers, tells,
 //! and brings what the experiment is about into view on the stage (on a phone it is a screen or
 //! more above the list).
@@ -15,7 +15,7 @@ pub(crate) struct ThingsToTryProps {
     pub(crate) titles: Vec<LocalizedText>,
     /// The one set up and what to watch in it.
     pub(crate) trying: Option<(usize, LocalizedText)>,
-    /// What the one set up is about: the stage's `data-spot` tokens (`Lab::trying_subjects`).
+    /// What the one set up is about: the stage's `data-spot` tokens (`View::trying_subjects`).
     pub(crate) subjects: Vec<String>,
     pub(crate) lab: Callback<Msg>,
 }

@@ -38,7 +38,7 @@ impl Lab {
 
     /// The experiment set up last (its index and itself), while the reader has not acted or
     /// opened anything since.
-    pub fn trying(&self) -> Option<(usize, &crate::contract::scenario::Experiment)> {
+    pub(crate) fn trying(&self) -> Option<(usize, &crate::contract::scenario::Experiment)> {
         let i = self.trying?;
         Some((i, self.scenario.experiments.get(i)?))
     }

@@ -471,7 +471,7 @@ impl Lab {
     }
 
     /// A link to the present moment (the fragment, without `#`).
-    pub fn link(&self) -> String {
+    pub(crate) fn link(&self) -> String {
         // An experiment set up, untouched since, is named: its actions may lie ahead.
         let actions = match self.trying {
             Some(_) => Vec::new(),
@@ -497,17 +497,8 @@ impl Lab {
         self.timeline.world().now()
     }
 
-    /// When the simulation next does something, if it will.
-    pub fn next_time(&self) -> Option<u64> {
-        self.timeline.world().next_time()
-    }
-
-    pub fn source(&self) -> &Source {
-        &self.source
-    }
-
     /// The speed chosen, in virtual ms per real ms.
-    pub fn speed(&self) -> f64 {
+    pub(crate) fn speed(&self) -> f64 {
         10f64.powf(self.playback.speed_exp)
     }
 

@@ -340,7 +340,7 @@ impl Lab {
     /// The URL query that reopens the tour at the present step (`tour=…&step=…`). A trainer's
     /// tour reopens from its address (`tour-src=…&step=…`); one given inline has none, and a
     /// link to its moment is the moment's fragment.
-    pub fn tour_query(&self) -> Option<String> {
+    pub(crate) fn tour_query(&self) -> Option<String> {
         let g = self.taking.guide.as_ref()?;
         Some(format!("{}&step={}", self.tour_key()?, g.index + 1))
     }

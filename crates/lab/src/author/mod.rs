@@ -50,7 +50,8 @@ pub enum Authoring {
     },
     Name(String),
     /// The step waits for this moment: its instant (`None`) or the predicate of this index
-    /// among [`Lab::wait_choices`]; either way the step now stands here.
+    /// among the view's [`wait_choices`](crate::View::wait_choices); either way the step now
+    /// stands here.
     Wait {
         step: usize,
         choice: Option<usize>,
@@ -225,7 +226,7 @@ impl Lab {
     }
 
     /// The predicates that hold at the moment shown, for a step's wait.
-    pub fn wait_choices(&self) -> Rc<Vec<Choice>> {
+    pub(crate) fn wait_choices(&self) -> Rc<Vec<Choice>> {
         let Some(w) = &self.writer else { return Rc::default() };
         let key = (self.generation, self.now());
         let mut cache = w.choices.borrow_mut();
@@ -235,11 +236,6 @@ impl Lab {
         let c = Rc::new(menu::choices(&self.observed.state, self.timeline.world().events()));
         *cache = Some((key, c.clone()));
         c
-    }
-
-    /// The query that opens the tour written (`tour-file=…`), once it is a tour.
-    pub fn written_query(&self) -> Option<String> {
-        self.writer.as_ref()?.query(self.lang)
     }
 
     pub(super) fn author(&mut self, m: Authoring) -> bool {

@@ -90,15 +90,15 @@ fn one_click_sets_an_experiment_up_and_acting_leaves_it() {
         Lab::open(Opening { scenario: Some("crash-vs-graceful-stop"), ..Opening::default() });
     let e = lab.view().scenario.experiments[0].clone();
     assert!(lab.update(Msg::Try(0)));
-    assert_eq!(lab.trying(), Some((0, &e)));
+    assert_eq!(lab.view().trying, Some(0));
     assert_eq!(lab.view().player.now, e.start_ms());
     assert!(lab.view().player.playing, "it plays at once");
     assert!(lab.view().link_to_here.contains("try=0"), "a link to a moment of it names it");
     let generation = lab.view().generation;
     assert!(!lab.update(Msg::Try(99)), "no such experiment: nothing changes");
-    assert_eq!((lab.view().generation, lab.trying()), (generation, Some((0, &e))));
+    assert_eq!((lab.view().generation, lab.view().trying), (generation, Some(0)));
     lab.update(Msg::Act(Action::CrashApiserver(ApiserverRef { apiserver: "apiserver-a".into() })));
-    assert_eq!(lab.trying(), None, "the reader's own action leaves the experiment");
+    assert_eq!(lab.view().trying, None, "the reader's own action leaves the experiment");
 }
 
 #[test]
@@ -146,10 +146,7 @@ fn a_link_names_the_experiment_set_up_and_reopens_it() {
     // Opened elsewhere: the same moment, the experiment set up, its actions ahead replaying on.
     let (mut other, notes) = Lab::open(Opening { link: Some(&link), ..Opening::default() });
     assert!(notes.is_empty(), "{notes:?}");
-    assert_eq!(
-        (other.view().player.now, other.trying().map(|(i, _)| i)),
-        (lab.view().player.now, Some(1))
-    );
+    assert_eq!((other.view().player.now, other.view().trying), (lab.view().player.now, Some(1)));
     let last = e.actions().last().unwrap().0;
     lab.update(Msg::Seek(last));
     other.update(Msg::Seek(last));

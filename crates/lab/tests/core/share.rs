@@ -201,7 +201,7 @@ fn a_link_whose_action_is_invalid_opens_the_fallback_saying_which_field() {
     // [[1000, {"do": "isolate_apiserver", "apiserver": "apiserver-a", "for": "abc"}]]
     let link = "#scenario=crash-one-of-three&t=5s&actions=%5B%5B1000%2C%7B%22do%22%3A%22isolate_apiserver%22%2C%22apiserver%22%3A%22apiserver-a%22%2C%22for%22%3A%22abc%22%7D%5D%5D";
     let (lab, notes) = Lab::open(Opening { link: Some(link), ..Opening::default() });
-    assert_eq!(lab.source(), &Source::Builtin(DEFAULT_SCENARIO.into()));
+    assert_eq!(lab.view().scenario.name, DEFAULT_SCENARIO);
     assert_eq!(lab.view().player.now, 0);
     assert_eq!(
         notes,

@@ -203,13 +203,12 @@ fn an_inline_scenario_named_as_a_shipped_one_is_the_tours() {
 #[test]
 fn the_lab_plays_a_tour_over_an_inline_scenario_and_links_to_its_moments() {
     let t = parse(&inline_tour()).unwrap();
-    let mut lab = Lab::tour(t).unwrap();
-    assert_eq!(lab.view().scenario.name, "two");
-    assert!(matches!(lab.source(), Source::Inline(_)));
+    let mut lab = Lab::tour(t.clone()).unwrap();
+    assert_eq!(*lab.view().scenario, t.scenario("two").unwrap(), "the tour's own");
     lab.update(Msg::TourNext { animate: false });
     assert_eq!((lab.view().touring.guide.unwrap().index, lab.view().player.now), (1, 30_000));
     lab.update(Msg::TourNext { animate: false });
-    assert_eq!(lab.source(), &Source::Builtin("crash-one-of-three".into()));
+    assert_eq!(*lab.view().scenario, lab::catalogue::scenario("crash-one-of-three").unwrap());
     lab.update(Msg::TourNext { animate: false });
     assert_eq!((lab.view().scenario.name.as_str(), lab.view().player.now), ("two", 10_000));
     assert!(lab.view().touring.error.is_none());
