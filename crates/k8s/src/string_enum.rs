@@ -16,6 +16,7 @@ macro_rules! string_enum {
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
             const TEXTS: &'static [&'static str] = &[$($text),+];
 
+            /// The variant's text.
             pub fn as_str(self) -> &'static str {
                 match self { $($name::$variant => $text,)+ }
             }

@@ -41,8 +41,10 @@ impl Lab {
 }
 
 /// The address (relative to the page's path) of the page whose query is `query` once it shows
-/// `here` (a [`Lab::address`] or a [`Lab::link_to_here`]): the page's parameters of how the lab
-/// is shown ([`KEPT`]) stay, the ones of what it shows are `here`'s. Empty: the page's path alone.
+/// `here` (a view's [`address`](crate::View::address) or
+/// [`link_to_here`](crate::View::link_to_here)): the page's parameters of how the lab is shown
+/// (`theme`, `controls`, `panels`) stay, the ones of what it shows are `here`'s. Empty: the
+/// page's path alone.
 pub fn page_address(query: &str, here: &str) -> String {
     let (here_query, fragment) = match here.split_once('#') {
         Some((q, f)) => (q, Some(f)),

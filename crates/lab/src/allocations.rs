@@ -13,11 +13,14 @@ use crate::upstream::Subject;
 /// What a bar draws.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BarKind {
+    /// A ClusterIP bitmap.
     ClusterIpBitmap,
     /// The IPAddress objects inside one prefix of the ServiceCIDR of this name.
     IpAddresses {
+        /// The ServiceCIDR's name.
         cidr: String,
     },
+    /// The NodePort bitmap.
     NodePortBitmap,
 }
 
@@ -25,12 +28,17 @@ pub enum BarKind {
 /// ticks (where, from 0 to 1; what the tick opens; what it is).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bar {
+    /// What it draws.
     pub kind: BarKind,
+    /// Its range, as written (`10.96.0.0/12`, `30000-32767`).
     pub range: String,
+    /// How many allocations it holds.
     pub used: usize,
     /// What the bar itself opens in an inspector.
     pub subject: Subject,
+    /// The share of its static band, from 0 to 1.
     pub band: f64,
+    /// One tick per allocation: where (from 0 to 1), what it opens, the address or port.
     pub ticks: Vec<(f64, Subject, String)>,
 }
 

@@ -8,12 +8,15 @@ use crate::parts::Part;
 use crate::quote::{clip, quote, QUOTE_MAX_CHARS};
 use crate::share::percent_decode;
 
+/// The instance's colour theme (`theme=`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Theme {
     /// Follow `prefers-color-scheme`.
     #[default]
     Auto,
+    /// Light, whatever the system prefers.
     Light,
+    /// Dark, whatever the system prefers.
     Dark,
 }
 
@@ -28,6 +31,7 @@ impl Theme {
     }
 }
 
+/// One instance's settings, as read from the page's parameters or the element's options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PageOptions {
     /// A name of `scenarios/` (checked when the page opens it).
@@ -36,7 +40,9 @@ pub struct PageOptions {
     pub tour: Option<String>,
     /// The tour step to open at, from 1 (checked against the tour when it opens).
     pub step: Option<usize>,
+    /// The language to speak (`lang=`).
     pub lang: Lang,
+    /// The colour theme (`theme=`).
     pub theme: Theme,
     /// Start playing at once.
     pub autoplay: bool,
@@ -212,7 +218,9 @@ pub fn shows(panels: Option<&[Part]>, panel: Part) -> bool {
 /// state): a host page's dark switch or language switch. `None`: not given.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LiveSettings {
+    /// The colour theme to switch to.
     pub theme: Option<Theme>,
+    /// The language to switch to.
     pub lang: Option<Lang>,
 }
 

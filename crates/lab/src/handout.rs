@@ -28,6 +28,7 @@ impl AnswersAt {
         }
     }
 
+    /// The placement `answers=` names with `value`, if any.
     pub fn parse(value: &str) -> Option<Self> {
         [AnswersAt::End, AnswersAt::UpsideDown].into_iter().find(|a| a.name() == value)
     }
@@ -43,7 +44,9 @@ pub struct HandoutStep {
     /// The instant the reader's lab shows at this step, in virtual ms from its scenario's start:
     /// where its clock rests, after the step has played on for the reader to watch (`play`).
     pub time_ms: u64,
+    /// Its narration.
     pub say: LocalizedText,
+    /// The parts it points at.
     pub highlight: Vec<Spot>,
     /// The question the step asks, if it asks one (the next step is the moment that answers it).
     pub ask: Option<Ask>,

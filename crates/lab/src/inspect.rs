@@ -27,6 +27,7 @@ pub use ipaddresses::{ip_address_map, CidrView, IpAddressMap, MAX_CELLS, ORPHAN_
 /// What one bitmap cell shows: one meaning per variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Cell {
+    /// Clear, and held by no Service.
     Free,
     /// Set in etcd and owned by exactly one Service.
     Allocated,
@@ -205,10 +206,12 @@ impl BitmapView {
         self.out_of_range.push((service.to_string(), value.to_string()));
     }
 
+    /// What the cells are: a repaired bitmap, 1.33's dual-written one, or IPAddress objects.
     pub fn kind(&self) -> ViewKind {
         self.kind
     }
 
+    /// How many cells the view has.
     pub fn size(&self) -> usize {
         self.size
     }

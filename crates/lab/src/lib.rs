@@ -8,8 +8,9 @@
 //! [`View`], [`Msg`], and the re-exported data below); the world, the timeline and the model's
 //! machinery are not re-exported and a UI path to them does not compile.
 
-// What is `pub` is reachable from outside: the crate's API, and nothing more (clippy -D warnings).
-#![warn(unreachable_pub)]
+// What is `pub` is reachable from outside and documented: the crate's API, and nothing more
+// (clippy -D warnings).
+#![warn(unreachable_pub, missing_docs)]
 
 // The crates beneath, under the paths the lab has always used; the model's macros are in scope.
 #[macro_use]
@@ -83,8 +84,9 @@ pub use view::{
 pub const DEFAULT_SCENARIO: &str = "crash-one-of-three";
 /// The tour the untouched page and embeds open on, moving on by itself.
 pub const STORY: &str = "story";
-/// Speeds offered, as powers of ten of "virtual seconds per real second": 1/10× … 100×.
+/// The slowest speed offered, as a power of ten of "virtual seconds per real second" (1/10×).
 pub const SPEED_MIN_EXP: f64 = -1.0;
+/// The fastest speed offered, as such a power of ten (100×).
 pub const SPEED_MAX_EXP: f64 = 2.0;
 /// What one press of `[` or `]` changes the speed's exponent by.
 pub const SPEED_STEP_EXP: f64 = 0.25;
@@ -94,7 +96,6 @@ const SPEED_START_EXP: f64 = 0.7;
 /// tab, a breakpoint) playing goes on where it was instead of jumping ahead.
 pub const MAX_FRAME_MS: f64 = 100.0;
 
-/// The model behind the page: a timeline plus how it is being played.
 /// A move to tour step `step`: playing runs at `speed` (virtual ms per real ms; `None`: the
 /// reader's) until `at`, and the step's narration appears when the clock gets there, not before.
 /// A move to the step shown is the step playing on for the reader to watch (its `play`).
@@ -137,6 +138,7 @@ struct Taking {
     tour_origin: TourOrigin,
 }
 
+/// The model behind the page: a timeline plus how it is being played.
 pub struct Lab {
     scenario: Rc<Scenario>,
     /// Where the scenario came from, for links to a moment.

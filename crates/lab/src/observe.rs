@@ -18,7 +18,9 @@ pub(crate) const WIRE_REACH_MS: u64 = 10_000;
 pub struct EndpointsChange {
     /// Counts the changes of this lab, so that a view can tell one change from the next.
     pub seq: u64,
+    /// The addresses that left the Endpoints.
     pub removed: Vec<String>,
+    /// The addresses that joined them.
     pub added: Vec<String>,
 }
 

@@ -11,14 +11,18 @@ use super::{Lab, TourOrigin, DEFAULT_SCENARIO, STORY};
 /// could not be fetched; and its address, which links to its steps carry.
 #[derive(Clone, Copy, Debug)]
 pub struct TourFile<'a> {
+    /// The file's text, or why it could not be fetched.
     pub text: Result<&'a str, &'a str>,
+    /// Its address, if it has one (`tour-src`).
     pub src: Option<&'a str>,
 }
 
 /// What a page asks to open (validated settings plus a link's fragment).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Opening<'a> {
+    /// A name of `scenarios/` to open.
     pub scenario: Option<&'a str>,
+    /// A name of `tours/` to open; wins over `scenario`.
     pub tour: Option<&'a str>,
     /// Wins over `tour` and `scenario`; a file that cannot be read opens the story instead.
     pub tour_file: Option<TourFile<'a>>,

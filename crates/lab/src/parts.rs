@@ -9,24 +9,43 @@ use crate::lang::Lang;
 string_enum! {
     /// A part of the page: a panel ([`Part::PANELS`]) or something inside one.
     pub enum Part {
+        /// The time controls.
         Controls = "controls",
+        /// The stage.
         Stage = "stage",
+        /// The apiservers.
         Apiservers = "apiservers",
+        /// etcd.
         Etcd = "etcd",
+        /// The leases in etcd.
         Leases = "leases",
+        /// The allocation objects in etcd (`/ranges/…`).
         Ranges = "ranges",
+        /// The `default/kubernetes` Service.
         KubernetesService = "kubernetes-service",
+        /// Its Endpoints.
         Endpoints = "endpoints",
+        /// Its EndpointSlice.
         EndpointSlice = "endpoint-slice",
+        /// The events and logs.
         Events = "events",
+        /// The allocation bitmaps.
         Bitmaps = "bitmaps",
+        /// The ClusterIP bitmap.
         ClusterIp = "cluster-ip",
+        /// The NodePort bitmap.
         NodePort = "node-port",
+        /// The IPAddress objects (1.33 and later).
         IpAddresses = "ip-addresses",
+        /// The ServiceCIDRs (1.33 and later).
         ServiceCidrs = "service-cidrs",
+        /// The Services.
         Services = "services",
+        /// The Pods.
         Pods = "pods",
+        /// The import of the reader's own cluster.
         Import = "import",
+        /// The storage corruption controls.
         Corrupt = "corrupt",
     }
 }
@@ -46,6 +65,7 @@ impl Part {
         Part::Import,
     ];
 
+    /// Whether `panels=` can choose it.
     pub fn is_panel(self) -> bool {
         Part::PANELS.contains(&self)
     }
@@ -80,7 +100,9 @@ impl Part {
 /// What a tour step highlights: a part, or one apiserver's card (`apiserver:<name>`).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Spot {
+    /// A part of the page.
     Part(Part),
+    /// One apiserver's card, by its name.
     Apiserver(String),
 }
 

@@ -11,20 +11,24 @@ use super::Lab;
 /// The reader's answer to the question of the step before the one shown.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Verdict<'a> {
+    /// The question asked.
     pub ask: &'a Ask,
     /// The index of the answer picked.
     pub picked: usize,
 }
 
 impl<'a> Verdict<'a> {
+    /// Whether the answer picked is the right one.
     pub fn right(&self) -> bool {
         self.picked == self.ask.right
     }
 
+    /// The answer picked.
     pub fn picked_answer(&self) -> &'a LocalizedText {
         &self.ask.answers[self.picked]
     }
 
+    /// The right answer.
     pub fn right_answer(&self) -> &'a LocalizedText {
         &self.ask.answers[self.ask.right]
     }

@@ -10,11 +10,17 @@ use crate::lang::Lang;
 /// The settings of the configuration form, as typed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
+    /// The Service CIDR (`10.96.0.0/16`).
     pub service_cidr: String,
+    /// The NodePort range (`30000-32767`).
     pub node_ports: String,
+    /// The endpoint reconciler (`lease`, `master-count`, `none`).
     pub reconciler: String,
+    /// How many apiservers.
     pub apiservers: String,
+    /// The Kubernetes version simulated (`1.29`).
     pub behavior: String,
+    /// The random seed.
     pub seed: String,
 }
 

@@ -40,11 +40,14 @@ pub enum Source {
     Inline(String),
 }
 
+/// A moment of a scenario, as a link to it names it (`#scenario=…&t=…`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Moment {
+    /// Where the scenario comes from.
     pub source: Source,
     /// Overrides the scenario's seed.
     pub seed: Option<u64>,
+    /// The instant (virtual ms).
     pub time_ms: u64,
     /// The scenario's experiment set up (its index): its actions are taken first, at their
     /// instants, before or after the moment alike.
@@ -66,6 +69,7 @@ pub fn percent_encode(s: &str) -> String {
     out
 }
 
+/// Decodes percent escapes; an invalid escape or non-UTF-8 text says why.
 pub fn percent_decode(s: &str) -> Result<String, String> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());

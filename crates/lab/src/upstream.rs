@@ -26,9 +26,11 @@ pub enum Subject {
     Key(String),
     /// A request on the wire.
     Packet(Write),
-    /// An allocation cell: a ClusterIP, a NodePort, an IPAddress object.
+    /// A ClusterIP's cell.
     ClusterIp(String),
+    /// A NodePort's cell.
     NodePort(u16),
+    /// An IPAddress object's cell.
     IpAddress(String),
     /// An event or log line (the whole of it: the inspector shows its time and message).
     Event(Event),
@@ -37,6 +39,7 @@ pub enum Subject {
 /// A link to upstream code and what that code does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SourceLink {
+    /// The file's path in the Kubernetes repository.
     pub path: &'static str,
     /// The Go function (or method) modelled there.
     pub symbol: &'static str,

@@ -29,41 +29,51 @@ use super::{EndpointsChange, Held, Lab, Lang};
 /// The lab at one instant, as a view draws it.
 #[derive(Clone)]
 pub struct View {
+    /// The cluster at the instant shown, as the contract's state.
     pub state: Rc<State>,
+    /// The event log up to the instant shown.
     pub events: Rc<Vec<Event>>,
+    /// The timeline's marks (starts, crashes, repair runs, actions…) up to the instant shown.
     pub marks: Rc<Vec<Mark>>,
     /// The furthest instant reached on this timeline (for the scrubber).
     pub horizon: u64,
+    /// How long an apiserver's lease lives without renewal.
     pub lease_ttl_ms: u64,
     /// The endpoint reconciler's interval.
     pub interval_ms: u64,
+    /// The endpoint reconciler the scenario configures.
     pub reconciler: ReconcilerType,
+    /// The Kubernetes version whose behaviour the scenario simulates.
     pub behavior: Behavior,
     /// What each apiserver's buttons may offer (`World::allowed`): the core's own rule, never a
     /// copy of it; shared, and taken again only when the state changed.
     pub allowed: Rc<BTreeMap<String, ApiserverActions>>,
     /// The allocations as drawn, rebuilt only when etcd, the marks or the scenario changed.
     pub bitmaps: Rc<Bitmaps>,
+    /// The clock as the reader plays it.
     pub player: Player,
+    /// The guided tour being taken, if any.
     pub touring: Touring,
+    /// The language the lab speaks.
     pub lang: Lang,
     /// What the reader should be told now, if anything.
     pub notice: Option<String>,
     /// Bumped whenever another scenario replaces the one shown (what was derived from the old
     /// one is stale then, even at the same instant and revision).
     pub generation: u64,
+    /// The scenario shown.
     pub scenario: Rc<Scenario>,
     /// The scenario is a cluster imported in the page (`Msg::Import`).
     pub imported: bool,
-    /// The requests to etcd of the last move that made any, and a count of such moves: a view
-    /// draws them once per new count.
+    /// The requests to etcd of the last move that made any (the stage's packets).
     pub wire: Rc<Vec<Write>>,
+    /// How many moves made requests: a view draws `wire` once per new count.
     pub wire_seq: u64,
     /// The last change of the kubernetes Endpoints' addresses in this scenario.
     pub change: EndpointsChange,
-    /// The experiment set up last (its index), while the reader has not acted since, and what
-    /// it is about.
+    /// The experiment set up last (its index), while the reader has not acted since.
     pub trying: Option<usize>,
+    /// What that experiment is about: the parts and apiservers it acts on.
     pub trying_subjects: Vec<Spot>,
     /// The tour being written, if the author has started one (whether writing now or not).
     pub writer: Option<Rc<Writer>>,
@@ -73,16 +83,19 @@ pub struct View {
     /// with the clock stopped (working them out on every frame of playing would read the whole
     /// state each time).
     pub wait_choices: Option<Rc<Vec<Choice>>>,
-    /// What a link to this moment adds to the lab's page ([`Lab::link_to_here`]).
+    /// What a link to this moment adds to the lab's page: the tour step's query in a tour, else
+    /// the moment's fragment.
     pub link_to_here: String,
-    /// What the lab's own page's address should say now ([`Lab::address`]).
+    /// What the lab's own page's address should say now (none while a story moves on by itself).
     pub address: Option<String>,
 }
 
 /// The clock as the reader plays it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Player {
+    /// The instant shown (virtual ms).
     pub now: u64,
+    /// Whether the clock runs.
     pub playing: bool,
     /// log10 of the speed chosen (virtual ms per real ms).
     pub speed_exp: f64,
@@ -95,6 +108,7 @@ pub struct Player {
 /// The guided tour being taken, as shown.
 #[derive(Clone, Default)]
 pub struct Touring {
+    /// The tour and the step shown, if a tour is taken.
     pub guide: Option<Rc<Guide>>,
     /// Why the tour cannot go on (it no longer matches the simulation).
     pub error: Option<String>,
@@ -168,8 +182,11 @@ impl View {
 /// A ServiceCIDR prefix with the IPAddress objects drawn over it (1.33 and later).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CidrCanvas {
+    /// The ServiceCIDR's name.
     pub name: String,
+    /// Its `Ready` condition (`None`: unset).
     pub ready: Option<bool>,
+    /// Being deleted.
     pub deleting: bool,
     /// Kept, not ready, by IPAddresses that lie in it alone.
     pub terminating: bool,
@@ -177,6 +194,7 @@ pub struct CidrCanvas {
     pub addresses: u128,
     /// Its first and last usable address.
     pub bounds: (String, String),
+    /// The prefix's cells as drawn.
     pub view: Rc<BitmapView>,
 }
 
@@ -185,9 +203,13 @@ pub struct CidrCanvas {
 /// those drawn on no canvas (address, state, parent).
 #[derive(PartialEq)]
 pub struct Bitmaps {
+    /// One ClusterIP bitmap per range (none under 1.35).
     pub ips: Rc<Vec<Rc<BitmapView>>>,
+    /// The NodePort bitmap.
     pub ports: Rc<BitmapView>,
+    /// Under 1.33 and 1.35, one canvas per ServiceCIDR prefix.
     pub cidrs: Rc<Vec<CidrCanvas>>,
+    /// The IPAddress objects drawn on no canvas: address, state, parent.
     pub undrawn: Rc<Vec<(String, Cell, String)>>,
 }
 

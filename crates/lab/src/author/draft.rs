@@ -12,11 +12,14 @@ use crate::share::Source;
 /// A text in both of the lab's languages; an empty one is not given.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Texts {
+    /// The English text.
     pub en: String,
+    /// The Chinese text.
     pub zh: String,
 }
 
 impl Texts {
+    /// The text in `lang`.
     pub fn get(&self, lang: Lang) -> &str {
         match lang {
             Lang::En => &self.en,
@@ -53,7 +56,9 @@ impl Texts {
 /// writing exactly what the tour file plays.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Take {
+    /// The scenario started from.
     pub base: Source,
+    /// The author's actions, each at its instant (virtual ms).
     pub actions: Vec<(u64, Action)>,
 }
 
@@ -120,18 +125,28 @@ pub enum StepWait {
     /// The instant it was written at (`at`).
     Instant,
     /// A predicate that held when it was written (`until`), with its words.
-    Until { label: Texts, until: Json },
+    Until {
+        /// The predicate in the lab's words.
+        label: Texts,
+        /// The predicate as the file's `until` writes it.
+        until: Json,
+    },
 }
 
+/// A step as written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DraftStep {
     /// The take it shows (an index of [`Draft::takes`]).
     pub take: usize,
     /// The instant it was written at.
     pub at_ms: u64,
+    /// How it waits.
     pub wait: StepWait,
+    /// Its narration.
     pub say: Texts,
+    /// The parts it points at, by name (`docs/tour.md` §5).
     pub highlight: Vec<String>,
+    /// How long it plays on once shown (ms), if it does.
     pub play_ms: Option<u64>,
     /// A question the reader answers before the next step (`docs/tour.md` §6).
     pub ask: Option<DraftAsk>,
@@ -140,9 +155,13 @@ pub struct DraftStep {
 /// A step's question as written: 2 to 4 answers, the index of the right one, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DraftAsk {
+    /// The question.
     pub question: Texts,
+    /// The answers, in order.
     pub answers: Vec<Texts>,
+    /// The index of the right answer.
     pub right: usize,
+    /// Why the right answer is right.
     pub why: Texts,
 }
 
@@ -205,9 +224,13 @@ struct AskOut {
 /// A tour being written: its name, title, steps, and the scenarios they show.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Draft {
+    /// The tour's name (its file's `name`).
     pub name: String,
+    /// The tour's title.
     pub title: Texts,
+    /// The steps, in order.
     pub steps: Vec<DraftStep>,
+    /// The scenarios the steps show, as played.
     pub takes: Vec<Take>,
 }
 

@@ -11,7 +11,9 @@ use crate::KUBERNETES;
 /// A predicate offered for a step's `until`, in the lab's own words.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
+    /// The predicate in the lab's words.
     pub label: Texts,
+    /// The predicate as a step's `until` writes it.
     pub until: Json,
 }
 

@@ -33,43 +33,63 @@ pub enum Authoring {
     AddStep,
     /// Edit a step (its scenario shown at its instant), or none.
     Select(Option<usize>),
+    /// Delete this step.
     Delete(usize),
     /// Move step `from` to position `to`.
     Move {
+        /// The step's index now.
         from: usize,
+        /// Its index after the move.
         to: usize,
     },
+    /// Write a step's narration in one language.
     Say {
+        /// The step's index.
         step: usize,
+        /// The narration's language.
         lang: Lang,
+        /// The narration.
         text: String,
     },
+    /// Write the tour's title in one language.
     Title {
+        /// The title's language.
         lang: Lang,
+        /// The title.
         text: String,
     },
+    /// Name the tour (its file's `name`).
     Name(String),
     /// The step waits for this moment: its instant (`None`) or the predicate of this index
     /// among the view's [`wait_choices`](crate::View::wait_choices); either way the step now
     /// stands here.
     Wait {
+        /// The step's index.
         step: usize,
+        /// The predicate's index among the wait choices; `None`: the instant.
         choice: Option<usize>,
     },
     /// Point at (`on`) or no longer at a part of the page, by its name (`docs/tour.md` §5).
     Highlight {
+        /// The step's index.
         step: usize,
+        /// The part's name (`apiserver:apiserver-a`, `etcd`…).
         spot: String,
+        /// Point at it (`true`) or no longer (`false`).
         on: bool,
     },
     /// How long the step plays on once shown, a duration (`"15s"`); empty: it does not.
     Play {
+        /// The step's index.
         step: usize,
+        /// The duration, as written.
         play: String,
     },
     /// Edit the step's question (`ask`): whether it asks, and its texts and answers.
     Ask {
+        /// The step's index.
         step: usize,
+        /// The edit.
         edit: AskEdit,
     },
     /// Go on writing the tour being taken (shipped, a trainer's, or one opened from its link),
@@ -86,7 +106,9 @@ pub enum Authoring {
 pub enum AskEdit {
     /// The step asks (with two empty answers to write), or no longer does.
     On(bool),
+    /// The question's text in one language.
     Question(Lang, String),
+    /// The text of this answer in one language.
     Answer(usize, Lang, String),
     /// One more answer (at most four).
     AddAnswer,
@@ -94,12 +116,16 @@ pub enum AskEdit {
     RemoveAnswer(usize),
     /// This answer is the right one.
     Right(usize),
+    /// Why the right answer is right, in one language.
     Why(Lang, String),
 }
 
+/// How the author uses the writer now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
+    /// Writing: the sandbox's actions become the scenario's steps.
     Writing,
+    /// Taking the tour written so far, as a reader would.
     Previewing,
     /// Not writing; the draft is kept.
     Closed,
@@ -108,6 +134,7 @@ pub enum Mode {
 /// Where a written step arrives when the tour plays.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arrival {
+    /// At this instant (virtual ms).
     At(u64),
     /// Its predicate never holds: why, where the search gave up.
     Never(String),
@@ -149,14 +176,17 @@ impl Writer {
         }
     }
 
+    /// The tour written so far, step by step.
     pub fn draft(&self) -> &Draft {
         &self.draft
     }
 
+    /// Whether the author writes, previews or has closed the writer.
     pub fn mode(&self) -> Mode {
         self.mode
     }
 
+    /// The step being edited, if any.
     pub fn selected(&self) -> Option<usize> {
         self.selected
     }

@@ -46,9 +46,11 @@ pub struct CidrView {
     pub terminating: bool,
     /// Usable addresses of the prefix, drawn or not.
     pub addresses: u128,
-    /// The prefix's first and last usable address: its boundary.
+    /// The prefix's first usable address.
     pub first: String,
+    /// The prefix's last usable address.
     pub last: String,
+    /// The prefix's cells as drawn.
     pub view: BitmapView,
 }
 

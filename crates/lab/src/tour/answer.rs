@@ -10,8 +10,11 @@ use crate::shipped;
 /// 2 invalid input), its standard output and its standard error (one line, or nothing).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
+    /// The exit code.
     pub code: u8,
+    /// What goes to standard output.
     pub stdout: String,
+    /// What goes to standard error.
     pub stderr: String,
 }
 

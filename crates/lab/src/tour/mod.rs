@@ -44,6 +44,7 @@ pub(crate) const WAIT_LIMIT_MS: u64 = 60 * 60 * 1000;
 /// The longest a step may play on by itself once shown (`play`), in virtual time.
 pub(crate) const MAX_PLAY_MS: u64 = 5 * 60 * 1000;
 
+/// When a step is shown.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Wait {
     /// Where the previous step left off (or the scenario's start).
@@ -54,13 +55,17 @@ pub enum Wait {
     Until(Json),
 }
 
+/// One step of a tour.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TourStep {
     /// The name of the scenario this step shows ([`Tour::scenario`]: the tour's own, else a
     /// shipped one); a change restarts at its time 0.
     pub scenario: String,
+    /// When it is shown.
     pub wait: Wait,
+    /// Its narration.
     pub say: LocalizedText,
+    /// The parts it points at.
     pub highlight: Vec<Spot>,
     /// How long (virtual ms) the clock plays on once the step is shown, when its narration asks
     /// the reader to watch something happen (`"play": "20s"`): never past the next step.
@@ -74,19 +79,27 @@ pub struct TourStep {
 /// why it is right (what Kubernetes does), each text localized.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ask {
+    /// The question.
     pub question: LocalizedText,
+    /// The answers, in order.
     pub answers: Vec<LocalizedText>,
+    /// The index of the right answer.
     pub right: usize,
+    /// Why the right answer is right.
     pub why: LocalizedText,
 }
 
 /// How many answers a question offers.
 pub const ANSWERS: std::ops::RangeInclusive<usize> = 2..=4;
 
+/// A guided tour (`docs/tour.md`): narrated steps over one or more scenarios.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tour {
+    /// Its name (for a shipped tour, its file's name in `tours/`).
     pub name: String,
+    /// Its title.
     pub title: LocalizedText,
+    /// Its steps, in order.
     pub steps: Vec<TourStep>,
     /// The scenarios the tour file gives inline, by their names.
     pub scenarios: BTreeMap<String, InlineScenario>,
@@ -95,6 +108,7 @@ pub struct Tour {
 /// A scenario written inside a tour file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InlineScenario {
+    /// The scenario, read.
     pub scenario: Scenario,
     /// Its object as JSON text: a scenario file of its own, which a link to a moment of it
     /// carries (`#file=…`).
@@ -135,6 +149,7 @@ pub fn holds(until: &Json, timeline: &Timeline) -> Result<(), Vec<String>> {
 /// remembered, so going back and forth is a seek).
 #[derive(Clone, Debug)]
 pub struct Guide {
+    /// The tour taken.
     pub tour: Tour,
     /// The step shown (the lab moves it, remembering how far the reader got).
     pub index: usize,
@@ -146,11 +161,13 @@ pub struct Guide {
 }
 
 impl Guide {
+    /// A guide at the tour's first step, with no instant found yet.
     pub fn new(tour: Tour) -> Self {
         let n = tour.steps.len();
         Guide { tour, index: 0, times: vec![None; n], reached: 0, answers: vec![None; n] }
     }
 
+    /// The step shown.
     pub fn step(&self) -> &TourStep {
         &self.tour.steps[self.index]
     }

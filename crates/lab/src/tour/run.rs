@@ -7,18 +7,23 @@ use super::{Guide, Tour, Wait};
 use crate::duration::format_ms;
 use crate::sim::timeline::Timeline;
 
+/// A tour played through: whether every step arrived, and each step's run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TourRun {
+    /// The tour's name.
     pub tour: String,
     /// Every step arrived.
     pub passed: bool,
+    /// Each step's run, in order.
     pub steps: Vec<StepRun>,
 }
 
+/// One step of a tour played through.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StepRun {
     /// From 1, as the reader counts.
     pub step: usize,
+    /// The scenario it shows.
     pub scenario: String,
     /// `"now"`, `"at"` or `"until"`.
     pub wait: &'static str,
