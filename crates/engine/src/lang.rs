@@ -5,14 +5,18 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+/// A language the lab speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Lang {
+    /// English (the default).
     #[default]
     En,
+    /// Chinese.
     Zh,
 }
 
 impl Lang {
+    /// Every language, English first.
     pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
 
     /// The BCP 47 code, as in `?lang=` and `<html lang>`.
@@ -23,6 +27,7 @@ impl Lang {
         }
     }
 
+    /// The language of a BCP 47 code (`en`, `zh`), if the lab speaks it.
     pub fn parse(code: &str) -> Option<Lang> {
         match code {
             "en" => Some(Lang::En),
@@ -45,7 +50,9 @@ impl Lang {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum LocalizedText {
+    /// One text for every language.
     Plain(String),
+    /// A text per language code.
     ByLanguage(BTreeMap<String, String>),
 }
 

@@ -7,8 +7,9 @@
 //! compiler holds the order: nothing here can name a tour, a page or a browser crate. What is
 //! `pub` here is what the lab (and through it the UI) uses.
 
-// What is `pub` is reachable from outside: the crate's API, and nothing more (clippy -D warnings).
-#![warn(unreachable_pub)]
+// What is `pub` is reachable from outside and documented: the crate's API, and nothing more
+// (clippy -D warnings).
+#![warn(unreachable_pub, missing_docs)]
 
 // The layer beneath, under the paths the engine has always used (`crate::k8s::…`,
 // `crate::quote`, `crate::rng`); its macros (`string_enum!`, `objects_only!`) are in scope.

@@ -8,23 +8,32 @@ use crate::sim::world::World;
 /// One expectation's outcome in a run report.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct ExpectationReport {
+    /// The step's `at`, as written.
     pub at: String,
+    /// Whether it held.
     pub passed: bool,
+    /// Why not, one line each.
     pub mismatches: Vec<String>,
 }
 
 /// `bootstrap-sim run`'s output.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Report {
+    /// The scenario's name.
     pub scenario: String,
+    /// The seed it ran with.
     pub seed: u64,
+    /// Each `expect` step's outcome, in order.
     pub expectations: Vec<ExpectationReport>,
+    /// Every event recorded.
     pub events: Vec<Event>,
+    /// The state at `until`.
     #[serde(rename = "final")]
     pub final_state: State,
 }
 
 impl Report {
+    /// Whether every expectation held.
     pub fn passed(&self) -> bool {
         self.expectations.iter().all(|e| e.passed)
     }

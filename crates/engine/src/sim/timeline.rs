@@ -15,6 +15,7 @@ use crate::sim::world::{Mark, World};
 /// Virtual time between checkpoints.
 pub(crate) const CHECKPOINT_EVERY_MS: u64 = 60_000;
 
+/// A run of a scenario that can go back in time and fork.
 #[derive(Clone, Debug)]
 pub struct Timeline {
     /// Checkpoints at 0, 1 min, 2 min, … up to the furthest time reached, without their logs
@@ -34,6 +35,7 @@ pub struct Timeline {
 }
 
 impl Timeline {
+    /// A timeline of `scenario` at its start, before anything ran.
     pub fn new(scenario: &Scenario) -> Self {
         let world = World::new(scenario);
         Timeline {
@@ -51,6 +53,7 @@ impl Timeline {
         self.world.state_sharing(&mut self.services.borrow_mut())
     }
 
+    /// The present.
     pub fn world(&self) -> &World {
         &self.world
     }
@@ -69,6 +72,7 @@ impl Timeline {
         self.world.take_wire()
     }
 
+    /// The user's actions, each with the instant it was applied at.
     pub fn actions(&self) -> &[(u64, Action)] {
         &self.actions
     }

@@ -21,28 +21,40 @@ use crate::k8s::names::{self, NameRule};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
 pub enum Action {
+    /// Start (or restart) an apiserver: its bootstrap sequence, readyz gating.
     #[serde(deserialize_with = "payload")]
     StartApiserver(ApiserverRef),
+    /// Shut an apiserver down gracefully: its pre-shutdown hook removes its endpoint.
     #[serde(deserialize_with = "payload")]
     StopApiserver(ApiserverRef),
+    /// An apiserver dies at once: its lease stays until its TTL runs out.
     #[serde(deserialize_with = "payload")]
     CrashApiserver(ApiserverRef),
+    /// A new member, started at once.
     #[serde(deserialize_with = "payload")]
     AddApiserver(AddApiserver),
+    /// An apiserver cannot reach etcd for a while.
     #[serde(deserialize_with = "payload")]
     IsolateApiserver(Isolate),
+    /// No apiserver can reach etcd for a while.
     #[serde(deserialize_with = "payload")]
     EtcdOutage(Outage),
+    /// Create a Service through the API (its ClusterIP and NodePorts allocated).
     #[serde(deserialize_with = "payload")]
     CreateService(CreateService),
+    /// Delete a Service through the API (its IPs and ports released).
     #[serde(deserialize_with = "payload")]
     DeleteService(ObjectRef),
+    /// Create a Pod through the API.
     #[serde(deserialize_with = "payload")]
     CreatePod(CreatePod),
+    /// Delete a Pod through the API.
     #[serde(deserialize_with = "payload")]
     DeletePod(ObjectRef),
+    /// Change a Pod's readiness.
     #[serde(deserialize_with = "payload")]
     SetPodReady(SetPodReady),
+    /// Write storage behind the allocators' back.
     #[serde(deserialize_with = "payload")]
     Corrupt(Corruption),
     /// §6 (1.33 and 1.35): a ServiceCIDR created through the API.
@@ -61,78 +73,105 @@ fn payload<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<T, D:
         .map_err(|e| D::Error::custom(super::located(&e.path().to_string(), e.inner().to_string())))
 }
 
+/// An apiserver by name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct ApiserverRef {
+    /// The apiserver's name.
     pub apiserver: String,
 }
 
 impl ApiserverRef {
+    /// A reference to `apiserver`.
     pub fn to(apiserver: &str) -> Self {
         ApiserverRef { apiserver: apiserver.to_string() }
     }
 }
 
+/// A new apiserver (`add_apiserver`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct AddApiserver {
+    /// Its name.
     pub name: String,
+    /// Its `--advertise-address`: the IP its lease and endpoint carry.
     #[serde(deserialize_with = "values::ip")]
     pub advertise_address: IpAddr,
+    /// How long it shows `starting` before its start instant (none: no delay).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub startup_delay: Option<Millis>,
 }
 
+/// An apiserver cut off from etcd (`isolate_apiserver`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct Isolate {
+    /// The apiserver's name.
     pub apiserver: String,
+    /// How long (`for`).
     #[serde(rename = "for")]
     pub for_: Millis,
 }
 
+/// etcd out of every apiserver's reach (`etcd_outage`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct Outage {
+    /// How long (`for`).
     #[serde(rename = "for")]
     pub for_: Millis,
 }
 
+/// A Service to create (`create_service`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct CreateService {
+    /// The Service, as the request gives it.
     #[serde(deserialize_with = "super::initial::action_service")]
     pub service: Service,
+    /// The apiserver that serves the request (none: the first ready one by name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
 }
 
+/// A Pod to create (`create_pod`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct CreatePod {
+    /// The Pod.
     #[serde(deserialize_with = "super::initial::action_pod")]
     pub pod: Pod,
+    /// The apiserver that serves the request (none: the first ready one by name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
 }
 
+/// A namespaced object by name, for a request (`delete_service`, `delete_pod`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct ObjectRef {
+    /// Its namespace (default `default`).
     #[serde(default = "crate::k8s::api::default_namespace")]
     pub namespace: String,
+    /// Its name.
     pub name: String,
+    /// The apiserver that serves the request (none: the first ready one by name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
 }
 
+/// A Pod's readiness to set (`set_pod_ready`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct SetPodReady {
+    /// The Pod's namespace (default `default`).
     #[serde(default = "crate::k8s::api::default_namespace")]
     pub namespace: String,
+    /// The Pod's name.
     pub name: String,
+    /// Whether it is ready.
     pub ready: bool,
+    /// The apiserver that serves the request (none: the first ready one by name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
 }
@@ -141,15 +180,20 @@ pub struct SetPodReady {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct ServiceCidrSpec {
+    /// Its name.
     pub name: String,
+    /// Its CIDRs (one, or two of different families).
     #[serde(default)]
     pub cidrs: Vec<String>,
 }
 
+/// A ServiceCIDR to create (`create_service_cidr`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct CreateServiceCidr {
+    /// The ServiceCIDR.
     pub service_cidr: ServiceCidrSpec,
+    /// The apiserver that serves the request (none: the first ready one by name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
 }
@@ -158,7 +202,9 @@ pub struct CreateServiceCidr {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct NameRef {
+    /// Its name.
     pub name: String,
+    /// The apiserver that serves the request (none: the first ready one by name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
 }
@@ -167,43 +213,62 @@ pub struct NameRef {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "what", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Corruption {
+    /// Set a ClusterIP's bit in the stored bitmap, for no Service: a leak.
     LeakClusterIp {
+        /// The address.
         #[serde(deserialize_with = "values::corrupt_ip")]
         ip: IpAddr,
     },
+    /// Set a NodePort's bit in the stored bitmap, for no Service: a leak.
     LeakNodePort {
+        /// The port.
         #[serde(deserialize_with = "values::corrupt_port")]
         port: i32,
     },
+    /// Clear an allocated ClusterIP's bit in the stored bitmap.
     UnallocateClusterIp {
+        /// The address.
         #[serde(deserialize_with = "values::corrupt_ip")]
         ip: IpAddr,
     },
+    /// Clear an allocated NodePort's bit in the stored bitmap.
     UnallocateNodePort {
+        /// The port.
         #[serde(deserialize_with = "values::corrupt_port")]
         port: i32,
     },
+    /// Rewrite a stored Service's ClusterIP, allocating nothing.
     ForceClusterIp {
+        /// The Service's namespace.
         namespace: String,
+        /// The Service's name.
         name: String,
+        /// The address it then holds.
         #[serde(deserialize_with = "values::corrupt_ip")]
         ip: IpAddr,
     },
+    /// Rewrite a stored Service's first NodePort, allocating nothing.
     ForceNodePort {
+        /// The Service's namespace.
         namespace: String,
+        /// The Service's name.
         name: String,
+        /// The port it then holds.
         #[serde(deserialize_with = "values::corrupt_port")]
         port: i32,
     },
     /// §6: an IPAddress written directly, as an interrupted create leaves one.
     PutIpAddress {
+        /// The address (the object's name).
         #[serde(deserialize_with = "values::corrupt_ip")]
         ip: IpAddr,
+        /// The object it names as its owner.
         #[serde(deserialize_with = "values::corrupt_parent")]
         parent: ParentReference,
     },
     /// §6: an IPAddress deleted directly.
     DeleteIpAddress {
+        /// The address (the object's name).
         #[serde(deserialize_with = "values::corrupt_ip")]
         ip: IpAddr,
     },
@@ -213,13 +278,21 @@ pub enum Corruption {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CorruptionKind {
+    /// `leak_cluster_ip`.
     LeakClusterIp,
+    /// `leak_node_port`.
     LeakNodePort,
+    /// `unallocate_cluster_ip`.
     UnallocateClusterIp,
+    /// `unallocate_node_port`.
     UnallocateNodePort,
+    /// `force_cluster_ip`.
     ForceClusterIp,
+    /// `force_node_port`.
     ForceNodePort,
+    /// `put_ip_address`.
     PutIpAddress,
+    /// `delete_ip_address`.
     DeleteIpAddress,
 }
 
@@ -311,18 +384,22 @@ impl Action {
         super::de(path, value)
     }
 
+    /// Start (or restart) `apiserver`.
     pub fn start(apiserver: &str) -> Action {
         Action::StartApiserver(ApiserverRef::to(apiserver))
     }
 
+    /// Stop `apiserver` gracefully.
     pub fn stop(apiserver: &str) -> Action {
         Action::StopApiserver(ApiserverRef::to(apiserver))
     }
 
+    /// Crash `apiserver`.
     pub fn crash(apiserver: &str) -> Action {
         Action::CrashApiserver(ApiserverRef::to(apiserver))
     }
 
+    /// Cut `apiserver` off from etcd for `for_`.
     pub fn isolate(apiserver: &str, for_: Millis) -> Action {
         Action::IsolateApiserver(Isolate { apiserver: apiserver.to_string(), for_ })
     }

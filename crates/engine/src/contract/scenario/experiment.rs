@@ -16,8 +16,10 @@ use crate::lang::LocalizedText;
 /// The most steps an experiment has: a few clicks a reader could make, and their checks.
 pub(crate) const MAX_STEPS: usize = 12;
 
+/// A thing to try: a few actions a reader could take, set up with one click.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Experiment {
+    /// What it is called.
     pub title: LocalizedText,
     /// What the reader should look at once it is set up.
     pub watch: LocalizedText,

@@ -16,20 +16,29 @@ use crate::k8s::portallocator::PortRange;
 /// A stored allocation object as a scenario presets it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PresetAllocation<T> {
+    /// The range it was stored for, as written.
     pub range: String,
+    /// The items it marks allocated.
     pub allocated: Vec<T>,
 }
 
+/// The world the apiservers find on start (`initial`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Initial {
+    /// Stored Services.
     pub services: Vec<Service>,
+    /// Stored Pods.
     pub pods: Vec<Pod>,
+    /// Stored Endpoints.
     pub endpoints: Vec<Endpoints>,
+    /// Namespaces that exist.
     pub namespaces: Vec<String>,
     /// (ip, ttl left in ms)
     pub leases: Vec<(String, u64)>,
+    /// The stored ClusterIP bitmap (the primary range's).
     pub cluster_ip_allocation: Option<PresetAllocation<IpAddr>>,
     pub(crate) secondary_cluster_ip_allocation: Option<PresetAllocation<IpAddr>>,
+    /// The stored NodePort bitmap.
     pub node_port_allocation: Option<PresetAllocation<i32>>,
     /// §6: ServiceCIDR objects as found (no condition, no finalizer).
     pub service_cidrs: Vec<ServiceCidr>,

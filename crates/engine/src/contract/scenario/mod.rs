@@ -52,16 +52,26 @@ pub(crate) const MIN_REPAIR_INTERVAL_MS: u64 = 10_000;
 /// cost of a run grows with their number.
 pub const MAX_APISERVERS: usize = 16;
 
+/// A scenario file, read and checked (`docs/scenario.md`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
+    /// Its name.
     pub name: String,
+    /// Its title, if it gives one.
     pub title: Option<LocalizedText>,
+    /// What it shows, if it says.
     pub description: Option<LocalizedText>,
+    /// The random seed.
     pub seed: u64,
+    /// Which Kubernetes release's rules run.
     pub behavior: Behavior,
+    /// The cluster's configuration: its flags and apiservers.
     pub cluster: ClusterConfig,
+    /// The world the apiservers find on start.
     pub initial: Initial,
+    /// The steps, in the file's order (those at one instant run in that order).
     pub steps: Vec<Step>,
+    /// When the run ends (virtual ms): `until`, else the last step's instant.
     pub until_ms: u64,
     /// Things to try (`docs/extensions.md`), in the order the file gives them.
     pub experiments: Vec<Experiment>,

@@ -19,12 +19,17 @@ pub const SANDBOX_APISERVERS: RangeInclusive<usize> = 1..=MAX_APISERVERS;
 /// them, as a file's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sandbox {
+    /// `--service-cluster-ip-range`.
     pub service_cluster_ip_range: String,
+    /// `--service-node-port-range`.
     pub service_node_port_range: String,
+    /// `--endpoint-reconciler-type`.
     pub reconciler: ReconcilerType,
     /// Within [`SANDBOX_APISERVERS`].
     pub apiservers: usize,
+    /// Which Kubernetes release's rules run.
     pub behavior: Behavior,
+    /// The random seed.
     pub seed: u64,
 }
 

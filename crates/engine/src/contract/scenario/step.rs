@@ -10,6 +10,7 @@ use super::step_file::{At, StepFile};
 use crate::k8s::api::Behavior;
 use crate::k8s::controlplane::ClusterConfig;
 
+/// What a step does: an action, or a check.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StepKind {
     /// Boxed: an action is large beside an expectation, and steps are moved in lists.
@@ -18,11 +19,13 @@ pub enum StepKind {
     Expect(Json),
 }
 
+/// One step of a scenario (`docs/scenario.md` §2).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
     pub(crate) at_ms: u64,
     /// `at` as written, echoed in the run report.
     pub at: String,
+    /// What it does.
     pub kind: StepKind,
 }
 

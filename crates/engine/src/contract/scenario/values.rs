@@ -27,6 +27,7 @@ impl Millis {
         }
     }
 
+    /// The span in virtual ms.
     pub const fn ms(self) -> u64 {
         self.0
     }

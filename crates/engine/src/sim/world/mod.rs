@@ -41,21 +41,34 @@ use queue::{Queue, Task};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MarkKind {
+    /// An apiserver's start instant.
     Start,
+    /// An apiserver crashed.
     Crash,
+    /// An apiserver stopped.
     Stop,
+    /// An apiserver wrote its master lease.
     LeaseWrite,
+    /// A master lease expired.
     LeaseExpiry,
+    /// An apiserver's repair loops ran.
     RepairRun,
+    /// The `kubernetes` Endpoints or EndpointSlice were rewritten.
     EndpointsRewrite,
+    /// An etcd outage began.
     Outage,
+    /// An apiserver was cut off from etcd.
     Isolation,
+    /// A user action was applied.
     Action,
 }
 
+/// One moment the simulation marks.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Mark {
+    /// When (virtual ms).
     pub time_ms: u64,
+    /// What happened.
     pub kind: MarkKind,
     /// The apiserver concerned, or the lease's IP for an expiry; empty when nobody in particular.
     pub subject: String,
@@ -64,7 +77,9 @@ pub struct Mark {
 /// The task the world just ran, for a UI or a test stepping from task to task.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stepped {
+    /// When (virtual ms).
     pub time_ms: u64,
+    /// What kind of task.
     pub task: TaskKind,
     /// The apiserver whose task it was; empty for the cluster's own tasks.
     pub apiserver: String,
@@ -79,6 +94,8 @@ impl std::fmt::Display for Stepped {
     }
 }
 
+/// The simulated cluster on a virtual clock: etcd, the apiservers, the controllers and the tasks
+/// queued for them.
 #[derive(Clone, Debug)]
 pub struct World {
     now: u64,
@@ -137,38 +154,47 @@ impl World {
 
     // ---- reading -------------------------------------------------------------------------
 
+    /// The present instant (virtual ms).
     pub fn now(&self) -> u64 {
         self.now
     }
 
+    /// Which Kubernetes release's rules run.
     pub fn behavior(&self) -> Behavior {
         self.behavior
     }
 
+    /// The cluster's configuration.
     pub fn config(&self) -> &ClusterConfig {
         &self.cfg
     }
 
+    /// etcd, with everything it stores.
     pub fn etcd(&self) -> &Etcd {
         &self.etcd
     }
 
+    /// The apiservers, by name.
     pub fn apiservers(&self) -> impl Iterator<Item = &Apiserver> {
         self.apiservers.values()
     }
 
+    /// The event log so far.
     pub fn events(&self) -> &[Event] {
         &self.events
     }
 
+    /// The marks so far.
     pub fn marks(&self) -> &[Mark] {
         &self.marks
     }
 
+    /// The `expect` steps run so far: (step index, mismatches).
     pub fn expectations(&self) -> &[(usize, Vec<String>)] {
         &self.expectations
     }
 
+    /// Whether no etcd outage is on now.
     pub fn etcd_available(&self) -> bool {
         self.outage_until.is_none()
     }

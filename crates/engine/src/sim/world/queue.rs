@@ -38,20 +38,35 @@ pub(crate) enum Task {
 /// A task's kind without its data: what a UI or a test stepping from task to task reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TaskKind {
+    /// A scenario step.
     Step,
+    /// An etcd outage ends.
     EndOutage,
+    /// An apiserver's isolation ends.
     EndIsolation,
+    /// A master lease's TTL runs out.
     LeaseExpiry,
+    /// The endpoints controller syncs.
     EndpointsController,
+    /// kube-controller-manager's service-cidr-controller, at a deletion's grace end (1.33+).
     ServiceCidrController,
+    /// An apiserver's start instant.
     Start,
+    /// An apiserver's default-ServiceCIDR controller (1.33+).
     DefaultServiceCidr,
+    /// An apiserver's periodic repair run.
     Repair,
+    /// RepairIPAddress checks one IPAddress again, its orphan grace over.
     IpAddressRecheck,
+    /// An apiserver ensures the system namespaces.
     Namespaces,
+    /// An apiserver's kubernetes-service loop polls its readyz.
     Readyz,
+    /// An apiserver's kubernetes-service loop syncs the Service and its Endpoints.
     Sync,
+    /// An apiserver's start-up repair hook times out (it crashes if it has not passed).
     HookTimeout,
+    /// A graceful stop's RemoveEndpoints times out (the apiserver stops).
     StopTimeout,
 }
 

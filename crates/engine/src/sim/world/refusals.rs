@@ -10,9 +10,13 @@ use crate::k8s::event::ActionFailed;
 /// Which of an apiserver's own actions the world would take now.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ApiserverActions {
+    /// Whether it may crash.
     pub crash: bool,
+    /// Whether it may stop.
     pub stop: bool,
+    /// Whether it may start.
     pub start: bool,
+    /// Whether it may be cut off from etcd.
     pub isolate: bool,
 }
 

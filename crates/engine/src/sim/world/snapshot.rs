@@ -13,6 +13,7 @@ use crate::k8s::controlplane::{Apiserver, Status};
 use crate::k8s::ipallocator::family_of;
 
 impl World {
+    /// The state now, as the contract reports it.
     pub fn state(&self) -> State {
         self.state_sharing(&mut None)
     }
