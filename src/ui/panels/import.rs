@@ -103,11 +103,11 @@ fn options(range: &str, behavior: &str) -> Options {
 }
 
 /// What the panel shows of an import: its `file`'s flags and Services, and the findings.
-fn outcome(file: &serde_json::Value, scenario: &Scenario, notes: Vec<Note>) -> Outcome {
+fn outcome(file: &kubectl::file::File, scenario: &Scenario, notes: Vec<Note>) -> Outcome {
     Outcome {
-        behavior: file["behavior"].as_str().unwrap_or_default().to_string(),
-        range: file["cluster"]["service_cluster_ip_range"].as_str().unwrap_or_default().to_string(),
-        services: file["initial"]["services"].as_array().map_or(0, Vec::len),
+        behavior: file.behavior.clone(),
+        range: file.cluster.service_cluster_ip_range.clone(),
+        services: file.initial.services.len(),
         notes,
         findings: kubectl::findings(scenario),
     }

@@ -11,26 +11,25 @@
 use std::collections::BTreeSet;
 use std::net::IpAddr;
 
-use serde_json::{json, Value as Json};
-
-use crate::k8s::api::parse_ip;
+use crate::k8s::api::{parse_ip, Behavior};
+use crate::lang::LocalizedText;
 
 /// The largest paste or file read, in bytes: a cluster of 100,000 Services prints about 60 MB.
 pub const MAX_BYTES: usize = 128 << 20;
 
-/// The objects of a cluster the lab models, as its scenario format writes them (snake_case).
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The objects of a cluster the lab models, as its scenario format writes them ([`file`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cluster {
     /// The Services read, each as a scenario's `initial.services` entry.
-    pub services: Vec<Json>,
+    pub services: Vec<file::Service>,
     /// The Endpoints read; the `kubernetes` one becomes `initial.endpoints`.
-    pub endpoints: Vec<Json>,
+    pub endpoints: Vec<file::Endpoints>,
     /// The EndpointSlices read, in the scenario format's fields.
-    pub endpoint_slices: Vec<Json>,
+    pub endpoint_slices: Vec<file::EndpointSlice>,
     /// The ServiceCIDRs read: `initial.service_cidrs` under the behaviours that have them.
-    pub service_cidrs: Vec<Json>,
+    pub service_cidrs: Vec<file::ServiceCidr>,
     /// The IPAddresses read: `initial.ip_addresses` under the behaviours that have them.
-    pub ip_addresses: Vec<Json>,
+    pub ip_addresses: Vec<file::IpAddress>,
     /// What the reading did that the user should know (lines it ignored).
     pub notes: Vec<Note>,
 }
@@ -86,15 +85,19 @@ pub enum Progress {
     Repairing,
 }
 
+pub mod file;
+mod input;
 mod note;
 mod range;
 mod read;
+#[cfg(test)]
+mod tests;
 pub use note::{Note, Piece, RangeGuess};
 pub use read::{read, read_with};
 
 /// The scenario file whose `initial` is `cluster` (see the module doc), valid under the
 /// contract; the flags come from `options` or are guessed as [`Options`] says.
-pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
+pub fn scenario(cluster: &Cluster, options: &Options) -> Result<file::File, String> {
     let behavior = options.behavior.clone().unwrap_or_else(|| {
         if cluster.service_cidrs.is_empty() && cluster.ip_addresses.is_empty() {
             "1.29".into()
@@ -109,93 +112,83 @@ pub fn scenario(cluster: &Cluster, options: &Options) -> Result<Json, String> {
     let node_ports =
         options.service_node_port_range.clone().unwrap_or_else(|| "30000-32767".into());
     let (apiservers, secure_port) = apiservers(cluster);
+    // A behaviour the contract does not know is its to refuse ([`check`]): written as given,
+    // with the bitmaps and without the objects of 1.33 on.
+    let rules = behavior.parse::<Behavior>().ok();
+    let objects = rules.is_some_and(Behavior::ip_addresses);
+    let bitmaps = rules.is_none_or(Behavior::cluster_ip_bitmap);
     let namespaces: BTreeSet<&str> = std::iter::once("default")
-        .chain(cluster.services.iter().filter_map(|s| s["namespace"].as_str()))
+        .chain(cluster.services.iter().map(|s| s.namespace.as_str()))
         .collect();
-    let mut initial = json!({
-        "namespaces": namespaces,
-        "services": cluster.services,
-        "endpoints": cluster.endpoints.iter()
-            .filter(|e| is_kubernetes(e)).collect::<Vec<_>>(),
-    });
-    if behavior == "1.33" || behavior == "1.35" {
-        initial["service_cidrs"] = json!(cluster.service_cidrs);
-        initial["ip_addresses"] = json!(cluster.ip_addresses);
-    }
-    // The stored bitmaps are not visible through the API: taken as consistent with the
-    // Services (every ClusterIP and NodePort in range allocated), not as empty.
-    let cidrs: Vec<&str> = range.split(',').map(str::trim).collect();
-    if behavior != "1.35" {
-        for (key, cidr) in
-            ["cluster_ip_allocation", "secondary_cluster_ip_allocation"].iter().zip(&cidrs)
-        {
-            if let Ok(net) = cidr.parse::<ipnet::IpNet>() {
-                let ips: BTreeSet<IpAddr> = cluster
-                    .services
-                    .iter()
-                    .flat_map(service_ips)
-                    .filter(|ip| net.contains(ip))
-                    .collect();
-                let ips: Vec<String> = ips.iter().map(IpAddr::to_string).collect();
-                initial[*key] = json!({"range": cidr, "allocated": ips});
-            }
-        }
-    }
-    if let Some((lo, hi)) = node_ports
-        .split_once('-')
-        .and_then(|(a, b)| Some((a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?)))
-    {
-        let ports: BTreeSet<i64> = cluster
-            .services
-            .iter()
-            .flat_map(|s| {
-                let node = items(&s["ports"]).filter_map(|p| p["node_port"].as_i64());
-                node.chain(s["health_check_node_port"].as_i64())
-            })
-            .filter(|p| (lo..=hi).contains(p))
-            .collect();
-        initial["node_port_allocation"] = json!({"range": node_ports, "allocated": ports});
-    }
-    Ok(json!({
-        "name": "imported",
-        "title": {"en": "An imported cluster", "zh": "导入的集群"},
-        "behavior": behavior,
-        "cluster": {
-            "service_cluster_ip_range": range,
-            "service_node_port_range": node_ports,
-            "secure_port": secure_port,
-            "apiservers": apiservers,
+    let [cluster_ip_allocation, secondary_cluster_ip_allocation] =
+        if bitmaps { ip_allocations(cluster, &range) } else { [None, None] };
+    let initial = file::Initial {
+        cluster_ip_allocation,
+        endpoints: cluster.endpoints.iter().filter(|e| e.is_kubernetes()).cloned().collect(),
+        ip_addresses: objects.then(|| cluster.ip_addresses.clone()),
+        namespaces: namespaces.into_iter().map(String::from).collect(),
+        node_port_allocation: node_port_allocation(cluster, &node_ports),
+        secondary_cluster_ip_allocation,
+        service_cidrs: objects.then(|| cluster.service_cidrs.clone()),
+        services: cluster.services.clone(),
+    };
+    let title = [("en", "An imported cluster"), ("zh", "导入的集群")];
+    Ok(file::File {
+        behavior,
+        cluster: file::Cluster {
+            apiservers,
+            secure_port,
+            service_cluster_ip_range: range,
+            service_node_port_range: node_ports,
         },
-        "initial": initial,
-        "until": "5m",
-    }))
+        initial,
+        name: "imported".into(),
+        title: LocalizedText::ByLanguage(title.map(|(k, v)| (k.into(), v.into())).into()),
+        until: "5m".into(),
+    })
 }
 
-/// The elements of a list in an object the import wrote (none when it is not one).
-pub(super) fn items(v: &Json) -> impl Iterator<Item = &Json> {
-    v.as_array().into_iter().flatten()
+/// The stored ClusterIP bitmaps of the range's primary and secondary CIDR (each that parses),
+/// which the API does not show: taken as consistent with the Services (every ClusterIP in range
+/// allocated), not as empty.
+fn ip_allocations(cluster: &Cluster, range: &str) -> [Option<file::Allocation<String>>; 2] {
+    let mut each = range.split(',').map(|cidr| ip_allocation(cluster, cidr.trim()));
+    [each.next().flatten(), each.next().flatten()]
 }
 
-/// The strings of such a list.
-pub(super) fn texts(v: &Json) -> impl Iterator<Item = &str> {
-    items(v).filter_map(Json::as_str)
+fn ip_allocation(cluster: &Cluster, cidr: &str) -> Option<file::Allocation<String>> {
+    let net = cidr.parse::<ipnet::IpNet>().ok()?;
+    let ips: BTreeSet<IpAddr> =
+        cluster.services.iter().flat_map(service_ips).filter(|ip| net.contains(ip)).collect();
+    let allocated = ips.iter().map(IpAddr::to_string).collect();
+    Some(file::Allocation { allocated, range: cidr.to_string() })
 }
 
-/// Whether an object the import wrote is `default/kubernetes`.
-pub(super) fn is_kubernetes(o: &Json) -> bool {
-    o["namespace"] == "default" && o["name"] == "kubernetes"
+/// The stored NodePort bitmap, when the range reads as one: every NodePort and health check
+/// NodePort of the Services in it.
+fn node_port_allocation(cluster: &Cluster, node_ports: &str) -> Option<file::Allocation<i32>> {
+    let (lo, hi) = node_ports.split_once('-')?;
+    let (lo, hi) = (lo.trim().parse::<i64>().ok()?, hi.trim().parse::<i64>().ok()?);
+    let ports: BTreeSet<i32> = cluster
+        .services
+        .iter()
+        .flat_map(|s| s.ports.iter().map(|p| p.node_port).chain([s.health_check_node_port]))
+        // 0: none (the file leaves it out).
+        .filter(|&p| p != 0 && (lo..=hi).contains(&i64::from(p)))
+        .collect();
+    Some(file::Allocation { allocated: ports.into_iter().collect(), range: node_ports.into() })
 }
 
 /// The ClusterIPs a Service holds (`clusterIPs`, else `clusterIP`), parsed.
-pub(super) fn service_ips(s: &Json) -> Vec<IpAddr> {
-    let many: Vec<&str> = texts(&s["cluster_ips"]).collect();
-    let ips = if many.is_empty() { s["cluster_ip"].as_str().into_iter().collect() } else { many };
-    ips.into_iter().filter_map(parse_ip).collect()
+pub(super) fn service_ips(s: &file::Service) -> Vec<IpAddr> {
+    let ips =
+        if s.cluster_ips.is_empty() { std::slice::from_ref(&s.cluster_ip) } else { &s.cluster_ips };
+    ips.iter().filter_map(|ip| parse_ip(ip)).collect()
 }
 
 /// One apiserver per address of the `kubernetes` Endpoints (else of its EndpointSlices), with
 /// the port they serve; one at `192.168.10.11` when the input has neither.
-fn apiservers(cluster: &Cluster) -> (Vec<Json>, i64) {
+fn apiservers(cluster: &Cluster) -> (Vec<file::Apiserver>, i64) {
     let (mut ips, port) = apiserver_ips(cluster);
     if ips.is_empty() {
         ips.push(GUESSED_APISERVER);
@@ -203,39 +196,44 @@ fn apiservers(cluster: &Cluster) -> (Vec<Json>, i64) {
     let servers = ips
         .iter()
         .enumerate()
-        .map(|(i, ip)| json!({"name": format!("apiserver-{}", i + 1), "advertise_address": ip}))
+        .map(|(i, ip)| file::Apiserver {
+            advertise_address: ip.to_string(),
+            name: format!("apiserver-{}", i + 1),
+        })
         .collect();
-    (servers, port.unwrap_or(6443))
+    (servers, port.map_or(6443, i64::from))
 }
 
 /// The apiserver assumed when the input has no `kubernetes` Endpoints or EndpointSlices.
 const GUESSED_APISERVER: &str = "192.168.10.11";
 
 /// The addresses of the `kubernetes` Endpoints (else EndpointSlices), sorted, and their port.
-fn apiserver_ips(cluster: &Cluster) -> (Vec<&str>, Option<i64>) {
+fn apiserver_ips(cluster: &Cluster) -> (Vec<&str>, Option<i32>) {
     // (the addresses of each entry, the first port) of the Endpoints' subsets or of the slices.
-    let (ips, port): (Vec<&str>, Option<i64>) =
-        match cluster.endpoints.iter().find(|e| is_kubernetes(e)) {
+    let (ips, port): (Vec<&str>, Option<i32>) =
+        match cluster.endpoints.iter().find(|e| e.is_kubernetes()) {
             Some(e) => (
-                items(&e["subsets"]).flat_map(|sub| texts(&sub["addresses"])).collect(),
-                items(&e["subsets"]).find_map(|sub| sub["ports"][0]["port"].as_i64()),
+                e.subsets.iter().flat_map(|sub| &sub.addresses).map(String::as_str).collect(),
+                e.subsets.iter().find_map(|sub| Some(sub.ports.first()?.port)),
             ),
             None => {
-                let slices: Vec<&Json> = cluster
+                let slices: Vec<&file::EndpointSlice> = cluster
                     .endpoint_slices
                     .iter()
                     .filter(|s| {
-                        s["namespace"] == "default"
-                            && s["labels"]["kubernetes.io/service-name"] == "kubernetes"
+                        s.namespace == "default"
+                            && s.labels.get("kubernetes.io/service-name").map(String::as_str)
+                                == Some("kubernetes")
                     })
                     .collect();
                 (
                     slices
                         .iter()
-                        .flat_map(|s| items(&s["endpoints"]))
-                        .flat_map(|e| texts(&e["addresses"]))
+                        .flat_map(|s| &s.endpoints)
+                        .flat_map(|e| &e.addresses)
+                        .map(String::as_str)
                         .collect(),
-                    slices.iter().find_map(|s| s["ports"][0]["port"].as_i64()),
+                    slices.iter().find_map(|s| Some(s.ports.first()?.port)),
                 )
             }
         };
@@ -262,7 +260,7 @@ pub fn notes(cluster: &Cluster, options: &Options) -> Vec<Note> {
 /// An import: the scenario file, its text and the scenario it is.
 pub struct Imported {
     /// The scenario file written.
-    pub file: Json,
+    pub file: file::File,
     /// [`notes`] on the import.
     pub notes: Vec<Note>,
     /// The file as printed (what `bootstrap-sim import` writes, the page downloads).
@@ -294,7 +292,7 @@ pub struct Written {
     /// The cluster read.
     pub cluster: Cluster,
     /// The scenario file written of it.
-    pub file: Json,
+    pub file: file::File,
     /// The file as printed.
     pub text: String,
 }
@@ -308,8 +306,13 @@ pub fn write_with(
     let cluster = read_with(text, progress)?;
     progress(Progress::Writing);
     let file = scenario(&cluster, options)?;
-    let text = file.to_string();
+    let text = print(&file);
     Ok(Written { cluster, file, text })
+}
+
+/// The file as printed: compact JSON, its keys sorted ([`file`]).
+fn print(file: &file::File) -> String {
+    serde_json::to_string(file).expect("a scenario file prints")
 }
 
 /// The flags an import takes and the page's fields that give them (English, Chinese).
@@ -403,7 +406,7 @@ pub fn compare(cluster: &Cluster, options: &Options, chosen: &str) -> Vec<Compar
         .filter(|b| *b != chosen)
         .map(|b| {
             let options = Options { behavior: Some(b.to_string()), ..options.clone() };
-            let file = scenario(cluster, &options).map(|f| f.to_string());
+            let file = scenario(cluster, &options).map(|f| print(&f));
             Comparison {
                 behavior: b.to_string(),
                 findings: file.and_then(|f| check(&f)).map(|s| findings(&s)),

@@ -14,7 +14,7 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 
 use super::note::RangeGuess;
-use super::{is_kubernetes, service_ips, texts, Cluster};
+use super::{service_ips, Cluster};
 
 /// The service-cluster-ip-range defaults of the common distributions. (GKE: the range given
 /// Autopilot clusters from 1.27 and Standard ones from 1.29; older GKE ranges are the
@@ -42,16 +42,15 @@ pub(super) struct Guess {
 /// Service, its first usable address (see the module doc), plus a secondary range when other
 /// Services have ClusterIPs of the other family.
 pub(super) fn default_range(cluster: &Cluster) -> Result<Guess, String> {
-    if let Some(c) = cluster.service_cidrs.iter().find(|c| c["name"] == "kubernetes") {
-        let cidrs: Vec<&str> = texts(&c["cidrs"]).collect();
-        if !cidrs.is_empty() {
-            return Ok(Guess { range: cidrs.join(","), guessed: None });
+    if let Some(c) = cluster.service_cidrs.iter().find(|c| c.name == "kubernetes") {
+        if !c.cidrs.is_empty() {
+            return Ok(Guess { range: c.cidrs.join(","), guessed: None });
         }
     }
     let kubernetes = cluster
         .services
         .iter()
-        .find(|s| is_kubernetes(s))
+        .find(|s| s.is_kubernetes())
         .ok_or("service_cluster_ip_range: no ServiceCIDR `kubernetes` and no Service default/kubernetes to guess it from: give it (--service-cluster-ip-range)")?;
     let all: BTreeSet<IpAddr> = cluster.services.iter().flat_map(service_ips).collect();
     let family =

@@ -3,10 +3,14 @@
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 
-use serde_json::{json, Map, Value as Json};
+use serde::Deserialize;
+use serde_json::Value;
 
+use super::file::{self, EndpointPort, EndpointSubset, Parent, ServicePort};
+use super::input::{Item, List, Num, Object, Port, Spec, Str, StrMap, TargetPort};
 use super::{Cluster, Note, Progress, MAX_BYTES};
 use crate::k8s::api::parse_ip;
+use crate::k8s::api::{IntOrString, IpFamily, Protocol, ServiceType};
 use crate::quote::quote;
 
 /// The kinds read; anything else in the input is refused by name.
@@ -54,9 +58,9 @@ fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Clus
             for doc in serde_yaml::Deserializer::from_str(rest) {
                 progress(Progress::Parsing { document: d + 1 });
                 d += 1;
-                let doc = <Json as serde::Deserialize>::deserialize(doc)
-                    .map_err(|e| format!("document {d}: not YAML: {e}"))?;
-                if !doc.is_null() {
+                let doc =
+                    Item::deserialize(doc).map_err(|e| format!("document {d}: not YAML: {e}"))?;
+                if !matches!(doc, Item::Other(Value::Null)) {
                     document(&mut cluster, d, &doc, progress)?;
                 }
             }
@@ -64,7 +68,7 @@ fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Clus
         }
         progress(Progress::Parsing { document: d + 1 });
         d += 1;
-        let mut documents = serde_json::Deserializer::from_str(rest).into_iter::<Json>();
+        let mut documents = serde_json::Deserializer::from_str(rest).into_iter::<Item>();
         let doc = match documents.next() {
             Some(Ok(doc)) => doc,
             Some(Err(e)) => return Err(not_json(d, text, rest, &e)),
@@ -89,16 +93,16 @@ fn read_documents(text: &str, progress: &mut dyn FnMut(Progress)) -> Result<Clus
 fn document(
     cluster: &mut Cluster,
     d: usize,
-    doc: &Json,
+    doc: &Item,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(), String> {
     let at = |msg: String| format!("document {d}: {msg}");
-    let list_kind = doc.get("kind").and_then(Json::as_str).unwrap_or("");
+    let Item::Object(list) = doc else { return object(cluster, doc, "").map_err(at) };
+    let list_kind = list.kind.or("");
     // A typed list (`ServiceList`, as the API prints it) leaves out its items' kind.
     let item_kind = list_kind.strip_suffix("List").unwrap_or("");
-    match doc.get("items") {
-        Some(items) => {
-            let items = items.as_array().ok_or_else(|| at("items: not a list".into()))?;
+    match &list.items {
+        Some(List::Items(items)) => {
             let step = (items.len() / 100).max(1);
             for (i, item) in items.iter().enumerate() {
                 if i % step == 0 {
@@ -108,6 +112,8 @@ fn document(
             }
             Ok(())
         }
+        // `null` too.
+        Some(_) => Err(at("items: not a list".into())),
         None => object(cluster, doc, "").map_err(at),
     }
 }
@@ -158,14 +164,22 @@ fn not_json(d: usize, text: &str, rest: &str, e: &serde_json::Error) -> String {
 }
 
 /// One object, added to `cluster`; errors read `(Kind namespace/name): field: message`.
-fn object(cluster: &mut Cluster, o: &Json, list_kind: &str) -> Result<(), String> {
-    let kind = o.get("kind").and_then(Json::as_str).unwrap_or(list_kind);
-    if kind.is_empty() && o.get("apiVersion").is_none() {
-        return Err(not_kubectl(o));
+fn object(cluster: &mut Cluster, item: &Item, list_kind: &str) -> Result<(), String> {
+    // Any value but an object reads as an object without the fields (as `Value::get` answered).
+    let none;
+    let o = match item {
+        Item::Object(o) => o,
+        Item::Other(_) => {
+            none = Object::default();
+            &none
+        }
+    };
+    let kind = o.kind.or(list_kind);
+    if kind.is_empty() && !o.api_version {
+        return Err(not_kubectl(item));
     }
-    let meta = o.get("metadata").unwrap_or(&Json::Null);
-    let name = meta.get("name").and_then(Json::as_str).unwrap_or("");
-    let namespace = meta.get("namespace").and_then(Json::as_str).unwrap_or("default");
+    let name = o.metadata.name.or("");
+    let namespace = o.metadata.namespace.or("default");
     let who = match kind {
         "ServiceCIDR" | "IPAddress" => format!("({kind} {name})"),
         "" => "(an object without a kind)".to_string(),
@@ -175,8 +189,9 @@ fn object(cluster: &mut Cluster, o: &Json, list_kind: &str) -> Result<(), String
     if name.is_empty() {
         return Err(field("metadata.name", "missing".into()));
     }
-    let spec = o.get("spec").unwrap_or(&Json::Null);
-    let labels = string_map(meta.get("labels")).map_err(|e| field("metadata.labels", e))?;
+    let spec = &o.spec;
+    let labels = string_map(&o.metadata.labels).map_err(|e| field("metadata.labels", e))?;
+    let (namespace, name) = (namespace.to_string(), name.to_string());
     match kind {
         "Service" => cluster
             .services
@@ -188,24 +203,28 @@ fn object(cluster: &mut Cluster, o: &Json, list_kind: &str) -> Result<(), String
             .endpoint_slices
             .push(endpoint_slice(namespace, name, labels, o).map_err(|(p, e)| field(&p, e))?),
         "ServiceCIDR" => {
-            let cidrs = strings(spec.get("cidrs")).map_err(|e| field("spec.cidrs", e))?;
+            let cidrs = strings(&spec.cidrs).map_err(|e| field("spec.cidrs", e))?;
             for (i, c) in cidrs.iter().enumerate() {
                 c.parse::<ipnet::IpNet>().map_err(|_| {
                     field(&format!("spec.cidrs[{i}]"), format!("invalid CIDR {}", quote(c)))
                 })?;
             }
-            cluster.service_cidrs.push(json!({"name": name, "cidrs": cidrs}));
+            cluster.service_cidrs.push(file::ServiceCidr { cidrs, name });
         }
         "IPAddress" => {
-            ip(name).map_err(|e| field("metadata.name", e))?;
-            let parent = spec.get("parentRef").unwrap_or(&Json::Null);
-            let part = |k: &str| parent.get(k).and_then(Json::as_str).unwrap_or("").to_string();
-            if part("name").is_empty() {
+            ip(&name).map_err(|e| field("metadata.name", e))?;
+            let parent = &spec.parent_ref;
+            let part = |t: &super::input::Text| t.or("").to_string();
+            if part(&parent.name).is_empty() {
                 return Err(field("spec.parentRef.name", "missing".into()));
             }
-            cluster.ip_addresses.push(json!({"ip": name, "parent": {
-                "group": part("group"), "resource": part("resource"),
-                "namespace": part("namespace"), "name": part("name")}}));
+            let parent = Parent {
+                group: part(&parent.group),
+                name: part(&parent.name),
+                namespace: part(&parent.namespace),
+                resource: part(&parent.resource),
+            };
+            cluster.ip_addresses.push(file::IpAddress { ip: name, parent });
         }
         "" => return Err(format!("{who}: kind: missing")),
         other => return Err(format!("{who}: kind {other} is not one the lab reads ({KINDS})")),
@@ -216,144 +235,129 @@ fn object(cluster: &mut Cluster, o: &Json, list_kind: &str) -> Result<(), String
 type FieldError = (String, String);
 
 fn service(
-    namespace: &str,
-    name: &str,
+    namespace: String,
+    name: String,
     labels: BTreeMap<String, String>,
-    spec: &Json,
-) -> Result<Json, FieldError> {
+    spec: &Spec,
+) -> Result<file::Service, FieldError> {
     fn at(p: &'static str) -> impl Fn(String) -> FieldError {
         move |e| (p.to_string(), e)
     }
-    let type_ = spec.get("type").and_then(Json::as_str).unwrap_or("ClusterIP");
-    if !["ClusterIP", "NodePort", "LoadBalancer", "ExternalName"].contains(&type_) {
-        return Err(("spec.type".into(), format!("unknown type {}", quote(type_))));
-    }
-    let cluster_ip = spec.get("clusterIP").and_then(Json::as_str).unwrap_or("");
-    service_ip(cluster_ip).map_err(at("spec.clusterIP"))?;
-    let cluster_ips = strings(spec.get("clusterIPs")).map_err(at("spec.clusterIPs"))?;
+    let type_ = match spec.type_.or("ClusterIP") {
+        "ClusterIP" => ServiceType::ClusterIP,
+        "NodePort" => ServiceType::NodePort,
+        "LoadBalancer" => ServiceType::LoadBalancer,
+        "ExternalName" => ServiceType::ExternalName,
+        other => return Err(("spec.type".into(), format!("unknown type {}", quote(other)))),
+    };
+    let cluster_ip = spec.cluster_ip.or("").to_string();
+    service_ip(&cluster_ip).map_err(at("spec.clusterIP"))?;
+    let cluster_ips = strings(&spec.cluster_ips).map_err(at("spec.clusterIPs"))?;
     for (i, c) in cluster_ips.iter().enumerate() {
         service_ip(c).map_err(|e| (format!("spec.clusterIPs[{i}]"), e))?;
     }
     let ports = service_ports(spec)?;
-    let mut s = Map::new();
-    s.insert("namespace".into(), namespace.into());
-    s.insert("name".into(), name.into());
-    s.insert("type".into(), type_.into());
-    if !cluster_ip.is_empty() {
-        s.insert("cluster_ip".into(), cluster_ip.into());
-    }
-    if !cluster_ips.is_empty() {
-        s.insert("cluster_ips".into(), cluster_ips.into());
-    }
-    if let Some(sel) = spec.get("selector").filter(|v| !v.is_null()) {
-        let sel = string_map(Some(sel)).map_err(at("spec.selector"))?;
-        s.insert("selector".into(), json!(sel));
-    }
-    if !labels.is_empty() {
-        s.insert("labels".into(), json!(labels));
-    }
-    s.insert("ports".into(), ports.into());
-    if spec.get("publishNotReadyAddresses") == Some(&Json::Bool(true)) {
-        s.insert("publish_not_ready_addresses".into(), true.into());
-    }
-    let health =
-        number(spec.get("healthCheckNodePort"), 0).map_err(at("spec.healthCheckNodePort"))?;
-    if health != 0 {
-        s.insert("health_check_node_port".into(), health.into());
-    }
-    let families = strings(spec.get("ipFamilies")).map_err(at("spec.ipFamilies"))?;
-    for (i, f) in families.iter().enumerate() {
-        if f != "IPv4" && f != "IPv6" {
-            return Err((format!("spec.ipFamilies[{i}]"), format!("unknown family {}", quote(f))));
-        }
-    }
-    if !families.is_empty() {
-        s.insert("ip_families".into(), families.into());
-    }
-    if let Some(p) = spec.get("ipFamilyPolicy").and_then(Json::as_str) {
-        s.insert("ip_family_policy".into(), p.into());
-    }
-    Ok(Json::Object(s))
+    let selector = match &spec.selector {
+        StrMap::Absent => None,
+        given => Some(string_map(given).map_err(at("spec.selector"))?),
+    };
+    let health = number(&spec.health_check_node_port, 0).map_err(at("spec.healthCheckNodePort"))?;
+    let families = strings(&spec.ip_families).map_err(at("spec.ipFamilies"))?;
+    let ip_families = families
+        .iter()
+        .enumerate()
+        .map(|(i, f)| match f.as_str() {
+            "IPv4" => Ok(IpFamily::IPv4),
+            "IPv6" => Ok(IpFamily::IPv6),
+            _ => Err((format!("spec.ipFamilies[{i}]"), format!("unknown family {}", quote(f)))),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(file::Service {
+        cluster_ip,
+        cluster_ips,
+        health_check_node_port: health,
+        ip_families,
+        ip_family_policy: spec.ip_family_policy.0.clone(),
+        labels,
+        name,
+        namespace,
+        ports,
+        publish_not_ready_addresses: spec.publish_not_ready_addresses.0 == Some(true),
+        selector,
+        type_,
+    })
 }
 
 /// `spec.ports`, each with what the lab models of it.
-fn service_ports(spec: &Json) -> Result<Vec<Json>, FieldError> {
+fn service_ports(spec: &Spec) -> Result<Vec<ServicePort>, FieldError> {
     let mut ports = Vec::new();
-    for (i, p) in
-        array(spec.get("ports")).map_err(|e| ("spec.ports".to_string(), e))?.iter().enumerate()
+    for (i, p) in array(&spec.ports).map_err(|e| ("spec.ports".to_string(), e))?.iter().enumerate()
     {
         let here = |f: &str| format!("spec.ports[{i}]{f}");
-        let mut port = Map::new();
-        if let Some(n) = p.get("name").and_then(Json::as_str).filter(|n| !n.is_empty()) {
-            port.insert("name".into(), n.into());
-        }
-        let protocol = p.get("protocol").and_then(Json::as_str).unwrap_or("TCP");
-        if !["TCP", "UDP", "SCTP"].contains(&protocol) {
-            return Err((here(".protocol"), format!("unknown protocol {}", quote(protocol))));
-        }
-        port.insert("protocol".into(), protocol.into());
-        port.insert(
-            "port".into(),
-            number(p.get("port"), 1).map_err(|e| (here(".port"), e))?.into(),
-        );
-        let node_port = number(p.get("nodePort"), 0).map_err(|e| (here(".nodePort"), e))?;
-        if node_port != 0 {
-            port.insert("node_port".into(), node_port.into());
-        }
-        match p.get("targetPort") {
-            None | Some(Json::Null) => {}
-            Some(Json::String(s)) => drop(port.insert("target_port".into(), s.as_str().into())),
-            t => drop(port.insert(
-                "target_port".into(),
-                number(t, 1).map_err(|e| (here(".targetPort"), e))?.into(),
-            )),
-        }
-        ports.push(Json::Object(port));
+        let protocol = match p.protocol.or("TCP") {
+            "TCP" => Protocol::TCP,
+            "UDP" => Protocol::UDP,
+            "SCTP" => Protocol::SCTP,
+            other => return Err((here(".protocol"), format!("unknown protocol {}", quote(other)))),
+        };
+        let port = number(&p.port, 1).map_err(|e| (here(".port"), e))?;
+        let node_port = number(&p.node_port, 0).map_err(|e| (here(".nodePort"), e))?;
+        let target_port = match &p.target_port {
+            TargetPort::Absent => None,
+            TargetPort::Name(s) => Some(IntOrString::String(s.clone())),
+            TargetPort::Number(n) => {
+                Some(IntOrString::Int(number(n, 1).map_err(|e| (here(".targetPort"), e))?))
+            }
+        };
+        ports.push(ServicePort { name: port_name(p), node_port, port, protocol, target_port });
     }
     Ok(ports)
 }
 
+/// A port's `name`, empty when it has none (or one that is no string).
+fn port_name(p: &Port) -> String {
+    p.name.or("").to_string()
+}
+
 fn endpoints(
-    namespace: &str,
-    name: &str,
+    namespace: String,
+    name: String,
     labels: BTreeMap<String, String>,
-    o: &Json,
-) -> Result<Json, FieldError> {
+    o: &Object,
+) -> Result<file::Endpoints, FieldError> {
     let mut subsets = Vec::new();
-    for (i, sub) in
-        array(o.get("subsets")).map_err(|e| ("subsets".to_string(), e))?.iter().enumerate()
-    {
-        let ips = |key: &str| -> Result<Vec<String>, FieldError> {
-            let list = array(sub.get(key)).map_err(|e| (format!("subsets[{i}].{key}"), e))?;
+    for (i, sub) in array(&o.subsets).map_err(|e| ("subsets".to_string(), e))?.iter().enumerate() {
+        let ips = |key: &str, list: &List<super::input::Address>| {
+            let list = array(list).map_err(|e| (format!("subsets[{i}].{key}"), e))?;
             list.iter()
                 .enumerate()
                 .map(|(j, a)| {
-                    let s = a.get("ip").and_then(Json::as_str).unwrap_or("");
+                    let s = a.ip.or("");
                     ip(s)
                         .map(|_| s.to_string())
                         .map_err(|e| (format!("subsets[{i}].{key}[{j}].ip"), e))
                 })
-                .collect()
+                .collect::<Result<Vec<_>, FieldError>>()
         };
+        // The ports are checked before the addresses (as they always were).
         let ports =
-            endpoint_ports(sub.get("ports")).map_err(|(p, e)| (format!("subsets[{i}].{p}"), e))?;
-        subsets.push(json!({"addresses": ips("addresses")?,
-            "not_ready_addresses": ips("notReadyAddresses")?, "ports": ports}));
+            endpoint_ports(&sub.ports).map_err(|(p, e)| (format!("subsets[{i}].{p}"), e))?;
+        subsets.push(EndpointSubset {
+            addresses: ips("addresses", &sub.addresses)?,
+            not_ready_addresses: ips("notReadyAddresses", &sub.not_ready_addresses)?,
+            ports,
+        });
     }
-    let mut e = json!({"namespace": namespace, "name": name, "subsets": subsets});
-    if !labels.is_empty() {
-        e["labels"] = json!(labels);
-    }
-    Ok(e)
+    Ok(file::Endpoints { labels, name, namespace, subsets })
 }
 
 fn endpoint_slice(
-    namespace: &str,
-    name: &str,
+    namespace: String,
+    name: String,
     labels: BTreeMap<String, String>,
-    o: &Json,
-) -> Result<Json, FieldError> {
-    let address_type = o.get("addressType").and_then(Json::as_str).unwrap_or("");
+    o: &Object,
+) -> Result<file::EndpointSlice, FieldError> {
+    let address_type = o.address_type.or("");
     if !["IPv4", "IPv6", "FQDN"].contains(&address_type) {
         return Err((
             "addressType".into(),
@@ -361,93 +365,94 @@ fn endpoint_slice(
         ));
     }
     let mut endpoints = Vec::new();
-    for (i, e) in
-        array(o.get("endpoints")).map_err(|e| ("endpoints".to_string(), e))?.iter().enumerate()
+    for (i, e) in array(&o.endpoints).map_err(|e| ("endpoints".to_string(), e))?.iter().enumerate()
     {
         let addresses =
-            strings(e.get("addresses")).map_err(|m| (format!("endpoints[{i}].addresses"), m))?;
+            strings(&e.addresses).map_err(|m| (format!("endpoints[{i}].addresses"), m))?;
         // `ready` unset means ready (discovery.k8s.io/v1's EndpointConditions).
-        let ready = e.pointer("/conditions/ready").and_then(Json::as_bool).unwrap_or(true);
-        endpoints.push(json!({"addresses": addresses, "ready": ready}));
+        let ready = e.conditions.ready.0.unwrap_or(true);
+        endpoints.push(file::SliceEndpoint { addresses, ready });
     }
-    let ports = endpoint_ports(o.get("ports"))?;
-    Ok(json!({"namespace": namespace, "name": name, "labels": labels,
-        "address_type": address_type, "endpoints": endpoints, "ports": ports}))
+    let ports = endpoint_ports(&o.ports)?;
+    Ok(file::EndpointSlice {
+        address_type: address_type.to_string(),
+        endpoints,
+        labels,
+        name,
+        namespace,
+        ports,
+    })
 }
 
-fn endpoint_ports(v: Option<&Json>) -> Result<Vec<Json>, FieldError> {
+fn endpoint_ports(v: &List<Port>) -> Result<Vec<EndpointPort>, FieldError> {
     array(v)
         .map_err(|e| ("ports".to_string(), e))?
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let port = number(p.get("port"), 1).map_err(|e| (format!("ports[{i}].port"), e))?;
-            let mut out = json!({"port": port,
-                "protocol": p.get("protocol").and_then(Json::as_str).unwrap_or("TCP")});
-            if let Some(n) = p.get("name").and_then(Json::as_str).filter(|n| !n.is_empty()) {
-                out["name"] = n.into();
-            }
-            Ok(out)
+            let port = number(&p.port, 1).map_err(|e| (format!("ports[{i}].port"), e))?;
+            let protocol = p.protocol.or("TCP").to_string();
+            Ok(EndpointPort { name: port_name(p), port, protocol })
         })
         .collect()
 }
 
 /// What is said of an object with neither `apiVersion` nor `kind`: not what kubectl prints.
-fn not_kubectl(o: &Json) -> String {
-    let what = match o {
-        Json::Object(m) if m.is_empty() => "an empty object".to_string(),
-        Json::Object(m) => {
-            let keys: Vec<&str> = m.keys().take(4).map(String::as_str).collect();
-            let more = if m.len() > 4 { ", …" } else { "" };
+fn not_kubectl(item: &Item) -> String {
+    let what = match item {
+        Item::Object(o) if o.keys.is_empty() => "an empty object".to_string(),
+        Item::Object(o) => {
+            let keys: Vec<&str> = o.keys.iter().take(4).map(String::as_str).collect();
+            let more = if o.keys.len() > 4 { ", …" } else { "" };
             format!("an object of {}{more}", crate::quote::clip(&keys.join(", "), 80))
         }
-        other => short(other),
+        Item::Other(other) => short(other),
     };
     format!("not kubectl output: expected objects with apiVersion and kind ({what} has neither)")
 }
 
 /// A list, or nothing (`null` and absent read as empty).
-fn array(v: Option<&Json>) -> Result<&[Json], String> {
+fn array<T>(v: &List<T>) -> Result<&[T], String> {
     match v {
-        None | Some(Json::Null) => Ok(&[]),
-        Some(Json::Array(a)) => Ok(a),
-        Some(other) => Err(format!("not a list: {}", short(other))),
+        List::Absent => Ok(&[]),
+        List::Items(a) => Ok(a),
+        List::Other(other) => Err(format!("not a list: {}", short(other))),
     }
 }
 
-fn strings(v: Option<&Json>) -> Result<Vec<String>, String> {
+fn strings(v: &List<Str>) -> Result<Vec<String>, String> {
     array(v)?
         .iter()
-        .map(|s| {
-            s.as_str().map(str::to_string).ok_or_else(|| format!("not a string: {}", short(s)))
+        .map(|s| match s {
+            Str::Str(s) => Ok(s.clone()),
+            Str::Other(v) => Err(format!("not a string: {}", short(v))),
         })
         .collect()
 }
 
-fn string_map(v: Option<&Json>) -> Result<BTreeMap<String, String>, String> {
+/// Labels or a selector; an entry that is no string is named by its key (the first in order).
+fn string_map(v: &StrMap) -> Result<BTreeMap<String, String>, String> {
     match v {
-        None | Some(Json::Null) => Ok(BTreeMap::new()),
-        Some(Json::Object(m)) => m
+        StrMap::Absent => Ok(BTreeMap::new()),
+        StrMap::Map(m) => m
             .iter()
-            .map(|(k, v)| match v.as_str() {
-                Some(s) => Ok((k.clone(), s.to_string())),
-                None => Err(format!("{k}: not a string: {}", short(v))),
+            .map(|(k, v)| match v {
+                Str::Str(s) => Ok((k.clone(), s.clone())),
+                Str::Other(v) => Err(format!("{k}: not a string: {}", short(v))),
             })
             .collect(),
-        Some(other) => Err(format!("not an object: {}", short(other))),
+        StrMap::Other(other) => Err(format!("not an object: {}", short(other))),
     }
 }
 
 /// An integer in `min..=65535` (a port), or 0 when absent and `min` is 0.
-fn number(v: Option<&Json>, min: i64) -> Result<i64, String> {
+fn number(v: &Num, min: i64) -> Result<i32, String> {
     match v {
-        None | Some(Json::Null) if min == 0 => Ok(0),
-        None | Some(Json::Null) => Err("missing".into()),
-        Some(n) => match n.as_i64() {
-            Some(p) if (min..=65535).contains(&p) => Ok(p),
-            Some(p) => Err(format!("{p} is not a port number ({min}-65535)")),
-            None => Err(format!("not a port number: {}", short(n))),
-        },
+        Num::Absent if min == 0 => Ok(0),
+        Num::Absent => Err("missing".into()),
+        Num::Int(p) if (min..=65535).contains(p) => Ok(*p as i32),
+        Num::Int(p) => Err(format!("{p} is not a port number ({min}-65535)")),
+        Num::Other(n) => Err(format!("not a port number: {}", short(n))),
     }
 }
 
@@ -464,6 +469,6 @@ fn service_ip(s: &str) -> Result<(), String> {
 }
 
 /// A value as an error quotes it: at most 40 characters of its JSON.
-fn short(v: &Json) -> String {
+fn short(v: &Value) -> String {
     crate::quote::clip(&v.to_string(), 40)
 }

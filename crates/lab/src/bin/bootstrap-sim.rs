@@ -111,8 +111,8 @@ fn main() -> ExitCode {
             Err(e) => invalid(e),
             Ok(kubectl::Imported { file, scenario, notes, .. }) => {
                 print_json(&serde_json::json!({
-                    "behavior": file["behavior"],
-                    "service_cluster_ip_range": file["cluster"]["service_cluster_ip_range"],
+                    "behavior": file.behavior,
+                    "service_cluster_ip_range": file.cluster.service_cluster_ip_range,
                     "notes": notes.iter().map(ToString::to_string).collect::<Vec<_>>(),
                     "findings": kubectl::findings(&scenario),
                 }));
