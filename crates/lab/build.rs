@@ -15,7 +15,10 @@ fn main() {
 
 /// Appends `pub const {name}: &[(stem, text)]` holding every `{dir}/*.json`, sorted by name.
 fn embed(out: &mut String, dir: &str, name: &str, what: &str) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(dir);
+    // Read when the script runs, not when it was compiled: a build script compiled for another
+    // checkout (a worktree sharing this target folder) would read that checkout's files.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest).join("../..").join(dir);
     println!("cargo:rerun-if-changed={}", dir.display());
     // A folder that cannot be read fails the build: an empty catalogue would build a lab
     // whose every page panics on its first scenario.
