@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::Value as Json;
 
 use super::{Ask, InlineScenario, Tour, TourStep, Wait, ANSWERS, MAX_PLAY_MS};
@@ -20,8 +21,9 @@ objects_only!(File, StepFile, AskFile);
 struct File {
     name: String,
     title: LocalizedText,
-    /// A scenario's name, or a scenario file's object.
-    scenario: Json,
+    /// A scenario's name, or a scenario file's object: kept as its text, which a scenario is
+    /// read from as a scenario file is (one reader for both).
+    scenario: Box<RawValue>,
     steps: Vec<StepFile>,
 }
 
@@ -29,7 +31,7 @@ struct File {
 #[serde(deny_unknown_fields, remote = "Self")]
 struct StepFile {
     #[serde(default)]
-    scenario: Option<Json>,
+    scenario: Option<Box<RawValue>>,
     #[serde(default)]
     at: Option<String>,
     #[serde(default)]
@@ -68,12 +70,12 @@ pub fn parse(
     }
     let mut scenarios =
         Scenarios { shipped: scenario_text, inline: BTreeMap::new(), used: Vec::new() };
-    let mut current = scenarios.read("scenario", f.scenario)?;
+    let mut current = scenarios.read("scenario", &f.scenario)?;
     let mut steps = Vec::new();
     let count = f.steps.len();
     for (i, s) in f.steps.into_iter().enumerate() {
-        if let Some(value) = s.scenario.clone() {
-            current = scenarios.read(&format!("steps[{i}].scenario"), value)?;
+        if let Some(raw) = &s.scenario {
+            current = scenarios.read(&format!("steps[{i}].scenario"), raw)?;
         }
         steps.push(read_step(i, s, &current, i + 1 == count)?);
     }
@@ -136,15 +138,19 @@ struct Scenarios<F> {
 impl<F: Fn(&str) -> Option<&'static str>> Scenarios<F> {
     /// The scenario at `field`: a name (the tour's own scenarios first, then the shipped ones)
     /// or a scenario file's object, which the tour keeps by its name.
-    fn read(&mut self, field: &str, value: Json) -> Result<(String, Scenario), String> {
-        let (name, s) = match value {
-            Json::String(name) => {
+    fn read(&mut self, field: &str, raw: &RawValue) -> Result<(String, Scenario), String> {
+        let (name, s) = match raw.get().as_bytes().first() {
+            Some(b'"') => {
+                let name: String = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
                 let s = self.named(field, &name)?;
                 (name, s)
             }
-            Json::Object(_) => {
-                let text = value.to_string();
-                let s = scenario::parse_at(field, value)?;
+            Some(b'{') => {
+                let s = scenario::parse_at(field, raw.get())?;
+                // The object's text as it always was kept: compact, keys in order (a link to
+                // a moment of it carries this text).
+                let text =
+                    serde_json::from_str::<Json>(raw.get()).map_err(|e| e.to_string())?.to_string();
                 if s.name.is_empty() {
                     return Err(format!(
                         "{field}.name: an inline scenario needs a name, by which steps name it"

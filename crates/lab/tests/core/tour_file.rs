@@ -187,6 +187,19 @@ fn an_inline_scenario_is_refused_by_its_field_below_the_tour() {
     );
 }
 
+/// An inline scenario is read from its text as a scenario file is: a key given twice counts
+/// once, the last (as the contract reads a file), and the tour keeps its object as compact JSON
+/// with its keys in order, whatever the spacing of the tour file (the text a link carries).
+#[test]
+fn an_inline_scenario_is_read_from_its_text_and_kept_compact() {
+    let spaced = TWO.replace(r#""until":"2m""#, r#""until" : "1m",  "until": "2m""#);
+    let tour = inline_tour().replace(TWO, &format!("\n  {spaced}\n"));
+    let t = parse(&tour).unwrap();
+    assert_eq!(t.scenario("two").unwrap(), scenario::parse(TWO).unwrap(), "the last until counts");
+    let compact = serde_json::from_str::<serde_json::Value>(TWO).unwrap().to_string();
+    assert_eq!(t.source("two"), Source::Inline(compact));
+}
+
 /// A tour's own scenario wins over a shipped one of the same name (a scenario shipped later
 /// breaks no trainer's file).
 #[test]

@@ -83,10 +83,10 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
 }
 
 /// A scenario file's object given inside another file at `path` (a tour's
-/// `steps[2].scenario`, which the tour keeps as a JSON value for its text), read from that value
-/// as a scenario file is from its text; a rejection names its field below `path`.
-pub fn parse_at(path: &str, value: Json) -> Result<Scenario, String> {
-    let e = match de("", value).and_then(from_file) {
+/// `steps[2].scenario`), read from its text there as a scenario file is; a rejection names its
+/// field below `path`.
+pub fn parse_at(path: &str, text: &str) -> Result<Scenario, String> {
+    let e = match read_file(text).and_then(from_file) {
         Ok(s) => return Ok(s),
         Err(e) => crate::quote::one_line(e),
     };
@@ -212,19 +212,19 @@ pub fn read_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String
     }
     let msg = without_position(e.inner());
     // A key given twice: serde's derived readers refuse it, while the contract has always let
-    // the last one count (as a JSON object read whole does). Such a text alone is read through
-    // a JSON value, which keeps the last.
+    // the last one count (as a JSON object read whole does).
     if msg.contains("duplicate field `") {
-        return read_json(text);
+        return read_deduplicated(text);
     }
     Err(located(&e.path().to_string(), msg))
 }
 
-/// A JSON text read as `T` through a JSON value, whose objects keep the last of a key given
-/// twice: `invalid JSON: …` when it is no JSON, else the failing field's path and message.
-fn read_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+/// A JSON text with a key given twice, read as `T` with the last of each key: the text as a
+/// JSON value keeps the last, and its own text (keys once, in order) is read as any text is.
+/// Not the value itself: `T` is read from text alone, so its reader is compiled once.
+fn read_deduplicated<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     let value: Json = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
-    de("", value)
+    read_text(&value.to_string())
 }
 
 /// serde_json's message for a field read from text ends with where it stood (`at line 1
