@@ -75,6 +75,7 @@ test-wasm:
 
 # docsites.mjs builds an mdBook book and a Hugo site from the packed tarball: after `package`.
 test-e2e: package
+	node scripts/weight.mjs dist --guard
 	node tests/e2e/app.mjs
 	node tests/e2e/poster.mjs
 	node tests/e2e/print.mjs
