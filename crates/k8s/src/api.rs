@@ -72,16 +72,20 @@ impl Behavior {
     }
 }
 
+/// `v1.IPFamily`: the IP family of an address, a Service's `spec.ipFamilies` or an EndpointSlice.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
 pub enum IpFamily {
+    /// IPv4 (the default).
     #[default]
     IPv4,
+    /// IPv6.
     IPv6,
 }
 
 impl IpFamily {
+    /// The family of `ip`.
     pub fn of(ip: &IpAddr) -> Self {
         match ip {
             IpAddr::V4(_) => IpFamily::IPv4,
@@ -110,29 +114,39 @@ pub fn parse_ip(s: &str) -> Option<IpAddr> {
 /// A `RangeAllocation` object as stored in etcd (`/ranges/serviceips`, `/ranges/servicenodeports`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RangeAllocation {
+    /// The range the bitmap covers: a CIDR (`10.96.0.0/12`) or a port range (`30000-32767`).
     pub range: String,
     /// Big-endian bitmap bytes (see `allocator::AllocationBitmap::snapshot`).
     pub data: Vec<u8>,
 }
 
+/// `v1.ServiceType`: a Service's `spec.type`.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
 pub enum ServiceType {
+    /// A virtual IP reachable inside the cluster only (the default).
     #[default]
     ClusterIP,
+    /// A ClusterIP, and a port on every node.
     NodePort,
+    /// A NodePort, and a load balancer outside the cluster.
     LoadBalancer,
+    /// A DNS name (`spec.externalName`): no ClusterIP and no ports are allocated.
     ExternalName,
 }
 
+/// `v1.Protocol`: the protocol of a port.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
 pub enum Protocol {
+    /// TCP (the default).
     #[default]
     TCP,
+    /// UDP.
     UDP,
+    /// SCTP.
     SCTP,
 }
 
@@ -146,20 +160,28 @@ impl fmt::Display for Protocol {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum IntOrString {
+    /// A port number.
     Int(i32),
+    /// The name of a container port on the Pods.
     String(String),
 }
 
+/// `v1.ServicePort`: one entry of a Service's `spec.ports`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct ServicePort {
+    /// Its name; empty when unnamed.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
+    /// Its protocol.
     #[serde(default)]
     pub protocol: Protocol,
+    /// The port the Service's ClusterIP serves.
     pub port: i32,
+    /// The port on the Pods; unset: the same as `port`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_port: Option<IntOrString>,
+    /// The port on every node (`nodePort`); 0: none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub node_port: i32,
 }
@@ -168,35 +190,49 @@ fn is_zero(v: &i32) -> bool {
     *v == 0
 }
 
+/// `v1.Service`, reduced to the `metadata` and `spec` fields the model reads.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct Service {
+    /// Its namespace (`default` when a scenario gives none).
     #[serde(default = "default_namespace")]
     pub namespace: String,
+    /// Its name.
     pub name: String,
+    /// `spec.type`.
     #[serde(default, rename = "type")]
     pub type_: ServiceType,
     /// `""` = not allocated yet, `"None"` = headless.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub cluster_ip: String,
+    /// `spec.clusterIPs` as written; [`Service::cluster_ips`] reads it as the API server fills it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cluster_ips: Vec<String>,
+    /// `spec.selector`; `None`: no selector, so the endpoints controller leaves its Endpoints to
+    /// the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<BTreeMap<String, String>>,
+    /// `metadata.labels`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub labels: BTreeMap<String, String>,
+    /// `spec.ports`.
     #[serde(default)]
     pub ports: Vec<ServicePort>,
+    /// `spec.publishNotReadyAddresses`: not-ready Pods are listed as ready addresses.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub publish_not_ready_addresses: bool,
+    /// `spec.healthCheckNodePort`; 0: none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub health_check_node_port: i32,
+    /// `spec.ipFamilies`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ip_families: Vec<IpFamily>,
+    /// `spec.ipFamilyPolicy` as written (`SingleStack`, `PreferDualStack`, `RequireDualStack`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip_family_policy: Option<String>,
 }
 
+/// `default`: the namespace of an object that names none.
 pub fn default_namespace() -> String {
     "default".to_string()
 }
@@ -222,15 +258,21 @@ impl Service {
     }
 }
 
+/// `v1.PodPhase`: a Pod's `status.phase`.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
 pub enum PodPhase {
+    /// Accepted, but not every container runs yet.
     Pending,
+    /// Bound to a node, its containers started (the default).
     #[default]
     Running,
+    /// Every container ended in success; the endpoints controller lists it nowhere.
     Succeeded,
+    /// Every container ended, one at least in failure; the endpoints controller lists it nowhere.
     Failed,
+    /// Its state could not be read.
     Unknown,
 }
 
@@ -242,18 +284,24 @@ fn default_true() -> bool {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct Pod {
+    /// Its namespace (`default` when a scenario gives none).
     #[serde(default = "default_namespace")]
     pub namespace: String,
+    /// Its name.
     pub name: String,
+    /// `metadata.labels`, which Service selectors match.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub labels: BTreeMap<String, String>,
+    /// `status.podIP`; empty: no IP yet.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub pod_ip: String,
+    /// `status.podIPs` as written; [`Pod::ips`] reads it as the kubelet fills it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pod_ips: Vec<String>,
     /// The Ready condition.
     #[serde(default = "default_true")]
     pub ready: bool,
+    /// `status.phase`.
     #[serde(default)]
     pub phase: PodPhase,
     /// `metadata.deletionTimestamp` is set.
@@ -265,6 +313,7 @@ pub struct Pod {
 }
 
 impl Pod {
+    /// `namespace/name`.
     pub fn key(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
     }
@@ -279,12 +328,16 @@ impl Pod {
     }
 }
 
+/// `v1.EndpointPort`: a port that the addresses of an Endpoints subset or an EndpointSlice serve.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct EndpointPort {
+    /// Its name (the Service port's); empty when unnamed.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
+    /// The port number on the addresses.
     pub port: i32,
+    /// Its protocol.
     #[serde(default)]
     pub protocol: Protocol,
 }
@@ -293,27 +346,36 @@ pub struct EndpointPort {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct EndpointSubset {
+    /// `addresses`: the ready addresses.
     #[serde(default)]
     pub addresses: Vec<String>,
+    /// `notReadyAddresses`: the addresses of Pods that are not ready.
     #[serde(default)]
     pub not_ready_addresses: Vec<String>,
+    /// The ports every address of the subset serves.
     #[serde(default)]
     pub ports: Vec<EndpointPort>,
 }
 
+/// `v1.Endpoints`: the addresses behind the Service of the same namespace and name.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct Endpoints {
+    /// Its namespace (`default` when a scenario gives none).
     #[serde(default = "default_namespace")]
     pub namespace: String,
+    /// Its name (its Service's).
     pub name: String,
+    /// `metadata.labels`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub labels: BTreeMap<String, String>,
+    /// `subsets`: the addresses, grouped by the ports they serve.
     #[serde(default)]
     pub subsets: Vec<EndpointSubset>,
 }
 
 impl Endpoints {
+    /// `namespace/name`.
     pub fn key(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
     }
@@ -323,12 +385,16 @@ impl Endpoints {
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct ParentReference {
+    /// The parent's API group; empty for the core group.
     #[serde(default)]
     pub group: String,
+    /// The parent's resource (`services` when a scenario gives none).
     #[serde(default = "services_resource")]
     pub resource: String,
+    /// The parent's namespace (`default` when a scenario gives none).
     #[serde(default = "default_namespace")]
     pub namespace: String,
+    /// The parent's name.
     pub name: String,
 }
 
@@ -377,8 +443,11 @@ pub const IPALLOCATOR_CONTROLLER: &str = "ipallocator.k8s.io";
 /// form.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct IpAddress {
+    /// The address in canonical form (also the object's name).
     pub ip: String,
+    /// `spec.parentRef`: the object the address is allocated to.
     pub parent: ParentReference,
+    /// `metadata.labels`: the allocator sets [`LABEL_IP_FAMILY`] and [`LABEL_MANAGED_BY`].
     pub labels: BTreeMap<String, String>,
     /// `metadata.creationTimestamp` in virtual ms (negative: before time 0).
     #[serde(skip)]
@@ -405,6 +474,7 @@ impl IpAddress {
         self.labels.get(LABEL_MANAGED_BY).map(String::as_str) == Some(IPALLOCATOR_CONTROLLER)
     }
 
+    /// The address parsed; `None` if `ip` is not one.
     pub fn address(&self) -> Option<IpAddr> {
         parse_ip(&self.ip)
     }
@@ -416,14 +486,19 @@ pub const SERVICE_CIDR_FINALIZER: &str = "networking.k8s.io/service-cidr-finaliz
 /// A `ServiceCIDR` (`networking.k8s.io/v1`, cluster-scoped) with its `Ready` condition.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ServiceCidr {
+    /// Its name (`kubernetes` for the default one the apiserver creates).
     pub name: String,
+    /// `spec.cidrs`: one CIDR, or two of different families.
     pub cidrs: Vec<String>,
     /// The `Ready` condition's status; `None` while unset.
     pub ready: Option<bool>,
+    /// The `Ready` condition's reason.
     pub reason: String,
+    /// The `Ready` condition's message.
     pub message: String,
     /// `metadata.deletionTimestamp` is set.
     pub deleting: bool,
+    /// `metadata.finalizers` (the apiserver's is [`SERVICE_CIDR_FINALIZER`]).
     pub finalizers: Vec<String>,
     /// When the deletion was asked for (virtual ms).
     #[serde(skip)]
@@ -431,6 +506,7 @@ pub struct ServiceCidr {
 }
 
 impl ServiceCidr {
+    /// A ServiceCIDR named `name` over `cidrs`: no condition, no finalizer, not being deleted.
     pub fn new(name: &str, cidrs: Vec<String>) -> Self {
         ServiceCidr { name: name.to_string(), cidrs, ..Default::default() }
     }
@@ -507,6 +583,7 @@ pub const LABEL_SERVICE_NAME: &str = "kubernetes.io/service-name";
 /// One endpoint of an EndpointSlice.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SliceEndpoint {
+    /// The endpoint's addresses.
     pub addresses: Vec<String>,
     /// `conditions.ready`.
     pub ready: bool,
@@ -515,15 +592,22 @@ pub struct SliceEndpoint {
 /// An `EndpointSlice` (`discovery.k8s.io/v1`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct EndpointSlice {
+    /// Its namespace.
     pub namespace: String,
+    /// Its name.
     pub name: String,
+    /// `metadata.labels` ([`LABEL_SERVICE_NAME`] names its Service).
     pub labels: BTreeMap<String, String>,
+    /// `addressType`: the family of all its addresses (the `FQDN` type is not modelled).
     pub address_type: IpFamily,
+    /// `endpoints`.
     pub endpoints: Vec<SliceEndpoint>,
+    /// `ports`: the ports every endpoint serves.
     pub ports: Vec<EndpointPort>,
 }
 
 impl EndpointSlice {
+    /// `namespace/name`.
     pub fn key(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
     }

@@ -54,14 +54,20 @@ pub trait ItemRange: Copy + fmt::Debug + fmt::Display + Eq {
 /// The errors of `ipallocator/interfaces.go` and `portallocator/allocator.go`; texts from `R`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error<R: ItemRange> {
+    /// `ErrFull`: no free item is left.
     Full,
+    /// `ErrAllocated`: the item is taken already.
     Allocated,
+    /// `ErrMismatchedNetwork`: the range given to `Restore` is not this allocator's.
     MismatchedNetwork,
     /// `valid` is the range as printed (`10.96.0.0/12`, `30000-32767`); `legacy`: printed as
     /// behaviour 1.20 prints it.
     NotInRange {
+        /// The item asked for.
         item: R::Item,
+        /// The range as printed.
         valid: String,
+        /// Printed in behaviour 1.20's wording.
         legacy: bool,
     },
     /// Anything else (a restore failure, a storage error): its text as upstream wraps it.
@@ -135,10 +141,12 @@ impl<R: ItemRange> Allocator<R> {
         self.bitmap.static_band()
     }
 
+    /// `Free`: the number of free items (negative only after a restore set bits beyond the range).
     pub fn free(&self) -> i64 {
         self.bitmap.free()
     }
 
+    /// `Used`: the number of allocated items.
     pub fn used(&self) -> i64 {
         self.size() as i64 - self.free()
     }
@@ -186,6 +194,7 @@ impl<R: ItemRange> Allocator<R> {
         }
     }
 
+    /// `Has`: `item` is in the range and allocated.
     pub fn has(&self, item: R::Item) -> bool {
         self.offset_of(item).is_some_and(|offset| self.bitmap.has(offset))
     }
