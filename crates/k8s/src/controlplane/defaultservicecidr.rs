@@ -16,6 +16,7 @@ use crate::etcd::{self, Value};
 use crate::event::EventKind;
 use crate::registry::Storage;
 
+/// `kubernetes`: the name of the default ServiceCIDR, made from `--service-cluster-ip-range`.
 pub const DEFAULT_SERVICE_CIDR: &str = "kubernetes";
 pub(crate) const COMPONENT: &str = "kubernetes-service-cidr-controller";
 /// `interval`: "same as DefaultEndpointReconcilerInterval".

@@ -22,11 +22,13 @@ use crate::repair::{CleanRun, ClusterIpRepair, NodePortRepair};
 /// The system namespaces the apiserver keeps (`systemnamespaces` controller, every minute).
 pub(crate) const SYSTEM_NAMESPACES: [&str; 4] =
     ["kube-system", "kube-public", "default", "kube-node-lease"];
+/// How often the system-namespaces controller makes sure they exist.
 pub const SYSTEM_NAMESPACES_INTERVAL_MS: u64 = 60_000;
 /// The kubernetes-service loop polls `/readyz` this often until it answers 200.
 pub const READYZ_POLL_MS: u64 = 100;
 /// 1.29: the post-start hook waits this long for the first successful repair runs.
 pub const REPAIR_HOOK_TIMEOUT_MS: u64 = 60_000;
+/// The post-start hook that waits for the first successful repair runs (behaviours after 1.20).
 pub const REPAIR_HOOK: &str = "start-service-ip-repair-controllers";
 pub use config::{ApiserverSpec, ClusterConfig};
 pub use defaultservicecidr::DEFAULT_SERVICE_CIDR;
@@ -35,17 +37,26 @@ pub use defaultservicecidr::{DEFAULT_SERVICE_CIDR_INTERVAL_MS, DEFAULT_SERVICE_C
 string_enum! {
     /// The process: what a supervisor sees of one apiserver.
     pub enum Status {
+        /// Started, within its `startup_delay`: not serving yet.
         Starting = "starting",
+        /// Serving.
         Running = "running",
+        /// Its pre-shutdown hook (`RemoveEndpoints`) runs; it exits when that ends or times out.
         Stopping = "stopping",
+        /// Exited after a stop.
         Stopped = "stopped",
+        /// Exited on a crash, a failed post-start hook or a fatal initial repair.
         Crashed = "crashed",
     }
 }
 
+/// One kube-apiserver process: its spec, its life, and what it holds in memory (allocators, repair
+/// loops, endpoint reconciler).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Apiserver {
+    /// Its name, address and start.
     pub spec: ApiserverSpec,
+    /// Its process status.
     pub status: Status,
     /// Bumped at every start, stop and crash: timers of an earlier life are ignored.
     pub epoch: u64,
@@ -53,15 +64,20 @@ pub struct Apiserver {
     pub hooks_done: bool,
     /// The kubernetes-service loop found `/readyz` answering 200 and now runs every interval.
     pub syncing: bool,
+    /// Cut off from etcd until this instant (virtual ms); the partition outlives restarts.
     pub isolated_until: Option<u64>,
+    /// Its endpoint reconciler (`--endpoint-reconciler-type`).
     pub reconciler: EndpointReconciler,
+    /// Its ClusterIP repair loop.
     pub ip_repair: ClusterIpRepair,
+    /// Its NodePort repair loop.
     pub port_repair: NodePortRepair,
     /// The repair loops' last runs that found nothing (see [`CleanRun`]).
     pub(crate) ip_repair_clean: CleanRun<Vec<RangeAllocation>>,
     pub(crate) port_repair_clean: CleanRun<RangeAllocation>,
     pub(crate) ip_repair_ok: bool,
     pub(crate) port_repair_ok: bool,
+    /// Its in-memory ClusterIP and NodePort allocators.
     pub allocators: Allocators,
     /// 1.27+: the system namespaces are known to exist (the informer synced); gates readiness.
     pub namespaces_ok: bool,
@@ -77,6 +93,7 @@ pub struct Apiserver {
 /// What the world must do after a start instant.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Started {
+    /// Its post-start hooks are done: nothing to wait for.
     Ready,
     /// 1.29: still waiting for a repair run to succeed (the hook times out after a minute).
     WaitingForRepair,
@@ -178,10 +195,12 @@ impl Apiserver {
         ends
     }
 
+    /// Its advertise address, as text.
     pub fn ip(&self) -> String {
         self.spec.advertise_address.to_string()
     }
 
+    /// The process serves: `Running`, or `Stopping` while its pre-shutdown hook runs.
     pub fn is_up(&self) -> bool {
         matches!(self.status, Status::Running | Status::Stopping)
     }
