@@ -15,11 +15,14 @@ use crate::api::KUBERNETES;
 /// A namespaced object's place: `<namespace>/<name>`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct NsName {
+    /// The namespace.
     pub namespace: String,
+    /// The name.
     pub name: String,
 }
 
 impl NsName {
+    /// `namespace/name`.
     pub fn new(namespace: &str, name: &str) -> Self {
         NsName { namespace: namespace.into(), name: name.into() }
     }
@@ -44,12 +47,16 @@ impl fmt::Display for NsName {
 /// The allocators' range snapshots (`/ranges/*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum RangeName {
+    /// `/ranges/serviceips`: the primary ClusterIP range.
     ServiceIps,
+    /// `/ranges/secondaryserviceips`: the secondary (dual-stack) ClusterIP range.
     SecondaryServiceIps,
+    /// `/ranges/servicenodeports`: the NodePort range.
     NodePorts,
 }
 
 impl RangeName {
+    /// The key of this range's snapshot.
     pub const fn key(self) -> &'static str {
         match self {
             RangeName::ServiceIps => RANGE_SERVICE_IPS,
@@ -67,14 +74,23 @@ impl RangeName {
 /// What kind of object a key holds: one prefix of the keyspace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {
+    /// A master lease (`/masterleases/`).
     Lease,
+    /// A range snapshot (`/ranges/`).
     Range,
+    /// A Service (`/services/specs/`).
     Service,
+    /// An Endpoints object (`/services/endpoints/`).
     Endpoints,
+    /// An EndpointSlice (`/endpointslices/`).
     EndpointSlice,
+    /// A Pod (`/pods/`).
     Pod,
+    /// A Namespace (`/namespaces/`).
     Namespace,
+    /// A ServiceCIDR (`/servicecidrs/`).
     ServiceCidr,
+    /// An IPAddress (`/ipaddresses/`).
     IpAddress,
 }
 
@@ -130,18 +146,26 @@ impl Kind {
 pub enum Key {
     /// A master lease, named by the apiserver's address.
     Lease(String),
+    /// A range snapshot.
     Range(RangeName),
+    /// A Service, by namespace and name.
     Service(NsName),
+    /// An Endpoints object, by namespace and name.
     Endpoints(NsName),
+    /// An EndpointSlice, by namespace and name.
     EndpointSlice(NsName),
+    /// A Pod, by namespace and name.
     Pod(NsName),
+    /// A Namespace, by name.
     Namespace(String),
+    /// A ServiceCIDR, by name.
     ServiceCidr(String),
     /// An IPAddress, named by the address in canonical form.
     IpAddress(String),
 }
 
 impl Key {
+    /// The kind of object it holds.
     pub fn kind(&self) -> Kind {
         match self {
             Key::Lease(_) => Kind::Lease,
@@ -225,11 +249,14 @@ impl FromStr for Key {
 /// prefix and `*` (`/namespaces/*`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Keys {
+    /// That key.
     One(Key),
+    /// Every key of that kind.
     All(Kind),
 }
 
 impl Keys {
+    /// The kind of the key or keys.
     pub fn kind(&self) -> Kind {
         match self {
             Keys::One(k) => k.kind(),

@@ -15,21 +15,31 @@ use crate::api::{EndpointSlice, Endpoints, IpAddress, Pod, RangeAllocation, Serv
 /// What a client sees when it cannot reach etcd (client-side timeout).
 pub const UNREACHABLE: &str = "context deadline exceeded";
 
+/// The prefix of Service keys (`/registry/services/specs/` upstream), `<namespace>/<name>` after
+/// it.
 pub const SERVICES: &str = "/services/specs/";
 pub(crate) const ENDPOINTS: &str = "/services/endpoints/";
 pub(crate) const PODS: &str = "/pods/";
 pub(crate) const NAMESPACES: &str = "/namespaces/";
+/// The prefix of the master leases (`/registry/masterleases/` upstream), one key per apiserver IP.
 pub const MASTER_LEASES: &str = "/masterleases/";
+/// The primary ClusterIP range's bitmap (`RangeAllocation`).
 pub const RANGE_SERVICE_IPS: &str = "/ranges/serviceips";
+/// The secondary (dual-stack) ClusterIP range's bitmap (`RangeAllocation`).
 pub const RANGE_SECONDARY_SERVICE_IPS: &str = "/ranges/secondaryserviceips";
+/// The NodePort range's bitmap (`RangeAllocation`).
 pub const RANGE_NODE_PORTS: &str = "/ranges/servicenodeports";
+/// The prefix of ServiceCIDR keys, by name.
 pub const SERVICE_CIDRS: &str = "/servicecidrs/";
+/// The prefix of IPAddress keys, by address.
 pub const IP_ADDRESSES: &str = "/ipaddresses/";
+/// The prefix of EndpointSlice keys, `<namespace>/<name>` after it.
 pub const ENDPOINT_SLICES: &str = "/endpointslices/";
 
 // The key functions below concatenate rather than `format!`: every request builds its key, and
 // formatting was a fifth of a simulated day.
 
+/// A ServiceCIDR's key.
 pub fn service_cidr_key(name: &str) -> String {
     [SERVICE_CIDRS, name].concat()
 }
@@ -39,26 +49,32 @@ pub fn ip_address_key(ip: &str) -> String {
     [IP_ADDRESSES, ip].concat()
 }
 
+/// An EndpointSlice's key.
 pub fn endpoint_slice_key(namespace: &str, name: &str) -> String {
     [ENDPOINT_SLICES, namespace, "/", name].concat()
 }
 
+/// A Service's key.
 pub fn service_key(namespace: &str, name: &str) -> String {
     [SERVICES, namespace, "/", name].concat()
 }
 
+/// An Endpoints object's key.
 pub fn endpoints_key(namespace: &str, name: &str) -> String {
     [ENDPOINTS, namespace, "/", name].concat()
 }
 
+/// A Pod's key.
 pub fn pod_key(namespace: &str, name: &str) -> String {
     [PODS, namespace, "/", name].concat()
 }
 
+/// A Namespace's key.
 pub fn namespace_key(name: &str) -> String {
     [NAMESPACES, name].concat()
 }
 
+/// The master lease key of the apiserver at `ip`.
 pub fn lease_key(ip: &str) -> String {
     [MASTER_LEASES, ip].concat()
 }
@@ -66,19 +82,29 @@ pub fn lease_key(ip: &str) -> String {
 /// What a key holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
+    /// A Service.
     Service(Service),
+    /// An Endpoints object.
     Endpoints(Endpoints),
+    /// A Pod.
     Pod(Pod),
+    /// A Namespace (its name is its key; nothing else is modelled).
     Namespace,
     /// A master lease: an Endpoints object with one address upstream; `generation` is bumped on
     /// every refresh so that the write (and the TTL) always goes through.
     Lease {
+        /// The apiserver IP the lease holds.
         ip: String,
+        /// Bumped on every refresh.
         generation: u64,
     },
+    /// A range's bitmap (`RangeAllocation`).
     Range(RangeAllocation),
+    /// A ServiceCIDR.
     ServiceCidr(ServiceCidr),
+    /// An IPAddress.
     IpAddress(IpAddress),
+    /// An EndpointSlice.
     EndpointSlice(EndpointSlice),
 }
 
@@ -92,8 +118,10 @@ macro_rules! variant {
     };
 }
 
+/// A stored key: its value and revision.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The value stored.
     pub value: Value,
     /// The revision of the last write (`resourceVersion`).
     pub mod_revision: u64,
@@ -133,7 +161,9 @@ pub enum Loop {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WireOp {
+    /// A write (create or update).
     Put,
+    /// A delete a client asked for.
     Delete,
     /// etcd deleted the key: its lease ran out.
     Expire,
@@ -146,11 +176,15 @@ pub enum WireOp {
 /// record of who wrote what (etcd keeps no such log).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Write {
+    /// When it was sent (virtual ms).
     pub time_ms: u64,
+    /// The key it was about.
     pub key: String,
+    /// What happened to it.
     pub op: WireOp,
     /// The apiserver that sent it, `kube-controller-manager`, `etcd` (expiry) or `lab`.
     pub sender: String,
+    /// The loop that sent it.
     pub via: Loop,
     /// Why a bounced request did not land (Kubernetes' error text).
     pub reason: Option<String>,
@@ -159,6 +193,8 @@ pub struct Write {
 /// The sender of `kube-controller-manager`'s writes.
 pub const KCM: &str = "kube-controller-manager";
 
+/// The simulated etcd: its keyspace at a global revision, TTLs, and the watch and wire the world
+/// and a UI follow.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Etcd {
     revision: u64,
@@ -178,6 +214,7 @@ pub struct Etcd {
 }
 
 impl Etcd {
+    /// The current revision (bumped by every write, delete and expiry).
     pub fn revision(&self) -> u64 {
         self.revision
     }
@@ -335,22 +372,27 @@ impl Etcd {
         self.list(prefix, now).filter_map(|(_, e)| pick(&e.value)).collect()
     }
 
+    /// The live Services, in key order.
     pub fn services(&self, now: u64) -> Vec<&Service> {
         self.values(SERVICES, now, variant!(Value::Service))
     }
 
+    /// The live Endpoints objects, in key order.
     pub fn endpoints(&self, now: u64) -> Vec<&Endpoints> {
         self.values(ENDPOINTS, now, variant!(Value::Endpoints))
     }
 
+    /// The live Pods, in key order.
     pub fn pods(&self, now: u64) -> Vec<&Pod> {
         self.values(PODS, now, variant!(Value::Pod))
     }
 
+    /// The live ServiceCIDRs, in key order.
     pub fn service_cidrs(&self, now: u64) -> Vec<&ServiceCidr> {
         self.values(SERVICE_CIDRS, now, variant!(Value::ServiceCidr))
     }
 
+    /// The live ServiceCIDR called `name`.
     pub fn service_cidr(&self, name: &str, now: u64) -> Option<&ServiceCidr> {
         match self.get(&service_cidr_key(name), now).map(|e| &e.value) {
             Some(Value::ServiceCidr(c)) => Some(c),
@@ -363,6 +405,7 @@ impl Etcd {
         self.values(IP_ADDRESSES, now, variant!(Value::IpAddress))
     }
 
+    /// The live IPAddress of `ip` (canonical form).
     pub fn ip_address(&self, ip: &str, now: u64) -> Option<&IpAddress> {
         match self.get(&ip_address_key(ip), now).map(|e| &e.value) {
             Some(Value::IpAddress(a)) => Some(a),
@@ -370,14 +413,17 @@ impl Etcd {
         }
     }
 
+    /// The live EndpointSlices, in key order.
     pub fn endpoint_slices(&self, now: u64) -> Vec<&EndpointSlice> {
         self.values(ENDPOINT_SLICES, now, variant!(Value::EndpointSlice))
     }
 
+    /// The names of the live Namespaces, in key order.
     pub fn namespaces(&self, now: u64) -> Vec<String> {
         self.list(NAMESPACES, now).map(|(k, _)| k[NAMESPACES.len()..].to_string()).collect()
     }
 
+    /// The live bitmap at `key`, with its revision (`resourceVersion`).
     pub fn range(&self, key: &str, now: u64) -> Option<(&RangeAllocation, u64)> {
         match self.get(key, now) {
             Some(Entry { value: Value::Range(r), mod_revision, .. }) => Some((r, *mod_revision)),
