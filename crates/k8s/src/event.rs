@@ -10,14 +10,23 @@ use serde::{Deserialize, Serialize};
 /// which stays Kubernetes' own, verbatim. It is not part of the contract's JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
+    /// When it happened (virtual ms).
     pub time_ms: u64,
+    /// The apiserver it came from; empty when none did (a lease's expiry, a refusal no apiserver
+    /// served).
     pub apiserver: String,
+    /// The controller or loop that recorded or printed it.
     pub component: String,
+    /// `Warning`, or `Log` for a printed line.
     #[serde(rename = "type")]
     pub type_: String,
+    /// The event's reason; empty for a log line.
     pub reason: String,
+    /// What it is about (`namespace/name`, an IP, a port); empty for a log line.
     pub object: String,
+    /// Kubernetes' text, verbatim.
     pub message: String,
+    /// What happened, typed (not part of the contract's JSON).
     #[serde(skip)]
     pub kind: EventKind,
 }
@@ -27,9 +36,16 @@ pub struct Event {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum EventKind {
     // The repair loops' events (`repair.go`), one per reason.
+    /// `ClusterIPNotValid`: a Service's ClusterIP does not parse, or is of a family no longer
+    /// configured.
     ClusterIpNotValid,
+    /// `ClusterIPNotAllocated`: a Service's ClusterIP was not allocated (no bit, no IPAddress);
+    /// repaired.
     ClusterIpNotAllocated,
+    /// `ClusterIPAlreadyAllocated`: two Services hold the same ClusterIP.
     ClusterIpAlreadyAllocated,
+    /// `ClusterIPOutOfRange`: a Service's ClusterIP lies outside the service CIDR (1.33+: outside
+    /// every ServiceCIDR).
     ClusterIpOutOfRange,
     /// RepairIPAddress (1.33+): a Service's IPAddress names another parent; recreated.
     ClusterIpWrongReference,
@@ -45,10 +61,16 @@ pub enum EventKind {
     DefaultServiceCidrError,
     /// Log lines of the ServiceCIDR machinery (allocator set-up, deletions).
     ServiceCidrLog,
+    /// `ServiceCIDRFull`: the ClusterIP repair found no room left in the range for a Service's
+    /// address.
     ServiceCidrFull,
+    /// `PortNotAllocated`: a Service's NodePort was missing from the allocation; repaired.
     PortNotAllocated,
+    /// `PortAlreadyAllocated`: two Services hold the same NodePort.
     PortAlreadyAllocated,
+    /// `PortOutOfRange`: a Service's NodePort lies outside `--service-node-port-range`.
     PortOutOfRange,
+    /// `PortRangeFull`: the NodePort repair found no room left in the range for a Service's port.
     PortRangeFull,
     /// `UnknownError`, of either repair loop.
     RepairUnknownError,
@@ -74,11 +96,13 @@ pub enum EventKind {
     RemoveEndpointsFailed,
     /// The pre-shutdown hook ran out of time.
     RemoveEndpointsTimedOut,
+    /// The system-namespaces controller could not create a namespace.
     NamespaceCreateFailed,
     /// The pre-shutdown hook began: no more reconciling.
     ReconcilerShutdown,
     /// A reconciler rewrote `default/kubernetes` Endpoints to these addresses.
     EndpointsReset {
+        /// The addresses the Endpoints now list.
         addresses: Vec<String>,
     },
     /// The lease reconciler saw no lease at all and kept the Endpoints as they were.
@@ -88,6 +112,7 @@ pub enum EventKind {
     /// etcd deleted a `/masterleases/` key whose TTL ran out: a note of the lab's own (etcd logs
     /// nothing), under `SIM_COMPONENT`.
     LeaseExpired {
+        /// The IP of the apiserver whose lease expired.
         ip: String,
     },
     /// The lab refused a user action (`reason` `action_failed`); not a Kubernetes event.
@@ -124,6 +149,7 @@ impl EventKind {
 
 /// The reason of the lab's own refusals, and the component of every line the lab writes itself.
 pub(crate) const ACTION_FAILED: &str = "action_failed";
+/// The component of the lines the lab writes itself (lease expiries, refused actions).
 pub const SIM_COMPONENT: &str = "bootstrap-sim";
 
 /// A user action the lab refused; the world is unchanged. Also recorded as an event.
@@ -133,6 +159,7 @@ pub struct ActionFailed {
     pub apiserver: String,
     /// `namespace/name`, an apiserver's name, an IP or a port.
     pub object: String,
+    /// What the reader is told, in Kubernetes' words where it has some.
     pub message: String,
 }
 
@@ -200,12 +227,16 @@ impl Event {
 /// Collects what controllers record during one instant of one apiserver.
 #[derive(Clone, Debug, Default)]
 pub struct Recorder {
+    /// The instant the events are recorded at (virtual ms).
     pub time_ms: u64,
+    /// The apiserver recording them.
     pub apiserver: String,
+    /// The events and log lines recorded, in order.
     pub events: Vec<Event>,
 }
 
 impl Recorder {
+    /// A recorder for `apiserver` at `time_ms`, empty.
     pub fn new(time_ms: u64, apiserver: impl Into<String>) -> Self {
         Recorder { time_ms, apiserver: apiserver.into(), events: Vec::new() }
     }
