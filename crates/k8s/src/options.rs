@@ -26,7 +26,9 @@ pub fn default_range_warning() -> String {
 /// A validated `--service-cluster-ip-range`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServiceIpRanges {
+    /// The flag's first CIDR: the range of the primary family.
     pub primary: IpNet,
+    /// Its second CIDR, of the other family (dual-stack); `None`: single-stack.
     pub secondary: Option<IpNet>,
 }
 

@@ -19,10 +19,17 @@ use crate::rng::SimRng;
 /// The errors of `interfaces.go` as the IPAddress allocators raise them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
+    /// `ErrFull`: no free address is left in any ready prefix.
     Full,
+    /// `ErrAllocated`: an IPAddress of that address exists already.
     Allocated,
+    /// `ErrMismatchedNetwork`: no (ready) prefix of the ServiceCIDRs contains the address.
     MismatchedNetwork,
+    /// The allocator has not synced (`allocator not ready`); the lab's caches always are, so
+    /// nothing in the model raises it.
     NotReady,
+    /// The address is outside the range; nothing in the model raises it (`allocator_for` answers
+    /// `MismatchedNetwork`).
     NotInRange(IpAddr),
     /// Anything else, with its text (1.33's bitmap refusal, a storage error).
     Other(String),
@@ -46,6 +53,7 @@ impl fmt::Display for Error {
 /// One prefix's allocator and whether it takes allocations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Item {
+    /// The prefix, with its usable addresses and static band.
     pub range: CidrRange,
     /// Some ServiceCIDR naming this prefix is ready (or has no condition yet) and not deleting.
     pub ready: bool,

@@ -22,6 +22,8 @@ pub struct CidrRange {
 }
 
 impl CidrRange {
+    /// The usable addresses of `net` (host bits cleared): without the network address, and for IPv4
+    /// without the broadcast address.
     pub fn new(net: IpNet) -> Self {
         let net = net.trunc();
         let network = ip_to_u128(net.network());
@@ -33,6 +35,7 @@ impl CidrRange {
         CidrRange { net, first: network + 1, last, band: net.static_band_size() as u128 }
     }
 
+    /// The prefix, host bits cleared.
     pub fn net(&self) -> IpNet {
         self.net
     }
@@ -65,6 +68,7 @@ impl CidrRange {
         (v >= self.first && v <= self.last).then(|| v - self.first)
     }
 
+    /// The address at `offset` from the first usable one.
     pub fn ip_at(&self, offset: u128) -> IpAddr {
         u128_to_ip(family_of(&self.net), self.first + offset)
     }

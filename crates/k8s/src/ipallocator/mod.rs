@@ -41,6 +41,7 @@ pub(crate) fn u128_to_ip(family: IpFamily, value: u128) -> IpAddr {
     }
 }
 
+/// The IP family of `cidr`.
 pub fn family_of(cidr: &IpNet) -> IpFamily {
     match cidr {
         IpNet::V4(_) => IpFamily::IPv4,
@@ -134,10 +135,12 @@ impl ItemRange for IpNet {
 }
 
 impl Range {
+    /// The CIDR it allocates from, host bits cleared.
     pub fn cidr(&self) -> IpNet {
         self.range()
     }
 
+    /// The IP family of its CIDR.
     pub fn family(&self) -> IpFamily {
         family_of(&self.range())
     }

@@ -8,13 +8,17 @@ use crate::allocator::{self, Allocator, ItemRange};
 /// `utilnet.PortRange`: `size` ports from `base`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PortRange {
+    /// `Base`: the first port.
     pub base: i32,
+    /// `Size`: the number of ports (0: the empty range).
     pub size: i32,
 }
 
 impl PortRange {
+    /// `30000-32767`, the default `--service-node-port-range`.
     pub const DEFAULT: PortRange = PortRange { base: 30000, size: 2768 };
 
+    /// `Contains`: `port` is in the range.
     pub fn contains(&self, port: i32) -> bool {
         port >= self.base && port - self.base < self.size
     }
