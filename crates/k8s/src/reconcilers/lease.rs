@@ -13,6 +13,8 @@ use crate::api::{Behavior, EndpointPort, EndpointSubset, Endpoints};
 use crate::endpoints::repack_subsets;
 use crate::event::EventKind;
 
+/// `leaseEndpointReconciler`: refreshes this apiserver's lease, then makes the Endpoints list the
+/// live leases.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaseReconciler {
     /// V1_20: the zero-leases refusal applies even during shutdown (so the last apiserver never
@@ -22,6 +24,7 @@ pub struct LeaseReconciler {
 }
 
 impl LeaseReconciler {
+    /// `NewLeaseEndpointReconciler`, with the rules of `behavior`'s release.
     pub fn new(behavior: Behavior) -> Self {
         LeaseReconciler { behavior, stop_reconciling_called: false }
     }

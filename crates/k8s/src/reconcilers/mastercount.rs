@@ -17,6 +17,8 @@ use crate::event::EventKind;
 /// sleeps are not modelled: the attempts happen at the same instant.
 const CONFLICT_ATTEMPTS: usize = 4;
 
+/// `masterCountEndpointReconciler`: adds this apiserver's IP and trims the Endpoints to at most
+/// `--apiserver-count` addresses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MasterCountReconciler {
     /// `--apiserver-count`.
@@ -25,6 +27,7 @@ pub struct MasterCountReconciler {
 }
 
 impl MasterCountReconciler {
+    /// `NewMasterCountEndpointReconciler` for `--apiserver-count` = `master_count`.
     pub fn new(master_count: u32) -> Self {
         MasterCountReconciler { master_count, stop_called: false }
     }

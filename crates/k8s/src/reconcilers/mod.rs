@@ -26,6 +26,7 @@ pub use none::NoneReconciler;
 pub enum ApiError {
     /// `endpoints "kubernetes" not found`, or a missing lease key.
     NotFound(String),
+    /// The object exists already (a create).
     AlreadyExists(String),
     /// A guaranteed update lost its race.
     Conflict(String),
@@ -80,8 +81,12 @@ pub trait ReconcilerApi {
 string_enum! {
     /// `--endpoint-reconciler-type`, by its flag value.
     pub enum ReconcilerType {
+        /// `lease`: every apiserver keeps a TTL'd lease, and the Endpoints list the live ones.
         Lease = "lease",
+        /// `master-count`: every apiserver adds itself, and trims the Endpoints to at most
+        /// `--apiserver-count` addresses.
         MasterCount = "master-count",
+        /// `none`: the Endpoints are left to whoever runs the cluster.
         None = "none",
     }
 }
@@ -102,6 +107,7 @@ pub enum ReconcileError {
 }
 
 impl ReconcileError {
+    /// A storage NotFound, on which the start-up `RemoveEndpoints` stays silent.
     pub fn is_not_found(&self) -> bool {
         matches!(self, ReconcileError::Api(ApiError::NotFound(_)))
     }
@@ -170,8 +176,11 @@ pub trait Reconciler {
 /// [`Reconciler`] method is called on it directly and is dispatched by one match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EndpointReconciler {
+    /// The lease reconciler.
     Lease(LeaseReconciler),
+    /// The master-count reconciler.
     MasterCount(MasterCountReconciler),
+    /// The no-op reconciler.
     None(NoneReconciler),
 }
 
@@ -187,6 +196,7 @@ impl EndpointReconciler {
         }
     }
 
+    /// The `--endpoint-reconciler-type` it was made for.
     pub fn kind(&self) -> ReconcilerType {
         match self {
             EndpointReconciler::Lease(_) => ReconcilerType::Lease,

@@ -5,6 +5,7 @@
 use super::{ReconcileError, Reconciler, ReconcilerApi};
 use crate::api::EndpointPort;
 
+/// `noneEndpointReconciler`: does nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoneReconciler;
 

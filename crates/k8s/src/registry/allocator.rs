@@ -15,13 +15,17 @@ use crate::rng::SimRng;
 /// reloaded from etcd only when the stored object moved on (`allocator/storage/storage.go`'s `Etcd`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View<R: ItemRange> {
+    /// The allocator in memory.
     pub alloc: Allocator<R>,
+    /// The etcd key of its `RangeAllocation` (`/ranges/…`).
     pub key: &'static str,
     pub(crate) resource: &'static str,
     pub(crate) last: Option<u64>,
 }
 
+/// A ClusterIP range's view (`/ranges/serviceips` or `/ranges/secondaryserviceips`).
 pub type IpView = View<IpNet>;
+/// The NodePort range's view (`/ranges/servicenodeports`).
 pub type PortView = View<PortRange>;
 
 /// Why a guaranteed update gave up.

@@ -21,10 +21,15 @@ pub const COMPONENT: &str = "kube-apiserver";
 
 /// One apiserver's access to etcd at one instant.
 pub struct Storage<'a> {
+    /// The cluster's etcd.
     pub etcd: &'a mut Etcd,
+    /// The instant (virtual ms).
     pub now: u64,
+    /// Whether this apiserver reaches etcd now; requests fail with [`UNREACHABLE`] when not.
     pub reachable: bool,
+    /// The master leases' TTL (`DefaultEndpointReconcilerTTL` unless configured).
     pub lease_ttl_ms: u64,
+    /// Where its events and log lines go.
     pub rec: &'a mut Recorder,
     /// Lease keys written, with their revision, so the world can schedule their expiry.
     pub lease_writes: Vec<(String, u64)>,

@@ -20,7 +20,10 @@ use crate::rng::SimRng;
 /// objects; and the NodePort range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Allocators {
+    /// The ClusterIP bitmaps, one per configured family, primary first; empty when no bitmap is
+    /// written.
     pub ips: Vec<IpView>,
+    /// The NodePort range.
     pub ports: PortView,
     /// The configured families, primary first.
     pub(crate) families: Vec<IpFamily>,
