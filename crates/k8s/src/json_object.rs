@@ -11,10 +11,14 @@ use std::marker::PhantomData;
 
 use serde::de::{MapAccess, Visitor};
 
+/// A type read from a JSON object only; `objects_only!` implements it with the type's derived
+/// reader.
 pub trait FromObject<'de>: Sized {
+    /// Reads the value from a map's entries, as the derived reader does.
     fn from_object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
 }
 
+/// The serde visitor that takes a map and refuses anything else (`expected a JSON object`).
 pub struct Object<T>(pub PhantomData<T>);
 
 impl<'de, T: FromObject<'de>> Visitor<'de> for Object<T> {

@@ -69,6 +69,7 @@ impl SimRng {
         SimRng { hi, lo: lo | 1 }
     }
 
+    /// The next 64 bits of the stream: one MCG step, then the XSL-RR output of the new state.
     pub fn next_u64(&mut self) -> u64 {
         // state *= MUL (mod 2^128), then the XSL-RR output of the new state.
         let (carry, lo) = mul_wide(self.lo, MUL_LO);

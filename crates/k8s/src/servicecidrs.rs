@@ -16,9 +16,13 @@ use crate::ipallocator::cidrallocator::within_any;
 
 /// `deletionGracePeriod`.
 pub const DELETION_GRACE_MS: u64 = 10_000;
+/// The reason of the `Ready=False` condition of a deleted ServiceCIDR that IPAddresses still
+/// depend on.
 pub const TERMINATING: &str = "Terminating";
+/// That condition's message.
 pub const TERMINATING_MESSAGE: &str =
     "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR";
+/// The message of the `Ready=True` condition this controller sets.
 pub const READY_MESSAGE: &str = "Kubernetes Service CIDR is ready";
 
 /// The controller. It keeps no state of its own between syncs: what it decides follows from the

@@ -11,6 +11,7 @@ use crate::api::{parse_ip, Behavior, IpFamily, RangeAllocation, Service};
 use crate::event::{EventKind, Recorder};
 use crate::ipallocator::{family_of, Error};
 
+/// The component of its events (`ipallocator-repair-controller`).
 pub const COMPONENT: &str = "ipallocator-repair-controller";
 
 /// One repair controller of one apiserver: its configured networks and its own leak counters.
@@ -23,6 +24,7 @@ pub struct ClusterIpRepair {
 }
 
 impl ClusterIpRepair {
+    /// `NewRepair` over `networks` (primary first), with no leak counted yet.
     pub fn new(networks: Vec<IpNet>, behavior: Behavior) -> Self {
         let leaks = networks.iter().map(|n| (family_of(n), BTreeMap::new())).collect();
         ClusterIpRepair { behavior, networks, leaks }

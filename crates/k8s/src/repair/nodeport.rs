@@ -8,8 +8,11 @@ use crate::api::{Behavior, Protocol, RangeAllocation, Service};
 use crate::event::{EventKind, Recorder};
 use crate::portallocator::{Error, PortRange};
 
+/// The component of its events (`portallocator-repair-controller`).
 pub const COMPONENT: &str = "portallocator-repair-controller";
 
+/// One NodePort repair controller of one apiserver (`Repair`): its configured range and its own
+/// leak counters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodePortRepair {
     behavior: Behavior,
@@ -42,6 +45,7 @@ pub fn collect_service_node_ports(svc: &Service) -> Vec<i32> {
 }
 
 impl NodePortRepair {
+    /// `NewRepair` over `range`, with no leak counted yet.
     pub fn new(range: PortRange, behavior: Behavior) -> Self {
         NodePortRepair { behavior, range, leaks: BTreeMap::new() }
     }

@@ -15,6 +15,7 @@ use crate::etcd::{self, Etcd, Value};
 use crate::event::{EventKind, Recorder};
 use crate::ipallocator::cidrallocator::within_any;
 
+/// The component of its events (`ipallocator-repair-controller`, as the bitmap repair's).
 pub const COMPONENT: &str = "ipallocator-repair-controller";
 /// `gracePeriod`: "default timeout value on the kube-apiserver"; an IPAddress may exist this
 /// long before its Service does while the Service is being created.
@@ -30,7 +31,10 @@ pub enum IpAddressVerdict {
     /// Its parent is not a core Service: deleted.
     NotService,
     /// Its Service does not exist: deleted from `deletable_at_ms` (creation + grace period).
-    Orphan { deletable_at_ms: i64 },
+    Orphan {
+        /// When the grace period ends, in virtual ms (negative when that was before time 0).
+        deletable_at_ms: i64,
+    },
     /// Its Service exists but does not hold its address: deleted.
     WrongReference,
 }
@@ -55,9 +59,13 @@ pub fn ip_address_verdict(addr: &IpAddress, parent: Option<&Service>) -> IpAddre
 /// What the controller works through: its informers' view of etcd (always in sync here), its
 /// client (writes fail while etcd is unreachable), its event recorder and its requeues.
 pub struct Client<'a> {
+    /// The cluster's etcd.
     pub etcd: &'a mut Etcd,
+    /// The instant (virtual ms).
     pub now: u64,
+    /// Whether its apiserver reaches etcd now.
     pub reachable: bool,
+    /// Where its events go.
     pub rec: &'a mut Recorder,
     /// IPAddresses to check again, and when (`AddAfter`).
     pub rechecks: &'a mut Vec<(String, u64)>,
