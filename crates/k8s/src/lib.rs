@@ -8,8 +8,9 @@
 //! that: it depends on no crate of the lab (it knows nothing of scenarios, timelines or pages),
 //! and never on a browser crate. What is `pub` here is what the layers above use.
 
-// What is `pub` is reachable from outside: the crate's API, and nothing more (clippy -D warnings).
-#![warn(unreachable_pub)]
+// What is `pub` is reachable from outside and documented: the crate's API, and nothing more
+// (clippy -D warnings).
+#![warn(unreachable_pub, missing_docs)]
 
 #[macro_use]
 mod string_enum;
