@@ -117,6 +117,15 @@ pub async fn set_input(id: &str, value: &str, event: &str) {
     settle().await;
 }
 
+/// A `keydown` of key `k`, bubbling and cancelable, as a reader's key press dispatches it.
+pub fn keydown(k: &str) -> web_sys::KeyboardEvent {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(k);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
+}
+
 /// Moves the app's timeline scrubber to `ms`.
 pub async fn seek(ms: u64) {
     set_input("scrubber", &ms.to_string(), "input").await;

@@ -17,7 +17,7 @@ use kube_bootstrap_lab::lab::{Lab, Msg, Opening};
 use kube_bootstrap_lab::lab::{Loop, WireOp, Write};
 use kube_bootstrap_lab::ui::inspector::{frame_of, Inspector, InspectorProps};
 
-use crate::dom::{self, by_id, click, settle, text, Mounted};
+use crate::dom::{self, by_id, click, keydown, settle, text, Mounted};
 
 /// A lab of `scenario` at `ms`.
 fn lab_at(scenario: &str, ms: u64) -> Lab {
@@ -255,14 +255,6 @@ async fn a_grouped_row_lists_the_objects_it_stands_for() {
         "{d}"
     );
     o.root.remove();
-}
-
-fn keydown(k: &str) -> web_sys::KeyboardEvent {
-    let init = web_sys::KeyboardEventInit::new();
-    init.set_key(k);
-    init.set_bubbles(true);
-    init.set_cancelable(true);
-    web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
 }
 
 /// Focuses `el`, an HTML or an SVG element (both have `focus()`).

@@ -11,7 +11,7 @@ use kube_bootstrap_lab::ui::{App, AppProps};
 
 use crate::app::{click_id, mount};
 use crate::dom::{
-    button_in, by_id, document, exists, seek, set_input, settle, text, until, Mounted,
+    button_in, by_id, document, exists, keydown, seek, set_input, settle, text, until, Mounted,
 };
 
 #[wasm_bindgen_test]
@@ -41,14 +41,6 @@ async fn keyboard_shortcuts_are_scoped_to_the_app() {
     settle().await;
     assert_eq!(by_id("play").get_attribute("aria-pressed").as_deref(), Some("false"));
     root.remove();
-}
-
-fn keydown(k: &str) -> web_sys::KeyboardEvent {
-    let init = web_sys::KeyboardEventInit::new();
-    init.set_key(k);
-    init.set_bubbles(true);
-    init.set_cancelable(true);
-    web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
 }
 
 /// Focuses `el` and presses `k` there (a keydown on the focused element, as a keyboard sends it).
