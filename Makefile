@@ -121,7 +121,7 @@ bench: setup-test
 	trunk build --release   # its post_build hook prints the weight of its staging copy
 	node scripts/weight.mjs dist | tee target/bench/weight.log
 	node tests/e2e/bench.mjs | tee target/bench/browser.log
-	node tests/e2e/load.mjs | tee target/bench/load.log   # the first view on a slow link, served gzip
+	node tests/e2e/load.mjs | tee target/bench/load.log   # the first view and first uses on a slow link, served brotli then gzip
 	cargo bench -p kbl-lab | tee target/bench/native.log
 	cargo test --profile bench $(WASM) -p kbl-lab --test wasm_bench -- --nocapture 2>&1 | tee target/bench/wasm.log
 	node scripts/bench-summary.mjs target/bench/{weight,browser,native,wasm,load}.log
