@@ -306,6 +306,12 @@ fn every_event_kind() -> Vec<EventKind> {
         K::SyncFailed,
         K::LeaseExpired { ip: "192.168.10.12".into() },
         K::ActionFailed,
+        K::ClientConnected { client: "ctrl-a".into(), ip: "192.168.10.11".into() },
+        K::ClientFailed {
+            client: "ctrl-a".into(),
+            ip: Some("192.168.10.12".into()),
+            failure: k8s::client::Failure::Refused,
+        },
         K::Other,
     ];
     for k in &all {
@@ -345,6 +351,8 @@ fn every_event_kind() -> Vec<EventKind> {
             | K::SyncFailed
             | K::LeaseExpired { .. }
             | K::ActionFailed
+            | K::ClientConnected { .. }
+            | K::ClientFailed { .. }
             | K::Other => {}
         }
     }
