@@ -120,6 +120,12 @@ pub enum EventKind {
         client: String,
         ip: String,
     },
+    /// A client pod dialed 10.96.0.1:443, kube-proxy sent it to `ip`, and nothing answers yet
+    /// (its dial times out later): a line of the lab's own, under `SIM_COMPONENT`.
+    ClientDialing {
+        client: String,
+        ip: String,
+    },
     /// A client pod's attempt or connection failed, with client-go's error: a line of the lab's
     /// own, under `SIM_COMPONENT`, whose message says the cause.
     ClientFailed {

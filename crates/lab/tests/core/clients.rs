@@ -101,8 +101,10 @@ fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
     let mut failures = 0;
     for e in &w.events()[events_before..] {
         match &e.kind {
-            EventKind::ClientConnected { client, ip } if !listed(&node_of(client), ip) => {
-                return Err(format!("{now}: {client} connected to {ip}, not listed on its node"));
+            EventKind::ClientConnected { client, ip } | EventKind::ClientDialing { client, ip }
+                if !listed(&node_of(client), ip) =>
+            {
+                return Err(format!("{now}: {client} dialed {ip}, not listed on its node"));
             }
             EventKind::ClientFailed { client, ip, failure } => {
                 failures += 1;

@@ -307,6 +307,7 @@ fn every_event_kind() -> Vec<EventKind> {
         K::LeaseExpired { ip: "192.168.10.12".into() },
         K::ActionFailed,
         K::ClientConnected { client: "ctrl-a".into(), ip: "192.168.10.11".into() },
+        K::ClientDialing { client: "ctrl-a".into(), ip: "192.168.10.99".into() },
         K::ClientFailed {
             client: "ctrl-a".into(),
             ip: Some("192.168.10.12".into()),
@@ -352,6 +353,7 @@ fn every_event_kind() -> Vec<EventKind> {
             | K::LeaseExpired { .. }
             | K::ActionFailed
             | K::ClientConnected { .. }
+            | K::ClientDialing { .. }
             | K::ClientFailed { .. }
             | K::Other => {}
         }

@@ -209,6 +209,12 @@ impl World {
             }
             Backend::NoHost => {
                 let until = now + DIAL_TIMEOUT_MS;
+                let port = self.target_port();
+                let message = format!(
+                    "lab note: pod {name} on {node} dialed 10.96.0.1:443, which kube-proxy sent to {ip}:{port}; nothing answers there, and client-go's dialer gives up after 30s"
+                );
+                let kind = EventKind::ClientDialing { client: name.to_string(), ip: ip.clone() };
+                self.events.push(Event::log(now, "", SIM_COMPONENT, kind, message));
                 let c = self.net_mut().clients.get_mut(name).expect("known client");
                 c.conn = Conn::Dialing { ip, until };
                 self.push_wake(name, until);
