@@ -181,3 +181,33 @@ fn the_shipped_scenario_with_clients_passes_every_check() {
     restarted.steps.extend(s.experiments[0].steps.iter().take(1).cloned());
     assert_eq!(figures(&restarted).windows[0].duration_ms, 3_000);
 }
+
+/// Seeking back and forth replays the clients as a straight run has them (the checkpoints
+/// carry the kube-proxies, the clients and the PRNG).
+#[test]
+fn seeking_replays_the_clients() {
+    use engine::sim::timeline::Timeline;
+    let text = lab::catalogue::SCENARIOS.iter().find(|(n, _)| *n == "clients-crash-one-of-three");
+    let s = scenario::parse(text.unwrap().1).unwrap();
+    let mut straight = Timeline::new(&s);
+    straight.run_until(s.until_ms);
+    let mut t = Timeline::new(&s);
+    for at in [90_000, 30_000, 61_500, 10_000, 120_000, 64_000, 120_000] {
+        t.seek(at);
+    }
+    assert_eq!(t.world().events(), straight.world().events());
+    let figures = |t: &Timeline| t.world().client_figures(s.until_ms);
+    assert_eq!(figures(&t), figures(&straight));
+}
+
+/// Nodes without client pods change nothing: the same trace, no figures.
+#[test]
+fn nodes_alone_change_nothing() {
+    let text =
+        lab::catalogue::SCENARIOS.iter().find(|(n, _)| *n == "crash-one-of-three").unwrap().1;
+    let mut file: Value = serde_json::from_str(text).unwrap();
+    file["nodes"] = json!([{"name": "node-1"}]);
+    let with = report::run(&scenario::parse(&file.to_string()).unwrap());
+    let without = report::run(&scenario::parse(text).unwrap());
+    assert_eq!(serde_json::to_string(&with).unwrap(), serde_json::to_string(&without).unwrap());
+}

@@ -2,8 +2,8 @@
 //! and client pods"): each kube-proxy follows the `kubernetes` EndpointSlice with its own delays
 //! (`k8s::proxy`), each client keeps one connection through it (`k8s::client`).
 //!
-//! All of it exists only when the scenario declares nodes, and draws from the world's one PRNG
-//! only when it does, so a scenario without them runs exactly as before.
+//! All of it exists only when the scenario declares client pods, and draws from the world's one
+//! PRNG only then, so a scenario without them runs exactly as before.
 
 use std::collections::BTreeMap;
 
@@ -42,7 +42,8 @@ impl World {
     /// The nodes and clients of `scenario`, if it has any: kube-proxies that listed the slice
     /// at their start, clients queued at theirs.
     pub(super) fn seed_net(&mut self, scenario: &Scenario) {
-        if scenario.nodes.is_empty() {
+        // Nodes alone measure nothing: without client pods nothing runs and nothing is drawn.
+        if scenario.clients.is_empty() {
             return;
         }
         let slice = self.slice_addresses();
@@ -303,7 +304,7 @@ impl World {
         Some(net.tally.figures(end, &waiting))
     }
 
-    /// Each node's kube-proxy, by node name (none without nodes).
+    /// Each node's kube-proxy, by node name (none without client pods).
     pub fn proxies(&self) -> impl Iterator<Item = (&String, &Proxy)> {
         self.net.iter().flat_map(|n| n.proxies.iter())
     }

@@ -115,7 +115,7 @@ pub struct World {
     marks: Vec<Mark>,
     /// Results of `expect` steps: (step index, mismatches).
     expectations: Vec<(usize, Vec<String>)>,
-    /// Nodes, kube-proxies and client pods, when the scenario declares nodes.
+    /// Nodes, kube-proxies and client pods, when the scenario declares client pods.
     net: Option<Box<clients::Net>>,
 }
 
