@@ -19,6 +19,7 @@ pub mod json_object;
 
 pub mod allocator;
 pub mod api;
+pub mod client;
 pub mod controlplane;
 pub mod endpoints;
 pub mod etcd;
@@ -27,6 +28,7 @@ pub mod ipallocator;
 pub mod names;
 pub mod options;
 pub mod portallocator;
+pub mod proxy;
 pub mod reconcilers;
 pub mod registry;
 pub mod repair;

@@ -3,7 +3,7 @@
 use crate::contract::scenario::Scenario;
 use crate::contract::state::State;
 use crate::k8s::event::Event;
-use crate::sim::world::World;
+use crate::sim::world::{ClientFigures, World};
 
 /// One expectation's outcome in a run report.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -30,6 +30,9 @@ pub struct Report {
     /// The state at `until`.
     #[serde(rename = "final")]
     pub final_state: State,
+    /// What the client pods saw (`docs/extensions.md`); absent without client pods.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clients: Option<ClientFigures>,
 }
 
 impl Report {
@@ -58,6 +61,7 @@ pub fn run(scenario: &Scenario) -> Report {
         expectations,
         events: w.events().to_vec(),
         final_state: w.state(),
+        clients: w.client_figures(scenario.until_ms),
     }
 }
 

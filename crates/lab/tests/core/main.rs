@@ -7,6 +7,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod address;
 mod author;
 mod bench_workloads;
+mod clients;
 mod embed;
 mod endpoints;
 mod endpointsadapter;

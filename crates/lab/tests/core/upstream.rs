@@ -306,6 +306,13 @@ fn every_event_kind() -> Vec<EventKind> {
         K::SyncFailed,
         K::LeaseExpired { ip: "192.168.10.12".into() },
         K::ActionFailed,
+        K::ClientConnected { client: "ctrl-a".into(), ip: "192.168.10.11".into() },
+        K::ClientDialing { client: "ctrl-a".into(), ip: "192.168.10.99".into() },
+        K::ClientFailed {
+            client: "ctrl-a".into(),
+            ip: Some("192.168.10.12".into()),
+            failure: k8s::client::Failure::Refused,
+        },
         K::Other,
     ];
     for k in &all {
@@ -345,6 +352,9 @@ fn every_event_kind() -> Vec<EventKind> {
             | K::SyncFailed
             | K::LeaseExpired { .. }
             | K::ActionFailed
+            | K::ClientConnected { .. }
+            | K::ClientDialing { .. }
+            | K::ClientFailed { .. }
             | K::Other => {}
         }
     }

@@ -47,6 +47,12 @@ pub(super) struct File {
     /// Things to try (`docs/extensions.md`).
     #[serde(default)]
     pub(super) experiments: Vec<ExperimentFile>,
+    /// Nodes, each with a kube-proxy (`docs/extensions.md`, "Extension: nodes and client pods").
+    #[serde(default)]
+    pub(super) nodes: Vec<NodeFile>,
+    /// Client pods on those nodes (same extension).
+    #[serde(default)]
+    pub(super) clients: Vec<ClientFile>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -133,4 +139,29 @@ pub(super) struct ExperimentFile {
     pub(super) title: LocalizedText,
     pub(super) watch: LocalizedText,
     pub(super) steps: Vec<super::step_file::StepFile>,
+}
+
+objects_only!(NodeFile, ClientFile);
+
+/// A node as written (`nodes[i]`); `clients::read` checks it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub(super) struct NodeFile {
+    pub(super) name: String,
+    /// A fixed time for its kube-proxy's `iptables-restore` (a slow node), else drawn.
+    pub(super) proxy_apply_time: Option<String>,
+}
+
+/// A client pod as written (`clients[i]`); `clients::read` checks it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub(super) struct ClientFile {
+    pub(super) name: String,
+    pub(super) node: String,
+    /// `controller` or `job`.
+    pub(super) workload: String,
+    /// A job's polling period.
+    pub(super) every: Option<String>,
+    /// When it starts (default `"0s"`).
+    pub(super) start_at: Option<String>,
 }

@@ -6,6 +6,7 @@
 //! values: the flags (`cluster`), the preset objects (`initial`) and the steps (`step`).
 
 mod action;
+mod clients;
 mod cluster;
 mod experiment;
 mod file;
@@ -26,6 +27,7 @@ pub use action::{
 };
 // The model's types, which `cluster` fills from the file.
 pub use crate::k8s::controlplane::{ApiserverSpec, ClusterConfig};
+pub use clients::{ClientSpec, NodeSpec, MAX_CLIENTS, MAX_NODES};
 pub(crate) use cluster::Taken;
 pub use experiment::Experiment;
 pub use initial::{Initial, PresetAllocation};
@@ -75,6 +77,10 @@ pub struct Scenario {
     pub until_ms: u64,
     /// Things to try (`docs/extensions.md`), in the order the file gives them.
     pub experiments: Vec<Experiment>,
+    /// Nodes with their kube-proxy (`docs/extensions.md`); none in the contract's scenarios.
+    pub nodes: Vec<NodeSpec>,
+    /// Client pods on those nodes.
+    pub clients: Vec<ClientSpec>,
 }
 
 /// Parses and validates a scenario file; a rejection is one line naming the field.
@@ -115,6 +121,8 @@ fn from_file(file: file::File) -> Result<Scenario, String> {
             experiment::read(&format!("experiments[{i}]"), e, &cluster, file.behavior, &taken)
         })
         .collect::<Result<Vec<_>, String>>()?;
+    let nodes = clients::nodes(&file.nodes)?;
+    let clients = clients::clients(&file.clients, &nodes)?;
     let until_ms = match &file.until {
         Some(u) => duration("until", u)?,
         None => steps.iter().map(|s| s.at_ms).max().unwrap_or(0),
@@ -130,6 +138,8 @@ fn from_file(file: file::File) -> Result<Scenario, String> {
         steps,
         until_ms,
         experiments,
+        nodes,
+        clients,
     })
 }
 

@@ -103,6 +103,8 @@ impl Sandbox {
             steps: Vec::new(),
             until: None,
             experiments: Vec::new(),
+            nodes: Vec::new(),
+            clients: Vec::new(),
         };
         super::from_file(file).map_err(crate::quote::one_line)
     }

@@ -8,12 +8,15 @@
 //! and action, `settle` hands what changed in etcd to the controllers that watch it.
 
 mod actions;
+mod clients;
 mod controller_manager;
 mod corrupt;
+mod figures;
 pub mod queue;
 mod refusals;
 mod seed;
 
+pub use figures::{ClientFigures, Window};
 pub use refusals::ApiserverActions;
 mod snapshot;
 mod tasks;
@@ -112,6 +115,8 @@ pub struct World {
     marks: Vec<Mark>,
     /// Results of `expect` steps: (step index, mismatches).
     expectations: Vec<(usize, Vec<String>)>,
+    /// Nodes, kube-proxies and client pods, when the scenario declares client pods.
+    net: Option<Box<clients::Net>>,
 }
 
 /// The keys of the `default/kubernetes` Endpoints and EndpointSlice, read around every task:
@@ -136,8 +141,10 @@ impl World {
             events: Vec::new(),
             marks: Vec::new(),
             expectations: Vec::new(),
+            net: None,
         };
         w.seed(scenario);
+        w.seed_net(scenario);
         for spec in &scenario.cluster.apiservers {
             let a = Apiserver::new(spec.clone(), &w.cfg, w.behavior);
             w.apiservers.insert(spec.name.clone(), a);
@@ -265,6 +272,7 @@ impl World {
             events: Vec::new(),
             marks: Vec::new(),
             expectations: self.expectations.clone(),
+            net: self.net.clone(),
         };
         // Requests not yet taken belong to the present, not to a replay from here.
         cp.etcd.take_wire();
@@ -311,6 +319,7 @@ impl World {
         let before = self.kubernetes_endpoints_revisions();
         let out = f(self);
         self.settle();
+        self.observe_net();
         if self.kubernetes_endpoints_revisions() != before {
             self.mark(MarkKind::EndpointsRewrite, who);
         }

@@ -3,7 +3,8 @@
 //! At one instant: scenario steps and user actions (in the order given), then etcd and the
 //! network (lease expiries, healed partitions, the endpoints controller), then the apiservers'
 //! controllers, apiservers by name and, for one apiserver, start → default ServiceCIDR → repair
-//! → IPAddress rechecks → namespaces → readyz → kubernetes-service sync → shutdown timers.
+//! → IPAddress rechecks → namespaces → readyz → kubernetes-service sync → shutdown timers; then
+//! the client pods (kube-proxies are the network's, in class 1).
 
 use std::collections::BTreeMap;
 
@@ -33,6 +34,14 @@ pub(crate) enum Task {
     Sync(u64),
     HookTimeout(u64),
     StopTimeout(u64),
+    /// A node's kube-proxy informer receives the slice's addresses.
+    ProxyDeliver(String, Vec<String>),
+    /// A node's kube-proxy starts `syncProxyRules`.
+    ProxySync(String),
+    /// A node's kube-proxy rules are in place, listing these addresses.
+    ProxyApplied(String, Vec<String>),
+    /// A client pod's timer (its name and generation).
+    Client(String, u64),
 }
 
 /// A task's kind without its data: what a UI or a test stepping from task to task reads.
@@ -68,6 +77,14 @@ pub enum TaskKind {
     HookTimeout,
     /// A graceful stop's RemoveEndpoints times out (the apiserver stops).
     StopTimeout,
+    /// A kube-proxy's informer delivers a change of the `kubernetes` EndpointSlice.
+    ProxyDeliver,
+    /// A kube-proxy's sync starts.
+    ProxySync,
+    /// A kube-proxy's rules are in place.
+    ProxyApplied,
+    /// A client pod's timer (start, poll, retry, dial timeout).
+    Client,
 }
 
 impl Task {
@@ -88,13 +105,20 @@ impl Task {
             Task::Sync(_) => TaskKind::Sync,
             Task::HookTimeout(_) => TaskKind::HookTimeout,
             Task::StopTimeout(_) => TaskKind::StopTimeout,
+            Task::ProxyDeliver(..) => TaskKind::ProxyDeliver,
+            Task::ProxySync(_) => TaskKind::ProxySync,
+            Task::ProxyApplied(..) => TaskKind::ProxyApplied,
+            Task::Client(..) => TaskKind::Client,
         }
     }
 
-    /// 0 = steps and actions, 1 = etcd and network, 2 = controllers.
+    /// 0 = steps and actions, 1 = etcd and network, 2 = controllers, 3 = client pods (after
+    /// what the apiservers did at the instant).
     fn class(&self) -> u8 {
         match self.kind() {
             TaskKind::Step => 0,
+            TaskKind::ProxyDeliver | TaskKind::ProxySync | TaskKind::ProxyApplied => 1,
+            TaskKind::Client => 3,
             TaskKind::EndOutage
             | TaskKind::EndIsolation
             | TaskKind::LeaseExpiry

@@ -30,6 +30,10 @@ impl World {
             Task::LeaseExpiry { key, rev } => self.expire_lease(&key, rev),
             Task::EndpointsController => self.sync_endpoints_controller(),
             Task::ServiceCidrController => self.sync_service_cidrs(),
+            Task::ProxyDeliver(node, addresses) => self.proxy_deliver(&node, addresses),
+            Task::ProxySync(node) => self.proxy_sync(&node),
+            Task::ProxyApplied(node, addresses) => self.proxy_applied(&node, addresses),
+            Task::Client(client, generation) => self.client_wake(&client, generation),
             // A timer of an earlier life of the apiserver does nothing.
             _ if !self.task_alive(name, &task) => {}
             Task::Start(epoch) => self.start_instant(name, epoch),
@@ -212,6 +216,7 @@ impl World {
         self.mark(kind, name);
         let a = self.apiservers.get_mut(name).expect("known apiserver");
         a.exit(status, &self.cfg, self.behavior);
+        self.connections_end(name, status);
     }
 
     fn run_step(&mut self, i: usize) {

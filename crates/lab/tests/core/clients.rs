@@ -1,0 +1,213 @@
+//! Nodes, kube-proxies and client pods (issue 38; `docs/extensions.md`, "Extension: nodes and
+//! client pods"): the windows over many seeds, the extension's refusals, and properties of
+//! every connection over random runs.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use engine::contract::scenario::{self, Scenario};
+use engine::sim::report;
+use engine::sim::world::{ClientFigures, MarkKind, World};
+use k8s::client::{Conn, Failure};
+use k8s::controlplane::Status;
+use k8s::event::EventKind;
+use serde_json::{json, Value};
+
+#[cfg(not(target_arch = "wasm32"))]
+mod sweep;
+
+pub(crate) fn figures(s: &Scenario) -> ClientFigures {
+    report::run(s).clients.expect("a run with clients reports them")
+}
+
+#[test]
+fn scenarios_without_clients_report_no_figures() {
+    let text =
+        lab::catalogue::SCENARIOS.iter().find(|(n, _)| *n == "crash-one-of-three").unwrap().1;
+    let r = report::run(&scenario::parse(text).unwrap());
+    assert!(r.clients.is_none());
+    assert!(!serde_json::to_string(&r).unwrap().contains("\"clients\""));
+}
+
+#[test]
+fn malformed_nodes_and_clients_are_refused_by_field() {
+    let base = |nodes: Value, clients: Value| {
+        json!({"cluster": {"apiservers": [{"name": "a", "advertise_address": "192.168.10.11"}]},
+               "nodes": nodes, "clients": clients})
+        .to_string()
+    };
+    let n1 = json!([{"name": "node-1"}]);
+    let cases = [
+        (json!([{"name": ""}]), json!([]), "nodes[0].name: must not be empty"),
+        (json!([{"name": "n"}, {"name": "n"}]), json!([]), "nodes[1].name: duplicate node name"),
+        (
+            json!([{"name": "n", "proxy_apply_time": "x"}]),
+            json!([]),
+            "nodes[0].proxy_apply_time: invalid duration",
+        ),
+        (json!([{"name": "n", "zone": "a"}]), json!([]), "nodes[0].zone: unknown field"),
+        (
+            n1.clone(),
+            json!([{"name": "c", "node": "node-9", "workload": "controller"}]),
+            "clients[0].node: unknown node",
+        ),
+        (
+            n1.clone(),
+            json!([{"name": "c", "node": "node-1", "workload": "daemon"}]),
+            "clients[0].workload: unknown workload",
+        ),
+        (
+            n1.clone(),
+            json!([{"name": "c", "node": "node-1", "workload": "job"}]),
+            "clients[0].every: missing field",
+        ),
+        (
+            n1.clone(),
+            json!([{"name": "c", "node": "node-1", "workload": "job", "every": "10ms"}]),
+            "clients[0].every: \"10ms\" is shorter than 1s",
+        ),
+        (
+            n1.clone(),
+            json!([{"name": "c", "node": "node-1", "workload": "controller", "every": "5s"}]),
+            "clients[0].every: only a \"job\" polls",
+        ),
+        (
+            n1.clone(),
+            json!([{"name": "c", "node": "node-1"}]),
+            "clients[0].workload: missing field",
+        ),
+        (
+            n1.clone(),
+            json!([{"name": "c", "node": "node-1", "workload": "controller"}, {"name": "c", "node": "node-1", "workload": "controller"}]),
+            "clients[1].name: duplicate client name",
+        ),
+        (n1, json!({"name": "c"}), "clients: invalid type: map, expected a sequence"),
+    ];
+    for (nodes, clients, want) in cases {
+        let e = scenario::parse(&base(nodes, clients)).expect_err(want);
+        assert!(e.starts_with(want), "{e:?} does not start with {want:?}");
+    }
+}
+
+/// What one task of a run did to the clients, checked against the world right after it:
+/// returns the number of failures checked.
+fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
+    let now = w.now();
+    let node_of = |c: &str| w.clients().find(|k| k.name == c).map(|k| k.node.clone()).unwrap();
+    let listed = |node: &str, ip: &str| {
+        w.proxies().any(|(n, p)| n == node && p.listed.iter().any(|l| l == ip))
+    };
+    let at_ip = |ip: &str| w.apiservers().find(|a| a.ip() == ip);
+    let mut failures = 0;
+    for e in &w.events()[events_before..] {
+        match &e.kind {
+            EventKind::ClientConnected { client, ip } | EventKind::ClientDialing { client, ip }
+                if !listed(&node_of(client), ip) =>
+            {
+                return Err(format!("{now}: {client} dialed {ip}, not listed on its node"));
+            }
+            EventKind::ClientFailed { client, ip, failure } => {
+                failures += 1;
+                let said = format!("client-go reports \"{}\": ", failure.client_go_error());
+                let cause = e.message.split_once(&said).map(|(_, c)| c).unwrap_or("");
+                if cause.is_empty() {
+                    return Err(format!("{now}: {client}: no cause in {:?}", e.message));
+                }
+                let crashed = |kind| {
+                    let a = ip.as_deref().and_then(at_ip).map(|a| a.spec.name.clone());
+                    w.marks().iter().any(|m| {
+                        m.time_ms == now && m.kind == kind && Some(&m.subject) == a.as_ref()
+                    })
+                };
+                let ok = match (failure, ip) {
+                    (Failure::Refused, None) => {
+                        !w.proxies().any(|(n, p)| *n == node_of(client) && !p.listed.is_empty())
+                    }
+                    (Failure::Refused, Some(ip)) => {
+                        listed(&node_of(client), ip) && at_ip(ip).is_some_and(|a| !a.is_up())
+                    }
+                    (Failure::Timeout, Some(ip)) => at_ip(ip).is_none(),
+                    (Failure::Reset, Some(_)) => crashed(MarkKind::Crash),
+                    (Failure::GoAway, Some(_)) => crashed(MarkKind::Stop),
+                    _ => false,
+                };
+                if !ok {
+                    return Err(format!(
+                        "{now}: {client}: {failure:?} to {ip:?} has no cause in the world"
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    // No connection outlives a reset: whoever is connected is connected to a live process.
+    for c in w.clients() {
+        if let Conn::Up { ip, .. } = &c.conn {
+            if !at_ip(ip).is_some_and(|a| matches!(a.status, Status::Running | Status::Stopping)) {
+                return Err(format!("{now}: {} still connected to {ip}", c.name));
+            }
+        }
+    }
+    Ok(failures)
+}
+
+/// Runs `s` task by task, checking every step; returns the failures seen.
+pub(crate) fn check_run(s: &Scenario) -> Result<usize, String> {
+    let mut w = World::new(s);
+    let mut failures = 0;
+    loop {
+        let before = w.events().len();
+        match w.step() {
+            Some(st) if st.time_ms <= s.until_ms => failures += check_step(&w, before)?,
+            _ => return Ok(failures),
+        }
+    }
+}
+
+#[test]
+fn the_shipped_scenario_with_clients_passes_every_check() {
+    let text = lab::catalogue::SCENARIOS
+        .iter()
+        .find(|(n, _)| *n == "clients-crash-one-of-three")
+        .unwrap()
+        .1;
+    let s = scenario::parse(text).unwrap();
+    check_run(&s).unwrap();
+    let f = figures(&s);
+    assert!(f.failed > 0 && f.windows.len() == 1, "{f:?}");
+    // The description's "for 10.6 s"; the restart experiment's "after 3 s".
+    assert_eq!(((f.windows[0].duration_ms + 50) / 100, f.windows[0].from_ms), (106, 60_000));
+    let mut restarted = s.clone();
+    restarted.steps.extend(s.experiments[0].steps.iter().take(1).cloned());
+    assert_eq!(figures(&restarted).windows[0].duration_ms, 3_000);
+}
+
+/// Seeking back and forth replays the clients as a straight run has them (the checkpoints
+/// carry the kube-proxies, the clients and the PRNG).
+#[test]
+fn seeking_replays_the_clients() {
+    use engine::sim::timeline::Timeline;
+    let text = lab::catalogue::SCENARIOS.iter().find(|(n, _)| *n == "clients-crash-one-of-three");
+    let s = scenario::parse(text.unwrap().1).unwrap();
+    let mut straight = Timeline::new(&s);
+    straight.run_until(s.until_ms);
+    let mut t = Timeline::new(&s);
+    for at in [90_000, 30_000, 61_500, 10_000, 120_000, 64_000, 120_000] {
+        t.seek(at);
+    }
+    assert_eq!(t.world().events(), straight.world().events());
+    let figures = |t: &Timeline| t.world().client_figures(s.until_ms);
+    assert_eq!(figures(&t), figures(&straight));
+}
+
+/// Nodes without client pods change nothing: the same trace, no figures.
+#[test]
+fn nodes_alone_change_nothing() {
+    let text =
+        lab::catalogue::SCENARIOS.iter().find(|(n, _)| *n == "crash-one-of-three").unwrap().1;
+    let mut file: Value = serde_json::from_str(text).unwrap();
+    file["nodes"] = json!([{"name": "node-1"}]);
+    let with = report::run(&scenario::parse(&file.to_string()).unwrap());
+    let without = report::run(&scenario::parse(text).unwrap());
+    assert_eq!(serde_json::to_string(&with).unwrap(), serde_json::to_string(&without).unwrap());
+}
