@@ -115,14 +115,32 @@ pub enum EventKind {
         /// The IP of the apiserver whose lease expired.
         ip: String,
     },
-    /// A client pod dialed 10.96.0.1:443, kube-proxy sent it to `ip`, and it got through: a line of the lab's own, under `SIM_COMPONENT`.
-    ClientConnected { client: String, ip: String },
+    /// A client pod dialed 10.96.0.1:443, kube-proxy sent it to `ip`, and it got through: a
+    /// line of the lab's own, under `SIM_COMPONENT`.
+    ClientConnected {
+        /// The client pod's name.
+        client: String,
+        /// The apiserver address kube-proxy chose.
+        ip: String,
+    },
     /// A client pod dialed 10.96.0.1:443, kube-proxy sent it to `ip`, and nothing answers yet
     /// (its dial times out later): a line of the lab's own, under `SIM_COMPONENT`.
-    ClientDialing { client: String, ip: String },
+    ClientDialing {
+        /// The client pod's name.
+        client: String,
+        /// The address kube-proxy chose, where nothing answers.
+        ip: String,
+    },
     /// A client pod's attempt or connection failed, with client-go's error: a line of the lab's
     /// own, under `SIM_COMPONENT`, whose message says the cause.
-    ClientFailed { client: String, ip: Option<String>, failure: crate::client::Failure },
+    ClientFailed {
+        /// The client pod's name.
+        client: String,
+        /// The address of the attempt or connection (none when kube-proxy REJECTed the dial).
+        ip: Option<String>,
+        /// How it failed.
+        failure: crate::client::Failure,
+    },
     /// The lab refused a user action (`reason` `action_failed`); not a Kubernetes event.
     ActionFailed,
     /// Anything else (events read back from JSON have no kind).
