@@ -117,20 +117,27 @@ pub enum EventKind {
     },
     /// A client pod dialed 10.96.0.1:443, kube-proxy sent it to `ip`, and it got through: a line of the lab's own, under `SIM_COMPONENT`.
     ClientConnected {
+        /// The pod.
         client: String,
+        /// The endpoint it reached.
         ip: String,
     },
     /// A client pod dialed 10.96.0.1:443, kube-proxy sent it to `ip`, and nothing answers yet
     /// (its dial times out later): a line of the lab's own, under `SIM_COMPONENT`.
     ClientDialing {
+        /// The pod.
         client: String,
+        /// The endpoint kube-proxy sent it to.
         ip: String,
     },
     /// A client pod's attempt or connection failed, with client-go's error: a line of the lab's
     /// own, under `SIM_COMPONENT`, whose message says the cause.
     ClientFailed {
+        /// The pod.
         client: String,
+        /// The endpoint of the attempt or connection; `None` for kube-proxy's REJECT.
         ip: Option<String>,
+        /// How it failed.
         failure: crate::client::Failure,
     },
     /// The lab refused a user action (`reason` `action_failed`); not a Kubernetes event.
