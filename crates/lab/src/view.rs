@@ -222,6 +222,8 @@ pub struct Bitmaps {
 type Processes = (u64, Vec<(String, Status)>);
 /// What the bitmaps shown follow from.
 type BitmapsKey = (u64, u64, usize, bool);
+/// What the clients shown follow from: the scenario's generation, the instant, the events.
+type ClientsKey = (u64, u64, usize);
 
 #[derive(Default)]
 pub(super) struct ViewCache {
@@ -235,7 +237,7 @@ pub(super) struct ViewCache {
     /// those or the scenario changed.
     allowed: Option<(Processes, Rc<BTreeMap<String, ApiserverActions>>)>,
     /// The clients shown and the (generation, instant, events) they were taken at.
-    clients: Option<((u64, u64, usize), Option<Rc<Clients>>)>,
+    clients: Option<(ClientsKey, Option<Rc<Clients>>)>,
 }
 
 impl Lab {

@@ -4,6 +4,7 @@
 //! allocations; every request to etcd flies across it as a packet. Everything is drawn from
 //! the core's state and wire; clicking or focusing an object asks to inspect it.
 
+pub(crate) mod clients;
 mod etcd;
 mod fit;
 mod layout;
@@ -236,6 +237,7 @@ pub(crate) fn stage(p: &StageProps) -> Html {
                         </g>
                     }
                 </svg>
+                { clients::clients(p.frame.clients.as_deref(), p.frame.player.now, lang) }
                 { caption(p, &spots, lang) }
                 if !p.still {
                     <p class="sr-only" aria-live={live}>{ announce.clone() }</p>
