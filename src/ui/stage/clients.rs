@@ -1,4 +1,4 @@
-//! The client pods under the stage, for a scenario that declares them (`View::clients`): each
+//! The client pods under the stage's row, for a scenario that declares them (`View::clients`): each
 //! node with its kube-proxy's list (marked while it lags the EndpointSlice), each pod with its
 //! connection through the `kubernetes` Service's ClusterIP to an apiserver, the failures where
 //! they happen, the run's figures so far and a strip of each pod's failures over time. HTML
@@ -53,21 +53,22 @@ pub(crate) fn endpoint_text(e: &Endpoint) -> String {
 }
 
 /// Everything the clients add to the stage; nothing without them.
-pub(super) fn clients(c: Option<&Clients>, now: u64, lang: Lang) -> Html {
+pub(crate) fn clients(c: Option<&Clients>, now: u64, lang: Lang) -> Html {
     let Some(c) = c else { return html! {} };
     let label = lang.pick(
         "Client pods: their connections through the kubernetes Service and each node's kube-proxy",
         "客户端 Pod：经 kubernetes Service 与各节点 kube-proxy 建立的连接",
     );
     html! {
-        <section class="clients-view" data-spot="clients" aria-label={label}>
-            <h3 class="clients-title">{ title(c, lang) }</h3>
+        // A div with a role, not a `section`: no landmark element reaches a host page's rules.
+        <div role="region" class="clients-view" aria-label={label}>
+            <p class="clients-title">{ title(c, lang) }</p>
             { figures(c, lang) }
             <ul class="client-nodes">
                 { for c.nodes.iter().map(|n| node(c, n, now, lang)) }
             </ul>
             { strip(c, now, lang) }
-        </section>
+        </div>
     }
 }
 
@@ -157,13 +158,13 @@ fn node(c: &Clients, n: &NodeView, now: u64, lang: Lang) -> Html {
                         <li class={classes!("endpoint", (!e.answers).then_some("dead"), stale.then_some("stale"))}>
                             <span class="addr">{ endpoint_text(e) }</span>
                             if !e.answers { { " · " }<span class="why">{ dead }</span> }
-                            if stale { { " · " }<span class="why">{ lang.pick("gone from the slice", "已不在 slice 中") }</span> }
+                            if stale { { " · " }<span class="why">{ lang.pick("gone from the slice", "已不在 EndpointSlice 中") }</span> }
                         </li>
                     }
                 }) }
                 { for n.missing.iter().map(|ip| html! {
                     <li class="endpoint missing">{ ip }{ " · " }
-                        <span class="why">{ lang.pick("in the slice, not yet here", "已在 slice 中，尚未同步") }</span></li>
+                        <span class="why">{ lang.pick("in the slice, not yet here", "已在 EndpointSlice 中，尚未同步") }</span></li>
                 }) }
             </ul>
             <ul class="client-pods">
@@ -270,10 +271,10 @@ fn strip(c: &Clients, now: u64, lang: Lang) -> Html {
     ];
     html! {
         <div class="client-strip">
-            <h4>{ match lang {
+            <p class="strip-title">{ match lang {
                 Lang::En => format!("Each pod's failures, 0 to {}", format_ms(c.until_ms)),
                 Lang::Zh => format!("每个 Pod 的失败，0 至 {}", format_ms(c.until_ms)),
-            } }</h4>
+            } }</p>
             <ul class="strip-rows">{ for rows }</ul>
             <ul class="strip-legend" aria-hidden="true">
                 { for legend.iter().map(|(k, t)| html! { <li><span class={classes!("key", *k)} />{ *t }</li> }) }

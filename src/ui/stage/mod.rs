@@ -237,7 +237,6 @@ pub(crate) fn stage(p: &StageProps) -> Html {
                         </g>
                     }
                 </svg>
-                { clients::clients(p.frame.clients.as_deref(), p.frame.player.now, lang) }
                 { caption(p, &spots, lang) }
                 if !p.still {
                     <p class="sr-only" aria-live={live}>{ announce.clone() }</p>
