@@ -54,14 +54,15 @@ test: setup-test check test-wasm test-e2e test-scenarios test-native
 
 # The rules the tools hold, before any test: rustfmt's layout (rustfmt.toml), clippy with warnings
 # as errors in each configuration that compiles different code (the core alone; the web app and
-# its component tests for wasm; the poster's prerender natively), the size rules measured on the
-# formatted code, no file under tests/ that nothing runs, no import cycle between modules.
+# its component tests for wasm, and the app split by use (`split`); the poster's prerender
+# natively), the size rules measured on the formatted code, no file under tests/ that nothing runs, no import cycle between modules.
 check:
 	cargo fmt --all --check
 	cd fuzz && cargo fmt --check
 	cargo clippy --workspace --all-targets --no-default-features -- -D warnings
 	cargo clippy $(WASM) -p kbl-lab --all-targets -- -D warnings
 	cargo clippy $(WASM) --all-targets -- -D warnings
+	cargo clippy $(WASM) --features split --bin kube-bootstrap-lab -- -D warnings
 	cargo clippy --features ssr --bin poster --test poster -- -D warnings
 	node scripts/size-rules.mjs
 	node scripts/stray-tests.mjs
@@ -96,6 +97,7 @@ test-e2e: package
 	node tests/e2e/author.mjs
 	node tests/e2e/try.mjs
 	node tests/e2e/small.mjs
+	node tests/e2e/chunks.mjs
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
 test-scenarios:
@@ -121,7 +123,7 @@ bench: setup-test
 	trunk build --release   # its post_build hook prints the weight of its staging copy
 	node scripts/weight.mjs dist | tee target/bench/weight.log
 	node tests/e2e/bench.mjs | tee target/bench/browser.log
-	node tests/e2e/load.mjs | tee target/bench/load.log   # the first view on a slow link, served gzip
+	node tests/e2e/load.mjs | tee target/bench/load.log   # the first view and first uses on a slow link, served brotli then gzip
 	cargo bench -p kbl-lab | tee target/bench/native.log
 	cargo test --profile bench $(WASM) -p kbl-lab --test wasm_bench -- --nocapture 2>&1 | tee target/bench/wasm.log
 	node scripts/bench-summary.mjs target/bench/{weight,browser,native,wasm,load}.log

@@ -66,6 +66,15 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WB_VERSION" ]; th
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
 
+# wasm-split-cli splits the release module by use (scripts/split.mjs, issue 37): the
+# wasm_split_cli_support release made for Cargo.lock's wasm_split_helpers. It prints no version:
+# cargo's list of installed crates says which.
+WSPLIT_VERSION=0.2.4
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$WSPLIT_VERSION:"; then
+  say "installing wasm_split_cli_support $WSPLIT_VERSION (wasm-split-cli; about 2.5 minutes)"
+  cargo install wasm_split_cli_support --version "$WSPLIT_VERSION" --locked --features build-binary --force
+fi
+
 # npm packages (binaryen's wasm-opt, playwright-core), exactly as package-lock.json says.
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm packages (binaryen, playwright-core)"

@@ -13,9 +13,11 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-// The first view, brotli, of the release build on 2026-11-28 (5ad06a5: 710.1 KB) with 2 %
-// to spare; issue 37's target is 350 KB.
-const FIRST_VIEW_CEILING = 724 * 1024;
+// The first view, brotli, of the release build on 2026-11-28 with 2 % to spare: 710.1 KB on
+// 5ad06a5, 621.8 KB split by use (issue 37 step 1: the inspector, the table view, the writer,
+// the handout, the things to try and the kubectl import in chunks fetched after); issue 37's
+// target is 350 KB.
+const FIRST_VIEW_CEILING = 634 * 1024;
 const TARGET = 350 * 1024;
 const KINDS = ['wasm', 'js', 'css', 'html'];
 
@@ -63,19 +65,30 @@ const first = await firstView(dir);
 const view = rows.filter((r) => first.has(r.file));
 const brotli = view.reduce((s, r) => s + r.br, 0);
 const over = brotli > FIRST_VIEW_CEILING;
-console.log(`     first view (index.html and the ${view.length - 1} files it names): ${kb(view.reduce((s, r) => s + r.gz, 0))} gzip, ${kb(brotli)} brotli (ceiling ${kb(FIRST_VIEW_CEILING)}${over ? `: OVER by ${kb(brotli - FIRST_VIEW_CEILING)}` : ''}; issue 37's target ${kb(TARGET)})`);
+console.log(`     first view (index.html and the ${view.length - 1} files it names or they import): ${kb(view.reduce((s, r) => s + r.gz, 0))} gzip, ${kb(brotli)} brotli (ceiling ${kb(FIRST_VIEW_CEILING)}${over ? `: OVER by ${kb(brotli - FIRST_VIEW_CEILING)}` : ''}; issue 37's target ${kb(TARGET)})`);
 if (write) console.log(`     wrote ${rows.length * 2} precompressed files (.gz, .br) beside them`);
 if (flags.includes('--guard') && (over || !first.has('index.html') || !view.some((r) => r.kind === 'wasm'))) {
   console.error(over ? 'weight: the first view grew past its ceiling' : `weight: no index.html naming a wasm module in ${dir}`);
   process.exit(1);
 }
 
-/** index.html and the files of `dir` it names by a relative href or src (not data: or http:). */
+/** index.html, the files of `dir` it names by a relative href or src (not data: or http:), and
+ *  the modules those scripts import statically: the split module's chunk loader
+ *  (__wasm_split.js, scripts/split.mjs) comes before the lab is interactive, its chunks after. */
 async function firstView(dir) {
   const html = await readFile(`${dir}/index.html`, 'utf8').catch(() => '');
   const named = [...html.matchAll(/\b(?:href|src)="([^"]+)"/g)]
     .map((m) => m[1])
     .filter((u) => !/^[a-z]+:/i.test(u) && !u.startsWith('//'))
     .map((u) => u.replace(/^\.?\//, '').replace(/[?#].*$/, ''));
-  return new Set(html ? ['index.html', ...named] : []);
+  const files = new Set(html ? ['index.html', ...named] : []);
+  const scripts = [...files].filter((f) => f.endsWith('.js'));
+  while (scripts.length) {
+    const js = await readFile(`${dir}/${scripts.pop()}`, 'utf8').catch(() => '');
+    for (const [, f] of js.matchAll(/^import\b[^'"]*["']\.\/([^'"]+)["']/gm)) {
+      if (!files.has(f) && f.endsWith('.js')) scripts.push(f);
+      files.add(f);
+    }
+  }
+  return files;
 }

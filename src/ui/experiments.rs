@@ -9,7 +9,7 @@ use yew::prelude::*;
 use crate::lab::Msg;
 use crate::lang::LocalizedText;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub(crate) struct ThingsToTryProps {
     /// Each experiment's title, in the scenario's order.
     pub(crate) titles: Vec<LocalizedText>,
@@ -84,3 +84,5 @@ fn show(node: &NodeRef, subjects: &[String]) {
         .collect();
     super::reveal::reveal(&lab, &els, !super::media::prefers_reduced_motion());
 }
+
+lazy_component!(pub(crate) LazyThingsToTry(lazy_things_to_try, load_things_to_try) = ThingsToTry [ThingsToTryProps] in panels);

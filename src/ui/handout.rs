@@ -19,7 +19,7 @@ use super::lang::LangProvider;
 use super::spots::{self, Spots};
 use super::stage::{self, Stage};
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub(crate) struct HandoutProps {
     pub(crate) tour: Rc<Tour>,
     /// What names the tour in a query (`tour=NAME`, `tour-src=URL`): the links back to the lab.
@@ -299,3 +299,5 @@ fn step(s: &HandoutStep, len: usize, t: Lang, ids: &Ids, answers: AnswersAt) -> 
         </li>
     }
 }
+
+lazy_component!(pub(crate) LazyHandout(lazy_handout, load_handout) = Handout [HandoutProps] in panels);

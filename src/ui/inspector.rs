@@ -21,7 +21,7 @@ pub fn frame_of(lab: &Lab) -> Frame {
     lab.view()
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct InspectorProps {
     pub subject: Subject,
     pub frame: Frame,
@@ -399,3 +399,5 @@ fn actions(
         </div>
     }
 }
+
+lazy_component!(pub(crate) LazyInspector(lazy_inspector, load_inspector) = Inspector [InspectorProps] in panels);

@@ -1,6 +1,8 @@
 //! The explainer UI (Yew function components). It holds the core's [`Lab`] as one reducible
 //! state: components read it and send it [`Msg`]s; every rule stays in the core.
 
+#[macro_use]
+mod lazy;
 mod address;
 mod author;
 pub mod bitmap;
@@ -47,7 +49,6 @@ use crate::lang::Lang;
 
 pub use crate::lab::sandbox::{cluster_scenario, Settings};
 pub(crate) use frame::Frame;
-pub(crate) use inspector::Inspector;
 // The components reach the language as `super::use_lang` (or `super::super::`).
 pub(crate) use lang::use_lang;
 use lang::LangProvider;
@@ -209,8 +210,11 @@ pub fn app(props: &AppProps) -> Html {
     };
     match opened {
         Some(Ok(tour)) => html! {
-            <handout::Handout tour={Rc::new(tour)} key_query={key.map(AttrValue::from)} lang={props.lang} theme={props.theme}
+            <>
+            <lazy::ChunkNotice lang={props.lang} />
+            <handout::LazyHandout tour={Rc::new(tour)} key_query={key.map(AttrValue::from)} lang={props.lang} theme={props.theme}
                 home={props.home.clone()} report_height={props.report_height} answers={props.answers} />
+            </>
         },
         // The lab says what could not be opened, and opens what it opens instead.
         _ => html! { <Explorer ..props.clone() /> },
@@ -273,12 +277,13 @@ fn explorer(props: &AppProps) -> Html {
                 now={frame.player.now} horizon={frame.horizon} playing={frame.player.playing} speed_exp={frame.player.speed_exp}
                 forked={frame.player.forked} marks={frame.marks.clone()} lab={send.clone()} />
             <notice::Notice problems={props.problems.clone()} notice={frame.notice.clone().map(AttrValue::from)} />
+            <lazy::ChunkNotice lang={t} />
             if staged {
                 <div class="stage-row">
                     <div class="stage-wrap" ref={wrap.clone()} onfocusout={keyboard::close_on_leaving(wrap.clone(), on_close.clone())}>
                         { view_switch(&as_table, ids.id("stage-as-table"), t) }
                         if *as_table {
-                            <table::TableView frame={frame.clone()} />
+                            <table::LazyTableView frame={frame.clone()} />
                         } else {
                             <stage::Stage frame={frame.clone()} wire={frame.wire.clone()} wire_seq={frame.wire_seq}
                                 generation={frame.generation} speed={frame.player.play_speed} change={frame.change.clone()}
@@ -286,7 +291,7 @@ fn explorer(props: &AppProps) -> Html {
                                 first_width={props.stage_width} />
                         }
                         if let Some((subject, take_focus)) = picked {
-                            <Inspector {subject} {take_focus} frame={frame.clone()} lab={send.clone()} {on_close}
+                            <inspector::LazyInspector {subject} {take_focus} frame={frame.clone()} lab={send.clone()} {on_close}
                                 wire={frame.wire.clone()} on_pick={on_pick.reform(|s| (s, true))} />
                         }
                     </div>
@@ -462,7 +467,7 @@ fn writer_card(frame: &Frame, send: &Callback<Msg>, home: Option<AttrValue>) -> 
     Some(html! {
         // The predicates are offered for the moment shown once the clock stops: working them out
         // on every frame of playing would read the whole state each time.
-        <author::WriterCard writer={author::Shared(w.clone())} now={frame.player.now} playing={frame.player.playing}
+        <author::LazyWriterCard writer={author::Shared(w.clone())} now={frame.player.now} playing={frame.player.playing}
             choices={frame.wait_choices.clone().unwrap_or_default()}
             {apiservers} {home} lab={send.clone()} />
     })
@@ -481,7 +486,7 @@ fn things_to_try(view: &View, send: &Callback<Msg>) -> Html {
     let titles: Vec<_> = experiments.iter().map(|e| e.title.clone()).collect();
     let trying = view.trying.and_then(|i| Some((i, experiments.get(i)?.watch.clone())));
     let subjects: Vec<String> = view.trying_subjects.iter().map(ToString::to_string).collect();
-    html! { <experiments::ThingsToTry {titles} {trying} {subjects} lab={send.clone()} /> }
+    html! { <experiments::LazyThingsToTry {titles} {trying} {subjects} lab={send.clone()} /> }
 }
 
 /// The panels this instance shows (`panels=`), in their order.

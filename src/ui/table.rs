@@ -10,7 +10,7 @@ use crate::duration::format_ms;
 use crate::lab::{Key, NsName, RangeName};
 use crate::lang::Lang;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub(crate) struct TableViewProps {
     pub(crate) frame: super::Frame,
 }
@@ -180,3 +180,5 @@ pub fn lab_tables(props: &super::AppProps) -> Html {
         </super::lang::LangProvider>
     }
 }
+
+lazy_component!(pub(crate) LazyTableView(lazy_table_view, load_table_view) = TableView [TableViewProps] in panels);

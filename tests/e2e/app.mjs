@@ -273,6 +273,12 @@ function layoutIn(root = document) {
   };
 }
 
+/** Until the lazy parts (issue 37: the things to try come from a chunk fetched once the page is
+ *  idle) have rendered, in the page and in embeds' shadow roots. */
+function lazyRendered(page) {
+  return page.waitForSelector('.lazy-loading', { state: 'detached', timeout: 15000 });
+}
+
 /** The lab's layout at container widths, as the page and as mount() and <kube-bootstrap-lab> in a column of that width. */
 async function containerWidths(browser, server) {
   const rows = [];
@@ -281,6 +287,7 @@ async function containerWidths(browser, server) {
     const page = await context.newPage();
     await page.goto(`${server.url}?scenario=crash-vs-graceful-stop`);
     await page.waitForSelector('#kubernetes-ip');
+    await lazyRendered(page);
     const asPage = await page.evaluate(layoutIn);
     await page.screenshot({ path: `${ARTIFACTS}/width-${width}-page.png` });
     await context.close();
@@ -294,6 +301,7 @@ async function containerWidths(browser, server) {
     await host.goto(url);
     await host.locator('#lab-mount #kubernetes-ip').waitFor();
     await host.locator('kube-bootstrap-lab #kubernetes-ip').waitFor();
+    await lazyRendered(host);
     const asMount = await host.evaluate(`(${layoutIn})(document.getElementById('lab-mount').shadowRoot)`);
     const asElement = await host.evaluate(`(${layoutIn})(document.querySelector('kube-bootstrap-lab').shadowRoot)`);
     // The top 1000 px of each column (the stage, the controls, the first panels): what a reader sees first.

@@ -1,27 +1,35 @@
-// `make bench`'s first-view figures (issue 27), on the release build in Debian's Chromium, served
-// gzip-compressed by the server of `make serve` (gzip only: what most hosts send). For a phone on
+// `make bench`'s first-view figures (issues 27 and 37), on the release build in Debian's Chromium,
+// served brotli and then gzip by the server of `make serve` (its precompressed copies). For a phone on
 // a slow link (1.6 Mbit/s down, 750 kbit/s up, 150 ms latency, the CPU slowed 4×, by CDP) and
 // unthrottled, the median of 3 fresh loads of the untouched page (a new context each, cache
 // disabled) of: (a) the time until 10.96.0.1 and an apiserver are visible (today the lab itself;
 // later the poster in the HTML), beside the time the wasm's first byte arrives; (b) the time until
 // a click on Play makes the clock move; (c) the bytes transferred by then. Then the weight of every
 // file (raw, gzip, brotli: the copies the build leaves beside it), the total and the first-view
-// part: the files requested before (b). Figures only: nothing here fails on a time.
+// part: the files requested before (b). Then, in the same loads, what a reader's first use of a
+// part in a chunk costs: (d) from a click on "Write a tour" to the writer's first render, (e) from
+// a click on the import's button (a small kubectl list) to its findings. Figures only: nothing
+// here fails on a time.
 // Usage: node tests/e2e/load.mjs   (after `trunk build --release`)
-//        LOAD_ENCODINGS=none (or br,gzip) serves the files plain (or with brotli) to compare.
+//        LOAD_ENCODINGS=gzip (or none, or br,gzip: one server offering both) for one pass only.
 import { readdir, stat } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 import { serve } from './serve.mjs';
 import { CHROMIUM, DIST } from './harness.mjs';
+import { readFile } from 'node:fs/promises';
 
 const RUNS = 3;
-const ENCODINGS = (process.env.LOAD_ENCODINGS ?? 'gzip').split(',').filter((e) => e && e !== 'none');
-const SERVED = ENCODINGS.length ? ENCODINGS.join(' or ') : 'plain';
+// Each pass is one server: `br` and `gzip` each alone (a browser accepts both, so a server
+// offering both would always send brotli).
+const PASSES = (process.env.LOAD_ENCODINGS ?? 'br;gzip').split(';')
+  .map((p) => p.split(',').filter((e) => e && e !== 'none'));
+const served = (encodings) => (encodings.length ? encodings.join(' or ') : 'plain');
 const PROFILES = [
   { name: 'throttled', what: '1.6 Mbit/s, 150 ms, CPU 4×', cpu: 4,
     network: { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 } },
   { name: 'unthrottled', what: 'loopback, CPU 1×', cpu: 1, network: null },
 ];
+const KUBECTL_LIST = await readFile('tests/kubectl/cluster-1.35.json', 'utf8');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(0).padStart(7)} ms`;
 const kb = (n) => `${(n / 1024).toFixed(1).padStart(7)} KB`;
@@ -86,6 +94,24 @@ function recordRequests(cdp) {
   return reqs;
 }
 
+/**
+ * In the page: from a click on `#button` to the first frame that shows `shown`, in ms (NaN after
+ * 60 s). The import is given a small kubectl list first, as a reader would paste one.
+ */
+async function firstUse(page, button, shown) {
+  return page.evaluate(([button, shown]) => new Promise((done) => {
+    const start = performance.now();
+    document.getElementById(button).click();
+    const tick = () => {
+      const el = document.querySelector(shown);
+      if (el && el.getBoundingClientRect().height > 0) done(performance.now() - start);
+      else if (performance.now() - start > 60_000) done(NaN);
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }), [button, shown]);
+}
+
 /** One fresh load: the figures in ms after navigation, and the requests with their times in the page's clock. */
 async function load(browser, url, profile) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -100,6 +126,10 @@ async function load(browser, url, profile) {
   await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
   await page.waitForFunction(() => window.__firstView.moved !== null && window.__firstView.poster !== null, null, { timeout: 180_000, polling: 250 });
   const fv = await page.evaluate(() => ({ ...window.__firstView, origin: performance.timeOrigin }));
+  // Right after the story is interactive, before the page was idle: the chunks' worst case.
+  await page.fill('#import-text', KUBECTL_LIST);
+  const importRun = await firstUse(page, 'import-run', '#import-findings');
+  const writer = await firstUse(page, 'write-tour', '#writer-add');
   await new Promise((r) => setTimeout(r, 300)); // the last CDP events on their way
   await context.close();
   // CDP's timestamps are a monotonic clock in seconds; the document's request also has its wall
@@ -111,21 +141,23 @@ async function load(browser, url, profile) {
   const byThen = list.filter((r) => r.done <= fv.moved);
   const wasm = list.find((r) => r.file.endsWith('.wasm'));
   return {
-    poster: fv.poster, interactive: fv.moved, clicked: fv.clicked, wasmFirstByte: wasm?.firstByte ?? NaN,
+    poster: fv.poster, interactive: fv.moved, writer, importRun, clicked: fv.clicked, wasmFirstByte: wasm?.firstByte ?? NaN,
     bytes: byThen.reduce((s, r) => s + (r.bytes ?? 0), 0),
     firstView: new Set(list.filter((r) => r.sent <= fv.moved).map((r) => r.file)),
   };
 }
 
-async function figures(browser, url, profile) {
+async function figures(browser, url, profile, encodings) {
   const runs = [];
   for (let i = 0; i < RUNS; i += 1) runs.push(await load(browser, url, profile));
   const m = (k) => median(runs.map((r) => r[k]));
   const each = (k) => runs.map((r) => r[k].toFixed(0)).join(', ');
-  const tag = `first view, ${profile.name}:`;
-  console.log(`${tag} poster visible (10.96.0.1 + apiserver) median ${ms(m('poster'))}   (loads: ${each('poster')} ms; the wasm's first byte at median ${m('wasmFirstByte').toFixed(0)} ms; ${profile.what}, served ${SERVED})`);
+  const tag = `first view, ${profile.name}, ${served(encodings)}:`;
+  console.log(`${tag} poster visible (10.96.0.1 + apiserver) median ${ms(m('poster'))}   (loads: ${each('poster')} ms; the wasm's first byte at median ${m('wasmFirstByte').toFixed(0)} ms; ${profile.what})`);
   console.log(`${tag} interactive (Play moves the clock)  median ${ms(m('interactive'))}   (loads: ${each('interactive')} ms; Play first clicked at median ${m('clicked').toFixed(0)} ms)`);
   console.log(`${tag} bytes transferred by then            median ${kb(m('bytes'))}   (loads: ${runs.map((r) => (r.bytes / 1024).toFixed(1)).join(', ')} KB, headers included)`);
+  console.log(`${tag} click to the writer's first render  median ${ms(m('writer'))}   (loads: ${each('writer')} ms; clicked right after interactive)`);
+  console.log(`${tag} click to the import's findings      median ${ms(m('importRun'))}   (loads: ${each('importRun')} ms; tests/kubectl/cluster-1.35.json)`);
   return runs;
 }
 
@@ -145,12 +177,20 @@ async function weight(firstView) {
   line('first-view part:', rows.filter((r) => r.first));
 }
 
-const server = await serve(DIST, { encodings: ENCODINGS });
 const browser = await chromium.launch(CHROMIUM);
 try {
-  const [throttled] = [await figures(browser, server.url, PROFILES[0]), await figures(browser, server.url, PROFILES[1])];
-  await weight(new Set(throttled.flatMap((r) => [...r.firstView])));
+  let firstView = new Set();
+  for (const encodings of PASSES) {
+    const server = await serve(DIST, { encodings });
+    try {
+      const throttled = await figures(browser, server.url, PROFILES[0], encodings);
+      await figures(browser, server.url, PROFILES[1], encodings);
+      if (firstView.size === 0) firstView = new Set(throttled.flatMap((r) => [...r.firstView]));
+    } finally {
+      server.close();
+    }
+  }
+  await weight(firstView);
 } finally {
   await browser.close();
-  server.close();
 }

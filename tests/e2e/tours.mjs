@@ -295,6 +295,8 @@ async function untouched(browser, server) {
   // One click hands over.
   await page.click('.stage .node.apiserver');
   check(!(await page.isVisible('#tour-auto')), `${tag}: one click hands over control`);
+  // The inspector's code comes with its first opening (issue 37: the panels' chunk).
+  await page.waitForSelector('.inspector', { timeout: 5000 }).catch(() => {});
   check(await page.isVisible('.inspector'), `${tag}: a click on an apiserver opens the inspector`);
   check(errors.length === 0, `${tag}: no page errors ${errors.join('; ')}`);
   await context.close();

@@ -95,6 +95,19 @@ pub fn health_check_closes_at(last_frame_ms: u64) -> u64 {
     last_frame_ms + READ_IDLE_TIMEOUT_MS + PING_TIMEOUT_MS
 }
 
+/// The last frame a connection established at `since` received by `now` from a peer that
+/// answered everything: a job's last poll, else (an idle connection, a quiet watch) the last
+/// ping's answer, sent each time 30 s passed without a frame. `start` is a job's first poll.
+pub fn last_frame(workload: &Workload, since: u64, start: u64, now: u64) -> u64 {
+    let base = match *workload {
+        Workload::Job { every_ms } if now >= start => {
+            since.max(start + (now - start) / every_ms * every_ms)
+        }
+        _ => since,
+    };
+    base + (now - base) / READ_IDLE_TIMEOUT_MS * READ_IDLE_TIMEOUT_MS
+}
+
 /// The reflector's `ExponentialBackoffManager`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Backoff {
@@ -136,6 +149,14 @@ pub enum Conn {
         ip: String,
         /// When it was established.
         since: u64,
+    },
+    /// Established to `ip`, whose host went down: no frame comes back, and nothing tells the
+    /// client so until its HTTP/2 health check closes it at `closes_at`.
+    Silent {
+        /// The endpoint kube-proxy sent it to.
+        ip: String,
+        /// When the unanswered ping times out.
+        closes_at: u64,
     },
 }
 
@@ -229,6 +250,19 @@ mod tests {
             assert!(!f.retried_for_get());
         }
         assert_eq!(health_check_closes_at(1_000), 46_000);
+    }
+
+    #[test]
+    fn the_last_frame_is_the_last_poll_or_ping() {
+        let job = Workload::Job { every_ms: 2_000 };
+        // Polls at 0, 2 s, 4 s …: the one at 60 s was the last answered by 61.5 s.
+        assert_eq!(last_frame(&job, 1_000, 0, 61_500), 60_000);
+        // Established after the last poll: its own start.
+        assert_eq!(last_frame(&job, 61_000, 0, 61_500), 61_000);
+        // A quiet watch since 20 s: pings answered at 50 s and 80 s.
+        assert_eq!(last_frame(&Workload::Controller, 20_000, 0, 89_999), 80_000);
+        let slow = Workload::Job { every_ms: 100_000 };
+        assert_eq!(last_frame(&slow, 0, 0, 75_000), 60_000);
     }
 
     #[test]

@@ -115,27 +115,28 @@ pub enum EventKind {
         /// The IP of the apiserver whose lease expired.
         ip: String,
     },
-    /// A client pod dialed 10.96.0.1:443, kube-proxy sent it to `ip`, and it got through: a line of the lab's own, under `SIM_COMPONENT`.
+    /// A client pod dialed 10.96.0.1:443, kube-proxy sent it to `ip`, and it got through: a
+    /// line of the lab's own, under `SIM_COMPONENT`.
     ClientConnected {
-        /// The pod.
+        /// The client pod's name.
         client: String,
-        /// The endpoint it reached.
+        /// The apiserver address kube-proxy chose.
         ip: String,
     },
     /// A client pod dialed 10.96.0.1:443, kube-proxy sent it to `ip`, and nothing answers yet
     /// (its dial times out later): a line of the lab's own, under `SIM_COMPONENT`.
     ClientDialing {
-        /// The pod.
+        /// The client pod's name.
         client: String,
-        /// The endpoint kube-proxy sent it to.
+        /// The address kube-proxy chose, where nothing answers.
         ip: String,
     },
     /// A client pod's attempt or connection failed, with client-go's error: a line of the lab's
     /// own, under `SIM_COMPONENT`, whose message says the cause.
     ClientFailed {
-        /// The pod.
+        /// The client pod's name.
         client: String,
-        /// The endpoint of the attempt or connection; `None` for kube-proxy's REJECT.
+        /// The address of the attempt or connection (none when kube-proxy REJECTed the dial).
         ip: Option<String>,
         /// How it failed.
         failure: crate::client::Failure,

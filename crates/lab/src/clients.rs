@@ -89,6 +89,14 @@ pub enum Link {
         /// When it was established.
         since: u64,
     },
+    /// Established, but its endpoint's host is down: no frame comes back until client-go's
+    /// health check closes it at `closes_at`.
+    Silent {
+        /// Where kube-proxy sent it.
+        to: Endpoint,
+        /// When the unanswered ping times out.
+        closes_at: u64,
+    },
 }
 
 /// One attempt or break, as the lab's lines record it.
@@ -165,6 +173,9 @@ pub(crate) fn clients_of(
                 Conn::Closed => Link::Closed,
                 Conn::Dialing { ip, until } => Link::Dialing { to: endpoint(ip), until: *until },
                 Conn::Up { ip, since } => Link::Up { to: endpoint(ip), since: *since },
+                Conn::Silent { ip, closes_at } => {
+                    Link::Silent { to: endpoint(ip), closes_at: *closes_at }
+                }
             },
             attempts: attempts(&c.name, events, &endpoint),
         })

@@ -53,9 +53,10 @@ fn subjects(e: &Experiment) -> Vec<Spot> {
     let mut out = Vec::new();
     for (_, a) in e.actions() {
         let spot = match &a {
-            Action::StartApiserver(r) | Action::StopApiserver(r) | Action::CrashApiserver(r) => {
-                Spot::Apiserver(r.apiserver.clone())
-            }
+            Action::StartApiserver(r)
+            | Action::StopApiserver(r)
+            | Action::CrashApiserver(r)
+            | Action::CrashHost(r) => Spot::Apiserver(r.apiserver.clone()),
             Action::IsolateApiserver(i) => Spot::Apiserver(i.apiserver.clone()),
             Action::AddApiserver(_) => Spot::Part(Part::Apiservers),
             Action::EtcdOutage(_) => Spot::Part(Part::Etcd),

@@ -25,7 +25,7 @@ impl PartialEq for Shared {
     }
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub(crate) struct WriterProps {
     pub(crate) writer: Shared,
     pub(crate) now: u64,
@@ -222,3 +222,5 @@ fn outputs(p: &WriterProps, t: Lang, ids: &crate::ui::ids::Ids) -> Html {
         </>
     }
 }
+
+lazy_component!(pub(crate) LazyWriterCard(lazy_writer_card, load_writer_card) = WriterCard [WriterProps] in panels);

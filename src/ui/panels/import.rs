@@ -133,12 +133,39 @@ fn run(text: &str, options: &Options, compared: bool, say: &mut dyn FnMut(Reply)
     }
 }
 
-/// [`run`] on an input that could be read as text, with the other releases compared.
-fn run_bytes(text: Result<&str, String>, options: &Options, say: &mut dyn FnMut(Reply)) {
-    match text {
-        Ok(text) => run(text, options, true, say),
-        Err(e) => say(Reply::Done(Err(e))),
+/// [`run`] in the import's chunk (issue 37): the page and the worker start without the kubectl
+/// reader and its YAML parser, fetched with the first import.
+#[cfg_attr(
+    feature = "split",
+    wasm_split_helpers::wasm_split(import, fallible, preload(load_import))
+)]
+fn run_in_chunk(
+    text: String,
+    options: Options,
+    compared: bool,
+    mut say: Box<dyn FnMut(Reply)>,
+) -> Result<(), wasm_split_helpers::SplitLoaderError> {
+    run(&text, &options, compared, &mut *say);
+    Ok(())
+}
+
+/// What the import says when its chunk could not be fetched, twice.
+const NOT_LOADED: &str = "The import's code could not be loaded: reload the page to try again.";
+
+/// [`run`], once its chunk is loaded (fetched again once if it fails); `Err` if it never was.
+async fn run_loaded(
+    text: String,
+    options: Options,
+    compared: bool,
+    say: Box<dyn FnMut(Reply)>,
+) -> Result<(), wasm_split_helpers::SplitLoaderError> {
+    #[cfg(feature = "split")]
+    {
+        crate::ui::lazy::retried(|| Box::pin(load_import())).await?;
+        run_in_chunk(text, options, compared, say).await
     }
+    #[cfg(not(feature = "split"))]
+    run_in_chunk(text, options, compared, say)
 }
 
 /// The import as `static/import-worker.js` runs it, off the page's thread: each [`Reply`] is
@@ -147,14 +174,27 @@ fn run_bytes(text: Result<&str, String>, options: &Options, say: &mut dyn FnMut(
 /// The input comes as bytes: a file's, as read (decoding it to a JS string and encoding it again
 /// for wasm took a tenth of a second for 10,000 Services).
 #[wasm_bindgen]
-pub fn import_cluster(input: &[u8], range: &str, behavior: &str, tell: &js_sys::Function) {
-    run_bytes(kubectl::text_of(input), &options(range, behavior), &mut |r| {
+pub async fn import_cluster(
+    input: Vec<u8>,
+    range: String,
+    behavior: String,
+    tell: js_sys::Function,
+) {
+    let say = move |r| {
         let (kind, payload) = match r {
             Reply::Written(text) => ("written", text),
             r => ("reply", serde_json::to_string(&r).unwrap_or_default()),
         };
         let _ = tell.call2(&JsValue::NULL, &kind.into(), &payload.into());
-    });
+    };
+    let text = match kubectl::text_of(&input) {
+        Ok(text) => text.to_string(),
+        Err(e) => return say(Reply::Done(Err(e))),
+    };
+    let failed = say.clone();
+    if run_loaded(text, options(&range, &behavior), true, Box::new(say)).await.is_err() {
+        failed(Reply::Done(Err(NOT_LOADED.into())));
+    }
 }
 
 /// Everything an import started from the panel needs to end.
@@ -218,7 +258,16 @@ impl Run {
                 if !compare {
                     self.compared.set(Compared::Skipped);
                 }
-                run(&text, &options(&range, &behavior), compare, &mut |r| self.reply(r));
+                let (run, options) = (self.clone(), options(&range, &behavior));
+                wasm_bindgen_futures::spawn_local(async move {
+                    let say = Box::new({
+                        let run = run.clone();
+                        move |r| run.reply(r)
+                    });
+                    if run_loaded(text, options, compare, say).await.is_err() {
+                        run.finish(Err(NOT_LOADED.into()));
+                    }
+                });
             }
             Input::File(file) => {
                 let name = file.name();

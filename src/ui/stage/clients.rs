@@ -180,7 +180,9 @@ fn pod(c: &Clients, p: &Pod, now: u64, lang: Lang) -> Html {
     let last = p.attempts.last();
     let (to, outcome) = match (&p.link, last) {
         (Link::Up { to, .. }, _) => (Some(to.clone()), Some(Outcome::Connected)),
-        (Link::Dialing { to, .. }, _) => (Some(to.clone()), Some(Outcome::Dialing)),
+        (Link::Dialing { to, .. } | Link::Silent { to, .. }, _) => {
+            (Some(to.clone()), Some(Outcome::Dialing))
+        }
         (Link::Closed, Some(a)) => (a.ip.as_ref().map(|ip| endpoint_of(c, ip, a)), Some(a.outcome)),
         (Link::Closed, None) => (None, None),
     };
@@ -188,6 +190,18 @@ fn pod(c: &Clients, p: &Pod, now: u64, lang: Lang) -> Html {
         (Link::Dialing { until, .. }, _) => match lang {
             Lang::En => format!("timing out in {}", format_ms(until.saturating_sub(now))),
             Lang::Zh => format!("{} 后超时", format_ms(until.saturating_sub(now))),
+        },
+        (Link::Silent { closes_at, .. }, _) => match lang {
+            Lang::En => format!(
+                "silent, its host down: the health check closes it in {}",
+                format_ms(closes_at.saturating_sub(now))
+            ),
+            Lang::Zh => {
+                format!(
+                    "无响应，主机已宕机：健康检查将在 {} 后关闭连接",
+                    format_ms(closes_at.saturating_sub(now))
+                )
+            }
         },
         (_, Some(o)) => outcome_text(o, lang).to_string(),
         (_, None) => lang.pick("not started", "尚未启动").to_string(),
@@ -298,6 +312,18 @@ pub(crate) fn tables(c: Option<&Clients>, lang: Lang, ids: &crate::ui::ids::Ids)
                 format!("dialing {}, times out at {}", endpoint_text(to), format_ms(*until))
             }
             Lang::Zh => format!("正在拨号 {}，{} 超时", endpoint_text(to), format_ms(*until)),
+        },
+        Link::Silent { to, closes_at } => match lang {
+            Lang::En => format!(
+                "to {}, silent (host down), closed by the health check at {}",
+                endpoint_text(to),
+                format_ms(*closes_at)
+            ),
+            Lang::Zh => format!(
+                "连到 {}，无响应（主机宕机），健康检查在 {} 关闭",
+                endpoint_text(to),
+                format_ms(*closes_at)
+            ),
         },
         Link::Closed => lang.pick("none", "无").to_string(),
     };

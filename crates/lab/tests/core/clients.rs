@@ -99,6 +99,9 @@ fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
         w.proxies().any(|(n, p)| n == node && p.listed.iter().any(|l| l == ip))
     };
     let at_ip = |ip: &str| w.apiservers().find(|a| a.ip() == ip);
+    let down = |ip: &str| at_ip(ip).is_some_and(|a| w.host_is_down(&a.spec.name));
+    // A host back up: its apiserver starting again.
+    let back = |ip: &str| at_ip(ip).is_some_and(|a| a.status == Status::Starting) && !down(ip);
     let mut failures = 0;
     for e in &w.events()[events_before..] {
         match &e.kind {
@@ -114,7 +117,7 @@ fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
                 if cause.is_empty() {
                     return Err(format!("{now}: {client}: no cause in {:?}", e.message));
                 }
-                let crashed = |kind| {
+                let marked = |kind| {
                     let a = ip.as_deref().and_then(at_ip).map(|a| a.spec.name.clone());
                     w.marks().iter().any(|m| {
                         m.time_ms == now && m.kind == kind && Some(&m.subject) == a.as_ref()
@@ -125,11 +128,15 @@ fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
                         !w.proxies().any(|(n, p)| *n == node_of(client) && !p.listed.is_empty())
                     }
                     (Failure::Refused, Some(ip)) => {
-                        listed(&node_of(client), ip) && at_ip(ip).is_some_and(|a| !a.is_up())
+                        let dead = at_ip(ip).is_some_and(|a| !a.is_up());
+                        // Or a dial in flight when the host came back.
+                        (listed(&node_of(client), ip) || back(ip)) && dead && !down(ip)
                     }
-                    (Failure::Timeout, Some(ip)) => at_ip(ip).is_none(),
-                    (Failure::Reset, Some(_)) => crashed(MarkKind::Crash),
-                    (Failure::GoAway, Some(_)) => crashed(MarkKind::Stop),
+                    (Failure::Timeout, Some(ip)) => at_ip(ip).is_none() || down(ip),
+                    (Failure::Lost, Some(ip)) => down(ip),
+                    // A crash with its host up, or a host back up that forgot the connection.
+                    (Failure::Reset, Some(ip)) => marked(MarkKind::Crash) || back(ip),
+                    (Failure::GoAway, Some(_)) => marked(MarkKind::Stop),
                     _ => false,
                 };
                 if !ok {
@@ -142,11 +149,19 @@ fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
         }
     }
     // No connection outlives a reset: whoever is connected is connected to a live process.
+    // A silent connection is one to a host that is down.
     for c in w.clients() {
-        if let Conn::Up { ip, .. } = &c.conn {
-            if !at_ip(ip).is_some_and(|a| matches!(a.status, Status::Running | Status::Stopping)) {
+        match &c.conn {
+            Conn::Up { ip, .. }
+                if !at_ip(ip)
+                    .is_some_and(|a| matches!(a.status, Status::Running | Status::Stopping)) =>
+            {
                 return Err(format!("{now}: {} still connected to {ip}", c.name));
             }
+            Conn::Silent { ip, closes_at } if !down(ip) || *closes_at < now => {
+                return Err(format!("{now}: {} silent on {ip} until {closes_at}", c.name));
+            }
+            _ => {}
         }
     }
     Ok(failures)
@@ -211,4 +226,51 @@ fn nodes_alone_change_nothing() {
     let with = report::run(&scenario::parse(&file.to_string()).unwrap());
     let without = report::run(&scenario::parse(text).unwrap());
     assert_eq!(serde_json::to_string(&with).unwrap(), serde_json::to_string(&without).unwrap());
+}
+
+/// The host down instead of the process (`crash_host`): dials to its address time out after
+/// 30 s instead of being refused, established connections are not reset but go silent until
+/// their HTTP/2 health check closes them 15–45 s later, and a restart resets those still open.
+#[test]
+fn a_host_down_times_out_dials_and_silences_connections() {
+    let text = lab::catalogue::SCENARIOS.iter().find(|(n, _)| *n == "clients-crash-one-of-three");
+    let text = text.unwrap().1.replace("\"crash_apiserver\"", "\"crash_host\"");
+    let s = scenario::parse(&text).unwrap();
+    check_run(&s).unwrap();
+    let failed = |r: &report::Report| -> Vec<(u64, Failure)> {
+        let failures = r.events.iter().filter_map(|e| match &e.kind {
+            EventKind::ClientFailed { ip: Some(ip), failure, .. } if ip == "192.168.10.12" => {
+                Some((e.time_ms, *failure))
+            }
+            _ => None,
+        });
+        failures.collect()
+    };
+    let r = report::run(&s);
+    let seen = failed(&r);
+    assert!(seen.iter().all(|(_, f)| matches!(f, Failure::Timeout | Failure::Lost)), "{seen:?}");
+    let lost: Vec<u64> =
+        seen.iter().filter(|(_, f)| *f == Failure::Lost).map(|(t, _)| *t).collect();
+    assert!(!lost.is_empty() && lost.iter().all(|t| (75_001..=105_000).contains(t)), "{lost:?}");
+    assert!(seen.iter().any(|(t, f)| *f == Failure::Timeout && *t >= 90_000), "{seen:?}");
+    // Back at 80 s: the connections still silent are reset then, none is lost after.
+    let mut file: Value = serde_json::from_str(&text).unwrap();
+    let start = json!({"at": "80s", "do": "start_apiserver", "apiserver": "apiserver-b"});
+    file["steps"].as_array_mut().unwrap().push(start);
+    let back = scenario::parse(&file.to_string()).unwrap();
+    check_run(&back).unwrap();
+    let seen = failed(&report::run(&back));
+    assert!(seen.iter().any(|(t, f)| (*t, *f) == (80_000, Failure::Reset)), "{seen:?}");
+    assert!(!seen.iter().any(|(t, f)| *f == Failure::Lost && *t > 80_000), "{seen:?}");
+}
+
+/// Without client pods a host that goes down is a crash: the same report, byte for byte.
+#[test]
+fn without_clients_a_host_down_is_a_crash() {
+    let text =
+        lab::catalogue::SCENARIOS.iter().find(|(n, _)| *n == "crash-one-of-three").unwrap().1;
+    let host = text.replace("\"crash_apiserver\"", "\"crash_host\"");
+    assert_ne!(host, text);
+    let run = |t: &str| serde_json::to_string(&report::run(&scenario::parse(t).unwrap())).unwrap();
+    assert_eq!(run(&host), run(text));
 }

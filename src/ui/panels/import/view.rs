@@ -46,7 +46,11 @@ pub(super) fn status_view(run: &Run, lang: Lang, ids: &crate::ui::ids::Ids) -> H
                 <button type="button" id={ids.id("import-cancel")} onclick={on_cancel}>{ lang.pick("Cancel", "取消") }</button>
             </div>
         },
-        // The page's fields, not the CLI's flags, named.
+        // The page's fields, not the CLI's flags, named; the chunk's failure in the page's language.
+        Status::Done(Err(e)) if e == super::NOT_LOADED => {
+            let line = lang.pick(e, "导入的代码未能下载：请重新加载页面再试。");
+            html! { <p class="error" id={ids.id("import-error")} role="alert">{ line }</p> }
+        }
         Status::Done(Err(e)) => {
             html! { <p class="error" id={ids.id("import-error")} role="alert">{ kubectl::in_page(e, lang) }</p> }
         }

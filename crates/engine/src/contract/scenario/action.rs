@@ -30,6 +30,11 @@ pub enum Action {
     /// An apiserver dies at once: its lease stays until its TTL runs out.
     #[serde(deserialize_with = "payload")]
     CrashApiserver(ApiserverRef),
+    /// Extension (`docs/extensions.md`, nodes and client pods): an apiserver's host goes down
+    /// (power lost, kernel panic, cut off from the nodes). The process is gone as in a crash,
+    /// and nothing answers at its address until `start_apiserver` brings it back.
+    #[serde(deserialize_with = "payload")]
+    CrashHost(ApiserverRef),
     /// A new member, started at once.
     #[serde(deserialize_with = "payload")]
     AddApiserver(AddApiserver),
@@ -407,9 +412,10 @@ impl Action {
     /// The apiserver the action names, if any (checked against the cluster before running).
     pub fn apiserver(&self) -> Option<&str> {
         match self {
-            Action::StartApiserver(r) | Action::StopApiserver(r) | Action::CrashApiserver(r) => {
-                Some(&r.apiserver)
-            }
+            Action::StartApiserver(r)
+            | Action::StopApiserver(r)
+            | Action::CrashApiserver(r)
+            | Action::CrashHost(r) => Some(&r.apiserver),
             Action::IsolateApiserver(i) => Some(&i.apiserver),
             Action::CreateService(c) => c.via.as_deref(),
             Action::CreatePod(c) => c.via.as_deref(),
@@ -461,6 +467,7 @@ impl Action {
             Action::StartApiserver(_)
             | Action::StopApiserver(_)
             | Action::CrashApiserver(_)
+            | Action::CrashHost(_)
             | Action::IsolateApiserver(_) => "apiserver",
             _ => "via",
         }

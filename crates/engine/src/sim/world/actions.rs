@@ -57,6 +57,10 @@ impl World {
             Action::StartApiserver(r) => self.start_apiserver(&r.apiserver),
             Action::StopApiserver(r) => self.stop_apiserver(&r.apiserver),
             Action::CrashApiserver(r) => self.crash_apiserver(&r.apiserver),
+            Action::CrashHost(r) => {
+                self.host_down(&r.apiserver);
+                self.crash_apiserver(&r.apiserver)
+            }
             Action::AddApiserver(add) => self.add_apiserver(add),
             Action::IsolateApiserver(iso) => self.isolate_apiserver(iso),
             Action::EtcdOutage(o) => {
@@ -75,6 +79,8 @@ impl World {
     }
 
     fn start_apiserver(&mut self, name: &str) -> Result<(), ActionFailed> {
+        self.apiservers.get(name).ok_or_else(|| unknown(name))?;
+        self.host_up(name);
         let a = self.apiservers.get_mut(name).ok_or_else(|| unknown(name))?;
         a.restart(&self.cfg, self.behavior);
         self.schedule_start(name, self.now);

@@ -5,12 +5,12 @@
 //! All of it exists only when the scenario declares client pods, and draws from the world's one
 //! PRNG only then, so a scenario without them runs exactly as before.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::figures::{ClientFigures, Tally};
 use super::{Task, World, KUBERNETES_ENDPOINTS_KEYS};
 use crate::contract::scenario::Scenario;
-use crate::k8s::client::{Client, Conn, Failure, Workload, DIAL_TIMEOUT_MS};
+use crate::k8s::client::{self, Client, Conn, Failure, Workload, DIAL_TIMEOUT_MS};
 use crate::k8s::controlplane::Status;
 use crate::k8s::etcd::Value;
 use crate::k8s::event::{Event, EventKind, SIM_COMPONENT};
@@ -27,15 +27,17 @@ pub(super) struct Net {
     starts: BTreeMap<String, u64>,
     /// The slice's ready addresses as last written (what the informers deliver).
     slice: Vec<String>,
+    /// The apiservers whose host is down (`crash_host`), until they start again.
+    hosts_down: BTreeSet<String>,
     pub(super) tally: Tally,
 }
 
 /// Who answers at an address: an apiserver taking connections, one that is not (and why), or
-/// no host at all.
+/// nothing: no host has it, or the apiserver's host is down.
 enum Backend {
     Accepting(String),
     Refusing(String, Status),
-    NoHost,
+    NoAnswer(Option<String>),
 }
 
 impl World {
@@ -56,6 +58,7 @@ impl World {
             clients: BTreeMap::new(),
             starts: BTreeMap::new(),
             slice,
+            hosts_down: BTreeSet::new(),
             tally: Tally::default(),
         };
         for c in &scenario.clients {
@@ -103,8 +106,8 @@ impl World {
                     Backend::Refusing(name, _) => {
                         bad.insert(ip.clone(), name);
                     }
-                    Backend::NoHost => {
-                        bad.insert(ip.clone(), String::new());
+                    Backend::NoAnswer(apiserver) => {
+                        bad.insert(ip.clone(), apiserver.unwrap_or_default());
                     }
                 }
             }
@@ -119,8 +122,10 @@ impl World {
     }
 
     fn backend(&self, ip: &str) -> Backend {
+        let down = |name: &String| self.net.as_ref().is_some_and(|n| n.hosts_down.contains(name));
         match self.apiservers.values().find(|a| a.ip() == ip) {
-            None => Backend::NoHost,
+            None => Backend::NoAnswer(None),
+            Some(a) if down(&a.spec.name) => Backend::NoAnswer(Some(a.spec.name.clone())),
             // The listener is open while the process runs, and through a graceful stop's
             // pre-shutdown hook (`--shutdown-delay-duration=0`: it closes when the hook is done).
             Some(a) if matches!(a.status, Status::Running | Status::Stopping) => {
@@ -167,10 +172,22 @@ impl World {
         match c.conn.clone() {
             Conn::Up { .. } => self.schedule_poll(name),
             Conn::Dialing { ip, until } if until <= self.now => {
-                let cause = format!("nothing answers at {ip}:{}", self.target_port());
+                let cause = format!(
+                    "nothing answers at {ip}:{}{}",
+                    self.target_port(),
+                    self.why_silent(&ip)
+                );
                 self.client_failed(name, Some(ip), Failure::Timeout, &cause);
             }
-            Conn::Dialing { .. } => {}
+            Conn::Silent { ip, closes_at } if closes_at <= self.now => {
+                let cause = format!(
+                    "no answer to its HTTP/2 ping from {ip}:{}{} (a ping 30s after the last frame, 15s to answer)",
+                    self.target_port(),
+                    self.why_silent(&ip)
+                );
+                self.client_failed(name, Some(ip), Failure::Lost, &cause);
+            }
+            Conn::Dialing { .. } | Conn::Silent { .. } => {}
             Conn::Closed => self.dial(name),
         }
     }
@@ -213,11 +230,12 @@ impl World {
                 let cause = format!("{apiserver} is {status}, no listener at {ip}");
                 self.client_failed(name, Some(ip), Failure::Refused, &cause);
             }
-            Backend::NoHost => {
+            Backend::NoAnswer(_) => {
                 let until = now + DIAL_TIMEOUT_MS;
                 let port = self.target_port();
+                let why = self.why_silent(&ip);
                 let message = format!(
-                    "lab note: pod {name} on {node} dialed 10.96.0.1:443, which kube-proxy sent to {ip}:{port}; nothing answers there, and client-go's dialer gives up after 30s"
+                    "lab note: pod {name} on {node} dialed 10.96.0.1:443, which kube-proxy sent to {ip}:{port}; nothing answers there{why}, and client-go's dialer gives up after 30s"
                 );
                 let kind = EventKind::ClientDialing { client: name.to_string(), ip: ip.clone() };
                 self.events.push(Event::log(now, "", SIM_COMPONENT, kind, message));
@@ -269,8 +287,9 @@ impl World {
         self.push_wake(name, at);
     }
 
-    /// Apiserver `name` exited: its host is up, so a crash resets every connection to it
-    /// (conntrack kept them through its endpoint's removal) and a graceful stop sends GOAWAY.
+    /// Apiserver `name` exited. With its host up, a crash resets every connection to it
+    /// (conntrack kept them through its endpoint's removal) and a graceful stop sends GOAWAY;
+    /// with its host down nothing comes back, and each goes silent until its health check.
     pub(super) fn connections_end(&mut self, name: &str, status: Status) {
         let Some(net) = self.net.as_ref() else { return };
         let ip = self.apiservers[name].ip();
@@ -280,6 +299,9 @@ impl World {
             .filter(|c| c.connected_to() == Some(ip.as_str()))
             .map(|c| c.name.clone())
             .collect();
+        if net.hosts_down.contains(name) {
+            return on.iter().for_each(|c| self.silence(c));
+        }
         let (failure, cause) = match status {
             Status::Crashed => {
                 (Failure::Reset, format!("{name} crashed; its host closed the connection"))
@@ -288,6 +310,61 @@ impl World {
         };
         for client in on {
             self.client_failed(&client, Some(ip.clone()), failure, &cause);
+        }
+    }
+
+    /// Client `name`'s connection gets no more frames: its health check closes it 30 s + 15 s
+    /// after the last one it received.
+    fn silence(&mut self, name: &str) {
+        let now = self.now;
+        let net = self.net_mut();
+        let start = net.starts[name];
+        let c = net.clients.get_mut(name).expect("known client");
+        let Conn::Up { ip, since } = c.conn.clone() else { return };
+        let last = client::last_frame(&c.workload, since, start, now);
+        let closes_at = client::health_check_closes_at(last);
+        c.conn = Conn::Silent { ip, closes_at };
+        self.push_wake(name, closes_at);
+    }
+
+    /// `crash_host`: apiserver `name`'s host is down, so nothing answers at its address.
+    pub(super) fn host_down(&mut self, name: &str) {
+        if let Some(net) = self.net.as_mut() {
+            net.hosts_down.insert(name.to_string());
+        }
+    }
+
+    /// Apiserver `name` starts again, its host back up: the host's kernel knows nothing of
+    /// the connections it had, and answers their next packet with a reset; a dial still
+    /// retrying its SYN is refused, as nothing listens there yet.
+    pub(super) fn host_up(&mut self, name: &str) {
+        let Some(net) = self.net.as_mut() else { return };
+        if !net.hosts_down.remove(name) {
+            return;
+        }
+        let ip = self.apiservers[name].ip();
+        let at = |c: &Client| match &c.conn {
+            Conn::Silent { ip: at, .. } if *at == ip => Some((c.name.clone(), Failure::Reset)),
+            Conn::Dialing { ip: at, .. } if *at == ip => Some((c.name.clone(), Failure::Refused)),
+            _ => None,
+        };
+        let on: Vec<(String, Failure)> = net.clients.values().filter_map(at).collect();
+        for (client, failure) in on {
+            let cause = match failure {
+                Failure::Reset => {
+                    format!("{name}'s host is back up and resets the connection it forgot")
+                }
+                _ => format!("{name}'s host is back up, with no listener yet at {ip}"),
+            };
+            self.client_failed(&client, Some(ip.clone()), failure, &cause);
+        }
+    }
+
+    /// Why nothing answers at `ip`, when it is an apiserver's host that is down.
+    fn why_silent(&self, ip: &str) -> String {
+        match self.backend(ip) {
+            Backend::NoAnswer(Some(apiserver)) => format!(" ({apiserver}'s host is down)"),
+            _ => String::new(),
         }
     }
 
@@ -312,6 +389,11 @@ impl World {
     /// Each node's kube-proxy, by node name (none without client pods).
     pub fn proxies(&self) -> impl Iterator<Item = (&String, &Proxy)> {
         self.net.iter().flat_map(|n| n.proxies.iter())
+    }
+
+    /// Whether apiserver `name`'s host is down (`crash_host`, until it starts again).
+    pub fn host_is_down(&self, name: &str) -> bool {
+        self.net.as_ref().is_some_and(|n| n.hosts_down.contains(name))
     }
 
     /// The client pods, by name (none without them).

@@ -41,9 +41,12 @@ impl World {
             Action::StopApiserver(r) => self.lifecycle_refusal(&r.apiserver, |s| {
                 (s != Status::Running).then(|| "is not running".to_string())
             }),
-            Action::CrashApiserver(r) => self.lifecycle_refusal(&r.apiserver, |s| {
-                matches!(s, Status::Stopped | Status::Crashed).then(|| "is not running".to_string())
-            }),
+            Action::CrashApiserver(r) | Action::CrashHost(r) => {
+                self.lifecycle_refusal(&r.apiserver, |s| {
+                    matches!(s, Status::Stopped | Status::Crashed)
+                        .then(|| "is not running".to_string())
+                })
+            }
             Action::AddApiserver(add) => self.add_refusal(add),
             Action::CreateService(c) => self.server_for(c.via.as_deref(), &c.service.key()).err(),
             Action::CreatePod(c) => self.server_for(c.via.as_deref(), &c.pod.key()).err(),

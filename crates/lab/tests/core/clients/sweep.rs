@@ -102,9 +102,9 @@ fn a_crash_under_master_count_stays_listed_while_down() {
 }
 
 /// A random run: phases, a stale lease of an address nobody has (dials there time out), and
-/// crashes, stops and restarts of random apiservers at random instants.
+/// crashes, stops, restarts and hosts going down of random apiservers at random instants.
 pub(crate) fn random_run(seed: u64, reconciler: &str, acts: &[(u64, usize, usize)]) -> Scenario {
-    let verbs = ["crash_apiserver", "stop_apiserver", "start_apiserver"];
+    let verbs = ["crash_apiserver", "stop_apiserver", "start_apiserver", "crash_host"];
     let steps: Vec<Value> = acts
         .iter()
         .map(|(t, a, v)| json!({"at": format!("{t}ms"), "do": verbs[*v], "apiserver": format!("apiserver-{}", ["a", "b", "c"][*a])}))
@@ -134,7 +134,7 @@ mod props {
     use crate::clients::check_run;
 
     fn acts() -> impl Strategy<Value = Vec<(u64, usize, usize)>> {
-        prop::collection::vec((15_000u64..170_000, 0usize..3, 0usize..3), 0..6)
+        prop::collection::vec((15_000u64..170_000, 0usize..3, 0usize..4), 0..6)
     }
 
     proptest! {
@@ -163,7 +163,7 @@ fn random_runs_meet_every_failure() {
     let mut seen = std::collections::BTreeSet::new();
     for seed in 0..40u64 {
         let acts = [
-            (30_000 + seed * 997 % 20_000, (seed % 3) as usize, (seed % 2) as usize),
+            (30_000 + seed * 997 % 20_000, (seed % 3) as usize, [0, 1, 3][(seed % 3) as usize]),
             (100_000, (seed % 3) as usize, 2),
         ];
         let s = random_run(seed, if seed % 2 == 0 { "lease" } else { "master-count" }, &acts);
@@ -174,7 +174,7 @@ fn random_runs_meet_every_failure() {
             }
         }
     }
-    let want = [Failure::Refused, Failure::Timeout, Failure::Reset, Failure::GoAway];
+    let want = [Failure::Refused, Failure::Timeout, Failure::Reset, Failure::GoAway, Failure::Lost];
     for f in want {
         assert!(seen.contains(f.client_go_error()), "{f:?} never met: {seen:?}");
     }

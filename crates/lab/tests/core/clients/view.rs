@@ -94,3 +94,35 @@ fn scenarios_without_clients_show_none() {
     lab.update(Msg::Seek(30_000));
     assert!(lab.view().clients.is_none());
 }
+
+/// A host that goes down leaves the connections to it established but silent: the view says
+/// until when the health check keeps each (15–45 s after), then they are lost.
+#[test]
+fn a_host_down_shows_silent_connections_until_the_health_check() {
+    use engine::contract::scenario::{Action, ApiserverRef};
+    let mut lab = open("clients-crash-one-of-three");
+    lab.update(Msg::Seek(50_000));
+    let to_c = |lab: &Lab| {
+        let c = lab.view().clients.clone().unwrap();
+        let on = |p: &&lab::clients::Pod| match &p.link {
+            Link::Up { to, .. } | Link::Silent { to, .. } => to.apiserver == "apiserver-c",
+            _ => false,
+        };
+        c.pods.iter().filter(on).map(|p| p.link.clone()).collect::<Vec<_>>()
+    };
+    let before = to_c(&lab).len();
+    assert!(before > 0, "some pod is connected to apiserver-c at 50 s");
+    let host = ApiserverRef { apiserver: "apiserver-c".into() };
+    lab.update(Msg::Act(Action::CrashHost(host)));
+    lab.update(Msg::Seek(52_000));
+    let silent = to_c(&lab);
+    assert_eq!(silent.len(), before, "none is reset: {silent:?}");
+    for l in &silent {
+        assert!(
+            matches!(l, Link::Silent { closes_at, .. } if (65_001..=95_000).contains(closes_at)),
+            "{l:?}"
+        );
+    }
+    lab.update(Msg::Seek(96_000));
+    assert!(to_c(&lab).is_empty(), "the health check closed them all");
+}
