@@ -51,8 +51,8 @@ fn the_stage_is_drawn_wide_and_narrow_and_the_width_picks() {
 #[test]
 fn every_poster_is_in_its_language_and_names_its_file() {
     let all = posters();
-    // The story and the ten tours, in two languages.
-    assert_eq!(all.len(), 11 * 2);
+    // The story and the eleven tours, in two languages.
+    assert_eq!(all.len(), 12 * 2);
     let mut files: Vec<String> = all.iter().map(Poster::file).collect();
     files.sort();
     files.dedup();

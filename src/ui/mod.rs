@@ -297,6 +297,11 @@ fn explorer(props: &AppProps) -> Html {
                     </div>
                     { card.clone().unwrap_or_default() }
                 </div>
+                // The client pods, if the scenario has any: under the stage's row, so that the
+                // stage keeps to one screen and a tour's card stays beside or right under it.
+                if !*as_table {
+                    { stage::clients::clients(frame.clients.as_deref(), frame.player.now, t) }
+                }
             } else {
                 { card.unwrap_or_default() }
             }

@@ -160,6 +160,7 @@ pub(crate) fn table_view(p: &TableViewProps) -> Html {
                     </tbody>
                 </table>
             </div>
+            { super::stage::clients::tables(p.frame.clients.as_deref(), lang, &ids) }
         </div>
     }
 }

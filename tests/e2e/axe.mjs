@@ -53,6 +53,12 @@ const STATES = [
   ['config-form', '', async (page) => { await page.click('#configure'); await page.waitForSelector('#config-form'); }],
   ['tour', 'tour=lease-crash-vs-stop&step=2', async (page) => { await page.waitForSelector('#tour-title'); }],
   ['behaviour-1.35', 'scenario=servicecidr-default-terminating-1-35', async (page) => { await seek(page, 30000); }],
+  // Client pods (issue 38): a lagging kube-proxy, a refusal, the strip of failures.
+  ['clients', 'scenario=clients-crash-one-of-three', async (page) => {
+    // The clock reads 1m10.3s there: wait for what the instant draws instead.
+    await page.$eval('#scrubber', (el) => { el.value = '70300'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+    await page.waitForSelector('.client-node.lagging');
+  }],
   // Writing a tour: the writer's card with a step open in its editor, picking on the stage.
   ['writer', 'scenario=crash-one-of-three', async (page) => {
     await page.click('#write-tour');
@@ -70,6 +76,7 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 const PHONE_STATES = [
   ['phone-start', '', async () => {}],
   ['phone-tour', 'tour=lease-crash-vs-stop&step=2', async (page) => { await page.waitForSelector('#tour-title'); }],
+  ['phone-clients', 'tour=clients-apiserver-failure&step=3', async (page) => { await page.waitForSelector('.clients-view'); }],
 ];
 
 /**

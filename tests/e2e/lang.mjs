@@ -122,6 +122,16 @@ const STATES = [
     await page.click('#stage-as-table');
     await page.waitForSelector('#table-keys');
   }],
+  // Client pods (issue 38): a kube-proxy lagging, a refusal, the strip, then their tables.
+  ['client pods at 70.3 s', 'scenario=clients-crash-one-of-three', [1280, 900], async (page) => {
+    await seek(page, 70300);
+    await page.waitForSelector('.client-node.lagging');
+  }],
+  ['client pods as tables', 'scenario=clients-crash-one-of-three', [1280, 900], async (page) => {
+    await seek(page, 70300);
+    await page.click('#stage-as-table');
+    await page.waitForSelector('#table-clients');
+  }],
   ['behaviour 1.35', 'scenario=servicecidr-default-terminating-1-35', [1280, 900], async (page) => { await seek(page, 30000); }],
   ['phone, tour', 'tour=kubernetes-service&step=2', [390, 844], async (page) => { await page.waitForSelector('#tour-say'); }],
   // An import's notes, each kind: lines ignored and the range guessed, then the apiservers.

@@ -10,6 +10,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod app;
 mod author;
 mod bitmap;
+mod clients;
 #[path = "../support/dom.rs"]
 mod dom;
 mod embed;

@@ -27,6 +27,7 @@ pub use k8s::{api, event};
 mod address;
 mod allocations;
 mod author;
+pub mod clients;
 mod experiments;
 mod keys;
 mod msg;

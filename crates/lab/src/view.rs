@@ -22,6 +22,7 @@ pub use crate::k8s::reconcilers::ReconcilerType;
 pub use crate::sim::world::{ApiserverActions, Mark, MarkKind};
 
 use super::author::{Choice, Mode as WriterMode, Writer};
+use super::clients::{clients_of, Clients};
 use super::parts::Spot;
 use super::tour::Guide;
 use super::{EndpointsChange, Held, Lab, Lang};
@@ -88,6 +89,8 @@ pub struct View {
     pub link_to_here: String,
     /// What the lab's own page's address should say now (none while a story moves on by itself).
     pub address: Option<String>,
+    /// The nodes, kube-proxies and client pods, for a scenario that declares client pods.
+    pub clients: Option<Rc<Clients>>,
 }
 
 /// The clock as the reader plays it.
@@ -169,6 +172,7 @@ impl PartialEq for View {
             && same(&self.wait_choices, &other.wait_choices)
             && (self.writing, &self.link_to_here, &self.address)
                 == (other.writing, &other.link_to_here, &other.address)
+            && same(&self.clients, &other.clients)
     }
 }
 
@@ -218,6 +222,8 @@ pub struct Bitmaps {
 type Processes = (u64, Vec<(String, Status)>);
 /// What the bitmaps shown follow from.
 type BitmapsKey = (u64, u64, usize, bool);
+/// What the clients shown follow from: the scenario's generation, the instant, the events.
+type ClientsKey = (u64, u64, usize);
 
 #[derive(Default)]
 pub(super) struct ViewCache {
@@ -230,6 +236,8 @@ pub(super) struct ViewCache {
     /// isolated apiserver changes its process, not what the state shows), taken again when
     /// those or the scenario changed.
     allowed: Option<(Processes, Rc<BTreeMap<String, ApiserverActions>>)>,
+    /// The clients shown and the (generation, instant, events) they were taken at.
+    clients: Option<(ClientsKey, Option<Rc<Clients>>)>,
 }
 
 impl Lab {
@@ -267,6 +275,16 @@ impl Lab {
                 allowed
             }
         };
+        let clients_key = (self.generation, w.now(), cache.events.len());
+        let clients = match &cache.clients {
+            Some((k, c)) if *k == clients_key => c.clone(),
+            _ => {
+                let until = self.scenario.until_ms;
+                let c = clients_of(w, &self.observed.state, &cache.events, until);
+                cache.clients = Some((clients_key, c.clone()));
+                c
+            }
+        };
         View {
             state: self.observed.state.clone(),
             events: cache.events.clone(),
@@ -301,6 +319,7 @@ impl Lab {
             wait_choices: (self.writing() && !self.playback.playing).then(|| self.wait_choices()),
             link_to_here: self.link_to_here(),
             address: self.address(),
+            clients,
         }
     }
 

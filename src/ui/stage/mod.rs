@@ -4,6 +4,7 @@
 //! allocations; every request to etcd flies across it as a packet. Everything is drawn from
 //! the core's state and wire; clicking or focusing an object asks to inspect it.
 
+pub(crate) mod clients;
 mod etcd;
 mod fit;
 mod layout;

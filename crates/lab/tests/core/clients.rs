@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 
 #[cfg(not(target_arch = "wasm32"))]
 mod sweep;
+mod view;
 
 pub(crate) fn figures(s: &Scenario) -> ClientFigures {
     report::run(s).clients.expect("a run with clients reports them")

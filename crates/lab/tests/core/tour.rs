@@ -16,6 +16,11 @@ fn scenario_of(name: &str) -> scenario::Scenario {
     catalogue::scenario(name).unwrap()
 }
 
+/// The scenario a step of tour `t` names: one the tour writes inline, else a shipped one.
+fn scenario_in(t: &tour::Tour, name: &str) -> scenario::Scenario {
+    t.scenario(name).unwrap_or_else(|| panic!("{}: no scenario {name}", t.name))
+}
+
 #[test]
 fn every_tour_reaches_every_step_and_its_predicate_holds_there() {
     assert!(catalogue::tour_names().next().is_some());
@@ -28,7 +33,7 @@ fn every_tour_reaches_every_step_and_its_predicate_holds_there() {
         for (i, step) in t.steps.iter().enumerate() {
             let tl = timelines
                 .entry(step.scenario.clone())
-                .or_insert_with(|| Timeline::new(&scenario_of(&step.scenario)));
+                .or_insert_with(|| Timeline::new(&scenario_in(&t, &step.scenario)));
             let at = guide.time_of(i, tl).unwrap_or_else(|e| panic!("{e}"));
             assert!(
                 at >= *last.get(&step.scenario).unwrap_or(&0),
@@ -37,7 +42,7 @@ fn every_tour_reaches_every_step_and_its_predicate_holds_there() {
             );
             last.insert(step.scenario.clone(), at);
             // What the reader sees: a fresh timeline seeked to that instant.
-            let mut fresh = Timeline::new(&scenario_of(&step.scenario));
+            let mut fresh = Timeline::new(&scenario_in(&t, &step.scenario));
             fresh.seek(at);
             if let Wait::Until(until) = &step.wait {
                 if let Err(why) = tour::holds(until, &fresh) {
@@ -55,7 +60,7 @@ fn every_tour_scenario_carries_expectations_that_pass() {
         let names: std::collections::BTreeSet<_> =
             t.steps.iter().map(|s| s.scenario.clone()).collect();
         for name in names {
-            let s = scenario_of(&name);
+            let s = scenario_in(&t, &name);
             let report = report::run(&s);
             assert!(!report.expectations.is_empty(), "{stem}: scenario {name} has no expect steps");
             assert!(report.passed(), "{stem}: scenario {name} fails its expectations");
@@ -290,7 +295,7 @@ fn every_tour_prints_one_handout_entry_per_step_at_its_instant() {
                 "{what}"
             );
             // The picture is of that instant: the state a fresh timeline has there.
-            let mut fresh = Timeline::new(&scenario_of(&step.scenario));
+            let mut fresh = Timeline::new(&scenario_in(&t, &step.scenario));
             fresh.seek(at);
             assert_eq!(s.frame.state.time_ms, at, "{what}");
             assert_eq!(*s.frame.state, fresh.state(), "{what}");

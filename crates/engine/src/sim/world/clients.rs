@@ -71,7 +71,7 @@ impl World {
     }
 
     /// The ready addresses of the `kubernetes` EndpointSlice in etcd (none when it is gone).
-    fn slice_addresses(&self) -> Vec<String> {
+    pub fn slice_addresses(&self) -> Vec<String> {
         match self.etcd.get(KUBERNETES_ENDPOINTS_KEYS[1], self.now).map(|e| &e.value) {
             Some(Value::EndpointSlice(s)) => {
                 let ready = s.endpoints.iter().filter(|e| e.ready);
@@ -114,6 +114,11 @@ impl World {
         }
         let now = self.now;
         self.net.as_mut().expect("net").tally.observe(now, bad);
+    }
+
+    /// Whether a new connection to `ip` gets through now (an apiserver's listener is open there).
+    pub fn accepts(&self, ip: &str) -> bool {
+        matches!(self.backend(ip), Backend::Accepting(_))
     }
 
     fn backend(&self, ip: &str) -> Backend {
