@@ -18,7 +18,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, check, finish } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, RENDERED, RENDERED_PAGE, check, finish } from './harness.mjs';
 import { PACKAGE } from './docsites/common.mjs';
 import { buildBook } from './docsites/mdbook.mjs';
 import { buildHugo } from './docsites/hugo.mjs';
@@ -108,10 +108,10 @@ async function heights(browser) {
   ].map(Math.round));
   try {
     await page.goto(host.url);
-    await page.locator('kube-bootstrap-lab .lab').waitFor({ timeout: 30000 });
-    await page.locator('#lab .lab').waitFor({ timeout: 30000 });
+    await page.locator(`kube-bootstrap-lab ${RENDERED}`).waitFor({ timeout: 30000 });
+    await page.locator(`#lab ${RENDERED}`).waitFor({ timeout: 30000 });
     await page.locator('iframe[data-kube-bootstrap-lab]').scrollIntoViewIfNeeded();
-    await page.frameLocator('iframe[data-kube-bootstrap-lab]').locator('.lab').waitFor({ timeout: 30000 });
+    await page.frameLocator('iframe[data-kube-bootstrap-lab]').locator(RENDERED_PAGE).waitFor({ timeout: 30000 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(1500);
     const atLoad = await measure();

@@ -5,6 +5,11 @@ import { readdir, readFile } from 'node:fs/promises';
 
 export const DIST = 'dist';
 export const ARTIFACTS = 'test-artifacts/e2e';
+/** The lab an embed rendered (embed.js: its app's root), not the server-rendered poster shown
+ *  while it loads, which has a `.lab` of its own. */
+export const RENDERED = '.kube-bootstrap-lab-app > .lab';
+/** The lab the lab's own page (and an iframe of it) rendered, not its poster. */
+export const RENDERED_PAGE = 'body > .lab';
 export const CHROMIUM = {
   executablePath: '/usr/bin/chromium',
   headless: true,

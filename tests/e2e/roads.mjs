@@ -125,7 +125,7 @@ async function heights(browser, host) {
     // A sandbox with one panel, from a start far too tall: the frame shrinks to its content.
     await page.goto(`${host.url}frame.html?scenario=crash-one-of-three&panels=apiservers&start=3601`);
     const sandbox = await (await page.waitForSelector('#frame')).contentFrame();
-    await sandbox.waitForFunction(() => document.querySelector('.lab'), null, { timeout: 30000 });
+    await sandbox.waitForFunction(() => document.querySelector('body > .lab'), null, { timeout: 30000 });
     await page.waitForTimeout(1500);
     const small = await frameAndContent(page, sandbox);
     check(small.content > 100 && Math.abs(small.frame - small.content) <= 2, `a sandbox's iframe shrinks from 3601 px to its content (${small.frame} px for ${small.content} px)`);

@@ -5,7 +5,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish, loadTours } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, RENDERED, ROOT, atStep, check, finish, loadTours } from './harness.mjs';
 
 const text = (scope, sel) => scope.locator(sel).first().textContent().then((t) => (t ?? '').trim());
 
@@ -93,8 +93,8 @@ async function docsExample(browser, server, colorScheme) {
   const mounted = page.locator('#lab-tour');
   await mounted.locator('#tour-say').waitFor();
   const element = page.locator('kube-bootstrap-lab');
-  await element.locator('.lab').waitFor(); // playwright pierces open shadow roots
-  check((await page.locator('.lab').count()) === 2, `${tag}: two instances in the page (mounted + custom element)`);
+  await element.locator(RENDERED).waitFor(); // playwright pierces open shadow roots
+  check((await page.locator(RENDERED).count()) === 2, `${tag}: two instances in the page (mounted + custom element)`);
   check(await element.evaluate((el) => el.shadowRoot?.querySelector('.lab')?.dataset.theme === 'dark'), `${tag}: the custom element renders in a shadow root, dark`);
   check(await element.evaluate((el) => el.shadowRoot.querySelector('.lab').lang === 'zh'), `${tag}: the custom element speaks Chinese`);
   const fonts = await page.evaluate(() => ({
@@ -193,7 +193,7 @@ ${snippet('element')}
     await page.goto(host.url);
     await page.locator('#lab #tour-say').waitFor({ timeout: 20000 });
     check(true, `${tag}: mount() renders a tour`);
-    await page.locator('kube-bootstrap-lab .lab').waitFor({ timeout: 20000 });
+    await page.locator(`kube-bootstrap-lab ${RENDERED}`).waitFor({ timeout: 20000 });
     check(await page.locator('kube-bootstrap-lab').evaluate((el) => el.shadowRoot.querySelector('.lab').lang === 'zh'), `${tag}: the custom element renders in its shadow root, in Chinese`);
     await page.locator('iframe[data-kube-bootstrap-lab]').scrollIntoViewIfNeeded();
     await page.frameLocator('iframe[data-kube-bootstrap-lab]').locator('#tour-say').waitFor({ timeout: 20000 });

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { serve } from '../serve.mjs';
-import { ARTIFACTS, check } from '../harness.mjs';
+import { ARTIFACTS, RENDERED, check } from '../harness.mjs';
 import { INLINE, TRAINER, steps } from './common.mjs';
 
 const MIN_CLEAR = 0.9;
@@ -276,7 +276,7 @@ async function driveView(browser, site, server, view) {
     const response = await page.goto(`${server.url}${site.page}`);
     if (wide) check(!!response.headers()['content-security-policy'], `${tag}: the page is served under a Content-Security-Policy`);
     const el = page.locator(`#${element.id}`);
-    await el.locator('.lab').waitFor({ timeout: 30000 });
+    await el.locator(RENDERED).waitFor({ timeout: 30000 });
     if (wide) check(!await el.locator('.kube-bootstrap-lab-fallback').isVisible(), `${tag}: the element's fallback is hidden once the lab renders`);
 
     // The element, its tour; with a dark switch, the reader turns it at step 3.
