@@ -53,10 +53,12 @@ fn subjects(e: &Experiment) -> Vec<Spot> {
     let mut out = Vec::new();
     for (_, a) in e.actions() {
         let spot = match &a {
-            Action::StartApiserver(r)
-            | Action::StopApiserver(r)
-            | Action::CrashApiserver(r)
-            | Action::CrashHost(r) => Spot::Apiserver(r.apiserver.clone()),
+            Action::StartApiserver(r) | Action::CrashApiserver(r) | Action::CrashHost(r) => {
+                Spot::Apiserver(r.apiserver.clone())
+            }
+            Action::StopApiserver(s) => Spot::Apiserver(s.apiserver.clone()),
+            // The client pods' region has no spot of its own: it is drawn under the stage.
+            Action::SlowKubeProxy(_) => continue,
             Action::IsolateApiserver(i) => Spot::Apiserver(i.apiserver.clone()),
             Action::AddApiserver(_) => Spot::Part(Part::Apiservers),
             Action::EtcdOutage(_) => Spot::Part(Part::Etcd),

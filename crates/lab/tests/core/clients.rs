@@ -90,6 +90,54 @@ fn malformed_nodes_and_clients_are_refused_by_field() {
     }
 }
 
+/// The extension's two actions are read by field: a node the scenario lacks, a bad time.
+#[test]
+fn malformed_slow_proxies_and_shutdown_delays_are_refused_by_field() {
+    let file = |step: Value| {
+        json!({"cluster": {"apiservers": [{"name": "a", "advertise_address": "192.168.10.11"}]},
+               "nodes": [{"name": "node-1"}], "steps": [step]})
+        .to_string()
+    };
+    let cases = [
+        (json!({"at": "1s", "do": "slow_kube_proxy", "node": "node-9", "proxy_apply_time": "3s"}), "steps[0].node: unknown node \"node-9\""),
+        (json!({"at": "1s", "do": "slow_kube_proxy", "node": "node-1", "proxy_apply_time": "x"}), "steps[0].proxy_apply_time: invalid duration"),
+        (json!({"at": "1s", "do": "slow_kube_proxy", "node": "node-1"}), "steps[0].proxy_apply_time: missing field"),
+        (json!({"at": "1s", "do": "stop_apiserver", "apiserver": "a", "shutdown_delay": "-1s"}), "steps[0].shutdown_delay: "),
+        (json!({"at": "1s", "do": "stop_apiserver", "apiserver": "a", "delay": "5s"}), "steps[0].delay: unknown field"),
+    ];
+    for (step, want) in cases {
+        let e = scenario::parse(&file(step)).expect_err(want);
+        assert!(e.starts_with(want), "{e:?} does not start with {want:?}");
+    }
+    // Known nodes, good times: read, and a stop with its delay is written back as read.
+    let ok = json!({"at": "1s", "do": "stop_apiserver", "apiserver": "a", "shutdown_delay": "5s"});
+    let s = scenario::parse(&file(ok)).unwrap();
+    let engine::contract::scenario::StepKind::Do(a) = &s.steps[0].kind else { panic!() };
+    assert_eq!(serde_json::to_value(a.as_ref()).unwrap()["shutdown_delay"], "5s");
+}
+
+/// A graceful stop with `--shutdown-delay-duration`: the apiserver is `stopping` with its
+/// listener open until the delay has passed, then `stopped`; without clients too.
+#[test]
+fn a_shutdown_delay_keeps_the_listener_open_until_it_has_passed() {
+    let text =
+        lab::catalogue::SCENARIOS.iter().find(|(n, _)| *n == "crash-one-of-three").unwrap().1;
+    let mut file: Value = serde_json::from_str(text).unwrap();
+    let stop = json!({"at": "30s", "do": "stop_apiserver", "apiserver": "apiserver-b", "shutdown_delay": "5s"});
+    file["steps"] = json!([stop]);
+    let s = scenario::parse(&file.to_string()).unwrap();
+    let mut w = World::new(&s);
+    let status = |w: &World| w.apiservers().find(|a| a.spec.name == "apiserver-b").unwrap().status;
+    w.run_until(30_000);
+    assert_eq!(status(&w), Status::Stopping);
+    assert!(w.accepts("192.168.10.12"), "the listener is open through the delay");
+    w.run_until(34_999);
+    assert_eq!(status(&w), Status::Stopping);
+    w.run_until(35_000);
+    assert_eq!(status(&w), Status::Stopped);
+    assert!(!w.accepts("192.168.10.12"));
+}
+
 /// What one task of a run did to the clients, checked against the world right after it:
 /// returns the number of failures checked.
 fn check_step(w: &World, events_before: usize) -> Result<usize, String> {

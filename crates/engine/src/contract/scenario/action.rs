@@ -26,7 +26,7 @@ pub enum Action {
     StartApiserver(ApiserverRef),
     /// Shut an apiserver down gracefully: its pre-shutdown hook removes its endpoint.
     #[serde(deserialize_with = "payload")]
-    StopApiserver(ApiserverRef),
+    StopApiserver(Stop),
     /// An apiserver dies at once: its lease stays until its TTL runs out.
     #[serde(deserialize_with = "payload")]
     CrashApiserver(ApiserverRef),
@@ -35,6 +35,10 @@ pub enum Action {
     /// and nothing answers at its address until `start_apiserver` brings it back.
     #[serde(deserialize_with = "payload")]
     CrashHost(ApiserverRef),
+    /// Extension (`docs/extensions.md`, nodes and client pods): from now on a node's kube-proxy
+    /// takes a fixed time for each `iptables-restore` (a node under load, a large rule set).
+    #[serde(deserialize_with = "payload")]
+    SlowKubeProxy(SlowProxy),
     /// A new member, started at once.
     #[serde(deserialize_with = "payload")]
     AddApiserver(AddApiserver),
@@ -91,6 +95,29 @@ impl ApiserverRef {
     pub fn to(apiserver: &str) -> Self {
         ApiserverRef { apiserver: apiserver.to_string() }
     }
+}
+
+/// A graceful stop (`stop_apiserver`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub struct Stop {
+    /// The apiserver's name.
+    pub apiserver: String,
+    /// Extension (`docs/extensions.md`): the apiserver's `--shutdown-delay-duration`. Its
+    /// listener stays open this long after the stop began, although the pre-shutdown hook has
+    /// removed its endpoint (none: 0, the flag's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shutdown_delay: Option<Millis>,
+}
+
+/// A node's kube-proxy made slow (`slow_kube_proxy`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, remote = "Self")]
+pub struct SlowProxy {
+    /// The node (one of the scenario's `nodes`).
+    pub node: String,
+    /// What each of its `iptables-restore` runs takes from now on (a node's `proxy_apply_time`).
+    pub proxy_apply_time: Millis,
 }
 
 /// A new apiserver (`add_apiserver`).
@@ -396,7 +423,7 @@ impl Action {
 
     /// Stop `apiserver` gracefully.
     pub fn stop(apiserver: &str) -> Action {
-        Action::StopApiserver(ApiserverRef::to(apiserver))
+        Action::StopApiserver(Stop { apiserver: apiserver.to_string(), shutdown_delay: None })
     }
 
     /// Crash `apiserver`.
@@ -412,18 +439,29 @@ impl Action {
     /// The apiserver the action names, if any (checked against the cluster before running).
     pub fn apiserver(&self) -> Option<&str> {
         match self {
-            Action::StartApiserver(r)
-            | Action::StopApiserver(r)
-            | Action::CrashApiserver(r)
-            | Action::CrashHost(r) => Some(&r.apiserver),
+            Action::StartApiserver(r) | Action::CrashApiserver(r) | Action::CrashHost(r) => {
+                Some(&r.apiserver)
+            }
             Action::IsolateApiserver(i) => Some(&i.apiserver),
+            Action::StopApiserver(s) => Some(&s.apiserver),
             Action::CreateService(c) => c.via.as_deref(),
             Action::CreatePod(c) => c.via.as_deref(),
             Action::DeleteService(o) | Action::DeletePod(o) => o.via.as_deref(),
             Action::SetPodReady(s) => s.via.as_deref(),
             Action::CreateServiceCidr(c) => c.via.as_deref(),
             Action::DeleteServiceCidr(n) => n.via.as_deref(),
-            Action::AddApiserver(_) | Action::EtcdOutage(_) | Action::Corrupt(_) => None,
+            Action::AddApiserver(_)
+            | Action::EtcdOutage(_)
+            | Action::Corrupt(_)
+            | Action::SlowKubeProxy(_) => None,
+        }
+    }
+
+    /// The node the action names, if any (one of the scenario's `nodes`).
+    pub fn node(&self) -> Option<&str> {
+        match self {
+            Action::SlowKubeProxy(s) => Some(&s.node),
+            _ => None,
         }
     }
 
@@ -492,6 +530,8 @@ impl CreatePod {
 objects_only!(
     serialize:
     ApiserverRef,
+    Stop,
+    SlowProxy,
     AddApiserver,
     Isolate,
     Outage,

@@ -16,11 +16,13 @@ use crate::k8s::options::{
 use crate::k8s::reconcilers::ReconcilerType;
 
 /// The apiservers' names and addresses taken so far: each must be unique, in `cluster`, in
-/// `add_apiserver` steps and in the running world alike (`World::refusal`).
+/// `add_apiserver` steps and in the running world alike (`World::refusal`). With them, the
+/// scenario's nodes, which an action may name.
 #[derive(Clone, Default)]
 pub(crate) struct Taken {
     names: BTreeSet<String>,
     addresses: BTreeSet<IpAddr>,
+    nodes: BTreeSet<String>,
 }
 
 /// A refused new apiserver: the field at fault (`""`: the apiserver as a whole) and why.
@@ -47,6 +49,15 @@ impl Taken {
 
     pub(super) fn has_name(&self, name: &str) -> bool {
         self.names.contains(name)
+    }
+
+    /// The scenario's nodes (`nodes`), which steps may name.
+    pub(super) fn set_nodes<'a>(&mut self, nodes: impl Iterator<Item = &'a str>) {
+        self.nodes = nodes.map(str::to_string).collect();
+    }
+
+    pub(super) fn has_node(&self, node: &str) -> bool {
+        self.nodes.contains(node)
     }
 
     /// A new apiserver, by [`Taken::add_name`] and [`Taken::add_address`].

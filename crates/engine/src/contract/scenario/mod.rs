@@ -23,7 +23,7 @@ use serde_json::Value as Json;
 pub use action::{
     Action, AddApiserver, ApiserverRef, Corruption, CorruptionKind, CreatePod, CreateService,
     CreateServiceCidr, FormRefusal, Isolate, NameRef, ObjectRef, Outage, ServiceCidrSpec,
-    SetPodReady,
+    SetPodReady, SlowProxy, Stop,
 };
 // The model's types, which `cluster` fills from the file.
 pub use crate::k8s::controlplane::{ApiserverSpec, ClusterConfig};
@@ -110,6 +110,9 @@ fn parse_file(text: &str) -> Result<Scenario, String> {
 fn from_file(file: file::File) -> Result<Scenario, String> {
     let (cluster, mut taken) = cluster::cluster_config(&file.cluster, file.behavior)?;
     let initial = initial::initial(&file.initial, &cluster, file.behavior)?;
+    // Steps may name a node: the nodes are read first.
+    let nodes = clients::nodes(&file.nodes)?;
+    taken.set_nodes(nodes.iter().map(|n| n.name.as_str()));
     let mut steps = Vec::with_capacity(file.steps.len());
     for (i, raw) in file.steps.iter().enumerate() {
         let path = format!("steps[{i}]");
@@ -121,7 +124,6 @@ fn from_file(file: file::File) -> Result<Scenario, String> {
             experiment::read(&format!("experiments[{i}]"), e, &cluster, file.behavior, &taken)
         })
         .collect::<Result<Vec<_>, String>>()?;
-    let nodes = clients::nodes(&file.nodes)?;
     let clients = clients::clients(&file.clients, &nodes)?;
     let until_ms = match &file.until {
         Some(u) => duration("until", u)?,

@@ -119,6 +119,11 @@ fn check_action(
             return Err(format!("{path}.{field}: unknown apiserver {name:?}"));
         }
     }
+    if let Some(node) = action.node() {
+        if !taken.has_node(node) {
+            return Err(format!("{path}.node: unknown node {node:?}"));
+        }
+    }
     match action {
         Action::AddApiserver(a) => {
             taken.add_at(path, &a.name, a.advertise_address, cluster)?;

@@ -9,7 +9,7 @@
 use super::{MarkKind, Task, World};
 use crate::contract::scenario::{
     Action, AddApiserver, ApiserverSpec, CreatePod, CreateService, CreateServiceCidr, Isolate,
-    NameRef, ObjectRef, Outage, SetPodReady,
+    Millis, NameRef, ObjectRef, Outage, SetPodReady, Stop,
 };
 use crate::k8s::api::ServiceCidr;
 use crate::k8s::controlplane::{Apiserver, Status};
@@ -19,6 +19,15 @@ use crate::k8s::event::{ActionFailed, Event};
 /// A refusal by `apiserver` (empty when none could serve) about `object`.
 pub(super) fn refused(apiserver: &str, object: &str, message: String) -> ActionFailed {
     ActionFailed { apiserver: apiserver.to_string(), object: object.to_string(), message }
+}
+
+/// A graceful stop under way with a shutdown delay: its listener is open until `listen_until`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Shutdown {
+    /// When `--shutdown-delay-duration` has passed since the stop.
+    pub(super) listen_until: u64,
+    /// Whether the pre-shutdown hook has finished (or timed out).
+    pub(super) hook_done: bool,
 }
 
 impl World {
@@ -55,7 +64,11 @@ impl World {
     fn apply(&mut self, action: &Action) -> Result<(), ActionFailed> {
         match action {
             Action::StartApiserver(r) => self.start_apiserver(&r.apiserver),
-            Action::StopApiserver(r) => self.stop_apiserver(&r.apiserver),
+            Action::StopApiserver(s) => self.stop_apiserver(s),
+            Action::SlowKubeProxy(s) => {
+                self.slow_proxy(&s.node, s.proxy_apply_time.ms());
+                Ok(())
+            }
             Action::CrashApiserver(r) => self.crash_apiserver(&r.apiserver),
             Action::CrashHost(r) => {
                 self.host_down(&r.apiserver);
@@ -87,19 +100,42 @@ impl World {
         Ok(())
     }
 
-    /// The pre-shutdown hook runs now; the process exits when it finished, else at its timeout.
-    fn stop_apiserver(&mut self, name: &str) -> Result<(), ActionFailed> {
+    /// The pre-shutdown hook runs now. The listener closes (GOAWAY) and the process exits when
+    /// the hook has finished (else at its timeout) and the shutdown delay has passed: the
+    /// generic apiserver runs the hooks at once and stops accepting new requests once both
+    /// `--shutdown-delay-duration` has passed and the hooks are done.
+    fn stop_apiserver(&mut self, stop: &Stop) -> Result<(), ActionFailed> {
+        let name = stop.apiserver.as_str();
         self.apiservers.get(name).ok_or_else(|| unknown(name))?;
         let done = self.with_apiserver(name, |a, st, cfg, behavior, _| a.stop(st, cfg, behavior));
-        if done {
+        let delay = stop.shutdown_delay.map_or(0, Millis::ms);
+        if done && delay == 0 {
             self.exit(name, Status::Stopped);
-        } else {
-            let a = self.apiservers.get_mut(name).ok_or_else(|| unknown(name))?;
-            let epoch = a.new_epoch();
+            return Ok(());
+        }
+        let a = self.apiservers.get_mut(name).ok_or_else(|| unknown(name))?;
+        let epoch = a.new_epoch();
+        let listen_until = self.now + delay;
+        self.shutdowns.insert(name.to_string(), Shutdown { listen_until, hook_done: done });
+        if delay > 0 {
+            self.queue.push(listen_until, name, Task::ShutdownDelayEnd(epoch));
+        }
+        if !done {
             let at = self.now + 2 * self.cfg.endpoint_interval_ms;
             self.queue.push(at, name, Task::StopTimeout(epoch));
         }
         Ok(())
+    }
+
+    /// A stop's hook has finished (`hook_done`) or its delay has passed: the process exits
+    /// once both have.
+    pub(super) fn stop_progress(&mut self, name: &str, hook_done: bool) {
+        let now = self.now;
+        let s = self.shutdowns.entry(name.to_string()).or_default();
+        s.hook_done |= hook_done;
+        if s.hook_done && s.listen_until <= now {
+            self.exit(name, Status::Stopped);
+        }
     }
 
     fn crash_apiserver(&mut self, name: &str) -> Result<(), ActionFailed> {

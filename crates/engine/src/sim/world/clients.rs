@@ -127,7 +127,7 @@ impl World {
             None => Backend::NoAnswer(None),
             Some(a) if down(&a.spec.name) => Backend::NoAnswer(Some(a.spec.name.clone())),
             // The listener is open while the process runs, and through a graceful stop's
-            // pre-shutdown hook (`--shutdown-delay-duration=0`: it closes when the hook is done).
+            // pre-shutdown hook and its `--shutdown-delay-duration` (it closes at the later).
             Some(a) if matches!(a.status, Status::Running | Status::Stopping) => {
                 Backend::Accepting(a.spec.name.clone())
             }
@@ -325,6 +325,14 @@ impl World {
         let closes_at = client::health_check_closes_at(last);
         c.conn = Conn::Silent { ip, closes_at };
         self.push_wake(name, closes_at);
+    }
+
+    /// `slow_kube_proxy`: `node`'s kube-proxy takes `apply_ms` for each `iptables-restore`
+    /// from now on (a sync under way keeps the time it drew).
+    pub(super) fn slow_proxy(&mut self, node: &str, apply_ms: u64) {
+        if let Some(p) = self.net.as_mut().and_then(|n| n.proxies.get_mut(node)) {
+            p.apply_ms = Some(apply_ms);
+        }
     }
 
     /// `crash_host`: apiserver `name`'s host is down, so nothing answers at its address.

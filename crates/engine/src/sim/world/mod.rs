@@ -117,6 +117,8 @@ pub struct World {
     expectations: Vec<(usize, Vec<String>)>,
     /// Nodes, kube-proxies and client pods, when the scenario declares client pods.
     net: Option<Box<clients::Net>>,
+    /// The graceful stops under way with a shutdown delay, by apiserver.
+    shutdowns: BTreeMap<String, actions::Shutdown>,
 }
 
 /// The keys of the `default/kubernetes` Endpoints and EndpointSlice, read around every task:
@@ -142,6 +144,7 @@ impl World {
             marks: Vec::new(),
             expectations: Vec::new(),
             net: None,
+            shutdowns: BTreeMap::new(),
         };
         w.seed(scenario);
         w.seed_net(scenario);
@@ -273,6 +276,7 @@ impl World {
             marks: Vec::new(),
             expectations: self.expectations.clone(),
             net: self.net.clone(),
+            shutdowns: self.shutdowns.clone(),
         };
         // Requests not yet taken belong to the present, not to a replay from here.
         cp.etcd.take_wire();

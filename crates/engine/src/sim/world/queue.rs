@@ -34,6 +34,8 @@ pub(crate) enum Task {
     Sync(u64),
     HookTimeout(u64),
     StopTimeout(u64),
+    /// A graceful stop's `--shutdown-delay-duration` has passed.
+    ShutdownDelayEnd(u64),
     /// A node's kube-proxy informer receives the slice's addresses.
     ProxyDeliver(String, Vec<String>),
     /// A node's kube-proxy starts `syncProxyRules`.
@@ -77,6 +79,8 @@ pub enum TaskKind {
     HookTimeout,
     /// A graceful stop's RemoveEndpoints times out (the apiserver stops).
     StopTimeout,
+    /// A graceful stop's `--shutdown-delay-duration` has passed (the listener may close).
+    ShutdownDelayEnd,
     /// A kube-proxy's informer delivers a change of the `kubernetes` EndpointSlice.
     ProxyDeliver,
     /// A kube-proxy's sync starts.
@@ -105,6 +109,7 @@ impl Task {
             Task::Sync(_) => TaskKind::Sync,
             Task::HookTimeout(_) => TaskKind::HookTimeout,
             Task::StopTimeout(_) => TaskKind::StopTimeout,
+            Task::ShutdownDelayEnd(_) => TaskKind::ShutdownDelayEnd,
             Task::ProxyDeliver(..) => TaskKind::ProxyDeliver,
             Task::ProxySync(_) => TaskKind::ProxySync,
             Task::ProxyApplied(..) => TaskKind::ProxyApplied,
@@ -138,7 +143,7 @@ impl Task {
             TaskKind::Namespaces => 4,
             TaskKind::Readyz => 5,
             TaskKind::Sync => 6,
-            TaskKind::HookTimeout | TaskKind::StopTimeout => 7,
+            TaskKind::HookTimeout | TaskKind::StopTimeout | TaskKind::ShutdownDelayEnd => 7,
             _ => 0,
         }
     }

@@ -38,7 +38,7 @@ impl World {
                     .then(|| format!("is already {}", s.as_str()))
             }),
             // The pre-shutdown hook runs in a running process only.
-            Action::StopApiserver(r) => self.lifecycle_refusal(&r.apiserver, |s| {
+            Action::StopApiserver(stop) => self.lifecycle_refusal(&stop.apiserver, |s| {
                 (s != Status::Running).then(|| "is not running".to_string())
             }),
             Action::CrashApiserver(r) | Action::CrashHost(r) => {
@@ -62,6 +62,11 @@ impl World {
                 self.server_for(c.via.as_deref(), &c.service_cidr.name).err()
             }
             Action::DeleteServiceCidr(n) => self.server_for(n.via.as_deref(), &n.name).err(),
+            // Without client pods no kube-proxy runs, and the action changes nothing.
+            Action::SlowKubeProxy(s) => {
+                let unknown = self.net.as_ref().is_some_and(|n| !n.proxies.contains_key(&s.node));
+                unknown.then(|| refused("", "", format!("node {:?} not found", s.node)))
+            }
             Action::IsolateApiserver(_) | Action::EtcdOutage(_) | Action::Corrupt(_) => None,
         }
     }

@@ -72,7 +72,12 @@ impl World {
                         EventKind::RemoveEndpointsTimedOut,
                         "RemoveEndpoints() timed out".into(),
                     );
-                    self.exit(name, Status::Stopped);
+                    self.stop_progress(name, true);
+                }
+            }
+            Task::ShutdownDelayEnd(_) => {
+                if self.apiservers[name].status == Status::Stopping {
+                    self.stop_progress(name, false);
                 }
             }
         }
@@ -89,7 +94,8 @@ impl World {
             | Task::Readyz(e)
             | Task::Sync(e)
             | Task::HookTimeout(e)
-            | Task::StopTimeout(e) => *e,
+            | Task::StopTimeout(e)
+            | Task::ShutdownDelayEnd(e) => *e,
             _ => return true,
         };
         self.apiservers.get(name).is_some_and(|a| a.epoch == epoch)
@@ -214,6 +220,7 @@ impl World {
             _ => MarkKind::Stop,
         };
         self.mark(kind, name);
+        self.shutdowns.remove(name);
         let a = self.apiservers.get_mut(name).expect("known apiserver");
         a.exit(status, &self.cfg, self.behavior);
         self.connections_end(name, status);

@@ -86,6 +86,43 @@ fn a_graceful_stop_is_listed_at_most_1_5_s() {
     assert!(max <= 1_500, "{max}");
 }
 
+/// With `--shutdown-delay-duration=5s` the listener outlives every kube-proxy's copy of the
+/// address (≤ 1.5 s): no new connection is refused, the window never opens, and the clients
+/// connected to it get GOAWAY when it closes, 5 s after the stop.
+#[test]
+fn a_shutdown_delay_of_5_s_fails_no_new_connection() {
+    for seed in 0..300 {
+        let steps = json!([{"at": "60s", "do": "stop_apiserver", "apiserver": "apiserver-b", "shutdown_delay": "5s"}]);
+        let s = three("lease", phases(seed), steps, "70s", seed);
+        let f = figures(&s);
+        assert!(f.windows.iter().all(|w| w.address != IPS[1]), "seed {seed}: {:?}", f.windows);
+        for e in report::run(&s).events {
+            if let k8s::event::EventKind::ClientFailed { failure, .. } = &e.kind {
+                assert!(*failure == Failure::GoAway && e.time_ms == 65_000, "seed {seed}: {e:?}");
+            }
+        }
+    }
+}
+
+/// A kube-proxy that takes 3 s for each `iptables-restore` lists the dead address longer:
+/// the window grows by about the extra time.
+#[test]
+fn a_slow_kube_proxy_keeps_the_window_open_longer() {
+    let (mut normal, mut slow) = (Vec::new(), Vec::new());
+    for seed in 0..300 {
+        let crash = json!({"at": "60s", "do": "crash_apiserver", "apiserver": "apiserver-b"});
+        let slowed = json!({"at": "30s", "do": "slow_kube_proxy", "node": "node-3", "proxy_apply_time": "3s"});
+        for (steps, out) in [(json!([crash]), &mut normal), (json!([slowed, crash]), &mut slow)] {
+            let s = three("lease", phases(seed), steps, "100s", seed);
+            out.push(window_of_b(&figures(&s)).expect("closed"));
+        }
+    }
+    let mean = |v: &[u64]| v.iter().sum::<u64>() / v.len() as u64;
+    eprintln!("crash, node-3's kube-proxy 3 s: mean {} ms (normal {} ms)", mean(&slow), mean(&normal));
+    assert!(slow.iter().all(|w| (8_000..=30_000).contains(w)), "{slow:?}");
+    assert!((2_000..=3_500).contains(&(mean(&slow) - mean(&normal))));
+}
+
 /// master-count never removes another apiserver's address: the window lasts as long as the
 /// apiserver is down, and ends only once it is back.
 #[test]
@@ -102,13 +139,22 @@ fn a_crash_under_master_count_stays_listed_while_down() {
 }
 
 /// A random run: phases, a stale lease of an address nobody has (dials there time out), and
-/// crashes, stops, restarts and hosts going down of random apiservers at random instants.
+/// crashes, stops (some with a shutdown delay), restarts and hosts going down of random
+/// apiservers, and kube-proxies slowed, at random instants.
 pub(crate) fn random_run(seed: u64, reconciler: &str, acts: &[(u64, usize, usize)]) -> Scenario {
-    let verbs = ["crash_apiserver", "stop_apiserver", "start_apiserver", "crash_host"];
-    let steps: Vec<Value> = acts
-        .iter()
-        .map(|(t, a, v)| json!({"at": format!("{t}ms"), "do": verbs[*v], "apiserver": format!("apiserver-{}", ["a", "b", "c"][*a])}))
-        .collect();
+    let verbs = ["crash_apiserver", "stop_apiserver", "start_apiserver", "crash_host", "stop_apiserver", "slow_kube_proxy"];
+    let act = |(t, a, v): &(u64, usize, usize)| {
+        let mut step = json!({"at": format!("{t}ms"), "do": verbs[*v], "apiserver": format!("apiserver-{}", ["a", "b", "c"][*a])});
+        match v {
+            // A stop with a shutdown delay of 1–8 s.
+            4 => step["shutdown_delay"] = json!(format!("{}ms", 1_000 + t % 7_000)),
+            // node-1's or node-2's kube-proxy slowed to 0.5–4 s per sync.
+            5 => step = json!({"at": format!("{t}ms"), "do": verbs[5], "node": format!("node-{}", 1 + a % 2), "proxy_apply_time": format!("{}ms", 500 + t % 3_500)}),
+            _ => {}
+        }
+        step
+    };
+    let steps: Vec<Value> = acts.iter().map(act).collect();
     let mut s = three(reconciler, phases(seed), Value::Array(steps), "3m", seed);
     // A lease nobody renews, of an address no host has: listed until it runs out.
     let initial = json!({"leases": [{"ip": "192.168.10.99", "ttl_left": "40s"}]});
@@ -134,7 +180,7 @@ mod props {
     use crate::clients::check_run;
 
     fn acts() -> impl Strategy<Value = Vec<(u64, usize, usize)>> {
-        prop::collection::vec((15_000u64..170_000, 0usize..3, 0usize..4), 0..6)
+        prop::collection::vec((15_000u64..170_000, 0usize..3, 0usize..6), 0..6)
     }
 
     proptest! {
