@@ -158,3 +158,39 @@ fn a_link_names_the_experiment_set_up_and_reopens_it() {
     let (_, notes) = Lab::open(Opening { link: Some(&bad), ..Opening::default() });
     assert!(notes[0].contains("link: try: \"x\" is not the number of an experiment"), "{notes:?}");
 }
+
+/// The figures the client pods' things to try quote are the run's: each experiment set up as
+/// the page sets it up and played to the scenario's end, its windows (to 0.1 s) and its
+/// longest wait are what its `watch` says.
+#[test]
+fn the_client_experiments_quote_their_runs_figures() {
+    let name = "clients-crash-one-of-three";
+    let s = catalogue::scenario(name).unwrap();
+    // As the texts write them: "70.6 s", "63 s".
+    let secs = |ms: u64| format!("{:.1} s", ms as f64 / 1000.0).replace(".0 s", " s");
+    for (i, e) in s.experiments.iter().enumerate() {
+        let moment = Moment {
+            source: Source::Builtin(name.into()),
+            seed: None,
+            time_ms: s.until_ms,
+            experiment: None,
+            actions: e.actions(),
+        };
+        let (_, mut timeline) = moment.restore().unwrap();
+        timeline.seek(s.until_ms);
+        let f = timeline.world().client_figures(s.until_ms).unwrap();
+        let watch = e.watch.get(Lang::En);
+        // Every window that closed: its end, when the text gives one, is the run's.
+        let ends: Vec<String> = f.windows.iter().filter_map(|w| w.until_ms.map(secs)).collect();
+        for w in &f.windows {
+            let until = w.until_ms.map_or(String::new(), secs);
+            let said = watch.contains(&until) || watch.contains(&secs(w.duration_ms));
+            let dropped = w.duration_ms < 1_000; // under a second: "half a second", not quoted
+            assert!(said || dropped, "{name} experiments[{i}]: window {w:?} ({ends:?}) not in {watch:?}");
+        }
+        if f.longest_wait_ms >= 30_000 {
+            let wait = format!("{} s", f.longest_wait_ms / 1000);
+            assert!(watch.contains(&wait), "{name} experiments[{i}]: longest wait {wait} not in {watch:?}");
+        }
+    }
+}
