@@ -53,6 +53,9 @@ pub struct NodeView {
     pub missing: Vec<String>,
     /// Whether its rules differ from the EndpointSlice (kube-proxy has not caught up).
     pub lagging: bool,
+    /// The fixed time each of its `iptables-restore` runs takes, when it is a slow one (a
+    /// node's `proxy_apply_time`, or `slow_kube_proxy`).
+    pub slow_apply_ms: Option<u64>,
 }
 
 /// A client pod.
@@ -160,6 +163,7 @@ pub(crate) fn clients_of(
                 listed: p.listed.iter().map(|ip| endpoint(ip)).collect(),
                 missing: slice.iter().filter(|ip| !p.listed.contains(ip)).cloned().collect(),
                 lagging: listed != sorted_slice,
+                slow_apply_ms: p.apply_ms,
             }
         })
         .collect();

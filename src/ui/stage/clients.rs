@@ -144,6 +144,9 @@ fn node(c: &Clients, n: &NodeView, now: u64, lang: Lang) -> Html {
         <li class={classes!("client-node", n.lagging.then_some("lagging"))} data-node={n.name.clone()}>
             <div class="node-head">
                 <b>{ &n.name }</b>{ " " }<span class="proxy">{ "kube-proxy" }</span>
+                if let Some(text) = slow_text(n, lang) {
+                    { " " }<span class="slow-badge">{ text }</span>
+                }
                 if n.lagging {
                     { " " }<span class="lag-badge">{ lang.pick("lags the EndpointSlice", "落后于 EndpointSlice") }</span>
                 }
@@ -172,6 +175,15 @@ fn node(c: &Clients, n: &NodeView, now: u64, lang: Lang) -> Html {
             </ul>
         </li>
     }
+}
+
+/// What a slow kube-proxy takes for each sync, if it is one.
+fn slow_text(n: &NodeView, lang: Lang) -> Option<String> {
+    let t = format_ms(n.slow_apply_ms?);
+    Some(match lang {
+        Lang::En => format!("slow: {t} per iptables-restore"),
+        Lang::Zh => format!("较慢：每次 iptables-restore {t}"),
+    })
 }
 
 /// A pod and its connection: pod → ClusterIP → endpoint, the failure drawn at the hop where it
@@ -369,7 +381,9 @@ pub(crate) fn tables(c: Option<&Clients>, lang: Lang, ids: &crate::ui::ids::Ids)
                             }).collect();
                             html! {
                                 <tr key={n.name.clone()}>
-                                    <th scope="row">{ &n.name }</th>
+                                    <th scope="row">{ &n.name }
+                                        if let Some(text) = slow_text(n, lang) { { " (" }{ text }{ ")" } }
+                                    </th>
                                     <td>{ if listed.is_empty() { "REJECT".to_string() } else { listed.join(", ") } }</td>
                                     <td>{ if n.lagging { lang.pick("yes", "是") } else { lang.pick("no", "否") } }</td>
                                 </tr>

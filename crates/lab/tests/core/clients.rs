@@ -99,11 +99,26 @@ fn malformed_slow_proxies_and_shutdown_delays_are_refused_by_field() {
         .to_string()
     };
     let cases = [
-        (json!({"at": "1s", "do": "slow_kube_proxy", "node": "node-9", "proxy_apply_time": "3s"}), "steps[0].node: unknown node \"node-9\""),
-        (json!({"at": "1s", "do": "slow_kube_proxy", "node": "node-1", "proxy_apply_time": "x"}), "steps[0].proxy_apply_time: invalid duration"),
-        (json!({"at": "1s", "do": "slow_kube_proxy", "node": "node-1"}), "steps[0].proxy_apply_time: missing field"),
-        (json!({"at": "1s", "do": "stop_apiserver", "apiserver": "a", "shutdown_delay": "-1s"}), "steps[0].shutdown_delay: "),
-        (json!({"at": "1s", "do": "stop_apiserver", "apiserver": "a", "delay": "5s"}), "steps[0].delay: unknown field"),
+        (
+            json!({"at": "1s", "do": "slow_kube_proxy", "node": "node-9", "proxy_apply_time": "3s"}),
+            "steps[0].node: unknown node \"node-9\"",
+        ),
+        (
+            json!({"at": "1s", "do": "slow_kube_proxy", "node": "node-1", "proxy_apply_time": "x"}),
+            "steps[0].proxy_apply_time: invalid duration",
+        ),
+        (
+            json!({"at": "1s", "do": "slow_kube_proxy", "node": "node-1"}),
+            "steps[0].proxy_apply_time: missing field",
+        ),
+        (
+            json!({"at": "1s", "do": "stop_apiserver", "apiserver": "a", "shutdown_delay": "-1s"}),
+            "steps[0].shutdown_delay: ",
+        ),
+        (
+            json!({"at": "1s", "do": "stop_apiserver", "apiserver": "a", "delay": "5s"}),
+            "steps[0].delay: unknown field",
+        ),
     ];
     for (step, want) in cases {
         let e = scenario::parse(&file(step)).expect_err(want);

@@ -186,11 +186,17 @@ fn the_client_experiments_quote_their_runs_figures() {
             let until = w.until_ms.map_or(String::new(), secs);
             let said = watch.contains(&until) || watch.contains(&secs(w.duration_ms));
             let dropped = w.duration_ms < 1_000; // under a second: "half a second", not quoted
-            assert!(said || dropped, "{name} experiments[{i}]: window {w:?} ({ends:?}) not in {watch:?}");
+            assert!(
+                said || dropped,
+                "{name} experiments[{i}]: window {w:?} ({ends:?}) not in {watch:?}"
+            );
         }
         if f.longest_wait_ms >= 30_000 {
             let wait = format!("{} s", f.longest_wait_ms / 1000);
-            assert!(watch.contains(&wait), "{name} experiments[{i}]: longest wait {wait} not in {watch:?}");
+            assert!(
+                watch.contains(&wait),
+                "{name} experiments[{i}]: longest wait {wait} not in {watch:?}"
+            );
         }
     }
 }

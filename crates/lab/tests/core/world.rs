@@ -355,8 +355,7 @@ fn seeking_back_equals_replaying_and_acting_in_the_past_forks() {
 
     // Acting at 100 s, before the crash, forks: the crash is gone from this timeline.
     tl.seek(100_000);
-    tl.act(Action::stop("apiserver-a"))
-        .expect("a running apiserver stops");
+    tl.act(Action::stop("apiserver-a")).expect("a running apiserver stops");
     assert_eq!(tl.actions().len(), 1);
     tl.run_until(400_000);
     let st = tl.world().state();
@@ -453,8 +452,7 @@ fn seeking_forward_from_a_later_checkpoint_is_a_straight_run() {
         let mut w = World::new(&s);
         if let Some(at) = act_at {
             w.run_until(at);
-            w.act(&Action::stop("apiserver-a"))
-                .expect("a running apiserver stops");
+            w.act(&Action::stop("apiserver-a")).expect("a running apiserver stops");
         }
         w.run_until(t);
         (w.state(), w.events().to_vec(), w.marks().to_vec())
@@ -470,8 +468,7 @@ fn seeking_forward_from_a_later_checkpoint_is_a_straight_run() {
         assert_eq!(here(&tl), straight(t, None), "seek to {t}");
     }
     tl.seek(200_000);
-    tl.act(Action::stop("apiserver-a"))
-        .expect("a running apiserver stops");
+    tl.act(Action::stop("apiserver-a")).expect("a running apiserver stops");
     tl.run_until(400_000);
     for t in [210_000, 390_000, 199_000, 500_000, 260_000] {
         tl.seek(t);
@@ -519,8 +516,7 @@ fn moving_forward_in_the_past_replays_the_actions_on_the_way() {
         "playing forward"
     );
     // A fork here, then back and across the checkpoints of the old history: no panic.
-    tl.act(Action::stop("apiserver-a"))
-        .expect("a running apiserver stops");
+    tl.act(Action::stop("apiserver-a")).expect("a running apiserver stops");
     for t in [0, 250_000, 100_000, 175_000, 60_000] {
         tl.seek(t);
     }

@@ -118,7 +118,11 @@ fn a_slow_kube_proxy_keeps_the_window_open_longer() {
         }
     }
     let mean = |v: &[u64]| v.iter().sum::<u64>() / v.len() as u64;
-    eprintln!("crash, node-3's kube-proxy 3 s: mean {} ms (normal {} ms)", mean(&slow), mean(&normal));
+    eprintln!(
+        "crash, node-3's kube-proxy 3 s: mean {} ms (normal {} ms)",
+        mean(&slow),
+        mean(&normal)
+    );
     assert!(slow.iter().all(|w| (8_000..=30_000).contains(w)), "{slow:?}");
     assert!((2_000..=3_500).contains(&(mean(&slow) - mean(&normal))));
 }
@@ -142,14 +146,23 @@ fn a_crash_under_master_count_stays_listed_while_down() {
 /// crashes, stops (some with a shutdown delay), restarts and hosts going down of random
 /// apiservers, and kube-proxies slowed, at random instants.
 pub(crate) fn random_run(seed: u64, reconciler: &str, acts: &[(u64, usize, usize)]) -> Scenario {
-    let verbs = ["crash_apiserver", "stop_apiserver", "start_apiserver", "crash_host", "stop_apiserver", "slow_kube_proxy"];
+    let verbs = [
+        "crash_apiserver",
+        "stop_apiserver",
+        "start_apiserver",
+        "crash_host",
+        "stop_apiserver",
+        "slow_kube_proxy",
+    ];
     let act = |(t, a, v): &(u64, usize, usize)| {
         let mut step = json!({"at": format!("{t}ms"), "do": verbs[*v], "apiserver": format!("apiserver-{}", ["a", "b", "c"][*a])});
         match v {
             // A stop with a shutdown delay of 1–8 s.
             4 => step["shutdown_delay"] = json!(format!("{}ms", 1_000 + t % 7_000)),
             // node-1's or node-2's kube-proxy slowed to 0.5–4 s per sync.
-            5 => step = json!({"at": format!("{t}ms"), "do": verbs[5], "node": format!("node-{}", 1 + a % 2), "proxy_apply_time": format!("{}ms", 500 + t % 3_500)}),
+            5 => {
+                step = json!({"at": format!("{t}ms"), "do": verbs[5], "node": format!("node-{}", 1 + a % 2), "proxy_apply_time": format!("{}ms", 500 + t % 3_500)})
+            }
             _ => {}
         }
         step

@@ -126,3 +126,25 @@ fn a_host_down_shows_silent_connections_until_the_health_check() {
     lab.update(Msg::Seek(96_000));
     assert!(to_c(&lab).is_empty(), "the health check closed them all");
 }
+
+/// The thing to try that slows node-3's kube-proxy: from its instant the view says how long
+/// that kube-proxy takes per sync, and it lists the dead address after the others dropped it.
+#[test]
+fn a_slowed_kube_proxy_is_shown_slow_and_lists_longer() {
+    let mut lab = open("clients-crash-one-of-three");
+    let slow = lab.view().scenario.experiments.iter().position(|e| {
+        e.actions()
+            .iter()
+            .any(|(_, a)| matches!(a, engine::contract::scenario::Action::SlowKubeProxy(_)))
+    });
+    assert!(lab.update(Msg::Try(slow.expect("a slow kube-proxy to try"))));
+    let node = |lab: &Lab, name: &str| {
+        lab.view().clients.clone().unwrap().nodes.iter().find(|n| n.name == name).unwrap().clone()
+    };
+    assert_eq!(node(&lab, "node-3").slow_apply_ms, None, "set up before its instant");
+    lab.update(Msg::Seek(72_000));
+    let (n3, n1) = (node(&lab, "node-3"), node(&lab, "node-1"));
+    assert_eq!((n3.slow_apply_ms, n1.slow_apply_ms), (Some(3_000), None));
+    assert!(n3.lagging && n3.listed.iter().any(|e| e.ip == "192.168.10.12"));
+    assert!(!n1.lagging && n1.listed.iter().all(|e| e.ip != "192.168.10.12"));
+}
