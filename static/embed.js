@@ -195,8 +195,8 @@ const resolveTheme = (element, theme) => (theme === "page" ? (pageIsDark(element
  * data attribute of <html> or <body> changed (the docs theme's switch), or the system's scheme.
  * Returns a function that stops it.
  */
-function followPage(element, apply) {
-  let last = resolveTheme(element, "page");
+function followPage(element, apply, shown) {
+  let last = shown;
   const check = () => {
     const now = resolveTheme(element, "page");
     if (now !== last) apply((last = now));
@@ -211,6 +211,8 @@ function followPage(element, apply) {
   for (const el of [document.documentElement, document.body]) if (el) watch.observe(el, { attributes: true, attributeFilter: ["class", "style", "data-theme", "data-bs-theme", "data-mode", "data-color-mode"] });
   const system = matchMedia("(prefers-color-scheme: dark)");
   system.addEventListener("change", recheck);
+  // The lab shows `shown`, read when it started loading: a switch turned since is applied now.
+  check();
   return () => {
     watch.disconnect();
     system.removeEventListener("change", recheck);
@@ -342,17 +344,17 @@ async function mountHere(element, given, host = element) {
     for (const n of fallback) n.remove();
     freeSticky(host);
   }
-  const follow = (theme) => (theme === "page" ? followPage(host, (now) => instance.set({ theme: now })) : null);
-  let following = follow(given.theme);
+  const follow = (theme, shown) => (theme === "page" ? followPage(host, (now) => instance.set({ theme: now }), shown) : null);
+  let following = follow(given.theme, options.theme);
   return {
     problems: instance.problems,
     /** Changes `theme` (also `page`) and `lang` in place; returns what was ignored, and why. */
     set(changes = {}) {
+      const theme = "theme" in changes ? { theme: resolveTheme(host, changes.theme) } : {};
       if ("theme" in changes) {
         following?.();
-        following = follow(changes.theme);
+        following = follow(changes.theme, theme.theme);
       }
-      const theme = "theme" in changes ? { theme: resolveTheme(host, changes.theme) } : {};
       return instance.set({ ...changes, ...theme });
     },
     unmount() {
@@ -382,7 +384,14 @@ export class KubeBootstrapLab extends HTMLElement {
   }
 
   attributeChangedCallback(name, before, value) {
-    if (!this.isConnected || !this.#lab || before === value) return;
+    // Before the first render starts (an upgrade reads every attribute) there is nothing to change.
+    if (!this.isConnected || this.#generation === 0 || before === value) return;
+    // Still loading: another option renders again from the attributes (the load under way is
+    // dropped); a live one is applied once the lab is there (#render).
+    if (!this.#lab) {
+      if (!LIVE.has(name)) this.#render();
+      return;
+    }
     // A host's dark or language switch: in place, the reader keeps their place.
     if (LIVE.has(name)) this.#lab.set({ [name]: value ?? LIVE.get(name) });
     else this.#render();
@@ -408,8 +417,16 @@ export class KubeBootstrapLab extends HTMLElement {
       return; // the element says what failed
     }
     // Removed or re-rendered while loading: this instance is no longer wanted.
-    if (generation !== this.#generation) lab.unmount();
-    else this.#lab = lab;
+    if (generation !== this.#generation) {
+      lab.unmount();
+      return;
+    }
+    this.#lab = lab;
+    // A host's dark or language switch turned while the lab loaded: applied now.
+    for (const [name, fallback] of LIVE) {
+      const now = this.getAttribute(name) ?? fallback;
+      if (now !== (options[name] ?? fallback)) lab.set({ [name]: now });
+    }
   }
 }
 

@@ -202,6 +202,47 @@ async function live(browser, host) {
   }
 }
 
+/** Part 4: what changes while the lab is still loading (a host's dark switch, a trainer's
+ *  script setting another tour) is what the lab shows once it renders. */
+async function whileLoading(browser, host) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', colorScheme: 'light' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  // The module arrives 3 s late: the changes below come while every lab is loading.
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route('**/*.wasm', async (route) => { await held; await route.continue(); });
+  try {
+    await page.goto(`${host.url}live.html`);
+    await page.waitForFunction(() => document.getElementById('el').shadowRoot?.querySelector('.lab-loading, .lab-poster'), null, { timeout: 10000 });
+    await page.evaluate(() => {
+      const el = document.getElementById('el');
+      el.setAttribute('theme', 'dark');
+      el.setAttribute('tour', 'etcd-outage');
+      document.documentElement.classList.add('dark');
+    });
+    release();
+    const shown = async (sel) => {
+      await page.locator(`${sel} .kube-bootstrap-lab-app > .lab #tour-progress`).waitFor({ timeout: 30000 });
+      return page.evaluate((s) => {
+        const root = document.querySelector(s).shadowRoot;
+        return { theme: root.querySelector('.kube-bootstrap-lab-app > .lab').dataset.theme, title: root.querySelector('#tour-title, .tour h2, .tour-title')?.textContent ?? '' };
+      }, sel);
+    };
+    const el = await shown('#el');
+    check(el.theme === 'dark', `an element's theme set while it loads is the lab's once rendered (data-theme ${el.theme})`);
+    const etcd = (await loadTours()).find((t) => t.name === 'etcd-outage');
+    const title = typeof etcd.title === 'string' ? etcd.title : etcd.title.en;
+    check(el.title.includes(title), `an element's tour set while it loads is the tour shown (${el.title})`);
+    const m = await shown('#mounted');
+    check(m.theme === 'dark', `mount() with theme "page" follows a dark switch turned while it loaded (data-theme ${m.theme})`);
+    check(errors.length === 0, `changes while loading: no page error ${errors.join('; ')}`);
+  } finally {
+    await context.close();
+  }
+}
+
 await mkdir(ARTIFACTS, { recursive: true });
 const lab = await serve(DIST);
 const dir = `${ARTIFACTS}/roads`;
@@ -221,6 +262,7 @@ try {
   if (part('phone')) await phoneIframe(browser, host, await loadTours());
   if (part('heights')) await heights(browser, host);
   if (part('live')) await live(browser, host);
+  if (part('loading')) await whileLoading(browser, host);
 } finally {
   await browser.close();
   lab.close();
