@@ -155,6 +155,7 @@ fn spots_of(s: &HandoutStep) -> Spots {
         apiservers: &[],
         cluster_ip_bitmap: false,
         minimal: false,
+        clients: false,
     };
     Spots::new(&s.highlight, &view)
 }

@@ -300,7 +300,7 @@ fn explorer(props: &AppProps) -> Html {
                 // The client pods, if the scenario has any: under the stage's row, so that the
                 // stage keeps to one screen and a tour's card stays beside or right under it.
                 if !*as_table {
-                    { stage::clients::clients(frame.clients.as_deref(), frame.player.now, t) }
+                    <stage::clients::ClientsView clients={frame.clients.clone()} now={frame.player.now} />
                 }
             } else {
                 { card.unwrap_or_default() }
@@ -442,6 +442,7 @@ fn highlights(
         apiservers: &names,
         cluster_ip_bitmap: !maps.ips.is_empty(),
         minimal: props.minimal,
+        clients: stage && frame.clients.is_some(),
     };
     spots::Spots::new(step, &view)
 }

@@ -34,6 +34,8 @@ pub(crate) struct View<'a> {
     pub(crate) cluster_ip_bitmap: bool,
     /// `?controls=minimal`: its CSS hides the corruption form and button, and the import panel.
     pub(crate) minimal: bool,
+    /// The client pods are drawn under the stage (a scenario with clients, the stage as a stage).
+    pub(crate) clients: bool,
 }
 
 impl View<'_> {
@@ -59,6 +61,7 @@ impl View<'_> {
             Part::ClusterIp => (self.shows)(Part::Bitmaps) && self.cluster_ip_bitmap,
             Part::IpAddresses => (self.shows)(Part::Bitmaps) && self.behavior.ip_addresses(),
             Part::ServiceCidrs => (self.shows)(Part::ServiceCidrs) && self.behavior.ip_addresses(),
+            Part::Clients => self.clients,
             _ => (self.shows)(panel_of(part)),
         }
     }
@@ -169,6 +172,7 @@ mod tests {
             apiservers: &names,
             cluster_ip_bitmap: false,
             minimal,
+            clients: false,
         };
         Spots::new(&step, &view)
     }

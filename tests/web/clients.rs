@@ -105,3 +105,24 @@ async fn the_table_view_lists_connections_and_outcomes() {
     assert!(proxies.iter().any(|r| text(r, "td:nth-of-type(2)") == "no"));
     tables.remove();
 }
+
+/// A trainer's step that highlights `clients` marks the client pods' figures (not the whole
+/// region, taller than a phone's screen) and offers "Look at client pods".
+#[wasm_bindgen_test]
+async fn a_step_may_highlight_the_client_pods_figures() {
+    let tour = r#"{"name": "ours", "title": "Ours", "scenario": "clients-crash-one-of-three",
+        "steps": [{"at": "72s", "highlight": ["clients"], "say": "The figures below."}]}"#;
+    let root =
+        Mounted::<App>::new(yew::props!(AppProps { tour_file: Some(yew::AttrValue::from(tour)) }));
+    settle().await;
+    until("the clients are drawn", || find(&root, ".clients-view").is_some()).await;
+    until("the step is marked", || find(&root, ".tour-spot").is_some()).await;
+    let marked = all(&root, ".tour-spot");
+    assert_eq!(marked.len(), 1);
+    assert!(marked[0]
+        .matches(".clients-view > dl.client-figures[data-tour-spot=clients]")
+        .unwrap());
+    let look = get(&root, ".tour-look button[data-spot=clients]");
+    assert!(look.text_content().unwrap_or_default().contains("client pods"));
+    root.remove();
+}

@@ -43,6 +43,8 @@ string_enum! {
         Services = "services",
         /// The Pods.
         Pods = "pods",
+        /// The client pods under the stage (a scenario with `clients`): their figures.
+        Clients = "clients",
         /// The import of the reader's own cluster.
         Import = "import",
         /// The storage corruption controls.
@@ -90,6 +92,7 @@ impl Part {
             Part::ServiceCidrs => ("ServiceCIDRs", "ServiceCIDR 列表"),
             Part::Services => ("Services", "Service 列表"),
             Part::Pods => ("Pods", "Pod 列表"),
+            Part::Clients => ("client pods", "客户端 Pod"),
             Part::Import => ("your cluster", "你的集群"),
             Part::Corrupt => ("storage corruption", "篡改存储"),
         };

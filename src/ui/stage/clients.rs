@@ -9,6 +9,7 @@ use yew::prelude::*;
 use crate::duration::format_ms;
 use crate::lab::clients::{Attempt, Clients, Endpoint, Failure, Link, NodeView, Outcome, Pod};
 use crate::lang::Lang;
+use crate::ui::spots::Mark;
 
 /// How long (virtual ms) a new connection is drawn flying after it was made.
 const FRESH_MS: u64 = 1_500;
@@ -52,8 +53,23 @@ pub(crate) fn endpoint_text(e: &Endpoint) -> String {
     }
 }
 
-/// Everything the clients add to the stage; nothing without them.
-pub(crate) fn clients(c: Option<&Clients>, now: u64, lang: Lang) -> Html {
+/// The view's client pods (none without them) at the clock's instant.
+#[derive(Properties, PartialEq)]
+pub(crate) struct ClientsViewProps {
+    pub(crate) clients: Option<std::rc::Rc<Clients>>,
+    pub(crate) now: u64,
+}
+
+/// Everything the clients add under the stage; nothing without them. A tour step's highlight
+/// `clients` marks their figures (the region is taller than a phone's screen).
+#[function_component]
+pub(crate) fn ClientsView(p: &ClientsViewProps) -> Html {
+    let lang = crate::ui::use_lang();
+    let spot = crate::ui::spots::use_spot(crate::lab::parts::Part::Clients);
+    clients(p.clients.as_deref(), p.now, lang, &spot)
+}
+
+fn clients(c: Option<&Clients>, now: u64, lang: Lang, spot: &Mark) -> Html {
     let Some(c) = c else { return html! {} };
     let label = lang.pick(
         "Client pods: their connections through the kubernetes Service and each node's kube-proxy",
@@ -63,7 +79,7 @@ pub(crate) fn clients(c: Option<&Clients>, now: u64, lang: Lang) -> Html {
         // A div with a role, not a `section`: no landmark element reaches a host page's rules.
         <div role="region" class="clients-view" aria-label={label}>
             <p class="clients-title">{ title(c, lang) }</p>
-            { figures(c, lang) }
+            { figures(c, lang, spot) }
             <ul class="client-nodes">
                 { for c.nodes.iter().map(|n| node(c, n, now, lang)) }
             </ul>
@@ -82,7 +98,7 @@ fn title(c: &Clients, lang: Lang) -> String {
 
 /// The run's figures so far: the windows, the share of new connections that failed, the longest
 /// wait (at the scenario's end, `bootstrap-sim run`'s `clients`).
-fn figures(c: &Clients, lang: Lang) -> Html {
+fn figures(c: &Clients, lang: Lang, spot: &Mark) -> Html {
     let f = &c.figures;
     let windows: Vec<String> = f
         .windows
@@ -126,7 +142,7 @@ fn figures(c: &Clients, lang: Lang) -> Html {
         (lang.pick("Longest wait for a connection", "等待连接的最长时间"), wait),
     ];
     html! {
-        <dl class="client-figures">
+        <dl class={classes!("client-figures", spot.class())} data-tour-spot={spot.attr()}>
             { for rows.into_iter().map(|(k, v)| html! { <div><dt>{ k }</dt><dd>{ v }</dd></div> }) }
         </dl>
     }
@@ -145,10 +161,10 @@ fn node(c: &Clients, n: &NodeView, now: u64, lang: Lang) -> Html {
             <div class="node-head">
                 <b>{ &n.name }</b>{ " " }<span class="proxy">{ "kube-proxy" }</span>
                 if let Some(text) = slow_text(n, lang) {
-                    { " " }<span class="slow-badge">{ text }</span>
+                    { " · " }<span class="slow-badge">{ text }</span>
                 }
                 if n.lagging {
-                    { " " }<span class="lag-badge">{ lang.pick("lags the EndpointSlice", "落后于 EndpointSlice") }</span>
+                    { " · " }<span class="lag-badge">{ lang.pick("lags the EndpointSlice", "落后于 EndpointSlice") }</span>
                 }
             </div>
             <ul class="proxy-list" aria-label={list_label}>
