@@ -18,8 +18,10 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 // the handout, the things to try and the kubectl import in chunks fetched after); 649.4 KB with
 // issue 38's client pods (their model, their view under the stage, tour 11), which the guard
 // stopped at 634 KB: raised once, knowingly, to 662 KB; their view belongs in a chunk and tour 11
-// in the served texts (issue 37 step 2), which bring it down again. Issue 37's target is 350 KB.
-const FIRST_VIEW_CEILING = 662 * 1024;
+// in the served texts (issue 37 step 2), which bring it down again. 650.0 KB on 2026-11-28 with
+// their view in the panels' chunk (and the things to try for them, the story's sentence on
+// clients added): the ratchet down to 656 KB. Issue 37's target is 350 KB.
+const FIRST_VIEW_CEILING = 656 * 1024;
 const TARGET = 350 * 1024;
 const KINDS = ['wasm', 'js', 'css', 'html'];
 

@@ -299,8 +299,8 @@ fn explorer(props: &AppProps) -> Html {
                 </div>
                 // The client pods, if the scenario has any: under the stage's row, so that the
                 // stage keeps to one screen and a tour's card stays beside or right under it.
-                if !*as_table {
-                    <stage::clients::ClientsView clients={frame.clients.clone()} now={frame.player.now} />
+                if !*as_table && frame.clients.is_some() {
+                    <stage::clients::LazyClientsView clients={frame.clients.clone()} now={frame.player.now} />
                 }
             } else {
                 { card.unwrap_or_default() }

@@ -54,7 +54,7 @@ pub(crate) fn endpoint_text(e: &Endpoint) -> String {
 }
 
 /// The view's client pods (none without them) at the clock's instant.
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub(crate) struct ClientsViewProps {
     pub(crate) clients: Option<std::rc::Rc<Clients>>,
     pub(crate) now: u64,
@@ -411,3 +411,7 @@ pub(crate) fn tables(c: Option<&Clients>, lang: Lang, ids: &crate::ui::ids::Ids)
         </>
     }
 }
+
+// Drawn only for a scenario with client pods: its code is in the panels' chunk, out of every
+// other reader's first view (issue 37).
+lazy_component!(pub(crate) LazyClientsView(lazy_clients_view, load_clients_view) = ClientsView [ClientsViewProps] in panels);
