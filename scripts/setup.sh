@@ -113,6 +113,25 @@ if [ "$what" = test ]; then
     say "installing the Docusaurus test site's npm packages (1,279 packages, 274 MB; 1.3 minutes here)"
     (cd "$docusaurus" && npm ci --no-audit --no-fund --loglevel=error)
   fi
+  # The Material for MkDocs site of tests/e2e/docsites.mjs: MkDocs 1.6.1 and mkdocs-material
+  # 9.8.2 with what they need, exactly as tests/e2e/mkdocs/requirements.txt pins them, from PyPI
+  # into a venv of target/tools/ (its copy of the pins says what it holds).
+  mkdocs_env=target/tools/mkdocs-1.6.1
+  mkdocs_pins=tests/e2e/mkdocs/requirements.txt
+  if [ ! -x "$mkdocs_env/bin/mkdocs" ] || ! cmp -s "$mkdocs_pins" "$mkdocs_env/requirements.txt"; then
+    say "installing MkDocs 1.6.1 and Material for MkDocs 9.8.2 from PyPI into $mkdocs_env (29 packages, 140 MB; 24 s here)"
+    python3 -c 'import ensurepip, venv' 2>/dev/null || apt_install python3-venv
+    rm -rf "$mkdocs_env"
+    python3 -m venv "$mkdocs_env"
+    "$mkdocs_env/bin/python" -m pip install --quiet --disable-pip-version-check -r "$mkdocs_pins"
+    cp "$mkdocs_pins" "$mkdocs_env/requirements.txt"
+  fi
+  # The VitePress 1 site of tests/e2e/docsites.mjs: its npm packages, exactly as its lock says.
+  vitepress=tests/e2e/vitepress
+  if [ ! -d "$vitepress/node_modules/vitepress" ] || [ "$vitepress/package-lock.json" -nt "$vitepress/node_modules/.package-lock.json" ]; then
+    say "installing the VitePress test site's npm packages (VitePress 1.6.4: 125 packages, 103 MB; 12 s here)"
+    (cd "$vitepress" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
 fi
 
 # Crates for offline Trunk builds.
