@@ -1,16 +1,23 @@
-// kube-bootstrap-lab in any page: `mount(element, options)` and the `<kube-bootstrap-lab>`
-// element (rendered in a shadow root, so the page's CSS and the lab's never mix).
+// kube-bootstrap-lab in any page: the `<kube-bootstrap-lab>` element, the declarative
+// `<div data-kube-bootstrap-lab-mount="…">` and `mount(element, options)` (each rendered in a
+// shadow root, so the page's CSS and the lab's never mix), and `<iframe data-kube-bootstrap-lab>`
+// sized to its lab (frame-height.js). Load it once per page, in its head or anywhere before a lab:
 //
 //   <script type="module" src="https://LAB/embed.js"></script>
-//   <kube-bootstrap-lab tour="lease-crash-vs-stop" lang="zh" controls="minimal"></kube-bootstrap-lab>
+//   <div><kube-bootstrap-lab tour="lease-crash-vs-stop" lang="zh" controls="minimal">FALLBACK</kube-bootstrap-lab></div>
+//   <div data-kube-bootstrap-lab-mount="tour=lease-crash-vs-stop&amp;theme=page">FALLBACK</div>
 //
 //   import { mount } from "https://LAB/embed.js";
 //   const lab = await mount(document.querySelector("#lab"), { scenario: "crash-one-of-three" });
 //   lab.unmount();
 //
+// Neither the element nor the declarative div needs a script of the page's: a docs site whose
+// client-side navigation swaps pages in (re-running inline scripts, or not) gets its labs as the
+// nodes arrive, and a lab whose element leaves the document is unmounted, whichever way it came.
+//
 // Options and attributes are the lab page's URL parameters: tour, tour-src, step, scenario, lang,
 // theme, controls, autoplay, panels, print, answers (plus link: a moment's `#…` fragment, and tour-file: a tour
-// file's text, which the element takes from a <script type="application/json"> child). `theme` also
+// file's text, which the element and the div take from a <script type="application/json"> child). `theme` also
 // takes `page`: the lab is dark on a dark page and follows the page's dark switch. Changing `theme`
 // or `lang` (the attribute, or `lab.set({theme, lang})`) applies in place: the reader keeps the tour
 // step, the clock and the state. mount() renders into a shadow root on the element (as the element
@@ -27,6 +34,8 @@
 // shows that content as it wrote it.
 
 import "./poster.js";
+// The iframe road too: one loader for all three (frame-height.js alone serves a page of iframes).
+import "./frame-height.js";
 
 const base = new URL("./", import.meta.url);
 const STYLES = ["style.css", "bitmap.css", "stage.css", "inspector.css"];
@@ -168,22 +177,21 @@ function rendered(root) {
 
 /**
  * Whether the page is dark where `element` stands: the luminance of the first background behind
- * it that is not transparent (through shadow roots, up to the root element), else the page's
- * `color-scheme`, else the system's preference. Docs themes switch dark by a class or a data
- * attribute on <html> or <body> and restyle the background: this reads the result, whatever the
- * switch.
+ * it that is painted (through shadow roots, up to the root element), else the `color-scheme` it
+ * inherits, else the system's preference. Docs themes switch dark by a class or an attribute on
+ * <html> or <body> (mdBook's `coal`, Docusaurus's `data-theme`, VitePress's `dark`, Material's
+ * `data-md-color-scheme`, …) and restyle the background: this reads the result, whatever the switch.
  */
 function pageIsDark(element) {
   for (let el = element; el; el = el.parentElement ?? el.getRootNode().host) {
-    const bg = getComputedStyle(el).backgroundColor;
-    const rgba = bg.match(/[\d.]+/g)?.map(Number);
-    if (!rgba || rgba.length < 3 || rgba[3] === 0) continue;
+    const rgba = getComputedStyle(el).backgroundColor.match(/[\d.]+/g)?.map(Number);
+    // A wash of under half its opacity (a tinted card) says less than what is behind it.
+    if (!rgba || rgba.length < 3 || (rgba.length > 3 && rgba[3] < 0.5)) continue;
     const [r, g, b] = rgba.map((c) => c / 255);
     return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5;
   }
-  const scheme = getComputedStyle(document.documentElement).colorScheme;
-  if (scheme === "dark") return true;
-  if (scheme === "light") return false;
+  const scheme = getComputedStyle(element).colorScheme.split(/\s+/);
+  if (scheme.includes("dark") !== scheme.includes("light")) return scheme.includes("dark");
   return matchMedia("(prefers-color-scheme: dark)").matches;
 }
 
@@ -191,13 +199,16 @@ function pageIsDark(element) {
 const resolveTheme = (element, theme) => (theme === "page" ? (pageIsDark(element) ? "dark" : "light") : theme);
 
 /**
- * Calls `apply(theme)` whenever the page around `element` turns dark or light: a class, style or
- * data attribute of <html> or <body> changed (the docs theme's switch), or the system's scheme.
- * Returns a function that stops it.
+ * Calls `apply(theme)` whenever the page around `element` turns dark or light: any attribute of
+ * <html> or <body> changed (a docs theme's switch, whichever attribute it uses), or the system's
+ * scheme. Returns a function that stops it.
  */
 function followPage(element, apply, shown) {
   let last = shown;
+  let stopped = false;
   const check = () => {
+    // A check still due when the lab went (unmounted, its instance freed) has nothing to change.
+    if (stopped) return;
     const now = resolveTheme(element, "page");
     if (now !== last) apply((last = now));
   };
@@ -208,12 +219,13 @@ function followPage(element, apply, shown) {
     setTimeout(check, 600);
   };
   const watch = new MutationObserver(recheck);
-  for (const el of [document.documentElement, document.body]) if (el) watch.observe(el, { attributes: true, attributeFilter: ["class", "style", "data-theme", "data-bs-theme", "data-mode", "data-color-mode"] });
+  for (const el of [document.documentElement, document.body]) if (el) watch.observe(el, { attributes: true });
   const system = matchMedia("(prefers-color-scheme: dark)");
   system.addEventListener("change", recheck);
   // The lab shows `shown`, read when it started loading: a switch turned since is applied now.
   check();
   return () => {
+    stopped = true;
     watch.disconnect();
     system.removeEventListener("change", recheck);
   };
@@ -328,7 +340,7 @@ async function mountHere(element, given, host = element) {
   const root = document.createElement("div");
   root.className = "kube-bootstrap-lab-app";
   element.append(root);
-  const seen = { lang: options.lang, element, fallback };
+  const seen = { lang: options.lang, element, host, fallback };
   let instance;
   try {
     instance = m.mount(root, options, new URL("index.html", base).href);
@@ -346,6 +358,14 @@ async function mountHere(element, given, host = element) {
   }
   const follow = (theme, shown) => (theme === "page" ? followPage(host, (now) => instance.set({ theme: now }), shown) : null);
   let following = follow(given.theme, options.theme);
+  seen.unmount = () => {
+    if (!mounted.delete(root)) return; // once
+    following?.();
+    instance.unmount();
+    instance.free();
+    root.remove();
+    element.append(...fallback.filter((n) => !n.isConnected));
+  };
   return {
     problems: instance.problems,
     /** Changes `theme` (also `page`) and `lang` in place; returns what was ignored, and why. */
@@ -357,66 +377,66 @@ async function mountHere(element, given, host = element) {
       }
       return instance.set({ ...changes, ...theme });
     },
-    unmount() {
-      following?.();
-      mounted.delete(root);
-      instance.unmount();
-      instance.free();
-      root.remove();
-      element.append(...fallback.filter((n) => !n.isConnected));
-    },
+    unmount: seen.unmount,
   };
 }
 
-export class KubeBootstrapLab extends HTMLElement {
-  static observedAttributes = ATTRIBUTES;
+/**
+ * One lab shown from options declared in the page (the element's attributes, a div's
+ * `data-kube-bootstrap-lab-mount`): `update()` applies `theme` and `lang` in place (the reader
+ * keeps the tour step, the clock and the state) and renders again for any other change; an
+ * option changed while the lab loads is not lost.
+ */
+class Embedding {
+  #host;
+  #options = null;
   #lab = null;
   #generation = 0;
 
-  connectedCallback() {
-    this.#render();
+  constructor(host) {
+    this.#host = host;
   }
 
-  disconnectedCallback() {
+  /** Whether it shows (or loads) a lab: stopped, it waits for the next `update()`. */
+  get started() {
+    return this.#options !== null;
+  }
+
+  update(options) {
+    const before = this.#options;
+    this.#options = options;
+    if (!before) return this.#render();
+    const changed = [...new Set([...Object.keys(before), ...Object.keys(options)])].filter((k) => before[k] !== options[k]);
+    if (changed.length === 0) return;
+    // Still loading: a live option is applied once the lab is there (#render).
+    if (changed.every((k) => LIVE.has(k))) {
+      for (const k of changed) this.#lab?.set({ [k]: options[k] ?? LIVE.get(k) });
+    } else {
+      this.#render();
+    }
+  }
+
+  stop() {
     this.#generation++;
+    this.#options = null;
     this.#lab?.unmount();
     this.#lab = null;
-  }
-
-  attributeChangedCallback(name, before, value) {
-    // Before the first render starts (an upgrade reads every attribute) there is nothing to change.
-    if (!this.isConnected || this.#generation === 0 || before === value) return;
-    // Still loading: another option renders again from the attributes (the load under way is
-    // dropped); a live one is applied once the lab is there (#render).
-    if (!this.#lab) {
-      if (!LIVE.has(name)) this.#render();
-      return;
-    }
-    // A host's dark or language switch: in place, the reader keeps their place.
-    if (LIVE.has(name)) this.#lab.set({ [name]: value ?? LIVE.get(name) });
-    else this.#render();
   }
 
   async #render() {
     const generation = ++this.#generation;
     this.#lab?.unmount();
     this.#lab = null;
-    const options = {};
-    for (const name of ATTRIBUTES) {
-      if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
-    }
-    // A trainer's tour written in the page: the element's <script type="application/json">.
-    const file = this.querySelector(':scope > script[type="application/json"]');
-    if (file) options["tour-file"] = file.textContent;
+    const options = this.#options;
     let lab;
     try {
-      // In a shadow root on the element, as mount() renders by default: the element's light-DOM
-      // children (a fallback of the page's) show through its slot until the lab renders.
-      lab = await mount(this, options);
+      // In a shadow root on the host: its light-DOM children (the page's fallback) show through
+      // its slot until the lab renders.
+      lab = await mount(this.#host, options);
     } catch {
-      return; // the element says what failed
+      return; // the host says what failed
     }
-    // Removed or re-rendered while loading: this instance is no longer wanted.
+    // Stopped or rendered again while loading: this instance is no longer wanted.
     if (generation !== this.#generation) {
       lab.unmount();
       return;
@@ -424,10 +444,88 @@ export class KubeBootstrapLab extends HTMLElement {
     this.#lab = lab;
     // A host's dark or language switch turned while the lab loaded: applied now.
     for (const [name, fallback] of LIVE) {
-      const now = this.getAttribute(name) ?? fallback;
+      const now = this.#options[name] ?? fallback;
       if (now !== (options[name] ?? fallback)) lab.set({ [name]: now });
     }
   }
 }
 
+/** A trainer's tour written in the page: the host's `<script type="application/json">` child. */
+function tourFile(host, options) {
+  const file = host.querySelector(':scope > script[type="application/json"]');
+  return file ? { ...options, "tour-file": file.textContent } : options;
+}
+
+export class KubeBootstrapLab extends HTMLElement {
+  static observedAttributes = ATTRIBUTES;
+  #shown = new Embedding(this);
+
+  connectedCallback() {
+    this.#shown.update(this.#options());
+  }
+
+  disconnectedCallback() {
+    this.#shown.stop();
+  }
+
+  attributeChangedCallback(name, before, value) {
+    // Before the first render starts (an upgrade reads every attribute) there is nothing to change.
+    if (this.isConnected && before !== value && this.#shown.started) this.#shown.update(this.#options());
+  }
+
+  #options() {
+    const options = {};
+    for (const name of ATTRIBUTES) if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
+    return tourFile(this, options);
+  }
+}
+
 if (!customElements.get("kube-bootstrap-lab")) customElements.define("kube-bootstrap-lab", KubeBootstrapLab);
+
+/**
+ * The declarative mount(), for pages that cannot run a script of their own (Markdown, a docs
+ * site whose client-side navigation re-runs inline scripts as classic ones): every
+ * `<div data-kube-bootstrap-lab-mount="tour=…&amp;theme=page">` of the page, and any added later
+ * (a router swapping the page in), gets a lab; the attribute's value is the lab's URL parameters.
+ * Changing it applies theme and lang in place, and renders again for another option.
+ */
+const MOUNT = "data-kube-bootstrap-lab-mount";
+/** The declared labs shown or loading, by their element. */
+const declared = new Map();
+
+function declare(host) {
+  if (!host.hasAttribute(MOUNT)) return undeclare(host);
+  const options = tourFile(host, Object.fromEntries(new URLSearchParams(host.getAttribute(MOUNT))));
+  if (!declared.has(host)) declared.set(host, new Embedding(host));
+  declared.get(host).update(options);
+}
+
+function undeclare(host) {
+  declared.get(host)?.stop();
+  declared.delete(host);
+}
+
+/** Every element at or under `node` that declares a lab. */
+const declaring = (node) => (node instanceof Element ? [...(node.matches(`[${MOUNT}]`) ? [node] : []), ...node.querySelectorAll(`[${MOUNT}]`)] : []);
+
+/**
+ * Watches the document: a declared lab added is mounted, a declaration changed is applied, and a
+ * lab whose element has left the document (a router replaced the page) is unmounted, whichever
+ * way it came (the element does so itself), so that navigating a docs site leaves no lab running.
+ * A lab's own nodes are in its shadow root, which this does not see.
+ */
+new MutationObserver((records) => {
+  let removed = false;
+  for (const r of records) {
+    if (r.type === "attributes") {
+      if (r.target.isConnected) declare(r.target);
+      continue;
+    }
+    removed ||= r.removedNodes.length > 0;
+    for (const node of r.addedNodes) for (const host of declaring(node)) if (host.isConnected && !declared.has(host)) declare(host);
+  }
+  if (!removed) return;
+  for (const host of [...declared.keys()]) if (!host.isConnected) undeclare(host);
+  for (const seen of [...mounted.values()]) if (!seen.host.isConnected) seen.unmount?.();
+}).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: [MOUNT] });
+for (const host of declaring(document.documentElement)) declare(host);

@@ -16,21 +16,32 @@
 const frames = () => document.querySelectorAll("iframe[data-kube-bootstrap-lab]");
 const reports = new WeakMap();
 
-/** The height of what covers the top of this page's viewport above `frame` (a sticky or fixed
- *  header, or the page's `scroll-padding-top`), in px. */
+/** The height of what covers the top of this page's viewport above `frame`, in px: the page's
+ *  `scroll-padding-top`, or the bottom of the lowest of the sticky or fixed bars stacked from the
+ *  top edge (a header, sticky tabs under it, a local nav under those), whichever is lower. */
 function topInset(frame) {
   let inset = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
   const r = frame.getBoundingClientRect();
   const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
-  for (let el of document.elementsFromPoint(x, 1)) {
+  // Down the edge: each bar found, look again just below it.
+  for (let y = 1, bar; y < innerHeight / 2 && (bar = barAt(x, y, frame)); y = bar + 1) inset = Math.max(inset, bar);
+  return Math.max(0, inset);
+}
+
+/** The bottom of a sticky or fixed element of the page at (x, y) that does not hold `frame`, or 0. */
+function barAt(x, y, frame) {
+  let bottom = 0;
+  for (let el of document.elementsFromPoint(x, y)) {
     for (; el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
       const position = getComputedStyle(el).position;
       if (position !== "fixed" && position !== "sticky") continue;
-      if (!el.contains(frame)) inset = Math.max(inset, el.getBoundingClientRect().bottom);
+      const b = el.getBoundingClientRect().bottom;
+      // A bar, not a cover: one reaching past the middle of the viewport is no header.
+      if (!el.contains(frame) && b > y && b < innerHeight / 2) bottom = Math.max(bottom, b);
       break;
     }
   }
-  return Math.max(0, inset);
+  return bottom;
 }
 
 function size(frame) {
@@ -88,11 +99,24 @@ function tellFailed(frame) {
 const onScreen = new IntersectionObserver((entries) => {
   for (const e of entries) if (e.isIntersecting && e.target.src) time(e.target);
 });
-for (const frame of frames()) {
+const watched = new WeakSet();
+function watch(frame) {
+  if (watched.has(frame)) return;
+  watched.add(frame);
   onScreen.observe(frame);
-  frame.addEventListener("load", () => {
-    if (!frame.src || frame.src === "about:blank") return;
+  const ask = () => {
+    if (!frame.src || frame.src === "about:blank") return false;
+    // Delivered only once the frame holds a page of that origin (a frame still at about:blank drops it).
     frame.contentWindow?.postMessage({ type: "kube-bootstrap-lab:request-height", version: 1 }, new URL(frame.src, location.href).origin);
-    time(frame);
-  });
+    return true;
+  };
+  frame.addEventListener("load", () => ask() && time(frame));
+  // Loaded before this script ran (a page put in by a docs site's client-side navigation): ask now.
+  ask();
 }
+for (const frame of frames()) watch(frame);
+// Frames a docs site's client-side navigation puts in later are watched as they arrive.
+new MutationObserver((records) => {
+  if (records.some((r) => [...r.addedNodes].some((n) => n instanceof Element && (n.tagName === "IFRAME" || n.querySelector("iframe")))))
+    for (const frame of frames()) watch(frame);
+}).observe(document, { childList: true, subtree: true });

@@ -42,57 +42,119 @@ fn stuck_height(el: Option<Element>, edge: &str) -> f64 {
 }
 
 /// How far down the host page covers the top of the viewport (px): its `scroll-padding-top`, or
-/// the bottom of a sticky or fixed element at the top edge that is not the lab's nor holds it
-/// (a docs theme's navbar). 0 on the lab's own page and in a frame.
+/// the bottom of the lowest of the sticky or fixed bars stacked from the top edge that are not
+/// the lab's nor hold it (a docs theme's navbar, its sticky tabs, a local nav under them).
+/// 0 on the lab's own page and in a frame.
 pub(crate) fn host_top(lab: &Element) -> f64 {
-    let (Some(win), Some(doc)) = (window_of(lab), lab.owner_document()) else {
-        return 0.0;
-    };
-    // The lab's own page, alone or framed: no host in this window (its scroll padding is the lab's).
-    if doc.body().is_some_and(|b| b.has_attribute("data-kube-bootstrap-lab-page")) {
-        return 0.0;
-    }
-    // Inside a shadow root the page's elements see the lab as its host.
-    let outer = lab
-        .get_root_node()
-        .dyn_into::<web_sys::ShadowRoot>()
-        .map(|s| s.host())
-        .unwrap_or_else(|_| lab.clone());
-    let padding = doc
+    let Some(host) = Host::of(lab) else { return 0.0 };
+    let padding = host
+        .doc
         .document_element()
-        .and_then(|html| win.get_computed_style(&html).ok().flatten())
+        .and_then(|html| host.win.get_computed_style(&html).ok().flatten())
         .and_then(|s| crate::ui::browser::css_px(&s, "scroll-padding-top"))
         .unwrap_or(0.0);
-    let r = outer.get_bounding_client_rect();
-    let width = win.inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
-    let x = (r.left() + r.width() / 2.0).clamp(0.0, (width - 1.0).max(0.0));
     let mut inset = padding;
-    for hit in doc.elements_from_point(x as f32, 1.0).iter() {
-        let mut el = hit.dyn_into::<Element>().ok();
-        while let Some(e) = el.filter(|e| {
-            doc.body().is_none_or(|b| **e != *b.as_ref())
-                && doc.document_element().is_none_or(|h| *e != h)
-        }) {
-            let position = win
-                .get_computed_style(&e)
-                .ok()
-                .flatten()
-                .and_then(|s| s.get_property_value("position").ok())
-                .unwrap_or_default();
-            if position == "fixed" || position == "sticky" {
-                if !e.contains(Some(&outer)) && !outer.contains(Some(&e)) {
-                    inset = inset.max(e.get_bounding_client_rect().bottom());
-                }
-                break;
-            }
-            el = e.parent_element();
-        }
+    // Down the edge: each bar found, look again just below it.
+    let mut y = 1.0;
+    while y < host.height / 2.0 {
+        // A bar, not a cover: one reaching past the middle of the viewport is no header.
+        let Some(bar) = host.bar_at(y, |r| r.bottom()).filter(|b| *b > y && *b < host.height / 2.0)
+        else {
+            break;
+        };
+        inset = inset.max(bar);
+        y = bar + 1.0;
     }
     inset.max(0.0)
 }
 
-/// Keeps the lab's `--host-top` (style.css: the time controls stick below it) at the host
-/// page's header: measured once laid out, and again when the window is resized.
+/// How far up the host page covers the bottom of the viewport (px): its sticky or fixed bars
+/// stacked from the bottom edge (a cookie banner, a phone theme's bottom bar). 0 on the lab's own
+/// page and in a frame.
+fn host_bottom(lab: &Element) -> f64 {
+    let Some(host) = Host::of(lab) else { return 0.0 };
+    let mut y = host.height - 1.0;
+    while y > host.height / 2.0 {
+        let Some(bar) = host.bar_at(y, |r| r.top()).filter(|t| *t < y && *t > host.height / 2.0)
+        else {
+            break;
+        };
+        y = bar - 1.0;
+    }
+    (host.height - 1.0 - y).max(0.0)
+}
+
+/// The page a lab is embedded in, seen from the lab's column.
+struct Host {
+    win: web_sys::Window,
+    doc: web_sys::Document,
+    /// The element the page sees as the lab (the shadow root's host).
+    outer: Element,
+    x: f64,
+    height: f64,
+}
+
+impl Host {
+    /// None on the lab's own page, alone or framed: no host in this window.
+    fn of(lab: &Element) -> Option<Self> {
+        let (win, doc) = (window_of(lab)?, lab.owner_document()?);
+        if doc.body().is_some_and(|b| b.has_attribute("data-kube-bootstrap-lab-page")) {
+            return None;
+        }
+        // Inside a shadow root the page's elements see the lab as its host.
+        let outer = lab
+            .get_root_node()
+            .dyn_into::<web_sys::ShadowRoot>()
+            .map(|s| s.host())
+            .unwrap_or_else(|_| lab.clone());
+        let r = outer.get_bounding_client_rect();
+        let width = win.inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
+        let x = (r.left() + r.width() / 2.0).clamp(0.0, (width - 1.0).max(0.0));
+        let height = viewport_height(lab);
+        Some(Host { win, doc, outer, x, height })
+    }
+
+    /// The edge (`edge` of its rect) of the sticky or fixed elements at height `y` of the lab's
+    /// column that are not the lab's nor hold it: the lowest bottom or highest top, by `edge`'s
+    /// order (the caller filters which side of `y` counts).
+    fn bar_at(&self, y: f64, edge: impl Fn(&web_sys::DomRect) -> f64) -> Option<f64> {
+        let (body, html) = (self.doc.body(), self.doc.document_element());
+        let mut found: Vec<f64> = Vec::new();
+        for hit in self.doc.elements_from_point(self.x as f32, y as f32).iter() {
+            let mut el = hit.dyn_into::<Element>().ok();
+            while let Some(e) = el.filter(|e| {
+                body.as_ref().is_none_or(|b| *e != *b.as_ref()) && html.as_ref() != Some(e)
+            }) {
+                if self.pinned(&e) {
+                    if !e.contains(Some(&self.outer)) && !self.outer.contains(Some(&e)) {
+                        found.push(edge(&e.get_bounding_client_rect()));
+                    }
+                    break;
+                }
+                el = e.parent_element();
+            }
+        }
+        // The one farthest from the edge the walk started at.
+        let from_top = y < self.height / 2.0;
+        found.into_iter().reduce(|a, b| if from_top { a.max(b) } else { a.min(b) })
+    }
+
+    fn pinned(&self, e: &Element) -> bool {
+        let position = self
+            .win
+            .get_computed_style(e)
+            .ok()
+            .flatten()
+            .and_then(|s| s.get_property_value("position").ok())
+            .unwrap_or_default();
+        position == "fixed" || position == "sticky"
+    }
+}
+
+/// Keeps the lab's `--host-top` and `--host-bottom` (style.css and stage.css: the time controls
+/// stick below the host page's bars, the docked tour card above them) at what the host page
+/// covers: measured once laid out, and again when the window is resized or a scroll ends (a
+/// theme's bar that hides or shows as the page scrolls).
 #[hook]
 pub(crate) fn use_host_top(root: NodeRef) {
     use_effect_with((), move |_| {
@@ -102,29 +164,32 @@ pub(crate) fn use_host_top(root: NodeRef) {
                 let Some(lab) = root.cast::<HtmlElement>() else {
                     return;
                 };
-                let top = host_top(&lab);
+                let (top, bottom) = (host_top(&lab), host_bottom(&lab));
                 let _ = lab.style().set_property("--host-top", &format!("{top}px"));
+                let _ = lab.style().set_property("--host-bottom", &format!("{bottom}px"));
             }
         };
         let first = gloo_timers::callback::Timeout::new(150, measure.clone());
-        let listener = root.cast::<Element>().and_then(|lab| window_of(&lab)).map(|w| {
-            let on_resize = Closure::<dyn FnMut()>::new(measure);
-            EventListener::new(&w, "resize", on_resize)
+        let listeners = root.cast::<Element>().and_then(|lab| window_of(&lab)).map(|w| {
+            ["resize", "scrollend"].map(|event| {
+                EventListener::new(&w, event, Closure::<dyn FnMut()>::new(measure.clone()))
+            })
         });
-        move || drop((first, listener))
+        move || drop((first, listeners))
     });
 }
 
-/// How much of the viewport the lab covers at its top and at its bottom (px): the host page's
+/// How much of the viewport is covered at its top and at its bottom (px): the host page's
 /// header, the time controls while they stick (below that header), the docked tour strip and
-/// the latest events docked above it.
+/// the latest events docked above it (above the host page's bottom bars).
 fn covered(lab: &Element) -> (f64, f64) {
     let top =
         stuck_height(lab.query_selector(".controls").ok().flatten(), "top").max(host_top(lab));
     let strip = stuck_height(lab.query_selector(".stage-row > .tour").ok().flatten(), "bottom");
     let events =
         stuck_height(lab.query_selector(".stage-row .stage-events").ok().flatten(), "bottom");
-    (top, strip.max(events))
+    // The strip docks at --host-bottom: its offset counts the host's bottom bars already.
+    (top, strip.max(events).max(host_bottom(lab)))
 }
 
 /// The vertical extent (client px) of the elements that are drawn and scroll with the page,

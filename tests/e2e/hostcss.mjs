@@ -9,8 +9,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
 import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
 
-/** What a careless docs theme does to every element of a page. */
+/** What a careless docs theme does to every element of a page; its root font size is 125 %
+ *  (MkDocs Material's), which any `rem` inside the lab would follow. */
 const THEME = `
+html { font-size: 125%; }
 html, body { font: 20px/2 Georgia, serif; letter-spacing: 0.03em; word-spacing: 0.2em; color: #333; }
 * { box-sizing: content-box; line-height: 2.2; }
 main { margin-left: 300px; max-width: 400px; }
@@ -56,6 +58,7 @@ const PARTS = [
   '.card button', '#kubernetes-ip', '.address', '.leases li', '.events', '.event', '.bitmap-canvas',
   '.services table', '.create input', '.create select', '.create button', '.config-bar', '.config-form',
   '.config-form :is(input, select, label)', '#cfg-apply', '.panel.import textarea', '.lab select', '.ring',
+  '.tour-head h2', '.writer-field', '.writer-field :is(textarea, input, select)', '.writer button',
 ];
 
 /** The boxes of PARTS relative to the lab's top left corner, and a few computed styles. */
@@ -111,6 +114,16 @@ async function measure(browser, url, reach) {
 const CASES = [
   ['tour', { tour: 'kubernetes-service' }, async (page) => { await page.waitForSelector('#tour-say'); }],
   ['tour-light-dom', { tour: 'kubernetes-service', shadow: false }, async (page) => { await page.waitForSelector('#tour-say'); }],
+  // The docked card opened (its title shows) and the tour writer's fields: sized in px, not rem.
+  ['tour-opened', { tour: 'kubernetes-service' }, async (page) => {
+    await page.waitForSelector('#tour-say');
+    await page.click('.tour-more');
+    await page.waitForSelector('.tour-head h2');
+  }],
+  ['writer', { scenario: 'crash-one-of-three' }, async (page) => {
+    await page.click('.write-tour');
+    await page.waitForSelector('.writer-field textarea, .writer-field input');
+  }],
   ['sandbox-configure', { scenario: 'crash-one-of-three' }, async (page) => {
     await page.click('#configure');
     await page.waitForSelector('#config-form');

@@ -5,12 +5,13 @@
 // below the header; a sandbox: its content, shrinking from a too tall start; a failed load: the
 // failure's line and its link); and theme and lang changed on a running lab (the element's
 // attributes, mount()'s set(), theme="page" following the page's dark switch) without losing
-// the reader's place.
+// the reader's place; and (issue 44) a site that navigates client-side, with stacked sticky bars
+// and a dark switch on <body>: labs come and go with their page, one per host, and follow it.
 // Usage: node tests/e2e/roads.mjs   (after `trunk build --release`; `make test-e2e` does both)
 import { chromium } from 'playwright-core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish, loadTours } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, RENDERED, ROOT, atStep, check, finish, loadTours } from './harness.mjs';
 
 const HEADER = 56;
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -243,6 +244,116 @@ async function whileLoading(browser, host) {
   }
 }
 
+const TABS = 48;
+
+/** A docs site that navigates client-side (issue 44): embed.js in its head, a sticky header with
+ *  sticky tabs under it, a dark switch on an attribute of <body> (MkDocs Material's), and a router
+ *  that swaps page B's HTML into <main> by its hash, running none of its scripts, as instant
+ *  navigation does; the app's own code mounts one lab with mount() once B is in. */
+const routedPage = (lab) => {
+  const fallback = (q) => `<p>kube-bootstrap-lab appears here once it has loaded. If it does not, <a href="${lab}index.html?${q}" target="_blank" rel="noopener">open the lab in its own tab</a>.</p>`;
+  const b = `<h1>Page B</h1><p>Prose.</p>
+<div class="kube-bootstrap-lab-block"><kube-bootstrap-lab id="el" tour="kubernetes-service" controls="minimal">${fallback('tour=kubernetes-service')}</kube-bootstrap-lab></div>
+<div id="decl" data-kube-bootstrap-lab-mount="tour=lease-crash-vs-stop&amp;theme=page">${fallback('tour=lease-crash-vs-stop')}</div>
+<div id="imp"></div>
+<div class="kube-bootstrap-lab-block"><iframe data-kube-bootstrap-lab id="frame" title="kube-bootstrap-lab" style="display: block; width: 100%; height: calc(100svh - 80px); border: 0" src="${lab}index.html?tour=kubernetes-service&amp;controls=minimal"></iframe></div>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>routed</title>
+<script type="module" src="${lab}embed.js"></script>
+<style>
+  body { margin: 0; font: 16px/1.6 Georgia, serif; background: #fff; color: #222; }
+  body[data-md-color-scheme=slate] { background: #1e2129; color: #e2e4e9; }
+  header { position: sticky; top: 0; z-index: 10; height: ${HEADER}px; background: #242526; color: #fff; }
+  nav { position: sticky; top: ${HEADER}px; z-index: 10; height: ${TABS}px; background: #3f51b5; }
+  nav a { color: #fff; margin: 0 12px; line-height: ${TABS}px; }
+  main { max-width: 750px; margin: 0 auto; padding: 0 12px 600px; }
+</style></head><body><header>Kubernetes training</header><nav><a id="to-a" href="#a">Page A</a><a id="to-b" href="#b">Page B</a></nav><main></main>
+<template id="page-b">${b}</template>
+<script type="module">
+  const { mount } = await import(${JSON.stringify(`${lab}embed.js`)});
+  const main = document.querySelector("main");
+  const show = async () => {
+    main.innerHTML = location.hash === "#b" ? document.getElementById("page-b").innerHTML : "<h1>Page A</h1><p>No lab here.</p>";
+    if (location.hash === "#b") window.imp = await mount(document.getElementById("imp"), { scenario: "crash-one-of-three", panels: "stage" });
+  };
+  addEventListener("hashchange", show);
+  show();
+</script></body></html>`;
+};
+
+/** Part 5 (issue 44): a site that navigates client-side, with stacked sticky bars and a dark
+ *  switch of its own: labs come with page B and go with it (one per host, after 20 round trips),
+ *  the declared lab follows the body's attribute, and what covers the top is both bars. */
+async function routed(browser, host) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', colorScheme: 'light' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const tag = 'a site that navigates client-side';
+  const apps = () => page.evaluate(() => {
+    const count = (el) => el?.shadowRoot?.querySelectorAll('.kube-bootstrap-lab-app').length ?? 0;
+    const old = (window.__left ?? []).reduce((n, el) => n + count(el), 0);
+    return { el: count(document.getElementById('el')), decl: count(document.getElementById('decl')), imp: count(document.getElementById('imp')), old };
+  });
+  const arrive = async () => {
+    for (const sel of ['#el', '#decl', '#imp']) await page.locator(`${sel} ${RENDERED}`).waitFor({ timeout: 30000 });
+  };
+  // What is left behind: B's hosts, kept to look into once the router has dropped them.
+  const leave = (to) => page.evaluate((id) => {
+    window.__left = [...(window.__left ?? []), ...['el', 'decl', 'imp'].map((i) => document.getElementById(i))];
+    document.getElementById(id).click();
+  }, to);
+  const unmounted = () => page.waitForFunction(() => window.__left.every((el) => !el.shadowRoot?.querySelector('.kube-bootstrap-lab-app')), null, { timeout: 10000 }).then(() => true, () => false);
+  try {
+    await page.goto(`${host.url}routed.html#a`);
+    await page.locator('#to-b').click();
+    await arrive();
+    const hostTop = await page.waitForFunction(() => {
+      const v = document.getElementById('decl').shadowRoot.querySelector('.lab').style.getPropertyValue('--host-top');
+      return v && v !== '0px' && v;
+    }, null, { timeout: 10000 }).then((h) => h.jsonValue(), () => 'unset');
+    check(hostTop === `${HEADER + TABS}px`, `${tag}: what covers the top is the header and the sticky tabs under it (--host-top ${hostTop}, want ${HEADER + TABS}px)`);
+    // The frame docks its tour in the 750 px column: capped at the viewport less both bars.
+    await page.locator('#frame').scrollIntoViewIfNeeded();
+    const want = 800 - HEADER - TABS;
+    const framed = await page.waitForFunction((w) => Math.abs(parseFloat(document.getElementById('frame').style.height) - w) <= 2, want, { timeout: 15000 }).then(() => true, () => false);
+    check(framed, `${tag}: the iframe put in by the router is capped below both bars (${await page.evaluate(() => document.getElementById('frame').style.height)}, want ${want}px)`);
+    // The site's dark switch: an attribute of <body> no list of ours names.
+    const d0 = await place(page, '#decl');
+    await page.evaluate(() => document.body.setAttribute('data-md-color-scheme', 'slate'));
+    await page.waitForFunction(() => document.getElementById('decl').shadowRoot.querySelector('.lab').dataset.theme === 'dark', null, { timeout: 5000 }).catch(() => {});
+    const d1 = await place(page, '#decl');
+    check(d0.theme === 'light' && d1.theme === 'dark' && d1.step === d0.step && d1.clock === d0.clock,
+      `${tag}: the declared lab with theme=page follows data-md-color-scheme on <body> in place (${d0.theme} → ${d1.theme}, ${d0.step} at ${d0.clock} → ${d1.step} at ${d1.clock})`);
+    await page.screenshot({ path: `${ARTIFACTS}/roads-routed-dark.png` });
+    await page.evaluate(() => document.body.removeAttribute('data-md-color-scheme'));
+    await leave('to-a');
+    check(await unmounted(), `${tag}: leaving page B unmounts its element, declared and mount()ed labs (${JSON.stringify(await apps())})`);
+    await page.goBack();
+    await arrive();
+    const back = await apps();
+    check(back.el === 1 && back.decl === 1 && back.imp === 1, `${tag}: Back to page B renders its labs again, one per host (${JSON.stringify(back)})`);
+    await page.goForward();
+    for (let i = 0; i < 20; i++) {
+      await page.locator('#to-b').click();
+      await arrive();
+      await leave('to-a');
+    }
+    await page.locator('#to-b').click();
+    await arrive();
+    const left = await unmounted();
+    const now = await apps();
+    check(left && now.el === 1 && now.decl === 1 && now.imp === 1 && now.old === 0,
+      `${tag}: after 22 visits of page B, one lab per host and none in the ${await page.evaluate(() => window.__left.length)} hosts left behind (${JSON.stringify(now)})`);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = await cdp.send('Runtime.getHeapUsage');
+    console.log(`     ${tag}: JS heap after 22 visits and a GC: ${(heap.usedSize / 1e6).toFixed(1)} MB`);
+    check(errors.length === 0, `${tag}: no page error ${errors.join('; ')}`);
+  } finally {
+    await context.close();
+  }
+}
+
 await mkdir(ARTIFACTS, { recursive: true });
 const lab = await serve(DIST);
 const dir = `${ARTIFACTS}/roads`;
@@ -255,6 +366,7 @@ const live_ = `<kube-bootstrap-lab id="el" tour="kubernetes-service" theme="ligh
   window.lab = await mount(document.getElementById("mounted"), { tour: "lease-crash-vs-stop", theme: "page" });
 </script>`;
 await writeFile(`${dir}/live.html`, hostPage(lab.url, live_, `<script type="module" src="${lab.url}embed.js"></script>`));
+await writeFile(`${dir}/routed.html`, routedPage(lab.url));
 const host = await serve(dir);
 const browser = await chromium.launch(CHROMIUM);
 try {
@@ -263,6 +375,7 @@ try {
   if (part('heights')) await heights(browser, host);
   if (part('live')) await live(browser, host);
   if (part('loading')) await whileLoading(browser, host);
+  if (part('routed')) await routed(browser, host);
 } finally {
   await browser.close();
   lab.close();
