@@ -1,7 +1,8 @@
 // `make dist`: the release build (dist/) as a package for docs sites. Copies what embed.js and
 // the lab's page load (module, wasm, stylesheets, workers, scripts, index.html for iframes, each
 // with its .gz and .br) into target/package/kube-bootstrap-lab-<version>/ with the package's own
-// files (packaging/: embed.d.ts, the Hugo shortcode, README.md; frame-height.js comes with dist/), writes its
+// files (packaging/: embed.d.ts, the Hugo shortcodes, the Docusaurus and VitePress components,
+// README.md; frame-height.js comes with dist/), writes its
 // package.json (version from Cargo.toml) and packs it with `npm pack` beside the folder.
 // Usage: node scripts/dist.mjs   (after `trunk build --release`)
 import { execFileSync } from 'node:child_process';
@@ -58,7 +59,7 @@ const pkg = {
   types: './embed.d.ts',
   exports,
   files: files.map((f) => f.slice(2)),
-  keywords: ['kubernetes', 'kube-apiserver', 'explainer', 'webassembly', 'custom-element', 'mdbook', 'hugo', 'docusaurus'],
+  keywords: ['kubernetes', 'kube-apiserver', 'explainer', 'webassembly', 'custom-element', 'mdbook', 'hugo', 'docusaurus', 'mkdocs', 'vitepress'],
   sideEffects: ['./embed.js', './frame-height.js'],
   // `npx kube-bootstrap-lab tour check|run FILE`: the page's wasm in Node, no Rust.
   bin: { [NAME]: './bin/kube-bootstrap-lab.mjs' },
