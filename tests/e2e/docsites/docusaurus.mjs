@@ -41,7 +41,9 @@ export async function buildDocusaurus(work) {
     name: 'Docusaurus',
     root: served,
     page: 'training/docs/guide/lab/',
-    dark: { toggle: 'nav.navbar button[title*="mode"]' },
+    dark: { toggle: 'nav.navbar button[title*="mode"]', isDark: 'html[data-theme=dark]' },
+    // The home page's own link to the lab page: Docusaurus's router takes it.
+    nav: { index: 'training/', link: 'main a[href="/training/docs/guide/lab/"]' },
     // The component says so when embed.js cannot load.
     failure: true,
     roads: {

@@ -5,9 +5,10 @@
 // header, the page's edge), how clear the step's highlighted parts are (an 8×8 grid of points that
 // hit the part, through shadow roots and the iframe) and whether the lab's Play button is under
 // the site's header. A trainer's tour by `tour-src` and one written in the page show their
-// titles; the sandbox's form acts on its own element; the iframe is sized to its content; with
-// Docusaurus, the site's dark switch turns the element's lab dark without moving the reader from
-// their step. No console error, no policy violation.
+// titles; the sandbox's form acts on its own element; the iframe is sized to its content; a
+// site's dark switch (Docusaurus's, Material's palette toggle, VitePress's appearance switch; each
+// site says how it marks the page dark) turns the element's lab dark without moving the reader
+// from their step. No console error, no policy violation.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { serve } from '../serve.mjs';
@@ -21,8 +22,9 @@ export const VIEWS = [
 ];
 
 /** The host pages' policy: the site's own inline scripts (mdBook and Docusaurus write some) by
- *  hash, nothing inline else; the lab's files are the site's own ('self'). */
-function policy(root) {
+ *  hash, and the inline styles the site says it inserts (`styles`: their hashes), nothing inline
+ *  else; the lab's files are the site's own ('self'). */
+export function policy(root, styles = []) {
   return (path) => {
     if (path.includes('/kube-bootstrap-lab/') || !(path.endsWith('/') || path.endsWith('.html'))) return {};
     let html;
@@ -34,14 +36,14 @@ function policy(root) {
     const hashes = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([^]*?)<\/script>/g)]
       .map(([, body]) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`);
     return {
-      'content-security-policy': `default-src 'none'; script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}; style-src 'self'; `
+      'content-security-policy': `default-src 'none'; script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}; style-src 'self' ${styles.join(' ')}; `
         + "style-src-attr 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; worker-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'",
     };
   };
 }
 
 /** Errors, and policy violations in every frame of `page` (each frame listens for itself). */
-function watch(page) {
+export function watch(page) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`${m.text()}${m.location()?.url ? ` (${m.location().url})` : ''}`); });
@@ -164,22 +166,32 @@ async function settled(page, road, want, ms = 30000) {
   return null;
 }
 
-/** In the page: the height of what covers the top of the viewport above `el` (a sticky or fixed
- *  header, an invisible sticky hover zone as mdBook's, or the page's scroll-padding-top), in px:
- *  what frame-height.js leaves to a frame, found the same way. */
+/** In the page: the height of what covers the top of the viewport above `el` (the page's
+ *  scroll-padding-top, or sticky and fixed bars stacked from the top edge: a header, sticky tabs
+ *  under it as Material's, a local nav under those as VitePress's on a phone, an invisible sticky
+ *  hover zone as mdBook's), in px: what frame-height.js leaves to a frame and the lab's reveal
+ *  leaves to a step's parts, found the same way. Down the top edge at the lab's middle: the lowest
+ *  bottom of the fixed or sticky elements that cover that row (not holding `el`, and ending above
+ *  the viewport's middle: a bar, not a sidebar), then again just below it, until nothing covers. */
 function topInset(sel) {
   const target = document.querySelector(sel);
   let inset = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
   const r = target.getBoundingClientRect();
   const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
-  for (let el of document.elementsFromPoint(x, 1)) {
-    for (; el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
-      const position = getComputedStyle(el).position;
-      if (position !== 'fixed' && position !== 'sticky') continue;
-      if (!el.contains(target)) inset = Math.max(inset, el.getBoundingClientRect().bottom);
-      break;
+  const barAt = (y) => {
+    let bottom = 0;
+    for (let el of document.elementsFromPoint(x, y)) {
+      for (; el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
+        const position = getComputedStyle(el).position;
+        if (position !== 'fixed' && position !== 'sticky') continue;
+        const b = el.getBoundingClientRect().bottom;
+        if (!el.contains(target) && b > y && b < innerHeight / 2) bottom = Math.max(bottom, b);
+        break;
+      }
     }
-  }
+    return bottom;
+  };
+  for (let y = 1, bar; y < innerHeight / 2 && (bar = barAt(y)); y = bar + 1) inset = Math.max(inset, bar);
   return Math.max(0, inset);
 }
 
@@ -255,11 +267,17 @@ async function titled(page, road, title, ms = 30000) {
   return page.evaluate(probe, road).catch(() => null);
 }
 
-/** The colour-mode switch: clicked until the page is dark (a switch may pass by "system"). */
-async function goDark(page, toggle) {
+/** The site's colour-mode switch (`dark.toggle`), clicked until the page is dark by the site's own
+ *  mark (`dark.isDark`: a selector that matches then, or a function run in the page; by default
+ *  Docusaurus's `data-theme="dark"` on <html>); a switch may pass by "system" first. */
+async function goDark(page, dark) {
+  const { toggle, isDark = 'html[data-theme=dark]' } = dark;
+  const wait = typeof isDark === 'function'
+    ? () => page.waitForFunction(isDark, null, { timeout: 2000 })
+    : () => page.waitForSelector(isDark, { state: 'attached', timeout: 2000 });
   for (let i = 0; i < 3; i++) {
     await page.locator(toggle).first().click();
-    if (await page.evaluate(() => document.documentElement.dataset.theme === 'dark')) return true;
+    if (await wait().then(() => true, () => false)) return true;
   }
   return false;
 }
@@ -288,7 +306,7 @@ async function driveView(browser, site, server, view) {
       if (i === 2 && (i + 1) < n) await page.screenshot({ path: `${ARTIFACTS}/docsite-${site.name.toLowerCase()}-${view.name}-element-s${i + 1}.png` });
       if (!(site.dark && wide && i === 2)) return;
       const before = m;
-      const darkPage = await goDark(page, site.dark.toggle);
+      const darkPage = await goDark(page, site.dark);
       const end = Date.now() + 5000;
       let after = await page.evaluate(probe, element);
       while (Date.now() < end && !(after?.theme === 'dark' && luminance(after.background) < 0.5)) {
@@ -309,15 +327,16 @@ async function driveView(browser, site, server, view) {
         `${tag}: and the reader stays where they were (${before.progress} at ${before.clock} before the switch, ${after?.progress} at ${after?.clock} after)`);
     }
 
-    // mount() where the site has a recipe for it (a script of the site's own), at 1280 px: on
-    // the 390 px phone, mdBook's menu bar that hides and comes back as the page scrolls left a
-    // tall part (etcd at step 3 of lease-crash-vs-stop) 0.88 clear in one run of four.
-    if (site.roads.mounted && wide) {
+    // mount() where the site has a recipe for it (a script of the site's own, or the declarative
+    // mount: a div that embed.js finds), at 1280 px, and at 390 px where the site's road says
+    // `phone`: on the 390 px phone, mdBook's menu bar that hides and comes back as the page
+    // scrolls left a tall part (etcd at step 3 of lease-crash-vs-stop) 0.88 clear in one run of four.
+    if (site.roads.mounted && (wide || site.roads.mounted.phone)) {
       const mounted = site.roads.mounted;
-      await page.locator(`#${mounted.id}`).locator('.lab').waitFor({ timeout: 30000 });
+      await page.locator(`#${mounted.id}`).locator(RENDERED).waitFor({ timeout: 30000 });
       await scrollTo(page, mounted);
       const nm = steps(mounted.tour);
-      report(tag, 'mount()', nm, await takeTour(page, mounted, nm, async (i) => {
+      report(tag, mounted.what ?? 'mount()', nm, await takeTour(page, mounted, nm, async (i) => {
         if (i === 0 || i === 2) await page.screenshot({ path: `${ARTIFACTS}/docsite-${site.name.toLowerCase()}-${view.name}-mount-s${i + 1}.png` });
       }));
     }
@@ -397,7 +416,7 @@ async function failedLoad(browser, site, server) {
 
 /** A site's page, in each view. */
 export async function driveSite(browser, site) {
-  const server = await serve(site.root, { headers: policy(site.root) });
+  const server = await serve(site.root, { headers: policy(site.root, site.styles), port: site.port ?? 0 });
   try {
     for (const view of VIEWS) await driveView(browser, site, server, view);
     if (site.failure) await failedLoad(browser, site, server);
