@@ -16,6 +16,7 @@ mod dom;
 mod embed;
 mod forms;
 mod handout;
+mod host;
 mod inspector;
 mod keyboard;
 mod lang;
