@@ -173,7 +173,8 @@ async function readmeSnippets(browser, server) {
   };
   const dir = `${ARTIFACTS}/host`;
   await mkdir(dir, { recursive: true });
-  await writeFile(`${dir}/index.html`, `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title></head><body>
+  await writeFile(`${dir}/index.html`, `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
+${snippet('loader')}</head><body>
 <h1>A docs page on another origin</h1><p>Some prose.</p>
 ${snippet('iframe').replace(/height: [^;"]+/, 'height: 640px') /* the messages, not the snippet's start, must size it */}
 <p>More prose.</p>
@@ -191,8 +192,8 @@ ${snippet('element')}
   try {
     check(new URL(host.url).origin !== new URL(server.url).origin, `${tag}: the host page's origin differs from the lab's`);
     await page.goto(host.url);
-    await page.locator('#lab #tour-say').waitFor({ timeout: 20000 });
-    check(true, `${tag}: mount() renders a tour`);
+    await page.locator('[data-kube-bootstrap-lab-mount] #tour-say').waitFor({ timeout: 20000 });
+    check(true, `${tag}: the declared mount() renders a tour`);
     await page.locator(`kube-bootstrap-lab ${RENDERED}`).waitFor({ timeout: 20000 });
     check(await page.locator('kube-bootstrap-lab').evaluate((el) => el.shadowRoot.querySelector('.lab').lang === 'zh'), `${tag}: the custom element renders in its shadow root, in Chinese`);
     await page.locator('iframe[data-kube-bootstrap-lab]').scrollIntoViewIfNeeded();
