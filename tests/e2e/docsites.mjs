@@ -47,10 +47,11 @@ async function snippets(lab) {
   };
 }
 
-/** Serves a host page made of `body` in a 750 px column (an mdBook-like content column). */
-async function hostPage(dir, body) {
+/** Serves a host page made of `body` in a 750 px column (an mdBook-like content column), with
+ *  `head` (the README's loader) in its head. */
+async function hostPage(dir, body, head = '') {
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
+  await writeFile(join(dir, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>${head}
 <style>body { margin: 0 } main { max-width: 750px; margin: 0 auto; padding: 0 16px 400px }</style></head><body><main>
 <h1>A docs page on another origin</h1><p>Some prose.</p>
 ${body}
@@ -64,14 +65,19 @@ async function shown(locator) {
   return { visible: await locator.first().isVisible().catch(() => false), w: Math.round(box?.width ?? 0), h: Math.round(box?.height ?? 0) };
 }
 
-/** Part 3 of issue 24: the README's element and mount() when the lab cannot load. Without CORS
- *  embed.js is blocked and the page's own fallback is all there is; with the wasm answering 404
- *  embed.js runs and says so beside the fallback. */
+const MOUNTED = '[data-kube-bootstrap-lab-mount]';
+
+/** Part 3 of issue 24 and item 5 of issue 44: the README's snippets when the lab cannot load.
+ *  Without CORS embed.js is blocked and the page's own fallback is all there is; with the wasm
+ *  answering 404 embed.js runs and says so beside the fallback; with the lab's server down, each
+ *  road (the element, the declared mount(), the iframe) still shows a line and its link. */
 async function failures(browser) {
-  for (const [what, cors, wasm404] of [['served without CORS', false, false], ['whose wasm answers 404', true, true]]) {
+  for (const [what, cors, wasm404, down] of [['served without CORS', false, false, false], ['whose wasm answers 404', true, true, false], ['whose server is down', true, false, true]]) {
     const lab = await serve(PACKAGE, { cors });
     const snippet = await snippets(lab);
-    const host = await hostPage(join(ARTIFACTS, `host-failure-${cors ? '404' : 'cors'}`), `${snippet('mount')}\n<p>More prose.</p>\n${snippet('element')}`);
+    const name = down ? 'down' : cors ? '404' : 'cors';
+    const host = await hostPage(join(ARTIFACTS, `host-failure-${name}`), `${snippet('mount')}\n<p>More prose.</p>\n${snippet('element')}\n<p>And more.</p>\n${snippet('iframe')}`, snippet('loader'));
+    if (down) lab.close();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     if (wasm404) await page.route('**/kube-bootstrap-lab_bg.wasm', (route) => route.fulfill({ status: 404, body: 'not found' }));
@@ -80,27 +86,32 @@ async function failures(browser) {
       check(new URL(host.url).origin !== new URL(lab.url).origin, `${tag}: the page is on another origin than the lab`);
       await page.goto(host.url);
       if (wasm404) {
-        await page.locator('#lab .lab-failure').waitFor({ timeout: 20000 }).catch(() => {});
+        await page.locator(`${MOUNTED} .lab-failure`).waitFor({ timeout: 20000 }).catch(() => {});
         await page.locator('kube-bootstrap-lab .lab-failure').waitFor({ timeout: 20000 }).catch(() => {});
       } else {
         await page.waitForLoadState('networkidle');
-        await page.waitForTimeout(1000);
       }
-      for (const [name, sel] of [['mount()', '#lab'], ['the element', 'kube-bootstrap-lab']]) {
+      const roads = [['mount()', MOUNTED], ['the element', 'kube-bootstrap-lab']];
+      for (const [road, sel] of roads) {
         const [box, text, link] = [await shown(page.locator(sel)), await shown(page.locator(`${sel} p:has(a[target=_blank])`)), await shown(page.locator(`${sel} a[target=_blank]`))];
         const href = await page.locator(`${sel} a[target=_blank]`).first().getAttribute('href').catch(() => '');
         check(box.w > 0 && box.h > 0 && text.visible && text.h > 0 && link.visible && link.w > 0 && href.startsWith(`${lab.url}index.html?`),
-          `${tag}: ${name} shows its fallback text and link (box ${box.w}×${box.h}, text ${text.w}×${text.h}, link ${link.w}×${link.h} to ${href})`);
+          `${tag}: ${road} shows its fallback text and link (box ${box.w}×${box.h}, text ${text.w}×${text.h}, link ${link.w}×${link.h} to ${href})`);
         if (wasm404) {
           const told = await shown(page.locator(`${sel} .lab-failure`));
-          check(told.visible && told.h > 0, `${tag}: ${name} says the lab could not be loaded, beside the fallback (${told.w}×${told.h})`);
+          check(told.visible && told.h > 0, `${tag}: ${road} says the lab could not be loaded, beside the fallback (${told.w}×${told.h})`);
         }
       }
-      await page.screenshot({ path: `${ARTIFACTS}/readme-snippets-${cors ? 'wasm-404' : 'no-cors'}.png`, fullPage: true });
+      // The iframe's way in is outside the frame: whatever the frame shows, its link is there.
+      const frameLink = page.locator('iframe[data-kube-bootstrap-lab] ~ p a[target=_blank]');
+      await frameLink.scrollIntoViewIfNeeded().catch(() => {});
+      const [fl, fhref] = [await shown(frameLink), (await frameLink.first().getAttribute('href').catch(() => null)) ?? ''];
+      check(fl.visible && fl.w > 0 && fhref.startsWith(`${lab.url}index.html?`), `${tag}: the iframe's link to the lab shows under it (${fl.w}×${fl.h} to ${fhref})`);
+      await page.screenshot({ path: `${ARTIFACTS}/readme-snippets-${name}.png`, fullPage: true });
     } finally {
       await context.close();
       host.close();
-      lab.close();
+      if (!down) lab.close();
     }
   }
 }
@@ -110,18 +121,18 @@ async function failures(browser) {
 async function heights(browser) {
   const lab = await serve(PACKAGE);
   const snippet = await snippets(lab);
-  const host = await hostPage(join(ARTIFACTS, 'host-heights'), `${snippet('element')}\n<p>More prose.</p>\n${snippet('mount')}\n<p>And more.</p>\n${snippet('iframe')}`);
+  const host = await hostPage(join(ARTIFACTS, 'host-heights'), `${snippet('element')}\n<p>More prose.</p>\n${snippet('mount')}\n<p>And more.</p>\n${snippet('iframe')}`, snippet('loader'));
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const measure = () => page.evaluate(() => [
     document.querySelector('kube-bootstrap-lab').getBoundingClientRect().height,
-    document.getElementById('lab').getBoundingClientRect().height,
+    document.querySelector('[data-kube-bootstrap-lab-mount]').getBoundingClientRect().height,
     parseFloat(document.querySelector('iframe[data-kube-bootstrap-lab]').style.height),
   ].map(Math.round));
   try {
     await page.goto(host.url);
     await page.locator(`kube-bootstrap-lab ${RENDERED}`).waitFor({ timeout: 30000 });
-    await page.locator(`#lab ${RENDERED}`).waitFor({ timeout: 30000 });
+    await page.locator(`${MOUNTED} ${RENDERED}`).waitFor({ timeout: 30000 });
     await page.locator('iframe[data-kube-bootstrap-lab]').scrollIntoViewIfNeeded();
     await page.frameLocator('iframe[data-kube-bootstrap-lab]').locator(RENDERED_PAGE).waitFor({ timeout: 30000 });
     await page.evaluate(() => window.scrollTo(0, 0));
