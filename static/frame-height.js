@@ -5,7 +5,8 @@
 //   the one line and link the lab shows when it cannot load;
 // - while the lab docks its tour card to the bottom of its window (`dock`: a narrow column, a
 //   phone), the frame is capped at the part of this page's viewport that no sticky or fixed
-//   header covers: the lab scrolls inside it, and the card with Next stays on screen.
+//   bar covers, measured again as the page scrolls: the lab scrolls inside it, and the card
+//   with Next stays on screen.
 // A frame that stays silent for 15 s once it is on screen (or has loaded) holds no lab (a 404
 // page, a server that refuses to be framed, a blocked page): it shrinks, and a line after it says
 // so with a link that opens the lab in its own tab. The lab reports from its first view on, before
@@ -64,6 +65,19 @@ addEventListener("message", (event) => {
 addEventListener("resize", () => {
   for (const frame of frames()) size(frame);
 });
+// A sticky bar covers the top only once the page has scrolled it there (VitePress's local nav on
+// a phone sits under the navbar at the top of the page, stuck at 0 further down), and a theme's
+// header may hide as the page scrolls: a docked frame's cap is measured again as the page
+// scrolls, once a frame.
+let pending = false;
+addEventListener("scroll", () => {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => {
+    pending = false;
+    for (const frame of frames()) if (reports.get(frame)?.dock) size(frame);
+  });
+}, { passive: true });
 
 /** How long a frame on screen may stay silent before it is taken as failed (ms). */
 const SILENT_MS = 15000;

@@ -425,7 +425,18 @@ pub(crate) fn use_step_reveal<K: PartialEq + Clone + 'static>(
             let window = window_of(&lab)?;
             let on_end = {
                 let (lab, revealed) = (lab.clone(), revealed.clone());
-                Closure::<dyn FnMut()>::new(move || reveal_first(&lab, &revealed))
+                let top = Cell::new(f64::NAN);
+                Closure::<dyn FnMut()>::new(move || {
+                    let now = host_top(&lab);
+                    // A host's bar that stuck as the page scrolled to the parts (VitePress's
+                    // local nav on a phone), or a header that hid: what covers the top changed,
+                    // so the parts come out again below it while the step settles.
+                    if settling(&lab, &revealed) && now != top.get() {
+                        try_reveal(&lab);
+                    }
+                    reveal_first(&lab, &revealed);
+                    top.set(now);
+                })
             };
             let scrolled = EventListener::new(&window, "scrollend", on_end);
             Some((scrolled, Settling::watch(&lab, &window, revealed)))
@@ -452,6 +463,11 @@ fn reveal_first(lab: &Element, revealed: &Revealed) {
 /// settles (ms).
 const SETTLING_MS: f64 = 1500.0;
 
+/// Whether the step's parts were revealed, and not longer than SETTLING_MS ago.
+fn settling(lab: &Element, revealed: &Revealed) -> bool {
+    revealed.get().is_some_and(|t| page_now(lab) - t <= SETTLING_MS)
+}
+
 /// While a step's stage settles (its rows and texts fitted a frame or more after it is drawn,
 /// the card's text wrapped, a host page's script sizing the lab's iframe to the viewport), each
 /// change of the stage's or the card's size, or of the lab's window, brings the step's parts
@@ -470,7 +486,7 @@ impl Settling {
         let again: Rc<dyn Fn()> = {
             let lab = lab.clone();
             Rc::new(move || {
-                if revealed.get().is_some_and(|t| page_now(&lab) - t <= SETTLING_MS) {
+                if settling(&lab, &revealed) {
                     try_reveal(&lab);
                 }
             })
