@@ -192,7 +192,15 @@ try {
   if (part('sites')) {
     for (const [name, build] of builders) {
       if (!sites.includes(name)) continue;
-      const site = await build(work);
+      // The build is the first check: the README's snippets, pasted as they are, must build.
+      let site;
+      try {
+        site = await build(work);
+      } catch (e) {
+        check(false, `${name}: the site builds with the README's element, declared mount and iframe snippets pasted verbatim (${String(e.stderr ?? e.message).trim().split('\n').slice(-6).join(' / ')})`);
+        continue;
+      }
+      if (site.roads.readme) check(true, `${site.name}: the site builds with the README's element, declared mount and iframe snippets pasted verbatim`);
       if (site.builds?.length > 1) {
         const [a, b] = site.builds;
         check(a.page.length > 0 && a.page === b.page, `Hugo ${a.version} and Hugo ${b.version} write the same page with the shortcodes (${a.page.length} and ${b.page.length} characters)`);

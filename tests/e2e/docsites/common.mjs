@@ -34,3 +34,28 @@ export const INLINE = {
     ],
   },
 };
+
+/** The README's snippet `name` (`<!-- snippet:NAME -->` and its fenced block), as it is, with only
+ *  its address of the lab (`http://127.0.0.1:8080/`) replaced by `base`, where the site serves
+ *  the package: what a reader pastes into the site's Markdown. */
+export function readme(name, base) {
+  const text = readFileSync('README.md', 'utf8');
+  const m = text.match(new RegExp(`<!-- snippet:${name} -->\\s*\`\`\`html\\n([\\s\\S]*?)\`\`\``));
+  if (!m) throw new Error(`README has no snippet ${name}`);
+  return m[1].replaceAll('http://127.0.0.1:8080/', base).trimEnd();
+}
+
+/** The README's element, declared mount and iframe, each pasted in a <div id> of the page's own
+ *  (the snippets have no id; the wrapper addresses them and leaves their text as it is), for
+ *  Markdown: one HTML block each, with blank lines between them. */
+export const README_IDS = { element: 'readme-element', mount: 'readme-mount', iframe: 'readme-iframe' };
+export function readmeBlocks(base, between = ['The README\'s declared mount:', 'The README\'s iframe:']) {
+  const block = (name) => `<div id="${README_IDS[name]}">\n${readme(name, base)}\n</div>`;
+  return `${block('element')}\n\n${between[0]}\n\n${block('mount')}\n\n${between[1]}\n\n${block('iframe')}`;
+}
+
+/** The roads of the README's snippets, for drive.mjs: the mounted road by the wrapper's id. */
+export const README_ROADS = {
+  mounted: { id: README_IDS.mount, tour: 'lease-crash-vs-stop', what: "README's declared mount", phone: true },
+  readme: { element: README_IDS.element, mount: README_IDS.mount, iframe: README_IDS.iframe },
+};

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { serve } from '../serve.mjs';
-import { ARTIFACTS, RENDERED, check } from '../harness.mjs';
+import { ARTIFACTS, RENDERED, RENDERED_PAGE, check } from '../harness.mjs';
 import { INLINE, TRAINER, steps } from './common.mjs';
 
 const MIN_CLEAR = 0.9;
@@ -66,7 +66,11 @@ export function watch(page) {
 function probe(road) {
   const full = road.full !== false;
   const frame = road.frame ? document.querySelector(road.frame) : null;
-  const root = frame ? frame.contentDocument : document.getElementById(road.id)?.shadowRoot;
+  // The lab's host: the element of the id, or (the README's snippets have no id; the page wraps
+  // one in a <div id>) the first lab host inside it.
+  const host = frame ? null : document.getElementById(road.id);
+  const root = frame ? frame.contentDocument
+    : host?.shadowRoot ?? host?.querySelector('[data-kube-bootstrap-lab-mount], kube-bootstrap-lab')?.shadowRoot;
   if (!root) return null;
   const fr = frame?.getBoundingClientRect();
   const off = frame ? { x: fr.left + frame.clientLeft, y: fr.top + frame.clientTop, w: frame.clientWidth, h: frame.clientHeight } : { x: 0, y: 0, w: Infinity, h: Infinity };
@@ -386,6 +390,24 @@ async function driveView(browser, site, server, view) {
       let s = await size();
       for (let end = Date.now() + 10000; !fits(s) && Date.now() < end; s = await size()) await sleep(200);
       check(fits(s), `${tag}: frame-height.js sizes the iframe to its content, or to the viewport less the header while the tour docks (frame ${s.frame}px, content ${s.content}px, cap ${s.cap}px)`);
+    }
+    // The README's snippets pasted as they are into the site's Markdown: each renders its lab
+    // (the element and the declared mount in their shadow root, the iframe in its page).
+    if (site.roads.readme) {
+      const { element: re, mount: rm, iframe: rf } = site.roads.readme;
+      for (const [what, id] of [['element', re], ['declared mount', rm]]) {
+        const lab = page.locator(`#${id}`).locator(what === 'element' ? 'kube-bootstrap-lab' : '[data-kube-bootstrap-lab-mount]').first();
+        await lab.scrollIntoViewIfNeeded().catch(() => {});
+        const ok = await page.waitForFunction((sel) => !!document.querySelector(sel)?.shadowRoot?.querySelector('.kube-bootstrap-lab-app > .lab'),
+          `#${id} ${what === 'element' ? 'kube-bootstrap-lab' : '[data-kube-bootstrap-lab-mount]'}`, { timeout: 30000 }).then(() => true, () => false);
+        check(ok, `${tag}: the README's ${what} snippet, pasted verbatim, renders its lab (.kube-bootstrap-lab-app > .lab in its shadow root)`);
+      }
+      const frame = page.locator(`#${rf} iframe[data-kube-bootstrap-lab]`);
+      await frame.scrollIntoViewIfNeeded().catch(() => {});
+      const ok = await page.frameLocator(`#${rf} iframe[data-kube-bootstrap-lab]`).locator(RENDERED_PAGE).waitFor({ timeout: 30000 }).then(() => true, () => false);
+      const link = await page.locator(`#${rf} iframe ~ p a[target=_blank]`).isVisible().catch(() => false);
+      check(ok && link, `${tag}: the README's iframe snippet, pasted verbatim, renders its lab in the frame (${ok}), its link under it (${link})`);
+      if (!wide) await page.screenshot({ path: `${ARTIFACTS}/docsite-${site.name.toLowerCase()}-${view.name}-readme-iframe.png` });
     }
     const violations = await seen.violations();
     check(violations.length === 0, `${tag}: no Content-Security-Policy violation ${violations.join('; ')}`);

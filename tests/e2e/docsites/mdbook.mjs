@@ -1,11 +1,12 @@
 // The mdBook book of tests/e2e/docsites.mjs, written as docs/embedding.md tells: the tarball unpacked
 // into src/, raw HTML in the chapter's Markdown (mdBook 0.5.4 keeps scripts, iframes and custom
-// elements). Its chapter: the element with a tour, a second element (a sandbox), a trainer's
-// tour by `tour-src`, and an iframe.
+// elements). Its chapter: the README's loader line, the element with a tour, a second element (a
+// sandbox), a trainer's tour by `tour-src`, and the README's element, declared mount and iframe
+// snippets pasted as they are (the mounted road and the iframe's are the README's).
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TARBALL, TRAINER, fallback, trainerTour } from './common.mjs';
+import { README_ROADS, TARBALL, TRAINER, fallback, readme, readmeBlocks, trainerTour } from './common.mjs';
 
 export async function buildBook(work) {
   const dir = join(work, 'book');
@@ -19,7 +20,7 @@ export async function buildBook(work) {
 
 Every cluster has a \`default/kubernetes\` Service that no manifest defines. Take the tour:
 
-<script type="module" src="kube-bootstrap-lab/embed.js"></script>
+${readme('loader', 'kube-bootstrap-lab/')}
 <kube-bootstrap-lab id="lab-tour" tour="etcd-outage" controls="minimal">
   ${fallback('kube-bootstrap-lab/index.html?tour=etcd-outage&controls=minimal')}
 </kube-bootstrap-lab>
@@ -36,24 +37,12 @@ Your trainer's tour:
   ${fallback(`kube-bootstrap-lab/index.html?tour-src=../tours/${TRAINER.file}&controls=minimal`)}
 </kube-bootstrap-lab>
 
-Or mounted by a script of the book's (mount(), in a shadow root on the div):
+The README's snippets, pasted as they are (its address of the lab made the book's,
+\`kube-bootstrap-lab/\`), each in a div of the page's own: the element,
 
-<div id="lab-mount">
-  ${fallback('kube-bootstrap-lab/index.html?tour=lease-crash-vs-stop')}
-</div>
-<script type="module" src="lab-mount.js"></script>
-
-Or the same lab in an iframe:
-
-<iframe data-kube-bootstrap-lab title="kube-bootstrap-lab" loading="lazy" style="display: block; width: 100%; height: 900px; border: 0"
-  src="kube-bootstrap-lab/index.html?tour=kubernetes-service&controls=minimal"></iframe>
-<script type="module" src="kube-bootstrap-lab/frame-height.js"></script>
+${readmeBlocks('kube-bootstrap-lab/')}
 
 That is the whole mechanism.
-`);
-  // A file of the book, not an inline script: the page's policy allows none.
-  await writeFile(join(dir, 'src/lab-mount.js'), `import { mount } from "./kube-bootstrap-lab/embed.js";
-await mount(document.getElementById("lab-mount"), { tour: "lease-crash-vs-stop", theme: "page" });
 `);
   execFileSync('mdbook', ['build', dir], { stdio: 'pipe' });
   return {
@@ -62,10 +51,11 @@ await mount(document.getElementById("lab-mount"), { tour: "lease-crash-vs-stop",
     page: 'lab.html',
     roads: {
       element: { id: 'lab-tour', tour: 'etcd-outage' },
-      mounted: { id: 'lab-mount', tour: 'lease-crash-vs-stop' },
+      mounted: README_ROADS.mounted,
       sandbox: { id: 'lab-sandbox' },
       trainer: { id: 'lab-trainer' },
-      iframe: { frame: 'iframe[data-kube-bootstrap-lab]', tour: 'kubernetes-service' },
+      iframe: { frame: '#readme-iframe iframe[data-kube-bootstrap-lab]', tour: 'kubernetes-service' },
+      readme: README_ROADS.readme,
     },
   };
 }
