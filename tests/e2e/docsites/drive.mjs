@@ -247,7 +247,7 @@ async function takeTour(page, road, n, onStep = async () => {}) {
     await onStep(i, m);
     if (i + 1 === n) break;
     if (m.next?.seen) await page.mouse.click(m.next.x, m.next.y);
-    else await (road.frame ? page.frameLocator(road.frame) : page.locator(`#${road.id}`)).locator('#tour-next').first().click();
+    else await (road.frame ? page.frameLocator(road.frame).first() : page.locator(`#${road.id}`)).locator('#tour-next').first().click();
   }
   return out;
 }
@@ -367,8 +367,8 @@ async function driveView(browser, site, server, view) {
     }
 
     // The iframe: its tour, then its height.
-    await page.locator(iframe.frame).scrollIntoViewIfNeeded();
-    await page.frameLocator(iframe.frame).locator('#tour-progress').waitFor({ timeout: 30000 });
+    await page.locator(iframe.frame).first().scrollIntoViewIfNeeded();
+    await page.frameLocator(iframe.frame).first().locator('#tour-progress').waitFor({ timeout: 30000 });
     await scrollTo(page, iframe);
     if (iframe.title) {
       const fm = await titled(page, iframe, iframe.title);

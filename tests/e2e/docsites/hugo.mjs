@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { INLINE, TARBALL, TRAINER, trainerTour } from './common.mjs';
+import { INLINE, README_ROADS, TARBALL, TRAINER, readme, readmeBlocks, trainerTour } from './common.mjs';
 
 /** The current Hugo that scripts/setup.sh installs beside Debian's (same version there). */
 export const HUGO_NEW = { version: '0.168.0', bin: 'target/tools/hugo-0.168.0/hugo' };
@@ -81,6 +81,14 @@ Or the trainer's tour in an iframe (its address relative to this page, a file of
 
 {{< kube-bootstrap-lab tour-src="tours/${TRAINER.file}" controls="minimal" iframe="true" >}}
 
+The README's snippets, pasted as they are (its address of the lab made the site's,
+\`/kube-bootstrap-lab/\`), with its loader line before them, each in a div of the page's own
+(raw HTML in Markdown: the site sets Goldmark's \`unsafe\`): the element,
+
+${readme('loader', '/kube-bootstrap-lab/')}
+
+${readmeBlocks('/kube-bootstrap-lab/')}
+
 That is the whole mechanism.
 `;
 
@@ -105,6 +113,10 @@ export async function buildHugo(work) {
   await writeFile(join(dir, 'config.toml'), `baseURL = "http://127.0.0.1/"
 title = "Kubernetes training"
 disableKinds = ["taxonomy", "term", "RSS", "sitemap"]
+# The README's snippets are raw HTML in the Markdown: Goldmark drops them without this
+# ("<!-- raw HTML omitted -->"); the shortcodes need it not.
+[markup.goldmark.renderer]
+unsafe = true
 `);
   await writeFile(join(dir, 'static/book.css'), BOOK_CSS);
   await writeFile(join(dir, 'layouts/_default/single.html'), LAYOUT);
@@ -130,6 +142,8 @@ disableKinds = ["taxonomy", "term", "RSS", "sitemap"]
       trainer: { id: 'lab-trainer' },
       inline: { id: 'lab-inline' },
       iframe: { frame: 'iframe[data-kube-bootstrap-lab]', tour: 'our-outage', title: TRAINER.title, steps: TRAINER.steps },
+      mounted: README_ROADS.mounted,
+      readme: README_ROADS.readme,
     },
   };
 }

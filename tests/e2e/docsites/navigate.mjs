@@ -17,14 +17,17 @@ function census(ids) {
   const APP = '.kube-bootstrap-lab-app';
   const deep = (root) => [...root.querySelectorAll('*')].reduce((n, el) => n + (el.shadowRoot ? deep(el.shadowRoot) : 0), root.querySelectorAll(APP).length);
   const hosts = Object.fromEntries(ids.map((id) => {
-    const el = document.getElementById(id);
+    // The id's element, or the lab host inside it (the README's snippets are wrapped in a <div id>).
+    const byId = document.getElementById(id);
+    const el = byId && !byId.shadowRoot ? byId.querySelector('[data-kube-bootstrap-lab-mount], kube-bootstrap-lab') ?? byId : byId;
     return [id, el ? (el.shadowRoot?.querySelectorAll(APP).length ?? 0) + el.querySelectorAll(APP).length : null];
   }));
   return { hosts, total: deep(document), frames: document.querySelectorAll('iframe[data-kube-bootstrap-lab]').length };
 }
 
-/** One lab per host, none elsewhere, one lab iframe. */
-const onePerHost = (c, ids) => ids.every((id) => c.hosts[id] === 1) && c.total === ids.length && c.frames === 1;
+/** One lab per host, none elsewhere, the page's lab iframes (one, or two with the README's). */
+let FRAMES = 1;
+const onePerHost = (c, ids) => ids.every((id) => c.hosts[id] === 1) && c.total === ids.length && c.frames === FRAMES;
 
 /** In the page: the JavaScript heap is measured by CDP; this reads the lab's wasm memory (the
  *  module's exports, which its init returns again once initialised), in bytes, or null. */
@@ -51,8 +54,8 @@ async function rendered(page, site, ids, frame = true) {
   for (const id of ids) await page.locator(`#${id}`).locator(RENDERED).first().waitFor({ timeout: 30000 });
   if (frame) {
     const { iframe } = site.roads;
-    await page.locator(iframe.frame).scrollIntoViewIfNeeded();
-    await page.frameLocator(iframe.frame).locator(RENDERED_PAGE).waitFor({ timeout: 30000 });
+    await page.locator(iframe.frame).first().scrollIntoViewIfNeeded();
+    await page.frameLocator(iframe.frame).first().locator(RENDERED_PAGE).waitFor({ timeout: 30000 });
   }
   return page.evaluate(census, ids);
 }
@@ -70,7 +73,9 @@ export async function navigateSite(browser, site) {
   const page = await context.newPage();
   const seen = watch(page);
   const tag = `${site.name}, client-side navigation`;
-  const ids = Object.values(site.roads).filter((r) => r.id).map((r) => r.id);
+  const { readme } = site.roads;
+  const ids = [...new Set([...Object.values(site.roads).filter((r) => r.id).map((r) => r.id), ...(readme ? [readme.element, readme.mount] : [])])];
+  FRAMES = readme && !site.roads.iframe.frame.includes(`#${readme.iframe}`) ? 2 : 1;
   const [home, lab] = [`/${site.nav.index}`, `/${site.page}`];
   // A mark of this document: gone if the site loaded a page instead of swapping one in.
   const stayed = () => page.evaluate(() => window.__docsiteMark === 'home').catch(() => false);
