@@ -197,7 +197,10 @@ try {
       try {
         site = await build(work);
       } catch (e) {
-        check(false, `${name}: the site builds with the README's element, declared mount and iframe snippets pasted verbatim (${String(e.stderr ?? e.message).trim().split('\n').slice(-6).join(' / ')})`);
+        const out = String(e.stderr ?? e.message);
+        await writeFile(join(ARTIFACTS, `build-${name}.log`), `${e.message}\n${out}`);
+        const said = out.split('\n').filter((l) => /error/i.test(l)).slice(0, 4).join(' / ') || out.trim().split('\n').slice(-6).join(' / ');
+        check(false, `${name}: the site builds with the README's element, declared mount and iframe snippets pasted verbatim (${said}; all in ${ARTIFACTS}/build-${name}.log)`);
         continue;
       }
       if (site.roads.readme) check(true, `${site.name}: the site builds with the README's element, declared mount and iframe snippets pasted verbatim`);

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { INLINE, TARBALL, TRAINER, trainerTour } from './common.mjs';
+import { INLINE, README_ROADS, TARBALL, TRAINER, readmeBlocks, trainerTour } from './common.mjs';
 
 const PACKAGES = resolve('tests/e2e/docusaurus/node_modules');
 
@@ -28,6 +28,21 @@ export async function buildDocusaurus(work) {
   await mkdir(join(dir, 'static/tours'), { recursive: true });
   await writeFile(join(dir, `static/tours/${TRAINER.file}`), trainerTour());
   await writeFile(join(dir, 'src/inline-tour.json'), `${JSON.stringify(INLINE.tour, null, 2)}\n`);
+  // The README's snippets, pasted as they are, their address of the lab the site's (under its
+  // baseUrl), into a Markdown page of their own: MDX (the lab page's format) cannot take the
+  // iframe's `style="…"` (React: "The `style` prop expects a mapping from style properties to
+  // values, not a string", the build fails); the config's `markdown.format: 'detect'` reads a .md
+  // page as CommonMark, whose raw HTML Docusaurus takes by rehype-raw. The loader is the config's
+  // `scripts` entry.
+  await writeFile(join(dir, 'docs/guide/snippets.md'), `---
+title: The README's snippets
+---
+The lab, as the README writes it: the element,
+
+${readmeBlocks('/training/kube-bootstrap-lab/')}
+
+That is the whole mechanism.
+`);
   // Served at /training/: the build goes to a folder of that name.
   const served = join(work, 'docusaurus-served');
   const started = Date.now();
@@ -41,6 +56,8 @@ export async function buildDocusaurus(work) {
     name: 'Docusaurus',
     root: served,
     page: 'training/docs/guide/lab/',
+    // The README's snippets and the mounted road (the README's declared div) are on this page.
+    readmePage: 'training/docs/guide/snippets/',
     dark: { toggle: 'nav.navbar button[title*="mode"]', isDark: 'html[data-theme=dark]' },
     // The home page's own link to the lab page: Docusaurus's router takes it.
     nav: { index: 'training/', link: 'main a[href="/training/docs/guide/lab/"]' },
@@ -52,6 +69,8 @@ export async function buildDocusaurus(work) {
       trainer: { id: 'lab-trainer' },
       inline: { id: 'lab-inline' },
       iframe: { frame: 'iframe[data-kube-bootstrap-lab]', tour: 'kubernetes-service' },
+      mounted: README_ROADS.mounted,
+      readme: README_ROADS.readme,
     },
   };
 }

@@ -294,6 +294,21 @@ async function driveView(browser, site, server, view) {
   const tag = `${site.name} (${view.name} px)`;
   const { element, sandbox, trainer, inline, iframe } = site.roads;
   const wide = view.name === '1280';
+  const mountedRoad = async () => {
+    // mount() where the site has a recipe for it (a script of the site's own, or the declarative
+    // mount: a div that embed.js finds), at 1280 px, and at 390 px where the site's road says
+    // `phone`: on the 390 px phone, mdBook's menu bar that hides and comes back as the page
+    // scrolls left a tall part (etcd at step 3 of lease-crash-vs-stop) 0.88 clear in one run of four.
+    if (site.roads.mounted && (wide || site.roads.mounted.phone)) {
+      const mounted = site.roads.mounted;
+      await page.locator(`#${mounted.id}`).locator(RENDERED).waitFor({ timeout: 30000 });
+      await scrollTo(page, mounted);
+      const nm = steps(mounted.tour);
+      report(tag, mounted.what ?? 'mount()', nm, await takeTour(page, mounted, nm, async (i) => {
+        if (i === 0 || i === 2) await page.screenshot({ path: `${ARTIFACTS}/docsite-${site.name.toLowerCase()}-${view.name}-mount-s${i + 1}.png` });
+      }));
+    }
+  };
   try {
     const response = await page.goto(`${server.url}${site.page}`);
     if (wide) check(!!response.headers()['content-security-policy'], `${tag}: the page is served under a Content-Security-Policy`);
@@ -331,19 +346,7 @@ async function driveView(browser, site, server, view) {
         `${tag}: and the reader stays where they were (${before.progress} at ${before.clock} before the switch, ${after?.progress} at ${after?.clock} after)`);
     }
 
-    // mount() where the site has a recipe for it (a script of the site's own, or the declarative
-    // mount: a div that embed.js finds), at 1280 px, and at 390 px where the site's road says
-    // `phone`: on the 390 px phone, mdBook's menu bar that hides and comes back as the page
-    // scrolls left a tall part (etcd at step 3 of lease-crash-vs-stop) 0.88 clear in one run of four.
-    if (site.roads.mounted && (wide || site.roads.mounted.phone)) {
-      const mounted = site.roads.mounted;
-      await page.locator(`#${mounted.id}`).locator(RENDERED).waitFor({ timeout: 30000 });
-      await scrollTo(page, mounted);
-      const nm = steps(mounted.tour);
-      report(tag, mounted.what ?? 'mount()', nm, await takeTour(page, mounted, nm, async (i) => {
-        if (i === 0 || i === 2) await page.screenshot({ path: `${ARTIFACTS}/docsite-${site.name.toLowerCase()}-${view.name}-mount-s${i + 1}.png` });
-      }));
-    }
+    if (!site.readmePage) await mountedRoad();
 
     // A trainer's tour by tour-src, and one written in the page: their titles show; the trainer's plays a step on.
     await scrollTo(page, trainer);
@@ -390,6 +393,12 @@ async function driveView(browser, site, server, view) {
       let s = await size();
       for (let end = Date.now() + 10000; !fits(s) && Date.now() < end; s = await size()) await sleep(200);
       check(fits(s), `${tag}: frame-height.js sizes the iframe to its content, or to the viewport less the header while the tour docks (frame ${s.frame}px, content ${s.content}px, cap ${s.cap}px)`);
+    }
+    // A site whose lab page cannot take the README's snippets has them, and the mounted road,
+    // on a page of their own (readmePage), driven last.
+    if (site.readmePage) {
+      await page.goto(`${server.url}${site.readmePage}`);
+      await mountedRoad();
     }
     // The README's snippets pasted as they are into the site's Markdown: each renders its lab
     // (the element and the declared mount in their shadow root, the iframe in its page).

@@ -73,8 +73,9 @@ export async function navigateSite(browser, site) {
   const page = await context.newPage();
   const seen = watch(page);
   const tag = `${site.name}, client-side navigation`;
-  const { readme } = site.roads;
-  const ids = [...new Set([...Object.values(site.roads).filter((r) => r.id).map((r) => r.id), ...(readme ? [readme.element, readme.mount] : [])])];
+  // The README's snippets count where they are on the lab page (not on a page of their own).
+  const readme = site.readmePage ? null : site.roads.readme;
+  const ids = [...new Set([...Object.values(site.roads).filter((r) => r.id && !(site.readmePage && r === site.roads.mounted)).map((r) => r.id), ...(readme ? [readme.element, readme.mount] : [])])];
   FRAMES = readme && !site.roads.iframe.frame.includes(`#${readme.iframe}`) ? 2 : 1;
   const [home, lab] = [`/${site.nav.index}`, `/${site.page}`];
   // A mark of this document: gone if the site loaded a page instead of swapping one in.

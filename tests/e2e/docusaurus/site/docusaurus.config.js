@@ -11,7 +11,12 @@ export default {
   onBrokenLinks: 'throw',
   // No favicon file: the browser would ask for /favicon.ico and log its 404.
   headTags: [{ tagName: 'link', attributes: { rel: 'icon', href: 'data:,' } }],
-  markdown: { hooks: { onBrokenMarkdownLinks: 'throw' } },
+  // The README's loader, on every page (the declared mount and the element written in MDX; the
+  // component loads the same file itself): Docusaurus does not add the baseUrl to it.
+  scripts: [{ src: '/training/kube-bootstrap-lab/embed.js', type: 'module' }],
+  // .md pages as CommonMark (raw HTML by rehype-raw), .mdx as MDX: the README's iframe snippet,
+  // pasted in docs/guide/snippets.md, has a style="…" string that MDX's JSX cannot take.
+  markdown: { format: 'detect', hooks: { onBrokenMarkdownLinks: 'throw' } },
   presets: [
     ['classic', {
       docs: { routeBasePath: 'docs' },
