@@ -4,14 +4,15 @@
 // Markdown excluded, embed.js loaded on every page by `extra_javascript` as a module (it sizes
 // the iframe too); instant navigation (Material swaps the page in without loading it), sticky tabs under
 // the header and the light/dark palette toggle. The lab page (/lab/) has the element (following
-// the palette by theme="page"), a declarative mount, a sandbox element, a trainer's tour by
-// `tour-src` and an iframe; the home page links to it.
+// the palette by theme="page"), a sandbox element, a trainer's tour by `tour-src`, and the
+// README's element, declared mount and iframe snippets pasted as they are (the mounted and the
+// iframe roads); the home page links to it.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { TARBALL, TRAINER, fallback, trainerTour } from './common.mjs';
+import { README_ROADS, TARBALL, TRAINER, fallback, readmeBlocks, trainerTour } from './common.mjs';
 
 export const MKDOCS = resolve('target/tools/mkdocs-1.6.1/bin/mkdocs');
 
@@ -71,12 +72,6 @@ Every cluster has a \`default/kubernetes\` Service that no manifest defines. Tak
 </kube-bootstrap-lab>
 </div>
 
-The lease tour, mounted from the page's Markdown (no script of the page's own):
-
-<div id="lab-mount" data-kube-bootstrap-lab-mount="tour=lease-crash-vs-stop&amp;theme=page">
-  ${fallback('../kube-bootstrap-lab/index.html?tour=lease-crash-vs-stop')}
-</div>
-
 Now create a Service of your own:
 
 <div class="kube-bootstrap-lab-block">
@@ -94,13 +89,10 @@ this page is served as \`/lab/\`):
 </kube-bootstrap-lab>
 </div>
 
-Or the same lab in an iframe:
+The README's snippets, pasted as they are (its address of the lab made relative to this page,
+\`../kube-bootstrap-lab/\`), each in a div of the page's own: the element,
 
-<div class="kube-bootstrap-lab-block">
-<iframe data-kube-bootstrap-lab title="kube-bootstrap-lab" loading="lazy" style="display: block; width: 100%; height: calc(100svh - 80px); border: 0"
-  src="../kube-bootstrap-lab/index.html?tour=kubernetes-service&amp;controls=minimal"></iframe>
-<p><a href="../kube-bootstrap-lab/index.html?tour=kubernetes-service&amp;controls=minimal" target="_blank" rel="noopener">Open the lab in its own tab</a></p>
-</div>
+${readmeBlocks('../kube-bootstrap-lab/')}
 
 That is the whole mechanism.
 `;
@@ -136,10 +128,11 @@ export async function buildMkdocs(work) {
     nav: { index: '', link: 'article a[href$="/lab/"]' },
     roads: {
       element: { id: 'lab-tour', tour: 'etcd-outage' },
-      mounted: { id: 'lab-mount', tour: 'lease-crash-vs-stop', what: 'declarative mount', phone: true },
+      mounted: README_ROADS.mounted,
       sandbox: { id: 'lab-sandbox' },
       trainer: { id: 'lab-trainer' },
-      iframe: { frame: 'iframe[data-kube-bootstrap-lab]', tour: 'kubernetes-service' },
+      iframe: { frame: '#readme-iframe iframe[data-kube-bootstrap-lab]', tour: 'kubernetes-service' },
+      readme: README_ROADS.readme,
     },
   };
 }
