@@ -6,15 +6,16 @@
 // and its files copied to docs/public/kube-bootstrap-lab/. embed.js is in every page's head (for
 // the declarative mount), the package's Vue component is registered in the theme, and the lab
 // page (/guide/lab.html) has the component (following the appearance switch), a sandbox element
-// written in the Markdown, a declarative mount, a trainer's tour by `tour-src`, a tour written in
-// the page and the component's iframe; the home page links to it (VitePress navigates there
+// written in the Markdown, the README's element, declared mount and iframe snippets pasted as
+// they are (the mounted road is the README's div), a trainer's tour by `tour-src`, a tour written
+// in the page and the component's iframe (the iframe road: the first lab iframe of the page); the home page links to it (VitePress navigates there
 // without loading a page).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { INLINE, TARBALL, TRAINER, fallback, trainerTour } from './common.mjs';
+import { INLINE, README_ROADS, TARBALL, TRAINER, fallback, readmeBlocks, trainerTour } from './common.mjs';
 
 const PACKAGES = resolve('tests/e2e/vitepress/node_modules');
 
@@ -75,11 +76,10 @@ Now create a Service of your own (the element itself, written in the Markdown):
   ${fallback('/kube-bootstrap-lab/index.html?scenario=crash-one-of-three&amp;panels=services')}
 </kube-bootstrap-lab>
 
-The lease tour, mounted from the page's Markdown (no script of the page's own):
+The README's snippets, pasted as they are (its address of the lab made the site's,
+\`/kube-bootstrap-lab/\`), each in a div of the page's own: the element,
 
-<div id="lab-mount" data-kube-bootstrap-lab-mount="tour=lease-crash-vs-stop&amp;theme=page">
-  ${fallback('/kube-bootstrap-lab/index.html?tour=lease-crash-vs-stop')}
-</div>
+${readmeBlocks('/kube-bootstrap-lab/')}
 
 Your trainer's tour (a file of the site's \`public/tours/\`):
 
@@ -131,11 +131,12 @@ export async function buildVitepress(work) {
     nav: { index: '', link: '.vp-doc a[href^="/guide/lab"]' },
     roads: {
       element: { id: 'lab-tour', tour: 'etcd-outage' },
-      mounted: { id: 'lab-mount', tour: 'lease-crash-vs-stop', what: 'declarative mount', phone: true },
+      mounted: README_ROADS.mounted,
       sandbox: { id: 'lab-sandbox' },
       trainer: { id: 'lab-trainer' },
       inline: { id: 'lab-inline' },
       iframe: { frame: 'iframe[data-kube-bootstrap-lab]', tour: 'kubernetes-service' },
+      readme: README_ROADS.readme,
     },
   };
 }
