@@ -13,7 +13,10 @@
 // it is on the screen, mount() or the declarative mount (`data-kube-bootstrap-lab-mount`), a
 // trainer's tour by tour-src, a tour written in the page, a form that acts on its own element,
 // the site's dark switch (Docusaurus, Material, VitePress), no console error, no policy
-// violation. Where the site navigates client-side (Material, VitePress, Docusaurus;
+// violation. Each site has the README's element, declared mount and iframe snippets pasted into
+// its Markdown as they are (common.mjs readme(); Hugo with Goldmark's `unsafe`, Docusaurus on a
+// CommonMark page): the site builds (a check), each renders its lab, and the declared mount is
+// the mounted road. Where the site navigates client-side (Material, VitePress, Docusaurus;
 // docsites/navigate.mjs), its home page's link to the lab page, Back, Forward and 20 more
 // navigations: every road renders, one lab per host. Then
 // pages on another origin made of the README's snippets: with the lab served without CORS (the
