@@ -117,6 +117,12 @@ const watched = new WeakSet();
 function watch(frame) {
   if (watched.has(frame)) return;
   watched.add(frame);
+  // The snippet sizes the frame by attributes (MDX refuses a style string): what a browser gives
+  // a bare frame, an inset border and an inline box with a gap under it, is taken off here, and
+  // only that (a page's own border or display stays).
+  const s = getComputedStyle(frame);
+  if (s.borderTopStyle === "inset") frame.style.border = "0";
+  if (s.display === "inline") frame.style.display = "block";
   onScreen.observe(frame);
   const ask = () => {
     if (!frame.src || frame.src === "about:blank") return false;

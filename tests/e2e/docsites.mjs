@@ -157,8 +157,9 @@ async function heights(browser) {
     const room = await page.evaluate(() => innerHeight);
     const real = scrolled[2];
     check(Math.abs(real - Math.min(content, room)) <= 2, `the README's iframe in a 750 px column is its content capped at the viewport (${real} px; content ${content} px, viewport ${room} px)`);
-    const start = await page.evaluate((css) => { const d = document.createElement('div'); d.style.height = css; document.body.append(d); const h = d.getBoundingClientRect().height; d.remove(); return Math.round(h); },
-      snippet('iframe').match(/height: (calc\([^)]*\)|\d+px)/)?.[1]);
+    const look = await page.evaluate(() => { const s = getComputedStyle(document.querySelector('iframe[data-kube-bootstrap-lab]')); return `${s.borderTopWidth} ${s.borderTopStyle}, ${s.display}`; });
+    check(look === '0px none, block', `the README's iframe, sized by attributes, loses a bare frame's border and inline box (${look})`);
+    const start = Number(snippet('iframe').match(/<iframe[^>]*\sheight="(\d+)"/)?.[1]);
     check(Math.abs(start - real) <= 80, `the README's iframe start height (${start} px here) is within 80 px of its height once the lab reports (${real} px)`);
     // The fallback's life: kept until the lab renders, removed then, put back by unmount().
     const life = await page.evaluate(async (embed) => {

@@ -176,7 +176,7 @@ async function readmeSnippets(browser, server) {
   await writeFile(`${dir}/index.html`, `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
 ${snippet('loader')}</head><body>
 <h1>A docs page on another origin</h1><p>Some prose.</p>
-${snippet('iframe').replace(/height: [^;"]+/, 'height: 640px') /* the messages, not the snippet's start, must size it */}
+${snippet('iframe').replace(/(<iframe[^>]*\sheight=")\d+"/, '$1640"') /* the messages, not the snippet's start, must size it */}
 <p>More prose.</p>
 ${snippet('mount')}
 <p>And more.</p>

@@ -29,12 +29,10 @@ export async function buildDocusaurus(work) {
   await writeFile(join(dir, `static/tours/${TRAINER.file}`), trainerTour());
   await writeFile(join(dir, 'src/inline-tour.json'), `${JSON.stringify(INLINE.tour, null, 2)}\n`);
   // The README's snippets, pasted as they are, their address of the lab the site's (under its
-  // baseUrl), into a Markdown page of their own: MDX (the lab page's format) cannot take the
-  // iframe's `style="…"` (React: "The `style` prop expects a mapping from style properties to
-  // values, not a string", the build fails); the config's `markdown.format: 'detect'` reads a .md
-  // page as CommonMark, whose raw HTML Docusaurus takes by rehype-raw. The loader is the config's
-  // `scripts` entry.
-  await writeFile(join(dir, 'docs/guide/snippets.md'), `---
+  // baseUrl), into an MDX page of their own (MDX reads their raw HTML as JSX: `class=` and
+  // `&amp;` compile; a `style` string would not, which is why the iframe snippet has none). The
+  // loader is the config's `scripts` entry.
+  await writeFile(join(dir, 'docs/guide/snippets.mdx'), `---
 title: The README's snippets
 ---
 The lab, as the README writes it: the element,

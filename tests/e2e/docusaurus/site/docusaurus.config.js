@@ -14,9 +14,7 @@ export default {
   // The README's loader, on every page (the declared mount and the element written in MDX; the
   // component loads the same file itself): Docusaurus does not add the baseUrl to it.
   scripts: [{ src: '/training/kube-bootstrap-lab/embed.js', type: 'module' }],
-  // .md pages as CommonMark (raw HTML by rehype-raw), .mdx as MDX: the README's iframe snippet,
-  // pasted in docs/guide/snippets.md, has a style="…" string that MDX's JSX cannot take.
-  markdown: { format: 'detect', hooks: { onBrokenMarkdownLinks: 'throw' } },
+  markdown: { hooks: { onBrokenMarkdownLinks: 'throw' } },
   presets: [
     ['classic', {
       docs: { routeBasePath: 'docs' },
