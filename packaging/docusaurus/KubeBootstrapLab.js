@@ -17,7 +17,7 @@
 // lab renders. It follows the site's colour mode (useColorMode) unless given a `theme`: the
 // element applies a new `theme` in place, the reader keeps the tour step, the clock and the state.
 // Changing another option re-renders the lab from that option.
-import React, { useEffect, useRef, useState } from "react";
+import React, { useEffect, useState } from "react";
 import useBaseUrl from "@docusaurus/useBaseUrl";
 import { useColorMode } from "@docusaurus/theme-common";
 
@@ -136,36 +136,16 @@ function LoadFailure({ lang, what }) {
  */
 export function KubeBootstrapLabFrame(props) {
   const base = useBase(props.base);
-  const ref = useRef(null);
   const options = optionsOf(props);
   const tourSrc = useBaseUrl(options["tour-src"] ?? "");
   if (options["tour-src"]) options["tour-src"] = tourSrc;
   const src = pageUrl(base, options, tourText(props.tourFile));
+  // frame-height.js watches every frame of the page, those put in later too, and asks a frame
+  // that has loaded before it for its lab's height.
   useEffect(() => {
-    const frame = ref.current;
-    let gone = false;
-    const ask = () => frame.contentWindow?.postMessage({ type: "kube-bootstrap-lab:request-height", version: 1 }, new URL(frame.src, location.href).origin);
-    import(/* webpackIgnore: true */ `${base}frame-height.js`).then(() => {
-      if (gone) return;
-      // The lab reports its height when it changes; a report sent before frame-height.js listened
-      // is asked for again: at the frame's next load, or now if it has loaded already (a frame
-      // on the site's own origin says so; one on another origin is asked at its load).
-      frame.addEventListener("load", ask);
-      let loaded = false;
-      try {
-        loaded = frame.contentDocument?.readyState === "complete" && frame.contentWindow.location.href !== "about:blank";
-      } catch {
-        loaded = false;
-      }
-      if (loaded) ask();
-    }, () => {});
-    return () => {
-      gone = true;
-      frame.removeEventListener("load", ask);
-    };
-  }, [base, src]);
+    import(/* webpackIgnore: true */ `${base}frame-height.js`).catch(() => {});
+  }, [base]);
   return h("iframe", {
-    ref,
     src,
     "data-kube-bootstrap-lab": "",
     title: props.title ?? "kube-bootstrap-lab",

@@ -161,36 +161,14 @@ export const KubeBootstrapLabFrame = defineComponent({
   name: "KubeBootstrapLabFrame",
   props: { ...PROPS, height: { type: [Number, String], default: undefined }, title: { type: String, default: "kube-bootstrap-lab" } },
   setup(props) {
-    const frame = ref(null);
-    let gone = false;
-    const ask = () => {
-      const f = frame.value;
-      f?.contentWindow?.postMessage({ type: "kube-bootstrap-lab:request-height", version: 1 }, new URL(f.src, location.href).origin);
-    };
+    // frame-height.js watches every frame of the page, those put in later too, and asks a frame
+    // that has loaded before it for its lab's height.
     onMounted(() => {
-      import(/* @vite-ignore */ `${baseOf(props.base)}frame-height.js`).then(() => {
-        const f = frame.value;
-        if (gone || !f) return;
-        // The lab reports its height when it changes; a report sent before frame-height.js
-        // listened is asked for again: at the frame's next load, or now if it has loaded.
-        f.addEventListener("load", ask);
-        let loaded = false;
-        try {
-          loaded = f.contentDocument?.readyState === "complete" && f.contentWindow.location.href !== "about:blank";
-        } catch {
-          loaded = false;
-        }
-        if (loaded) ask();
-      }, () => {});
-    });
-    onBeforeUnmount(() => {
-      gone = true;
-      frame.value?.removeEventListener("load", ask);
+      import(/* @vite-ignore */ `${baseOf(props.base)}frame-height.js`).catch(() => {});
     });
     // `loading` before `src`: a frame the browser creates (a page the router swaps in) starts
     // loading when its src is set, lazily only if it was told so first.
     return () => h("iframe", {
-      ref: frame,
       loading: "lazy",
       src: pageUrl(baseOf(props.base), sited(optionsOf(props)), tourText(props.tourFile)),
       "data-kube-bootstrap-lab": "",
