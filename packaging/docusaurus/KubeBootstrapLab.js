@@ -20,6 +20,7 @@
 import React, { useEffect, useState } from "react";
 import useBaseUrl from "@docusaurus/useBaseUrl";
 import { useColorMode } from "@docusaurus/theme-common";
+import { pageUrl, tourText } from "../page-url.js";
 
 const h = React.createElement;
 /** The element's attributes (static/embed.js: ATTRIBUTES), as the lab page's URL parameters. */
@@ -40,9 +41,6 @@ function optionsOf(props) {
   return out;
 }
 
-/** A tour file given in the page (a string, or the parsed object) as its JSON text. */
-const tourText = (file) => (file == null ? null : typeof file === "string" ? file : JSON.stringify(file));
-
 /** The folder of the lab's files, ending in "/", under the site's baseUrl. */
 function useBase(base) {
   const url = useBaseUrl(base ?? "/kube-bootstrap-lab/");
@@ -57,15 +55,6 @@ function useSiteColorMode() {
   } catch {
     return null;
   }
-}
-
-/** The lab page's address with `options` (and a tour file's text): the fallback's link and the iframe. */
-function pageUrl(base, options, file) {
-  const { link, ...query } = options;
-  const search = new URLSearchParams(query);
-  if (file != null) search.set("tour-file", file);
-  const q = search.toString();
-  return `${base}index.html${q ? `?${q}` : ""}${link ? `#${link.replace(/^#/, "")}` : ""}`;
 }
 
 /** What the page shows until the lab renders, and when it cannot load. */

@@ -27,6 +27,7 @@
 // state. Changing another option re-renders the lab from that option.
 import { defineComponent, h, onBeforeUnmount, onMounted, ref } from "vue";
 import { useData, withBase } from "vitepress";
+import { pageUrl, tourText } from "../page-url.js";
 
 /** The element's attributes (static/embed.js: ATTRIBUTES), as the lab page's URL parameters. */
 const OPTIONS = ["tour", "tour-src", "step", "scenario", "lang", "theme", "controls", "autoplay", "panels", "print", "answers", "link"];
@@ -62,9 +63,6 @@ const BOOLEAN_NAMED = new Set(["controls", "autoplay"]);
 const attributesOf = (options) => Object.fromEntries(Object.entries(options)
   .map(([name, value]) => [BOOLEAN_NAMED.has(name) ? name[0].toUpperCase() + name.slice(1) : name, value]));
 
-/** A tour file given in the page (a string, or the parsed object) as its JSON text. */
-const tourText = (file) => (file == null ? null : typeof file === "string" ? file : JSON.stringify(file));
-
 /** The folder of the lab's files, ending in "/": the site's /kube-bootstrap-lab/ under its base. */
 function baseOf(base) {
   const url = /^[a-z]+:\/\//i.test(base ?? "") ? base : withBase(base ?? "/kube-bootstrap-lab/");
@@ -74,15 +72,6 @@ function baseOf(base) {
 /** The options with a site path in `tour-src` given the site's base, as withBase does. */
 function sited(options) {
   return options["tour-src"] ? { ...options, "tour-src": withBase(options["tour-src"]) } : options;
-}
-
-/** The lab page's address with `options` (and a tour file's text): the fallback's link and the iframe. */
-function pageUrl(base, options, file) {
-  const { link, ...query } = options;
-  const search = new URLSearchParams(query);
-  if (file != null) search.set("tour-file", file);
-  const q = search.toString();
-  return `${base}index.html${q ? `?${q}` : ""}${link ? `#${link.replace(/^#/, "")}` : ""}`;
 }
 
 /** What the page shows until the lab renders, and when it cannot load. */
