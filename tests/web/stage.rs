@@ -58,15 +58,15 @@ async fn the_stage_fits_its_texts_and_refits_only_those_that_changed() {
     );
     // At 8 s the leases' TTLs left have changed; the keys and the Service's address have not.
     seek(8_000).await;
-    until("the stage moved", || fitted() != before).await;
+    // The new texts show a frame before their fit (a loaded machine may show that frame).
+    let anew = |now: &[(String, String, Option<String>)]| {
+        now != before && now.iter().all(|(t, m, _)| m.contains(t.as_str()))
+    };
+    until("the stage moved and fitted its changed texts anew", || anew(&fitted())).await;
     let after = fitted();
     let same = |t: &str| after.iter().find(|(x, _, _)| x == t).map(|(_, m, _)| m.clone());
     let kept = before.iter().filter(|(t, m, _)| same(t).as_deref() == Some(m.as_str())).count();
     assert!(kept > 0, "texts that did not change keep their fit");
-    assert!(
-        after.iter().all(|(t, m, _)| m.contains(t.as_str())),
-        "changed texts are fitted anew: {after:?}"
-    );
     root.remove();
     style.remove();
 }
