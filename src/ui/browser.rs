@@ -15,3 +15,13 @@ pub(crate) fn window() -> Option<web_sys::Window> {
 pub(crate) fn css_px(style: &web_sys::CssStyleDeclaration, property: &str) -> Option<f64> {
     style.get_property_value(property).ok()?.trim_end_matches("px").parse().ok()
 }
+
+/// The pace an end-to-end test set for the page's labs (`window.__kubeBootstrapLabTestPace`,
+/// a number, before the lab opens): their clocks then run that many times faster than real
+/// time ([`Msg::SetPace`](crate::lab::Msg::SetPace)). No page for readers sets it.
+pub(crate) fn test_pace() -> Option<f64> {
+    // The window first: natively (the poster) there is none, and no JsValue may be made.
+    let window = window()?;
+    let key = wasm_bindgen::JsValue::from_str("__kubeBootstrapLabTestPace");
+    js_sys::Reflect::get(&window.into(), &key).ok()?.as_f64()
+}

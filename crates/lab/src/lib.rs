@@ -96,6 +96,8 @@ const SPEED_START_EXP: f64 = 0.7;
 /// The longest real time (ms) one animation frame may move the clock by: after a stall (a busy
 /// tab, a breakpoint) playing goes on where it was instead of jumping ahead.
 pub const MAX_FRAME_MS: f64 = 100.0;
+/// The fastest test pace ([`Msg::SetPace`]).
+pub const MAX_PACE: f64 = 100.0;
 
 /// A move to tour step `step`: playing runs at `speed` (virtual ms per real ms; `None`: the
 /// reader's) until `at`, and the step's narration appears when the clock gets there, not before.
@@ -119,6 +121,9 @@ struct Playback {
     forked: bool,
     /// The timestamp of the last animation frame while playing (the UI's clock, not virtual).
     last_frame: Option<f64>,
+    /// How many times faster than real time the lab's clock and its reading pauses run: 1 for
+    /// every reader; only end-to-end tests set more ([`Msg::SetPace`]).
+    pace: f64,
 }
 
 /// The guided tour being taken, and how: moving to a step, held at a question, moving on by
@@ -189,6 +194,7 @@ impl Lab {
                 horizon,
                 forked: false,
                 last_frame: None,
+                pace: 1.0,
             },
             taking: Taking {
                 guide: None,
@@ -216,7 +222,12 @@ impl Lab {
         let before = self.now();
         let world_moves = !matches!(
             msg,
-            Msg::SetSpeed(_) | Msg::Faster | Msg::Slower | Msg::SetLang(_) | Msg::FramesStopped
+            Msg::SetSpeed(_)
+                | Msg::Faster
+                | Msg::Slower
+                | Msg::SetLang(_)
+                | Msg::FramesStopped
+                | Msg::SetPace(_)
         );
         if world_moves && !matches!(msg, Msg::Frame { .. }) {
             self.taking.held = None;
@@ -259,6 +270,12 @@ impl Lab {
                 true
             }
             Msg::SetSpeed(e) => self.set_speed(e),
+            Msg::SetPace(pace) => {
+                if (1.0..=MAX_PACE).contains(&pace) {
+                    self.playback.pace = pace;
+                }
+                false
+            }
             Msg::Faster => self.set_speed(self.playback.speed_exp + SPEED_STEP_EXP),
             Msg::Slower => self.set_speed(self.playback.speed_exp - SPEED_STEP_EXP),
             Msg::Act(action) if self.writing() => {
@@ -358,7 +375,11 @@ impl Lab {
     /// the speed and the language. Nothing else of the old scenario carries over.
     fn replace(&mut self, next: Lab) {
         *self = Lab {
-            playback: Playback { speed_exp: self.playback.speed_exp, ..next.playback },
+            playback: Playback {
+                speed_exp: self.playback.speed_exp,
+                pace: self.playback.pace,
+                ..next.playback
+            },
             lang: self.lang,
             generation: self.generation + 1,
             writer: self.writer.take(),
@@ -377,7 +398,7 @@ impl Lab {
             .last_frame
             .map_or(0.0, |last| (timestamp_ms - last).clamp(0.0, MAX_FRAME_MS));
         self.playback.last_frame = Some(timestamp_ms);
-        let ms = (dt * self.play_speed()).round() as u64;
+        let ms = (dt * self.playback.pace * self.play_speed()).round() as u64;
         if ms == 0 {
             return false;
         }

@@ -26,6 +26,12 @@ pub enum Msg {
     StepBack,
     /// Set the speed's exponent (clamped to [`SPEED_MIN_EXP`](super::SPEED_MIN_EXP)…[`SPEED_MAX_EXP`](super::SPEED_MAX_EXP)).
     SetSpeed(f64),
+    /// Test-only: the lab's clock and an autoplaying tour's reading pauses run this many times
+    /// faster than real time (1 to [`MAX_PACE`](super::MAX_PACE); anything else is ignored), so
+    /// that the end-to-end tests walk every step of every tour without waiting in real time.
+    /// The UI sends it only when a test asked for it (`window.__kubeBootstrapLabTestPace`);
+    /// what the lab shows at each step is the same.
+    SetPace(f64),
     /// One speed step faster (`]`).
     Faster,
     /// One speed step slower (`[`).

@@ -307,7 +307,7 @@ impl Lab {
     pub(crate) fn autoplay_wait_ms(&self) -> Option<u32> {
         let g = self.taking.guide.as_ref()?;
         (self.taking.tour_autoplay && !self.moving() && !g.is_last() && !self.waits_for_answer())
-            .then(|| self.reading_ms())
+            .then(|| (f64::from(self.reading_ms()) / self.playback.pace) as u32)
     }
 
     /// How long a reader needs for the current step's narration, in ms.

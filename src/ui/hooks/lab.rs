@@ -42,7 +42,7 @@ pub(crate) fn use_lab(props: &crate::ui::AppProps) -> UseReducerHandle<LabState>
     use_reducer(move || {
         // A tour at an address opens once fetched (`use_tour_src`); one given inline, at once.
         let tour_file = file.as_deref().map(|text| TourFile { text: Ok(text), src: None });
-        let (lab, _) = Lab::open(Opening {
+        let (mut lab, _) = Lab::open(Opening {
             scenario: scenario.as_deref(),
             tour: tour.as_deref(),
             tour_file,
@@ -52,6 +52,9 @@ pub(crate) fn use_lab(props: &crate::ui::AppProps) -> UseReducerHandle<LabState>
             lang,
             autoplay,
         });
+        if let Some(pace) = crate::ui::browser::test_pace() {
+            lab.update(Msg::SetPace(pace));
+        }
         LabState { lab: Rc::new(RefCell::new(lab)) }
     })
 }

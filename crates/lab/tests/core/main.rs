@@ -23,6 +23,7 @@ mod lab;
 mod model;
 mod names;
 mod own_tour;
+mod pace;
 mod parts;
 mod predict;
 #[cfg(not(target_arch = "wasm32"))]
