@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, PACED, ROOT, atStep, check, finish } from './harness.mjs';
 
 
 const text = (page, sel) => page.textContent(sel).then((t) => (t ?? '').trim());
@@ -172,8 +172,9 @@ async function importLargeCluster(browser, server) {
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
   // A reader's pointer comes to the panel before the file does: the worker starts then.
+  const worker = page.waitForEvent('worker');
   await page.hover('#import-text');
-  await page.waitForTimeout(1000);
+  await worker;
   const start = await page.evaluate(() => performance.now());
   await page.setInputFiles('#import-file', file);
   await page.waitForSelector('#import-findings', { timeout: 60000 });
@@ -183,7 +184,8 @@ async function importLargeCluster(browser, server) {
   await page.waitForSelector('#import-compare', { timeout: 60000 });
   const compared = await page.evaluate(() => performance.now());
   const others = await page.$$eval('#import-compare summary', (s) => s.map((e) => e.textContent));
-  await page.waitForTimeout(300);
+  // The frames up to the comparison's, and a few after it.
+  await page.waitForFunction((from) => window.frames_.filter((t) => t >= from).length >= 5, compared);
   const gaps = await page.evaluate((from) => {
     const f = window.frames_.filter((t) => t >= from);
     return f.slice(1).map((t, i) => t - f[i]);
@@ -228,7 +230,8 @@ async function frameTimes(browser, url) {
   await page.evaluate(() => { window.__labFrameTimes = []; window.__rafGaps = []; let last = performance.now();
     const f = (t) => { window.__rafGaps.push(t - last); last = t; if (window.__rafGaps.length < 600) requestAnimationFrame(f); }; requestAnimationFrame(f); });
   await page.click('#play');
-  await page.waitForTimeout(5000);
+  // 300 played frames (5 s at 60 frames a second; longer on a loaded machine).
+  await page.waitForFunction(() => window.__labFrameTimes.length >= 300, null, { timeout: 60000 });
   await page.click('#play');
   const { work, gaps, now } = await page.evaluate(() => ({ work: window.__labFrameTimes, gaps: window.__rafGaps, now: document.querySelector('#clock').textContent }));
   await context.close();
@@ -528,13 +531,15 @@ async function lockedDown(browser, server) {
     && directives['connect-src'] === "'self' https:" && !('script-src-elem' in directives) && !('script-src-attr' in directives),
   'csp: the page\'s policy allows no inline script and no eval');
   console.log(`     csp in force: ${policy}`);
+  const clock = await page.textContent('#clock');
   await page.click('#play');
-  await page.waitForTimeout(1000);
+  await page.waitForFunction((c) => document.querySelector('#clock').textContent !== c, clock);
   await page.click('#play');
   const workers = [];
   page.on('worker', (w) => workers.push(w.url()));
+  const worker = page.waitForEvent('worker');
   await page.hover('#import-text');
-  await page.waitForTimeout(1000);
+  await worker;
   await page.setInputFiles('#import-file', file);
   await page.waitForSelector('#import-findings', { timeout: 60000 });
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#import-save')]);
@@ -600,6 +605,7 @@ async function lockedDown(browser, server) {
 async function picture(browser, server) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, colorScheme: 'light', reducedMotion: 'reduce' });
   await context.addInitScript(ROOT);
+  await context.addInitScript(PACED);
   const page = await context.newPage();
   await page.goto(`${server.url}?tour=story&step=3`);
   await atStep(page, 2, 5, 'en');
@@ -665,7 +671,7 @@ try {
   if (part('csp')) await lockedDown(browser, server);
   if (part('speed')) {
     const f = await frameTimes(browser, `${server.url}?scenario=crash-one-of-three`);
-    console.log(`     playing at 20× on a /16 for 5 s: ${f.frames} frames, p95 frame work ${f.p95Work.toFixed(2)} ms, p95 frame interval ${f.p95Gap.toFixed(1)} ms, reached ${f.clock}`);
+    console.log(`     playing at 20× on a /16 for 300 frames: ${f.frames} recorded, p95 frame work ${f.p95Work.toFixed(2)} ms, p95 frame interval ${f.p95Gap.toFixed(1)} ms, reached ${f.clock}`);
     check(f.frames > 0, 'the play loop draws frames while playing');
   }
 } finally {

@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish, settle } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, PACED, ROOT, atStep, check, finish, settle } from './harness.mjs';
 
 /** Moves the simulation to virtual time `ms` with the timeline scrubber. */
 async function seek(page, ms) {
@@ -124,6 +124,7 @@ async function desktop(browser, server) {
   const tag = 'author 1280 px';
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', acceptDownloads: true });
   await context.addInitScript(ROOT);
+  await context.addInitScript(PACED);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -170,6 +171,7 @@ async function narrow(browser, server, width, lang) {
   const tag = `author ${width} px (${lang})`;
   const context = await browser.newContext({ viewport: { width, height: 860 }, reducedMotion: 'reduce', isMobile: width < 500, hasTouch: width < 500 });
   await context.addInitScript(ROOT);
+  await context.addInitScript(PACED);
   const page = await context.newPage();
   await page.goto(`${server.url}?scenario=crash-one-of-three&lang=${lang}`);
   await page.click('#write-tour');

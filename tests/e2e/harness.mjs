@@ -38,6 +38,13 @@ export async function loadTours() {
   return tours;
 }
 
+/** An init script: the labs of the page (and of its frames) run their clocks ten times faster
+ *  than real time (`Msg::SetPace`): a tour's moves, a step's play and a story's reading pauses
+ *  take a tenth as long, to the very same steps at the very same instants. For the tests that
+ *  walk tours; never in a page a reader opens. `context.addInitScript(PACED)`. */
+export const PACE = 10;
+export const PACED = { content: `window.__kubeBootstrapLabTestPace = ${PACE};` };
+
 /** An init script: `window.__labRoot()` is the instance's root: the shadow root of the custom
  *  element or of mount()'s element, else the document (the lab's own page). */
 export const ROOT = () => {
@@ -84,14 +91,27 @@ export async function atStep(page, i, n, lang) {
     if (seen?.clock !== clock) window.__clockSeen = { clock, since: now };
     return seen?.clock === clock && now - seen.since >= 300;
   }, want, { timeout: 30000, polling: 50 });
-  await settle(page);
+  const st = await settle(page);
+  // The longest still run that a movement ended, and the frames it took to settle.
+  if (process.env.SETTLE_STATS) console.log(`     settle: longest still run before a movement ${st.gap} frames; settled in ${st.frames}`);
+}
+
+/** Waits `n` animation frames of `page`: the window of a check that something does not happen
+ *  (a clock that would play moves within a few frames). Frames, not milliseconds: a loaded
+ *  machine draws them later and the window grows with it. */
+export function frames(page, n) {
+  return page.evaluate((count) => new Promise((resolve) => {
+    let i = 0;
+    const tick = () => (++i >= count ? resolve() : requestAnimationFrame(tick));
+    requestAnimationFrame(tick);
+  }), n);
 }
 
 /** Waits until nothing scrolls and the step's parts stay put for a few frames (the lab's own
  *  scroll, if any, is over, and so is the stage's fitting of its rows that may follow it). */
 export function settle(page) {
   return page.evaluate(() => new Promise((resolve) => {
-    let [last, still, frames] = ['', 0, 0];
+    let [last, still, frames, gap] = ['', 0, 0, 0];
     const root = window.__labRoot?.() ?? document;
     const tick = () => {
       const spots = [...root.querySelectorAll('.tour-spot, .tour')].map((el) => {
@@ -99,12 +119,14 @@ export function settle(page) {
         return `${Math.round(r.top)}+${Math.round(r.height)}`;
       });
       const y = `${scrollY} ${spots.join(' ')}`;
+      if (y !== last && still > gap) gap = still;
       still = y === last ? still + 1 : 0;
       last = y;
       frames += 1;
-      // Still for a quarter of a second: on a loaded machine the stage's first width (and the
-      // reveal that follows it) can come several frames after the step.
-      if ((still >= 15 && frames >= 20) || frames > 240) resolve(); else requestAnimationFrame(tick);
+      // Still for 10 frames: on a loaded machine the stage's first width (and the reveal that
+      // follows it) can come several frames after the step. Measured over the visibility walks
+      // (SETTLE_STATS=1), no still run of more than 4 frames was ever followed by a movement.
+      if (still >= 10 || frames > 240) resolve({ gap, frames }); else requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
   }));

@@ -14,7 +14,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, ROOT, SHARES, atStep, check, finish, loadTours, settle } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, PACED, ROOT, SHARES, atStep, check, finish, loadTours, settle } from './harness.mjs';
 
 const MIN_CLEAR = 0.9;
 const MAX_KEYS = 3;
@@ -204,6 +204,7 @@ const lab = await serve(DIST);
 const browser = await chromium.launch(CHROMIUM);
 const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, reducedMotion: 'reduce' });
 await context.addInitScript(ROOT);
+await context.addInitScript(PACED);
 await context.addInitScript(SHARES);
 const page = await context.newPage();
 const errors = [];

@@ -14,7 +14,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish, loadTours } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, PACED, ROOT, atStep, check, finish, loadTours } from './harness.mjs';
 
 const pick = (env, all) => (process.env[env] ? all.filter((x) => process.env[env].split(',').includes(x.name ?? x)) : all);
 const VIEWS = pick('VIEWS', [
@@ -228,6 +228,7 @@ for (const view of VIEWS) {
   // With motion, as most readers have it: Next plays the clock on to the step.
   const context = await browser.newContext({ ...view.context, reducedMotion: 'no-preference' });
   await context.addInitScript(ROOT);
+  await context.addInitScript(PACED);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));

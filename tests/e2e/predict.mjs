@@ -9,7 +9,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, readFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, PACED, ROOT, atStep, check, finish } from './harness.mjs';
 
 const TOUR = 'lease-crash-vs-stop';
 const tour = JSON.parse(await readFile(`tours/${TOUR}.json`, 'utf8'));
@@ -48,6 +48,7 @@ async function run(browser, server, view, lang) {
   const tag = `predict ${view.name} px (${lang})`;
   const context = await browser.newContext({ ...view.context, reducedMotion: 'no-preference' });
   await context.addInitScript(ROOT);
+  await context.addInitScript(PACED);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));

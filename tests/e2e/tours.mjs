@@ -5,7 +5,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, RENDERED, ROOT, atStep, check, finish, loadTours } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, PACED, RENDERED, ROOT, atStep, check, finish, frames, loadTours } from './harness.mjs';
 
 const text = (scope, sel) => scope.locator(sel).first().textContent().then((t) => (t ?? '').trim());
 
@@ -15,6 +15,7 @@ async function tourRun(browser, server, tour, lang, animate) {
   const tag = `tour ${tour.name} (${lang}${animate ? ', animated' : ''})`;
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: animate ? 'no-preference' : 'reduce' });
   await context.addInitScript(ROOT);
+  await context.addInitScript(PACED);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -71,6 +72,7 @@ async function tourRun(browser, server, tour, lang, animate) {
 async function tourOnPhone(browser, server, tour) {
   const context = await browser.newContext({ viewport: { width: 360, height: 780 }, reducedMotion: 'reduce' });
   await context.addInitScript(ROOT);
+  await context.addInitScript(PACED);
   const page = await context.newPage();
   await page.goto(`${server.url}?tour=${tour.name}&lang=zh`);
   await page.waitForSelector('#tour-say');
@@ -85,6 +87,7 @@ async function tourOnPhone(browser, server, tour) {
 async function docsExample(browser, server, colorScheme) {
   const tag = `docs example (${colorScheme})`;
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme });
+  await context.addInitScript(PACED);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -107,32 +110,32 @@ async function docsExample(browser, server, colorScheme) {
   // Panels chosen by the embedder.
   check(await mounted.locator('.panel.services').count() === 0 && await mounted.locator('.panel.etcd').count() === 1, `${tag}: panels= shows only the chosen panels`);
   // Keyboard shortcuts only while the instance has the focus.
+  // An arrow on the page first, then one in the lab: the tour moves by one step, the second's.
   const progress = () => text(mounted, '#tour-progress');
   const before = await progress();
+  const stepOf = (p) => Number(p.match(/\d+/)?.[0]);
   await page.locator('main > h1').click();
   await page.keyboard.press('ArrowRight');
-  await page.waitForTimeout(300);
-  check((await progress()) === before, `${tag}: → on the page does not move an unfocused instance`);
   await mounted.locator('#tour-say').click();
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction((b) => document.querySelector('#lab-tour').shadowRoot.querySelector('#tour-progress').textContent !== b, before);
-  check(true, `${tag}: → moves the tour of the focused instance`);
+  const after = await progress();
+  check(stepOf(after) === stepOf(before) + 1, `${tag}: → on the page does not move an unfocused instance, → in it moves its tour (${before} → ${after})`);
   // Instances are independent, and one scrolled out of view pauses.
   const clockEl = () => text(element, '#clock');
+  const movesFrom = (was) => page.waitForFunction((w) => document.querySelector('kube-bootstrap-lab').shadowRoot.querySelector('#clock').textContent !== w, was, { timeout: 10000 })
+    .then(() => true, () => false);
+  const still = await clockEl();
   await element.locator('#play').click();
-  await page.waitForTimeout(800);
-  const playing1 = await clockEl();
-  await page.waitForTimeout(800);
-  check((await clockEl()) !== playing1, `${tag}: the custom element plays on its own`);
+  check(await movesFrom(still), `${tag}: the custom element plays on its own`);
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(400);
+  await frames(page, 10);
   const off1 = await clockEl();
-  await page.waitForTimeout(1200);
+  await frames(page, 40);
   const off2 = await clockEl();
-  check(off1 === off2, `${tag}: scrolled out of view, it pauses (${off1} → ${off2})`);
+  check(off1 === off2, `${tag}: scrolled out of view, it pauses (${off1} → ${off2} over 40 frames)`);
   await element.scrollIntoViewIfNeeded();
-  await page.waitForTimeout(1200);
-  check((await clockEl()) !== off2, `${tag}: back in view, it plays again`);
+  check(await movesFrom(off2), `${tag}: back in view, it plays again`);
   await element.locator('#play').click();
   // The iframe is sized by the lab's height messages.
   const frameEl = page.locator('#lab-frame');
@@ -248,6 +251,7 @@ async function badInput(browser, server) {
  *  its key to expire and a graceful stop deleting it, all on one screen, within a minute. */
 async function untouched(browser, server) {
   const tag = 'the untouched page';
+  // At a reader's pace: the minute it takes is the check.
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   const errors = [];
@@ -274,12 +278,11 @@ async function untouched(browser, server) {
     new MutationObserver((records) => records.forEach((r) => (r.type === 'attributes' ? look(r.target) : r.addedNodes.forEach(look))))
       .observe(document.querySelector('.stage'), { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
   });
-  let lastStep = null;
-  while (Date.now() - t0 < 75000) {
-    if ((await page.textContent('#tour-progress')) === 'Step 5 of 5') { lastStep = Date.now() - t0; break; }
-    await page.waitForTimeout(100);
-  }
-  await page.waitForTimeout(1200);
+  const lastStep = await page.waitForFunction(() => document.querySelector('#tour-progress')?.textContent === 'Step 5 of 5', null, { timeout: 75000, polling: 50 })
+    .then(() => Date.now() - t0, () => null);
+  // The story's end as a reader sees it: the crashed apiserver's address gone, the stopped one's too.
+  const ended = () => [...document.querySelectorAll('#stage-endpoints .chip:not(.leaving)')].map((e) => e.textContent).join(' ') === '192.168.10.11';
+  await page.waitForFunction(ended, null, { timeout: 15000 }).catch(() => {});
   const { packets: seen, fades } = await page.evaluate(() => window.__seen);
   const fadedAt = fades.find((f) => f.key === '/masterleases/192.168.10.12')?.t ?? null;
   await page.screenshot({ path: `${ARTIFACTS}/stage-story-end.png` });
@@ -313,15 +316,15 @@ async function isolation(browser, server) {
   await page.click('#stage-apiserver-apiserver-a');
   await page.click('.inspector button.isolate');
   await page.click('#play');
-  const bounce = await page.waitForFunction(() => document.querySelector('.stage .packet.op-bounce[data-sender="apiserver-a"]'), null, { timeout: 15000 }).then(() => true, () => false);
-  await page.screenshot({ path: `${ARTIFACTS}/stage-isolation.png` });
-  check(bounce, `${tag}: apiserver-a's requests bounce back while it is cut off`);
-  // A packet is an object too: a click on one in flight opens it in the inspector.
-  const clicked = await page.evaluate(() => {
+  // A packet is an object too: a click on one in flight opens it in the inspector. Clicked as
+  // soon as it is seen, in the same task: a loaded machine may take longer than its flight to ask.
+  const clicked = await page.waitForFunction(() => {
     const p = document.querySelector('.stage .packet.op-bounce[data-sender="apiserver-a"]');
     p?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     return !!p;
-  });
+  }, null, { timeout: 15000 }).then(() => true, () => false);
+  await page.screenshot({ path: `${ARTIFACTS}/stage-isolation.png` });
+  check(clicked, `${tag}: apiserver-a's requests bounce back while it is cut off`);
   const title = clicked ? await page.waitForSelector('#inspector-title').then((h) => h.textContent()) : '';
   const why = clicked ? await page.textContent('#inspector-details') : '';
   check(title.startsWith('bounced') && why.includes('context deadline exceeded'), `${tag}: a bounced packet opens in the inspector with its reason (${title})`);

@@ -16,7 +16,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, ROOT, SHARES, atStep, check, finish, loadTours, settle } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, PACED, ROOT, SHARES, atStep, check, finish, loadTours, settle } from './harness.mjs';
 
 const MIN_CLEAR = 0.9;
 const MIN_TEXT_PX = 11;
@@ -235,6 +235,7 @@ const only = process.env.VIEWS?.split(',');
 for (const view of VIEWS.filter((v) => !only || only.includes(v.name))) {
   const context = await browser.newContext({ ...view.context, reducedMotion: 'reduce' });
   await context.addInitScript(ROOT);
+  await context.addInitScript(PACED);
   await context.addInitScript(SHARES);
   const page = await context.newPage();
   const errors = [];

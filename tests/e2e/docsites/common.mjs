@@ -2,12 +2,21 @@
 // README writes, and the two tours a trainer brings: a copy of a shipped tour under another
 // name and title, placed in the site and given by `tour-src`, and a small one written in the
 // page (a Hugo shortcode's inner JSON, a Docusaurus prop, the element's JSON child).
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const VERSION = readFileSync('Cargo.toml', 'utf8').match(/^version = "([^"]+)"/m)[1];
 export const PACKAGE = `target/package/kube-bootstrap-lab-${VERSION}`;
 export const TARBALL = resolve(`${PACKAGE}.tgz`);
+
+/** Runs a site's build step without blocking the page being driven meanwhile (docsites.mjs builds
+ *  the next site while it drives one); rejects as execFileSync throws, its stderr attached. */
+export function run(cmd, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { maxBuffer: 64 << 20, ...options }, (e, stdout, stderr) => (e ? reject(Object.assign(e, { stderr })) : resolve(stdout)));
+  });
+}
 
 export const steps = (tour) => JSON.parse(readFileSync(`tours/${tour}.json`, 'utf8')).steps.length;
 

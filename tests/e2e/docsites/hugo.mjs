@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { INLINE, README_ROADS, TARBALL, TRAINER, readme, readmeBlocks, trainerTour } from './common.mjs';
+import { INLINE, README_ROADS, TARBALL, TRAINER, readme, readmeBlocks, trainerTour, run } from './common.mjs';
 
 /** The current Hugo that scripts/setup.sh installs beside Debian's (same version there). */
 export const HUGO_NEW = { version: '0.168.0', bin: 'target/tools/hugo-0.168.0/hugo' };
@@ -93,8 +93,8 @@ That is the whole mechanism.
 `;
 
 /** Builds the site with `hugo` (a binary); returns the folder built. */
-function build(dir, hugo, out) {
-  execFileSync(hugo, ['--quiet', '-s', dir, '-d', out], { stdio: 'pipe' });
+async function build(dir, hugo, out) {
+  await run(hugo, ['--quiet', '-s', dir, '-d', out]);
   return out;
 }
 
@@ -105,7 +105,7 @@ export async function buildHugo(work) {
   const dir = join(work, 'hugo');
   for (const d of ['content', 'layouts/_default', 'static/tours', 'static/lab/tours']) await mkdir(join(dir, d), { recursive: true });
   await writeFile(join(dir, 'package.json'), '{ "private": true }\n');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', '--loglevel=error', TARBALL], { cwd: dir, stdio: 'pipe' });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--offline', '--loglevel=error', TARBALL], { cwd: dir });
   const pkg = join(dir, 'node_modules/kube-bootstrap-lab');
   await cp(pkg, join(dir, 'static/kube-bootstrap-lab'), { recursive: true });
   await cp(join(pkg, 'hugo/layouts'), join(dir, 'layouts'), { recursive: true });
@@ -125,10 +125,10 @@ unsafe = true
   await writeFile(join(dir, `static/tours/${TRAINER.file}`), trainerTour());
   await writeFile(join(dir, `static/lab/tours/${TRAINER.file}`), trainerTour());
   const version = (hugo) => execFileSync(hugo, ['version'], { encoding: 'utf8' }).match(/v(\d+\.\d+\.\d+)/)?.[1];
-  const root = build(dir, 'hugo', join(dir, 'public'));
+  const root = await build(dir, 'hugo', join(dir, 'public'));
   const builds = [{ version: version('hugo'), page: article(join(root, 'lab/index.html')) }];
   if (existsSync(HUGO_NEW.bin)) {
-    const other = build(dir, HUGO_NEW.bin, join(dir, 'public-new'));
+    const other = await build(dir, HUGO_NEW.bin, join(dir, 'public-new'));
     builds.push({ version: version(HUGO_NEW.bin), page: article(join(other, 'lab/index.html')) });
   }
   return {

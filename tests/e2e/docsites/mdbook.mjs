@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { README_ROADS, TARBALL, TRAINER, fallback, readme, readmeBlocks, trainerTour } from './common.mjs';
+import { README_ROADS, TARBALL, TRAINER, fallback, readme, readmeBlocks, trainerTour, run } from './common.mjs';
 
 export async function buildBook(work) {
   const dir = join(work, 'book');
@@ -44,7 +44,7 @@ ${readmeBlocks('kube-bootstrap-lab/')}
 
 That is the whole mechanism.
 `);
-  execFileSync('mdbook', ['build', dir], { stdio: 'pipe' });
+  await run('mdbook', ['build', dir]);
   return {
     name: 'mdBook',
     root: join(dir, 'book'),

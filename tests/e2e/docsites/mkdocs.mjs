@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { README_ROADS, TARBALL, TRAINER, fallback, readmeBlocks, trainerTour } from './common.mjs';
+import { README_ROADS, TARBALL, TRAINER, fallback, readmeBlocks, trainerTour, run } from './common.mjs';
 
 export const MKDOCS = resolve('target/tools/mkdocs-1.6.1/bin/mkdocs');
 
@@ -115,7 +115,7 @@ export async function buildMkdocs(work) {
   await writeFile(join(dir, 'docs/lab.md'), LAB);
   const started = Date.now();
   // --strict: a warning (a page's link to nothing, a file left out that a page needs) fails the build.
-  execFileSync(MKDOCS, ['build', '--strict', '--quiet', '-f', join(dir, 'mkdocs.yml')], { stdio: 'pipe', env: { ...process.env, NO_MKDOCS_2_WARNING: '1' } });
+  await run(MKDOCS, ['build', '--strict', '--quiet', '-f', join(dir, 'mkdocs.yml')], { env: { ...process.env, NO_MKDOCS_2_WARNING: '1' } });
   console.log(`     mkdocs build: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return {
     name: 'MkDocs',
