@@ -109,6 +109,20 @@ pub(crate) struct TourMove {
     pub(crate) step: usize,
 }
 
+/// The messages that change how the lab is read (speed, language, pace, frames stopping), not
+/// its world: they keep a held question held and observe nothing new.
+fn reads_only(msg: &Msg) -> bool {
+    matches!(
+        msg,
+        Msg::SetSpeed(_)
+            | Msg::Faster
+            | Msg::Slower
+            | Msg::SetLang(_)
+            | Msg::FramesStopped
+            | Msg::SetPace(_)
+    )
+}
+
 /// How the reader plays the timeline: whether it plays and how fast, how far it reached and
 /// whether an action forked it, and the last animation frame's timestamp.
 struct Playback {
@@ -220,15 +234,7 @@ impl Lab {
     pub fn update(&mut self, msg: Msg) -> bool {
         let generation = self.generation;
         let before = self.now();
-        let world_moves = !matches!(
-            msg,
-            Msg::SetSpeed(_)
-                | Msg::Faster
-                | Msg::Slower
-                | Msg::SetLang(_)
-                | Msg::FramesStopped
-                | Msg::SetPace(_)
-        );
+        let world_moves = !reads_only(&msg);
         if world_moves && !matches!(msg, Msg::Frame { .. }) {
             self.taking.held = None;
         }
@@ -270,12 +276,7 @@ impl Lab {
                 true
             }
             Msg::SetSpeed(e) => self.set_speed(e),
-            Msg::SetPace(pace) => {
-                if (1.0..=MAX_PACE).contains(&pace) {
-                    self.playback.pace = pace;
-                }
-                false
-            }
+            Msg::SetPace(pace) => self.set_pace(pace),
             Msg::Faster => self.set_speed(self.playback.speed_exp + SPEED_STEP_EXP),
             Msg::Slower => self.set_speed(self.playback.speed_exp - SPEED_STEP_EXP),
             Msg::Act(action) if self.writing() => {
@@ -404,6 +405,14 @@ impl Lab {
         }
         self.advance(ms);
         true
+    }
+
+    /// A pace out of 1 to [`MAX_PACE`] is ignored; nothing shown changes either way.
+    fn set_pace(&mut self, pace: f64) -> bool {
+        if (1.0..=MAX_PACE).contains(&pace) {
+            self.playback.pace = pace;
+        }
+        false
     }
 
     fn set_speed(&mut self, exp: f64) -> bool {
