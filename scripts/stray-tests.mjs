@@ -3,7 +3,8 @@
 // like a test). A tracked file under tests/ is run, or used by what runs, when it is:
 // - a Rust test target (tests/*.rs, tests/*/main.rs, a [[test]] path of Cargo.toml), or a module
 //   one reaches by `mod x;` / `#[path = "…"] mod x;`, or a file it includes (`include_str!`);
-// - an end-to-end script the Makefile runs (`node tests/…mjs`), or one such a script imports;
+// - an end-to-end script the Makefile runs (`node tests/…mjs`, or by name in scripts/e2e.mjs), or
+//   one such a script imports;
 // - a data file (golden digests, kubectl samples, a docs site's sources) whose path, or whose
 //   folder's path, a used file names; a script a used file names by its path (a generator);
 // - proptest's regressions, when a used file has properties.
@@ -29,6 +30,9 @@ for (const f of tracked) if (target.test(f)) use(f);
 for (const m of read('Cargo.toml').matchAll(/^path\s*=\s*"(tests\/[^"]+)"/gm)) use(m[1]);
 const makefile = read('Makefile');
 for (const m of makefile.matchAll(/node (tests\/\S+\.mjs)/g)) use(m[1]);
+// And the end-to-end scripts that `make test-e2e` runs through scripts/e2e.mjs (its list ALL).
+const e2e = read('scripts/e2e.mjs').match(/const ALL = \[([^\]]*)\]/)?.[1] ?? '';
+for (const m of e2e.matchAll(/'([\w-]+)'/g)) use(`tests/e2e/${m[1]}.mjs`);
 
 /** The directory a Rust file's child modules live in: its own for a crate root or mod.rs. */
 const modDir = (f) =>
