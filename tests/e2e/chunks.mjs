@@ -6,7 +6,7 @@
 import { chromium } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { CHROMIUM, DIST, check, finish } from './harness.mjs';
+import { CHROMIUM, DIST, check, finish, frames } from './harness.mjs';
 
 const server = await serve(DIST);
 const browser = await chromium.launch(CHROMIUM);
@@ -55,12 +55,17 @@ async function plays(page) {
 try {
   // The first view: the module, then only what the reader opens.
   const { context, page, errors } = await open('scenario=crash-vs-graceful-stop');
-  await page.waitForTimeout(2500);
+  // The first view's things to try fetch the panels' chunk once the page has been idle (at most
+  // 2 s after it started): wait until they rendered from it, then 30 frames more in which the
+  // import's chunk must not be fetched.
+  const firstView = await page.waitForFunction(() => !document.querySelector('.lazy-loading')
+    && window.__fetches.some(([u]) => /\/split_panels\.wasm$/.test(u)), null, { timeout: 20000 }).then(() => '', () => ' (the things to try had not rendered from their chunk after 20 s)');
+  await frames(page, 30);
   const chunksAt = async () => (await page.evaluate(() => window.__fetches)).filter(([u]) => CHUNK.test(u));
   const { started } = await page.evaluate(() => ({ started: window.__started }));
   const early = await chunksAt();
   check(early.every(([, t]) => t > started),
-    `no chunk is fetched before the story is interactive (${early.map(([u, t]) => `${name(u)}@${Math.round(t - started)}ms`).join(', ') || 'none in the first view'})`);
+    `no chunk is fetched before the story is interactive (${early.map(([u, t]) => `${name(u)}@${Math.round(t - started)}ms`).join(', ') || 'none in the first view'}${firstView})`);
   check(!early.some(([u]) => /split_import/.test(u)), 'the import chunk is not fetched before an import');
   await page.click('#write-tour');
   await page.waitForSelector('#writer-add', { timeout: 10000 }).catch(() => {});
@@ -81,7 +86,8 @@ try {
     await failed.page.waitForSelector('.lazy-failed', { timeout: 15000 }).catch(() => {});
     const tries = failed.tries.length;
     await failed.page.click('#write-tour');
-    await failed.page.waitForTimeout(1500);
+    // The window in which the writer must not fetch the chunk again, nor add a second line.
+    await frames(failed.page, 30);
     const lines = await failed.page.$$eval('.lazy-failed', (els) => els.map((e) => e.textContent));
     check(lines.length === 1 && words.test(lines[0]) && !lines[0].includes('\n'),
       `${lang}: a chunk that does not arrive is told in one line (${lines.join(' | ').slice(0, 160)})`);

@@ -30,7 +30,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, RENDERED, RENDERED_PAGE, check, finish } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, RENDERED, RENDERED_PAGE, check, finish, frames } from './harness.mjs';
 import { PACKAGE } from './docsites/common.mjs';
 import { buildBook } from './docsites/mdbook.mjs';
 import { buildHugo } from './docsites/hugo.mjs';
@@ -139,22 +139,38 @@ async function heights(browser) {
     await page.locator('iframe[data-kube-bootstrap-lab]').scrollIntoViewIfNeeded();
     await page.frameLocator('iframe[data-kube-bootstrap-lab]').locator(RENDERED_PAGE).waitFor({ timeout: 30000 });
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(1500);
-    const atLoad = await measure();
-    // The reader scrolls through, a screen at a time.
+    // The heights once the iframe's height message was answered (frame-height.js: its content
+    // capped at the viewport, this page has no header) and nothing moves for 10 frames, at most
+    // 20 s; the last reading, for the checks to say what they saw.
+    const framed = page.frames().find((f) => f.url().includes('index.html?tour=kubernetes-service'));
+    const read = async () => ({
+      h: await measure(),
+      content: Math.round(await framed.evaluate(() => document.documentElement.getBoundingClientRect().height)),
+      room: await page.evaluate(() => innerHeight),
+    });
+    const answered = async () => {
+      const end = Date.now() + 20000;
+      let last = '';
+      for (;;) {
+        const now = await read();
+        const ok = Math.abs(now.h[2] - Math.min(now.content, now.room)) <= 2;
+        if (ok && JSON.stringify(now) === last) return now;
+        if (Date.now() > end) return now;
+        last = ok ? JSON.stringify(now) : '';
+        await frames(page, 10);
+      }
+    };
+    const atLoad = (await answered()).h;
+    // The reader scrolls through, a screen at a time, each drawn for 5 frames.
     for (let y = 0; y < await page.evaluate(() => document.documentElement.scrollHeight); y += 600) {
       await page.evaluate((top) => window.scrollTo(0, top), y);
-      await page.waitForTimeout(150);
+      await frames(page, 5);
     }
-    await page.waitForTimeout(1500);
-    const scrolled = await measure();
+    const { h: scrolled, content, room } = await answered();
     const fmt = (h) => h.map((x) => `${x} px`).join(', ');
     console.log(`     embed heights at load and after scrolling (element, mount(), iframe) in the 750 px column: ${fmt(atLoad)} → ${fmt(scrolled)}`);
     // The README's tour docks its card in a 750 px column: the frame is its content capped at the
     // viewport (this page has no header), and the README's start height is within 80 px of that.
-    const framed = page.frames().find((f) => f.url().includes('index.html?tour=kubernetes-service'));
-    const content = Math.round(await framed.evaluate(() => document.documentElement.getBoundingClientRect().height));
-    const room = await page.evaluate(() => innerHeight);
     const real = scrolled[2];
     check(Math.abs(real - Math.min(content, room)) <= 2, `the README's iframe in a 750 px column is its content capped at the viewport (${real} px; content ${content} px, viewport ${room} px)`);
     const look = await page.evaluate(() => { const s = getComputedStyle(document.querySelector('iframe[data-kube-bootstrap-lab]')); return `${s.borderTopWidth} ${s.borderTopStyle}, ${s.display}`; });
@@ -189,38 +205,41 @@ async function heights(browser) {
 const browser = await chromium.launch(CHROMIUM);
 await mkdir(ARTIFACTS, { recursive: true });
 const work = await mkdtemp(join(tmpdir(), 'kube-bootstrap-lab-docsites-'));
+// The sites build one after the other in the background, from the start: the host pages' checks
+// run meanwhile, then each site is driven once it is built, while the next one builds.
+let chain = Promise.resolve();
 try {
   const part = (name) => !process.env.E2E_ONLY || process.env.E2E_ONLY === name;
   const builders = [['mdbook', buildBook], ['hugo', buildHugo], ['docusaurus', buildDocusaurus], ['mkdocs', buildMkdocs], ['vitepress', buildVitepress]];
   const sites = process.env.SITES?.split(',') ?? builders.map(([name]) => name);
-  if (part('sites')) {
-    for (const [name, build] of builders) {
-      if (!sites.includes(name)) continue;
-      // The build is the first check: the README's snippets, pasted as they are, must build.
-      let site;
-      try {
-        site = await build(work);
-      } catch (e) {
-        const out = String(e.stderr ?? e.message);
-        await writeFile(join(ARTIFACTS, `build-${name}.log`), `${e.message}\n${out}`);
-        const said = out.split('\n').filter((l) => /error/i.test(l)).slice(0, 4).join(' / ') || out.trim().split('\n').slice(-6).join(' / ');
-        check(false, `${name}: the site builds with the README's element, declared mount and iframe snippets pasted verbatim (${said}; all in ${ARTIFACTS}/build-${name}.log)`);
-        continue;
-      }
-      if (site.roads.readme) check(true, `${site.name}: the site builds with the README's element, declared mount and iframe snippets pasted verbatim`);
-      if (site.builds?.length > 1) {
-        const [a, b] = site.builds;
-        check(a.page.length > 0 && a.page === b.page, `Hugo ${a.version} and Hugo ${b.version} write the same page with the shortcodes (${a.page.length} and ${b.page.length} characters)`);
-      } else if (site.builds) {
-        console.log(`     only Hugo ${site.builds[0].version} here (scripts/setup.sh test installs a current one)`);
-      }
-      await driveSite(browser, site);
-      if (site.nav) await navigateSite(browser, site);
-    }
-  }
+  const built = !part('sites') ? [] : builders.filter(([name]) => sites.includes(name)).map(([name, build]) => {
+    chain = chain.then(() => build(work).then((site) => ({ site }), (error) => ({ error })));
+    return [name, chain];
+  });
   if (part('failures')) await failures(browser);
   if (part('heights')) await heights(browser);
+  for (const [name, pending] of built) {
+    // The build is the first check: the README's snippets, pasted as they are, must build.
+    const { site, error: e } = await pending;
+    if (e) {
+      const out = String(e.stderr ?? e.message);
+      await writeFile(join(ARTIFACTS, `build-${name}.log`), `${e.message}\n${out}`);
+      const said = out.split('\n').filter((l) => /error/i.test(l)).slice(0, 4).join(' / ') || out.trim().split('\n').slice(-6).join(' / ');
+      check(false, `${name}: the site builds with the README's element, declared mount and iframe snippets pasted verbatim (${said}; all in ${ARTIFACTS}/build-${name}.log)`);
+      continue;
+    }
+    if (site.roads.readme) check(true, `${site.name}: the site builds with the README's element, declared mount and iframe snippets pasted verbatim`);
+    if (site.builds?.length > 1) {
+      const [a, b] = site.builds;
+      check(a.page.length > 0 && a.page === b.page, `Hugo ${a.version} and Hugo ${b.version} write the same page with the shortcodes (${a.page.length} and ${b.page.length} characters)`);
+    } else if (site.builds) {
+      console.log(`     only Hugo ${site.builds[0].version} here (scripts/setup.sh test installs a current one)`);
+    }
+    await driveSite(browser, site);
+    if (site.nav) await navigateSite(browser, site);
+  }
 } finally {
+  await chain;
   await browser.close();
   await rm(work, { recursive: true, force: true });
 }

@@ -7,7 +7,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, check, finish, frames } from './harness.mjs';
 
 /** What a careless docs theme does to every element of a page; its root font size is 125 %
  *  (MkDocs Material's), which any `rem` inside the lab would follow. */
@@ -103,11 +103,27 @@ async function measure(browser, url, reach) {
   await page.waitForFunction(() => window.mounted, null, { timeout: 30000 });
   await page.waitForSelector('#lab .lab #kubernetes-ip');
   await reach(page);
+  // Its lazy parts came from their chunk (the things to try, once the page was idle).
+  await page.waitForFunction(() => !(document.querySelector('#lab').shadowRoot ?? document).querySelector('.lazy-loading'), null, { timeout: 20000 })
+    .catch(() => console.log(`     ${url}: a lazy part of the lab still loading after 20 s`));
   // The lab's top at the top of the viewport in both pages: the tour card is sticky to the
   // viewport's bottom, and the prose above the lab differs in height with the theme.
   await page.evaluate(() => scrollTo(0, scrollY + (document.querySelector('#lab').shadowRoot?.querySelector('.lab') ?? document.querySelector('#lab .lab')).getBoundingClientRect().top));
-  await page.waitForTimeout(400);
-  const got = await layout(page);
+  // Wait until the lab's layout after that scroll holds: the same boxes and styles 10 frames
+  // apart (the sticky card moved, the stage fitted its rows), at most 20 s.
+  const end = Date.now() + 20000;
+  let got = await layout(page);
+  for (;;) {
+    await frames(page, 10);
+    const now = await layout(page);
+    const same = JSON.stringify(now) === JSON.stringify(got);
+    got = now;
+    if (same) break;
+    if (Date.now() > end) {
+      console.log(`     ${url}: the lab's layout still moved after 20 s; measured as it was then`);
+      break;
+    }
+  }
   return { page, context, errors, got };
 }
 

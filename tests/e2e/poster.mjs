@@ -6,7 +6,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, check, finish, frames } from './harness.mjs';
 
 /** Whether `loc` matches an element the reader sees (the poster draws the stage three ways). */
 const seen = (loc) => loc.filter({ visible: true }).first().isVisible();
@@ -207,7 +207,8 @@ async function slowLink(browser, base, query, click, [width, height]) {
       check(kept && moved, `${what} ("${label.trim()}", before the wasm): the lab carried it out and plays (${first} → ${await clock()})`);
     } else {
       const first = await clock();
-      await page.waitForTimeout(2000);
+      // The window in which the clock must not move: 30 frames (a playing clock moves every frame).
+      await frames(page, 30);
       const then = await clock();
       const paused = await page.getAttribute('#play', 'aria-pressed');
       check(kept && then === first && paused === 'false', `${what} ("${label.trim()}", before the wasm): the lab carried it out and stays paused (${first} → ${then}, aria-pressed ${paused})`);

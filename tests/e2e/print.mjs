@@ -10,7 +10,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, ROOT, atStep, check, finish } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, PACED, ROOT, atStep, check, finish, frames } from './harness.mjs';
 
 const NAME = 'lease-crash-vs-stop';
 const tour = JSON.parse(await readFile(`tours/${NAME}.json`, 'utf8'));
@@ -43,6 +43,29 @@ function smallestStageText(page, root = 'document') {
     }
     return least;
   }, root);
+}
+
+/** The smallest stage text under `root` once the handout is laid out anew for the viewport just
+ *  set: every figure within the sheet's width, and the same smallest text and figure boxes 10
+ *  frames apart (the stage fits its rows after a resize), at most 20 s; logs it if never. */
+async function settledStageText(page, root = 'document') {
+  const read = () => page.evaluate((root) => {
+    const doc = root === 'document' ? document : document.querySelector(root).shadowRoot;
+    const figs = [...doc.querySelectorAll('.handout-figure')].map((f) => f.getBoundingClientRect()).map((r) => [r.left, r.top, r.width, r.height].map(Math.round));
+    return { fits: figs.length > 0 && figs.every(([x, , w]) => x + w <= innerWidth + 1), figs };
+  }, root).then(async (l) => ({ ...l, least: await smallestStageText(page, root) }));
+  const end = Date.now() + 20000;
+  let last = await read();
+  for (;;) {
+    await frames(page, 10);
+    const now = await read();
+    if (now.fits && JSON.stringify(now) === JSON.stringify(last)) return now.least;
+    if (Date.now() > end) {
+      console.log(`     the handout${root === 'document' ? '' : ` in ${root}`} still changed after 20 s at ${await page.evaluate(() => innerWidth)} px (its figures ${now.fits ? 'within' : 'wider than'} the sheet): measured as it was then`);
+      return now.least;
+    }
+    last = now;
+  }
 }
 
 /** Whether the colour `css` (rgb/rgba) is light paper, or transparent (the page's own shows). */
@@ -113,8 +136,7 @@ async function handout(browser, base, lang) {
   check(key === 'page', `${query}: printed, the answers start a page of their own after the last step (break-before: ${key})`);
   // The stage text as the sheet prints it: laid out at an A4 sheet's printed width.
   await page.setViewportSize(A4_PRINTED);
-  await page.waitForTimeout(300);
-  const least = await smallestStageText(page);
+  const least = await settledStageText(page);
   check(least.pt >= MIN_STAGE_PT, `${query}: printed on A4, the smallest stage text is ${least.pt.toFixed(2)} pt (≥ ${MIN_STAGE_PT}; ${least.text})`);
   await page.screenshot({ path: `${ARTIFACTS}/print-${lang}-A4-media.png`, fullPage: true });
   await page.setViewportSize(A4);
@@ -191,6 +213,7 @@ async function upsideDown(browser, base) {
 async function instants(browser, base) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.addInitScript(ROOT);
+  await page.addInitScript(PACED);
   const n = tour.steps.length;
   await page.goto(`${base}?tour=${NAME}&print`);
   await page.waitForFunction((n) => document.querySelectorAll('.handout-step .stage svg').length === n, n, { timeout: 60000 });
@@ -284,8 +307,7 @@ async function embed(browser, base) {
   await questions(page, 'the element with answers="upside-down"', 'zh', 'upside-down', '#turned');
   await page.emulateMedia({ media: 'print' });
   await page.setViewportSize(A4_PRINTED);
-  await page.waitForTimeout(300);
-  const least = await smallestStageText(page, 'kube-bootstrap-lab');
+  const least = await settledStageText(page, 'kube-bootstrap-lab');
   check(least.pt >= MIN_STAGE_PT, `the element printed on A4: the smallest stage text is ${least.pt.toFixed(2)} pt (${least.text})`);
   const paper = await page.evaluate(() => {
     const el = document.querySelector('kube-bootstrap-lab');

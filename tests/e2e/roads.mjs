@@ -11,7 +11,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, RENDERED, ROOT, atStep, check, finish, loadTours } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, RENDERED, PACED, ROOT, atStep, check, finish, frames, loadTours } from './harness.mjs';
 
 const HEADER = 56;
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -64,14 +64,48 @@ async function nextOnScreen(page, frame) {
   return { ok: inner.clear && outer.ok, why: `at ${Math.round(outer.hx)},${Math.round(outer.hy)} of the page` };
 }
 
+/** Counts, in the host page, the frames since its scroll or the frame's box last changed (the
+ *  frame sized to its lab's report, the page scrolled along by the lab's own scroll). */
+const watchHost = (page) => page.evaluate(() => {
+  let last = '';
+  window.__hostStill = 0;
+  const tick = () => {
+    const r = document.getElementById('frame').getBoundingClientRect();
+    const now = `${scrollY} ${Math.round(r.top)} ${Math.round(r.height)}`;
+    window.__hostStill = now === last ? window.__hostStill + 1 : 0;
+    last = now;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+});
+
+/** Waits until the host page has stayed put for 6 frames (watchHost), at most 10 s; whether it did. */
+const hostStill = (page) => page.waitForFunction(() => window.__hostStill >= 6, null, { polling: 'raf', timeout: 10000 }).then(() => true, () => false);
+
+/** Reads `read()` until `ok` holds for a reading that is the same 10 frames later, at most 20 s;
+ *  the last reading (for the check to say what it saw). */
+async function until(page, read, ok) {
+  const end = Date.now() + 20000;
+  let last = '';
+  for (;;) {
+    const now = await read();
+    if (ok(now) && JSON.stringify(now) === last) return now;
+    if (Date.now() > end) return now;
+    last = ok(now) ? JSON.stringify(now) : '';
+    await frames(page, 10);
+  }
+}
+
 /** Part 1: every tour in the README's iframe on a phone, under a sticky header, step by step with Next. */
 async function phoneIframe(browser, host, tours) {
   const context = await browser.newContext({ ...PHONE, reducedMotion: 'reduce' });
   await context.addInitScript(ROOT);
+  await context.addInitScript(PACED);
   const page = await context.newPage();
   for (const tour of tours) {
     await page.goto(`${host.url}frame.html?tour=${tour.name}`);
     const handle = await page.waitForSelector('#frame');
+    await watchHost(page);
     const frame = await handle.contentFrame();
     await frame.waitForFunction(() => window.__labRoot().querySelector('#tour-progress'), null, { timeout: 30000 });
     // The reader scrolls the frame to just below the header.
@@ -80,9 +114,9 @@ async function phoneIframe(browser, host, tours) {
     const hidden = [];
     for (let i = 0; i < n; i++) {
       await atStep(frame, i, n, 'en');
-      await page.waitForTimeout(50);
+      const still = await hostStill(page);
       const seen = await nextOnScreen(page, frame);
-      if (!seen.ok) hidden.push(`${i + 1} (${seen.why})`);
+      if (!seen.ok) hidden.push(`${i + 1} (${seen.why}${still ? '' : ', the page still moving after 10 s'})`);
       if (tour.name === 'kubernetes-service' && i === 2) await page.screenshot({ path: `${ARTIFACTS}/roads-phone-iframe-s3.png` });
       if (i + 1 < n) await frame.evaluate(() => window.__labRoot().querySelector('#tour-next').click());
     }
@@ -105,20 +139,23 @@ async function frameAndContent(page, frame) {
 async function heights(browser, host) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
   await context.addInitScript(ROOT);
+  await context.addInitScript(PACED);
   const page = await context.newPage();
   try {
     // A tour docks its card in a 750 px column: the frame is capped at the viewport below the header.
     await page.goto(`${host.url}frame.html?tour=kubernetes-service&controls=minimal`);
     const frame = await (await page.waitForSelector('#frame')).contentFrame();
     await frame.waitForFunction(() => window.__labRoot().querySelector('#tour-progress'), null, { timeout: 30000 });
-    await page.waitForTimeout(1500);
-    const atLoad = await frameAndContent(page, frame);
+    // Until the frame is sized to its lab's report (its content capped at the room), and stays.
+    const capped = (h) => Math.abs(h.frame - Math.min(h.content, h.view)) <= 2;
+    const atLoad = await until(page, () => frameAndContent(page, frame), capped);
+    // Each scroll position drawn for 5 frames, as a reader scrolls; then until the frame is
+    // sized again.
     for (let y = 0; y < 4000; y += 500) {
       await page.evaluate((top) => scrollTo(0, top), y);
-      await page.waitForTimeout(100);
+      await frames(page, 5);
     }
-    await page.waitForTimeout(800);
-    const after = await frameAndContent(page, frame);
+    const after = await until(page, () => frameAndContent(page, frame), capped);
     console.log(`     tour iframe in a 750 px column: frame ${atLoad.frame} px for ${atLoad.content} px of content at load, ${after.frame} px after scrolling through (viewport below the header ${after.view} px)`);
     for (const [when, h] of [['at load', atLoad], ['after scrolling through', after]]) {
       check(Math.abs(h.frame - Math.min(h.content, h.view)) <= 2, `a tour's iframe (docked card) ${when}: the frame is its content capped at the viewport below the header (${h.frame} px; content ${h.content}, room ${h.view})`);
@@ -127,16 +164,14 @@ async function heights(browser, host) {
     await page.goto(`${host.url}frame.html?scenario=crash-one-of-three&panels=apiservers&start=3601`);
     const sandbox = await (await page.waitForSelector('#frame')).contentFrame();
     await sandbox.waitForFunction(() => document.querySelector('body > .lab'), null, { timeout: 30000 });
-    await page.waitForTimeout(1500);
-    const small = await frameAndContent(page, sandbox);
+    const small = await until(page, () => frameAndContent(page, sandbox), (h) => h.content > 100 && Math.abs(h.frame - h.content) <= 2);
     check(small.content > 100 && Math.abs(small.frame - small.content) <= 2, `a sandbox's iframe shrinks from 3601 px to its content (${small.frame} px for ${small.content} px)`);
     // The module fails to load: the frame shrinks to the failure's line, with its link.
     await page.route('**/kube-bootstrap-lab_bg.wasm', (route) => route.fulfill({ status: 404, body: 'not found' }));
     await page.goto(`${host.url}frame.html?tour=kubernetes-service`);
     const failed = await (await page.waitForSelector('#frame')).contentFrame();
     await failed.waitForSelector('.lab-failure', { timeout: 30000 });
-    await page.waitForTimeout(1000);
-    const f = await frameAndContent(page, failed);
+    const f = await until(page, () => frameAndContent(page, failed), (h) => h.frame < 300 && Math.abs(h.frame - h.content) <= 2);
     const link = await failed.locator('.lab-failure a[target=_blank]').isVisible();
     check(f.frame < 300 && Math.abs(f.frame - f.content) <= 2 && link, `a failed load: the frame shrinks to the failure's line (${f.frame} px) and shows its link (${link})`);
     await page.screenshot({ path: `${ARTIFACTS}/roads-iframe-failed.png` });
@@ -178,12 +213,16 @@ async function live(browser, host) {
     }
     const before = await place(page, '#el');
     await page.evaluate(() => document.getElementById('el').setAttribute('theme', 'dark'));
-    await page.waitForTimeout(300);
+    // Until the lab is dark, then 20 frames in which it must keep its step and clock.
+    await page.waitForFunction(() => document.getElementById('el').shadowRoot.querySelector('.lab').dataset.theme === 'dark', null, { timeout: 10000 }).catch(() => {});
+    await frames(page, 20);
     const dark = await place(page, '#el');
     check(dark.theme === 'dark' && dark.step === before.step && dark.clock === before.clock && dark.bg !== before.bg,
       `the element's theme attribute turns the lab dark in place (${before.step} at ${before.clock} → ${dark.step} at ${dark.clock}; ${before.bg} → ${dark.bg})`);
     await page.evaluate(() => document.getElementById('el').setAttribute('lang', 'zh'));
-    await page.waitForTimeout(300);
+    // Until the lab speaks Chinese, then 20 frames in which it must keep its step and clock.
+    await page.waitForFunction(() => { const root = document.getElementById('el').shadowRoot; return root.querySelector('.lab').lang === 'zh' && root.querySelector('#tour-progress')?.textContent.startsWith('第'); }, null, { timeout: 10000 }).catch(() => {});
+    await frames(page, 20);
     const zh = await place(page, '#el');
     check(zh.lang === 'zh' && zh.step?.startsWith('第 3 步') && zh.clock === before.clock, `the element's lang attribute speaks Chinese in place (${zh.step} at ${zh.clock})`);
     // mount() with theme "page": the host's dark switch (a class on <html>) is followed.
