@@ -18,10 +18,12 @@
 // CommonMark page): the site builds (a check), each renders its lab, and the declared mount is
 // the mounted road. Where the site navigates client-side (Material, VitePress, Docusaurus;
 // docsites/navigate.mjs), its home page's link to the lab page, Back, Forward and 20 more
-// navigations: every road renders, one lab per host. Then
+// navigations: every road renders, one lab per host. And
 // pages on another origin made of the README's snippets: with the lab served without CORS (the
 // fallback shows), with its wasm answering 404 (fallback and message), and the embeds' heights
 // in a 750 px column, at load and after scrolling through; last, unmount() gives the fallback back.
+// Those pages come first, while the sites build one after the other in the background; each
+// site is driven once built, while the next one builds.
 // Usage: node tests/e2e/docsites.mjs   (after `make package`; `make test` does both)
 //        E2E_ONLY=sites|failures|heights runs one part;
 //        SITES=mdbook,hugo,docusaurus,mkdocs,vitepress some sites.
@@ -30,7 +32,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, RENDERED, RENDERED_PAGE, check, finish, frames } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, RENDERED, RENDERED_PAGE, check, finish, frames, steady } from './harness.mjs';
 import { PACKAGE } from './docsites/common.mjs';
 import { buildBook } from './docsites/mdbook.mjs';
 import { buildHugo } from './docsites/hugo.mjs';
@@ -148,18 +150,7 @@ async function heights(browser) {
       content: Math.round(await framed.evaluate(() => document.documentElement.getBoundingClientRect().height)),
       room: await page.evaluate(() => innerHeight),
     });
-    const answered = async () => {
-      const end = Date.now() + 20000;
-      let last = '';
-      for (;;) {
-        const now = await read();
-        const ok = Math.abs(now.h[2] - Math.min(now.content, now.room)) <= 2;
-        if (ok && JSON.stringify(now) === last) return now;
-        if (Date.now() > end) return now;
-        last = ok ? JSON.stringify(now) : '';
-        await frames(page, 10);
-      }
-    };
+    const answered = async () => (await steady(page, read, { ok: (now) => Math.abs(now.h[2] - Math.min(now.content, now.room)) <= 2 })).value;
     const atLoad = (await answered()).h;
     // The reader scrolls through, a screen at a time, each drawn for 5 frames.
     for (let y = 0; y < await page.evaluate(() => document.documentElement.scrollHeight); y += 600) {

@@ -107,6 +107,22 @@ export function frames(page, n) {
   }), n);
 }
 
+/** Reads `read()` every `n` animation frames until a reading that `ok` accepts equals the one
+ *  before it (what it measures has stopped moving), at most `ms`. Resolves to { value, steady }:
+ *  the last reading, and whether it held (false at the time limit: the check says what it saw). */
+export async function steady(page, read, { ok = () => true, n = 10, ms = 20000 } = {}) {
+  const end = Date.now() + ms;
+  let last = '';
+  for (;;) {
+    const value = await read();
+    const key = JSON.stringify(value);
+    if (ok(value) && key === last) return { value, steady: true };
+    if (Date.now() > end) return { value, steady: false };
+    last = ok(value) ? key : '';
+    await frames(page, n);
+  }
+}
+
 /** Waits until nothing scrolls and the step's parts stay put for a few frames (the lab's own
  *  scroll, if any, is over, and so is the stage's fitting of its rows that may follow it). */
 export function settle(page) {

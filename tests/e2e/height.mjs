@@ -7,7 +7,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, check, finish, frames } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, check, finish, frames, steady } from './harness.mjs';
 
 /** The embeds: id, the HTML that puts it in, and (for mount) its options. */
 const EMBEDS = [
@@ -64,16 +64,9 @@ async function labsRendered(page) {
 
 /** Waits until `read()` is ready and reads the same 20 animation frames apart, at most 30 s;
  *  returns the last reading, with `settled` false if it never did. */
-async function settled(page, read, timeout = 30000) {
-  const end = Date.now() + timeout;
-  let last = '';
-  for (;;) {
-    const now = await read();
-    if (now.ready && JSON.stringify(now) === last) return { ...now, settled: true };
-    if (Date.now() > end) return { ...now, settled: false };
-    last = JSON.stringify(now);
-    await frames(page, 20);
-  }
+async function settled(page, read) {
+  const { value, steady: held } = await steady(page, read, { ok: (now) => now.ready, n: 20, ms: 30000 });
+  return { ...value, settled: held };
 }
 
 const server = await serve(DIST);

@@ -7,7 +7,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, check, finish, frames } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, check, finish, steady } from './harness.mjs';
 
 /** What a careless docs theme does to every element of a page; its root font size is 125 %
  *  (MkDocs Material's), which any `rem` inside the lab would follow. */
@@ -111,19 +111,8 @@ async function measure(browser, url, reach) {
   await page.evaluate(() => scrollTo(0, scrollY + (document.querySelector('#lab').shadowRoot?.querySelector('.lab') ?? document.querySelector('#lab .lab')).getBoundingClientRect().top));
   // Wait until the lab's layout after that scroll holds: the same boxes and styles 10 frames
   // apart (the sticky card moved, the stage fitted its rows), at most 20 s.
-  const end = Date.now() + 20000;
-  let got = await layout(page);
-  for (;;) {
-    await frames(page, 10);
-    const now = await layout(page);
-    const same = JSON.stringify(now) === JSON.stringify(got);
-    got = now;
-    if (same) break;
-    if (Date.now() > end) {
-      console.log(`     ${url}: the lab's layout still moved after 20 s; measured as it was then`);
-      break;
-    }
-  }
+  const { value: got, steady: held } = await steady(page, () => layout(page));
+  if (!held) console.log(`     ${url}: the lab's layout still moved after 20 s; measured as it was then`);
   return { page, context, errors, got };
 }
 

@@ -10,7 +10,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, PACED, ROOT, atStep, check, finish, frames } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, PACED, ROOT, atStep, check, finish, steady } from './harness.mjs';
 
 const NAME = 'lease-crash-vs-stop';
 const tour = JSON.parse(await readFile(`tours/${NAME}.json`, 'utf8'));
@@ -54,18 +54,9 @@ async function settledStageText(page, root = 'document') {
     const figs = [...doc.querySelectorAll('.handout-figure')].map((f) => f.getBoundingClientRect()).map((r) => [r.left, r.top, r.width, r.height].map(Math.round));
     return { fits: figs.length > 0 && figs.every(([x, , w]) => x + w <= innerWidth + 1), figs };
   }, root).then(async (l) => ({ ...l, least: await smallestStageText(page, root) }));
-  const end = Date.now() + 20000;
-  let last = await read();
-  for (;;) {
-    await frames(page, 10);
-    const now = await read();
-    if (now.fits && JSON.stringify(now) === JSON.stringify(last)) return now.least;
-    if (Date.now() > end) {
-      console.log(`     the handout${root === 'document' ? '' : ` in ${root}`} still changed after 20 s at ${await page.evaluate(() => innerWidth)} px (its figures ${now.fits ? 'within' : 'wider than'} the sheet): measured as it was then`);
-      return now.least;
-    }
-    last = now;
-  }
+  const { value: now, steady: held } = await steady(page, read, { ok: (r) => r.fits });
+  if (!held) console.log(`     the handout${root === 'document' ? '' : ` in ${root}`} still changed after 20 s at ${await page.evaluate(() => innerWidth)} px (its figures ${now.fits ? 'within' : 'wider than'} the sheet): measured as it was then`);
+  return now.least;
 }
 
 /** Whether the colour `css` (rgb/rgba) is light paper, or transparent (the page's own shows). */

@@ -11,7 +11,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, RENDERED, PACED, ROOT, atStep, check, finish, frames, loadTours } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, RENDERED, PACED, ROOT, atStep, check, finish, frames, loadTours, steady } from './harness.mjs';
 
 const HEADER = 56;
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -82,19 +82,9 @@ const watchHost = (page) => page.evaluate(() => {
 /** Waits until the host page has stayed put for 6 frames (watchHost), at most 10 s; whether it did. */
 const hostStill = (page) => page.waitForFunction(() => window.__hostStill >= 6, null, { polling: 'raf', timeout: 10000 }).then(() => true, () => false);
 
-/** Reads `read()` until `ok` holds for a reading that is the same 10 frames later, at most 20 s;
- *  the last reading (for the check to say what it saw). */
-async function until(page, read, ok) {
-  const end = Date.now() + 20000;
-  let last = '';
-  for (;;) {
-    const now = await read();
-    if (ok(now) && JSON.stringify(now) === last) return now;
-    if (Date.now() > end) return now;
-    last = ok(now) ? JSON.stringify(now) : '';
-    await frames(page, 10);
-  }
-}
+/** `read()` once `ok` holds and it reads the same 10 frames later, at most 20 s; the last
+ *  reading (for the check to say what it saw). */
+const until = async (page, read, ok) => (await steady(page, read, { ok })).value;
 
 /** Part 1: every tour in the README's iframe on a phone, under a sticky header, step by step with Next. */
 async function phoneIframe(browser, host, tours) {
