@@ -197,9 +197,12 @@ async fn an_event_shows_its_time_component_and_message() {
 async fn escape_and_the_close_button_close_it() {
     let lab = lab_at("crash-vs-graceful-stop", 1_000);
     let o = open(&lab, Subject::Key("/ranges/serviceips".into())).await;
-    // It took the focus: Escape pressed there closes it.
+    // It takes the focus (a frame after it is drawn: later on a loaded machine); Escape pressed
+    // there closes it.
+    let close_focused =
+        || dom::document().active_element().is_some_and(|e| e.class_name() == "inspector-close");
+    dom::until("the inspector takes the focus, on its close button", close_focused).await;
     let focused = dom::document().active_element().expect("focus");
-    assert_eq!(focused.class_name(), "inspector-close");
     let init = web_sys::KeyboardEventInit::new();
     init.set_key("Escape");
     init.set_bubbles(true);
