@@ -9,7 +9,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, readFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, PACED, ROOT, check, finish, settle } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, ROOT, check, finish, settle } from './harness.mjs';
 
 const scenario = JSON.parse(await readFile('scenarios/crash-one-of-three.json', 'utf8'));
 const first = scenario.experiments[0];
@@ -42,7 +42,6 @@ async function run(browser, server, view, lang) {
   const tag = `try ${view.viewport.width} px (${lang})`;
   const context = await browser.newContext({ ...view, reducedMotion: 'reduce' });
   await context.addInitScript(ROOT);
-  await context.addInitScript(PACED);
   const page = await context.newPage();
   await page.goto(`${server.url}?scenario=crash-one-of-three&lang=${lang}`);
   await page.waitForSelector('.try-list button');
