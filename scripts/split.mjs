@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cached, copyOut, keyOf } from './cache.mjs';
 
 const NAME = 'kube-bootstrap-lab';
 // What the rust toolchain's wasm emits today: wasm-opt must accept it (Trunk passes the same).
@@ -28,23 +29,29 @@ const work = `${target}/split`;
 const PATH = `${process.cwd()}/node_modules/.bin:${process.env.HOME}/.cargo/bin:${process.env.PATH}`;
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, PATH } });
 
-await rm(work, { recursive: true, force: true });
-await mkdir(`${work}/split`, { recursive: true });
-run('wasm-split-cli', ['--target', 'web', '--out-name', NAME, input, `${work}/split`]);
-run('wasm-bindgen', ['--target', 'web', '--keep-lld-exports', '--no-typescript', '--out-name', NAME,
-  '--out-dir', `${work}/pkg`, `${work}/split/${NAME}.wasm`]);
-// The chunks and their loader, beside the bound first module.
-for (const f of await readdir(`${work}/split`)) {
-  if (f !== `${NAME}.wasm`) await cp(`${work}/split/${f}`, `${work}/pkg/${f}`, { recursive: true });
-}
-const modules = (await readdir(`${work}/pkg`)).filter((f) => f.endsWith('.wasm'));
-if (profile === 'release') {
-  for (const f of modules) {
-    const path = `${work}/pkg/${f}`;
-    run('wasm-opt', ['-Oz', ...FEATURES.map((x) => `--enable-${x}`), path, '-o', path]);
+// The same module and tools give the same modules: a rebuild whose cargo output did not change
+// takes the last ones (scripts/cache.mjs) instead of about 35 s of splitting and optimising.
+const which = (cmd) => execFileSync('sh', ['-c', `command -v ${cmd}`], { env: { ...process.env, PATH } }).toString().trim();
+const version = (cmd) => execFileSync(cmd, ['--version'], { env: { ...process.env, PATH } }).toString();
+const key = keyOf(await readFile(input), NAME, profile, FEATURES.join(), version('wasm-bindgen'), version('wasm-opt'),
+  await readFile(which('wasm-split-cli')));
+const { dir: pkg, hit } = await cached('split', key, async (out) => {
+  await rm(work, { recursive: true, force: true });
+  await mkdir(`${work}/split`, { recursive: true });
+  run('wasm-split-cli', ['--target', 'web', '--out-name', NAME, input, `${work}/split`]);
+  run('wasm-bindgen', ['--target', 'web', '--keep-lld-exports', '--no-typescript', '--out-name', NAME,
+    '--out-dir', out, `${work}/split/${NAME}.wasm`]);
+  for (const f of await readdir(`${work}/split`)) {
+    if (f !== `${NAME}.wasm`) await cp(`${work}/split/${f}`, `${out}/${f}`, { recursive: true });
   }
-}
-await cp(`${work}/pkg`, staging, { recursive: true });
+  if (profile === 'release') {
+    for (const f of (await readdir(out)).filter((f) => f.endsWith('.wasm'))) {
+      run('wasm-opt', ['-Oz', ...FEATURES.map((x) => `--enable-${x}`), `${out}/${f}`, '-o', `${out}/${f}`]);
+    }
+  }
+});
+const modules = (await readdir(pkg)).filter((f) => f.endsWith('.wasm'));
+await copyOut(pkg, staging);
 
 // index.html preloads the module and its wasm with Trunk's hashes of its own files.
 const sri = async (f) => `sha384-${createHash('sha384').update(await readFile(`${staging}/${f}`)).digest('base64')}`;
@@ -59,4 +66,4 @@ for (const f of [`${NAME}.js`, `${NAME}_bg.wasm`]) {
   html = html.replace(link, (_, head) => head + hash);
 }
 await writeFile(`${staging}/index.html`, html);
-console.log(`split: ${modules.length} wasm modules (${modules.join(', ')}) into ${staging}`);
+console.log(`split: ${modules.length} wasm modules (${modules.join(', ')}) into ${staging}${hit ? ' (unchanged: the last split, scripts/cache.mjs)' : ''}`);
