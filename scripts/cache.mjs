@@ -7,8 +7,10 @@
 // brotli 11 of each file: about 11 s, twice in `make test`). CACHE=off turns it off.
 import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { resolve } from 'node:path';
 
-const ROOT = `${process.env.CARGO_TARGET_DIR ?? 'target'}/cache`;
+// Absolute: a step may run in another working directory.
+const ROOT = resolve(process.env.CARGO_TARGET_DIR ?? 'target', 'cache');
 
 /** The key of `parts` (strings and buffers, in order; each length-prefixed so no two lists meet). */
 export function keyOf(...parts) {
@@ -37,7 +39,12 @@ export async function cached(kind, key, produce, keep = 8) {
   const tmp = `${dir}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
-  await produce(tmp);
+  try {
+    await produce(tmp);
+  } catch (e) {
+    await rm(tmp, { recursive: true, force: true });
+    throw e;
+  }
   await rm(dir, { recursive: true, force: true });
   await rename(tmp, dir);
   await prune(`${ROOT}/${kind}`, keep);

@@ -4,7 +4,9 @@
 // page (a Hugo shortcode's inner JSON, a Docusaurus prop, the element's JSON child).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { cp, lstat, readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { cached, keyOf } from '../../../scripts/cache.mjs';
 
 export const VERSION = readFileSync('Cargo.toml', 'utf8').match(/^version = "([^"]+)"/m)[1];
 export const PACKAGE = `target/package/kube-bootstrap-lab-${VERSION}`;
@@ -16,6 +18,30 @@ export function run(cmd, args, options = {}) {
   return new Promise((resolve, reject) => {
     execFile(cmd, args, { maxBuffer: 64 << 20, ...options }, (e, stdout, stderr) => (e ? reject(Object.assign(e, { stderr })) : resolve(stdout)));
   });
+}
+
+/** The files under `dir` (its symlinks, the installed packages, left out), with their paths. */
+async function filesOf(dir, base = dir, out = []) {
+  for (const name of (await readdir(dir)).sort()) {
+    const path = join(dir, name);
+    const st = await lstat(path);
+    if (st.isDirectory()) await filesOf(path, base, out);
+    else if (st.isFile()) out.push(path.slice(base.length), await readFile(path));
+  }
+  return out;
+}
+
+/**
+ * Builds a site once per content (scripts/cache.mjs): `build(out)` writes the built site of the
+ * sources in `dir` (the lab's unpacked tarball among them) into `out`; the next run whose
+ * sources, packages (`lock`, the site's package-lock.json or tool version) and builder are the
+ * same copies that build into `to` instead. Resolves to whether it was built now.
+ */
+export async function buildOnce(name, dir, lock, to, build) {
+  const key = keyOf(name, process.version, lock, ...(await filesOf(dir)));
+  const { dir: made, hit } = await cached(`site-${name}`, key, build, 2);
+  await cp(made, to, { recursive: true });
+  return !hit;
 }
 
 export const steps = (tour) => JSON.parse(readFileSync(`tours/${tour}.json`, 'utf8')).steps.length;

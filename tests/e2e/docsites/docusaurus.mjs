@@ -7,10 +7,10 @@
 // the package's component (the element, following the colour mode) and its iframe, under
 // /training/docs/guide/lab/.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { INLINE, README_ROADS, TARBALL, TRAINER, readmeBlocks, trainerTour, run } from './common.mjs';
+import { INLINE, README_ROADS, TARBALL, TRAINER, buildOnce, readmeBlocks, trainerTour, run } from './common.mjs';
 
 const PACKAGES = resolve('tests/e2e/docusaurus/node_modules');
 
@@ -44,11 +44,11 @@ That is the whole mechanism.
   // Served at /training/: the build goes to a folder of that name.
   const served = join(work, 'docusaurus-served');
   const started = Date.now();
-  await run(process.execPath, [join(PACKAGES, '@docusaurus/core/bin/docusaurus.mjs'), 'build', dir, '--out-dir', join(served, 'training')], {
-    cwd: dir,
-    env: { ...process.env, NO_UPDATE_NOTIFIER: '1', DOCUSAURUS_TELEMETRY_DISABLED: '1' },
-  });
-  console.log(`     docusaurus build: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const built = await buildOnce('docusaurus', dir, readFileSync('tests/e2e/docusaurus/package-lock.json'), join(served, 'training'), (out) => run(
+    process.execPath, [join(PACKAGES, '@docusaurus/core/bin/docusaurus.mjs'), 'build', dir, '--out-dir', out],
+    { cwd: dir, env: { ...process.env, NO_UPDATE_NOTIFIER: '1', DOCUSAURUS_TELEMETRY_DISABLED: '1' } },
+  ));
+  console.log(`     docusaurus build: ${built ? `${((Date.now() - started) / 1000).toFixed(0)} s` : 'the same sources as the last one (target/cache)'}`);
   return {
     name: 'Docusaurus',
     root: served,
