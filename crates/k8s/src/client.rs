@@ -7,8 +7,10 @@
 //! - **Health check.** `ReadIdleTimeout` 30 s + `PingTimeout` 15 s
 //!   (`apimachinery/pkg/util/net/http.go`): a silent peer is dropped ≤45 s after its last frame.
 //! - **REST retries** (`rest/request.go`): a transport error is retried for GET only, after a
-//!   synthetic `Retry-After: 1`, up to 10 times, and only on a reset, EOF or GOAWAY; a refused
-//!   dial, a dial timeout and a lost connection go to the caller.
+//!   synthetic `Retry-After: 1`, up to 10 times, and only on a reset, EOF or GOAWAY, and from
+//!   client-go 1.32 (behaviours 1.33 and 1.35) a lost connection; a refused dial and a dial
+//!   timeout go to the caller, as a lost connection does up to 1.31. The clients' client-go is
+//!   taken to be the cluster's release.
 //! - **Reflector** (`tools/cache/reflector.go`): a watch ended by EOF or a reset is opened again
 //!   at once; a failed attempt waits `NewExponentialBackoffManager(800 ms, 30 s, 2 min, 2.0,
 //!   1.0)`: [0.8, 1.6) s, then [1.6, 3.2) s, … up to [30, 60) s, back to 0.8 s after 2 min
@@ -18,6 +20,7 @@
 //! the TLS handshake's own 10 s, 429/5xx retries, and what a request does once connected (the
 //! lab's requests take no time).
 
+use crate::api::Behavior;
 use crate::rng::SimRng;
 
 /// `net.Dialer{Timeout: 30 * time.Second}` in client-go's transport.
@@ -76,10 +79,16 @@ impl Failure {
         }
     }
 
-    /// `rest/request.go`: whether a GET that met it is retried (`IsConnectionReset` or
-    /// `IsProbableEOF`); no other verb ever is.
-    pub fn retried_for_get(self) -> bool {
-        matches!(self, Failure::Reset | Failure::GoAway)
+    /// `rest/request.go`: whether a GET that met it is retried under `behavior`'s client-go:
+    /// `IsConnectionReset` or `IsProbableEOF` (a reset, EOF, GOAWAY), and from client-go 1.32
+    /// also `IsHTTP2ConnectionLost` (commit "automatically retry GET requests when http2
+    /// connection lost"): so under 1.33 and 1.35, not 1.29. No other verb ever is.
+    pub fn retried_for_get(self, behavior: Behavior) -> bool {
+        match self {
+            Failure::Reset | Failure::GoAway => true,
+            Failure::Lost => behavior >= Behavior::V1_33,
+            Failure::Refused | Failure::Timeout => false,
+        }
     }
 
     /// Whether a reflector opens its watch again at once (the stream ended) rather than after
@@ -95,17 +104,19 @@ pub fn health_check_closes_at(last_frame_ms: u64) -> u64 {
     last_frame_ms + READ_IDLE_TIMEOUT_MS + PING_TIMEOUT_MS
 }
 
-/// The last frame a connection established at `since` received by `now` from a peer that
-/// answered everything: a job's last poll, else (an idle connection, a quiet watch) the last
-/// ping's answer, sent each time 30 s passed without a frame. `start` is a job's first poll.
-pub fn last_frame(workload: &Workload, since: u64, start: u64, now: u64) -> u64 {
-    let base = match *workload {
-        Workload::Job { every_ms } if now >= start => {
-            since.max(start + (now - start) / every_ms * every_ms)
+/// The last frame a connection received before its peer went silent at `down`, from a peer
+/// that answered everything until then: its last answered request (`polled`: a job's last
+/// poll, else the connection's start), or a later ping's answer, a ping being sent each time
+/// 30 s passed without a frame. A ping due at `down` itself is not answered; a poll is counted
+/// only once it has run (at one instant a scenario's steps, a host going down among them, run
+/// before the pods, and a reader's action after them).
+pub fn last_frame(polled: u64, down: u64) -> u64 {
+    match down.checked_sub(1) {
+        Some(before) if before >= polled => {
+            polled + (before - polled) / READ_IDLE_TIMEOUT_MS * READ_IDLE_TIMEOUT_MS
         }
-        _ => since,
-    };
-    base + (now - base) / READ_IDLE_TIMEOUT_MS * READ_IDLE_TIMEOUT_MS
+        _ => polled,
+    }
 }
 
 /// The reflector's `ExponentialBackoffManager`.
@@ -149,6 +160,8 @@ pub enum Conn {
         ip: String,
         /// When it was established.
         since: u64,
+        /// When its last request was answered: a job's last poll, else `since`.
+        polled: u64,
     },
     /// Established to `ip`, whose host went down: no frame comes back, and nothing tells the
     /// client so until its HTTP/2 health check closes it at `closes_at`.
@@ -244,25 +257,24 @@ mod tests {
     }
 
     #[test]
-    fn only_resets_and_goaways_are_retried() {
-        assert!(Failure::Reset.retried_for_get() && Failure::GoAway.retried_for_get());
-        for f in [Failure::Refused, Failure::Timeout, Failure::Lost] {
-            assert!(!f.retried_for_get());
+    fn resets_goaways_and_from_1_32_lost_connections_are_retried() {
+        for b in [Behavior::V1_20, Behavior::V1_29, Behavior::V1_33, Behavior::V1_35] {
+            assert!(Failure::Reset.retried_for_get(b) && Failure::GoAway.retried_for_get(b));
+            assert!(!Failure::Refused.retried_for_get(b) && !Failure::Timeout.retried_for_get(b));
+            assert_eq!(Failure::Lost.retried_for_get(b), b >= Behavior::V1_33, "{b:?}");
         }
         assert_eq!(health_check_closes_at(1_000), 46_000);
     }
 
     #[test]
     fn the_last_frame_is_the_last_poll_or_ping() {
-        let job = Workload::Job { every_ms: 2_000 };
-        // Polls at 0, 2 s, 4 s …: the one at 60 s was the last answered by 61.5 s.
-        assert_eq!(last_frame(&job, 1_000, 0, 61_500), 60_000);
-        // Established after the last poll: its own start.
-        assert_eq!(last_frame(&job, 61_000, 0, 61_500), 61_000);
+        // A job whose last poll ran at 60 s, silenced at 61.5 s.
+        assert_eq!(last_frame(60_000, 61_500), 60_000);
         // A quiet watch since 20 s: pings answered at 50 s and 80 s.
-        assert_eq!(last_frame(&Workload::Controller, 20_000, 0, 89_999), 80_000);
-        let slow = Workload::Job { every_ms: 100_000 };
-        assert_eq!(last_frame(&slow, 0, 0, 75_000), 60_000);
+        assert_eq!(last_frame(20_000, 89_999), 80_000);
+        // Down at the very instant of a ping: that one was never answered.
+        assert_eq!(last_frame(20_000, 80_000), 50_000);
+        assert_eq!(last_frame(20_000, 20_000), 20_000);
     }
 
     #[test]

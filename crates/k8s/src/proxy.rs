@@ -3,7 +3,8 @@
 //! What it models (`clients-view.md` §2): the informer delivers each slice change after a watch
 //! delay; `OnEndpointSliceUpdate` asks the bounded-frequency runner for a sync, which runs
 //! `syncProxyRules` at once if `minSyncPeriod` (1 s) has passed since the last sync *started*,
-//! else when it has; the rules take effect when `iptables-restore` returns. A new connection
+//! else when it has (as kube-proxy was seen to count it, kubernetes#138073; the runner documents
+//! end to start from 1.34, PR #131615, and up to 1.33 allowed a burst of two); the rules take effect when `iptables-restore` returns. A new connection
 //! to the Service then picks one listed endpoint uniformly (`-m statistic --mode random
 //! --probability 1/(n−i)`), or is REJECTed when none is listed. Established TCP flows keep
 //! their conntrack entry whatever the rules become (`CleanStaleEntries` is UDP-only).
@@ -13,8 +14,8 @@
 
 use crate::rng::SimRng;
 
-/// `iptables.minSyncPeriod`'s default (`pkg/proxy/apis/config/v1alpha1/defaults.go`), start to
-/// start.
+/// `iptables.minSyncPeriod`'s default (`pkg/proxy/apis/config/v1alpha1/defaults.go`), counted
+/// here start to start.
 pub const MIN_SYNC_PERIOD_MS: u64 = 1_000;
 /// The informer's watch delivery, slice write to handler: 10–100 ms (the research note's
 /// estimate for a normal cluster, [INF]).

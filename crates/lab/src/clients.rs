@@ -176,7 +176,7 @@ pub(crate) fn clients_of(
             link: match &c.conn {
                 Conn::Closed => Link::Closed,
                 Conn::Dialing { ip, until } => Link::Dialing { to: endpoint(ip), until: *until },
-                Conn::Up { ip, since } => Link::Up { to: endpoint(ip), since: *since },
+                Conn::Up { ip, since, .. } => Link::Up { to: endpoint(ip), since: *since },
                 Conn::Silent { ip, closes_at } => {
                     Link::Silent { to: endpoint(ip), closes_at: *closes_at }
                 }

@@ -7,7 +7,9 @@
 use yew::prelude::*;
 
 use crate::duration::format_ms;
-use crate::lab::clients::{Attempt, Clients, Endpoint, Failure, Link, NodeView, Outcome, Pod};
+use crate::lab::clients::{
+    Attempt, ClientFigures, Clients, Endpoint, Failure, Link, NodeView, Outcome, Pod,
+};
 use crate::lang::Lang;
 use crate::ui::spots::Mark;
 
@@ -130,7 +132,7 @@ fn figures(c: &Clients, lang: Lang, spot: &Mark) -> Html {
     } else {
         format!("{} ({})", format_ms(f.longest_wait_ms), f.longest_wait_client)
     };
-    let rows = [
+    let mut rows = vec![
         (
             lang.pick(
                 "Window in which a new connection could land on a dead apiserver",
@@ -141,11 +143,51 @@ fn figures(c: &Clients, lang: Lang, spot: &Mark) -> Html {
         (lang.pick("New connections that failed", "失败的新连接"), failed),
         (lang.pick("Longest wait for a connection", "等待连接的最长时间"), wait),
     ];
+    if let Some(spans) = rejecting(f, lang) {
+        let key = lang.pick(
+            "No endpoint listed: kube-proxy's REJECT refuses every new connection",
+            "没有列出端点：kube-proxy 的 REJECT 拒绝每个新连接",
+        );
+        rows.insert(1, (key, spans));
+    }
     html! {
         <dl class={classes!("client-figures", spot.class())} data-tour-spot={spot.attr()}>
             { for rows.into_iter().map(|(k, v)| html! { <div><dt>{ k }</dt><dd>{ v }</dd></div> }) }
         </dl>
     }
+}
+
+/// The spans in which kube-proxies listed no endpoint (under `none`, the whole run), the nodes
+/// of one span together, and how many connections their REJECT refused; `None` when that
+/// refused none and none is open (the kube-proxies' empty lists before the first apiserver's
+/// slice reached them, at boot, exposed nobody).
+fn rejecting(f: &ClientFigures, lang: Lang) -> Option<String> {
+    if f.rejected == 0 && f.rejecting.iter().all(|r| r.until_ms.is_some()) {
+        return None;
+    }
+    let mut spans: Vec<(u64, Option<u64>, u64, Vec<&str>)> = Vec::new();
+    for r in &f.rejecting {
+        match spans.iter_mut().find(|s| (s.0, s.1) == (r.from_ms, r.until_ms)) {
+            Some(s) => s.3.push(&r.node),
+            None => spans.push((r.from_ms, r.until_ms, r.duration_ms, vec![&r.node])),
+        }
+    }
+    let said: Vec<String> = spans
+        .iter()
+        .map(|(from, until, len, nodes)| {
+            let (nodes, len, from) = (nodes.join(", "), format_ms(*len), format_ms(*from));
+            match (until.is_some(), lang) {
+                (true, Lang::En) => format!("{nodes}: {len} (from {from})"),
+                (true, Lang::Zh) => format!("{nodes}：{len}（自 {from}）"),
+                (false, Lang::En) => format!("{nodes}: {len} so far (from {from}), still open"),
+                (false, Lang::Zh) => format!("{nodes}：至今 {len}（自 {from}），仍未结束"),
+            }
+        })
+        .collect();
+    Some(match lang {
+        Lang::En => format!("{}; {} refused", said.join("; "), f.rejected),
+        Lang::Zh => format!("{}；{} 个被拒绝", said.join("；"), f.rejected),
+    })
 }
 
 /// A node: its kube-proxy's list against the EndpointSlice, and its pods.

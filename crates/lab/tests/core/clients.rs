@@ -69,6 +69,11 @@ fn malformed_nodes_and_clients_are_refused_by_field() {
         ),
         (
             n1.clone(),
+            json!([{"name": "c", "node": "node-1", "workload": "job", "every": "0s"}]),
+            "clients[0].every: \"0s\" is shorter than 1s, the shortest the lab runs",
+        ),
+        (
+            n1.clone(),
             json!([{"name": "c", "node": "node-1", "workload": "controller", "every": "5s"}]),
             "clients[0].every: only a \"job\" polls",
         ),
@@ -336,4 +341,57 @@ fn without_clients_a_host_down_is_a_crash() {
     assert_ne!(host, text);
     let run = |t: &str| serde_json::to_string(&report::run(&scenario::parse(t).unwrap())).unwrap();
     assert_eq!(run(&host), run(text));
+}
+
+/// Under `none` the lab writes no EndpointSlice, so every kube-proxy lists nothing and REJECTs
+/// every new connection: no address has a window, and the figures show the exposure as spans
+/// of each node with no endpoint, from the start, and the connections REJECT refused. With the
+/// `lease` reconciler the kube-proxies list nothing only until the first apiserver's slice
+/// reaches them, before any pod starts, and nothing is REJECTed.
+#[test]
+fn under_none_every_node_rejects_from_the_start() {
+    let text = lab::catalogue::SCENARIOS.iter().find(|(n, _)| *n == "clients-crash-one-of-three");
+    let text = text.unwrap().1;
+    let mut file: Value = serde_json::from_str(text).unwrap();
+    file["cluster"]["endpoint_reconciler_type"] = json!("none");
+    file["steps"] = json!([]);
+    let r = report::run(&scenario::parse(&file.to_string()).unwrap());
+    let f = r.clients.expect("clients");
+    assert!(f.windows.is_empty(), "{:?}", f.windows);
+    assert_eq!(
+        f.rejecting.iter().map(|s| s.node.as_str()).collect::<Vec<_>>(),
+        ["node-1", "node-2", "node-3"]
+    );
+    assert!(f
+        .rejecting
+        .iter()
+        .all(|s| s.from_ms == 0 && s.until_ms.is_none() && s.duration_ms == 120_000));
+    assert!(f.attempts > 0 && f.rejected == f.attempts && f.failed == f.attempts, "{f:?}");
+    let shipped = report::run(&scenario::parse(text).unwrap());
+    let f = shipped.clients.as_ref().expect("clients");
+    assert!(f.rejected == 0 && !f.rejecting.is_empty(), "{f:?}");
+    assert!(f.rejecting.iter().all(|s| s.from_ms == 0 && s.until_ms.is_some_and(|t| t < 1_000)));
+    assert!(!serde_json::to_string(&shipped).unwrap().contains("\"rejected\""));
+}
+
+/// A job polls every 2 s on the one apiserver, whose host goes down at 60 s, the instant of a
+/// poll: a scenario's steps run before the pods, so that poll was never answered, the last
+/// frame was the poll at 58 s, and the health check closes the connection at 58 + 30 + 15 s.
+#[test]
+fn a_poll_at_the_instant_the_host_goes_down_is_not_answered() {
+    let file = json!({
+        "cluster": {"apiservers": [{"name": "a", "advertise_address": "192.168.10.11"}]},
+        "nodes": [{"name": "node-1"}],
+        "clients": [{"name": "job", "node": "node-1", "workload": "job", "every": "2s", "start_at": "20s"}],
+        "steps": [{"at": "60s", "do": "crash_host", "apiserver": "a"}],
+        "until": "2m"
+    });
+    let r = report::run(&scenario::parse(&file.to_string()).unwrap());
+    let lost: Vec<u64> = r
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::ClientFailed { failure: Failure::Lost, .. }))
+        .map(|e| e.time_ms)
+        .collect();
+    assert_eq!(lost, [103_000]);
 }

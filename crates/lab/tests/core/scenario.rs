@@ -218,7 +218,7 @@ fn intervals_have_a_floor() {
     );
     assert_eq!(
         cluster(json!({"repair_interval": "0s"})).unwrap_err(),
-        "cluster.repair_interval: must be greater than 0"
+        "cluster.repair_interval: \"0s\" is shorter than 10s, the shortest the lab runs"
     );
     let s = cluster(
         json!({"endpoint_reconciler_interval": "1s", "repair_interval": "10s", "lease_ttl": "1s"}),

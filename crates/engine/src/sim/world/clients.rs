@@ -112,8 +112,12 @@ impl World {
                 }
             }
         }
+        let empty = net.proxies.iter().filter(|(_, p)| p.listed.is_empty());
+        let empty: BTreeSet<String> = empty.map(|(node, _)| node.clone()).collect();
         let now = self.now;
-        self.net.as_mut().expect("net").tally.observe(now, bad);
+        let tally = &mut self.net.as_mut().expect("net").tally;
+        tally.observe(now, bad);
+        tally.observe_empty(now, empty);
     }
 
     /// Whether a new connection to `ip` gets through now (an apiserver's listener is open there).
@@ -170,7 +174,13 @@ impl World {
             return;
         }
         match c.conn.clone() {
-            Conn::Up { .. } => self.schedule_poll(name),
+            Conn::Up { ip, since, .. } => {
+                // The poll due now runs and is answered (requests take no time).
+                let polled = self.now;
+                self.net_mut().clients.get_mut(name).expect("known client").conn =
+                    Conn::Up { ip, since, polled };
+                self.schedule_poll(name)
+            }
             Conn::Dialing { ip, until } if until <= self.now => {
                 let cause = format!(
                     "nothing answers at {ip}:{}{}",
@@ -221,6 +231,7 @@ impl World {
         let node = c.node.clone();
         let picked = net.proxies[&node].pick(&mut self.rng).map(str::to_string);
         let Some(ip) = picked else {
+            self.net_mut().tally.rejected += 1;
             let cause = format!("kube-proxy on {node} lists no endpoint: its REJECT rule");
             return self.client_failed(name, None, Failure::Refused, &cause);
         };
@@ -253,7 +264,7 @@ impl World {
         let c = net.clients.get_mut(name).expect("known client");
         let node = c.node.clone();
         let waited = c.waiting_since.take().map(|t| now - t);
-        c.conn = Conn::Up { ip: ip.clone(), since: now };
+        c.conn = Conn::Up { ip: ip.clone(), since: now, polled: now };
         if let Some(ms) = waited {
             net.tally.waited(name, ms);
         }
@@ -317,12 +328,9 @@ impl World {
     /// after the last one it received.
     fn silence(&mut self, name: &str) {
         let now = self.now;
-        let net = self.net_mut();
-        let start = net.starts[name];
-        let c = net.clients.get_mut(name).expect("known client");
-        let Conn::Up { ip, since } = c.conn.clone() else { return };
-        let last = client::last_frame(&c.workload, since, start, now);
-        let closes_at = client::health_check_closes_at(last);
+        let c = self.net_mut().clients.get_mut(name).expect("known client");
+        let Conn::Up { ip, polled, .. } = c.conn.clone() else { return };
+        let closes_at = client::health_check_closes_at(client::last_frame(polled, now));
         c.conn = Conn::Silent { ip, closes_at };
         self.push_wake(name, closes_at);
     }

@@ -1,8 +1,10 @@
 //! What a run with client pods measures (`docs/extensions.md`, "Extension: nodes and client
 //! pods"): the windows in which a new connection could land on an apiserver that cannot take
-//! it, the share of connection attempts that failed, and the longest a client waited.
+//! it, the spans in which a kube-proxy listed no endpoint at all (its REJECT rule refuses every
+//! new connection: under `none`, from the start), the share of connection attempts that failed,
+//! and the longest a client waited.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One window: from the instant an address some kube-proxy lists stopped taking connections
 /// (or was listed while it did not) until no kube-proxy lists it or it takes them again.
@@ -20,6 +22,21 @@ pub struct Window {
     pub duration_ms: u64,
 }
 
+/// A span in which a node's kube-proxy listed no endpoint of the Service, so that its REJECT
+/// rule refused every new connection from the node: not a window of any address, as no
+/// address is listed.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Rejecting {
+    /// The node.
+    pub node: String,
+    /// When its list became empty (virtual ms).
+    pub from_ms: u64,
+    /// When it listed an endpoint again; `None` while still empty at the end of the run.
+    pub until_ms: Option<u64>,
+    /// How long it lasted (to the end of the run when still empty).
+    pub duration_ms: u64,
+}
+
 /// The figures of a run with client pods, in `bootstrap-sim run`'s JSON as `clients`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct ClientFigures {
@@ -29,6 +46,14 @@ pub struct ClientFigures {
     pub attempts: u64,
     /// Those that failed (refused or timed out).
     pub failed: u64,
+    /// The spans in which a kube-proxy listed no endpoint, in the order they began (left out
+    /// of the JSON when there is none, as in every run before this figure).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rejecting: Vec<Rejecting>,
+    /// Of `failed`, those refused by a kube-proxy's REJECT rule (no endpoint listed); left out
+    /// of the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rejected: u64,
     /// `failed / attempts` (0 without attempts), rounded to 3 decimals.
     pub failed_share: f64,
     /// Established connections that broke (reset, GOAWAY, lost).
@@ -40,14 +65,22 @@ pub struct ClientFigures {
     pub longest_wait_client: String,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// The running tally behind [`ClientFigures`].
 #[derive(Clone, Debug, Default)]
 pub(super) struct Tally {
     /// Windows open now, by address: (apiserver, from).
     open: BTreeMap<String, (String, u64)>,
     closed: Vec<Window>,
+    /// Nodes whose kube-proxy lists nothing now, since when.
+    empty: BTreeMap<String, u64>,
+    rejecting: Vec<Rejecting>,
     pub(super) attempts: u64,
     pub(super) failed: u64,
+    pub(super) rejected: u64,
     pub(super) broken: u64,
     longest: Option<(u64, String)>,
 }
@@ -74,6 +107,22 @@ impl Tally {
         }
     }
 
+    /// The nodes whose kube-proxy lists no endpoint now: their spans begin, and end for those
+    /// no longer in the set.
+    pub(super) fn observe_empty(&mut self, now: u64, empty: BTreeSet<String>) {
+        let ended: Vec<String> =
+            self.empty.keys().filter(|n| !empty.contains(*n)).cloned().collect();
+        for node in ended {
+            let from = self.empty.remove(&node).expect("empty");
+            let span =
+                Rejecting { node, from_ms: from, until_ms: Some(now), duration_ms: now - from };
+            self.rejecting.push(span);
+        }
+        for node in empty {
+            self.empty.entry(node).or_insert(now);
+        }
+    }
+
     /// A client waited `ms` for a connection.
     pub(super) fn waited(&mut self, client: &str, ms: u64) {
         if self.longest.as_ref().is_none_or(|(l, _)| ms > *l) {
@@ -95,6 +144,14 @@ impl Tally {
             });
         }
         windows.sort_by(|a, b| (a.from_ms, &a.address).cmp(&(b.from_ms, &b.address)));
+        let mut rejecting = self.rejecting.clone();
+        rejecting.extend(self.empty.iter().map(|(node, from)| Rejecting {
+            node: node.clone(),
+            from_ms: *from,
+            until_ms: None,
+            duration_ms: end.saturating_sub(*from),
+        }));
+        rejecting.sort_by(|a, b| (a.from_ms, &a.node).cmp(&(b.from_ms, &b.node)));
         let mut tally = self.clone();
         for (client, since) in waiting {
             tally.waited(client, end.saturating_sub(*since));
@@ -106,6 +163,8 @@ impl Tally {
             windows,
             attempts: self.attempts,
             failed: self.failed,
+            rejecting,
+            rejected: self.rejected,
             failed_share: (share * 1000.0).round() / 1000.0,
             broken: self.broken,
             longest_wait_ms,

@@ -16,7 +16,7 @@ pub mod queue;
 mod refusals;
 mod seed;
 
-pub use figures::{ClientFigures, Window};
+pub use figures::{ClientFigures, Rejecting, Window};
 pub use refusals::ApiserverActions;
 mod snapshot;
 mod tasks;
