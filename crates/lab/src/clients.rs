@@ -11,7 +11,7 @@ use crate::k8s::event::{Event, EventKind};
 use crate::sim::world::World;
 
 pub use crate::k8s::client::Failure;
-pub use crate::sim::world::{ClientFigures, Window as ClientWindow};
+pub use crate::sim::world::{ClientFigures, Rejecting, Window as ClientWindow};
 
 /// The nodes, kube-proxies and client pods at the instant shown; a view has none for a
 /// scenario without client pods.

@@ -457,3 +457,44 @@ pub(crate) fn tables(c: Option<&Clients>, lang: Lang, ids: &crate::ui::ids::Ids)
 // Drawn only for a scenario with client pods: its code is in the panels' chunk, out of every
 // other reader's first view (issue 37).
 lazy_component!(pub(crate) LazyClientsView(lazy_clients_view, load_clients_view) = ClientsView [ClientsViewProps] in panels);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::clients::Rejecting;
+
+    fn figures(rejecting: Vec<Rejecting>, rejected: u64) -> ClientFigures {
+        ClientFigures {
+            windows: Vec::new(),
+            attempts: rejected,
+            failed: rejected,
+            rejecting,
+            rejected,
+            failed_share: 1.0,
+            broken: 0,
+            longest_wait_ms: 0,
+            longest_wait_client: String::new(),
+        }
+    }
+
+    fn span(node: &str, until_ms: Option<u64>) -> Rejecting {
+        Rejecting {
+            node: node.into(),
+            from_ms: 0,
+            until_ms,
+            duration_ms: until_ms.unwrap_or(120_000),
+        }
+    }
+
+    #[test]
+    fn nodes_that_list_no_endpoint_are_one_row_with_what_reject_refused() {
+        let open = ["node-1", "node-2", "node-3"].map(|n| span(n, None)).to_vec();
+        assert_eq!(
+            rejecting(&figures(open, 143), Lang::En).as_deref(),
+            Some("node-1, node-2, node-3: 2m0s so far (from 0s), still open; 143 refused")
+        );
+        // The empty lists at boot, before any pod dialled, expose nobody: no row.
+        let boot = vec![span("node-1", Some(162)), span("node-2", Some(294))];
+        assert_eq!(rejecting(&figures(boot, 0), Lang::Zh), None);
+    }
+}
