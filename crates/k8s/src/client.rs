@@ -14,7 +14,8 @@
 //! - **Reflector** (`tools/cache/reflector.go`): a watch ended by EOF or a reset is opened again
 //!   at once; a failed attempt waits `NewExponentialBackoffManager(800 ms, 30 s, 2 min, 2.0,
 //!   1.0)`: [0.8, 1.6) s, then [1.6, 3.2) s, … up to [30, 60) s, back to 0.8 s after 2 min
-//!   without a failure.
+//!   without a failure. A watch whose dial timed out is first dialled again by the REST client,
+//!   1 s later, up to 10 times.
 //!
 //! Left out: Go's HTTP/2 corner cases (extra connections past the stream limit, racing dials),
 //! the TLS handshake's own 10 s, 429/5xx retries, and what a request does once connected (the
@@ -190,6 +191,9 @@ pub struct Client {
     pub generation: u64,
     /// Since when it has wanted a connection and had none (its present wait), if it does.
     pub waiting_since: Option<u64>,
+    /// How many times the REST client has dialled its present watch again after a dial
+    /// timeout (a controller's; up to `MAX_RETRIES`, then the reflector's backoff).
+    pub watch_retries: u32,
 }
 
 impl Client {
@@ -203,6 +207,7 @@ impl Client {
             backoff: Backoff::default(),
             generation: 0,
             waiting_since: None,
+            watch_retries: 0,
         }
     }
 
@@ -215,11 +220,26 @@ impl Client {
     }
 
     /// When it tries again after `failure` at `now`: a controller's reflector at once or after
-    /// a backoff step; a job at its next poll (`start` is its first).
+    /// a backoff step, unless its watch's dial timed out: `rest/request.go` `Watch()` retries
+    /// that itself (`IsTimeout`) after its synthetic `Retry-After: 1`, up to `MAX_RETRIES`
+    /// times, before the reflector sees anything. A job tries at its next poll (`start` is its
+    /// first).
     pub fn retry_at(&mut self, failure: Failure, now: u64, start: u64, rng: &mut SimRng) -> u64 {
         match self.workload {
-            Workload::Controller if failure.rewatch_at_once() => now,
-            Workload::Controller => now + self.backoff.next(now, rng),
+            Workload::Controller
+                if failure == Failure::Timeout && self.watch_retries < MAX_RETRIES =>
+            {
+                self.watch_retries += 1;
+                now + RETRY_AFTER_MS
+            }
+            Workload::Controller => {
+                self.watch_retries = 0;
+                if failure.rewatch_at_once() {
+                    now
+                } else {
+                    now + self.backoff.next(now, rng)
+                }
+            }
             Workload::Job { every_ms } => next_tick(start, every_ms, now),
         }
     }
@@ -254,6 +274,26 @@ mod tests {
         }
         // Two quiet minutes later it starts over.
         assert!(b.next(now + BACKOFF_RESET_MS + 1, &mut rng) < 1_600);
+    }
+
+    #[test]
+    fn a_timed_out_watch_is_dialled_again_by_the_rest_client_then_the_reflector() {
+        let mut c = Client::new("op".into(), "node-1".into(), Workload::Controller);
+        let mut rng = SimRng::new(7);
+        let mut now = 60_000;
+        for _ in 0..MAX_RETRIES {
+            let at = c.retry_at(Failure::Timeout, now, 0, &mut rng);
+            assert_eq!(at, now + RETRY_AFTER_MS);
+            now = at + DIAL_TIMEOUT_MS;
+        }
+        // The eleventh timeout reaches the reflector: a backoff step, and a new watch after it
+        // gets the REST client's retries again.
+        let at = c.retry_at(Failure::Timeout, now, 0, &mut rng);
+        assert!((now + 800..now + 1_600).contains(&at), "{at}");
+        assert_eq!(c.retry_at(Failure::Timeout, at, 0, &mut rng), at + RETRY_AFTER_MS);
+        // A refused dial goes to the reflector at once.
+        let refused = c.retry_at(Failure::Refused, at, 0, &mut rng);
+        assert!(refused > at + RETRY_AFTER_MS, "{refused}");
     }
 
     #[test]

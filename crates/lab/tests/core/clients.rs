@@ -395,3 +395,57 @@ fn a_poll_at_the_instant_the_host_goes_down_is_not_answered() {
         .collect();
     assert_eq!(lost, [103_000]);
 }
+
+/// Under `master-count` a host that goes down stays listed, so a controller's watch may dial
+/// it again and time out: client-go's REST client dials that watch again itself 1 s later (up
+/// to 10 times) before the reflector backs off.
+#[test]
+fn a_timed_out_watch_is_dialled_again_one_second_later() {
+    let mut seen = 0;
+    for seed in 0..24 {
+        let file = json!({
+            "seed": seed,
+            "cluster": {"endpoint_reconciler_type": "master-count", "apiserver_count": 2, "apiservers": [
+                {"name": "a", "advertise_address": "192.168.10.11"},
+                {"name": "b", "advertise_address": "192.168.10.12"}]},
+            "nodes": [{"name": "node-1"}],
+            "clients": [{"name": "op", "node": "node-1", "workload": "controller", "start_at": "20s"}],
+            "steps": [{"at": "30s", "do": "crash_host", "apiserver": "b"}],
+            "until": "10m"
+        });
+        let r = report::run(&scenario::parse(&file.to_string()).unwrap());
+        // (instant, the failure if it is one): a dial under way or a connection is `None`.
+        let mine: Vec<(u64, Option<Failure>, bool)> = r
+            .events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::ClientFailed { client, failure, .. } if client == "op" => {
+                    Some((e.time_ms, Some(*failure), false))
+                }
+                EventKind::ClientDialing { client, .. } if client == "op" => {
+                    Some((e.time_ms, None, false))
+                }
+                EventKind::ClientConnected { client, .. } if client == "op" => {
+                    Some((e.time_ms, None, true))
+                }
+                _ => None,
+            })
+            .collect();
+        // Timeouts in a row since the watch last connected or failed otherwise.
+        let mut in_a_row = 0;
+        for pair in mine.windows(2) {
+            match pair[0] {
+                (t, Some(Failure::Timeout), _) => {
+                    in_a_row += 1;
+                    if in_a_row <= 10 {
+                        assert_eq!(pair[1].0, t + 1_000, "seed {seed}: {mine:?}");
+                        seen += 1;
+                    }
+                }
+                (_, Some(_), _) | (_, None, true) => in_a_row = 0,
+                (_, None, false) => {}
+            }
+        }
+    }
+    assert!(seen > 0, "no controller's watch timed out in 24 seeds");
+}

@@ -265,6 +265,7 @@ impl World {
         let node = c.node.clone();
         let waited = c.waiting_since.take().map(|t| now - t);
         c.conn = Conn::Up { ip: ip.clone(), since: now, polled: now };
+        c.watch_retries = 0;
         if let Some(ms) = waited {
             net.tally.waited(name, ms);
         }
