@@ -164,6 +164,17 @@ pub enum Conn {
         /// When its last request was answered: a job's last poll, else `since`.
         polled: u64,
     },
+    /// A watch on `ip` after the apiserver there sent GOAWAY as its listener closed: a
+    /// graceful GOAWAY (`NO_ERROR`) lets open streams run, so the watch streams on until the
+    /// server closes the connection at `until` (its shutdown gave up, the process exited).
+    Draining {
+        /// The endpoint kube-proxy sent it to.
+        ip: String,
+        /// When it was established.
+        since: u64,
+        /// When the server closes it.
+        until: u64,
+    },
     /// Established to `ip`, whose host went down: no frame comes back, and nothing tells the
     /// client so until its HTTP/2 health check closes it at `closes_at`.
     Silent {
@@ -211,10 +222,18 @@ impl Client {
         }
     }
 
-    /// The endpoint of its established connection, if it has one.
+    /// The endpoint of its established connection that takes requests, if it has one.
     pub fn connected_to(&self) -> Option<&str> {
         match &self.conn {
             Conn::Up { ip, .. } => Some(ip),
+            _ => None,
+        }
+    }
+
+    /// The endpoint of its watch draining after a GOAWAY, if it has one.
+    pub fn draining_on(&self) -> Option<&str> {
+        match &self.conn {
+            Conn::Draining { ip, .. } => Some(ip),
             _ => None,
         }
     }

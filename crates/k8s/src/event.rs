@@ -131,6 +131,14 @@ pub enum EventKind {
         /// The address kube-proxy chose, where nothing answers.
         ip: String,
     },
+    /// A client pod's idle connection to `ip` got GOAWAY and closed with no request open: no
+    /// error reaches client-go, and its next request dials anew. A line of the lab's own.
+    ClientClosed {
+        /// The client pod's name.
+        client: String,
+        /// The apiserver address it was connected to.
+        ip: String,
+    },
     /// A client pod's attempt or connection failed, with client-go's error: a line of the lab's
     /// own, under `SIM_COMPONENT`, whose message says the cause.
     ClientFailed {

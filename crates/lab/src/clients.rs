@@ -92,6 +92,14 @@ pub enum Link {
         /// When it was established.
         since: u64,
     },
+    /// A watch streaming on after its apiserver's GOAWAY, until the server closes the
+    /// connection at `until`.
+    Draining {
+        /// Where kube-proxy sent it.
+        to: Endpoint,
+        /// When the server closes it.
+        until: u64,
+    },
     /// Established, but its endpoint's host is down: no frame comes back until client-go's
     /// health check closes it at `closes_at`.
     Silent {
@@ -124,6 +132,8 @@ pub enum Outcome {
     Dialing,
     /// Failed (refused, timed out) or, for an established connection, broke.
     Failed(Failure),
+    /// An idle connection closed by its apiserver's GOAWAY, with no error to client-go.
+    Closed,
 }
 
 impl Outcome {
@@ -177,6 +187,9 @@ pub(crate) fn clients_of(
                 Conn::Closed => Link::Closed,
                 Conn::Dialing { ip, until } => Link::Dialing { to: endpoint(ip), until: *until },
                 Conn::Up { ip, since, .. } => Link::Up { to: endpoint(ip), since: *since },
+                Conn::Draining { ip, until, .. } => {
+                    Link::Draining { to: endpoint(ip), until: *until }
+                }
                 Conn::Silent { ip, closes_at } => {
                     Link::Silent { to: endpoint(ip), closes_at: *closes_at }
                 }
@@ -218,6 +231,9 @@ fn attempts(name: &str, events: &[Event], endpoint: &dyn Fn(&str) -> Endpoint) -
             }
             EventKind::ClientFailed { client, ip, failure } if client == name => {
                 Some(at(e.time_ms, ip.as_ref(), Outcome::Failed(*failure)))
+            }
+            EventKind::ClientClosed { client, ip } if client == name => {
+                Some(at(e.time_ms, Some(ip), Outcome::Closed))
             }
             _ => None,
         })

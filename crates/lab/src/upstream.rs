@@ -343,7 +343,10 @@ fn event_topics(e: &Event, b: Behavior) -> Vec<Topic> {
         K::LeaseExpired { .. } => vec![LeaseWrite],
         K::SyncFailed | K::StartupWarning | K::Other => vec![KubernetesService],
         // The client pods' lines are the lab's own: no upstream code says them.
-        K::ClientConnected { .. } | K::ClientDialing { .. } | K::ClientFailed { .. } => vec![],
+        K::ClientConnected { .. }
+        | K::ClientDialing { .. }
+        | K::ClientFailed { .. }
+        | K::ClientClosed { .. } => vec![],
     }
 }
 

@@ -22,6 +22,7 @@ pub(crate) fn outcome_text(o: Outcome, lang: Lang) -> &'static str {
         Outcome::Connected => lang.pick("connected", "已连接"),
         Outcome::Dialing => lang.pick("no answer yet, timing out", "无应答，等待超时"),
         Outcome::Failed(f) => failure_text(f, lang),
+        Outcome::Closed => lang.pick("closed by GOAWAY, no error", "因 GOAWAY 关闭，没有错误"),
     }
 }
 
@@ -43,6 +44,7 @@ fn outcome_class(o: Outcome) -> &'static str {
         Outcome::Failed(Failure::Refused) => "refused",
         Outcome::Failed(Failure::Timeout) => "timeout",
         Outcome::Failed(_) => "broken",
+        Outcome::Closed => "idle",
     }
 }
 
@@ -249,7 +251,10 @@ fn slow_text(n: &NodeView, lang: Lang) -> Option<String> {
 fn pod(c: &Clients, p: &Pod, now: u64, lang: Lang) -> Html {
     let last = p.attempts.last();
     let (to, outcome) = match (&p.link, last) {
-        (Link::Up { to, .. }, _) => (Some(to.clone()), Some(Outcome::Connected)),
+        (Link::Up { to, .. } | Link::Draining { to, .. }, _) => {
+            (Some(to.clone()), Some(Outcome::Connected))
+        }
+        (Link::Closed, Some(a)) if a.outcome == Outcome::Closed => (None, Some(Outcome::Closed)),
         (Link::Dialing { to, .. } | Link::Silent { to, .. }, _) => {
             (Some(to.clone()), Some(Outcome::Dialing))
         }
@@ -260,6 +265,16 @@ fn pod(c: &Clients, p: &Pod, now: u64, lang: Lang) -> Html {
         (Link::Dialing { until, .. }, _) => match lang {
             Lang::En => format!("timing out in {}", format_ms(until.saturating_sub(now))),
             Lang::Zh => format!("{} 后超时", format_ms(until.saturating_sub(now))),
+        },
+        (Link::Draining { until, .. }, _) => match lang {
+            Lang::En => format!(
+                "GOAWAY: its watch streams on until the server closes the connection in {}",
+                format_ms(until.saturating_sub(now))
+            ),
+            Lang::Zh => format!(
+                "收到 GOAWAY：watch 继续传输，直到服务器在 {} 后关闭连接",
+                format_ms(until.saturating_sub(now))
+            ),
         },
         (Link::Silent { closes_at, .. }, _) => match lang {
             Lang::En => format!(
@@ -382,6 +397,18 @@ pub(crate) fn tables(c: Option<&Clients>, lang: Lang, ids: &crate::ui::ids::Ids)
                 format!("dialing {}, times out at {}", endpoint_text(to), format_ms(*until))
             }
             Lang::Zh => format!("正在拨号 {}，{} 超时", endpoint_text(to), format_ms(*until)),
+        },
+        Link::Draining { to, until } => match lang {
+            Lang::En => format!(
+                "to {}, a watch after GOAWAY, closed by the server at {}",
+                endpoint_text(to),
+                format_ms(*until)
+            ),
+            Lang::Zh => format!(
+                "连到 {}，收到 GOAWAY 后的 watch，服务器在 {} 关闭",
+                endpoint_text(to),
+                format_ms(*until)
+            ),
         },
         Link::Silent { to, closes_at } => match lang {
             Lang::En => format!(

@@ -28,6 +28,10 @@ pub const SYSTEM_NAMESPACES_INTERVAL_MS: u64 = 60_000;
 pub const READYZ_POLL_MS: u64 = 100;
 /// 1.29: the post-start hook waits this long for the first successful repair runs.
 pub const REPAIR_HOOK_TIMEOUT_MS: u64 = 60_000;
+/// The generic apiserver's `ShutdownTimeout`, its `--request-timeout` (60 s): once the listener
+/// has closed, how long `http.Server.Shutdown` waits for open requests, a watch among them, before
+/// the process goes on to exit (`genericapiserver.go`, `secure_serving.go` `RunServer`).
+pub const SHUTDOWN_TIMEOUT_MS: u64 = 60_000;
 /// The post-start hook that waits for the first successful repair runs (behaviours after 1.20).
 pub const REPAIR_HOOK: &str = "start-service-ip-repair-controllers";
 pub use config::{ApiserverSpec, ClusterConfig};

@@ -204,7 +204,10 @@ fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
                     (Failure::Lost, Some(ip)) => down(ip),
                     // A crash with its host up, or a host back up that forgot the connection.
                     (Failure::Reset, Some(ip)) => marked(MarkKind::Crash) || back(ip),
-                    (Failure::GoAway, Some(_)) => marked(MarkKind::Stop),
+                    // A watch left draining by a graceful stop, ended when the old process
+                    // is gone: its shutdown gave up, or it started again.
+                    (Failure::GoAway, Some(ip)) => at_ip(ip)
+                        .is_some_and(|a| matches!(a.status, Status::Stopped | Status::Starting)),
                     _ => false,
                 };
                 if !ok {
@@ -212,6 +215,13 @@ fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
                         "{now}: {client}: {failure:?} to {ip:?} has no cause in the world"
                     ));
                 }
+            }
+            // A job's idle connection closes at a graceful stop's GOAWAY, with no error.
+            EventKind::ClientClosed { client, ip }
+                if !(marked_stop(w, ip)
+                    && at_ip(ip).is_some_and(|a| a.status == Status::Stopped)) =>
+            {
+                return Err(format!("{now}: {client}'s connection to {ip} closed with no stop"));
             }
             _ => {}
         }
@@ -229,10 +239,24 @@ fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
             Conn::Silent { ip, closes_at } if !down(ip) || *closes_at < now => {
                 return Err(format!("{now}: {} silent on {ip} until {closes_at}", c.name));
             }
+            // A draining watch is on a stopped apiserver, until its shutdown gives up.
+            Conn::Draining { ip, until, .. }
+                if at_ip(ip).is_none_or(|a| a.status != Status::Stopped) || *until < now =>
+            {
+                return Err(format!("{now}: {} draining on {ip} until {until}", c.name));
+            }
             _ => {}
         }
     }
     Ok(failures)
+}
+
+/// Whether apiserver at `ip` was stopped at `w`'s instant (its stop mark).
+fn marked_stop(w: &World, ip: &str) -> bool {
+    let a = w.apiservers().find(|a| a.ip() == ip).map(|a| a.spec.name.clone());
+    w.marks()
+        .iter()
+        .any(|m| m.time_ms == w.now() && m.kind == MarkKind::Stop && Some(&m.subject) == a.as_ref())
 }
 
 /// Runs `s` task by task, checking every step; returns the failures seen.
@@ -448,4 +472,45 @@ fn a_timed_out_watch_is_dialled_again_one_second_later() {
         }
     }
     assert!(seen > 0, "no controller's watch timed out in 24 seeds");
+}
+
+/// A graceful stop's GOAWAY (`NO_ERROR`) lets open streams finish: a job's idle connection
+/// closes without an error, and a controller's watch streams on until the apiserver's shutdown
+/// gives up 60 s later (or it starts again), when the connection closes with GOAWAY's error.
+#[test]
+fn a_graceful_stop_drains_watches_and_closes_idle_connections() {
+    let run = |steps: Value| {
+        let file = json!({
+            "cluster": {"apiservers": [{"name": "a", "advertise_address": "192.168.10.11"}]},
+            "nodes": [{"name": "node-1"}],
+            "clients": [
+                {"name": "op", "node": "node-1", "workload": "controller", "start_at": "20s"},
+                {"name": "job", "node": "node-1", "workload": "job", "every": "5s", "start_at": "20s"}],
+            "steps": steps,
+            "until": "2m"
+        });
+        let r = report::run(&scenario::parse(&file.to_string()).unwrap());
+        let of = |who: &str| -> Vec<(u64, String)> {
+            let mine = r.events.iter().filter_map(|e| match &e.kind {
+                EventKind::ClientFailed { client, failure, .. } if client == who => {
+                    Some((e.time_ms, format!("{failure:?}")))
+                }
+                EventKind::ClientClosed { client, .. } if client == who => {
+                    Some((e.time_ms, "Closed".into()))
+                }
+                _ => None,
+            });
+            mine.collect()
+        };
+        (of("op"), of("job"))
+    };
+    let (op, job) = run(json!([{"at": "30s", "do": "stop_apiserver", "apiserver": "a"}]));
+    // Then it watches again, refused: no apiserver runs.
+    assert_eq!(op.first(), Some(&(90_000, "GoAway".to_string())), "{op:?}");
+    assert_eq!(job.first(), Some(&(30_000, "Closed".to_string())), "{job:?}");
+    assert!(!job.iter().any(|(_, f)| f == "GoAway"), "{job:?}");
+    let (op, _) = run(json!([
+        {"at": "30s", "do": "stop_apiserver", "apiserver": "a"},
+        {"at": "50s", "do": "start_apiserver", "apiserver": "a"}]));
+    assert_eq!(op.first(), Some(&(50_000, "GoAway".to_string())), "{op:?}");
 }

@@ -313,6 +313,7 @@ fn every_event_kind() -> Vec<EventKind> {
             ip: Some("192.168.10.12".into()),
             failure: k8s::client::Failure::Refused,
         },
+        K::ClientClosed { client: "job-a".into(), ip: "192.168.10.12".into() },
         K::Other,
     ];
     for k in &all {
@@ -355,6 +356,7 @@ fn every_event_kind() -> Vec<EventKind> {
             | K::ClientConnected { .. }
             | K::ClientDialing { .. }
             | K::ClientFailed { .. }
+            | K::ClientClosed { .. }
             | K::Other => {}
         }
     }

@@ -94,14 +94,17 @@ impl World {
     fn start_apiserver(&mut self, name: &str) -> Result<(), ActionFailed> {
         self.apiservers.get(name).ok_or_else(|| unknown(name))?;
         self.host_up(name);
+        // A new process: the old one, if a graceful stop left it draining watches, is gone.
+        self.drained(name, &format!("{name}'s old process exited as it started again"));
         let a = self.apiservers.get_mut(name).ok_or_else(|| unknown(name))?;
         a.restart(&self.cfg, self.behavior);
         self.schedule_start(name, self.now);
         Ok(())
     }
 
-    /// The pre-shutdown hook runs now. The listener closes (GOAWAY) and the process exits when
-    /// the hook has finished (else at its timeout) and the shutdown delay has passed: the
+    /// The pre-shutdown hook runs now. The listener closes (GOAWAY) when the hook has finished
+    /// (else at its timeout) and the shutdown delay has passed (open watches drain on, see
+    /// `connections_end`): the
     /// generic apiserver runs the hooks at once and stops accepting new requests once both
     /// `--shutdown-delay-duration` has passed and the hooks are done.
     fn stop_apiserver(&mut self, stop: &Stop) -> Result<(), ActionFailed> {

@@ -11,7 +11,7 @@ use super::figures::{ClientFigures, Tally};
 use super::{Task, World, KUBERNETES_ENDPOINTS_KEYS};
 use crate::contract::scenario::Scenario;
 use crate::k8s::client::{self, Client, Conn, Failure, Workload, DIAL_TIMEOUT_MS};
-use crate::k8s::controlplane::Status;
+use crate::k8s::controlplane::{Status, SHUTDOWN_TIMEOUT_MS};
 use crate::k8s::etcd::Value;
 use crate::k8s::event::{Event, EventKind, SIM_COMPONENT};
 use crate::k8s::proxy::Proxy;
@@ -197,7 +197,15 @@ impl World {
                 );
                 self.client_failed(name, Some(ip), Failure::Lost, &cause);
             }
-            Conn::Dialing { .. } | Conn::Silent { .. } => {}
+            Conn::Draining { ip, until, .. } if until <= self.now => {
+                let apiserver = self.apiservers.values().find(|a| a.ip() == ip);
+                let apiserver = apiserver.map_or_else(String::new, |a| a.spec.name.clone());
+                let cause = format!(
+                    "{apiserver}'s graceful shutdown gave up on its open watches after 60s (--request-timeout) and the process exited, closing the connection"
+                );
+                self.client_failed(name, Some(ip), Failure::GoAway, &cause);
+            }
+            Conn::Dialing { .. } | Conn::Silent { .. } | Conn::Draining { .. } => {}
             Conn::Closed => self.dial(name),
         }
     }
@@ -299,29 +307,69 @@ impl World {
         self.push_wake(name, at);
     }
 
-    /// Apiserver `name` exited. With its host up, a crash resets every connection to it
-    /// (conntrack kept them through its endpoint's removal) and a graceful stop sends GOAWAY;
-    /// with its host down nothing comes back, and each goes silent until its health check.
+    /// Apiserver `name` went down. With its host up, a crash resets every connection to it
+    /// (conntrack kept them through its endpoint's removal); a graceful stop's listener closes
+    /// with GOAWAY (`NO_ERROR`): an idle connection closes without an error, and a watch
+    /// streams on until the server's shutdown gives up and the process exits
+    /// (`SHUTDOWN_TIMEOUT_MS` later). With its host down nothing comes back, and each connection
+    /// goes silent until its health check.
     pub(super) fn connections_end(&mut self, name: &str, status: Status) {
+        let Some(net) = self.net.as_ref() else { return };
+        let ip = self.apiservers[name].ip();
+        let on: Vec<(String, Workload)> = net
+            .clients
+            .values()
+            .filter(|c| c.connected_to() == Some(ip.as_str()))
+            .map(|c| (c.name.clone(), c.workload.clone()))
+            .collect();
+        if net.hosts_down.contains(name) {
+            return on.iter().for_each(|(c, _)| self.silence(c));
+        }
+        for (client, workload) in on {
+            match (status, workload) {
+                (Status::Crashed, _) => {
+                    let cause = format!("{name} crashed; its host closed the connection");
+                    self.client_failed(&client, Some(ip.clone()), Failure::Reset, &cause);
+                }
+                (_, Workload::Job { .. }) => self.closed_by_goaway(&client, name, &ip),
+                (_, Workload::Controller) => {
+                    let until = self.now + SHUTDOWN_TIMEOUT_MS;
+                    let c = self.net_mut().clients.get_mut(&client).expect("known client");
+                    let Conn::Up { since, .. } = c.conn else { continue };
+                    c.conn = Conn::Draining { ip: ip.clone(), since, until };
+                    self.push_wake(&client, until);
+                }
+            }
+        }
+    }
+
+    /// A job's idle connection got GOAWAY as `apiserver`'s listener closed: the server closes
+    /// it with no request open, client-go sees no error, and the next poll dials anew.
+    fn closed_by_goaway(&mut self, name: &str, apiserver: &str, ip: &str) {
+        let now = self.now;
+        let c = self.net_mut().clients.get_mut(name).expect("known client");
+        c.conn = Conn::Closed;
+        let node = c.node.clone();
+        let message = format!(
+            "lab note: pod {name} on {node}: {apiserver} closed its listener and sent GOAWAY; with no request open the connection closed without an error, and the next poll dials a new one"
+        );
+        let kind = EventKind::ClientClosed { client: name.to_string(), ip: ip.to_string() };
+        self.events.push(Event::log(now, "", SIM_COMPONENT, kind, message));
+    }
+
+    /// Apiserver `name`'s process is gone (its graceful shutdown gave up, or it started again):
+    /// the watches still draining on its connections end with the GOAWAY'd connection's close.
+    pub(super) fn drained(&mut self, name: &str, cause: &str) {
         let Some(net) = self.net.as_ref() else { return };
         let ip = self.apiservers[name].ip();
         let on: Vec<String> = net
             .clients
             .values()
-            .filter(|c| c.connected_to() == Some(ip.as_str()))
+            .filter(|c| c.draining_on() == Some(ip.as_str()))
             .map(|c| c.name.clone())
             .collect();
-        if net.hosts_down.contains(name) {
-            return on.iter().for_each(|c| self.silence(c));
-        }
-        let (failure, cause) = match status {
-            Status::Crashed => {
-                (Failure::Reset, format!("{name} crashed; its host closed the connection"))
-            }
-            _ => (Failure::GoAway, format!("{name} shut down gracefully")),
-        };
         for client in on {
-            self.client_failed(&client, Some(ip.clone()), failure, &cause);
+            self.client_failed(&client, Some(ip.clone()), Failure::GoAway, cause);
         }
     }
 
