@@ -514,3 +514,46 @@ fn a_graceful_stop_drains_watches_and_closes_idle_connections() {
         {"at": "50s", "do": "start_apiserver", "apiserver": "a"}]));
     assert_eq!(op.first(), Some(&(50_000, "GoAway".to_string())), "{op:?}");
 }
+
+/// Tour 11 quotes its runs' figures (issue 46, item 4, for this tour): the crash's window,
+/// the lease's renewal and expiry, operator-1's backoff, the graceful stop's window and
+/// cronjob-6's refusals under master-count are what the runs give, in English and Chinese.
+#[test]
+fn tour_11_quotes_its_runs_figures() {
+    let tour: Value =
+        serde_json::from_str(include_str!("../../../../tours/clients-apiserver-failure.json"))
+            .unwrap();
+    let say = |i: usize, lang: &str| tour["steps"][i]["say"][lang].as_str().unwrap().to_string();
+    let secs = |ms: u64, places: usize| format!("{:.*}", places, ms as f64 / 1000.0);
+    let quotes = |i: usize, n: &str| {
+        let (en, zh) = (say(i, "en"), say(i, "zh"));
+        assert!(en.contains(&format!("{n} s")), "step {} (en) does not quote {n} s: {en}", i + 1);
+        assert!(zh.contains(&format!("{n}s")), "step {} (zh) does not quote {n}s: {zh}", i + 1);
+    };
+    let text = lab::catalogue::SCENARIOS.iter().find(|(n, _)| *n == "clients-crash-one-of-three");
+    let crash = report::run(&scenario::parse(text.unwrap().1).unwrap());
+    quotes(2, &secs(crash.clients.as_ref().unwrap().windows[0].duration_ms, 3));
+    let expired = crash.events.iter().find(|e| matches!(e.kind, EventKind::LeaseExpired { .. }));
+    let expired = expired.unwrap().time_ms;
+    quotes(2, &secs(expired, 1));
+    quotes(2, &secs(expired - 15_000, 1));
+    let of_op1 = |e: &&k8s::event::Event| match &e.kind {
+        EventKind::ClientFailed { client, failure: Failure::Refused, .. }
+        | EventKind::ClientConnected { client, .. } => client == "operator-1",
+        _ => false,
+    };
+    // Its first refusal, then the connection its reflector made after the backoff.
+    let op1: Vec<&k8s::event::Event> = crash.events.iter().filter(of_op1).collect();
+    let refused = op1.iter().position(|e| matches!(e.kind, EventKind::ClientFailed { .. }));
+    let [a, b] = [op1[refused.unwrap()], op1[refused.unwrap() + 1]].map(|e| e.time_ms);
+    quotes(2, &secs(b - a, 3));
+    let stop = scenario::parse(&tour["steps"][3]["scenario"].to_string()).unwrap();
+    let stop = report::run(&stop);
+    quotes(3, &secs(stop.clients.unwrap().windows[0].duration_ms, 3));
+    let mc = report::run(&scenario::parse(&tour["steps"][4]["scenario"].to_string()).unwrap());
+    let refused = mc.events.iter().filter(|e| {
+        matches!(&e.kind, EventKind::ClientFailed { client, failure: Failure::Refused, .. } if client == "cronjob-6")
+            && e.time_ms <= 90_000
+    });
+    assert_eq!(refused.count(), 2, "step 5 says cronjob-6 was refused twice by 90 s");
+}
