@@ -108,15 +108,8 @@ fn figures(c: &Clients, lang: Lang, spot: &Mark) -> Html {
         .windows
         .iter()
         .map(|w| {
-            let who = if w.apiserver.is_empty() { w.address.clone() } else { w.apiserver.clone() };
-            let len = format_ms(w.duration_ms);
-            let from = format_ms(w.from_ms);
-            match (w.until_ms.is_some(), lang) {
-                (true, Lang::En) => format!("{who}: {len} (from {from})"),
-                (true, Lang::Zh) => format!("{who}：{len}（自 {from}）"),
-                (false, Lang::En) => format!("{who}: {len} so far (from {from}), still open"),
-                (false, Lang::Zh) => format!("{who}：至今 {len}（自 {from}），仍未结束"),
-            }
+            let who = if w.apiserver.is_empty() { &w.address } else { &w.apiserver };
+            span_text(who, w.from_ms, w.duration_ms, w.until_ms.is_some(), lang)
         })
         .collect();
     let windows = if windows.is_empty() {
@@ -159,6 +152,17 @@ fn figures(c: &Clients, lang: Lang, spot: &Mark) -> Html {
     }
 }
 
+/// A span of the figures, `who: how long (from when)`, and whether it is still open.
+fn span_text(who: &str, from_ms: u64, duration_ms: u64, closed: bool, lang: Lang) -> String {
+    let (len, from) = (format_ms(duration_ms), format_ms(from_ms));
+    match (closed, lang) {
+        (true, Lang::En) => format!("{who}: {len} (from {from})"),
+        (true, Lang::Zh) => format!("{who}：{len}（自 {from}）"),
+        (false, Lang::En) => format!("{who}: {len} so far (from {from}), still open"),
+        (false, Lang::Zh) => format!("{who}：至今 {len}（自 {from}），仍未结束"),
+    }
+}
+
 /// The spans in which kube-proxies listed no endpoint (under `none`, the whole run), the nodes
 /// of one span together, and how many connections their REJECT refused; `None` when that
 /// refused none and none is open (the kube-proxies' empty lists before the first apiserver's
@@ -177,13 +181,7 @@ fn rejecting(f: &ClientFigures, lang: Lang) -> Option<String> {
     let said: Vec<String> = spans
         .iter()
         .map(|(from, until, len, nodes)| {
-            let (nodes, len, from) = (nodes.join(", "), format_ms(*len), format_ms(*from));
-            match (until.is_some(), lang) {
-                (true, Lang::En) => format!("{nodes}: {len} (from {from})"),
-                (true, Lang::Zh) => format!("{nodes}：{len}（自 {from}）"),
-                (false, Lang::En) => format!("{nodes}: {len} so far (from {from}), still open"),
-                (false, Lang::Zh) => format!("{nodes}：至今 {len}（自 {from}），仍未结束"),
-            }
+            span_text(&nodes.join(", "), *from, *len, until.is_some(), lang)
         })
         .collect();
     Some(match lang {
