@@ -50,13 +50,15 @@ pub(crate) fn writer_card(p: &WriterProps) -> Html {
     let t = use_lang();
     let ids = use_ids();
     let card = use_node_ref();
-    let picking = use_state(|| false);
+    // The step that picking was turned on for: a pick names a part for it, and another step
+    // (or none) ends picking. Derived at render, not reset by an effect: yew runs effects late
+    // on a busy page, and a late reset undid a reader's later "Pick on the stage".
+    let picking_for = use_state(|| None::<usize>);
     let w = &p.writer.0;
     let selected = w.selected();
-    {
-        // A pick names a part for the selected step; another step (or none) ends picking.
-        let picking = picking.clone();
-        use_effect_with(selected, move |_| picking.set(false));
+    let picking = picking_for.is_some() && *picking_for == selected;
+    if picking_for.is_some() && !picking {
+        picking_for.set(None);
     }
     let on_pick = {
         let lab = p.lab.clone();
@@ -66,10 +68,10 @@ pub(crate) fn writer_card(p: &WriterProps) -> Html {
             }
         })
     };
-    pick::use_stage_pick(*picking && selected.is_some(), card.clone(), on_pick);
+    pick::use_stage_pick(picking, card.clone(), on_pick);
     let on_picking = Callback::from({
-        let picking = picking.clone();
-        move |on: bool| picking.set(on)
+        let picking_for = picking_for.clone();
+        move |on: bool| picking_for.set(if on { selected } else { None })
     });
     let add = match t {
         Lang::En => format!("+ Add a step here, at {}", format_ms(p.now)),
@@ -89,7 +91,7 @@ pub(crate) fn writer_card(p: &WriterProps) -> Html {
             { steps(w, t, &p.lab) }
             if let Some(i) = selected.filter(|i| *i < w.draft().steps.len()) {
                 <step::StepEditor index={i} step={w.draft().steps[i].clone()} now={p.now} playing={p.playing} choices={p.choices.clone()}
-                    apiservers={p.apiservers.clone()} picking={*picking} {on_picking} lab={p.lab.clone()} />
+                    apiservers={p.apiservers.clone()} {picking} {on_picking} lab={p.lab.clone()} />
             }
             { tour_fields(w, t, &ids, &p.lab) }
             { outputs(p, t, &ids) }
