@@ -17,9 +17,15 @@
 //!   without a failure. A watch whose dial timed out is first dialled again by the REST client,
 //!   1 s later, up to 10 times.
 //!
+//! - **A job's GET takes time**: `get_time` when the scenario gives one, else drawn in
+//!   [`GET_MIN_MS`, `GET_MAX_MS`) (the lab's assumption for a small GET) from a stream of its
+//!   own, so that the world's stream draws as before. A connection that breaks under a GET
+//!   gives it the error (retried or not, as above); one that breaks idle tells nobody: Go's
+//!   HTTP/2 transport drops it from its pool, and the next request dials anew.
+//!
 //! Left out: Go's HTTP/2 corner cases (extra connections past the stream limit, racing dials),
-//! the TLS handshake's own 10 s, 429/5xx retries, and what a request does once connected (the
-//! lab's requests take no time).
+//! the TLS handshake's own 10 s, 429/5xx retries, and how long a controller's LIST takes (its
+//! watch is the request that stays open).
 
 use crate::api::Behavior;
 use crate::rng::SimRng;
@@ -34,6 +40,11 @@ pub const PING_TIMEOUT_MS: u64 = 15_000;
 pub const RETRY_AFTER_MS: u64 = 1_000;
 /// `maxRetries` of the REST client.
 pub const MAX_RETRIES: u32 = 10;
+/// The shortest GET the lab draws for a job: the lab's assumption (a small object through a
+/// nearby apiserver), not a Kubernetes figure.
+pub const GET_MIN_MS: u64 = 5;
+/// The drawn GETs are shorter than this.
+pub const GET_MAX_MS: u64 = 50;
 /// The reflector's backoff: initial, cap and the quiet time after which it starts over.
 pub const BACKOFF_INITIAL_MS: u64 = 800;
 /// The cap of the reflector's backoff (before jitter).
@@ -50,6 +61,9 @@ pub enum Workload {
     Job {
         /// The polling period.
         every_ms: u64,
+        /// How long each GET takes on an apiserver that answers, when the scenario says
+        /// (`get_time`: a slow LIST); else each is drawn.
+        get_ms: Option<u64>,
     },
 }
 
@@ -205,6 +219,9 @@ pub struct Client {
     /// How many times the REST client has dialled its present watch again after a dial
     /// timeout (a controller's; up to `MAX_RETRIES`, then the reflector's backoff).
     pub watch_retries: u32,
+    /// A job's GET under way (sent, waiting for a connection or an answer, or due again), with
+    /// how many times the REST client has retried it; `None` while the job is idle.
+    pub get: Option<u32>,
 }
 
 impl Client {
@@ -219,7 +236,23 @@ impl Client {
             generation: 0,
             waiting_since: None,
             watch_retries: 0,
+            get: None,
         }
+    }
+
+    /// How long its next GET takes on an apiserver that answers: the scenario's `get_time`,
+    /// else drawn from `rng` (the clients' own stream) in [`GET_MIN_MS`, `GET_MAX_MS`).
+    pub fn get_time(&self, rng: &mut SimRng) -> u64 {
+        match self.workload {
+            Workload::Job { get_ms: Some(ms), .. } => ms,
+            _ => GET_MIN_MS + rng.intn((GET_MAX_MS - GET_MIN_MS) as usize) as u64,
+        }
+    }
+
+    /// Whether the REST client sends its GET again after the connection under it broke with
+    /// `failure` (`rest/request.go`: a GET, a retriable error, fewer than `MAX_RETRIES` tries).
+    pub fn get_retried(&self, failure: Failure, behavior: Behavior) -> bool {
+        self.get.is_some_and(|n| n < MAX_RETRIES) && failure.retried_for_get(behavior)
     }
 
     /// The endpoint of its established connection that takes requests, if it has one.
@@ -259,7 +292,7 @@ impl Client {
                     now + self.backoff.next(now, rng)
                 }
             }
-            Workload::Job { every_ms } => next_tick(start, every_ms, now),
+            Workload::Job { every_ms, .. } => next_tick(start, every_ms, now),
         }
     }
 }

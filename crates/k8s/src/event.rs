@@ -131,13 +131,25 @@ pub enum EventKind {
         /// The address kube-proxy chose, where nothing answers.
         ip: String,
     },
-    /// A client pod's idle connection to `ip` got GOAWAY and closed with no request open: no
-    /// error reaches client-go, and its next request dials anew. A line of the lab's own.
+    /// A client pod's idle connection to `ip` closed with no request open (a graceful GOAWAY,
+    /// a crashed peer's close, a failed health check): no error reaches client-go, and its next
+    /// request dials anew. A line of the lab's own.
     ClientClosed {
         /// The client pod's name.
         client: String,
         /// The apiserver address it was connected to.
         ip: String,
+    },
+    /// A job's connection to `ip` broke under its GET with `failure`, and client-go's REST
+    /// client sends the GET again 1 s later on a new connection (the error does not reach the
+    /// job): a line of the lab's own, under `SIM_COMPONENT`.
+    ClientRetrying {
+        /// The client pod's name.
+        client: String,
+        /// The address of the connection that broke.
+        ip: String,
+        /// How it broke.
+        failure: crate::client::Failure,
     },
     /// A client pod's attempt or connection failed, with client-go's error: a line of the lab's
     /// own, under `SIM_COMPONENT`, whose message says the cause.

@@ -132,8 +132,11 @@ pub enum Outcome {
     Dialing,
     /// Failed (refused, timed out) or, for an established connection, broke.
     Failed(Failure),
-    /// An idle connection closed by its apiserver's GOAWAY, with no error to client-go.
+    /// An idle connection closed (its apiserver's GOAWAY, crash or silence), with no error to
+    /// client-go.
     Closed,
+    /// A job's connection broke under its GET, which client-go sends again 1 s later.
+    Retried(Failure),
 }
 
 impl Outcome {
@@ -234,6 +237,9 @@ fn attempts(name: &str, events: &[Event], endpoint: &dyn Fn(&str) -> Endpoint) -
             }
             EventKind::ClientClosed { client, ip } if client == name => {
                 Some(at(e.time_ms, Some(ip), Outcome::Closed))
+            }
+            EventKind::ClientRetrying { client, ip, failure } if client == name => {
+                Some(at(e.time_ms, Some(ip), Outcome::Retried(*failure)))
             }
             _ => None,
         })

@@ -346,7 +346,8 @@ fn event_topics(e: &Event, b: Behavior) -> Vec<Topic> {
         K::ClientConnected { .. }
         | K::ClientDialing { .. }
         | K::ClientFailed { .. }
-        | K::ClientClosed { .. } => vec![],
+        | K::ClientClosed { .. }
+        | K::ClientRetrying { .. } => vec![],
     }
 }
 

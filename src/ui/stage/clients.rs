@@ -22,7 +22,16 @@ pub(crate) fn outcome_text(o: Outcome, lang: Lang) -> &'static str {
         Outcome::Connected => lang.pick("connected", "已连接"),
         Outcome::Dialing => lang.pick("no answer yet, timing out", "无应答，等待超时"),
         Outcome::Failed(f) => failure_text(f, lang),
-        Outcome::Closed => lang.pick("closed by GOAWAY, no error", "因 GOAWAY 关闭，没有错误"),
+        Outcome::Closed => lang.pick("closed idle, no error", "空闲时关闭，没有错误"),
+        Outcome::Retried(Failure::GoAway) => {
+            lang.pick("GOAWAY under its GET: sent again in 1s", "GET 进行中收到 GOAWAY：1s 后重发")
+        }
+        Outcome::Retried(Failure::Lost) => {
+            lang.pick("lost under its GET: sent again in 1s", "GET 进行中连接丢失：1s 后重发")
+        }
+        Outcome::Retried(_) => {
+            lang.pick("reset under its GET: sent again in 1s", "GET 进行中被重置：1s 后重发")
+        }
     }
 }
 
@@ -43,7 +52,7 @@ fn outcome_class(o: Outcome) -> &'static str {
         Outcome::Dialing => "dialing",
         Outcome::Failed(Failure::Refused) => "refused",
         Outcome::Failed(Failure::Timeout) => "timeout",
-        Outcome::Failed(_) => "broken",
+        Outcome::Failed(_) | Outcome::Retried(_) => "broken",
         Outcome::Closed => "idle",
     }
 }
@@ -497,6 +506,7 @@ mod tests {
             rejected,
             failed_share: 1.0,
             broken: 0,
+            retried: 0,
             longest_wait_ms: 0,
             longest_wait_client: String::new(),
         }

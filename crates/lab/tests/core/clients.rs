@@ -13,6 +13,7 @@ use k8s::controlplane::Status;
 use k8s::event::EventKind;
 use serde_json::{json, Value};
 
+mod gets;
 #[cfg(not(target_arch = "wasm32"))]
 mod sweep;
 mod view;
@@ -76,6 +77,26 @@ fn malformed_nodes_and_clients_are_refused_by_field() {
             n1.clone(),
             json!([{"name": "c", "node": "node-1", "workload": "controller", "every": "5s"}]),
             "clients[0].every: only a \"job\" polls",
+        ),
+        (
+            n1.clone(),
+            json!([{"name": "c", "node": "node-1", "workload": "controller", "get_time": "1s"}]),
+            "clients[0].get_time: only a \"job\" sends GETs the lab times",
+        ),
+        (
+            n1.clone(),
+            json!([{"name": "c", "node": "node-1", "workload": "job", "every": "5s", "get_time": "0s"}]),
+            "clients[0].get_time: \"0s\" is shorter than 1ms, the shortest the lab runs",
+        ),
+        (
+            n1.clone(),
+            json!([{"name": "c", "node": "node-1", "workload": "job", "every": "5s", "get_time": "1m"}]),
+            "clients[0].get_time: \"1m\" is not under 60s: the apiserver's --request-timeout (60s) would end it",
+        ),
+        (
+            n1.clone(),
+            json!([{"name": "c", "node": "node-1", "workload": "job", "every": "5s", "get_time": "soon"}]),
+            "clients[0].get_time: invalid duration \"soon\"",
         ),
         (
             n1.clone(),
@@ -170,6 +191,33 @@ fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
     let down = |ip: &str| at_ip(ip).is_some_and(|a| w.host_is_down(&a.spec.name));
     // A host back up: its apiserver starting again.
     let back = |ip: &str| at_ip(ip).is_some_and(|a| a.status == Status::Starting) && !down(ip);
+    let marked = |ip: Option<&String>, kind| {
+        let a = ip.and_then(|ip| at_ip(ip)).map(|a| a.spec.name.clone());
+        w.marks()
+            .iter()
+            .any(|m| m.time_ms == now && m.kind == kind && Some(&m.subject) == a.as_ref())
+    };
+    // Whether the world holds a cause for a connection of `client` to `ip` to end in `failure`.
+    let caused = |client: &str, failure: Failure, ip: Option<&String>| match (failure, ip) {
+        (Failure::Refused, None) => {
+            !w.proxies().any(|(n, p)| *n == node_of(client) && !p.listed.is_empty())
+        }
+        (Failure::Refused, Some(ip)) => {
+            let dead = at_ip(ip).is_some_and(|a| !a.is_up());
+            // Or a dial in flight when the host came back.
+            (listed(&node_of(client), ip) || back(ip)) && dead && !down(ip)
+        }
+        (Failure::Timeout, Some(ip)) => at_ip(ip).is_none() || down(ip),
+        (Failure::Lost, Some(ip)) => down(ip),
+        // A crash with its host up, or a host back up that forgot the connection.
+        (Failure::Reset, Some(ip)) => marked(Some(ip), MarkKind::Crash) || back(ip),
+        // A connection left draining by a graceful stop, ended when the old process is gone:
+        // its shutdown gave up, or it started again.
+        (Failure::GoAway, Some(ip)) => {
+            at_ip(ip).is_some_and(|a| matches!(a.status, Status::Stopped | Status::Starting))
+        }
+        _ => false,
+    };
     let mut failures = 0;
     for e in &w.events()[events_before..] {
         match &e.kind {
@@ -185,49 +233,41 @@ fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
                 if cause.is_empty() {
                     return Err(format!("{now}: {client}: no cause in {:?}", e.message));
                 }
-                let marked = |kind| {
-                    let a = ip.as_deref().and_then(at_ip).map(|a| a.spec.name.clone());
-                    w.marks().iter().any(|m| {
-                        m.time_ms == now && m.kind == kind && Some(&m.subject) == a.as_ref()
-                    })
-                };
-                let ok = match (failure, ip) {
-                    (Failure::Refused, None) => {
-                        !w.proxies().any(|(n, p)| *n == node_of(client) && !p.listed.is_empty())
-                    }
-                    (Failure::Refused, Some(ip)) => {
-                        let dead = at_ip(ip).is_some_and(|a| !a.is_up());
-                        // Or a dial in flight when the host came back.
-                        (listed(&node_of(client), ip) || back(ip)) && dead && !down(ip)
-                    }
-                    (Failure::Timeout, Some(ip)) => at_ip(ip).is_none() || down(ip),
-                    (Failure::Lost, Some(ip)) => down(ip),
-                    // A crash with its host up, or a host back up that forgot the connection.
-                    (Failure::Reset, Some(ip)) => marked(MarkKind::Crash) || back(ip),
-                    // A watch left draining by a graceful stop, ended when the old process
-                    // is gone: its shutdown gave up, or it started again.
-                    (Failure::GoAway, Some(ip)) => at_ip(ip)
-                        .is_some_and(|a| matches!(a.status, Status::Stopped | Status::Starting)),
-                    _ => false,
-                };
-                if !ok {
+                if !caused(client, *failure, ip.as_ref()) {
                     return Err(format!(
                         "{now}: {client}: {failure:?} to {ip:?} has no cause in the world"
                     ));
                 }
             }
-            // A job's idle connection closes at a graceful stop's GOAWAY, with no error.
-            EventKind::ClientClosed { client, ip }
-                if !(marked_stop(w, ip)
-                    && at_ip(ip).is_some_and(|a| a.status == Status::Stopped)) =>
+            // A GET retried: a cause, and an error the REST client retries under this release.
+            EventKind::ClientRetrying { client, ip, failure }
+                if !(caused(client, *failure, Some(ip))
+                    && failure.retried_for_get(w.behavior())) =>
             {
-                return Err(format!("{now}: {client}'s connection to {ip} closed with no stop"));
+                return Err(format!("{now}: {client}: a GET retried after {failure:?} to {ip}"));
+            }
+            // A job's idle connection closes with no error: at a graceful stop's GOAWAY (or
+            // once its last GET is answered), a crash, a host down's health check or its return.
+            EventKind::ClientClosed { client, ip }
+                if !(at_ip(ip).is_some_and(|a| a.status == Status::Stopped)
+                    || caused(client, Failure::Reset, Some(ip))
+                    || caused(client, Failure::Lost, Some(ip))) =>
+            {
+                return Err(format!("{now}: {client}'s connection to {ip} closed with no cause"));
             }
             _ => {}
         }
     }
-    // No connection outlives a reset: whoever is connected is connected to a live process.
-    // A silent connection is one to a host that is down.
+    check_conns(w)?;
+    Ok(failures)
+}
+
+/// No connection outlives a reset: whoever is connected is connected to a live process, a
+/// silent connection is one to a host that is down, a draining one is on a stopped apiserver.
+fn check_conns(w: &World) -> Result<(), String> {
+    let now = w.now();
+    let at_ip = |ip: &str| w.apiservers().find(|a| a.ip() == ip);
+    let down = |ip: &str| at_ip(ip).is_some_and(|a| w.host_is_down(&a.spec.name));
     for c in w.clients() {
         match &c.conn {
             Conn::Up { ip, .. }
@@ -248,15 +288,7 @@ fn check_step(w: &World, events_before: usize) -> Result<usize, String> {
             _ => {}
         }
     }
-    Ok(failures)
-}
-
-/// Whether apiserver at `ip` was stopped at `w`'s instant (its stop mark).
-fn marked_stop(w: &World, ip: &str) -> bool {
-    let a = w.apiservers().find(|a| a.ip() == ip).map(|a| a.spec.name.clone());
-    w.marks()
-        .iter()
-        .any(|m| m.time_ms == w.now() && m.kind == MarkKind::Stop && Some(&m.subject) == a.as_ref())
+    Ok(())
 }
 
 /// Runs `s` task by task, checking every step; returns the failures seen.
@@ -396,28 +428,6 @@ fn under_none_every_node_rejects_from_the_start() {
     assert!(f.rejected == 0 && !f.rejecting.is_empty(), "{f:?}");
     assert!(f.rejecting.iter().all(|s| s.from_ms == 0 && s.until_ms.is_some_and(|t| t < 1_000)));
     assert!(!serde_json::to_string(&shipped).unwrap().contains("\"rejected\""));
-}
-
-/// A job polls every 2 s on the one apiserver, whose host goes down at 60 s, the instant of a
-/// poll: a scenario's steps run before the pods, so that poll was never answered, the last
-/// frame was the poll at 58 s, and the health check closes the connection at 58 + 30 + 15 s.
-#[test]
-fn a_poll_at_the_instant_the_host_goes_down_is_not_answered() {
-    let file = json!({
-        "cluster": {"apiservers": [{"name": "a", "advertise_address": "192.168.10.11"}]},
-        "nodes": [{"name": "node-1"}],
-        "clients": [{"name": "job", "node": "node-1", "workload": "job", "every": "2s", "start_at": "20s"}],
-        "steps": [{"at": "60s", "do": "crash_host", "apiserver": "a"}],
-        "until": "2m"
-    });
-    let r = report::run(&scenario::parse(&file.to_string()).unwrap());
-    let lost: Vec<u64> = r
-        .events
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::ClientFailed { failure: Failure::Lost, .. }))
-        .map(|e| e.time_ms)
-        .collect();
-    assert_eq!(lost, [103_000]);
 }
 
 /// Under `master-count` a host that goes down stays listed, so a controller's watch may dial

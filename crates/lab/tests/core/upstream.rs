@@ -314,6 +314,11 @@ fn every_event_kind() -> Vec<EventKind> {
             failure: k8s::client::Failure::Refused,
         },
         K::ClientClosed { client: "job-a".into(), ip: "192.168.10.12".into() },
+        K::ClientRetrying {
+            client: "job-a".into(),
+            ip: "192.168.10.12".into(),
+            failure: k8s::client::Failure::Reset,
+        },
         K::Other,
     ];
     for k in &all {
@@ -357,6 +362,7 @@ fn every_event_kind() -> Vec<EventKind> {
             | K::ClientDialing { .. }
             | K::ClientFailed { .. }
             | K::ClientClosed { .. }
+            | K::ClientRetrying { .. }
             | K::Other => {}
         }
     }

@@ -15,6 +15,8 @@ pub const MAX_NODES: usize = 16;
 pub const MAX_CLIENTS: usize = 64;
 /// The shortest polling period of a job.
 const MIN_EVERY_MS: u64 = 1_000;
+/// A job's `get_time` is under the apiserver's `--request-timeout` (60 s), which would end it.
+const MAX_GET_MS: u64 = 60_000;
 
 /// A node and its kube-proxy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +73,9 @@ pub(super) fn clients(files: &[ClientFile], nodes: &[NodeSpec]) -> Result<Vec<Cl
         }
         let every = f.every.as_deref();
         let workload = match (f.workload.as_str(), every) {
+            ("controller", None) if f.get_time.is_some() => {
+                return Err(format!("{path}.get_time: only a \"job\" sends GETs the lab times"));
+            }
             ("controller", None) => Workload::Controller,
             ("controller", Some(_)) => {
                 return Err(format!("{path}.every: only a \"job\" polls"));
@@ -78,6 +83,11 @@ pub(super) fn clients(files: &[ClientFile], nodes: &[NodeSpec]) -> Result<Vec<Cl
             ("job", None) => return Err(format!("{path}.every: missing field")),
             ("job", Some(e)) => Workload::Job {
                 every_ms: interval(&format!("{path}.every"), Some(e), 0, MIN_EVERY_MS)?,
+                get_ms: f
+                    .get_time
+                    .as_deref()
+                    .map(|g| get_time(&format!("{path}.get_time"), g))
+                    .transpose()?,
             },
             (w, _) => {
                 let why = "expected \"controller\" or \"job\"";
@@ -89,6 +99,16 @@ pub(super) fn clients(files: &[ClientFile], nodes: &[NodeSpec]) -> Result<Vec<Cl
         out.push(ClientSpec { name: f.name.clone(), node: f.node.clone(), workload, start_at_ms });
     }
     Ok(out)
+}
+
+/// A job's `get_time`: more than 0 and under the request timeout.
+fn get_time(path: &str, given: &str) -> Result<u64, String> {
+    let ms = interval(path, Some(given), 0, 1)?;
+    if ms >= MAX_GET_MS {
+        let why = "the apiserver's --request-timeout (60s) would end it";
+        return Err(format!("{path}: {} is not under 60s: {why}", quote(given)));
+    }
+    Ok(ms)
 }
 
 /// A name: not empty and not taken.

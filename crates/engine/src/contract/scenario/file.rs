@@ -162,6 +162,8 @@ pub(super) struct ClientFile {
     pub(super) workload: String,
     /// A job's polling period.
     pub(super) every: Option<String>,
+    /// How long each of a job's GETs takes (else drawn).
+    pub(super) get_time: Option<String>,
     /// When it starts (default `"0s"`).
     pub(super) start_at: Option<String>,
 }

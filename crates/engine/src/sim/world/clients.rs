@@ -3,18 +3,23 @@
 //! (`k8s::proxy`), each client keeps one connection through it (`k8s::client`).
 //!
 //! All of it exists only when the scenario declares client pods, and draws from the world's one
-//! PRNG only then, so a scenario without them runs exactly as before.
+//! PRNG only then, so a scenario without them runs exactly as before. A job's GET durations
+//! come from a stream of their own (`Net::gets`), seeded from the scenario's seed.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::figures::{ClientFigures, Tally};
 use super::{Task, World, KUBERNETES_ENDPOINTS_KEYS};
 use crate::contract::scenario::Scenario;
-use crate::k8s::client::{self, Client, Conn, Failure, Workload, DIAL_TIMEOUT_MS};
+use crate::k8s::client::{self, Client, Conn, Failure, Workload, DIAL_TIMEOUT_MS, RETRY_AFTER_MS};
 use crate::k8s::controlplane::{Status, SHUTDOWN_TIMEOUT_MS};
 use crate::k8s::etcd::Value;
 use crate::k8s::event::{Event, EventKind, SIM_COMPONENT};
 use crate::k8s::proxy::Proxy;
+use crate::rng::SimRng;
+
+/// Mixed into the scenario's seed for the stream of GET durations ("get time" in ASCII).
+const GET_STREAM: u64 = 0x6765_7420_7469_6d65;
 
 /// The nodes' kube-proxies, the client pods and what they measured.
 #[derive(Clone, Debug)]
@@ -29,6 +34,9 @@ pub(super) struct Net {
     slice: Vec<String>,
     /// The apiservers whose host is down (`crash_host`), until they start again.
     hosts_down: BTreeSet<String>,
+    /// The jobs' GET durations: drawn here, not from the world's stream, so that adding them
+    /// moved no other draw.
+    gets: SimRng,
     pub(super) tally: Tally,
 }
 
@@ -59,6 +67,7 @@ impl World {
             starts: BTreeMap::new(),
             slice,
             hosts_down: BTreeSet::new(),
+            gets: SimRng::new(scenario.seed ^ GET_STREAM),
             tally: Tally::default(),
         };
         for c in &scenario.clients {
@@ -174,12 +183,25 @@ impl World {
             return;
         }
         match c.conn.clone() {
-            Conn::Up { ip, since, .. } => {
-                // The poll due now runs and is answered (requests take no time).
+            // A job's GET is answered: the connection's last frame, and its next poll.
+            Conn::Up { ip, since, .. } if c.get.is_some() => {
                 let polled = self.now;
-                self.net_mut().clients.get_mut(name).expect("known client").conn =
-                    Conn::Up { ip, since, polled };
+                let c = self.net_mut().clients.get_mut(name).expect("known client");
+                c.conn = Conn::Up { ip, since, polled };
+                c.get = None;
                 self.schedule_poll(name)
+            }
+            Conn::Up { .. } => self.send_get(name),
+            // Under a graceful stop's GOAWAY the GET under way is answered, then the server
+            // closes the connection, which held no other request.
+            Conn::Draining { ip, .. } if c.get.is_some() => {
+                let apiserver = self.apiservers.values().find(|a| a.ip() == ip);
+                let apiserver = apiserver.map_or_else(String::new, |a| a.spec.name.clone());
+                let cause = format!(
+                    "{apiserver} answered its GET, then closed the connection after its GOAWAY"
+                );
+                self.net_mut().clients.get_mut(name).expect("known client").get = None;
+                self.closed_idle(name, &ip, &cause, false);
             }
             Conn::Dialing { ip, until } if until <= self.now => {
                 let cause = format!(
@@ -205,8 +227,19 @@ impl World {
                 );
                 self.client_failed(name, Some(ip), Failure::GoAway, &cause);
             }
-            Conn::Dialing { .. } | Conn::Silent { .. } | Conn::Draining { .. } => {}
-            Conn::Closed => self.dial(name),
+            // A job's poll on a silent connection: its GET hangs until the health check.
+            Conn::Silent { closes_at, .. } => {
+                self.net_mut().clients.get_mut(name).expect("known client").get.get_or_insert(0);
+                self.push_wake(name, closes_at);
+            }
+            Conn::Dialing { .. } | Conn::Draining { .. } => {}
+            Conn::Closed => {
+                let c = self.net_mut().clients.get_mut(name).expect("known client");
+                if matches!(c.workload, Workload::Job { .. }) {
+                    c.get.get_or_insert(0);
+                }
+                self.dial(name)
+            }
         }
     }
 
@@ -216,10 +249,20 @@ impl World {
         let net = self.net_mut();
         let start = net.starts[name];
         let c = net.clients.get_mut(name).expect("known client");
-        if let Workload::Job { every_ms } = c.workload {
+        if let Workload::Job { every_ms, .. } = c.workload {
             let at = crate::k8s::client::next_tick(start, every_ms, now);
             self.push_wake(name, at);
         }
+    }
+
+    /// A job sends its GET on its live connection; the answer comes after the GET's time.
+    fn send_get(&mut self, name: &str) {
+        let now = self.now;
+        let net = self.net_mut();
+        let c = net.clients.get_mut(name).expect("known client");
+        c.get.get_or_insert(0);
+        let took = c.get_time(&mut net.gets);
+        self.push_wake(name, now + took);
     }
 
     fn push_wake(&mut self, name: &str, at: u64) {
@@ -282,12 +325,28 @@ impl World {
         );
         let kind = EventKind::ClientConnected { client: name.to_string(), ip };
         self.events.push(Event::log(now, "", SIM_COMPONENT, kind, message));
-        self.schedule_poll(name);
+        match self.net_mut().clients[name].workload {
+            // A job dialled to send its GET.
+            Workload::Job { .. } => self.send_get(name),
+            Workload::Controller => {}
+        }
     }
 
     /// A client's attempt or connection failed for `cause`: logged with client-go's error; it
     /// tries again as its workload does.
+    /// A job's connection that broke idle tells nobody; one that broke under its GET gives it
+    /// the error, which the REST client may retry.
     fn client_failed(&mut self, name: &str, ip: Option<String>, failure: Failure, cause: &str) {
+        let behavior = self.behavior;
+        let c = &self.net_mut().clients[name];
+        let job = matches!(c.workload, Workload::Job { .. });
+        let broke = matches!(failure, Failure::Reset | Failure::Lost | Failure::GoAway);
+        if let (true, true, None, Some(ip)) = (job, broke, c.get, &ip) {
+            return self.closed_idle(name, ip, cause, true);
+        }
+        if let (true, Some(ip)) = (c.get_retried(failure, behavior), ip.clone()) {
+            return self.get_retrying(name, ip, failure, cause);
+        }
         let now = self.now;
         let net = self.net.as_mut().expect("net");
         match failure {
@@ -297,6 +356,7 @@ impl World {
         let start = net.starts[name];
         let c = net.clients.get_mut(name).expect("known client");
         c.conn = Conn::Closed;
+        c.get = None;
         let at = c.retry_at(failure, now, start, &mut self.rng);
         let node = c.node.clone();
         let error = failure.client_go_error();
@@ -331,7 +391,7 @@ impl World {
                     let cause = format!("{name} crashed; its host closed the connection");
                     self.client_failed(&client, Some(ip.clone()), Failure::Reset, &cause);
                 }
-                (_, Workload::Job { .. }) => self.closed_by_goaway(&client, name, &ip),
+                (_, Workload::Job { .. }) => self.goaway_to_job(&client, name, &ip),
                 (_, Workload::Controller) => {
                     let until = self.now + SHUTDOWN_TIMEOUT_MS;
                     let c = self.net_mut().clients.get_mut(&client).expect("known client");
@@ -343,18 +403,58 @@ impl World {
         }
     }
 
-    /// A job's idle connection got GOAWAY as `apiserver`'s listener closed: the server closes
-    /// it with no request open, client-go sees no error, and the next poll dials anew.
-    fn closed_by_goaway(&mut self, name: &str, apiserver: &str, ip: &str) {
-        let now = self.now;
+    /// A job's connection got GOAWAY as `apiserver`'s listener closed: a GET under way is
+    /// still answered (the connection drains, as a watch does), an idle connection closes.
+    fn goaway_to_job(&mut self, name: &str, apiserver: &str, ip: &str) {
+        let until = self.now + SHUTDOWN_TIMEOUT_MS;
         let c = self.net_mut().clients.get_mut(name).expect("known client");
+        match (c.get, c.conn.clone()) {
+            // The GET's answer is due before `until` (a `get_time` is under 60 s).
+            (Some(_), Conn::Up { ip, since, .. }) => c.conn = Conn::Draining { ip, since, until },
+            _ => {
+                let cause = format!("{apiserver} closed its listener and sent GOAWAY");
+                self.closed_idle(name, ip, &cause, false);
+            }
+        }
+    }
+
+    /// A job's connection to `ip` closed for `cause` with no request open: client-go sees no
+    /// error, and the next poll dials a new one. `broke`: the peer crashed or went silent,
+    /// rather than closing it gracefully.
+    fn closed_idle(&mut self, name: &str, ip: &str, cause: &str, broke: bool) {
+        let now = self.now;
+        let net = self.net_mut();
+        net.tally.broken += u64::from(broke);
+        let c = net.clients.get_mut(name).expect("known client");
         c.conn = Conn::Closed;
         let node = c.node.clone();
         let message = format!(
-            "lab note: pod {name} on {node}: {apiserver} closed its listener and sent GOAWAY; with no request open the connection closed without an error, and the next poll dials a new one"
+            "lab note: pod {name} on {node}: {cause}; with no request open the connection closed without an error, and the next poll dials a new one"
         );
         let kind = EventKind::ClientClosed { client: name.to_string(), ip: ip.to_string() };
         self.events.push(Event::log(now, "", SIM_COMPONENT, kind, message));
+        self.schedule_poll(name);
+    }
+
+    /// A job's connection to `ip` broke under its GET with `failure`: `rest/request.go` sends
+    /// the GET again after its synthetic `Retry-After: 1`, on a new connection, and the job
+    /// sees no error unless that try fails too.
+    fn get_retrying(&mut self, name: &str, ip: String, failure: Failure, cause: &str) {
+        let now = self.now;
+        let net = self.net_mut();
+        net.tally.broken += 1;
+        net.tally.retried += 1;
+        let c = net.clients.get_mut(name).expect("known client");
+        c.conn = Conn::Closed;
+        c.get = c.get.map(|n| n + 1);
+        let node = c.node.clone();
+        let error = failure.client_go_error();
+        let message = format!(
+            "lab note: pod {name} on {node}: its GET met \"{error}\": {cause}; client-go's REST client sends the GET again in 1s on a new connection, and the job sees no error"
+        );
+        let kind = EventKind::ClientRetrying { client: name.to_string(), ip, failure };
+        self.events.push(Event::log(now, "", SIM_COMPONENT, kind, message));
+        self.push_wake(name, now + RETRY_AFTER_MS);
     }
 
     /// Apiserver `name`'s process is gone (its graceful shutdown gave up, or it started again):
@@ -381,7 +481,15 @@ impl World {
         let Conn::Up { ip, polled, .. } = c.conn.clone() else { return };
         let closes_at = client::health_check_closes_at(client::last_frame(polled, now));
         c.conn = Conn::Silent { ip, closes_at };
-        self.push_wake(name, closes_at);
+        // An idle job's next poll sends a GET that hangs there (`client_wake`).
+        let wake = match c.workload {
+            Workload::Job { every_ms, .. } if c.get.is_none() => {
+                let start = self.net_mut().starts[name];
+                client::next_tick(start, every_ms, now).min(closes_at)
+            }
+            _ => closes_at,
+        };
+        self.push_wake(name, wake);
     }
 
     /// `slow_kube_proxy`: `node`'s kube-proxy takes `apply_ms` for each `iptables-restore`

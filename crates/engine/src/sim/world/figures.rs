@@ -56,8 +56,13 @@ pub struct ClientFigures {
     pub rejected: u64,
     /// `failed / attempts` (0 without attempts), rounded to 3 decimals.
     pub failed_share: f64,
-    /// Established connections that broke (reset, GOAWAY, lost).
+    /// Established connections that broke (reset, GOAWAY, lost), with or without a request
+    /// on them.
     pub broken: u64,
+    /// GETs that client-go's REST client sent again on a new connection after the one under
+    /// them broke (a job's; left out of the JSON when 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub retried: u64,
     /// The longest a client went from its first attempt to a connection (to the end of the
     /// run when it never got one).
     pub longest_wait_ms: u64,
@@ -82,6 +87,7 @@ pub(super) struct Tally {
     pub(super) failed: u64,
     pub(super) rejected: u64,
     pub(super) broken: u64,
+    pub(super) retried: u64,
     longest: Option<(u64, String)>,
 }
 
@@ -167,6 +173,7 @@ impl Tally {
             rejected: self.rejected,
             failed_share: (share * 1000.0).round() / 1000.0,
             broken: self.broken,
+            retried: self.retried,
             longest_wait_ms,
             longest_wait_client,
         }

@@ -4,6 +4,7 @@ use engine::contract::scenario::{self, ClientSpec, Scenario};
 use engine::sim::report;
 use engine::sim::world::ClientFigures;
 use k8s::client::{Failure, Workload};
+use k8s::event::EventKind;
 use k8s::rng::SimRng;
 use serde_json::{json, Value};
 
@@ -177,8 +178,15 @@ pub(crate) fn random_run(seed: u64, reconciler: &str, acts: &[(u64, usize, usize
     // node-3's kube-proxy is slow (5 s to apply), so its list lags the slice for long, and
     // a pod starts there every 2.5 s and dials once (a client keeps its connection after).
     s.nodes[2].proxy_apply_ms = Some(5_000);
+    // A job on each node whose GETs take 1.5 s of every 2 s (a slow LIST), so that a crash
+    // often lands under one.
+    for node in ["node-1", "node-2", "node-3"] {
+        let workload = Workload::Job { every_ms: 2_000, get_ms: Some(1_500) };
+        let name = format!("lister-{node}");
+        s.clients.push(ClientSpec { name, node: node.into(), workload, start_at_ms: 20_000 });
+    }
     for i in 0..60 {
-        let workload = Workload::Job { every_ms: 60_000 };
+        let workload = Workload::Job { every_ms: 60_000, get_ms: None };
         let start_at_ms = 21_000 + i * 2_500;
         let name = format!("pod-{i}");
         s.clients.push(ClientSpec { name, node: "node-3".into(), workload, start_at_ms });
@@ -231,8 +239,12 @@ fn random_runs_meet_every_failure() {
             if e.message.contains("client-go reports") {
                 seen.insert(e.message.split('"').nth(1).unwrap().to_string());
             }
+            if matches!(e.kind, EventKind::ClientRetrying { .. }) {
+                seen.insert("a GET retried".to_string());
+            }
         }
     }
+    assert!(seen.contains("a GET retried"), "no GET retried: {seen:?}");
     let want = [Failure::Refused, Failure::Timeout, Failure::Reset, Failure::GoAway, Failure::Lost];
     for f in want {
         assert!(seen.contains(f.client_go_error()), "{f:?} never met: {seen:?}");
