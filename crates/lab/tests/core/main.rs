@@ -28,6 +28,9 @@ mod parts;
 mod predict;
 #[cfg(not(target_arch = "wasm32"))]
 mod props;
+// Texts against runs: the same on every platform, so native only (it runs every tour).
+#[cfg(not(target_arch = "wasm32"))]
+mod quotes;
 mod reconcilers;
 mod reconcilers_master_count;
 mod refusals;
