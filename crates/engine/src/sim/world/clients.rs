@@ -182,19 +182,21 @@ impl World {
         if c.generation != generation {
             return;
         }
+        let (job, busy) = (matches!(c.workload, Workload::Job { .. }), c.get.is_some());
         match c.conn.clone() {
             // A job's GET is answered: the connection's last frame, and its next poll.
-            Conn::Up { ip, since, .. } if c.get.is_some() => {
+            Conn::Up { ip, since, .. } if busy => {
                 let polled = self.now;
                 let c = self.net_mut().clients.get_mut(name).expect("known client");
                 c.conn = Conn::Up { ip, since, polled };
                 c.get = None;
                 self.schedule_poll(name)
             }
-            Conn::Up { .. } => self.send_get(name),
+            Conn::Up { .. } if job => self.send_get(name),
+            Conn::Up { .. } => {}
             // Under a graceful stop's GOAWAY the GET under way is answered, then the server
             // closes the connection, which held no other request.
-            Conn::Draining { ip, .. } if c.get.is_some() => {
+            Conn::Draining { ip, .. } if busy => {
                 let apiserver = self.apiservers.values().find(|a| a.ip() == ip);
                 let apiserver = apiserver.map_or_else(String::new, |a| a.spec.name.clone());
                 let cause = format!(
@@ -228,15 +230,19 @@ impl World {
                 self.client_failed(name, Some(ip), Failure::GoAway, &cause);
             }
             // A job's poll on a silent connection: its GET hangs until the health check.
-            Conn::Silent { closes_at, .. } => {
+            Conn::Silent { closes_at, .. } if job => {
                 self.net_mut().clients.get_mut(name).expect("known client").get.get_or_insert(0);
                 self.push_wake(name, closes_at);
             }
-            Conn::Dialing { .. } | Conn::Draining { .. } => {}
+            Conn::Dialing { .. } | Conn::Draining { .. } | Conn::Silent { .. } => {}
             Conn::Closed => {
-                let c = self.net_mut().clients.get_mut(name).expect("known client");
-                if matches!(c.workload, Workload::Job { .. }) {
-                    c.get.get_or_insert(0);
+                if job {
+                    self.net_mut()
+                        .clients
+                        .get_mut(name)
+                        .expect("known client")
+                        .get
+                        .get_or_insert(0);
                 }
                 self.dial(name)
             }
@@ -344,7 +350,7 @@ impl World {
         if let (true, true, None, Some(ip)) = (job, broke, c.get, &ip) {
             return self.closed_idle(name, ip, cause, true);
         }
-        if let (true, Some(ip)) = (c.get_retried(failure, behavior), ip.clone()) {
+        if let (true, true, Some(ip)) = (job, c.get_retried(failure, behavior), ip.clone()) {
             return self.get_retrying(name, ip, failure, cause);
         }
         let now = self.now;
