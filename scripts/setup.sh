@@ -89,7 +89,8 @@ if [ "$what" = test ]; then
   # Chromium and its driver for the browser tests; never a browser download by a test tool.
   # Noto CJK so that the Chinese screenshots of the end-to-end test show characters.
   # Hugo (Debian's, 0.111 on bookworm) builds the docs site of tests/e2e/docsites.mjs.
-  apt_install chromium chromium-driver fonts-noto-cjk hugo
+  # chromium-headless-shell: the end-to-end scripts run on it (tests/e2e/harness.mjs).
+  apt_install chromium chromium-driver chromium-headless-shell fonts-noto-cjk hugo
   # mdBook builds the book of tests/e2e/docsites.mjs: its `build` command only (no server, no
   # watcher, no search index: far fewer crates). 0.5.4 needs rustc >= 1.88.
   MDBOOK_VERSION=0.5.4
