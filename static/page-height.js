@@ -36,6 +36,10 @@
   const send = (always) => {
     if (!document.body) return;
     const { height, dock } = measure();
+    // Never 0: the page is empty only for the instant between Yew clearing the first view and
+    // its first render (a slow machine let a host draw that instant: the frame collapsed, then
+    // grew back). The render's own report follows.
+    if (height === 0) return;
     const key = `${height} ${dock}`;
     if (key === last && !always) return;
     last = key;

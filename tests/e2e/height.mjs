@@ -7,7 +7,7 @@
 import { chromium } from 'playwright-core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
-import { ARTIFACTS, CHROMIUM, DIST, check, finish } from './harness.mjs';
+import { ARTIFACTS, CHROMIUM, DIST, RENDERED, RENDERED_PAGE, check, finish, steady } from './harness.mjs';
 
 /** The embeds: id, the HTML that puts it in, and (for mount) its options. */
 const EMBEDS = [
@@ -59,11 +59,16 @@ try {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(host.url);
-  await page.locator('#mount .lab #tour-say').waitFor({ timeout: 30000 });
-  await page.locator('#element .lab #tour-say').waitFor({ timeout: 30000 });
-  await page.frameLocator('#iframe').locator('#tour-say').waitFor({ timeout: 30000 });
-  // Rendered: let the first reports and layouts settle, without scrolling.
-  await page.waitForTimeout(1500);
+  // Rendered: each lab itself, not the first view (poster) shown while it loads, with its
+  // lazy panels arrived; then its heights hold for a while, without scrolling.
+  await page.locator(`#mount ${RENDERED} #tour-say`).waitFor({ timeout: 30000 });
+  await page.locator(`#element ${RENDERED} #tour-say`).waitFor({ timeout: 30000 });
+  const frame = page.frameLocator('#iframe');
+  await frame.locator(`${RENDERED_PAGE} #tour-say`).waitFor({ timeout: 30000 });
+  await frame.locator('.lazy-loading').first().waitFor({ state: 'detached', timeout: 30000 });
+  await page.locator('#mount .lazy-loading, #element .lazy-loading').first().waitFor({ state: 'detached', timeout: 30000 });
+  const held = await steady(page, () => heightsNow(page), { n: 30 });
+  check(held.steady, `the embeds' heights hold once rendered (${JSON.stringify(held.value)})`);
   // Before anything was scrolled into view: every panel's heading is in the accessibility tree.
   const tree = await page.locator('#mount').ariaSnapshot();
   const headings = ['Services', 'Pods and their Endpoints', 'Your cluster'];
@@ -72,6 +77,8 @@ try {
   const count = (tree.match(/- heading "/g) ?? []).length;
   console.log(`     mount(): ${count} headings in the accessibility tree at scroll 0`);
   const atLoad = await heightsNow(page);
+  // The heights each took so far: the loading box, the first view, the lab's arrival.
+  const before = await page.evaluate(() => Object.fromEntries(Object.entries(window.heights).map(([k, l]) => [k, l.length])));
   // The reader scrolls through the whole page, then back to the top.
   const total = await page.evaluate(() => document.documentElement.scrollHeight);
   for (let y = 0; y <= total; y += 400) {
@@ -88,10 +95,10 @@ try {
   for (const [name] of EMBEDS) {
     console.log(`     ${name.padEnd(8)} at load ${atLoad[name]} px, after scrolling through ${after[name]} px; heights taken: ${seen[name].join(' → ')}`);
     check(Math.abs(atLoad[name] - after[name]) <= 1, `${name} in a 750 px column: the same height at load and after scrolling through (${atLoad[name]} → ${after[name]} px)`);
-    // Once rendered, no more changes: the loading box (and the iframe's initial 640 px) come
-    // before, then the one height.
-    const rendered = seen[name].slice(seen[name].indexOf(atLoad[name]));
-    check(rendered.length === 1, `${name}: one height once rendered (${rendered.join(' → ')})`);
+    // Once rendered, no more changes while the reader scrolls. (The lab's arrival over its
+    // first view comes before: issue 49 measures how far that moves.)
+    const rendered = seen[name].slice(before[name]);
+    check(rendered.length === 0, `${name}: no other height once rendered (${[atLoad[name], ...rendered].join(' → ')})`);
   }
   check(errors.length === 0, `no page errors ${errors.join('; ')}`);
   await page.screenshot({ path: `${ARTIFACTS}/height-embeds.png`, fullPage: true });
