@@ -5,7 +5,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use engine::contract::scenario::{self, Action, ApiserverRef};
+use engine::contract::scenario::{self, Action, ApiserverRef, Experiment};
+use engine::sim::timeline::Timeline;
 use lab::catalogue;
 use lab::share::{Moment, Source};
 use lab::tour;
@@ -17,6 +18,21 @@ fn both_languages(get: impl Fn(Lang) -> String) -> bool {
     !get(Lang::En).trim().is_empty()
         && !get(Lang::Zh).trim().is_empty()
         && get(Lang::En) != get(Lang::Zh)
+}
+
+/// Experiment `e` of shipped scenario `name` set up as the page sets it up (its actions a
+/// reader's, at their instants), its timeline at `time_ms`.
+pub(crate) fn set_up(name: &str, e: &Experiment, time_ms: u64) -> Timeline {
+    let moment = Moment {
+        source: Source::Builtin(name.into()),
+        seed: None,
+        time_ms,
+        experiment: None,
+        actions: e.actions(),
+    };
+    let (_, mut timeline) = moment.restore().unwrap();
+    timeline.seek(time_ms);
+    timeline
 }
 
 #[test]
@@ -64,16 +80,8 @@ fn every_experiment_shows_what_it_says_to_watch() {
     for name in catalogue::scenario_names() {
         let s = catalogue::scenario(name).unwrap();
         for (i, e) in s.experiments.iter().enumerate() {
-            let actions = e.actions();
-            let last = actions.last().map_or(0, |(at, _)| *at);
-            let moment = Moment {
-                source: Source::Builtin(name.into()),
-                seed: None,
-                time_ms: last,
-                experiment: None,
-                actions,
-            };
-            let (_, mut timeline) = moment.restore().unwrap();
+            let last = e.actions().last().map_or(0, |(at, _)| *at);
+            let mut timeline = set_up(name, e, last);
             for (at, expect) in e.expects() {
                 timeline.seek(at);
                 if let Err(why) = tour::holds(expect, &timeline) {
@@ -169,15 +177,7 @@ fn the_client_experiments_quote_their_runs_figures() {
     // As the texts write them: "70.6 s", "63 s".
     let secs = |ms: u64| format!("{:.1} s", ms as f64 / 1000.0).replace(".0 s", " s");
     for (i, e) in s.experiments.iter().enumerate() {
-        let moment = Moment {
-            source: Source::Builtin(name.into()),
-            seed: None,
-            time_ms: s.until_ms,
-            experiment: None,
-            actions: e.actions(),
-        };
-        let (_, mut timeline) = moment.restore().unwrap();
-        timeline.seek(s.until_ms);
+        let timeline = set_up(name, e, s.until_ms);
         let f = timeline.world().client_figures(s.until_ms).unwrap();
         let watch = e.watch.get(Lang::En);
         // Every window that closed: its end, when the text gives one, is the run's.

@@ -12,7 +12,6 @@ use std::collections::BTreeSet;
 use engine::contract::scenario::Scenario;
 use engine::sim::world::World;
 use lab::catalogue;
-use lab::share::{Moment, Source};
 use lab::Lang;
 
 /// Quotes that are not figures of a run: (tour, step from 1, quote, why).
@@ -196,19 +195,12 @@ fn every_time_a_thing_to_try_quotes_is_held_to_its_run() {
     for name in catalogue::scenario_names() {
         let s = catalogue::scenario(name).unwrap();
         for (i, e) in s.experiments.iter().enumerate() {
-            let moment = Moment {
-                source: Source::Builtin(name.into()),
-                seed: None,
-                time_ms: s.until_ms,
-                experiment: None,
-                actions: e.actions(),
-            };
             let mut shown: Vec<u64> = e.actions().iter().map(|(at, _)| *at).collect();
             shown.extend(e.expects().map(|(at, _)| at));
-            let (_, mut timeline) = moment.restore().unwrap();
             // Its run, played as far as its checks go, beside the scenario's own run, which a
             // text may compare it with ("3 s instead of 10.6 s").
-            timeline.seek(shown.iter().copied().fold(s.until_ms, u64::max));
+            let end = shown.iter().copied().fold(s.until_ms, u64::max);
+            let timeline = crate::experiments::set_up(name, e, end);
             let mut held = held(&s, timeline.world(), shown);
             let mut plain = World::new(&s);
             plain.run_until(s.until_ms);
