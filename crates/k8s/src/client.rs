@@ -178,9 +178,10 @@ pub enum Conn {
         /// When its last request was answered: a job's last poll, else `since`.
         polled: u64,
     },
-    /// A watch on `ip` after the apiserver there sent GOAWAY as its listener closed: a
-    /// graceful GOAWAY (`NO_ERROR`) lets open streams run, so the watch streams on until the
-    /// server closes the connection at `until` (its shutdown gave up, the process exited).
+    /// An open request on `ip` (a watch, or a job's GET under way) after the apiserver there
+    /// sent GOAWAY as its listener closed: a graceful GOAWAY (`NO_ERROR`) lets open streams
+    /// run, so it goes on until it ends or the server closes the connection at `until` (its
+    /// shutdown gave up, the process exited).
     Draining {
         /// The endpoint kube-proxy sent it to.
         ip: String,
@@ -263,7 +264,7 @@ impl Client {
         }
     }
 
-    /// The endpoint of its watch draining after a GOAWAY, if it has one.
+    /// The endpoint of its request draining after a GOAWAY, if it has one.
     pub fn draining_on(&self) -> Option<&str> {
         match &self.conn {
             Conn::Draining { ip, .. } => Some(ip),

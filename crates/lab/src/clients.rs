@@ -92,8 +92,8 @@ pub enum Link {
         /// When it was established.
         since: u64,
     },
-    /// A watch streaming on after its apiserver's GOAWAY, until the server closes the
-    /// connection at `until`.
+    /// An open request (a watch, a job's GET) going on after its apiserver's GOAWAY, until it
+    /// ends or the server closes the connection at `until`.
     Draining {
         /// Where kube-proxy sent it.
         to: Endpoint,

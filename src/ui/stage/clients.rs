@@ -407,12 +407,12 @@ pub(crate) fn tables(c: Option<&Clients>, lang: Lang, ids: &crate::ui::ids::Ids)
         },
         Link::Draining { to, until } => match lang {
             Lang::En => format!(
-                "to {}, a watch after GOAWAY, closed by the server at {}",
+                "to {}, an open request after GOAWAY, closed by the server at {} at the latest",
                 endpoint_text(to),
                 format_ms(*until)
             ),
             Lang::Zh => format!(
-                "连到 {}，收到 GOAWAY 后的 watch，服务器在 {} 关闭",
+                "连到 {}，收到 GOAWAY 后仍在进行的请求，服务器最迟在 {} 关闭",
                 endpoint_text(to),
                 format_ms(*until)
             ),

@@ -197,8 +197,7 @@ impl World {
             // Under a graceful stop's GOAWAY the GET under way is answered, then the server
             // closes the connection, which held no other request.
             Conn::Draining { ip, .. } if busy => {
-                let apiserver = self.apiservers.values().find(|a| a.ip() == ip);
-                let apiserver = apiserver.map_or_else(String::new, |a| a.spec.name.clone());
+                let apiserver = self.apiserver_at(&ip);
                 let cause = format!(
                     "{apiserver} answered its GET, then closed the connection after its GOAWAY"
                 );
@@ -222,8 +221,7 @@ impl World {
                 self.client_failed(name, Some(ip), Failure::Lost, &cause);
             }
             Conn::Draining { ip, until, .. } if until <= self.now => {
-                let apiserver = self.apiservers.values().find(|a| a.ip() == ip);
-                let apiserver = apiserver.map_or_else(String::new, |a| a.spec.name.clone());
+                let apiserver = self.apiserver_at(&ip);
                 let cause = format!(
                     "{apiserver}'s graceful shutdown gave up on its open watches after 60s (--request-timeout) and the process exited, closing the connection"
                 );
@@ -464,7 +462,8 @@ impl World {
     }
 
     /// Apiserver `name`'s process is gone (its graceful shutdown gave up, or it started again):
-    /// the watches still draining on its connections end with the GOAWAY'd connection's close.
+    /// the requests still draining on its connections (watches, a job's GET) end with the
+    /// GOAWAY'd connection's close.
     pub(super) fn drained(&mut self, name: &str, cause: &str) {
         let Some(net) = self.net.as_ref() else { return };
         let ip = self.apiservers[name].ip();
@@ -537,6 +536,12 @@ impl World {
             };
             self.client_failed(&client, Some(ip.clone()), failure, &cause);
         }
+    }
+
+    /// The name of the apiserver with address `ip`; empty when none has it.
+    fn apiserver_at(&self, ip: &str) -> String {
+        let a = self.apiservers.values().find(|a| a.ip() == ip);
+        a.map_or_else(String::new, |a| a.spec.name.clone())
     }
 
     /// Why nothing answers at `ip`, when it is an apiserver's host that is down.
